@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Request } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { AppContext, AppModule } from '../infra/context.js';
+import { errorMapper } from './errorMapper.js';
+import { healthRoutes } from './health.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The exact bytes received, for signature checks (provider webhooks). */
+    rawBody?: Buffer;
+  }
+}
+
+const requestIdOf = (req: Request): string => {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
+};
+
+/** The Express app: request id and logs, JSON bodies, every module's routes under /api/v1, one error mapper. */
+export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (req, res) => {
+        const id = requestIdOf(req as Request);
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(
+    express.json({
+      limit: '6mb',
+      type: ['application/json', 'application/*+json'],
+      verify: (req, _res, buf) => {
+        (req as Request).rawBody = Buffer.from(buf);
+      },
+    }),
+  );
+  const root = express.Router();
+  healthRoutes(ctx, root);
+  app.use(root);
+  const v1 = express.Router();
+  v1.get('/openapi.json', (_req, res) => {
+    res.json(buildOpenApiDocument(ctx.openapi));
+  });
+  healthRoutes(ctx, v1);
+  for (const m of modules) m.routes?.(ctx, v1);
+  app.use('/api/v1', v1);
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'RouteNotFound', message: 'No route matches this method and path.' });
+  });
+  app.use(errorMapper);
+  return app;
+};

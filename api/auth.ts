@@ -1,0 +1,62 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { forbidden, unauthorized } from '../domain/errors.js';
+
+export type Role = 'CLIENT' | 'DRIVER' | 'ADMIN';
+
+/** Who is calling: an app user (CLIENT or DRIVER, opaque token) or an admin (JWT). */
+export interface Actor {
+  id: number;
+  role: Role;
+  name?: string | null;
+  /** Admins only. */
+  superAdmin?: boolean;
+  cityIds?: number[];
+  /** Driver profile id for DRIVER actors that have one. */
+  driverId?: number | null;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    actor?: Actor;
+  }
+}
+
+/**
+ * Resolves a bearer token to an actor, or null when it is unknown, revoked or expired. It may set
+ * response headers (an expired admin JWT is answered with a fresh one in Authorization).
+ */
+export interface Authenticator {
+  authenticate(token: string, req: Request, res: Response): Promise<Actor | null>;
+}
+
+export const bearerOf = (req: Request): string | null => {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m ? m[1].trim() : null;
+};
+
+export const authenticate = (auth: Authenticator): RequestHandler => async (req, res, next) => {
+  try {
+    const token = bearerOf(req);
+    const actor = token ? await auth.authenticate(token, req, res) : null;
+    if (!actor) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
+    req.actor = actor;
+    next();
+  } catch (err) {
+    next(err);
+  }
+};
+
+/** Role guard: 401 without a valid token, 403 for a valid token of another role. */
+export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN')[]): RequestHandler[] => [
+  authenticate(auth),
+  (req, _res, next) => {
+    const a = req.actor!;
+    const ok = roles.some((r) => (r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r));
+    next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
+  },
+];
+
+/** An authenticator that knows no token: the start state until identity is wired. */
+export const noAuthenticator: Authenticator = { authenticate: async () => null };

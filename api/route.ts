@@ -1,0 +1,93 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { z, type ZodType } from 'zod';
+import { validationError } from '../domain/errors.js';
+import { fieldErrorsOf } from './errorMapper.js';
+import { ErrorBody } from './openapi.js';
+import type { Actor } from './auth.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
+  method: Method;
+  /** Express path relative to /api/v1, e.g. /orders/:orderId */
+  path: string;
+  summary: string;
+  tags?: string[];
+  /** Guards that run before validation (authentication, roles). */
+  guards?: RequestHandler[];
+  /** Whether the route needs a bearer token (documents the security requirement). */
+  auth?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Documented responses: status → description and optional schema. */
+  responses?: Record<number, { description: string; schema?: ZodType }>;
+}
+
+export interface Valid<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  actor: Actor;
+  req: Request;
+  res: Response;
+}
+
+type Out<T> = T extends ZodType ? z.output<T> : undefined;
+
+const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' | 'params') => {
+  const r = schema.safeParse(value ?? (where === 'body' ? {} : value));
+  if (!r.success) throw validationError(fieldErrorsOf(r.error));
+  return r.data;
+};
+
+/**
+ * Defines one route: guards, then zod validation of params, query and body (422 ValidationError naming
+ * each bad field), then the handler; and registers the same schemas in the OpenAPI document.
+ */
+export const defineRoute = <B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
+  router: Router,
+  registry: OpenAPIRegistry,
+  spec: RouteSpec<B, Q, P>,
+  handler: (v: Valid<Out<B>, Out<Q>, Out<P>>) => Promise<unknown> | unknown,
+): void => {
+  const openApiPath = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  const pathParams = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+  registry.registerPath({
+    method: spec.method,
+    path: openApiPath,
+    summary: spec.summary,
+    tags: spec.tags,
+    security: spec.auth === false ? [] : [{ bearer: [] }],
+    request: {
+      ...(spec.params
+        ? { params: spec.params as never }
+        : pathParams.length
+          ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) as never }
+          : {}),
+      ...(spec.query ? { query: spec.query as never } : {}),
+      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+    },
+    responses: Object.fromEntries(
+      Object.entries(spec.responses ?? { 200: { description: 'OK' } }).map(([status, r]) => [
+        status,
+        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
+      ]).concat([['default', { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]]),
+    ),
+  });
+  const run = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const params = spec.params ? parseOrThrow(spec.params, req.params, 'params') : req.params;
+      const query = spec.query ? parseOrThrow(spec.query, req.query, 'query') : undefined;
+      const body = spec.body ? parseOrThrow(spec.body, req.body, 'body') : undefined;
+      const result = await handler({ body, query, params, actor: req.actor as Actor, req, res } as Valid<Out<B>, Out<Q>, Out<P>>);
+      if (res.headersSent) return;
+      if (result === undefined) res.status(204).end();
+      else res.json(result);
+    } catch (err) {
+      next(err);
+    }
+  };
+  router[spec.method](spec.path, ...(spec.guards ?? []), run);
+};

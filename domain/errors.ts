@@ -1,0 +1,40 @@
+/**
+ * A domain error carries the spec's error identifier and a kind; the API maps the kind to an HTTP
+ * status in one place (api/errorMapper.ts). The same identifier can stand for different statuses in the
+ * spec (DeliveryError is 400 for a wrong PIN, 409 for an undeliverable order), so the kind travels with it.
+ */
+export type ErrorKind =
+  | 'bad_request' // 400
+  | 'unauthorized' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'unprocessable' // 422
+  | 'too_many' // 429
+  | 'upstream' // 502
+  | 'unavailable' // 503
+  | 'internal'; // 500
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badRequest = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('bad_request', code, message, details);
+export const unauthorized = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('unauthorized', code, message, details);
+export const forbidden = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('forbidden', code, message, details);
+export const notFound = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('not_found', code, message, details);
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('conflict', code, message, details);
+export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('unprocessable', code, message, details);
+export const tooMany = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('too_many', code, message, details);
+
+/** 422 ValidationError with details.fieldErrors, the spec's shape for bad input. */
+export const validationError = (fieldErrors: Record<string, string[]>, message = 'The given data was invalid.') =>
+  new DomainError('unprocessable', 'ValidationError', message, { fieldErrors });

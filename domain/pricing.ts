@@ -1,0 +1,115 @@
+import { grossUpByPercent, percentOf, remainderAfterPercent } from './money.js';
+
+/** DOMAIN.md's money table. Settings are percentages (10 means 10 %), snapshotted on the order at creation. */
+export interface PricingSettings {
+  platformCommissionPrc: number;
+  clientSolidaryPrc: number;
+  driverSolidaryPrc: number;
+  platformSolidaryPrc: number;
+}
+
+export const CASH_USD = 'CASH_USD';
+export const PAYMENT_FORM = 'PAYMENT_FORM';
+
+export const isCash = (paymentMethod: string): boolean => paymentMethod === CASH_USD;
+
+/**
+ * `code` names the line, `type` says how it adds up:
+ * - charge lines (base_price, client_solidary) sum to clientPaysCents;
+ *   clientPaysCents + the adjustment line (promo_credit, negative, present only when credit applies) = clientChargedCents;
+ * - base_price − the deduction lines (platform_revenue, driver_solidary) = driverReceivesCents;
+ * - client_solidary + driver_solidary + platform_solidary (type contribution: the platform's own share,
+ *   not paid by the client) = solidaryFundCents.
+ * The three solidary lines are always present, 0 with applied_fee_prc 0 for CASH_USD.
+ */
+export type BreakdownCode = 'base_price' | 'client_solidary' | 'driver_solidary' | 'platform_solidary' | 'platform_revenue' | 'promo_credit';
+export type BreakdownType = 'charge' | 'deduction' | 'contribution' | 'adjustment';
+
+export interface BreakdownLine {
+  code: BreakdownCode;
+  type: BreakdownType;
+  amount_cents: number;
+  applied_fee_prc: number | null;
+}
+
+export interface Pricing {
+  paymentMethod: string;
+  basePriceCents: number;
+  driverGrossCents: number;
+  platformRevenueCents: number;
+  clientSolidaryCents: number;
+  driverSolidaryCents: number;
+  platformSolidaryCents: number;
+  clientPaysCents: number;
+  driverReceivesCents: number;
+  solidaryFundCents: number;
+  promoCreditCents: number;
+  clientChargedCents: number;
+  isFullyPromoted: boolean;
+  breakdown: BreakdownLine[];
+}
+
+export interface PriceInput {
+  /** W: the published price, or the accepted offer's price. */
+  waterPriceCents: number;
+  paymentMethod: string;
+  settings: PricingSettings;
+  /** Credit the client can spend on this order (already including what this order redeemed before a re-price). */
+  creditAvailableCents: number;
+}
+
+export const driverGrossOf = (waterPriceCents: number, commissionPrc: number): number =>
+  remainderAfterPercent(waterPriceCents, commissionPrc);
+
+export const priceOrder = ({ waterPriceCents: w, paymentMethod, settings, creditAvailableCents }: PriceInput): Pricing => {
+  const cash = isCash(paymentMethod);
+  const driverGrossCents = driverGrossOf(w, settings.platformCommissionPrc);
+  const platformRevenueCents = w - driverGrossCents;
+  const clientSolidaryPrc = cash ? 0 : settings.clientSolidaryPrc;
+  const driverSolidaryPrc = cash ? 0 : settings.driverSolidaryPrc;
+  const platformSolidaryPrc = cash ? 0 : settings.platformSolidaryPrc;
+  const clientSolidaryCents = percentOf(w, clientSolidaryPrc);
+  const driverSolidaryCents = percentOf(driverGrossCents, driverSolidaryPrc);
+  const platformSolidaryCents = percentOf(w, platformSolidaryPrc);
+  const clientPaysCents = w + clientSolidaryCents;
+  const promoCreditCents = Math.min(Math.max(0, creditAvailableCents), clientPaysCents);
+  const clientChargedCents = clientPaysCents - promoCreditCents;
+
+  const breakdown: BreakdownLine[] = [
+    { code: 'base_price', type: 'charge', amount_cents: w, applied_fee_prc: null },
+    { code: 'client_solidary', type: 'charge', amount_cents: clientSolidaryCents, applied_fee_prc: clientSolidaryPrc },
+    { code: 'platform_revenue', type: 'deduction', amount_cents: platformRevenueCents, applied_fee_prc: settings.platformCommissionPrc },
+    { code: 'driver_solidary', type: 'deduction', amount_cents: driverSolidaryCents, applied_fee_prc: driverSolidaryPrc },
+    { code: 'platform_solidary', type: 'contribution', amount_cents: platformSolidaryCents, applied_fee_prc: platformSolidaryPrc },
+  ];
+  if (promoCreditCents > 0) breakdown.push({ code: 'promo_credit', type: 'adjustment', amount_cents: -promoCreditCents, applied_fee_prc: null });
+
+  return {
+    paymentMethod,
+    basePriceCents: w,
+    driverGrossCents,
+    platformRevenueCents,
+    clientSolidaryCents,
+    driverSolidaryCents,
+    platformSolidaryCents,
+    clientPaysCents,
+    driverReceivesCents: driverGrossCents - driverSolidaryCents,
+    solidaryFundCents: clientSolidaryCents + driverSolidaryCents + platformSolidaryCents,
+    promoCreditCents,
+    clientChargedCents,
+    isFullyPromoted: clientChargedCents === 0,
+    breakdown,
+  };
+};
+
+/**
+ * The offer price whose driver gross is exactly `driverGrossCents`. round(g / (1 − commission)) is the
+ * candidate; rounding can land one cent off, so walk towards g: driver gross grows by 0 or 1 cent per cent of
+ * price (commission ≥ 0), so every g is reached and the walk ends within a step or two.
+ */
+export const offerPriceFromDriverGross = (driverGrossCents: number, commissionPrc: number): number => {
+  let price = grossUpByPercent(driverGrossCents, commissionPrc);
+  const step = driverGrossOf(price, commissionPrc) > driverGrossCents ? -1 : 1;
+  while (driverGrossOf(price, commissionPrc) !== driverGrossCents) price += step;
+  return price;
+};

@@ -1,0 +1,155 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { createHttpApp } from '../api/app.js';
+import { noAuthenticator } from '../api/auth.js';
+import { createOpenApiRegistry } from '../api/openapi.js';
+import { createHandle } from '../commands/handle.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { createInProcessBus } from './bus/inProcessBus.js';
+import type { Bus } from './bus/port.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext, AppModule } from './context.js';
+import { createDb } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool.js';
+import type { EventStore } from './eventStore/port.js';
+import { createPostgresEventStore } from './eventStore/postgresEventStore.js';
+import { createLogger, type Logger } from './logger.js';
+import { modules as defaultModules } from './modules.js';
+import { createDevOutbox } from './outbox/devOutbox.js';
+import { Scheduler } from './scheduler.js';
+
+export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
+export const ALL_ROLES: ProcessRole[] = ['api', 'projector', 'scheduler', 'gateway'];
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+  roles?: ProcessRole[];
+  modules?: AppModule[];
+}
+
+export interface Service {
+  ctx: AppContext;
+  app: Express;
+  server: Server | null;
+  /** Starts projectors, schedulers and (with the api role) the HTTP server; resolves with the bound port. */
+  start(port?: number): Promise<number>;
+  /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
+  stop(): Promise<void>;
+}
+
+const openPool = async (config: Config): Promise<SqlPool> =>
+  config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR);
+
+const openStore = async (config: Config, pool: SqlPool): Promise<EventStore> => {
+  if (config.ESDB_URL) {
+    const { createEsdbEventStore } = await import('./eventStore/esdbEventStore.js');
+    return createEsdbEventStore(config.ESDB_URL);
+  }
+  return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS });
+};
+
+const openBus = async (config: Config): Promise<Bus> => {
+  if (config.NATS_URL) {
+    const { connectNatsBus } = await import('./bus/natsBus.js');
+    return connectNatsBus(config.NATS_URL, config.BUS_SUBJECT_PREFIX);
+  }
+  return createInProcessBus();
+};
+
+/** The composition root: builds every port and module from config, once. */
+export const buildService = async (options: BuildOptions): Promise<Service> => {
+  const { config } = options;
+  const roles = new Set(options.roles ?? ALL_ROLES);
+  const modules = options.modules ?? defaultModules;
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = options.clock ?? systemClock;
+  const pool = await openPool(config);
+  const db = createDb(pool);
+  try {
+    await migrateToLatest(db, Object.assign({}, ...modules.map((m) => m.migrations ?? {})));
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const store = await openStore(config, pool);
+  const bus = await openBus(config);
+  const runner = new ProjectionRunner({
+    db,
+    pool,
+    store,
+    bus,
+    logger,
+    projectors: modules.flatMap((m) => m.projectors ?? []),
+    pollMs: config.PROJECTION_POLL_MS,
+    lead: roles.has('projector'),
+  });
+  const scheduler = new Scheduler(clock, logger);
+  const ctx: AppContext = {
+    config,
+    logger,
+    clock,
+    pool,
+    db,
+    store,
+    bus,
+    runner,
+    scheduler,
+    handle: createHandle(store),
+    openapi: createOpenApiRegistry(),
+    auth: noAuthenticator,
+    providers: {},
+    outbox: createDevOutbox(db),
+    async settle(position) {
+      if (position <= 0) return;
+      const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS);
+      if (!ok) logger.warn({ position }, 'read models did not reach the written position in time');
+    },
+  };
+  for (const m of modules) await m.init?.(ctx);
+  const app = createHttpApp(ctx, modules);
+
+  let server: Server | null = null;
+  let stopping: Promise<void> | null = null;
+  const service: Service = {
+    ctx,
+    app,
+    get server() {
+      return server;
+    },
+    async start(port = config.PORT) {
+      await runner.start();
+      if (roles.has('scheduler')) scheduler.start();
+      if (!roles.has('api') && !roles.has('gateway')) return 0;
+      server = createServer(app);
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(port, config.HOST, () => resolve());
+      });
+      return (server.address() as AddressInfo).port;
+    },
+    stop() {
+      stopping ??= (async () => {
+        if (server) {
+          const s = server;
+          const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+          s.closeIdleConnections();
+          const timer = setTimeout(() => s.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+          await closed;
+          clearTimeout(timer);
+        }
+        await scheduler.stop();
+        await runner.stop();
+        await bus.close();
+        await store.close();
+        await db.destroy();
+      })();
+      return stopping;
+    },
+  };
+  return service;
+};

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const intSetting = (def: number) => z.coerce.number().int().nonnegative().default(def);
+const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(def);
+
+/**
+ * Every setting the service reads from its environment, with DOMAIN.md's defaults. A bad value stops
+ * start-up naming the variable (see loadConfig).
+ */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DIR: z.string().default('./data/pglite'),
+  ESDB_URL: z.string().optional(),
+  NATS_URL: z.string().optional(),
+  BUS_SUBJECT_PREFIX: z.string().default(''),
+  ADMIN_BOOTSTRAP_EMAIL: z.string().email().optional(),
+  ADMIN_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
+  OFFICIAL_RATE_VES: z.coerce.number().positive().optional(),
+  JWT_SECRET: z.string().min(16).optional(),
+  PAYMENT_WEBHOOK_SECRET: z.string().default('dev-payment-webhook-secret'),
+  PAYOUT_WEBHOOK_TOKEN: z.string().default('dev-payout-webhook-token'),
+  SMS_PROVIDER_URL: z.string().url().optional(),
+  SMS_PROVIDER_KEY: z.string().optional(),
+  MAIL_PROVIDER_URL: z.string().url().optional(),
+  MAIL_PROVIDER_KEY: z.string().optional(),
+  PUSH_PROVIDER_URL: z.string().url().optional(),
+  PUSH_PROVIDER_KEY: z.string().optional(),
+  PAYMENT_PROVIDER_URL: z.string().url().optional(),
+  PAYMENT_PROVIDER_KEY: z.string().optional(),
+  MAPS_API_KEY: z.string().optional(),
+  PROJECTION_POLL_MS: intSetting(250),
+  READ_YOUR_WRITES_TIMEOUT_MS: intSetting(5000),
+  SHUTDOWN_TIMEOUT_MS: intSetting(10000),
+  PLATFORM_COMMISSION_PRC: prcSetting(10),
+  CLIENT_SOLIDARY_PRC: prcSetting(1),
+  DRIVER_SOLIDARY_PRC: prcSetting(1),
+  PLATFORM_SOLIDARY_PRC: prcSetting(0),
+  ORDER_BROADCAST_MINUTES: intSetting(30),
+  OFFER_TTL_MINUTES: intSetting(10),
+  PAYMENT_WINDOW_MINUTES: intSetting(30),
+  NEARBY_DRIVER_RADIUS_KM: z.coerce.number().positive().default(10),
+  CASH_DEBT_CAP_USD: z.coerce.number().nonnegative().default(50),
+  OTP_TTL_MINUTES: intSetting(5),
+  OTP_MAX_ATTEMPTS: intSetting(5),
+  NOTIFICATION_RETENTION_DAYS: intSetting(90),
+  BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+};

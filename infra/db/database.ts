@@ -1,0 +1,19 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import type { SqlPool } from './sqlPool.js';
+
+/**
+ * The read-model schema. Each area adds its tables by declaration merging from its own file:
+ *   declare module '../../infra/db/database.js' { interface Database { order_views: OrderViewRow } }
+ * so that no shared file has to list every table.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Database {}
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+
+export const createDb = (pool: SqlPool): Db =>
+  new Kysely<Database>({
+    // Kysely drives our pool through the pg pool surface; PGlite needs no cursor support here.
+    dialect: new PostgresDialect({ pool: pool as never }),
+  });

@@ -1,0 +1,68 @@
+/** The event store port (ARCHITECTURE.md "Event store"); every adapter passes tests/contract/eventStore. */
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  actor?: { id: number | string | null; role: string };
+  [key: string]: unknown;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  eventId: string;
+  type: T;
+  data: D;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> {
+  eventId: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+  streamId: string;
+  streamPosition: number;
+  globalPosition: number;
+  recordedAt: Date;
+}
+
+/** 'no_stream': the stream must not exist; a number: the stream's last event must be at that revision. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append. */
+  nextExpectedRevision: number;
+  /** Global position of the last appended (or already stored) event. */
+  position: number;
+}
+
+export class ConcurrencyError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | null,
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, found ${actual ?? 'no stream'}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly name: string;
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in order; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Up to `limit` events with globalPosition > fromPosition, in ascending global order, with no gaps left behind. */
+  readAll(fromPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /** Catch-up from fromPosition (exclusive), then live, each event exactly once and in order. */
+  subscribeToAll(fromPosition: number): Subscription;
+  /** Resolves when this process appends an event, or after timeoutMs: readers poll with it. */
+  waitForAppend(timeoutMs: number): Promise<void>;
+  /** Global position of the last event, 0 when empty. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const START = 0;

@@ -1,0 +1,28 @@
+import type { Db, Trx } from '../infra/db/database.js';
+import type { RecordedEvent } from '../infra/eventStore/port.js';
+import type { BusMessage } from '../infra/bus/port.js';
+
+export type EventHandler = (trx: Trx, event: RecordedEvent<string, any>) => Promise<unknown>;
+
+/**
+ * A projector maps events to read-model rows and nothing else. The runner owns transactions,
+ * checkpoints, batching and publishing. Read-model tables must not use serial columns (a rebuild
+ * recreates them with LIKE … INCLUDING ALL): ids come from events, or from identity columns.
+ */
+export interface Projector {
+  name: string;
+  /** The tables this projector alone writes; a rebuild recreates exactly these. */
+  tables: string[];
+  handlers: Record<string, EventHandler>;
+  /** Optional faster path: all handled events of one batch at once (bulk writes). */
+  applyBatch?: (trx: Trx, events: RecordedEvent[]) => Promise<void>;
+  /** Messages to fan out after the batch that holds this event has committed. */
+  publish?: (event: RecordedEvent<string, any>, db: Db) => Promise<BusMessage[]> | BusMessage[];
+}
+
+export const projector = (
+  name: string,
+  spec: Omit<Projector, 'name'>,
+): Projector => ({ name, ...spec });
+
+export const handles = (p: Projector, e: RecordedEvent): boolean => Object.hasOwn(p.handlers, e.type);

@@ -1,0 +1,237 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../infra/db/database.js';
+import type { SqlClient, SqlPool } from '../infra/db/sqlPool.js';
+import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
+import type { Bus, BusMessage } from '../infra/bus/port.js';
+import type { Logger } from '../infra/logger.js';
+import { handles, type Projector } from './projector.js';
+
+export interface RunnerDeps {
+  db: Db;
+  pool: SqlPool;
+  store: EventStore;
+  bus: Bus;
+  logger: Logger;
+  projectors: Projector[];
+  pollMs?: number;
+  batchSize?: number;
+  /** false in an instance that only serves the API: it follows checkpoints that others write. */
+  lead?: boolean;
+}
+
+/** Stable advisory-lock key for a projector name: one owner per projector across instances. */
+export const projectorLockKey = (name: string): number => {
+  let h = 0x5eed;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+};
+
+/** Applies one batch of events for one projector inside the given transaction, checkpoint included. */
+export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], upTo: number): Promise<void> => {
+  const relevant = events.filter((e) => handles(p, e));
+  if (p.applyBatch) {
+    if (relevant.length > 0) await p.applyBatch(trx, relevant);
+  } else {
+    for (const e of relevant) await p.handlers[e.type](trx, e);
+  }
+  await trx
+    .insertInto('projection_checkpoints')
+    .values({ name: p.name, position: upTo })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ position: upTo, updated_at: sql`now()` }))
+    .execute();
+};
+
+interface State {
+  projector: Projector;
+  position: number;
+  leader: boolean;
+  failures: number;
+  retryAt: number;
+}
+
+/**
+ * Keeps every projector caught up with the log: catch-up then live, one transaction per batch that
+ * writes the read model and advances the checkpoint together, so an event is applied exactly once even
+ * across crashes. Publishing to the bus happens after commit (at most once: a crash in between loses a
+ * real-time message, never a read-model row).
+ */
+export class ProjectionRunner {
+  private states: State[];
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private leaderClient: SqlClient | null = null;
+  private waiters = new Set<() => void>();
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0 }));
+    this.pollMs = deps.pollMs ?? 250;
+    this.batchSize = deps.batchSize ?? 500;
+  }
+
+  get projectors(): Projector[] {
+    return this.deps.projectors;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.loadCheckpoints();
+    await this.claimLeadership();
+    this.loop = this.run();
+  }
+
+  /** Stops after the batch in flight has committed: the checkpoints stay consistent with the tables. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await this.loop;
+    this.loop = null;
+    if (this.leaderClient) {
+      const client = this.leaderClient;
+      this.leaderClient = null;
+      try {
+        await client.query('SELECT pg_advisory_unlock_all()');
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  positions(): Record<string, number> {
+    return Object.fromEntries(this.states.map((s) => [s.projector.name, s.position]));
+  }
+
+  /** The lowest checkpoint: every projector has applied everything up to it. */
+  lowestPosition(): number {
+    return this.states.reduce((m, s) => Math.min(m, s.position), Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Read-your-writes: resolves true once every projector (or the named ones) has passed `position`,
+   * false after `timeoutMs`.
+   */
+  async waitFor(position: number, timeoutMs: number, names?: string[]): Promise<boolean> {
+    const watched = names ? this.states.filter((s) => names.includes(s.projector.name)) : this.states;
+    const reached = () => watched.every((s) => s.position >= position);
+    const deadline = Date.now() + timeoutMs;
+    while (!reached()) {
+      const left = deadline - Date.now();
+      if (left <= 0 || !this.running) return reached();
+      if (watched.some((s) => !s.leader)) {
+        // Another instance owns some of these projectors: learn its progress from the checkpoints.
+        await Promise.race([this.waitNotify(Math.min(left, 50)), Promise.resolve()]);
+        await this.loadCheckpoints(watched.filter((s) => !s.leader));
+      } else {
+        await this.waitNotify(left);
+      }
+    }
+    return true;
+  }
+
+  private waitNotify(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  private notify() {
+    const w = [...this.waiters];
+    this.waiters.clear();
+    for (const f of w) f();
+  }
+
+  private async loadCheckpoints(states = this.states): Promise<void> {
+    if (states.length === 0) return;
+    const rows = await this.deps.db
+      .selectFrom('projection_checkpoints')
+      .select(['name', 'position'])
+      .where('name', 'in', states.map((s) => s.projector.name))
+      .execute();
+    const byName = new Map(rows.map((r) => [r.name, Number(r.position)]));
+    for (const s of states) s.position = Math.max(s.position, byName.get(s.projector.name) ?? 0);
+  }
+
+  private async claimLeadership(): Promise<void> {
+    if (this.deps.lead === false) return;
+    if (this.deps.pool.kind === 'pglite') {
+      // One process owns an embedded database: it leads every projector.
+      for (const s of this.states) s.leader = true;
+      return;
+    }
+    this.leaderClient ??= await this.deps.pool.connect();
+    for (const s of this.states) {
+      if (s.leader) continue;
+      const { rows } = await this.leaderClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [projectorLockKey(s.projector.name)]);
+      s.leader = rows[0].ok;
+    }
+  }
+
+  private async run(): Promise<void> {
+    let lastClaim = Date.now();
+    while (this.running) {
+      try {
+        if (this.deps.lead !== false && this.states.some((s) => !s.leader) && Date.now() - lastClaim > 2000) {
+          lastClaim = Date.now();
+          await this.claimLeadership();
+          await this.loadCheckpoints(this.states.filter((s) => s.leader));
+        }
+        const progressed = await this.step();
+        if (!progressed && this.running) await this.deps.store.waitForAppend(this.pollMs);
+      } catch (err) {
+        this.deps.logger.error({ err }, 'projection loop failed; retrying');
+        if (this.running) await this.waitNotify(this.pollMs);
+      }
+    }
+  }
+
+  /** One batch for every projector this instance leads; true when anything was applied. */
+  async step(): Promise<boolean> {
+    const now = Date.now();
+    const active = this.states.filter((s) => s.leader && s.retryAt <= now);
+    if (active.length === 0) return false;
+    const from = Math.min(...active.map((s) => s.position));
+    const events = await this.deps.store.readAll(from, this.batchSize);
+    if (events.length === 0) return false;
+    const upTo = events[events.length - 1].globalPosition;
+    for (const s of active) {
+      if (!this.running && this.loop) break;
+      const mine = events.filter((e) => e.globalPosition > s.position);
+      if (mine.length === 0) continue;
+      try {
+        await this.deps.db.transaction().execute((trx) => applyBatch(trx, s.projector, mine, upTo));
+        s.position = upTo;
+        s.failures = 0;
+        s.retryAt = 0;
+      } catch (err) {
+        s.failures += 1;
+        s.retryAt = Date.now() + Math.min(30_000, 100 * 2 ** s.failures);
+        this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
+        continue;
+      }
+      await this.publish(s.projector, mine);
+    }
+    this.notify();
+    return true;
+  }
+
+  private async publish(p: Projector, events: RecordedEvent[]): Promise<void> {
+    if (!p.publish) return;
+    for (const e of events) {
+      if (!handles(p, e)) continue;
+      try {
+        const messages: BusMessage[] = await p.publish(e, this.deps.db);
+        for (const m of messages) await this.deps.bus.publish(m.subject, m.data);
+      } catch (err) {
+        this.deps.logger.warn({ err, projector: p.name, event: e.globalPosition }, 'publishing after commit failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Clock } from '../../infra/clock.js';
+import { loadConfig } from '../../infra/config.js';
+import { buildService, type ProcessRole, type Service } from '../../infra/composition.js';
+
+/**
+ * A fresh Postgres database on the server of DATABASE_URL, so that test files running side by side
+ * never see each other's events or rows.
+ */
+export const freshDatabaseUrl = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const base = process.env.DATABASE_URL!;
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+};
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestService {
+  service: Service;
+  baseUrl: string;
+  port: number;
+  request<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<TestResponse<T>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service on a free port: PGlite in memory and the in-process bus by default, the real
+ * PostgreSQL and NATS when DATABASE_URL / NATS_URL are set. `shared` reuses another instance's database
+ * and bus prefix (two instances of one deployment).
+ */
+export const startTestService = async (
+  options: { env?: Record<string, string>; clock?: Clock; roles?: ProcessRole[]; shared?: { databaseUrl?: string; busPrefix?: string } } = {},
+): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+  let databaseUrl = options.shared?.databaseUrl;
+  let drop: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL && !databaseUrl) {
+    const fresh = await freshDatabaseUrl();
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+  }
+  const busPrefix = options.shared?.busPrefix ?? `t${randomBytes(5).toString('hex')}`;
+  const env: Record<string, string | undefined> = {
+    APP_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    HOST: '127.0.0.1',
+    PGLITE_DIR: 'memory://',
+    PROJECTION_POLL_MS: '50',
+    DATABASE_URL: databaseUrl,
+    NATS_URL: process.env.NATS_URL,
+    BUS_SUBJECT_PREFIX: busPrefix,
+    ...options.env,
+  };
+  const service = await buildService({ config: loadConfig(env), clock: options.clock, roles: options.roles });
+  const port = await service.start(0);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    service,
+    baseUrl,
+    port,
+    databaseUrl,
+    busPrefix,
+    async request(method, path, { token, body, headers, raw } = {}) {
+      const res = await fetch(baseUrl + path, {
+        method,
+        headers: {
+          ...(body !== undefined || raw !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: the test sees the text.
+      }
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    async stop() {
+      await service.stop();
+      await drop?.();
+    },
+  };
+};
