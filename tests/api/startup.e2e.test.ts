@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineRoute } from '../../api/route.js';
+import { loadConfig } from '../../infra/config.js';
+import { buildService, type Service } from '../../infra/composition.js';
+import { modules } from '../../infra/modules.js';
+
+const freePort = async (): Promise<number> => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const port = (s.address() as { port: number }).port;
+  s.close();
+  await once(s, 'close');
+  return port;
+};
+
+const startProcess = (env: Record<string, string>) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], {
+    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return { child, stderr: () => stderr };
+};
+
+const waitForHealth = async (port: number) => {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/health`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('service did not come up');
+};
+
+describe('start-up and shutdown', () => {
+  let service: Service | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+  });
+
+  it('refuses a bad setting, naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ APP_ENV: 'staging' })).toThrow(/APP_ENV/);
+    expect(() => loadConfig({ PLATFORM_COMMISSION_PRC: '140' })).toThrow(/PLATFORM_COMMISSION_PRC/);
+  });
+
+  it('a process started with a bad setting exits non-zero and names it', async () => {
+    const { child, stderr } = startProcess({ DATABASE_URL: 'not a url' });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr()).toMatch(/DATABASE_URL/);
+  });
+
+  it('npm start with no environment serves /health and the OpenAPI document, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const { child } = startProcess({ PORT: String(port) });
+    try {
+      await waitForHealth(port);
+      const doc = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+      expect(doc.status).toBe(200);
+      expect((await doc.json()).openapi).toBe('3.1.0');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('on stop, finishes the request in flight and then refuses new connections', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const slowModule = {
+      name: 'slow',
+      routes: (ctx: Service['ctx'], router: import('express').Router) =>
+        defineRoute(router, ctx.openapi, { method: 'get', path: '/test-slow', summary: 'slow', auth: false, query: z.object({}) }, async () => {
+          entered();
+          await released;
+          return { done: true };
+        }),
+    };
+    service = await buildService({
+      config: loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', HOST: '127.0.0.1' }),
+      modules: [...modules, slowModule],
+    });
+    const port = await service.start(0);
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test-slow`);
+    await inside;
+    const stopped = service.stop();
+    release();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await stopped;
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    service = undefined;
+  });
+});
