@@ -23,8 +23,6 @@ export const distanceMeters = (a: LatLng, b: LatLng): number => {
 
 export const distanceKm = (a: LatLng, b: LatLng): number => distanceMeters(a, b) / 1000;
 
-export const isWithinMeters = (a: LatLng, b: LatLng, meters: number): boolean => distanceMeters(a, b) <= meters;
-
 /** Whole minutes, rounded up: an ETA that says 0 while the truck is still 100 m away would be wrong. */
 export const etaMinutes = (km: number, speedKmh: number = TRACKING_SPEED_KMH): number => Math.ceil((km / speedKmh) * 60);
 

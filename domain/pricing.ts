@@ -103,13 +103,9 @@ export const priceOrder = ({ waterPriceCents: w, paymentMethod, settings, credit
 };
 
 /**
- * The offer price whose driver gross is exactly `driverGrossCents`. round(g / (1 − commission)) is the
- * candidate; rounding can land one cent off, so walk towards g: driver gross grows by 0 or 1 cent per cent of
- * price (commission ≥ 0), so every g is reached and the walk ends within a step or two.
+ * The offer price whose driver gross is exactly `driverGrossCents`: W = round(g / k) with k = 1 − commission.
+ * No search is needed: |W − g/k| ≤ ½ gives |W·k − g| ≤ k/2 < ½, so round(W·k) = g whenever k < 1 (and W = g
+ * when k = 1). Both roundings are exact integer arithmetic, so float error cannot break this.
  */
-export const offerPriceFromDriverGross = (driverGrossCents: number, commissionPrc: number): number => {
-  let price = grossUpByPercent(driverGrossCents, commissionPrc);
-  const step = driverGrossOf(price, commissionPrc) > driverGrossCents ? -1 : 1;
-  while (driverGrossOf(price, commissionPrc) !== driverGrossCents) price += step;
-  return price;
-};
+export const offerPriceFromDriverGross = (driverGrossCents: number, commissionPrc: number): number =>
+  grossUpByPercent(driverGrossCents, commissionPrc);

@@ -1,4 +1,4 @@
-/** Spec 4.2: the reason codes each role may give when cancelling (GET /orders/cancellation-reasons). */
+/** Spec 4.2: the reason codes each role may give when cancelling (GET /orders/cancellation-reasons); labels are for Venezuelan users. */
 export type CancelRole = 'CLIENT' | 'DRIVER' | 'ADMIN';
 
 export interface CancellationReason {
@@ -8,26 +8,26 @@ export interface CancellationReason {
 
 export const cancellationReasons: Readonly<Record<CancelRole, readonly CancellationReason[]>> = {
   CLIENT: [
-    { code: 'CLIENT_CHANGED_MIND', label: 'I changed my mind' },
-    { code: 'CLIENT_PRICE_TOO_HIGH', label: 'The price is too high' },
-    { code: 'CLIENT_DELAY', label: 'It is taking too long' },
-    { code: 'CLIENT_DUPLICATE', label: 'I placed a duplicate order' },
-    { code: 'CLIENT_FOUND_ALTERNATIVE', label: 'I found another supplier' },
-    { code: 'CLIENT_OTHER', label: 'Other reason' },
+    { code: 'CLIENT_CHANGED_MIND', label: 'Cambié de opinión' },
+    { code: 'CLIENT_PRICE_TOO_HIGH', label: 'El precio es muy alto' },
+    { code: 'CLIENT_DELAY', label: 'Está tardando demasiado' },
+    { code: 'CLIENT_DUPLICATE', label: 'Pedido duplicado' },
+    { code: 'CLIENT_FOUND_ALTERNATIVE', label: 'Conseguí otro proveedor' },
+    { code: 'CLIENT_OTHER', label: 'Otro motivo' },
   ],
   DRIVER: [
-    { code: 'DRIVER_TOO_FAR', label: 'The destination is too far' },
-    { code: 'DRIVER_NO_CAPACITY', label: 'Not enough water in the tank' },
-    { code: 'DRIVER_CLIENT_UNREACHABLE', label: 'The customer cannot be reached' },
-    { code: 'DRIVER_VEHICLE_ISSUE', label: 'Vehicle problem' },
-    { code: 'DRIVER_OTHER', label: 'Other reason' },
+    { code: 'DRIVER_TOO_FAR', label: 'El destino está muy lejos' },
+    { code: 'DRIVER_NO_CAPACITY', label: 'No tengo agua suficiente en el tanque' },
+    { code: 'DRIVER_CLIENT_UNREACHABLE', label: 'No logro contactar al cliente' },
+    { code: 'DRIVER_VEHICLE_ISSUE', label: 'Problema con el vehículo' },
+    { code: 'DRIVER_OTHER', label: 'Otro motivo' },
   ],
   ADMIN: [
-    { code: 'ADMIN_FRAUD', label: 'Suspected fraud' },
-    { code: 'ADMIN_TEST', label: 'Test order' },
-    { code: 'ADMIN_SUPPORT', label: 'Cancelled by support' },
-    { code: 'ADMIN_DUPLICATE', label: 'Duplicate order' },
-    { code: 'ADMIN_OTHER', label: 'Other reason' },
+    { code: 'ADMIN_FRAUD', label: 'Sospecha de fraude' },
+    { code: 'ADMIN_TEST', label: 'Pedido de prueba' },
+    { code: 'ADMIN_SUPPORT', label: 'Cancelado por soporte' },
+    { code: 'ADMIN_DUPLICATE', label: 'Pedido duplicado' },
+    { code: 'ADMIN_OTHER', label: 'Otro motivo' },
   ],
 };
 

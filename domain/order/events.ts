@@ -1,8 +1,13 @@
+import type { CreditKind } from '../credit/events.js';
 import type { DomainEvent } from '../decider.js';
 import type { Pricing, PricingSettings } from '../pricing.js';
 import type { CancelRole } from './cancellationReasons.js';
 
 /**
+ * Every event carrying `pricing` says what the client's credit stream must hold redeemed for the order:
+ * RedeemCredit {clientId, orderId, kind: creditKind, amountCents: pricing.promoCreditCents}; OrderCancelled and
+ * OrderExpired mean RefundCredit.
+ *
  * The order stream (one per order) holds the order and its offers, so that every race on an order (two
  * drivers bidding, a client accepting two offers, a payment confirmation against an expiry) is serialised by
  * the stream's expected revision. Ids are the spec's integers; times are ISO 8601 strings (toISOString).
@@ -57,6 +62,7 @@ export interface OrderCreatedData {
   officialRateCents: number;
   pricingSettings: PricingSettings;
   pricing: Pricing;
+  creditKind: CreditKind;
   deliveryPin: string;
   createdAt: string;
   expiresAt: string;
@@ -90,6 +96,7 @@ export interface OfferAcceptedData {
   driverId: number;
   clientId: number;
   pricing: Pricing;
+  creditKind: CreditKind;
   /** CONFIRMED for CASH_USD or a fully promoted order, WAITING_FOR_PAYMENT otherwise. */
   status: 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
   paymentExpiresAt: string | null;
@@ -114,9 +121,11 @@ export interface OfferExpiredData {
 
 export interface PaymentMethodChangedData {
   orderId: number;
+  clientId: number;
   paymentMethod: string;
   paymentFormId: number | null;
   pricing: Pricing;
+  creditKind: CreditKind;
   /** Unchanged, except WAITING_FOR_PAYMENT → CONFIRMED when re-applied credit now covers the whole order. */
   status: OrderStatus;
   changedAt: string;
@@ -188,6 +197,7 @@ export interface OrderDeliveredData {
 export interface OrderCancelledData {
   orderId: number;
   clientId: number;
+  surplusListingId: number | null;
   cancelledByRole: CancelRole;
   cancelledById: number;
   reasonCode: string | null;
@@ -203,6 +213,7 @@ export interface OrderCancelledData {
 export interface OrderExpiredData {
   orderId: number;
   clientId: number;
+  surplusListingId: number | null;
   previousStatus: 'BROADCASTING' | 'COUNTER_OFFERED' | 'WAITING_FOR_PAYMENT';
   /** From WAITING_FOR_PAYMENT: the accepted offer that is released (EXPIRED) and its driver. */
   releasedOfferId: number | null;
