@@ -1,0 +1,398 @@
+import { randomUUID } from 'node:crypto';
+import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
+import { createPgLitePool, createPostgresPool } from '../../infra/db/sqlPool.js';
+import { createEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
+import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type Subscription,
+} from '../../infra/eventStore/port.js';
+import { freshDatabaseUrl } from '../support/testService.js';
+
+interface Harness {
+  store: EventStore;
+  teardown(): Promise<void>;
+}
+
+const event = (type = 'Something', data: unknown = { n: 1 }, metadata?: NewEvent['metadata']): NewEvent => ({
+  eventId: randomUUID(),
+  type,
+  data,
+  metadata,
+});
+
+const conflictOf = async (p: Promise<unknown>): Promise<ConcurrencyError> => {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConcurrencyError);
+  return err as ConcurrencyError;
+};
+
+/**
+ * Consumes a subscription in the background; `waitFor(n)` resolves once n matching events arrived. The
+ * timeout only turns a hang into a readable failure, it asserts nothing about speed.
+ */
+const collect = (sub: Subscription, keep: (e: RecordedEvent) => boolean) => {
+  const seen: RecordedEvent[] = [];
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of waiters) w();
+    waiters.clear();
+  };
+  let failure: unknown = null;
+  const done = (async () => {
+    try {
+      for await (const e of sub) {
+        if (!keep(e)) continue;
+        seen.push(e);
+        wake();
+      }
+    } catch (err) {
+      failure = err;
+      wake();
+    }
+  })();
+  return {
+    seen,
+    async waitFor(n: number, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (seen.length < n) {
+        if (failure) throw failure;
+        if (Date.now() > deadline) throw new Error(`subscription delivered ${seen.length} of ${n} events`);
+        await new Promise<void>((resolve) => {
+          waiters.add(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+      return seen.slice();
+    },
+    async stop() {
+      await sub.close();
+      await done;
+    },
+  };
+};
+
+const expectStrictlyAscending = (events: RecordedEvent[]) => {
+  for (let i = 1; i < events.length; i++) expect(events[i].globalPosition).toBeGreaterThan(events[i - 1].globalPosition);
+};
+
+/** The one contract every EventStore adapter passes. */
+const eventStoreContract = (open: () => Promise<Harness>) => {
+  let store: EventStore;
+  let teardown: () => Promise<void>;
+  // Stream names are unique per run, so a shared server (ESDB_URL) holding other events does not matter.
+  const run = randomUUID().slice(0, 8);
+  const stream = (name: string) => `ct${run}-${name}`;
+  const ours = (e: RecordedEvent) => e.streamId.startsWith(`ct${run}-`);
+
+  beforeAll(async () => {
+    ({ store, teardown } = await open());
+  });
+  afterAll(async () => {
+    await teardown?.();
+  });
+
+  it('appends with no_stream, an exact revision and any', async () => {
+    const s = stream('revisions');
+    const first = await store.appendToStream(s, [event(), event()], { expectedRevision: 'no_stream' });
+    expect(first.nextExpectedRevision).toBe(1);
+    const second = await store.appendToStream(s, [event()], { expectedRevision: 1 });
+    expect(second.nextExpectedRevision).toBe(2);
+    expect(second.position).toBeGreaterThan(first.position);
+    const third = await store.appendToStream(s, [event(), event()], { expectedRevision: 'any' });
+    expect(third.nextExpectedRevision).toBe(4);
+    const fresh = await store.appendToStream(stream('any-new'), [event()], { expectedRevision: 'any' });
+    expect(fresh.nextExpectedRevision).toBe(0);
+
+    const stored = await store.readStream(s);
+    expect(stored.map((e) => e.streamPosition)).toEqual([0, 1, 2, 3, 4]);
+    expect(stored[1].globalPosition).toBe(first.position);
+    expect(stored[4].globalPosition).toBe(third.position);
+    expect(await store.headPosition()).toBeGreaterThanOrEqual(fresh.position);
+  });
+
+  it('refuses a wrong expected revision with a ConcurrencyError and writes nothing', async () => {
+    const s = stream('conflict');
+    await store.appendToStream(s, [event()], { expectedRevision: 'no_stream' });
+
+    const again = await conflictOf(store.appendToStream(s, [event()], { expectedRevision: 'no_stream' }));
+    expect(again).toMatchObject({ streamId: s, expected: 'no_stream', actual: 0 });
+    const stale = await conflictOf(store.appendToStream(s, [event()], { expectedRevision: 3 }));
+    expect(stale).toMatchObject({ streamId: s, expected: 3, actual: 0 });
+    const missing = await conflictOf(store.appendToStream(stream('missing'), [event()], { expectedRevision: 0 }));
+    expect(missing).toMatchObject({ expected: 0, actual: null });
+
+    expect(await store.readStream(s)).toHaveLength(1);
+    expect(await store.readStream(stream('missing'))).toEqual([]);
+  });
+
+  it('is idempotent by event id: the same batch twice is stored once and answers the same', async () => {
+    const cases: { name: string; before: NewEvent[]; expected: ExpectedRevision }[] = [
+      { name: 'idem-new', before: [], expected: 'no_stream' },
+      { name: 'idem-exact', before: [event()], expected: 0 },
+      { name: 'idem-any', before: [event()], expected: 'any' },
+    ];
+    for (const c of cases) {
+      const s = stream(c.name);
+      if (c.before.length) await store.appendToStream(s, c.before, { expectedRevision: 'no_stream' });
+      const batch = [event('A'), event('B')];
+      const once = await store.appendToStream(s, batch, { expectedRevision: c.expected });
+      const twice = await store.appendToStream(s, batch, { expectedRevision: c.expected });
+      expect(twice, c.name).toEqual(once);
+      const stored = await store.readStream(s);
+      expect(stored.map((e) => e.eventId), c.name).toEqual([...c.before, ...batch].map((e) => e.eventId));
+    }
+  });
+
+  it('treats a batch redelivered after the stream moved on as already stored', async () => {
+    const s = stream('idem-later');
+    const batch = [event()];
+    const once = await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
+    await store.appendToStream(s, [event()], { expectedRevision: 0 });
+    expect(await store.appendToStream(s, batch, { expectedRevision: 'no_stream' })).toEqual(once);
+    expect(await store.readStream(s)).toHaveLength(2);
+  });
+
+  it('reads a stream in order with every field', async () => {
+    const s = stream('read');
+    const batch = [event('Opened', { i: 0 }), event('Changed', { i: 1 }), event('Closed', { i: 2 })];
+    await store.appendToStream(s, batch.slice(0, 1), { expectedRevision: 'no_stream' });
+    await store.appendToStream(s, batch.slice(1), { expectedRevision: 0 });
+    const stored = await store.readStream(s);
+    expect(stored.map((e) => [e.eventId, e.type, e.data, e.streamId, e.streamPosition])).toEqual(
+      batch.map((e, i) => [e.eventId, e.type, e.data, s, i]),
+    );
+    expectStrictlyAscending(stored);
+  });
+
+  it('reads $all in global order from a position, with a limit', async () => {
+    const head = await store.headPosition();
+    const streams = [stream('all-a'), stream('all-b'), stream('all-c')];
+    const appended: NewEvent[] = [];
+    for (let i = 0; i < 12; i++) {
+      const e = event('Tick', { i });
+      appended.push(e);
+      await store.appendToStream(streams[i % 3], [e], { expectedRevision: 'any' });
+    }
+    const all = await store.readAll(head, 1000);
+    expectStrictlyAscending(all);
+    expect(all.every((e) => e.globalPosition > head)).toBe(true);
+    expect(all.filter(ours).map((e) => e.eventId)).toEqual(appended.map((e) => e.eventId));
+    expect(await store.headPosition()).toBe(all[all.length - 1].globalPosition);
+
+    const firstPage = await store.readAll(head, 5);
+    expect(firstPage).toEqual(all.slice(0, 5));
+    const rest = await store.readAll(firstPage[4].globalPosition, 1000);
+    expect(rest).toEqual(all.slice(5));
+    expect(await store.readAll(all[all.length - 1].globalPosition, 10)).toEqual([]);
+  });
+
+  it('subscribes to $all: catch-up from a position, then live, in order', async () => {
+    const s = stream('sub');
+    const before = await store.appendToStream(s, [event('Before')], { expectedRevision: 'no_stream' });
+    const caughtUp = [event('C1'), event('C2'), event('C3')];
+    await store.appendToStream(s, caughtUp.slice(0, 2), { expectedRevision: 0 });
+    await store.appendToStream(s, caughtUp.slice(2), { expectedRevision: 2 });
+
+    const sub = collect(store.subscribeToAll(before.position), ours);
+    try {
+      expect((await sub.waitFor(3)).map((e) => e.eventId)).toEqual(caughtUp.map((e) => e.eventId));
+      const live = [event('L1'), event('L2')];
+      await store.appendToStream(s, live, { expectedRevision: 3 });
+      const got = await sub.waitFor(5);
+      expect(got.map((e) => e.eventId)).toEqual([...caughtUp, ...live].map((e) => e.eventId));
+      expectStrictlyAscending(got);
+    } finally {
+      await sub.stop();
+    }
+  });
+
+  it('round-trips data, metadata and recordedAt', async () => {
+    const s = stream('roundtrip');
+    const metadata = { correlationId: randomUUID(), causationId: randomUUID(), actor: { id: 42, role: 'CLIENT' }, extra: { list: [1, 'two', null] } };
+    const data = { text: 'eau potable, 1 000 L — ✓', cents: 123_456, flag: false, nested: { at: '2024-05-01T10:00:00.000Z', none: null } };
+    const withMeta = event('Rich', data, metadata);
+    const bare = event('Bare', { n: 2 });
+    // Positions are compared, never computed (EventStoreDB's are not dense): read from a real one.
+    const marker = await store.appendToStream(s, [event('Marker')], { expectedRevision: 'no_stream' });
+    const before = Date.now();
+    await store.appendToStream(s, [withMeta, bare], { expectedRevision: 0 });
+    const after = Date.now();
+
+    const [, fromStream, bareFromStream] = await store.readStream(s);
+    expect(fromStream.data).toEqual(data);
+    expect(fromStream.metadata).toEqual(metadata);
+    expect(bareFromStream.metadata).toEqual({});
+    expect(fromStream.recordedAt).toBeInstanceOf(Date);
+    // The server's clock stamps recordedAt: a minute's slack covers clock skew with a container.
+    expect(fromStream.recordedAt.getTime()).toBeGreaterThan(before - 60_000);
+    expect(fromStream.recordedAt.getTime()).toBeLessThan(after + 60_000);
+
+    const fromAll = (await store.readAll(marker.position, 1000)).find((e) => e.eventId === withMeta.eventId);
+    expect(fromAll).toEqual(fromStream);
+    const sub = collect(store.subscribeToAll(marker.position), (e) => e.streamId === s);
+    try {
+      expect((await sub.waitFor(2))[0]).toEqual(fromStream);
+    } finally {
+      await sub.stop();
+    }
+  });
+
+  it(
+    'race: 8 concurrent appenders, thousands of events, a subscriber sees each exactly once in order',
+    async () => {
+      const writers = 8;
+      const perWriter = 400;
+      const total = writers * perWriter;
+      const shared = [stream('race-shared-0'), stream('race-shared-1')];
+      const hot = stream('race-hot');
+      const head = await store.headPosition();
+      const sub = collect(store.subscribeToAll(head), ours);
+      const appended = new Set<string>();
+      let conflicts = 0;
+      let hotRevision: ExpectedRevision = 'no_stream';
+
+      const appendExactToHot = async (e: NewEvent) => {
+        for (;;) {
+          const expected = hotRevision;
+          try {
+            const r = await store.appendToStream(hot, [e], { expectedRevision: expected });
+            hotRevision = Math.max(r.nextExpectedRevision, typeof hotRevision === 'number' ? hotRevision : -1);
+            return;
+          } catch (err) {
+            if (!(err instanceof ConcurrencyError)) throw err;
+            conflicts++;
+            const current = err.actual ?? (await store.readStream(hot)).at(-1)?.streamPosition;
+            if (current !== undefined && (typeof hotRevision !== 'number' || current > hotRevision)) hotRevision = current;
+          }
+        }
+      };
+
+      const writer = async (w: number) => {
+        const own = stream(`race-w${w}`);
+        let ownRevision: ExpectedRevision = 'no_stream';
+        for (let i = 0; i < perWriter; i++) {
+          const e = event('Raced', { w, i });
+          appended.add(e.eventId);
+          if (i % 4 === 1) await store.appendToStream(shared[i % 8 === 1 ? 0 : 1], [e], { expectedRevision: 'any' });
+          else if (i % 8 === 3) await appendExactToHot(e);
+          else ownRevision = (await store.appendToStream(own, [e], { expectedRevision: ownRevision })).nextExpectedRevision;
+        }
+      };
+
+      try {
+        await Promise.all(Array.from({ length: writers }, (_, w) => writer(w)));
+        const got = await sub.waitFor(total, 120_000);
+        expect(got).toHaveLength(total);
+        expect(new Set(got.map((e) => e.eventId)).size).toBe(total);
+        expect(got.every((e) => appended.has(e.eventId))).toBe(true);
+        expectStrictlyAscending(got);
+
+        // Nothing arrives twice later: a sentinel appended now is the very next event the subscriber sees.
+        const sentinel = event('Sentinel');
+        await store.appendToStream(stream('race-sentinel'), [sentinel], { expectedRevision: 'no_stream' });
+        const withSentinel = await sub.waitFor(total + 1);
+        expect(withSentinel).toHaveLength(total + 1);
+        expect(withSentinel[total].eventId).toBe(sentinel.eventId);
+
+        // A reader of $all after the race sees the very sequence the live subscriber saw.
+        const all = (await store.readAll(head, total * 2)).filter(ours);
+        expect(all.map((e) => e.eventId)).toEqual(withSentinel.map((e) => e.eventId));
+        for (const s of [...shared, hot, ...Array.from({ length: writers }, (_, w) => stream(`race-w${w}`))]) {
+          const events = await store.readStream(s);
+          expect(events.map((e) => e.streamPosition)).toEqual(events.map((_, i) => i));
+        }
+        // The exact-revision appends to one hot stream did contend.
+        expect(conflicts).toBeGreaterThan(0);
+      } finally {
+        await sub.stop();
+      }
+    },
+    240_000,
+  );
+};
+
+describe('EventStore contract: PGlite', () => {
+  eventStoreContract(async () => {
+    const pool = await createPgLitePool('memory://');
+    const db = createDb(pool);
+    await migrateToLatest(db, eventStoreMigrations);
+    const store = createPostgresEventStore(pool, { pollMs: 50 });
+    return {
+      store,
+      async teardown() {
+        await store.close();
+        await db.destroy();
+      },
+    };
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('EventStore contract: PostgreSQL', () => {
+  eventStoreContract(async () => {
+    const fresh = await freshDatabaseUrl();
+    // Eight appenders each hold a connection while the subscriber polls on another.
+    const pool = createPostgresPool(fresh.url, 16);
+    const db = createDb(pool);
+    await migrateToLatest(db, eventStoreMigrations);
+    const store = createPostgresEventStore(pool, { pollMs: 50 });
+    return {
+      store,
+      async teardown() {
+        await store.close();
+        await db.destroy();
+        await fresh.drop();
+      },
+    };
+  });
+});
+
+/** Where an EventStoreDB comes from: ESDB_URL, or a container when testcontainers finds a Docker engine. */
+const esdbSource = async (): Promise<{ url?: string; container?: boolean; skipped?: string }> => {
+  if (process.env.ESDB_URL) return { url: process.env.ESDB_URL };
+  const runtime = await Promise.race([
+    getContainerRuntimeClient().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+  ]);
+  return runtime ? { container: true } : { skipped: 'no ESDB_URL and no Docker engine' };
+};
+
+const esdb = await esdbSource();
+if (esdb.skipped) console.log(`EventStoreDB contract skipped: ${esdb.skipped}`);
+
+describe.skipIf(Boolean(esdb.skipped))(`EventStore contract: EventStoreDB${esdb.skipped ? ` (skipped: ${esdb.skipped})` : ''}`, () => {
+  eventStoreContract(async () => {
+    let container: StartedTestContainer | undefined;
+    let url = esdb.url;
+    if (esdb.container) {
+      container = await new GenericContainer('eventstore/eventstore:24.10')
+        .withEnvironment({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_MEM_DB: 'true', EVENTSTORE_RUN_PROJECTIONS: 'None' })
+        .withExposedPorts(2113)
+        .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((s) => s >= 200 && s < 300))
+        .start();
+      url = `esdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`;
+    }
+    const store = createEsdbEventStore(url!);
+    return {
+      store,
+      async teardown() {
+        await store.close();
+        await container?.stop();
+      },
+    };
+  });
+});
