@@ -27,6 +27,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port.js';
+import { Wakeup } from './wakeup.js';
 
 /*
  * The event store on EventStoreDB (selected by ESDB_URL).
@@ -69,27 +70,6 @@ const toEsdbRevision = (e: ExpectedRevision): AppendExpectedRevision => (e === '
 
 /** ESDB reads forward from a position inclusively; callers skip what is not above it. */
 const readFrom = (position: number): ReadPosition => (position <= 0 ? START : { commit: BigInt(position), prepare: BigInt(position) });
-
-/** A wake-up signal for readers that poll (the projection runner) after an append of this process. */
-class Wakeup {
-  private waiters = new Set<() => void>();
-  notify() {
-    const w = [...this.waiters];
-    this.waiters.clear();
-    for (const f of w) f();
-  }
-  wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
-  }
-}
 
 export const createEsdbEventStore = (url: string): EventStore => {
   const client = EventStoreDBClient.connectionString(url);

@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port.js';
+import { Wakeup } from './wakeup.js';
 
 interface EventRow {
   global_position: number;
@@ -39,27 +40,6 @@ interface PgError {
   code?: string;
   constraint?: string;
   detail?: string;
-}
-
-/** A wake-up signal shared by the live subscriptions of this process. */
-class Wakeup {
-  private waiters = new Set<() => void>();
-  notify() {
-    const w = [...this.waiters];
-    this.waiters.clear();
-    for (const f of w) f();
-  }
-  wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
-  }
 }
 
 export interface PostgresEventStoreOptions {
