@@ -10,7 +10,7 @@ import { createInProcessBus } from './bus/inProcessBus.js';
 import type { Bus } from './bus/port.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { AppContext, AppModule } from './context.js';
+import type { AppContext, AppModule, Providers } from './context.js';
 import { createDb } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool.js';
@@ -102,7 +102,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     handle: createHandle(store),
     openapi: createOpenApiRegistry(),
     auth: noAuthenticator,
-    providers: {},
+    // Filled by the modules' init below; each module sets the ports it declares.
+    providers: {} as Providers,
     outbox: createDevOutbox(db),
     async settle(position) {
       if (position <= 0) return;

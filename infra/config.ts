@@ -46,7 +46,20 @@ export const ConfigSchema = z.object({
   CASH_DEBT_CAP_USD: z.coerce.number().nonnegative().default(50),
   OTP_TTL_MINUTES: intSetting(5),
   OTP_MAX_ATTEMPTS: intSetting(5),
+  /** Unset: on only in production (spec §8); tests turn it on with 'true'. */
+  OTP_RATE_LIMIT: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  OTP_REQUESTS_PER_WINDOW: intSetting(3),
+  OTP_VERIFICATIONS_PER_WINDOW: intSetting(5),
+  OTP_RATE_WINDOW_MINUTES: intSetting(10),
+  ADMIN_JWT_TTL_MINUTES: intSetting(60),
+  ADMIN_JWT_GRACE_SECONDS: intSetting(120),
+  /** How long after its first sign-in an expired admin JWT may still be exchanged for a fresh one. */
+  ADMIN_JWT_REFRESH_TTL_MINUTES: intSetting(20160),
+  ADMIN_RECOVERY_TOKEN_HOURS: intSetting(24),
+  ADMIN_INVITE_TOKEN_HOURS: intSetting(72),
   NOTIFICATION_RETENTION_DAYS: intSetting(90),
+  /** Websocket ping interval; a socket that missed one pong is dropped at the next. */
+  WS_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(30000),
   BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 

@@ -28,6 +28,9 @@ export const freshDatabaseUrl = async (): Promise<{ url: string; drop: () => Pro
   };
 };
 
+/** The super admin every test service bootstraps (tests/support/actors.ts signs in with it). */
+export const TEST_SUPER_ADMIN = { email: 'root@test.local', password: 'root-password-123' };
+
 export interface TestResponse<T = any> {
   status: number;
   body: T;
@@ -67,6 +70,9 @@ export const startTestService = async (
     DATABASE_URL: databaseUrl,
     NATS_URL: process.env.NATS_URL,
     BUS_SUBJECT_PREFIX: busPrefix,
+    ADMIN_BOOTSTRAP_EMAIL: TEST_SUPER_ADMIN.email,
+    ADMIN_BOOTSTRAP_PASSWORD: TEST_SUPER_ADMIN.password,
+    JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
     ...options.env,
   };
   const service = await buildService({ config: loadConfig(env), clock: options.clock, roles: options.roles });

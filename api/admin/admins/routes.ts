@@ -1,0 +1,57 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { adminAccounts } from '../../../commands/identity/adminAccounts.js';
+import type { AppContext } from '../../../infra/context.js';
+import { requireRole } from '../../auth.js';
+import { defineRoute } from '../../route.js';
+import { adminView } from './views.js';
+
+const CityIds = z.array(z.number().int().positive()).max(200);
+const CreateBody = z.object({
+  email: z.string().trim().max(191).email(),
+  name: z.string().trim().min(2).max(80),
+  superAdmin: z.boolean().default(false),
+  allCities: z.boolean().optional(),
+  cityIds: CityIds.default([]),
+});
+const PatchBody = z
+  .object({
+    email: z.string().trim().max(191).email(),
+    name: z.string().trim().min(2).max(80),
+    superAdmin: z.boolean(),
+    allCities: z.boolean(),
+    cityIds: CityIds,
+    isActive: z.boolean(),
+  })
+  .partial();
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page: z.coerce.number().int().min(1).default(1) });
+
+/** Super admins manage admins and their cities (DOMAIN.md "Routes beyond the spec"). */
+export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
+  const accounts = adminAccounts(ctx);
+  const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/admins', summary: 'Invite an admin (a confirm-account mail is sent)', tags: ['admin admins'], guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created' } } },
+    async ({ body, res }) => {
+      const a = await accounts.create(body);
+      res.status(201);
+      return { admin: adminView(a) };
+    },
+  );
+
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/admin/admins', summary: 'Admins, page by page', tags: ['admin admins'], guards: superAdmin, query: PageQuery }, async ({ query }) => {
+    const { items, total } = await accounts.list(query.limit, query.page);
+    return { items: items.map(adminView), meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) } };
+  });
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'patch', path: '/admin/admins/:id', summary: 'Change an admin (a new email is confirmed by mail)', tags: ['admin admins'], guards: superAdmin, params: IdParams, body: PatchBody },
+    async ({ params, body, actor }) => ({ admin: adminView(await accounts.update(actor.id, params.id, body)) }),
+  );
+};

@@ -1,0 +1,130 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { adminAccounts, findAdmin, type AdminRow } from '../../../commands/identity/adminAccounts.js';
+import type { AppContext } from '../../../infra/context.js';
+import { adminJwt } from '../../../infra/identity/adminJwt.js';
+import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authenticator.js';
+import { unauthorized } from '../../../domain/errors.js';
+import { requireRole } from '../../auth.js';
+import { defineRoute } from '../../route.js';
+import { adminView } from '../admins/views.js';
+
+const Email = z.string().trim().max(191).email();
+const Password = z.string().min(8).max(128);
+const LoginBody = z.object({ email: Email, password: z.string().min(1).max(128) });
+const ConfirmAccountBody = z.object({ token: z.string().min(1).max(200), password: Password });
+const ResetParams = z.object({ email: Email });
+const RecoverBody = z.object({ email: Email, token: z.string().min(1).max(200), password: Password });
+const ConfirmEmailBody = z.object({ email: Email, token: z.string().min(1).max(200) });
+
+const TokenResponse = z.object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number(), expires_in_datetime: z.string() });
+
+/** The email-and-password scheme (spec 5.2) under /admin/auth (DOMAIN.md "Who is who"). */
+export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
+  const jwt = adminJwt(ctx.config, ctx.clock);
+  const accounts = adminAccounts(ctx);
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const graceEnd = () => new Date(ctx.clock.now().getTime() + ctx.config.ADMIN_JWT_GRACE_SECONDS * 1000);
+  const tokenBody = async (adminId: number, oat?: number) => {
+    const issued = await jwt.issue(adminId, oat);
+    return {
+      access_token: issued.token,
+      token_type: 'bearer' as const,
+      expires_in: jwt.ttlSeconds,
+      expires_in_datetime: new Date(issued.claims.exp * 1000).toISOString(),
+    };
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/auth/login',
+      summary: 'Admin sign-in with email and password',
+      tags: ['admin auth'],
+      auth: false,
+      body: LoginBody,
+      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) }, 401: { description: 'Unauthorized: wrong credentials' } },
+    },
+    async ({ body }) => {
+      const a: AdminRow = await accounts.login(body.email, body.password);
+      return { ...(await tokenBody(a.id)), user: adminView(a) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin auth'], guards: admin, responses: { 204: { description: 'Logged out' } } },
+    async ({ req }) => {
+      await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd());
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/auth/refresh-jwt',
+      summary: 'Exchange the current token for a new one (the old one keeps a 2-minute grace)',
+      tags: ['admin auth'],
+      guards: admin,
+      responses: { 200: { description: 'Token; also in the Authorization response header', schema: TokenResponse } },
+    },
+    async ({ req, res, actor }) => {
+      const claims = req.adminJwtClaims!;
+      await invalidateJwt(ctx.db, ctx.config, claims, graceEnd());
+      const a = await findAdmin(ctx.db, actor.id);
+      if (!a) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
+      const body = await tokenBody(a.id, claims.oat);
+      sendRenewedJwt(res, body.access_token);
+      return body;
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/auth/confirm-account', summary: 'Confirm an invited account and set its password (one-time)', tags: ['admin auth'], auth: false, body: ConfirmAccountBody, responses: { 204: { description: 'Confirmed' } } },
+    async ({ body }) => {
+      await accounts.confirmAccount(body.token, body.password);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/auth/password-reset/:email',
+      summary: 'Mail a recovery token (answers 204 whether or not the email exists)',
+      tags: ['admin auth'],
+      auth: false,
+      params: ResetParams,
+      responses: { 204: { description: 'Accepted' } },
+    },
+    async ({ params }) => {
+      await accounts.requestPasswordReset(params.email);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/auth/recover-password', summary: 'Set a new password with a recovery token (valid 24 hours)', tags: ['admin auth'], auth: false, body: RecoverBody, responses: { 204: { description: 'Password changed' } } },
+    async ({ body }) => {
+      await accounts.recoverPassword(body.email, body.token, body.password);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/auth/confirm-email', summary: 'Confirm an email change', tags: ['admin auth'], auth: false, body: ConfirmEmailBody, responses: { 204: { description: 'Email changed' } } },
+    async ({ body }) => {
+      await accounts.confirmEmail(body.email, body.token);
+    },
+  );
+};

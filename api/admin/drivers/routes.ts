@@ -1,0 +1,91 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { driverCommands } from '../../../commands/driver/handlers.js';
+import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppContext } from '../../../infra/context.js';
+import { findDriver, listDriverDocuments, listDrivers, type DriverRecord } from '../../../projections/drivers/driverQueries.js';
+import { requireRole, type Actor } from '../../auth.js';
+import { documentView, driverView } from '../../drivers/views.js';
+import { requestMetadata } from '../../identity/requestMetadata.js';
+import { defineRoute } from '../../route.js';
+
+const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
+const ReasonBody = z.object({ reason: z.string().trim().min(3).max(500) });
+const ListQuery = z.object({
+  status: z.enum(DRIVER_STATUSES).optional(),
+  kyc_state: z.enum(KYC_STATES).optional(),
+  city_id: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  page: z.coerce.number().int().min(1).default(1),
+});
+
+/**
+ * Drivers are scoped to the admin's cities; a driver without a city yet (an unfinished application)
+ * is visible to super admins only.
+ */
+const inScope = (actor: Actor, d: DriverRecord) => (d.cityId === null ? actor.superAdmin === true : (actor.cityIds ?? []).includes(d.cityId));
+
+export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const commands = driverCommands(ctx);
+  const scopedDriver = async (actor: Actor, driverId: number) => {
+    const d = await findDriver(ctx.db, driverId, ctx.clock.now());
+    if (!d || !inScope(actor, d)) throw notFound('DriverNotFound', 'No such driver.');
+    return d;
+  };
+  const answer = async (driverId: number, position: number) => {
+    await ctx.settle(position);
+    return { driver: driverView((await findDriver(ctx.db, driverId, ctx.clock.now()))!) };
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin drivers'], guards: admin, query: ListQuery },
+    async ({ query, actor }) => {
+      const { items, total } = await listDrivers(
+        ctx.db,
+        { status: query.status, kycState: query.kyc_state, cityId: query.city_id, cityIds: actor.superAdmin ? undefined : (actor.cityIds ?? []), limit: query.limit, page: query.page },
+        ctx.clock.now(),
+      );
+      return { items: items.map(driverView), meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) } };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin drivers'], guards: admin, params: DriverParams },
+    async ({ params, actor }) => {
+      const d = await scopedDriver(actor, params.driverId);
+      return { driver: driverView(d), documents: (await listDriverDocuments(ctx.db, d.driverId)).map(documentView) };
+    },
+  );
+
+  const action = (path: string, summary: string, run: (driverId: number, actor: Actor, reason: string, m: ReturnType<typeof requestMetadata>) => Promise<{ position: number }>, withReason: boolean) =>
+    defineRoute(
+      router,
+      ctx.openapi,
+      {
+        method: 'post',
+        path: `/admin/drivers/:driverId/${path}`,
+        summary,
+        tags: ['admin drivers'],
+        guards: admin,
+        params: DriverParams,
+        ...(withReason ? { body: ReasonBody } : {}),
+        responses: { 200: { description: 'The driver' }, 404: { description: 'DriverNotFound' }, 409: { description: 'WrongStatus' } },
+      },
+      async ({ params, actor, body, req }) => {
+        await scopedDriver(actor, params.driverId);
+        const r = await run(params.driverId, actor, (body as { reason?: string } | undefined)?.reason ?? '', requestMetadata(req, actor));
+        return answer(params.driverId, r.position);
+      },
+    );
+
+  action('approve', 'Approve the KYC: the driver becomes ACTIVE', (id, a, _r, m) => commands.approve(id, a.id, m), false);
+  action('reject', 'Reject the KYC with a reason', (id, a, reason, m) => commands.reject(id, a.id, reason, m), true);
+  action('suspend', 'Suspend an ACTIVE driver (goes offline)', (id, a, reason, m) => commands.suspend(id, a.id, reason, m), true);
+  action('reinstate', 'Reinstate a SUSPENDED driver', (id, a, _r, m) => commands.reinstate(id, a.id, m), false);
+};

@@ -1,0 +1,133 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { driverCommands } from '../../commands/driver/handlers.js';
+import { DOCUMENT_TYPES } from '../../domain/driver/events.js';
+import { forbidden, notFound, validationError } from '../../domain/errors.js';
+import type { AppContext } from '../../infra/context.js';
+import { findDriver, listDriverDocuments } from '../../projections/drivers/driverQueries.js';
+import { requireRole, type Actor } from '../auth.js';
+import { requestMetadata } from '../identity/requestMetadata.js';
+import { defineRoute } from '../route.js';
+import { documentView, driverView } from './views.js';
+
+const Latitude = z.number().min(-90).max(90);
+const Longitude = z.number().min(-180).max(180);
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Not a calendar date.');
+
+const ProfileBody = z.object({
+  plate: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9-]{4,12}$/, '4 to 12 letters, digits or dashes.'),
+  capacityLiters: z.number().int().min(100).max(50_000),
+  cityId: z.number().int().positive(),
+});
+const DocumentBody = z.object({
+  type: z.enum(DOCUMENT_TYPES),
+  expiresAt: IsoDate.nullable(),
+  fileUrl: z.string().url().max(2048).optional(),
+});
+const TankBody = z.object({ availableLiters: z.number().int().min(0).max(50_000) });
+const OnlineBody = z
+  .object({ online: z.boolean(), latitude: Latitude.optional(), longitude: Longitude.optional() })
+  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), { message: 'Give both latitude and longitude, or neither.', path: ['longitude'] });
+const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
+
+/** The driver's own onboarding and availability (DOMAIN.md "Routes beyond the spec"). */
+export const driverRoutes = (ctx: AppContext, router: Router): void => {
+  const driverOnly = requireRole(ctx.auth, 'DRIVER');
+  const commands = driverCommands(ctx);
+  const driverIdOf = (actor: Actor): number => {
+    if (!actor.driverId) throw forbidden('Forbidden', 'This account has no driver profile.');
+    return actor.driverId;
+  };
+  const answer = async (driverId: number, position: number) => {
+    await ctx.settle(position);
+    const d = await findDriver(ctx.db, driverId, ctx.clock.now());
+    if (!d) throw notFound('DriverNotFound', 'No such driver.');
+    return { driver: driverView(d) };
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'put', path: '/driver/profile', summary: 'Set the vehicle profile (plate, tank capacity, city)', tags: ['drivers'], guards: driverOnly, body: ProfileBody },
+    async ({ actor, body, req }) => {
+      const driverId = driverIdOf(actor);
+      const city = await ctx.db.selectFrom('cities').select('id').where('id', '=', body.cityId).executeTakeFirst();
+      if (!city) throw validationError({ cityId: ['Unknown city.'] });
+      const r = await commands.updateProfile(driverId, body, requestMetadata(req, actor));
+      return answer(driverId, r.position);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/driver/documents',
+      summary: 'Record a KYC document (a newer record replaces the older one of its type)',
+      tags: ['drivers'],
+      guards: driverOnly,
+      body: DocumentBody,
+      responses: { 201: { description: 'Recorded' } },
+    },
+    async ({ actor, body, req, res }) => {
+      const driverId = driverIdOf(actor);
+      const r = await commands.recordDocument(driverId, { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null }, requestMetadata(req, actor));
+      await ctx.settle(r.position);
+      const document = (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type)!;
+      res.status(201);
+      return { document: documentView(document) };
+    },
+  );
+
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/driver/documents', summary: 'The driver’s recorded documents', tags: ['drivers'], guards: driverOnly }, async ({ actor }) => ({
+    documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
+  }));
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'patch', path: '/driver/tank', summary: 'Set the water now in the tank', tags: ['drivers'], guards: driverOnly, body: TankBody },
+    async ({ actor, body, req }) => {
+      const driverId = driverIdOf(actor);
+      const r = await commands.updateTank(driverId, body.availableLiters, requestMetadata(req, actor));
+      return answer(driverId, r.position);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/driver/online',
+      summary: 'Go online or offline',
+      tags: ['drivers'],
+      guards: driverOnly,
+      body: OnlineBody,
+      responses: { 200: { description: 'The driver' }, 409: { description: 'NotAllowed: not ACTIVE, or canGoOnline is false' } },
+    },
+    async ({ actor, body, req }) => {
+      const driverId = driverIdOf(actor);
+      const r = await commands.setOnline(driverId, body.online, requestMetadata(req, actor));
+      if (body.latitude !== undefined && body.longitude !== undefined) await commands.recordLocation(driverId, body.latitude, body.longitude);
+      return answer(driverId, r.position);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/driver/location', summary: 'Report the idle position (used to find nearby drivers)', tags: ['drivers'], guards: driverOnly, body: LocationBody, responses: { 204: { description: 'Recorded' } } },
+    async ({ actor, body }) => {
+      await commands.recordLocation(driverIdOf(actor), body.latitude, body.longitude);
+    },
+  );
+};

@@ -1,0 +1,34 @@
+import type { DriverDocumentRecord, DriverRecord } from '../../projections/drivers/driverQueries.js';
+import { DOCUMENT_LABELS, type DocumentType } from '../../domain/driver/events.js';
+
+/** The driver as its owner and admins see it: the spec's driver block (2.1) plus the onboarding fields. */
+export const driverView = (d: DriverRecord) => ({
+  id: d.driverId,
+  userId: d.userId,
+  name: d.name,
+  phone: d.phone,
+  status: d.status,
+  kycState: d.kycState,
+  blockReason: d.blockReason,
+  isOnline: d.isOnline,
+  availableLiters: d.availableLiters,
+  remainingLiters: d.remainingLiters,
+  capacityLiters: d.capacityLiters,
+  plate: d.plate,
+  cityId: d.cityId,
+  avgRating: d.avgRating,
+  ratingsCount: d.ratingsCount,
+  completedOrders: d.completedOrders,
+  isCertified: d.isCertified,
+  registeredAt: d.registeredAt.toISOString(),
+  kycApprovedAt: d.kycApprovedAt?.toISOString() ?? null,
+  location: d.location ? { latitude: d.location.latitude, longitude: d.location.longitude, at: d.location.at.toISOString() } : null,
+});
+
+export const documentView = (d: DriverDocumentRecord) => ({
+  type: d.type,
+  label: DOCUMENT_LABELS[d.type as DocumentType] ?? d.type,
+  expiresAt: d.expiresAt,
+  fileUrl: d.fileUrl,
+  recordedAt: d.recordedAt.toISOString(),
+});

@@ -1,0 +1,185 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { badRequest, notFound, unauthorized, validationError } from '../../domain/errors.js';
+import { findUserById, findUserByPhone, issueAppToken, phoneAuth, type UserRow } from '../../commands/identity/phoneAuth.js';
+import { driverCommands } from '../../commands/driver/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
+import { requireRole, type Actor } from '../auth.js';
+import { defineRoute } from '../route.js';
+import { requestMetadata } from './requestMetadata.js';
+import { loginUserView, meView } from './views.js';
+
+export const Phone = z.string().regex(/^\+\d{10,15}$/, 'A plus sign then 10 to 15 digits.');
+const App = z.enum(['client', 'driver']);
+
+const OtpRequestBody = z.object({ phone: Phone });
+const OtpVerifyBody = z.object({ phone: Phone, code: z.string().regex(/^\d{6}$/, 'Exactly 6 digits.'), app: App.default('client') });
+const PatchMeBody = z.object({ name: z.string().trim().min(2).max(80), email: z.string().trim().max(120).email().optional() });
+const DevLookupQuery = z.object({ phone: z.string().optional() });
+const DevTokenBody = z.object({ userId: z.number().int().positive(), app: App });
+
+const LoginUser = z.object({
+  id: z.number(),
+  name: z.string().nullable(),
+  phone: z.string(),
+  email: z.string().nullable(),
+  hasClientProfile: z.boolean(),
+  hasDriverProfile: z.boolean(),
+  isDriverPending: z.boolean(),
+});
+
+/** Phone sign-in and the app user's own profile (spec 4.1, 5.1). */
+export const identityRoutes = (ctx: AppContext, router: Router): void => {
+  const auth = phoneAuth(ctx);
+  const appUser = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
+  const today = () => ctx.clock.now();
+  const driverOf = (u: UserRow) => (u.role === 'DRIVER' ? findDriverByUserId(ctx.db, u.id, today()) : Promise.resolve(null));
+  const currentUser = async (actor: Actor) => {
+    const u = await findUserById(ctx, actor.id);
+    if (!u) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
+    return u;
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/auth/otp/request',
+      summary: 'Send a 6-digit login code by SMS',
+      tags: ['identity'],
+      auth: false,
+      body: OtpRequestBody,
+      responses: {
+        200: { description: 'Sent; outside production the code is returned', schema: z.object({ sent: z.boolean(), mocked: z.boolean(), code: z.string().optional() }) },
+        429: { description: 'SmsSendError: the SMS service failed or throttled' },
+      },
+    },
+    async ({ body }) => {
+      const { code, mocked } = await auth.requestOtp(body.phone);
+      return ctx.config.APP_ENV === 'production' ? { sent: true, mocked } : { sent: true, mocked, code };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/auth/otp/verify',
+      summary: 'Verify a code; log in or sign up',
+      tags: ['identity'],
+      auth: false,
+      body: OtpVerifyBody,
+      responses: {
+        200: { description: 'Signed in', schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }) },
+        401: { description: 'InvalidOtp' },
+        409: { description: 'RoleConflict' },
+        429: { description: 'Cooldown: too many verifications for this phone' },
+      },
+    },
+    async ({ body, req }) => {
+      const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, requestMetadata(req));
+      return { token, isNew, needsUserData: !user.name, user: loginUserView(user, await driverOf(user)) };
+    },
+  );
+
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/me', summary: 'The signed-in user with profile aggregates', tags: ['identity'], guards: appUser }, async ({ actor }) => {
+    const u = await currentUser(actor);
+    const stats = u.role === 'CLIENT' ? await ctx.providers.clientProfiles.statsOf(u.id) : null;
+    return { user: meView(u, await driverOf(u), stats) };
+  });
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'patch', path: '/me', summary: 'Set name and email', tags: ['identity'], guards: appUser, body: PatchMeBody, responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } } },
+    async ({ actor, body, req }) => {
+      const email = body.email?.toLowerCase();
+      if (email) {
+        const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', actor.id).executeTakeFirst();
+        if (taken) throw validationError({ email: ['The email has already been taken.'] });
+      }
+      try {
+        await ctx.db
+          .updateTable('users')
+          .set({ name: body.name, ...(email !== undefined ? { email } : {}), updated_at: ctx.clock.now() })
+          .where('id', '=', actor.id)
+          .execute();
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw validationError({ email: ['The email has already been taken.'] });
+        throw err;
+      }
+      const u = await currentUser(actor);
+      if (u.role === 'DRIVER' && u.driver_id) await ctx.settle((await driverCommands(ctx).rename(u.driver_id, body.name, requestMetadata(req, actor))).position);
+      return { user: loginUserView(u, await driverOf(u)) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/auth/refresh', summary: 'Rotate the current token (the old one is revoked)', tags: ['identity'], guards: appUser, responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } } },
+    async ({ req }) => {
+      const userId = await auth.revoke(req.appTokenHash!);
+      return { token: await issueAppToken(ctx, userId) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/auth/logout', summary: 'Revoke the current token', tags: ['identity'], guards: appUser, responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } } },
+    async ({ req }) => {
+      await auth.revoke(req.appTokenHash!);
+      return { ok: true };
+    },
+  );
+
+  // The dev endpoints do not exist in production (spec 5.1 rule 4): unregistered, they answer RouteNotFound.
+  if (ctx.config.APP_ENV === 'production') return;
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/auth/dev-lookup',
+      summary: 'Find a user id by phone (non-production)',
+      tags: ['dev'],
+      auth: false,
+      query: DevLookupQuery,
+      responses: { 200: { description: 'Found' }, 400: { description: 'MissingPhone' }, 404: { description: 'UserNotFound' } },
+    },
+    async ({ query }) => {
+      const phone = query.phone?.trim();
+      if (!phone) throw badRequest('MissingPhone', 'The phone query parameter is required.');
+      const u = await findUserByPhone(ctx, phone);
+      if (!u) throw notFound('UserNotFound', 'No user has this phone.');
+      return { userId: u.id, name: u.name, hasClientProfile: u.role === 'CLIENT', hasDriverProfile: u.role === 'DRIVER' };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/auth/dev-token',
+      summary: 'Mint a token for an existing user (non-production)',
+      tags: ['dev'],
+      auth: false,
+      body: DevTokenBody,
+      responses: { 200: { description: 'Token' }, 400: { description: 'NoClientProfile, NoDriverProfile' }, 404: { description: 'UserNotFound' } },
+    },
+    async ({ body }) => {
+      const u = await findUserById(ctx, body.userId);
+      if (!u) throw notFound('UserNotFound', 'No such user.');
+      if (body.app === 'client' && u.role !== 'CLIENT') throw badRequest('NoClientProfile', 'This user has no client profile.');
+      if (body.app === 'driver' && u.role !== 'DRIVER') throw badRequest('NoDriverProfile', 'This user has no driver profile.');
+      const { email: _e, phone: _p, ...user } = loginUserView(u, await driverOf(u));
+      return { token: await issueAppToken(ctx, u.id), user };
+    },
+  );
+};

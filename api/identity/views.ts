@@ -1,0 +1,29 @@
+import type { ClientProfileStats } from '../../commands/identity/clientProfile.js';
+import type { UserRow } from '../../commands/identity/phoneAuth.js';
+import { centsToUsd } from '../../domain/money.js';
+import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
+import { driverView } from '../drivers/views.js';
+
+/** The login shape (spec 4.1 verify, dev-token, PATCH /me). */
+export const loginUserView = (u: UserRow, driver: DriverRecord | null) => ({
+  id: u.id,
+  name: u.name,
+  phone: u.phone,
+  email: u.email,
+  hasClientProfile: u.role === 'CLIENT',
+  hasDriverProfile: u.role === 'DRIVER',
+  isDriverPending: u.role === 'DRIVER' && (driver?.status ?? 'PENDING_VERIFICATION') === 'PENDING_VERIFICATION',
+});
+
+/** GET /me: a client has clientProfile and no driver; a driver the reverse. */
+export const meView = (u: UserRow, driver: DriverRecord | null, stats: ClientProfileStats | null) => ({
+  id: u.id,
+  name: u.name,
+  phone: u.phone,
+  email: u.email,
+  isActive: u.is_active,
+  clientProfile: stats
+    ? { totalOrders: stats.totalOrders, totalLitersOrdered: stats.totalLitersOrdered, totalSolidaryUSD: centsToUsd(stats.totalSolidaryCents) }
+    : null,
+  driver: driver ? driverView(driver) : null,
+});

@@ -1,0 +1,189 @@
+import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+
+/**
+ * State-stored identity data (ARCHITECTURE.md allows it for users and sessions): app users, their
+ * sessions and one-time codes, rate-limit hits, admins with their one-time mail tokens, the JWT
+ * blacklist, cities, and drivers' idle positions (too frequent to be events).
+ */
+declare module '../db/database.js' {
+  interface Database {
+    users: {
+      id: Generated<number>;
+      phone: string;
+      name: string | null;
+      email: string | null;
+      role: 'CLIENT' | 'DRIVER';
+      driver_id: number | null;
+      is_active: Generated<boolean>;
+      created_at: Generated<Date>;
+      updated_at: Generated<Date>;
+    };
+    app_sessions: {
+      token_hash: string;
+      user_id: number;
+      created_at: Date;
+      revoked_at: Date | null;
+    };
+    otp_codes: {
+      phone: string;
+      code_hash: string;
+      expires_at: Date;
+      attempts: Generated<number>;
+      created_at: Date;
+    };
+    rate_limit_hits: {
+      id: Generated<number>;
+      key: string;
+      at: Date;
+    };
+    admins: {
+      id: Generated<number>;
+      email: string;
+      name: string;
+      password_hash: string;
+      super_admin: boolean;
+      all_cities: boolean;
+      city_ids: number[];
+      confirmed_at: Date | null;
+      is_active: Generated<boolean>;
+      pending_email: string | null;
+      /** JWTs issued before this instant are refused (password changed). */
+      tokens_valid_after: Date | null;
+      created_at: Date;
+    };
+    admin_tokens: {
+      token_hash: string;
+      admin_id: number;
+      purpose: 'confirm_account' | 'recover_password' | 'confirm_email';
+      email: string;
+      expires_at: Date;
+      used_at: Date | null;
+      created_at: Date;
+    };
+    jwt_blacklist: {
+      jti: string;
+      admin_id: number;
+      /** End of the grace period: after it the token is refused. */
+      usable_until: Date;
+      expires_at: Date;
+    };
+    cities: { id: number; name: string; sort_order: number };
+    driver_locations: { driver_id: number; latitude: number; longitude: number; at: Date };
+  }
+}
+
+/** Venezuelan cities, Caracas first (DOMAIN.md); ids are stable so that seeds and tests can name them. */
+export const SEEDED_CITIES: { id: number; name: string }[] = [
+  { id: 1, name: 'Caracas' },
+  { id: 2, name: 'Maracaibo' },
+  { id: 3, name: 'Valencia' },
+  { id: 4, name: 'Barquisimeto' },
+  { id: 5, name: 'Maracay' },
+  { id: 6, name: 'Ciudad Guayana' },
+  { id: 7, name: 'Barcelona' },
+  { id: 8, name: 'Maturín' },
+  { id: 9, name: 'Puerto La Cruz' },
+  { id: 10, name: 'Mérida' },
+  { id: 11, name: 'San Cristóbal' },
+  { id: 12, name: 'Cumaná' },
+  { id: 13, name: 'Barinas' },
+  { id: 14, name: 'Los Teques' },
+  { id: 15, name: 'Punto Fijo' },
+];
+
+export const identityMigrations: Record<string, Migration> = {
+  '0100_identity_users_sessions': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE SEQUENCE driver_id_seq`.execute(db);
+      await sql`CREATE TABLE users (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        phone text NOT NULL UNIQUE,
+        name text,
+        email text UNIQUE,
+        role text NOT NULL CHECK (role IN ('CLIENT', 'DRIVER')),
+        driver_id bigint UNIQUE,
+        is_active boolean NOT NULL DEFAULT true,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`.execute(db);
+      await sql`CREATE TABLE app_sessions (
+        token_hash text PRIMARY KEY,
+        user_id bigint NOT NULL REFERENCES users (id),
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      )`.execute(db);
+      await sql`CREATE INDEX app_sessions_user ON app_sessions (user_id)`.execute(db);
+      await sql`CREATE TABLE otp_codes (
+        phone text PRIMARY KEY,
+        code_hash text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE rate_limit_hits (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key text NOT NULL,
+        at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE INDEX rate_limit_hits_key ON rate_limit_hits (key, at)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE rate_limit_hits, otp_codes, app_sessions, users`.execute(db);
+      await sql`DROP SEQUENCE driver_id_seq`.execute(db);
+    },
+  },
+  '0101_identity_admins': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE admins (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        name text NOT NULL,
+        password_hash text NOT NULL,
+        super_admin boolean NOT NULL,
+        all_cities boolean NOT NULL,
+        city_ids integer[] NOT NULL DEFAULT '{}',
+        confirmed_at timestamptz,
+        is_active boolean NOT NULL DEFAULT true,
+        pending_email text,
+        tokens_valid_after timestamptz,
+        created_at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE admin_tokens (
+        token_hash text PRIMARY KEY,
+        admin_id bigint NOT NULL REFERENCES admins (id),
+        purpose text NOT NULL,
+        email text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        created_at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE jwt_blacklist (
+        jti text PRIMARY KEY,
+        admin_id bigint NOT NULL,
+        usable_until timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE jwt_blacklist, admin_tokens, admins`.execute(db);
+    },
+  },
+  '0102_cities_driver_locations': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE cities (id integer PRIMARY KEY, name text NOT NULL UNIQUE, sort_order integer NOT NULL)`.execute(db);
+      for (const [i, c] of SEEDED_CITIES.entries()) {
+        await sql`INSERT INTO cities (id, name, sort_order) VALUES (${c.id}, ${c.name}, ${i})`.execute(db);
+      }
+      await sql`CREATE TABLE driver_locations (
+        driver_id bigint PRIMARY KEY,
+        latitude double precision NOT NULL,
+        longitude double precision NOT NULL,
+        at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE INDEX driver_locations_lat_lng ON driver_locations (latitude, longitude)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE driver_locations, cities`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,170 @@
+import { sql } from 'kysely';
+import { distanceKm } from '../../domain/geo.js';
+import type { Db } from '../../infra/db/database.js';
+import type { DriverStatus, KycState } from '../../domain/driver/events.js';
+
+/** Read side of drivers, for this area and for others (orders find nearby drivers here). */
+export interface DriverRecord {
+  driverId: number;
+  userId: number;
+  name: string | null;
+  phone: string;
+  status: DriverStatus;
+  kycState: KycState;
+  blockReason: string | null;
+  isOnline: boolean;
+  availableLiters: number;
+  committedLiters: number;
+  remainingLiters: number;
+  capacityLiters: number | null;
+  plate: string | null;
+  cityId: number | null;
+  avgRating: number;
+  ratingsCount: number;
+  completedOrders: number;
+  /** Holds a current SANITARY_CERT (decisions.md). */
+  isCertified: boolean;
+  registeredAt: Date;
+  kycApprovedAt: Date | null;
+  location: { latitude: number; longitude: number; at: Date } | null;
+}
+
+export interface DriverDocumentRecord {
+  type: string;
+  expiresAt: string | null;
+  fileUrl: string | null;
+  recordedAt: Date;
+}
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+const baseQuery = (db: Db, today: Date) =>
+  db
+    .selectFrom('drivers as d')
+    .leftJoin('driver_locations as l', 'l.driver_id', 'd.driver_id')
+    .selectAll('d')
+    .select(['l.latitude', 'l.longitude', 'l.at as location_at'])
+    .select(
+      sql<boolean>`EXISTS (SELECT 1 FROM driver_documents c WHERE c.driver_id = d.driver_id AND c.type = 'SANITARY_CERT' AND (c.expires_at IS NULL OR c.expires_at >= ${isoDate(today)}::date))`.as(
+        'is_certified',
+      ),
+    );
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+const toRecord = (r: Row): DriverRecord => ({
+  driverId: r.driver_id,
+  userId: r.user_id,
+  name: r.name,
+  phone: r.phone,
+  status: r.status,
+  kycState: r.kyc_state,
+  blockReason: r.block_reason,
+  isOnline: r.is_online,
+  availableLiters: r.available_liters,
+  committedLiters: r.committed_liters,
+  remainingLiters: Math.max(0, r.available_liters - r.committed_liters),
+  capacityLiters: r.capacity_liters,
+  plate: r.plate,
+  cityId: r.city_id,
+  avgRating: Number(r.avg_rating),
+  ratingsCount: r.ratings_count,
+  completedOrders: r.completed_orders,
+  isCertified: r.is_certified,
+  registeredAt: new Date(r.registered_at),
+  kycApprovedAt: r.kyc_approved_at ? new Date(r.kyc_approved_at) : null,
+  location: r.latitude !== null && r.longitude !== null && r.location_at ? { latitude: r.latitude, longitude: r.longitude, at: new Date(r.location_at) } : null,
+});
+
+export const findDriver = async (db: Db, driverId: number, today: Date): Promise<DriverRecord | null> => {
+  const r = await baseQuery(db, today).where('d.driver_id', '=', driverId).executeTakeFirst();
+  return r ? toRecord(r) : null;
+};
+
+export const findDriverByUserId = async (db: Db, userId: number, today: Date): Promise<DriverRecord | null> => {
+  const r = await baseQuery(db, today).where('d.user_id', '=', userId).executeTakeFirst();
+  return r ? toRecord(r) : null;
+};
+
+export interface DriverListFilter {
+  status?: DriverStatus;
+  kycState?: KycState;
+  cityId?: number;
+  /** An admin's scope; undefined means every city (drivers without a city included). */
+  cityIds?: number[];
+  limit: number;
+  page: number;
+}
+
+export const listDrivers = async (db: Db, f: DriverListFilter, today: Date): Promise<{ items: DriverRecord[]; total: number }> => {
+  let q = baseQuery(db, today);
+  if (f.status) q = q.where('d.status', '=', f.status);
+  if (f.kycState) q = q.where('d.kyc_state', '=', f.kycState);
+  if (f.cityId !== undefined) q = q.where('d.city_id', '=', f.cityId);
+  if (f.cityIds) q = f.cityIds.length ? q.where('d.city_id', 'in', f.cityIds) : q.where(sql<boolean>`false`);
+  const { total } = await q
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await q
+    .orderBy('d.registered_at', 'desc')
+    .orderBy('d.driver_id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  return { items: rows.map(toRecord), total: Number(total) };
+};
+
+export const listDriverDocuments = async (db: Db, driverId: number): Promise<DriverDocumentRecord[]> => {
+  const rows = await db
+    .selectFrom('driver_documents')
+    .select(['type', 'file_url', 'recorded_at'])
+    .select(sql<string | null>`to_char(expires_at, 'YYYY-MM-DD')`.as('expires_at'))
+    .where('driver_id', '=', driverId)
+    .orderBy('type')
+    .execute();
+  return rows.map((r) => ({ type: r.type, expiresAt: r.expires_at, fileUrl: r.file_url, recordedAt: new Date(r.recorded_at) }));
+};
+
+export interface NearbyDriver {
+  driverId: number;
+  userId: number;
+  distanceKm: number;
+  remainingLiters: number;
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * ACTIVE, online drivers with a known idle position within radiusKm, nearest first. A bounding box in SQL
+ * narrows the rows; the great-circle distance decides.
+ */
+export const nearbyOnlineDrivers = async (
+  db: Db,
+  near: { latitude: number; longitude: number; radiusKm: number; minRemainingLiters?: number },
+): Promise<NearbyDriver[]> => {
+  const dLat = near.radiusKm / 111;
+  const dLng = near.radiusKm / (111 * Math.max(0.01, Math.cos((near.latitude * Math.PI) / 180)));
+  const rows = await db
+    .selectFrom('drivers as d')
+    .innerJoin('driver_locations as l', 'l.driver_id', 'd.driver_id')
+    .select(['d.driver_id', 'd.user_id', 'd.available_liters', 'd.committed_liters', 'l.latitude', 'l.longitude'])
+    .where('d.is_online', '=', true)
+    .where('d.status', '=', 'ACTIVE')
+    .where('l.latitude', '>=', near.latitude - dLat)
+    .where('l.latitude', '<=', near.latitude + dLat)
+    .where('l.longitude', '>=', near.longitude - dLng)
+    .where('l.longitude', '<=', near.longitude + dLng)
+    .execute();
+  return rows
+    .map((r) => ({
+      driverId: r.driver_id,
+      userId: r.user_id,
+      remainingLiters: Math.max(0, r.available_liters - r.committed_liters),
+      latitude: r.latitude,
+      longitude: r.longitude,
+      distanceKm: distanceKm(near, { latitude: r.latitude, longitude: r.longitude }),
+    }))
+    .filter((d) => d.distanceKm <= near.radiusKm && d.remainingLiters >= (near.minRemainingLiters ?? 0))
+    .sort((a, b) => a.distanceKm - b.distanceKm);
+};

@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../infra/clock.js';
+import { signInClient, signInDriver, uniquePhone } from '../support/actors.js';
+import { startTestService, type TestService } from '../support/testService.js';
+
+const requestCode = async (t: TestService, phone: string): Promise<string> => {
+  const r = await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } });
+  expect(r.status).toBe(200);
+  return r.body.code;
+};
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe('identity: phone sign-in, app tokens, /me', () => {
+  let t: TestService;
+  const clock = new ManualClock('2026-03-01T12:00:00Z');
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('signs a client up with a code, then in again', async () => {
+    const phone = uniquePhone();
+    const req = await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } });
+    expect(req.status).toBe(200);
+    expect(req.body).toEqual({ sent: true, mocked: true, code: expect.stringMatching(/^\d{6}$/) });
+    const outbox = await t.request('GET', `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`);
+    expect(outbox.body.messages.at(-1)).toMatchObject({ channel: 'sms', to: phone });
+    expect(outbox.body.messages.at(-1).body).toContain(req.body.code);
+
+    const v = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: req.body.code } });
+    expect(v.status).toBe(200);
+    expect(v.body).toMatchObject({ isNew: true, needsUserData: true, user: { phone, name: null, hasClientProfile: true, hasDriverProfile: false, isDriverPending: false } });
+    expect(v.body.token).toEqual(expect.any(String));
+
+    const named = await t.request('PATCH', '/api/v1/me', { token: v.body.token, body: { name: 'Ana Pérez', email: 'Ana@Example.com' } });
+    expect(named.status).toBe(200);
+    expect(named.body.user).toMatchObject({ id: v.body.user.id, name: 'Ana Pérez', email: 'ana@example.com', hasClientProfile: true, hasDriverProfile: false, isDriverPending: false });
+
+    const v2 = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: await requestCode(t, phone), app: 'client' } });
+    expect(v2.body).toMatchObject({ isNew: false, needsUserData: false, user: { id: v.body.user.id, name: 'Ana Pérez' } });
+    expect(v2.body.token).not.toBe(v.body.token);
+  });
+
+  it('GET /me: a client has clientProfile and no driver; a driver the reverse', async () => {
+    const c = await signInClient(t);
+    const me = await t.request('GET', '/api/v1/me', { token: c.token });
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ id: c.user.id, isActive: true, clientProfile: { totalOrders: 0, totalLitersOrdered: 0, totalSolidaryUSD: 0 }, driver: null });
+
+    const d = await signInDriver(t, { approved: false });
+    const dm = await t.request('GET', '/api/v1/me', { token: d.token });
+    expect(dm.body.user.clientProfile).toBeNull();
+    expect(dm.body.user.driver).toMatchObject({
+      id: d.driverId,
+      status: 'PENDING_VERIFICATION',
+      isOnline: false,
+      availableLiters: 0,
+      remainingLiters: 0,
+      avgRating: 0,
+      completedOrders: 0,
+      isCertified: false,
+    });
+  });
+
+  it('a new driver is PENDING_VERIFICATION (isDriverPending) until approved', async () => {
+    const phone = uniquePhone();
+    const v = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: await requestCode(t, phone), app: 'driver' } });
+    expect(v.status).toBe(200);
+    expect(v.body.user).toMatchObject({ hasClientProfile: false, hasDriverProfile: true, isDriverPending: true });
+    const approved = await signInDriver(t);
+    const again = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: approved.user.phone, code: await requestCode(t, approved.user.phone), app: 'driver' } });
+    expect(again.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: false });
+  });
+
+  it('a phone maps to one role: 409 RoleConflict both ways', async () => {
+    const c = await signInClient(t);
+    const asDriver = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: c.user.phone, code: await requestCode(t, c.user.phone), app: 'driver' } });
+    expect(asDriver.status).toBe(409);
+    expect(asDriver.body.error).toBe('RoleConflict');
+    const d = await signInDriver(t, { approved: false });
+    const asClient = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: d.user.phone, code: await requestCode(t, d.user.phone) } });
+    expect(asClient.status).toBe(409);
+    expect(asClient.body.error).toBe('RoleConflict');
+  });
+
+  it('401 InvalidOtp for a wrong, an expired, a replaced or an already used code', async () => {
+    const phone = uniquePhone();
+    const code = await requestCode(t, phone);
+    const wrong = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toBe('InvalidOtp');
+    const unknownPhone = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: uniquePhone(), code } });
+    expect(unknownPhone.body.error).toBe('InvalidOtp');
+
+    clock.advance(5 * 60_000 + 1);
+    const expired = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error).toBe('InvalidOtp');
+
+    const first = await requestCode(t, phone);
+    const second = await requestCode(t, phone);
+    if (first !== second) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: first } })).body.error).toBe('InvalidOtp');
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } })).status).toBe(200);
+    const reused = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } });
+    expect(reused.status).toBe(401);
+    expect(reused.body.error).toBe('InvalidOtp');
+  });
+
+  it('a code dies after OTP_MAX_ATTEMPTS wrong tries, even with the right code after', async () => {
+    const phone = uniquePhone();
+    const code = await requestCode(t, phone);
+    for (let i = 0; i < 5; i++) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status).toBe(401);
+    const right = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
+    expect(right.status).toBe(401);
+    expect(right.body.error).toBe('InvalidOtp');
+  });
+
+  it('brute force in parallel: 50 concurrent wrong guesses use up the code', async () => {
+    const phone = uniquePhone();
+    const code = await requestCode(t, phone);
+    const guesses = Array.from({ length: 50 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const results = await Promise.all(guesses.map((g) => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: g } })));
+    expect(results.every((r) => r.status === 401 && r.body.error === 'InvalidOtp')).toBe(true);
+    // Only OTP_MAX_ATTEMPTS guesses were ever compared, and the last one killed the code.
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).status).toBe(401);
+  });
+
+  it('two concurrent verifications of the right code: one token', async () => {
+    const phone = uniquePhone();
+    const code = await requestCode(t, phone);
+    const [a, b] = await Promise.all([0, 1].map(() => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })));
+    expect([a.status, b.status].sort()).toEqual([200, 401]);
+  });
+
+  it('refresh revokes the old token; logout revokes the current one', async () => {
+    const c = await signInClient(t);
+    const r = await t.request('POST', '/api/v1/auth/refresh', { token: c.token });
+    expect(r.status).toBe(200);
+    expect(r.body.token).toEqual(expect.any(String));
+    expect((await t.request('GET', '/api/v1/me', { token: c.token })).status).toBe(401);
+    expect((await t.request('POST', '/api/v1/auth/refresh', { token: c.token })).status).toBe(401);
+    expect((await t.request('GET', '/api/v1/me', { token: r.body.token })).status).toBe(200);
+
+    const out = await t.request('POST', '/api/v1/auth/logout', { token: r.body.token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ ok: true });
+    const after = await t.request('GET', '/api/v1/me', { token: r.body.token });
+    expect(after.status).toBe(401);
+    expect(after.body.error).toBe('Unauthorized');
+    expect((await t.request('POST', '/api/v1/auth/logout', { token: r.body.token })).status).toBe(401);
+  });
+
+  it('two concurrent refreshes of one token: one new token', async () => {
+    const c = await signInClient(t);
+    const results = await Promise.all([0, 1, 2].map(() => t.request('POST', '/api/v1/auth/refresh', { token: c.token })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(2);
+  });
+
+  it('signing in on another device leaves the first token valid', async () => {
+    const c = await signInClient(t);
+    const code = await requestCode(t, c.user.phone);
+    const second = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: c.user.phone, code } });
+    expect((await t.request('GET', '/api/v1/me', { token: c.token })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/me', { token: second.body.token })).status).toBe(200);
+  });
+
+  it('401 for no token, a made-up token and a forged JWT', async () => {
+    for (const token of [undefined, 'not-a-token', 'a.b.c', 'x'.repeat(500)]) {
+      const r = await t.request('GET', '/api/v1/me', { token });
+      expect(r.status).toBe(401);
+      expect(r.body.error).toBe('Unauthorized');
+    }
+  });
+
+  it('PATCH /me: email unique among users (422 naming email); a driver’s name reaches the driver record', async () => {
+    const a = await signInClient(t);
+    const b = await signInClient(t);
+    expect((await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } })).status).toBe(200);
+    expect((await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } })).status).toBe(200);
+    const taken = await t.request('PATCH', '/api/v1/me', { token: b.token, body: { name: 'Beto', email: 'SHARED@example.com' } });
+    expect(taken.status).toBe(422);
+    expect(taken.body.details.fieldErrors.email).toBeDefined();
+
+    const d = await signInDriver(t, { approved: false, name: 'Carlos' });
+    expect(d.user.driver).toMatchObject({ name: 'Carlos' });
+    await t.request('PATCH', '/api/v1/me', { token: d.token, body: { name: 'Carlos Ruiz' } });
+    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({ name: 'Carlos Ruiz', driver: { name: 'Carlos Ruiz' } });
+  });
+
+  it('422 ValidationError naming each bad body field', async () => {
+    const c = await signInClient(t);
+    const cases: [string, string, unknown, string, string?][] = [
+      ['POST', '/api/v1/auth/otp/request', {}, 'phone'],
+      ['POST', '/api/v1/auth/otp/request', { phone: '04121234567' }, 'phone'],
+      ['POST', '/api/v1/auth/otp/request', { phone: '+123' }, 'phone'],
+      ['POST', '/api/v1/auth/otp/request', { phone: '+1234567890123456' }, 'phone'],
+      ['POST', '/api/v1/auth/otp/request', { phone: 584121234567 }, 'phone'],
+      ['POST', '/api/v1/auth/otp/verify', { code: '123456' }, 'phone'],
+      ['POST', '/api/v1/auth/otp/verify', { phone: '+584121234567' }, 'code'],
+      ['POST', '/api/v1/auth/otp/verify', { phone: '+584121234567', code: '12345' }, 'code'],
+      ['POST', '/api/v1/auth/otp/verify', { phone: '+584121234567', code: '12345a' }, 'code'],
+      ['POST', '/api/v1/auth/otp/verify', { phone: '+584121234567', code: 123456 }, 'code'],
+      ['POST', '/api/v1/auth/otp/verify', { phone: '+584121234567', code: '123456', app: 'admin' }, 'app'],
+      ['PATCH', '/api/v1/me', {}, 'name', c.token],
+      ['PATCH', '/api/v1/me', { name: 'A' }, 'name', c.token],
+      ['PATCH', '/api/v1/me', { name: 'x'.repeat(81) }, 'name', c.token],
+      ['PATCH', '/api/v1/me', { name: 'Ana', email: 'not-an-email' }, 'email', c.token],
+      ['PATCH', '/api/v1/me', { name: 'Ana', email: `${'x'.repeat(115)}@e.com` }, 'email', c.token],
+      ['POST', '/api/v1/auth/dev-token', { app: 'client' }, 'userId'],
+      ['POST', '/api/v1/auth/dev-token', { userId: 'one', app: 'client' }, 'userId'],
+      ['POST', '/api/v1/auth/dev-token', { userId: 1 }, 'app'],
+      ['POST', '/api/v1/auth/dev-token', { userId: 1, app: 'boss' }, 'app'],
+    ];
+    for (const [method, path, body, field, token] of cases) {
+      const r = await t.request(method, path, { body, token });
+      expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(422);
+      expect(r.body.error).toBe('ValidationError');
+      expect(Object.keys(r.body.details.fieldErrors), `${path} ${JSON.stringify(body)}`).toContain(field);
+    }
+    const malformed = await t.request('POST', '/api/v1/auth/otp/request', { raw: '{"phone":' });
+    expect(malformed.status).toBe(422);
+  });
+
+  it('dev endpoints: lookup and token, with their errors', async () => {
+    const c = await signInClient(t, uniquePhone(), 'Dev Cliente');
+    const d = await signInDriver(t, { approved: false });
+    const look = await t.request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(c.user.phone)}`);
+    expect(look.status).toBe(200);
+    expect(look.body).toEqual({ userId: c.user.id, name: 'Dev Cliente', hasClientProfile: true, hasDriverProfile: false });
+    const missing = await t.request('GET', '/api/v1/auth/dev-lookup');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toBe('MissingPhone');
+    const unknown = await t.request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(uniquePhone())}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('UserNotFound');
+
+    const minted = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'client' } });
+    expect(minted.status).toBe(200);
+    expect(minted.body.user).toEqual({ id: c.user.id, name: 'Dev Cliente', hasClientProfile: true, hasDriverProfile: false, isDriverPending: false });
+    expect((await t.request('GET', '/api/v1/me', { token: minted.body.token })).body.user.id).toBe(c.user.id);
+    const driverToken = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'driver' } });
+    expect(driverToken.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: true });
+
+    expect((await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: 999_999, app: 'client' } })).body.error).toBe('UserNotFound');
+    const noClient = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'client' } });
+    expect([noClient.status, noClient.body.error]).toEqual([400, 'NoClientProfile']);
+    const noDriver = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'driver' } });
+    expect([noDriver.status, noDriver.body.error]).toEqual([400, 'NoDriverProfile']);
+  });
+
+  it('GET /cities: Caracas first, for any signed-in caller', async () => {
+    const c = await signInClient(t);
+    const r = await t.request('GET', '/api/v1/cities', { token: c.token });
+    expect(r.status).toBe(200);
+    expect(r.body.cities[0]).toEqual({ id: 1, name: 'Caracas' });
+    expect(r.body.cities.length).toBeGreaterThan(5);
+    expect((await t.request('GET', '/api/v1/cities')).status).toBe(401);
+  });
+});
+
+describe('identity: OTP rate limits (spec §8) held in the database', () => {
+  let t: TestService;
+  const clock = new ManualClock('2026-03-01T12:00:00Z');
+  beforeAll(async () => {
+    t = await startTestService({ clock, env: { OTP_RATE_LIMIT: 'true' } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('3 code requests per 10 minutes per phone, then 429 SmsSendError', async () => {
+    const phone = uniquePhone();
+    const results = await Promise.all([0, 1, 2, 3, 4].map(() => t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(2);
+    expect(refused[0].body.error).toBe('SmsSendError');
+    expect((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: uniquePhone() } })).status).toBe(200);
+    clock.advance(10 * 60_000 + 1000);
+    expect((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })).status).toBe(200);
+  });
+
+  it('5 verifications per 10 minutes per phone, then 429 Cooldown even with the right code', async () => {
+    const phone = uniquePhone();
+    const code = await requestCode(t, phone);
+    for (let i = 0; i < 4; i++) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status).toBe(401);
+    const code2 = await requestCode(t, phone);
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code2) } })).status).toBe(401);
+    const limited = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code2 } });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toBe('Cooldown');
+    expect(limited.body.retryAfterSeconds).toBeGreaterThan(0);
+    clock.advance(10 * 60_000 + 1000);
+    const code3 = await requestCode(t, phone);
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code3 } })).status).toBe(200);
+  });
+});

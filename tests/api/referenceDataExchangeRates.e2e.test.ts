@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchangeRatesModule } from '../../api/exchangeRates/routes.js';
+import { ManualClock } from '../../infra/clock.js';
+import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { signInAdmin, signInClient } from '../support/actors.js';
+import { startTestService, type TestService } from '../support/testService.js';
+
+const START = '2026-03-01T12:00:00.000Z';
+
+describe('official exchange rates', () => {
+  let t: TestService;
+  const clock = new ManualClock(START);
+  let admin: string;
+  let client: string;
+
+  beforeAll(async () => {
+    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    admin = (await signInAdmin(t)).token;
+    client = (await signInClient(t)).token;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('seeds the first rate from OFFICIAL_RATE_VES at start-up', async () => {
+    const r = await t.request('GET', '/api/v1/admin/exchange-rates', { token: admin });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      items: [{ id: expect.any(Number), currency: 'VES', rate: 36.5, rate_cents: 3650, effective_at: START }],
+      meta: { total: 1, per_page: 25, current_page: 1, last_page: 1 },
+    });
+  });
+
+  it('does not seed again when a rate exists, even from instances starting together', async () => {
+    const ctx = t.service.ctx;
+    await Promise.all([1, 2, 3].map(() => exchangeRatesModule.init!({ ...ctx, config: { ...ctx.config, OFFICIAL_RATE_VES: 99 } })));
+    const r = await t.request('GET', '/api/v1/admin/exchange-rates', { token: admin });
+    expect(r.body.items.map((i: { rate: number }) => i.rate)).toEqual([36.5]);
+  });
+
+  it('records a rate in force from now on, with rate_cents rounded half away from zero', async () => {
+    clock.advance(10 * 60_000);
+    const r = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 40.125 } });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({ rate: { id: expect.any(Number), currency: 'VES', rate: 40.125, rate_cents: 4013, effective_at: clock.now().toISOString() } });
+  });
+
+  it('picks the rate in force at an instant (officialRateAt)', async () => {
+    const db = t.service.ctx.db;
+    const at = (iso: string) => officialRateAt(db, new Date(iso));
+    expect(await at('2026-03-01T11:59:59.999Z')).toBeNull();
+    expect(await at(START)).toMatchObject({ rate: 36.5, rateCents: 3650, effectiveAt: new Date(START) });
+    expect(await at('2026-03-01T12:09:59.999Z')).toMatchObject({ rateCents: 3650 });
+    expect(await at('2026-03-01T12:10:00.000Z')).toMatchObject({ rate: 40.125, rateCents: 4013 });
+    expect(await at('2027-01-01T00:00:00.000Z')).toMatchObject({ rateCents: 4013 });
+  });
+
+  it('lets the later of two rates recorded at the same instant win', async () => {
+    clock.advance(60_000);
+    const first = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 41 } });
+    const second = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 42.5 } });
+    expect(second.body.rate.id).toBeGreaterThan(first.body.rate.id);
+    const inForce = await officialRateAt(t.service.ctx.db, clock.now());
+    expect(inForce).toMatchObject({ id: second.body.rate.id, rateCents: 4250 });
+  });
+
+  it('lists newest first, one page at a time', async () => {
+    const p1 = await t.request('GET', '/api/v1/admin/exchange-rates?limit=2', { token: admin });
+    expect(p1.body.items.map((i: { rate: number }) => i.rate)).toEqual([42.5, 41]);
+    expect(p1.body.meta).toEqual({ total: 4, per_page: 2, current_page: 1, last_page: 2 });
+    const p2 = await t.request('GET', '/api/v1/admin/exchange-rates?limit=2&page=2', { token: admin });
+    expect(p2.body.items.map((i: { rate: number }) => i.rate)).toEqual([40.125, 36.5]);
+    const beyond = await t.request('GET', '/api/v1/admin/exchange-rates?limit=2&page=9', { token: admin });
+    expect(beyond.body).toEqual({ items: [], meta: { total: 4, per_page: 2, current_page: 9, last_page: 2 } });
+  });
+
+  it.each([
+    ['currency', { currency: 'USD', rate: 40 }],
+    ['currency', { rate: 40 }],
+    ['rate', { currency: 'VES' }],
+    ['rate', { currency: 'VES', rate: 0 }],
+    ['rate', { currency: 'VES', rate: -3 }],
+    ['rate', { currency: 'VES', rate: '40' }],
+    ['rate', { currency: 'VES', rate: 0.004 }],
+    ['rate', { currency: 'VES', rate: 1e12 }],
+    ['rate', { currency: 'VES', rate: 36.123456789 }],
+  ])('refuses a bad %s with 422 naming it (%j)', async (field, body) => {
+    const r = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toBe('ValidationError');
+    expect(Object.keys(r.body.details.fieldErrors)).toEqual([field]);
+  });
+
+  it.each([
+    ['limit', '?limit=0'],
+    ['limit', '?limit=101'],
+    ['page', '?page=0'],
+    ['page', '?page=x'],
+  ])('refuses a bad %s query with 422 (%s)', async (field, qs) => {
+    const r = await t.request('GET', `/api/v1/admin/exchange-rates${qs}`, { token: admin });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.details.fieldErrors)).toEqual([field]);
+  });
+
+  it('keeps the series to admins: 401 without a token, 403 for a client, nothing written', async () => {
+    const before = await officialRateAt(t.service.ctx.db, clock.now());
+    expect((await t.request('GET', '/api/v1/admin/exchange-rates')).status).toBe(401);
+    expect((await t.request('POST', '/api/v1/admin/exchange-rates', { body: { currency: 'VES', rate: 50 } })).status).toBe(401);
+    const forbidden = await t.request('POST', '/api/v1/admin/exchange-rates', { token: client, body: { currency: 'VES', rate: 50 } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error).toBe('Forbidden');
+    expect((await t.request('GET', '/api/v1/admin/exchange-rates', { token: client })).status).toBe(403);
+    expect(await officialRateAt(t.service.ctx.db, clock.now())).toEqual(before);
+  });
+});
+
+describe('official exchange rates without OFFICIAL_RATE_VES', () => {
+  it('start with no rate in force outside production when unset, and never seed in production', async () => {
+    const plain = await startTestService();
+    try {
+      expect(await officialRateAt(plain.service.ctx.db, new Date('2100-01-01'))).toBeNull();
+    } finally {
+      await plain.stop();
+    }
+    const production = await startTestService({ env: { APP_ENV: 'production', OFFICIAL_RATE_VES: '36.5', JWT_SECRET: 'a-production-secret-of-length' } });
+    try {
+      expect(await officialRateAt(production.service.ctx.db, new Date('2100-01-01'))).toBeNull();
+    } finally {
+      await production.stop();
+    }
+  });
+});
