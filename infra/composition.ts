@@ -42,10 +42,10 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-const openPool = async (config: Config): Promise<SqlPool> =>
+export const openPool = async (config: Config): Promise<SqlPool> =>
   config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR);
 
-const openStore = async (config: Config, pool: SqlPool): Promise<EventStore> => {
+export const openStore = async (config: Config, pool: SqlPool): Promise<EventStore> => {
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('./eventStore/esdbEventStore.js');
     return createEsdbEventStore(config.ESDB_URL);

@@ -26,19 +26,44 @@ export const projectorLockKey = (name: string): number => {
   return h;
 };
 
-/** Applies one batch of events for one projector inside the given transaction, checkpoint included. */
-export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], upTo: number): Promise<void> => {
+/** Runs a projector's handlers (or its bulk path) over the events it handles, nothing else. */
+export const applyEvents = async (trx: Trx, p: Projector, events: RecordedEvent[]): Promise<void> => {
   const relevant = events.filter((e) => handles(p, e));
   if (p.applyBatch) {
     if (relevant.length > 0) await p.applyBatch(trx, relevant);
   } else {
     for (const e of relevant) await p.handlers[e.type](trx, e);
   }
-  await trx
+};
+
+/** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
+export class CheckpointMoved extends Error {
+  constructor(readonly projector: string, readonly expected: number) {
+    super(`checkpoint of ${projector} moved away from ${expected}`);
+    this.name = 'CheckpointMoved';
+  }
+}
+
+/**
+ * Applies one batch of events for one projector inside the given transaction, checkpoint included.
+ * The checkpoint only moves from `from`, where this runner left it; otherwise the batch rolls back
+ * (CheckpointMoved), so tables that a rebuild swapped in further along never see an event twice. The
+ * checkpoint row is written first: a rebuild locks that row before the tables, so the two never wait
+ * for each other in opposite orders.
+ */
+export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], from: number, upTo: number): Promise<void> => {
+  const written = await trx
     .insertInto('projection_checkpoints')
     .values({ name: p.name, position: upTo })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ position: upTo, updated_at: sql`now()` }))
-    .execute();
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet({ position: upTo, updated_at: sql`now()` })
+        .where('projection_checkpoints.position', '=', from),
+    )
+    .executeTakeFirst();
+  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
+  await applyEvents(trx, p, events);
 };
 
 interface State {
@@ -206,11 +231,16 @@ export class ProjectionRunner {
       const mine = events.filter((e) => e.globalPosition > s.position);
       if (mine.length === 0) continue;
       try {
-        await this.deps.db.transaction().execute((trx) => applyBatch(trx, s.projector, mine, upTo));
+        await this.deps.db.transaction().execute((trx) => applyBatch(trx, s.projector, mine, s.position, upTo));
         s.position = upTo;
         s.failures = 0;
         s.retryAt = 0;
       } catch (err) {
+        if (err instanceof CheckpointMoved) {
+          this.deps.logger.info({ projector: s.projector.name, from: s.position }, 'checkpoint moved by a rebuild; resuming from it');
+          await this.loadCheckpoints([s]);
+          continue;
+        }
         s.failures += 1;
         s.retryAt = Date.now() + Math.min(30_000, 100 * 2 ** s.failures);
         this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');

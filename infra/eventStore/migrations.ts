@@ -5,7 +5,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * lock around the insert, so transaction ids and global positions are handed out in the same order;
  * readers of $all stop below the oldest transaction still in flight (pg_snapshot_xmin), so an event that
  * commits late with a lower position is never skipped. The lock is released before COMMIT, so commits of
- * concurrent appends still group (docs/decisions.md, "Event store ordering").
+ * concurrent appends still group (docs/decisions.md, "Event store ordering"). Only the INSERT runs under
+ * the lock: the revision check before it is guarded by the unique (stream_id, stream_position) key, and
+ * the idempotency lookup runs in the adapter only after a failed append.
  */
 export const eventStoreMigrations: Record<string, Migration> = {
   '0001_event_store': {
@@ -28,30 +30,17 @@ export const eventStoreMigrations: Record<string, Migration> = {
         RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint)
         LANGUAGE plpgsql AS $fn$
         DECLARE
-          v_count int := jsonb_array_length(p_events);
-          v_existing int;
           v_current bigint;
         BEGIN
-          SELECT count(*) INTO v_existing FROM events e
-            WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) x);
-          IF v_existing = v_count THEN
-            RETURN QUERY SELECT e.event_id, e.stream_position, e.global_position FROM events e
-              WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) x)
-              ORDER BY e.global_position;
-            RETURN;
-          END IF;
-          IF v_existing > 0 THEN
-            RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
-          END IF;
           IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
             RAISE EXCEPTION 'es_append must run in a transaction of its own' USING ERRCODE = 'ES003';
           END IF;
+          SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
+          IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
+            RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
+          END IF;
           PERFORM pg_advisory_lock(7340001);
           BEGIN
-            SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
-            IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
-              RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
-            END IF;
             RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
               SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data', coalesce(x->'metadata', '{}'::jsonb)
               FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n)

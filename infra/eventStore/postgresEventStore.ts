@@ -55,6 +55,20 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   const wakeup = new Wakeup();
   const subscriptions = new Set<Subscription>();
 
+  /** The result of an earlier append of exactly these events, if there was one. */
+  const alreadyStored = async (events: NewEvent[]): Promise<AppendResult | undefined> => {
+    const { rows } = await pool.query<{ stream_position: number; global_position: number }>(
+      'SELECT stream_position, global_position FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position',
+      [events.map((e) => e.eventId)],
+    );
+    if (rows.length === 0) return undefined;
+    if (rows.length < events.length) {
+      throw Object.assign(new Error('some events of this batch are already stored'), { code: 'ES002' });
+    }
+    const last = rows[rows.length - 1];
+    return { nextExpectedRevision: Number(last.stream_position), position: Number(last.global_position) };
+  };
+
   const appendOnce = async (streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> => {
     const payload = JSON.stringify(events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
     try {
@@ -67,6 +81,12 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       return { nextExpectedRevision: Number(last.out_stream_position), position: Number(last.out_global_position) };
     } catch (err) {
       const e = err as PgError;
+      // es_append checks idempotency only when the append fails, which a redelivered batch always does
+      // (wrong revision, or a unique key of its twin): the common path saves a lookup.
+      if (e.code === 'ES001' || e.code === '23505') {
+        const stored = await alreadyStored(events);
+        if (stored) return stored;
+      }
       if (e.code === 'ES001') {
         throw new ConcurrencyError(streamId, expected, e.detail === '' || e.detail === undefined ? null : Number(e.detail));
       }

@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
+import { createDb, type Db } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
+import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import type { EventStore, RecordedEvent } from '../../infra/eventStore/port.js';
+import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
+import { createLogger } from '../../infra/logger.js';
+import { projectionRunnerMigrations } from '../../projections/migrations.js';
+import { projector, type Projector } from '../../projections/projector.js';
+import { rebuildProjection } from '../../projections/rebuild.js';
+import { ProjectionRunner } from '../../projections/runner.js';
+import { freshDatabaseUrl } from '../support/testService.js';
+
+/**
+ * The projection runner and the rebuild against every database the service runs on, driven through a
+ * small projector of this file's own: `<name>_events` has one row per Counted event with a counter of
+ * how often it was applied, `<name>_streams` aggregates per stream, `<name>_log` has an identity column.
+ */
+const tablesOf = (name: string) => [`${name}_events`, `${name}_streams`, `${name}_log`];
+
+const testMigrations = (names: string[]): Record<string, Migration> => ({
+  '9001_projection_contract_tables': {
+    async up(db: Kysely<unknown>) {
+      for (const n of names) {
+        const [events, streams, log] = tablesOf(n);
+        await sql`CREATE TABLE ${sql.table(events)} (
+          global_position bigint PRIMARY KEY,
+          stream_id text NOT NULL,
+          n int NOT NULL,
+          applications int NOT NULL,
+          applied_by text NOT NULL
+        )`.execute(db);
+        await sql`CREATE TABLE ${sql.table(streams)} (
+          stream_id text PRIMARY KEY,
+          events int NOT NULL,
+          total bigint NOT NULL,
+          last_position bigint NOT NULL
+        )`.execute(db);
+        await sql`CREATE TABLE ${sql.table(log)} (
+          id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          global_position bigint NOT NULL UNIQUE,
+          type text NOT NULL
+        )`.execute(db);
+      }
+    },
+  },
+});
+
+interface TestProjectorOptions {
+  /** The handler throws after its first write on the Counted event with this n, the first time only. */
+  failOn?: number;
+  onFail?: () => void;
+  /** Written into every row: which runner applied it. */
+  tag?: string;
+}
+
+const countingProjector = (name: string, options: TestProjectorOptions = {}): Projector => {
+  const [events, streams, log] = tablesOf(name);
+  let failed = false;
+  return projector(name, {
+    tables: tablesOf(name),
+    handlers: {
+      Counted: async (trx, e: RecordedEvent<string, { n: number }>) => {
+        await sql`INSERT INTO ${sql.table(events)} AS t (global_position, stream_id, n, applications, applied_by)
+          VALUES (${e.globalPosition}, ${e.streamId}, ${e.data.n}, 1, ${options.tag ?? '-'})
+          ON CONFLICT (global_position) DO UPDATE SET applications = t.applications + 1`.execute(trx);
+        if (options.failOn === e.data.n && !failed) {
+          failed = true;
+          options.onFail?.();
+          throw new Error(`projector crashes on event ${e.data.n}`);
+        }
+        await sql`INSERT INTO ${sql.table(streams)} AS t (stream_id, events, total, last_position)
+          VALUES (${e.streamId}, 1, ${e.data.n}, ${e.globalPosition})
+          ON CONFLICT (stream_id) DO UPDATE
+            SET events = t.events + 1, total = t.total + excluded.total, last_position = excluded.last_position`.execute(trx);
+        await sql`INSERT INTO ${sql.table(log)} (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
+      },
+    },
+  });
+};
+
+interface Env {
+  pool: SqlPool;
+  db: Db;
+  store: EventStore;
+  runner(projectors: Projector[], options?: { batchSize?: number }): ProjectionRunner;
+  /** Another process on the same database (real PostgreSQL only). */
+  second?(): Promise<Env>;
+  close(): Promise<void>;
+}
+
+const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omit<Env, 'second'>> => {
+  const db = createDb(pool);
+  if (migrate) await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...testMigrations(names) });
+  const store = createPostgresEventStore(pool, { pollMs: 20 });
+  const runners: ProjectionRunner[] = [];
+  return {
+    pool,
+    db,
+    store,
+    runner(projectors, options = {}) {
+      const r = new ProjectionRunner({
+        db,
+        pool,
+        store,
+        bus: createInProcessBus(),
+        logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+        projectors,
+        pollMs: 20,
+        batchSize: options.batchSize ?? 200,
+      });
+      runners.push(r);
+      return r;
+    },
+    async close() {
+      for (const r of runners) await r.stop();
+      await store.close();
+      await db.destroy();
+    },
+  };
+};
+
+const backends: { name: string; open(names: string[]): Promise<Env> }[] = [
+  {
+    name: 'pglite',
+    async open(names) {
+      return open(await createPgLitePool('memory://'), names);
+    },
+  },
+];
+if (process.env.DATABASE_URL) {
+  backends.push({
+    name: 'postgres',
+    async open(names) {
+      const fresh = await freshDatabaseUrl();
+      const env = await open(createPostgresPool(fresh.url), names);
+      const others: Omit<Env, 'second'>[] = [];
+      return {
+        ...env,
+        async second() {
+          const other = await open(createPostgresPool(fresh.url), names, false);
+          others.push(other);
+          return other;
+        },
+        async close() {
+          for (const o of others) await o.close();
+          await env.close();
+          await fresh.drop();
+        },
+      };
+    },
+  });
+}
+
+/** Appends `count` Counted events numbered from `firstN`, spread over `streams` streams, a few per append. */
+const appendCounted = async (store: EventStore, count: number, { firstN = 1, streams = 20, perAppend = 25, prefix = 's' } = {}) => {
+  for (let i = 0; i < count; i += perAppend) {
+    const n0 = firstN + i;
+    const size = Math.min(perAppend, count - i);
+    const stream = `${prefix}-${Math.floor(i / perAppend) % streams}`;
+    // An event type the projector does not handle sits between handled ones.
+    const events = Array.from({ length: size }, (_, k) => ({ eventId: randomUUID(), type: 'Counted', data: { n: n0 + k } }));
+    await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
+  }
+  return store.headPosition();
+};
+
+const rows = async (db: Db, table: string, orderBy: string) =>
+  (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY ${sql.ref(orderBy)}`.execute(db)).rows;
+
+/** The read model the projector must hold: computed straight from the log. */
+const expectedFromLog = async (store: EventStore, tag: string) => {
+  const events: Record<string, unknown>[] = [];
+  const streams = new Map<string, { stream_id: string; events: number; total: number; last_position: number }>();
+  for (let from = 0; ; ) {
+    const page = await store.readAll(from, 1000);
+    if (page.length === 0) break;
+    from = page[page.length - 1].globalPosition;
+    for (const e of page as RecordedEvent<string, { n: number }>[]) {
+      if (e.type !== 'Counted') continue;
+      events.push({ global_position: e.globalPosition, stream_id: e.streamId, n: e.data.n, applications: 1, applied_by: tag });
+      const s = streams.get(e.streamId) ?? { stream_id: e.streamId, events: 0, total: 0, last_position: 0 };
+      s.events += 1;
+      s.total += e.data.n;
+      s.last_position = e.globalPosition;
+      streams.set(e.streamId, s);
+    }
+  }
+  return { events, streams: [...streams.values()].sort((a, b) => (a.stream_id < b.stream_id ? -1 : 1)) };
+};
+
+const expectReadModelMatchesLog = async (env: Env, name: string, tag = '-') => {
+  const [events, streams, log] = tablesOf(name);
+  const expected = await expectedFromLog(env.store, tag);
+  expect(await rows(env.db, events, 'global_position')).toEqual(expected.events);
+  expect(await rows(env.db, streams, 'stream_id')).toEqual(expected.streams);
+  const logRows = await rows(env.db, log, 'global_position');
+  expect(logRows.map((r) => r.global_position)).toEqual(expected.events.map((r) => r.global_position));
+  // Identity values follow the order of application: increasing with the global position.
+  const ids = logRows.map((r) => Number(r.id));
+  expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  expect(new Set(ids).size).toBe(ids.length);
+};
+
+const WAIT_MS = 30_000;
+
+describe.each(backends)('projections on $name', (backend) => {
+  let env: Env | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it('catches up with the log, then follows it live', async () => {
+    env = await backend.open(['pt']);
+    const head = await appendCounted(env.store, 1000);
+    const runner = env.runner([countingProjector('pt')]);
+    await runner.start();
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+
+    const live = await appendCounted(env.store, 300, { firstN: 1001 });
+    expect(await runner.waitFor(live, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+    expect(runner.positions().pt).toBe(live);
+  });
+
+  it('waitFor(position) resolves once the read model holds that event', async () => {
+    env = await backend.open(['pt']);
+    const runner = env.runner([countingProjector('pt')]);
+    await runner.start();
+    for (let n = 1; n <= 20; n++) {
+      const { position } = await env.store.appendToStream(`w-${n}`, [{ eventId: randomUUID(), type: 'Counted', data: { n } }], {
+        expectedRevision: 'no_stream',
+      });
+      expect(await runner.waitFor(position, WAIT_MS)).toBe(true);
+      const row = await sql<{ n: number }>`SELECT n FROM pt_events WHERE global_position = ${position}`.execute(env.db);
+      expect(row.rows).toEqual([{ n }]);
+    }
+  });
+
+  it('a projector that crashes mid-batch resumes without losing or repeating an effect', async () => {
+    env = await backend.open(['pt']);
+    const head = await appendCounted(env.store, 400);
+    let crashes = 0;
+    // Batches of 100 events: event 137 sits in the middle of the second batch.
+    const runner = env.runner([countingProjector('pt', { failOn: 137, onFail: () => (crashes += 1) })], { batchSize: 100 });
+    await runner.start();
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    expect(crashes).toBe(1);
+    const count = await sql<{ rows: number; max: number; min: number }>`
+      SELECT count(*)::int AS rows, max(applications) AS max, min(applications) AS min FROM pt_events`.execute(env.db);
+    expect(count.rows[0]).toEqual({ rows: 400, max: 1, min: 1 });
+    await expectReadModelMatchesLog(env, 'pt');
+  });
+
+  it('a crash followed by a restart resumes from the checkpoint', async () => {
+    env = await backend.open(['pt']);
+    const head = await appendCounted(env.store, 400);
+    let crashed!: () => void;
+    const crash = new Promise<void>((resolve) => (crashed = resolve));
+    const first = env.runner([countingProjector('pt', { failOn: 250, onFail: () => crashed() })], { batchSize: 100 });
+    await first.start();
+    await crash;
+    await first.stop();
+    const second = env.runner([countingProjector('pt')], { batchSize: 100 });
+    await second.start();
+    expect(await second.waitFor(head, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+  });
+
+  it('a rebuilt read model equals the incrementally built one, row for row, and stays live', async () => {
+    env = await backend.open(['pt']);
+    const p = countingProjector('pt');
+    const runner = env.runner([p], { batchSize: 500 });
+    await runner.start();
+    const head = await appendCounted(env.store, 2000, { streams: 40 });
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    const before = await Promise.all([rows(env.db, 'pt_events', 'global_position'), rows(env.db, 'pt_streams', 'stream_id'), rows(env.db, 'pt_log', 'id')]);
+    expect(before[0]).toHaveLength(2000);
+
+    const progress: number[] = [];
+    const result = await rebuildProjection({ db: env.db, store: env.store, batchSize: 700, onProgress: (position) => progress.push(position) }, p);
+    expect(result.position).toBe(head);
+    expect(progress.at(-1)).toBe(head);
+    const after = await Promise.all([rows(env.db, 'pt_events', 'global_position'), rows(env.db, 'pt_streams', 'stream_id'), rows(env.db, 'pt_log', 'id')]);
+    expect(after).toEqual(before);
+    const schemas = await sql`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`.execute(env.db);
+    expect(schemas.rows).toEqual([]);
+
+    const live = await appendCounted(env.store, 500, { firstN: 2001, streams: 40 });
+    expect(await runner.waitFor(live, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+    const ids = (await rows(env.db, 'pt_log', 'id')).map((r) => Number(r.id));
+    expect(ids).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+  });
+
+  it('a rebuild while events keep arriving swaps in at the live position and loses nothing', async () => {
+    env = await backend.open(['pt']);
+    const p = countingProjector('pt');
+    const runner = env.runner([p], { batchSize: 200 });
+    await runner.start();
+    await appendCounted(env.store, 1500);
+    const { store, db } = env;
+    const [, result] = await Promise.all([
+      appendCounted(store, 1000, { firstN: 1501, perAppend: 10, prefix: 'live' }),
+      rebuildProjection({ db, store, batchSize: 300 }, p),
+    ]);
+    const head = await store.headPosition();
+    expect(result.position).toBeLessThanOrEqual(head);
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+  });
+
+  it.runIf(backend.name === 'postgres')('runs each projector in exactly one of two instances; the other takes over', async () => {
+    env = await backend.open(['pa', 'pb']);
+    const other = await env.second!();
+    const a = env.runner([countingProjector('pa', { tag: 'A' }), countingProjector('pb', { tag: 'A' })]);
+    const b = other.runner([countingProjector('pa', { tag: 'B' }), countingProjector('pb', { tag: 'B' })]);
+    await a.start();
+    await b.start();
+    const head = await appendCounted(env.store, 600);
+    expect(await a.waitFor(head, WAIT_MS)).toBe(true);
+    // The instance that leads nothing follows the checkpoints that the leader writes.
+    expect(await b.waitFor(head, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pa', 'A');
+    await expectReadModelMatchesLog(env, 'pb', 'A');
+
+    await a.stop();
+    const next = await appendCounted(env.store, 600, { firstN: 601 });
+    // Bounded wait: b claims the released locks on its next claim round, then catches up.
+    expect(await b.waitFor(next, WAIT_MS)).toBe(true);
+    for (const name of ['pa', 'pb']) {
+      const byRunner = await sql<{ applied_by: string; rows: number; max: number }>`
+        SELECT applied_by, count(*)::int AS rows, max(applications) AS max FROM ${sql.table(`${name}_events`)}
+        GROUP BY applied_by ORDER BY applied_by`.execute(env.db);
+      expect(byRunner.rows).toEqual([
+        { applied_by: 'A', rows: 600, max: 1 },
+        { applied_by: 'B', rows: 600, max: 1 },
+      ]);
+      const firstOfB = await sql<{ n: number }>`SELECT min(n) AS n FROM ${sql.table(`${name}_events`)} WHERE applied_by = 'B'`.execute(env.db);
+      expect(firstOfB.rows[0].n).toBe(601);
+    }
+  });
+});
