@@ -34,6 +34,12 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     }),
   );
+  // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
+  // the webhook's own 400), whatever content type the provider sends.
+  app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: '1mb' }), (req, _res, next) => {
+    req.rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
+    next();
+  });
   app.use(
     express.json({
       limit: '6mb',

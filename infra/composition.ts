@@ -20,6 +20,8 @@ import { createLogger, type Logger } from './logger.js';
 import { modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
 import { Scheduler } from './scheduler.js';
+import { startPushGateway, type PushGateway } from './push/pushGateway.js';
+import { attachWsGateway, type WsGateway } from './ws/gateway.js';
 
 export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
 export const ALL_ROLES: ProcessRole[] = ['api', 'projector', 'scheduler', 'gateway'];
@@ -115,6 +117,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const app = createHttpApp(ctx, modules);
 
   let server: Server | null = null;
+  let wsGateway: WsGateway | null = null;
+  let pushGateway: PushGateway | null = null;
   let stopping: Promise<void> | null = null;
   const service: Service = {
     ctx,
@@ -127,6 +131,10 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
       if (roles.has('scheduler')) scheduler.start();
       if (!roles.has('api') && !roles.has('gateway')) return 0;
       server = createServer(app);
+      if (roles.has('gateway')) {
+        wsGateway = attachWsGateway(server, ctx, { heartbeatMs: config.WS_HEARTBEAT_MS });
+        pushGateway = startPushGateway(ctx);
+      }
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(port, config.HOST, () => resolve());
@@ -135,6 +143,9 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     },
     stop() {
       stopping ??= (async () => {
+        // Sockets first: an open websocket would keep the HTTP server from closing.
+        await wsGateway?.close();
+        await pushGateway?.close();
         if (server) {
           const s = server;
           const closed = new Promise<void>((resolve) => s.close(() => resolve()));

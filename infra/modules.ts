@@ -3,18 +3,26 @@ import { eventStoreMigrations } from './eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
 import { devOutboxMigrations } from './outbox/devOutbox.js';
 import { devRoutes } from '../api/dev/routes.js';
+import { notificationsModule } from '../api/notifications/module.js';
+import { deviceTokensModule } from '../api/deviceTokens/module.js';
 import { identityModule } from './identity/module.js';
 import { exchangeRatesModule } from '../api/exchangeRates/routes.js';
 import { paymentMethodsModule } from '../api/paymentMethods/routes.js';
 import { paymentFormsModule } from '../api/paymentForms/routes.js';
 import { billingModule } from '../api/billing/routes.js';
+import { ordersModule } from '../api/orders/module.js';
+import { paymentsModule } from '../api/payments/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
   { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...devOutboxMigrations }, routes: devRoutes },
+  notificationsModule,
+  deviceTokensModule,
   identityModule,
   exchangeRatesModule,
   paymentMethodsModule,
   paymentFormsModule,
   billingModule,
+  ordersModule,
+  paymentsModule,
 ];

@@ -95,6 +95,8 @@ export interface OfferAcceptedData {
   offerId: number;
   driverId: number;
   clientId: number;
+  /** The liters the driver commits to this order (its remainingLiters drop by them). */
+  litersRequested: number;
   pricing: Pricing;
   creditKind: CreditKind;
   /** CONFIRMED for CASH_USD or a fully promoted order, WAITING_FOR_PAYMENT otherwise. */
@@ -186,6 +188,8 @@ export interface OrderDeliveredData {
   orderId: number;
   clientId: number;
   driverId: number;
+  /** Committed at acceptance and released now; actualLiters leave the tank. */
+  litersRequested: number;
   actualLiters: number;
   paymentMethod: string;
   pricing: Pricing;
@@ -205,6 +209,7 @@ export interface OrderCancelledData {
   previousStatus: OrderStatus;
   /** The driver who was assigned (its liters are released), null before acceptance. */
   driverId: number | null;
+  litersRequested: number;
   /** An online payment already confirmed is owed back to the client: this amount (client charged), else 0. */
   refundDueCents: number;
   cancelledAt: string;
@@ -218,6 +223,7 @@ export interface OrderExpiredData {
   /** From WAITING_FOR_PAYMENT: the accepted offer that is released (EXPIRED) and its driver. */
   releasedOfferId: number | null;
   driverId: number | null;
+  litersRequested: number;
   expiredAt: string;
 }
 

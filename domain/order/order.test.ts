@@ -240,6 +240,7 @@ describe('AcceptOffer', () => {
           offerId: 101,
           driverId: OTHER_DRIVER,
           clientId: CLIENT,
+          litersRequested: 5000,
           pricing: priceOrder({ waterPriceCents: 11000, paymentMethod: 'CASH_USD', settings, creditAvailableCents: 3000 }),
           creditKind: 'order',
           status: 'CONFIRMED',
@@ -479,6 +480,7 @@ describe('CancelOrder', () => {
         reason: null,
         previousStatus: 'BROADCASTING',
         driverId: null,
+        litersRequested: 5000,
         refundDueCents: 0,
         cancelledAt: at(5).toISOString(),
       },
@@ -533,7 +535,7 @@ describe('ExpireOrder', () => {
     expect(events).toEqual([
       {
         type: 'OrderExpired',
-        data: { orderId: 1, clientId: CLIENT, surplusListingId: null, previousStatus: 'COUNTER_OFFERED', releasedOfferId: null, driverId: null, expiredAt: at(30).toISOString() },
+        data: { orderId: 1, clientId: CLIENT, surplusListingId: null, previousStatus: 'COUNTER_OFFERED', releasedOfferId: null, driverId: null, litersRequested: 5000, expiredAt: at(30).toISOString() },
       },
     ]);
     const expired = fold(evolve, s, events)!;

@@ -386,6 +386,7 @@ export const decide = (cmd: OrderCommand, state: OrderState): OrderEvent[] => {
             offerId: offer.id,
             driverId: offer.driverId,
             clientId: s.clientId,
+            litersRequested: s.litersRequested,
             pricing,
             creditKind: creditKindOf(s.surplusListingId),
             status: payOnline ? 'WAITING_FOR_PAYMENT' : 'CONFIRMED',
@@ -548,6 +549,7 @@ export const decide = (cmd: OrderCommand, state: OrderState): OrderEvent[] => {
             orderId: s.id,
             clientId: s.clientId,
             driverId: cmd.driverId,
+            litersRequested: s.litersRequested,
             actualLiters: cmd.actualLiters,
             paymentMethod: s.paymentMethod,
             pricing: s.pricing,
@@ -580,6 +582,7 @@ export const decide = (cmd: OrderCommand, state: OrderState): OrderEvent[] => {
             reason: cmd.reason,
             previousStatus: s.status,
             driverId: s.driverId,
+            litersRequested: s.litersRequested,
             refundDueCents: s.paidAt ? s.pricing.clientChargedCents : 0,
             cancelledAt: iso(cmd.now),
           },
@@ -588,7 +591,7 @@ export const decide = (cmd: OrderCommand, state: OrderState): OrderEvent[] => {
     }
 
     case 'ExpireOrder': {
-      const base = { orderId: s.id, clientId: s.clientId, surplusListingId: s.surplusListingId, expiredAt: iso(cmd.now) };
+      const base = { orderId: s.id, clientId: s.clientId, surplusListingId: s.surplusListingId, litersRequested: s.litersRequested, expiredAt: iso(cmd.now) };
       if (isBidding(s.status) && now >= ms(s.expiresAt)) {
         return [{ type: 'OrderExpired', data: { ...base, previousStatus: s.status, releasedOfferId: null, driverId: null } }];
       }

@@ -17,6 +17,7 @@ import type {
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
+import { driverOrderHandlers } from '../orders/driverOrderHandlers.js';
 
 /**
  * The drivers read model. Orders join it to find nearby online drivers (with driver_locations); the
@@ -108,6 +109,8 @@ const update = (trx: Trx, driverId: number, set: Record<string, unknown>) =>
 export const driversProjector = projector('drivers', {
   tables: ['drivers', 'driver_documents'],
   handlers: {
+    // Committed liters and completed deliveries follow the driver's orders.
+    ...driverOrderHandlers,
     DriverRegistered: (trx, e: E<DriverRegisteredData>) =>
       trx
         .insertInto('drivers')

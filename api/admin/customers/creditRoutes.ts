@@ -1,0 +1,79 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { adjustCredit } from '../../../commands/credit/handlers.js';
+import { metadataOf } from '../../../commands/order/handlers.js';
+import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
+import { notFound, validationError } from '../../../domain/errors.js';
+import type { AppContext } from '../../../infra/context.js';
+import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
+import { requireRole } from '../../auth.js';
+import { toCreditTransaction } from '../../credit/routes.js';
+import { CustomerParams, decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+
+const AdjustBody = z.object({
+  type: z.enum(['credit', 'debit']),
+  scope: z.enum(CREDIT_BUCKETS).default('ANY'),
+  amount: z.number().min(0.01, 'must be at least 0.01').pipe(usdAmount(1_000_000)),
+  reason: z.string().trim().min(10).max(500),
+});
+
+const TRANSACTION_TYPES = ['PROMO_GRANT', 'ORDER_REDEMPTION', 'ORDER_FORFEIT', 'ORDER_REFUND', 'MANUAL_ADJUSTMENT'] as const;
+
+const HistoryQuery = z.object({
+  type: z.enum(TRANSACTION_TYPES).optional(),
+  scope: z.enum(CREDIT_BUCKETS).optional(),
+  limit: limit(25),
+  cursor: z.string().max(100).optional(),
+});
+
+const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 1 && Number.isSafeInteger(k[0]);
+
+/** Back-office §4.5: manual credit adjustments and the credit history of one customer. */
+export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const tags = ['admin-customers'];
+  const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
+
+  const customerId = async (raw: unknown): Promise<number> => {
+    const id = idFrom(raw, customerNotFound);
+    const user = await ctx.db.selectFrom('users').select('id').where('id', '=', id).where('role', '=', 'CLIENT').executeTakeFirst();
+    if (!user) throw customerNotFound();
+    return id;
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/customers/:customerId/credit/adjust', summary: 'Credit or debit a customer’s promotional credit', tags, params: CustomerParams, guards: admin, body: AdjustBody },
+    async ({ params, body, actor, req }) => {
+      const clientId = await customerId(params.customerId);
+      const { eventId, position } = await adjustCredit(
+        ctx,
+        { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
+        metadataOf(actor, req.id),
+      );
+      await ctx.settle(position);
+      const [transaction] = await transactionsOfEvent(ctx.db, eventId);
+      return { transaction: toCreditTransaction(transaction) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/customers/:customerId/credit/transactions', summary: 'A customer’s credit history (cursor, newest first)', tags, params: CustomerParams, guards: admin, query: HistoryQuery },
+    async ({ params, query }) => {
+      const clientId = await customerId(params.customerId);
+      let beforeId: number | undefined;
+      if (query.cursor !== undefined) {
+        const key = decodeCursor(query.cursor, isIdKey);
+        if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
+        beforeId = key[0];
+      }
+      const { rows, hasMore } = await creditTransactionsOf(ctx.db, clientId, { type: query.type, scope: query.scope, limit: query.limit, beforeId });
+      const last = rows.at(-1);
+      return { items: rows.map(toCreditTransaction), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };
+    },
+  );
+};

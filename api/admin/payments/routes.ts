@@ -1,0 +1,77 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { notFound } from '../../../domain/errors.js';
+import { centsToUsd } from '../../../domain/money.js';
+import { metadataOf } from '../../../commands/order/handlers.js';
+import { orderStream } from '../../../commands/order/orderStream.js';
+import { approvePayment, rejectPaymentByAdmin, streamHead } from '../../../commands/payment/handlers.js';
+import { paymentStream } from '../../../domain/payment/events.js';
+import type { AppContext } from '../../../infra/context.js';
+import { findOrderRow } from '../../../projections/orders/orderQueries.js';
+import { findPaymentRow, REVIEW_METHODS, reviewQueue } from '../../../projections/payments/paymentQueries.js';
+import { requireRole } from '../../auth.js';
+import { defineRoute } from '../../route.js';
+import { idFrom } from '../../orders/schemas.js';
+import { toReviewItem } from '../../payments/views.js';
+
+const QueueQuery = z.object({
+  method: z.enum(REVIEW_METHODS).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+
+const ReasonBody = z.object({ reason: z.string().trim().min(10).max(500) });
+const PaymentParams = z.object({ paymentId: z.string() });
+
+const paymentIdFrom = (params: Record<string, unknown>) => idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
+
+/** Back-office payment review (back-office-api.md §3.4, §4.8). */
+export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const tags = ['admin payments'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/payments/pending', summary: 'Payments awaiting review, oldest first', tags, guards: admin, query: QueueQuery },
+    async ({ query }) => {
+      const { items, total } = await reviewQueue(ctx.db, query);
+      return {
+        items: items.map(toReviewItem),
+        meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) },
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/payments/:paymentId/approve', summary: 'Approve a payment: it and its order become CONFIRMED', tags, guards: admin, params: PaymentParams, body: ReasonBody },
+    async ({ params, body, actor, req }) => {
+      const paymentId = paymentIdFrom(params);
+      const { position, payment } = await approvePayment(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
+      // A concurrent webhook may have confirmed both streams first: settle on their heads too.
+      const heads = await Promise.all([streamHead(ctx, paymentStream(paymentId)), streamHead(ctx, orderStream(payment.orderId))]);
+      await ctx.settle(Math.max(position, ...heads));
+      const p = (await findPaymentRow(ctx.db, paymentId))!;
+      const order = await findOrderRow(ctx.db, p.order_id);
+      return {
+        payment: { id: p.id, method: p.method, status: p.status, confirmed_at: p.confirmed_at ? new Date(p.confirmed_at).toISOString() : null, amount_usd: centsToUsd(p.amount_cents) },
+        order: { id: p.order_id, status: order?.status ?? null },
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/payments/:paymentId/reject', summary: 'Reject a payment: it becomes FAILED with the reason', tags, guards: admin, params: PaymentParams, body: ReasonBody },
+    async ({ params, body, actor, req }) => {
+      const paymentId = paymentIdFrom(params);
+      const { position } = await rejectPaymentByAdmin(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
+      await ctx.settle(Math.max(position, await streamHead(ctx, paymentStream(paymentId))));
+      const p = (await findPaymentRow(ctx.db, paymentId))!;
+      return { payment: { id: p.id, method: p.method, status: p.status, failure_reason: p.failure_reason } };
+    },
+  );
+};

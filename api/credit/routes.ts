@@ -1,0 +1,39 @@
+import type { Router } from 'express';
+import { centsToUsd } from '../../domain/money.js';
+import type { AppContext } from '../../infra/context.js';
+import { creditBalanceOf, type CreditBalanceRow, type CreditTransactionRow } from '../../projections/credit/creditViews.js';
+import { requireRole } from '../auth.js';
+import { defineRoute } from '../route.js';
+
+/** The credit summary (back-office §2.3); a negative bucket (after a debit) offers nothing. */
+export const toCreditSummary = (b: CreditBalanceRow) => ({
+  anyUSD: centsToUsd(b.any_cents),
+  ordersUSD: centsToUsd(b.orders_cents),
+  surplusUSD: centsToUsd(b.surplus_cents),
+  usableOnOrdersUSD: centsToUsd(Math.max(0, b.orders_cents) + Math.max(0, b.any_cents)),
+  usableOnSurplusUSD: centsToUsd(Math.max(0, b.surplus_cents) + Math.max(0, b.any_cents)),
+  earnedUSD: centsToUsd(b.earned_cents),
+  redeemedUSD: centsToUsd(b.redeemed_cents),
+});
+
+export const toCreditTransaction = (t: Omit<CreditTransactionRow, 'id'> & { id: number }) => ({
+  id: t.id,
+  type: t.type,
+  scope: t.scope,
+  direction: t.direction,
+  amount_usd: centsToUsd(t.amount_cents),
+  balance_after_usd: centsToUsd(t.balance_after_cents),
+  order_id: t.order_id,
+  promotion_id: t.promotion_id,
+  description: t.description,
+  created_at: t.created_at.toISOString(),
+});
+
+export const creditRoutes = (ctx: AppContext, router: Router): void => {
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/credit/me', summary: 'The customer’s promotional credit summary', tags: ['credit'], guards: requireRole(ctx.auth, 'CLIENT') },
+    async ({ actor }) => toCreditSummary(await creditBalanceOf(ctx.db, actor.id)),
+  );
+};

@@ -1,0 +1,53 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../../infra/context.js';
+import { registerDeviceToken, removeDeviceToken } from '../../infra/push/deviceTokens.js';
+import { requireRole } from '../auth.js';
+import { defineRoute } from '../route.js';
+
+const RegisterBody = z.object({ token: z.string().min(1).max(512), platform: z.enum(['android', 'ios']) });
+const DeleteBody = z.object({ token: z.string().min(1).max(512) });
+const DeviceTokenSchema = z.object({ id: z.number().int(), platform: z.enum(['android', 'ios']) }).openapi('DeviceToken');
+
+/** Spec 4.13: the caller's push devices. */
+export const deviceTokenRoutes = (ctx: AppContext, router: Router): void => {
+  const guards = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
+  const tags = ['device-tokens'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/device-tokens',
+      summary: 'Register a device for push (idempotent: the same token keeps its id)',
+      tags,
+      guards,
+      body: RegisterBody,
+      responses: { 201: { description: 'Registered', schema: z.object({ device_token: DeviceTokenSchema }) } },
+    },
+    async ({ body, actor, res }) => {
+      const device_token = await registerDeviceToken(ctx.db, actor.id, body.token, body.platform);
+      res.status(201);
+      return { device_token };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'delete',
+      path: '/device-tokens',
+      summary: 'Forget a device (idempotent, also for an unknown token)',
+      tags,
+      guards,
+      body: DeleteBody,
+      responses: { 200: { description: 'Done', schema: z.object({ ok: z.literal(true) }) } },
+    },
+    async ({ body, actor }) => {
+      await removeDeviceToken(ctx.db, actor.id, body.token);
+      return { ok: true };
+    },
+  );
+};

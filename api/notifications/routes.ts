@@ -1,0 +1,157 @@
+import type { Request, Router } from 'express';
+import { z } from 'zod';
+import { validationError } from '../../domain/errors.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { NOTIFICATION_TYPES } from '../../projections/notifications/notificationRules.js';
+import { toNotificationView } from '../../projections/notifications/notificationView.js';
+import { NOTIFICATION_PRIORITIES } from '../../projections/notifications/ruleTypes.js';
+import { requireRole, type Actor } from '../auth.js';
+import { defineRoute } from '../route.js';
+import { deleteNotification, markAllRead, markRead, retentionStart } from './inbox.js';
+
+export const NotificationSchema = z
+  .object({
+    id: z.string().uuid(),
+    type: z.enum(NOTIFICATION_TYPES as [string, ...string[]]).openapi('NotificationType', { description: 'Every notification type the service emits.' }),
+    title: z.string(),
+    body: z.string(),
+    priority: z.enum(NOTIFICATION_PRIORITIES),
+    data: z.record(z.string(), z.unknown()).openapi({ description: 'Ids of what it is about, e.g. {order_id, offer_id} for offer_received.' }),
+    read_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Notification');
+
+const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+  cursor: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional()),
+  filter: z.enum(['unread']).optional(),
+});
+
+const IdParams = z.object({ id: z.string() });
+
+const NotificationPage = z.object({ items: z.array(NotificationSchema), next_cursor: z.string().nullable(), has_more: z.boolean() });
+
+/** Opaque to clients: the (position, id) of the last entry of the previous page. */
+const encodeCursor = (position: number, id: string) => Buffer.from(JSON.stringify([position, id])).toString('base64url');
+
+const decodeCursor = (cursor: string): { position: number; id: string } => {
+  try {
+    const [position, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Number.isSafeInteger(position) && position >= 0 && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) return { position, id };
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw validationError({ cursor: ['The cursor is not valid.'] });
+};
+
+const metadataOf = (req: Request, actor: Actor): EventMetadata => ({ correlationId: String(req.id ?? ''), actor: { id: actor.id, role: actor.role } });
+
+/** Spec 4.12: the caller's inbox (app users: CLIENT and DRIVER). */
+export const notificationRoutes = (ctx: AppContext, router: Router): void => {
+  const guards = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
+  const tags = ['notifications'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/notifications',
+      summary: 'Inbox, newest first (cursor pages); filter=unread for unread only',
+      tags,
+      guards,
+      query: ListQuery,
+      responses: { 200: { description: 'A page of notifications', schema: NotificationPage } },
+    },
+    async ({ query, actor }) => {
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      let q = ctx.db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('user_id', '=', actor.id)
+        .where('created_at', '>=', retentionStart(ctx));
+      if (query.filter === 'unread') q = q.where('read_at', 'is', null);
+      if (after) q = q.where((eb) => eb.or([eb('position', '<', after.position), eb.and([eb('position', '=', after.position), eb('id', '<', after.id)])]));
+      const rows = await q.orderBy('position', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+      const page = rows.slice(0, query.limit);
+      const hasMore = rows.length > query.limit;
+      const last = page[page.length - 1];
+      return { items: page.map(toNotificationView), next_cursor: hasMore ? encodeCursor(Number(last.position), last.id) : null, has_more: hasMore };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/notifications/unread-count',
+      summary: 'How many notifications are unread',
+      tags,
+      guards,
+      responses: { 200: { description: 'Unread count', schema: z.object({ unread_count: z.number().int() }) } },
+    },
+    async ({ actor }) => {
+      const row = await ctx.db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', actor.id)
+        .where('read_at', 'is', null)
+        .where('created_at', '>=', retentionStart(ctx))
+        .executeTakeFirstOrThrow();
+      return { unread_count: Number(row.n) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/notifications/read-all',
+      summary: 'Mark every notification read',
+      tags,
+      guards,
+      responses: { 200: { description: 'Done', schema: z.object({ ok: z.literal(true) }) } },
+    },
+    async ({ actor, req }) => {
+      await markAllRead(ctx, actor, metadataOf(req, actor));
+      return { ok: true };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/notifications/:id/read',
+      summary: 'Mark one notification read (idempotent: a second call answers the first read_at)',
+      tags,
+      guards,
+      params: IdParams,
+      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) }, 404: { description: 'NotFound' } },
+    },
+    async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(req, actor)),
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'delete',
+      path: '/notifications/:id',
+      summary: 'Delete one notification',
+      tags,
+      guards,
+      params: IdParams,
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) }, 404: { description: 'NotFound' } },
+    },
+    async ({ params, actor, req }) => {
+      await deleteNotification(ctx, actor, params.id, metadataOf(req, actor));
+      return { ok: true };
+    },
+  );
+};

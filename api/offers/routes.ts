@@ -1,0 +1,130 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { notFound } from '../../domain/errors.js';
+import { acceptOfferById, acceptStandingCounterOffer, metadataOf, placeOffer, rejectOffer } from '../../commands/order/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import { findDriver } from '../../projections/drivers/driverQueries.js';
+import { findOfferRow } from '../../projections/orders/orderQueries.js';
+import { requireRole, type Actor } from '../auth.js';
+import { defineRoute } from '../route.js';
+import { loadBundle, partyOfBundle } from '../orders/orderReads.js';
+import { idFrom, OfferParams, OrderParams, orderIdFrom, usdAmount } from '../orders/schemas.js';
+import { toClientView, toDriverOfferView, toDriverView } from '../orders/views.js';
+
+const estimatedMinutes = z.number().int().min(1).max(240).optional();
+
+/** POST /accept bids the published price: a driverGross sent there is ignored (spec §4.3). */
+const AcceptBody = z.object({ estimatedMinutes, force: z.boolean().optional() });
+const CounterOfferBody = z.object({ driverGross: usdAmount(100_000).optional(), estimatedMinutes, force: z.boolean().optional() });
+
+const OVER_CAPACITY_WARNING = 'This order needs more water than your remaining liters: refill before delivering.';
+
+const offerNotFound = () => notFound('NotFound', 'Offer not found.');
+
+export const offerRoutes = (ctx: AppContext, router: Router): void => {
+  const client = requireRole(ctx.auth, 'CLIENT');
+  const driver = requireRole(ctx.auth, 'DRIVER');
+  const tags = ['offers'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/orders/:orderId/offer', summary: 'The order as a bidding driver sees it (top level, with the client)', tags, params: OrderParams, guards: driver },
+    async ({ params, actor }) => {
+      const generic = () => notFound('NotFound', 'Not found.');
+      const b = await loadBundle(ctx, idFrom(params.orderId, generic));
+      if (!b) throw generic();
+      if (b.row.status !== 'BROADCASTING' && b.row.status !== 'COUNTER_OFFERED') {
+        // A driver who took part learns the order closed; anyone else gets what an unknown id gets.
+        throw partyOfBundle(b, actor) ? notFound('OrderNotFound', 'The order is no longer open for bids.') : generic();
+      }
+      const me = await findDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now());
+      return { ...toDriverView(b, actor.driverId ?? -1, me?.location ?? null), client: b.client };
+    },
+  );
+
+  const bid = async (actor: Actor, orderId: number, driverGrossCents: number | null, body: { estimatedMinutes?: number; force?: boolean }, requestId: unknown) => {
+    const { offerId, position } = await placeOffer(
+      ctx,
+      actor,
+      { orderId, driverGrossCents, estimatedMinutes: body.estimatedMinutes ?? null, force: body.force ?? false },
+      metadataOf(actor, requestId),
+    );
+    await ctx.settle(position);
+    const offer = await findOfferRow(ctx.db, offerId);
+    if (!offer) throw offerNotFound();
+    return { offer: toDriverOfferView(offer), ...(offer.over_capacity ? { warning: OVER_CAPACITY_WARNING } : {}) };
+  };
+
+  for (const path of ['/orders/:orderId/accept', '/orders/:orderId/driver-accept']) {
+    defineRoute(
+      router,
+      ctx.openapi,
+      { method: 'post', path, summary: 'Bid the published price (the client confirms the winner)', tags, params: OrderParams, guards: driver, body: AcceptBody, responses: { 201: { description: 'The offer' } } },
+      async ({ params, body, actor, req, res }) => {
+        const out = await bid(actor, orderIdFrom(params), null, body, req.id);
+        res.status(201);
+        return out;
+      },
+    );
+  }
+
+  for (const path of ['/orders/:orderId/counter-offer', '/orders/:orderId/offers']) {
+    defineRoute(
+      router,
+      ctx.openapi,
+      { method: 'post', path, summary: 'Bid a custom price (driverGross: what the driver keeps)', tags, params: OrderParams, guards: driver, body: CounterOfferBody, responses: { 201: { description: 'The offer' } } },
+      async ({ params, body, actor, req, res }) => {
+        const out = await bid(actor, orderIdFrom(params), body.driverGross ?? null, body, req.id);
+        res.status(201);
+        return out;
+      },
+    );
+  }
+
+  const settledClientView = async (position: number, orderId: number) => {
+    await ctx.settle(position);
+    const b = await loadBundle(ctx, orderId);
+    if (!b) throw notFound('OrderNotFound', 'Order not found.');
+    return { order: toClientView(b) };
+  };
+
+  for (const path of ['/orders/offers/:offerId/accept', '/counter-offers/:offerId/accept']) {
+    defineRoute(
+      router,
+      ctx.openapi,
+      { method: 'post', path, summary: 'Accept an offer: the order is confirmed to that driver', tags, params: OfferParams, guards: client },
+      async ({ params, actor, req }) => {
+        const offerId = idFrom(params.offerId, offerNotFound);
+        const offer = await findOfferRow(ctx.db, offerId);
+        if (!offer) throw offerNotFound();
+        const { orderId, position } = await acceptOfferById(ctx, actor, offer.order_id, offerId, metadataOf(actor, req.id));
+        return settledClientView(position, orderId);
+      },
+    );
+  }
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/orders/:orderId/accept-counter', summary: 'Accept the standing counter-offer', tags, params: OrderParams, guards: client },
+    async ({ params, actor, req }) => {
+      const { orderId, position } = await acceptStandingCounterOffer(ctx, actor, orderIdFrom(params), metadataOf(actor, req.id));
+      return settledClientView(position, orderId);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/counter-offers/:offerId/reject', summary: 'Reject an offer', tags, params: OfferParams, guards: client },
+    async ({ params, actor, req }) => {
+      const offerId = idFrom(params.offerId, offerNotFound);
+      const offer = await findOfferRow(ctx.db, offerId);
+      if (!offer) throw offerNotFound();
+      const { position } = await rejectOffer(ctx, actor, offer.order_id, offerId, metadataOf(actor, req.id));
+      await ctx.settle(position);
+      return { ok: true };
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { centsToUsd } from '../../domain/money.js';
+import { CASH_USD } from '../../domain/payment/payment.js';
+import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
+
+const isoOrNull = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+
+/** The spec's payment resource (client-driver-api.md §2.4); amount_* is the order's client_charged_*. */
+export const toPaymentView = (r: PaymentRow) => ({
+  id: r.id,
+  order_id: r.order_id,
+  user_id: r.user_id,
+  method: r.method,
+  provider: r.provider,
+  payment_form_id: r.payment_form_id,
+  internal_type: r.internal_type,
+  status: r.status,
+  amount_cents: r.amount_cents,
+  amount_usd: centsToUsd(r.amount_cents),
+  amount_bs_cents: r.amount_bs_cents,
+  official_rate_cents: r.official_rate_cents,
+  reference: r.reference,
+  provider_ref: r.provider_ref,
+  receipt_url: r.receipt_url,
+  reported_at: isoOrNull(r.reported_at),
+  expires_at: new Date(r.expires_at).toISOString(),
+  confirmed_at: isoOrNull(r.confirmed_at),
+  failure_reason: r.failure_reason,
+  currency: r.currency,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+  platform_revenue_usd: centsToUsd(r.platform_revenue_cents),
+  solidary_fund_usd: centsToUsd(r.solidary_fund_cents),
+});
+
+/** POST /orders/{id}/payment/form answers this subset (§4.5). */
+export const toFormReportView = (r: PaymentRow) => ({
+  id: r.id,
+  status: r.status,
+  method: r.method,
+  internal_type: r.internal_type,
+  reference: r.reference,
+  amount_usd: centsToUsd(r.amount_cents),
+  amount_bs: r.currency === 'VES' && r.amount_bs_cents !== null ? centsToUsd(r.amount_bs_cents) : null,
+  currency: r.currency,
+});
+
+/** A review queue item: the payment, what was reported, the order's status, and whether an admin may act. */
+export const toReviewItem = (r: PaymentRow & { order_status: string | null }) => ({
+  ...toPaymentView(r),
+  reported_values: r.reported_values,
+  actionable: (r.status === 'PENDING' || r.status === 'PROCESSING') && r.method !== CASH_USD,
+  order: { id: r.order_id, status: r.order_status },
+});
+
+const nullableString = z.string().nullable();
+
+export const PaymentSchema = z
+  .object({
+    id: z.number().int(),
+    order_id: z.number().int(),
+    user_id: z.number().int(),
+    method: z.string(),
+    provider: z.string(),
+    payment_form_id: z.number().int().nullable(),
+    internal_type: nullableString,
+    status: z.enum(['PENDING', 'PROCESSING', 'CONFIRMED', 'FAILED']),
+    amount_cents: z.number().int(),
+    amount_usd: z.number(),
+    amount_bs_cents: z.number().int().nullable(),
+    official_rate_cents: z.number().int().nullable(),
+    reference: nullableString,
+    provider_ref: nullableString,
+    receipt_url: nullableString,
+    reported_at: nullableString,
+    expires_at: z.string(),
+    confirmed_at: nullableString,
+    failure_reason: nullableString,
+    currency: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    platform_revenue_usd: z.number(),
+    solidary_fund_usd: z.number(),
+  })
+  .openapi('Payment');

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainError } from '../../domain/errors.js';
+import { evolve as evolveOrder, type Order } from '../../domain/order/order.js';
+import type { OrderEvent } from '../../domain/order/events.js';
+import type { AppContext } from '../../infra/context.js';
+import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
+import { loadState, type Aggregate } from '../handle.js';
+
+/**
+ * "One active order per customer" and "one active order per driver" span several order streams, so no
+ * single order stream can enforce them. Each customer and each driver has a slot stream
+ * (`customer-orders-<clientId>`, `driver-orders-<driverId>`) that names the order holding the slot. Taking
+ * the slot appends to that stream with its expected revision, so of two concurrent takers exactly one
+ * wins; the loser reloads and finds the slot held.
+ *
+ * Nothing has to "free" a slot: whether the named order still holds it is read from that order's own
+ * stream (terminal, or assigned elsewhere, means free). A taker whose order command then fails appends
+ * SlotReleased; a taker that crashed in between leaves a slot that frees itself after SLOT_PENDING_MS.
+ */
+export const SLOT_PENDING_MS = 30_000;
+
+type SlotEvent =
+  | { type: 'OrderSlotTaken'; data: { orderId: number; at: string } }
+  | { type: 'OrderSlotReleased'; data: { orderId: number; at: string } };
+
+interface SlotState {
+  orderId: number | null;
+  takenAt: string | null;
+}
+
+const slotAggregate: Aggregate<SlotState, SlotEvent> = {
+  initialState: { orderId: null, takenAt: null },
+  evolve: (s, e) =>
+    e.type === 'OrderSlotTaken' ? { orderId: e.data.orderId, takenAt: e.data.at } : s.orderId === e.data.orderId ? { orderId: null, takenAt: null } : s,
+};
+
+export const customerSlot = (clientId: number): string => `customer-orders-${clientId}`;
+export const driverSlot = (driverId: number): string => `driver-orders-${driverId}`;
+
+const orderAggregate: Aggregate<Order | null, OrderEvent> = { initialState: null, evolve: evolveOrder };
+
+const CUSTOMER_FREE: readonly string[] = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
+const DRIVER_HOLDING: readonly string[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+
+/** Whether the order named by a customer's slot still occupies that customer. */
+const holdsCustomer = (order: Order | null, pending: boolean): boolean => (order ? !CUSTOMER_FREE.includes(order.status) : pending);
+
+/** Whether the order named by a driver's slot still occupies that driver. */
+const holdsDriver = (driverId: number) => (order: Order | null, pending: boolean): boolean => {
+  if (order && order.driverId === driverId) return DRIVER_HOLDING.includes(order.status);
+  // Not (yet) assigned: the taker's accept is in flight, or it failed and will release the slot.
+  return pending && (!order || order.status === 'BROADCASTING' || order.status === 'COUNTER_OFFERED');
+};
+
+const takeSlot = async (
+  ctx: AppContext,
+  streamId: string,
+  orderId: number,
+  holds: (order: Order | null, pending: boolean) => boolean,
+  busy: () => DomainError,
+  metadata?: EventMetadata,
+): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    const { state, version } = await loadState(ctx.store, streamId, slotAggregate);
+    if (state.orderId === orderId) return;
+    if (state.orderId !== null) {
+      const { state: held } = await loadState(ctx.store, `order-${state.orderId}`, orderAggregate);
+      const pending = ctx.clock.now().getTime() - Date.parse(state.takenAt!) < SLOT_PENDING_MS;
+      if (holds(held, pending)) throw busy();
+    }
+    try {
+      await ctx.store.appendToStream(
+        streamId,
+        [{ eventId: randomUUID(), type: 'OrderSlotTaken', data: { orderId, at: ctx.clock.now().toISOString() }, metadata }],
+        { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
+      );
+      return;
+    } catch (err) {
+      if (err instanceof ConcurrencyError && attempt < 8) continue;
+      if (err instanceof ConcurrencyError) throw busy();
+      throw err;
+    }
+  }
+};
+
+/** Gives the slot back when the command it was taken for did not happen. */
+const releaseSlot = async (ctx: AppContext, streamId: string, orderId: number, metadata?: EventMetadata): Promise<void> => {
+  await ctx.handle(
+    streamId,
+    slotAggregate,
+    (s): SlotEvent[] => (s.orderId === orderId ? [{ type: 'OrderSlotReleased', data: { orderId, at: ctx.clock.now().toISOString() } }] : []),
+    metadata,
+  );
+};
+
+/** Runs `command` holding the slot; a failed command gives the slot back before its error propagates. */
+const withSlot = async <T>(
+  ctx: AppContext,
+  streamId: string,
+  orderId: number,
+  holds: (order: Order | null, pending: boolean) => boolean,
+  busy: () => DomainError,
+  command: () => Promise<T>,
+  metadata?: EventMetadata,
+): Promise<T> => {
+  await takeSlot(ctx, streamId, orderId, holds, busy, metadata);
+  try {
+    return await command();
+  } catch (err) {
+    await releaseSlot(ctx, streamId, orderId, metadata).catch((e) => ctx.logger.error({ err: e, streamId }, 'releasing an order slot failed'));
+    throw err;
+  }
+};
+
+export const withCustomerSlot = <T>(ctx: AppContext, clientId: number, orderId: number, busy: () => DomainError, command: () => Promise<T>, metadata?: EventMetadata) =>
+  withSlot(ctx, customerSlot(clientId), orderId, holdsCustomer, busy, command, metadata);
+
+export const withDriverSlot = <T>(ctx: AppContext, driverId: number, orderId: number, busy: () => DomainError, command: () => Promise<T>, metadata?: EventMetadata) =>
+  withSlot(ctx, driverSlot(driverId), orderId, holdsDriver(driverId), busy, command, metadata);

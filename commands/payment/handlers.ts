@@ -1,0 +1,377 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { badRequest, conflict, DomainError, forbidden, notFound, unprocessable, validationError } from '../../domain/errors.js';
+import type { Order, OrderState } from '../../domain/order/order.js';
+import { orderPaymentsStream, paymentStream, type PaymentAttemptOpened, type PaymentCurrency, type PaymentEvent } from '../../domain/payment/events.js';
+import {
+  CASH_USD,
+  EXCHANGE_PAY,
+  PAYPROV_DI,
+  currentPaymentId,
+  decide,
+  isActionable,
+  orderPaymentsAggregate,
+  paymentDecider,
+  type Payment,
+  type PaymentCommand,
+  type RequestPayment,
+  type PaymentState,
+} from '../../domain/payment/payment.js';
+import { PAYMENT_FORM } from '../../domain/pricing.js';
+import type { Actor } from '../../api/auth.js';
+import type { AppContext } from '../../infra/context.js';
+import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
+import { PaymentProviderError, PROVIDER_OF_METHOD, type DebitPayer } from '../../infra/payments/paymentProviders.js';
+import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { checkFormValues, findPaymentForm, type PaymentForm, type ReportedValue } from '../../projections/paymentForms/paymentFormQueries.js';
+import { findPaymentMethod } from '../../projections/paymentMethods/paymentMethodQueries.js';
+import { loadState } from '../handle.js';
+import { confirmPayment as confirmOrderPayment, rejectPayment as rejectOrderPayment, reportPayment as reportOrderPayment } from '../order/handlers.js';
+import { loadOrder } from '../order/orderStream.js';
+
+/**
+ * Payment command handlers. Two streams take part in every payment: the payment's own and the order's.
+ * The order stream is the arbiter: a payment is confirmed on the order first (ConfirmPayment, serialised
+ * against expiry and method changes), then on the payment; a failure goes the other way round. A crash
+ * between the two is healed by the payments process manager (commands/payment/reactions.ts).
+ */
+
+export const SYSTEM: EventMetadata = { actor: { id: null, role: 'SYSTEM' } };
+
+export const loadPayment = async (ctx: AppContext, paymentId: number): Promise<PaymentState> =>
+  (await loadState(ctx.store, paymentStream(paymentId), paymentDecider)).state;
+
+/**
+ * The global position of a stream's last event (0 for none): what a reader settles on before answering
+ * about a payment or order that another request may just have written.
+ */
+export const streamHead = async (ctx: AppContext, streamId: string): Promise<number> =>
+  (await ctx.store.readStream(streamId)).at(-1)?.globalPosition ?? 0;
+
+/** load → decide → append on the payment stream; `build` may answer null to decide nothing. */
+export const runPayment = async (
+  ctx: AppContext,
+  paymentId: number,
+  build: (state: PaymentState) => PaymentCommand | null,
+  metadata: EventMetadata = SYSTEM,
+  eventIds?: (index: number) => string,
+) =>
+  ctx.handle(
+    paymentStream(paymentId),
+    paymentDecider,
+    (state) => {
+      const cmd = build(state);
+      if (!cmd) return [];
+      return decide(cmd, state).map((e, i) => ({ ...e, eventId: eventIds?.(i) ?? randomUUID() }) as PaymentEvent & { eventId: string });
+    },
+    metadata,
+  );
+
+const nextPaymentId = async (ctx: AppContext): Promise<number> => {
+  const { rows } = await sql<{ id: number }>`SELECT nextval('payment_id_seq'::regclass) AS id`.execute(ctx.db);
+  return Number(rows[0].id);
+};
+
+const ORDER_PAST_ACCEPTANCE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED'];
+const CASH_COLLECTABLE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+
+/**
+ * Whether the order has a charge an intent may be opened for now:
+ * - online and form methods while the order waits for payment;
+ * - a fully promoted order once accepted (a zero intent, confirmed at once);
+ * - cash once accepted and until delivery (collected by the driver; listed for review, not actionable).
+ */
+const payable = (order: Order): boolean => {
+  if (order.pricing.clientChargedCents === 0) return ORDER_PAST_ACCEPTANCE.includes(order.status);
+  if (order.paymentMethod === CASH_USD) return CASH_COLLECTABLE.includes(order.status);
+  return order.status === 'WAITING_FOR_PAYMENT';
+};
+
+/** A pending intent that no longer describes the order's charge (the method or the credit changed). */
+export const isStale = (p: Payment, order: Order): boolean =>
+  p.status === 'PENDING' &&
+  (p.method !== order.paymentMethod || p.paymentFormId !== order.paymentFormId || p.amountCents !== order.pricing.clientChargedCents);
+
+export const SUPERSEDED_REASON = 'The order\'s payment method or amount changed.';
+
+export interface Ensured {
+  payment: Payment;
+  position: number;
+}
+
+const currencyOf = (form: PaymentForm | null): PaymentCurrency => form?.currency ?? 'USD';
+
+/**
+ * The order's current payment, opened when there is none (or the last one failed or went stale). The
+ * order's index stream (`order-payments-<orderId>`) names the attempts, so two concurrent callers open
+ * one payment: the loser of the append reloads and finds the winner's.
+ */
+export const ensurePayment = async (ctx: AppContext, order: Order, metadata: EventMetadata): Promise<Ensured> => {
+  let position = 0;
+  for (let attempt = 1; ; attempt++) {
+    const index = await loadState(ctx.store, orderPaymentsStream(order.id), orderPaymentsAggregate);
+    const currentId = currentPaymentId(index.state);
+    let paymentId: number | null = null;
+    if (currentId !== null) {
+      const current = await loadPayment(ctx, currentId);
+      if (current && isStale(current, order)) {
+        const r = await runPayment(ctx, currentId, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now: ctx.clock.now() } : null), metadata);
+        position = Math.max(position, r.position);
+        continue;
+      }
+      if (current && current.status !== 'FAILED') return { payment: current, position };
+      // Named by the index but never created (a crash in between): create it under that id.
+      if (!current) paymentId = currentId;
+    }
+    if (!payable(order)) throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
+    const fresh = paymentId === null;
+    paymentId ??= await nextPaymentId(ctx);
+    // The provider is asked before anything is written: its refusal leaves no trace here.
+    const request = await paymentRequestFor(ctx, order, paymentId);
+    if (fresh) {
+      try {
+        const opened: PaymentAttemptOpened = { type: 'PaymentAttemptOpened', data: { orderId: order.id, paymentId, openedAt: ctx.clock.now().toISOString() } };
+        const r = await ctx.store.appendToStream(orderPaymentsStream(order.id), [{ eventId: randomUUID(), ...opened, metadata }], {
+          expectedRevision: index.version === 0 ? 'no_stream' : index.version - 1,
+        });
+        position = Math.max(position, r.position);
+      } catch (err) {
+        if (!(err instanceof ConcurrencyError)) throw err;
+        if (attempt < 8) continue;
+        throw conflict('Conflict', 'The payment is busy; try again.');
+      }
+    }
+    try {
+      const created = await runPayment(ctx, paymentId, () => request, metadata);
+      return { payment: created.state!, position: Math.max(position, created.position) };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'Conflict' && attempt < 8) continue;
+      throw err;
+    }
+  }
+};
+
+const paymentRequestFor = async (ctx: AppContext, order: Order, paymentId: number): Promise<RequestPayment> => {
+  const now = ctx.clock.now();
+  const method = order.paymentMethod;
+  const form = method === PAYMENT_FORM && order.paymentFormId !== null ? await findPaymentForm(ctx.db, order.paymentFormId) : null;
+  if (method === PAYMENT_FORM && !form) throw unprocessable('Unprocessable', 'The order has no payment form.');
+  const currency = currencyOf(form);
+  const rate = currency === 'VES' ? ((await officialRateAt(ctx.db, now))?.rateCents ?? order.officialRateCents) : null;
+  const amountCents = order.pricing.clientChargedCents;
+  let checkout: { providerRef: string; checkoutUrl: string } | null = null;
+  if (method === EXCHANGE_PAY && amountCents > 0) {
+    try {
+      checkout = await ctx.providers.payments.checkout.createIntent({ paymentId, orderId: order.id, amountCents, currency });
+    } catch (err) {
+      if (err instanceof PaymentProviderError) throw badRequest('PaymentError', 'The payment provider could not create the intent.');
+      throw err;
+    }
+  }
+  const expiresAt = order.paymentExpiresAt ? new Date(order.paymentExpiresAt) : new Date(now.getTime() + ctx.config.PAYMENT_WINDOW_MINUTES * 60_000);
+  return {
+    type: 'RequestPayment',
+    paymentId,
+    orderId: order.id,
+    userId: order.clientId,
+    method,
+    provider: PROVIDER_OF_METHOD[method] ?? method.toLowerCase(),
+    paymentFormId: method === PAYMENT_FORM ? order.paymentFormId : null,
+    internalType: form?.internalName ?? null,
+    currency,
+    amountCents,
+    officialRateCents: rate,
+    platformRevenueCents: order.pricing.platformRevenueCents,
+    solidaryFundCents: order.pricing.solidaryFundCents,
+    providerRef: checkout?.providerRef ?? null,
+    checkoutUrl: checkout?.checkoutUrl ?? null,
+    expiresAt,
+    now,
+  };
+};
+
+const isOwner = (order: Order, actor: Actor): boolean => actor.role === 'CLIENT' && order.clientId === actor.id;
+
+/** POST /orders/{id}/payment: create or refresh the order's intent. */
+export const requestPayment = async (ctx: AppContext, actor: Actor, orderId: number, methodCode: string, metadata: EventMetadata) => {
+  const order = await loadOrder(ctx, orderId);
+  if (!order || !isOwner(order, actor)) throw notFound('OrderNotFound', 'Order not found.');
+  const method = await findPaymentMethod(ctx.db, methodCode);
+  if (!method) throw badRequest('PaymentError', 'Unknown payment method.');
+  if (method.code !== order.paymentMethod) {
+    throw badRequest('PaymentError', `The order is paid with ${order.paymentMethod}; change it with PATCH /orders/{orderId}/payment-method.`);
+  }
+  return ensurePayment(ctx, order, metadata);
+};
+
+/** The interactive payment routes (prepare, report, forms): the order must be the caller's. */
+const ownOrder = (order: OrderState, actor: Actor, notOwned: 'forbidden' | 'not_found'): Order => {
+  if (!order) throw notFound('NotFound', 'Order not found.');
+  if (!isOwner(order, actor)) throw notOwned === 'forbidden' ? forbidden('Forbidden', 'This is not your order.') : notFound('NotFound', 'Order not found.');
+  return order;
+};
+
+const assertWaiting = (order: Order, method: string): void => {
+  if (order.paymentMethod !== method) throw unprocessable('Unprocessable', `The order is not paid with ${method}.`);
+  if (order.status !== 'WAITING_FOR_PAYMENT') throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
+};
+
+const providerFailure = (err: unknown): never => {
+  if (err instanceof PaymentProviderError) throw badRequest('PaymentError', err.message);
+  throw err;
+};
+
+/** Runs an order command for a payment; an order that refuses (moved on meanwhile) is `refusal`. */
+const onOrder = async <T>(run: () => Promise<T>, refusal: () => DomainError): Promise<T> => {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof DomainError && (err.kind === 'conflict' || err.kind === 'not_found')) throw refusal();
+    throw err;
+  }
+};
+
+/** POST /orders/{id}/payment/prepare: immediate debit step 1, the payer's bank sends an OTP. */
+export const prepareDebit = async (ctx: AppContext, actor: Actor, orderId: number, payer: DebitPayer, metadata: EventMetadata) => {
+  const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
+  assertWaiting(order, PAYPROV_DI);
+  const ensured = await ensurePayment(ctx, order, metadata);
+  const p = ensured.payment;
+  if (p.status !== 'PENDING') throw unprocessable('Unprocessable', `The payment is ${p.status}.`);
+  const { providerRef } = await ctx.providers.payments.immediateDebit.requestOtp({ paymentId: p.id, amountCents: p.amountCents, payer }).catch(async (err) => {
+    await ctx.settle(ensured.position);
+    return providerFailure(err);
+  });
+  const r = await runPayment(ctx, p.id, () => ({ type: 'PreparePayment', providerRef, ...payer, now: ctx.clock.now() }), metadata);
+  return { paymentId: p.id, position: Math.max(ensured.position, r.position) };
+};
+
+/**
+ * POST /orders/{id}/payment/report: immediate debit step 2. The order holds its payment window first
+ * (ReportPayment), so the debit cannot race the expiry; a declined debit fails the payment and reopens
+ * the order; an unanswered one stays PROCESSING for the webhook or an admin.
+ */
+export const reportDebit = async (ctx: AppContext, actor: Actor, orderId: number, payer: DebitPayer & { otp: string }, metadata: EventMetadata) => {
+  const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
+  assertWaiting(order, PAYPROV_DI);
+  const ensured = await ensurePayment(ctx, order, metadata);
+  const p = ensured.payment;
+  if (p.status !== 'PENDING' || !p.prepared) throw unprocessable('Unprocessable', p.status === 'PENDING' ? 'Request the bank OTP first (prepare).' : `The payment is ${p.status}.`);
+  const providerRef = p.prepared.providerRef;
+  let position = ensured.position;
+  const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'The order is not waiting for payment.'));
+  position = Math.max(position, held.position);
+  const reported = await runPayment(ctx, p.id, () => ({ type: 'ReportPayment', reference: null, values: [], officialRateCents: null, now: ctx.clock.now() }), metadata);
+  position = Math.max(position, reported.position);
+  let result: { status: 'CONFIRMED' | 'PENDING'; reference: string };
+  try {
+    result = await ctx.providers.payments.immediateDebit.debit({ providerRef, otp: payer.otp, amountCents: p.amountCents, payer });
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError)) throw err;
+    if (err.kind === 'declined') {
+      const failed = await failPayment(ctx, p.id, { by: 'provider', adminId: null, reason: err.message }, metadata);
+      await ctx.settle(Math.max(position, failed));
+    } else {
+      await ctx.settle(position);
+    }
+    throw badRequest('PaymentError', err.message);
+  }
+  if (result.status === 'CONFIRMED') {
+    position = Math.max(position, await settleConfirmed(ctx, p.id, { by: 'provider', adminId: null, reason: null, providerReference: result.reference }, metadata));
+  }
+  return { paymentId: p.id, position };
+};
+
+/**
+ * Confirms a live payment: the order first (the arbiter), then the payment. Returns the last position, or
+ * null when the order refused (it moved on: expired, cancelled, another payment).
+ */
+export const confirmLivePayment = async (
+  ctx: AppContext,
+  paymentId: number,
+  how: { by: 'provider' | 'admin' | 'system'; adminId: number | null; reason: string | null; providerReference: string | null },
+  metadata: EventMetadata,
+): Promise<number | null> => {
+  const p = await loadPayment(ctx, paymentId);
+  if (!p) return null;
+  if (p.status === 'CONFIRMED') return 0;
+  let orderPosition: number;
+  try {
+    orderPosition = (await confirmOrderPayment(ctx, p.orderId, p.id, metadata)).position;
+  } catch (err) {
+    if (err instanceof DomainError && (err.kind === 'conflict' || err.kind === 'not_found')) return null;
+    throw err;
+  }
+  const r = await runPayment(ctx, p.id, () => ({ type: 'ConfirmPayment', ...how, orderPaid: true, now: ctx.clock.now() }), metadata);
+  return Math.max(orderPosition, r.position);
+};
+
+const settleConfirmed = async (ctx: AppContext, paymentId: number, how: Parameters<typeof confirmLivePayment>[2], metadata: EventMetadata): Promise<number> =>
+  (await confirmLivePayment(ctx, paymentId, how, metadata)) ?? 0;
+
+/** Fails a live payment, then reopens the order's method change and expiry (RejectPayment). */
+export const failPayment = async (
+  ctx: AppContext,
+  paymentId: number,
+  how: { by: 'provider' | 'admin' | 'system'; adminId: number | null; reason: string },
+  metadata: EventMetadata,
+  eventIds?: (index: number) => string,
+): Promise<number> => {
+  const r = await runPayment(ctx, paymentId, () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }), metadata, eventIds);
+  const orderId = r.state!.orderId;
+  const reopened = await rejectOrderPayment(ctx, orderId, paymentId, metadata);
+  return Math.max(r.position, reopened.position);
+};
+
+/** GET /orders/{id}/payment/form: the order's form and what is due (bolivars at the current rate for VES). */
+export const paymentFormOfOrder = async (ctx: AppContext, actor: Actor, orderId: number) => {
+  const order = ownOrder(await loadOrder(ctx, orderId), actor, 'not_found');
+  assertWaiting(order, PAYMENT_FORM);
+  const form = order.paymentFormId === null ? null : await findPaymentForm(ctx.db, order.paymentFormId);
+  if (!form) throw unprocessable('Unprocessable', 'The order has no payment form.');
+  const rateCents = form.currency === 'VES' ? ((await officialRateAt(ctx.db, ctx.clock.now()))?.rateCents ?? order.officialRateCents) : null;
+  return { order, form, rateCents };
+};
+
+/**
+ * POST /orders/{id}/payment/form: report a manual payment. Values are checked per field index before
+ * anything is written; the order holds its payment window (ReportPayment) before the payment becomes
+ * PROCESSING with the rate of now fixed on it.
+ */
+export const reportFormPayment = async (ctx: AppContext, actor: Actor, orderId: number, values: ReportedValue[], metadata: EventMetadata) => {
+  const { order, form } = await paymentFormOfOrder(ctx, actor, orderId);
+  const { fieldErrors, accepted } = checkFormValues(form.fields, values);
+  if (Object.keys(fieldErrors).length > 0) throw validationError(fieldErrors);
+  const ensured = await ensurePayment(ctx, order, metadata);
+  const p = ensured.payment;
+  if (p.status !== 'PENDING' || p.amountCents === 0) throw unprocessable('Unprocessable', 'There is no reportable charge.');
+  let rateCents: number | null = null;
+  if (p.currency === 'VES') {
+    const rate = await officialRateAt(ctx.db, ctx.clock.now());
+    if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES rate is in force.');
+    rateCents = rate.rateCents;
+  }
+  const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'There is no reportable charge.'));
+  const reference = accepted.find((v) => v.input_type === 'reference')?.value ?? null;
+  const r = await runPayment(ctx, p.id, () => ({ type: 'ReportPayment', reference, values: accepted, officialRateCents: rateCents, now: ctx.clock.now() }), metadata);
+  return { paymentId: p.id, position: Math.max(ensured.position, held.position, r.position) };
+};
+
+/** POST /admin/payments/{id}/approve. */
+export const approvePayment = async (ctx: AppContext, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+  const p = await loadPayment(ctx, paymentId);
+  if (!p) throw notFound('NotFound', 'Payment not found.');
+  if (!isActionable(p)) throw unprocessable('PaymentApprovalFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);
+  const position = await confirmLivePayment(ctx, p.id, { by: 'admin', adminId: actor.id, reason, providerReference: null }, metadata);
+  if (position === null) throw unprocessable('PaymentApprovalFailed', 'The order is no longer waiting for payment.');
+  return { payment: p, position };
+};
+
+/** POST /admin/payments/{id}/reject. */
+export const rejectPaymentByAdmin = async (ctx: AppContext, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+  const p = await loadPayment(ctx, paymentId);
+  if (!p) throw notFound('NotFound', 'Payment not found.');
+  if (!isActionable(p)) throw unprocessable('PaymentRejectionFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);
+  const position = await failPayment(ctx, p.id, { by: 'admin', adminId: actor.id, reason }, metadata);
+  return { position };
+};

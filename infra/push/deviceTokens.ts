@@ -1,0 +1,77 @@
+import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { PushTarget } from './port.js';
+
+/**
+ * Device tokens are state-stored (ARCHITECTURE.md "Read models"): a token belongs to the user who last
+ * registered it. `push_deliveries` claims each notification's push once, however many gateway instances
+ * hear it on the bus.
+ */
+declare module '../db/database.js' {
+  interface Database {
+    device_tokens: {
+      id: Generated<number>;
+      user_id: number;
+      token: string;
+      platform: string;
+      created_at: Generated<Date>;
+      updated_at: Generated<Date>;
+    };
+    push_deliveries: { notification_id: string; user_id: number; claimed_at: Generated<Date> };
+  }
+}
+
+export const deviceTokenMigrations: Record<string, Migration> = {
+  '0610_device_tokens': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE device_tokens (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id bigint NOT NULL,
+        token text NOT NULL UNIQUE,
+        platform text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`.execute(db);
+      await sql`CREATE INDEX device_tokens_user ON device_tokens (user_id, updated_at DESC)`.execute(db);
+      await sql`CREATE TABLE push_deliveries (
+        notification_id uuid PRIMARY KEY,
+        user_id bigint NOT NULL,
+        claimed_at timestamptz NOT NULL DEFAULT now()
+      )`.execute(db);
+      await sql`CREATE INDEX push_deliveries_claimed ON push_deliveries (claimed_at)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE push_deliveries`.execute(db);
+      await sql`DROP TABLE device_tokens`.execute(db);
+    },
+  },
+};
+
+/** A user keeps at most this many devices; registering one more forgets the least recently registered. */
+export const MAX_DEVICES_PER_USER = 20;
+
+/** Registers (or moves to this user, or refreshes) a token; the same token always keeps its id. */
+export const registerDeviceToken = (db: Db, userId: number, token: string, platform: PushTarget['platform']) =>
+  db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('device_tokens')
+      .values({ user_id: userId, token, platform })
+      .onConflict((oc) => oc.column('token').doUpdateSet({ user_id: userId, platform, updated_at: sql`now()` }))
+      .returning(['id', 'platform'])
+      .executeTakeFirstOrThrow();
+    const keep = trx.selectFrom('device_tokens').select('id').where('user_id', '=', userId).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(MAX_DEVICES_PER_USER);
+    await trx.deleteFrom('device_tokens').where('user_id', '=', userId).where('id', 'not in', keep).execute();
+    return { id: Number(row.id), platform: row.platform as PushTarget['platform'] };
+  });
+
+/** Forgets a token of this user; unknown tokens and other users' tokens are left alone. */
+export const removeDeviceToken = async (db: Db, userId: number, token: string): Promise<void> => {
+  await db.deleteFrom('device_tokens').where('user_id', '=', userId).where('token', '=', token).execute();
+};
+
+export const deviceTokensOf = async (db: Db, userId: number) =>
+  (await db.selectFrom('device_tokens').select(['id', 'token', 'platform']).where('user_id', '=', userId).orderBy('id').execute()).map((r) => ({
+    id: Number(r.id),
+    token: r.token,
+    platform: r.platform as PushTarget['platform'],
+  }));

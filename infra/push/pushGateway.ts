@@ -1,0 +1,63 @@
+import type { AppContext } from '../context.js';
+import { deviceTokensOf } from './deviceTokens.js';
+
+export interface PushGateway {
+  /** Stops listening and waits for the pushes in flight. */
+  close(): Promise<void>;
+}
+
+interface CreatedNotification {
+  id: string;
+  type: string;
+  title: string;
+  body: string;
+  priority: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Sends every new inbox notification to the user's devices. It listens on `notifications.>` in each
+ * instance with the gateway role; the first instance to claim a notification in `push_deliveries` sends
+ * it, the others skip it. A push lost to a crash is not retried: the inbox stays the record.
+ */
+export const startPushGateway = (ctx: AppContext): PushGateway => {
+  const inFlight = new Set<Promise<void>>();
+
+  const push = async (userId: number, n: CreatedNotification) => {
+    const claimed = await ctx.db
+      .insertInto('push_deliveries')
+      .values({ notification_id: n.id, user_id: userId })
+      .onConflict((oc) => oc.column('notification_id').doNothing())
+      .returning('notification_id')
+      .executeTakeFirst();
+    if (!claimed) return;
+    const message = { userId, notificationId: n.id, type: n.type, title: n.title, body: n.body, priority: n.priority, data: n.data ?? {} };
+    for (const device of await deviceTokensOf(ctx.db, userId)) {
+      try {
+        const result = await ctx.providers.push.send(device, message);
+        if (result === 'unregistered') {
+          await ctx.db.deleteFrom('device_tokens').where('id', '=', device.id).where('token', '=', device.token).execute();
+        }
+      } catch (err) {
+        ctx.logger.warn({ err, userId, notification: n.id, device: device.id }, 'push failed');
+      }
+    }
+  };
+
+  const subscription = ctx.bus.subscribe('notifications.>', (m) => {
+    const payload = m.data as { event?: string; data?: CreatedNotification };
+    const userId = Number(m.subject.split('.')[1]);
+    if (payload?.event !== 'notification.created' || !payload.data?.id || !Number.isSafeInteger(userId)) return;
+    const p: Promise<void> = push(userId, payload.data)
+      .catch((err) => ctx.logger.error({ err, notification: payload.data?.id }, 'push delivery failed'))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  });
+
+  return {
+    async close() {
+      subscription.unsubscribe();
+      await Promise.all([...inFlight]);
+    },
+  };
+};

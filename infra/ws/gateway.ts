@@ -1,0 +1,251 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Request, Response } from 'express';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Actor } from '../../api/auth.js';
+import type { BusSubscription } from '../bus/port.js';
+import type { AppContext } from '../context.js';
+import { channelsOf } from './channels.js';
+
+export interface WsGateway {
+  /** Sockets currently open. */
+  readonly connections: number;
+  /** Says goodbye to every socket (1001), drops their bus subscriptions and detaches from the server. */
+  close(): Promise<void>;
+}
+
+export interface WsGatewayOptions {
+  path?: string;
+  heartbeatMs?: number;
+  maxSubscriptions?: number;
+}
+
+interface Client {
+  ws: WebSocket;
+  actor: Actor;
+  channels: Set<string>;
+  alive: boolean;
+  /** Messages of one socket are handled one after the other, so its replies keep their order. */
+  queue: Promise<void>;
+}
+
+interface Fanout {
+  clients: Set<Client>;
+  subscription: BusSubscription;
+  /** Resolves once the bus knows the subscription (NATS: the server has it), so nothing published after is missed. */
+  ready: Promise<void>;
+}
+
+/** A socket that cannot keep up is dropped rather than buffering without bound. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
+
+const refuse = (socket: Duplex, status: number, error: string, message: string) => {
+  const body = JSON.stringify({ error, message });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+};
+
+const tokenOf = (req: IncomingMessage, url: URL): string | null => {
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization?.trim() ?? '');
+  return m?.[1].trim() || url.searchParams.get('token') || null;
+};
+
+/**
+ * The Authenticator port speaks Express. An upgrade request has no Express response; headers the
+ * authenticator sets (a rotated admin JWT) are kept and sent with the 101 answer.
+ */
+const responseStandIn = (headers: string[]): Response => {
+  const res = {
+    locals: {},
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push(`${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
+      return res;
+    },
+    getHeader: () => undefined,
+    header: (name: string, value: string) => res.setHeader(name, value),
+    set: (name: string, value: string) => res.setHeader(name, value),
+  };
+  return res as unknown as Response;
+};
+
+const messageOf = (raw: RawData): { type?: unknown; channel?: unknown } | null => {
+  try {
+    const v = JSON.parse(raw.toString());
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The websocket gateway (ARCHITECTURE.md "Messaging and real time") at `/ws` on the API's server. A socket
+ * authenticates with the API's bearer token (header, or `?token=` for browsers), then subscribes to the
+ * channels the registry lets it see. Every channel is one bus subscription shared by the sockets of this
+ * instance, so what a projector publishes on any instance reaches sockets on all of them.
+ */
+export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGatewayOptions = {}): WsGateway => {
+  const path = options.path ?? '/ws';
+  const maxSubscriptions = options.maxSubscriptions ?? 100;
+  const channels = channelsOf(ctx);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
+  const clients = new Set<Client>();
+  const fanouts = new Map<string, Fanout>();
+  const upgradeHeaders = new WeakMap<IncomingMessage, string[]>();
+
+  wss.on('headers', (headers, req) => headers.push(...(upgradeHeaders.get(req) ?? [])));
+
+  const send = (client: Client, message: unknown) => {
+    if (client.ws.readyState === WebSocket.OPEN) client.ws.send(JSON.stringify(message));
+  };
+
+  const deliver = (channel: string, fanout: Fanout, payload: unknown) => {
+    const p = (payload ?? {}) as { event?: unknown; data?: unknown };
+    const frame = JSON.stringify({
+      type: 'message',
+      channel,
+      event: typeof p.event === 'string' ? p.event : 'message',
+      data: typeof p.event === 'string' ? (p.data ?? null) : payload,
+    });
+    for (const c of fanout.clients) {
+      if (c.ws.readyState !== WebSocket.OPEN) continue;
+      if (c.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        c.ws.terminate();
+        continue;
+      }
+      c.ws.send(frame);
+    }
+  };
+
+  const join = async (client: Client, channel: string) => {
+    let fanout = fanouts.get(channel);
+    if (!fanout) {
+      const f: Fanout = { clients: new Set(), subscription: null as never, ready: Promise.resolve() };
+      f.subscription = ctx.bus.subscribe(channel, (m) => deliver(channel, f, m.data));
+      f.ready = ctx.bus.flush();
+      fanouts.set(channel, (fanout = f));
+    }
+    fanout.clients.add(client);
+    client.channels.add(channel);
+    await fanout.ready;
+  };
+
+  const leave = (client: Client, channel: string) => {
+    client.channels.delete(channel);
+    const fanout = fanouts.get(channel);
+    if (!fanout) return;
+    fanout.clients.delete(client);
+    if (fanout.clients.size === 0) {
+      fanout.subscription.unsubscribe();
+      fanouts.delete(channel);
+    }
+  };
+
+  const subscribe = async (client: Client, channel: unknown) => {
+    if (typeof channel !== 'string') return send(client, { type: 'error', channel: channel ?? null, error: 'UnknownChannel' });
+    if (client.channels.has(channel)) return send(client, { type: 'subscribed', channel });
+    if (client.channels.size >= maxSubscriptions) return send(client, { type: 'error', channel, error: 'TooManySubscriptions' });
+    let verdict;
+    try {
+      verdict = await channels.authorize(client.actor, channel);
+    } catch (err) {
+      ctx.logger.error({ err, channel }, 'channel authorization failed');
+      return send(client, { type: 'error', channel, error: 'Unavailable' });
+    }
+    if (verdict !== 'ok') return send(client, { type: 'error', channel, error: verdict });
+    if (client.ws.readyState !== WebSocket.OPEN) return;
+    try {
+      await join(client, channel);
+    } catch (err) {
+      ctx.logger.error({ err, channel }, 'bus subscription failed');
+      leave(client, channel);
+      return send(client, { type: 'error', channel, error: 'Unavailable' });
+    }
+    send(client, { type: 'subscribed', channel });
+  };
+
+  const handle = async (client: Client, raw: RawData) => {
+    const msg = messageOf(raw);
+    switch (msg?.type) {
+      case 'subscribe':
+        return subscribe(client, msg.channel);
+      case 'unsubscribe':
+        if (typeof msg.channel === 'string') leave(client, msg.channel);
+        return send(client, { type: 'unsubscribed', channel: msg.channel ?? null });
+      case 'ping':
+        return send(client, { type: 'pong' });
+      default:
+        return send(client, { type: 'error', error: msg ? 'UnknownMessageType' : 'BadMessage' });
+    }
+  };
+
+  const onConnection = (ws: WebSocket, actor: Actor) => {
+    const client: Client = { ws, actor, channels: new Set(), alive: true, queue: Promise.resolve() };
+    clients.add(client);
+    ws.on('pong', () => (client.alive = true));
+    ws.on('message', (raw) => {
+      client.alive = true;
+      client.queue = client.queue.then(() => handle(client, raw)).catch((err) => ctx.logger.error({ err }, 'websocket message failed'));
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      clients.delete(client);
+      for (const channel of [...client.channels]) leave(client, channel);
+    });
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (url.pathname !== path) return refuse(socket, 404, 'RouteNotFound', 'No websocket endpoint at this path.');
+    const token = tokenOf(req, url);
+    const headers: string[] = [];
+    const authenticated = token ? ctx.auth.authenticate(token, req as Request, responseStandIn(headers)) : Promise.resolve(null);
+    authenticated.then(
+      (actor) => {
+        if (!actor) return refuse(socket, 401, 'Unauthorized', 'Missing, invalid or expired token.');
+        upgradeHeaders.set(req, headers);
+        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, actor));
+      },
+      (err) => {
+        ctx.logger.error({ err }, 'websocket authentication failed');
+        refuse(socket, 503, 'Unavailable', 'Try again later.');
+      },
+    );
+  };
+  server.on('upgrade', onUpgrade);
+
+  // A peer that vanished without closing answers no ping: it is dropped at the next beat.
+  const heartbeat = setInterval(() => {
+    for (const c of clients) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  return {
+    get connections() {
+      return clients.size;
+    },
+    async close() {
+      clearInterval(heartbeat);
+      server.off('upgrade', onUpgrade);
+      const closed = [...clients].map((c) => new Promise<void>((resolve) => (c.ws.readyState === WebSocket.CLOSED ? resolve() : c.ws.once('close', () => resolve()))));
+      for (const c of clients) c.ws.close(1001, 'Server shutting down');
+      const timer = setTimeout(() => clients.forEach((c) => c.ws.terminate()), 2000);
+      await Promise.all(closed);
+      clearTimeout(timer);
+      for (const f of fanouts.values()) f.subscription.unsubscribe();
+      fanouts.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+};

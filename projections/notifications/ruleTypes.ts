@@ -1,0 +1,41 @@
+import type { Trx } from '../../infra/db/database.js';
+import type { RecordedEvent } from '../../infra/eventStore/port.js';
+
+export const NOTIFICATION_PRIORITIES = ['low', 'normal', 'high'] as const;
+export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
+
+/** One inbox entry a rule wants written; the projector derives its id and timestamps. */
+export interface NotificationDraft {
+  userId: number;
+  type: string;
+  title: string;
+  body: string;
+  priority?: NotificationPriority;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Turns one domain event into inbox entries. A rule reads only the event and, when the event lacks a
+ * recipient, read models through `trx` (the projector's transaction). It must tolerate missing fields: an
+ * entry whose recipient cannot be found is dropped, never an error that would stop the projector.
+ */
+export type NotificationRule = (event: RecordedEvent<string, any>, ctx: { trx: Trx }) => NotificationDraft[] | Promise<NotificationDraft[]>;
+
+/** What an area contributes: the notification types it may emit (documented in OpenAPI) and its rules by event type. */
+export interface NotificationRuleSet {
+  types: readonly string[];
+  rules: Record<string, NotificationRule>;
+  /** Bookkeeping the rules rely on (e.g. who the parties of an order are), applied before the rules. */
+  trackers?: Record<string, (trx: Trx, event: RecordedEvent<string, any>) => Promise<void>>;
+  /** Tables the trackers write (recreated with the inbox on a rebuild). */
+  tables?: string[];
+}
+
+/** A positive integer id from event data, or null: rules treat anything else as "recipient unknown". */
+export const idOf = (v: unknown): number | null => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+export const usdText = (cents: unknown): string | null =>
+  typeof cents === 'number' && Number.isFinite(cents) ? `$${(cents / 100).toFixed(2)}` : null;

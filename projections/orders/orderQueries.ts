@@ -1,0 +1,161 @@
+import { sql } from 'kysely';
+import { boundingBox, distanceKm } from '../../domain/geo.js';
+import type { OrderStatus } from '../../domain/order/events.js';
+import type { Db } from '../../infra/db/database.js';
+import type { OrderOfferRow, OrderViewRow } from './orderViews.js';
+
+/** Statuses in which an order still occupies its customer (one active order per customer). */
+export const CUSTOMER_ACTIVE_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+/** Statuses in which an order holds its driver (and the driver's liters). */
+export const DRIVER_ACTIVE_STATUSES: OrderStatus[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+export const BIDDING_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED'];
+
+export const findOrderRow = async (db: Db, orderId: number): Promise<OrderViewRow | null> =>
+  (await db.selectFrom('order_views').selectAll().where('id', '=', orderId).executeTakeFirst()) ?? null;
+
+export const offersOfOrders = async (db: Db, orderIds: number[], status?: OrderOfferRow['status']): Promise<OrderOfferRow[]> => {
+  if (orderIds.length === 0) return [];
+  let q = db.selectFrom('order_offers').selectAll().where('order_id', 'in', orderIds);
+  if (status) q = q.where('status', '=', status);
+  return q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+};
+
+export const findOfferRow = async (db: Db, offerId: number): Promise<OrderOfferRow | null> =>
+  (await db.selectFrom('order_offers').selectAll().where('id', '=', offerId).executeTakeFirst()) ?? null;
+
+/** The calling driver's latest offer on each of these orders. */
+export const latestOffersOfDriver = async (db: Db, driverId: number, orderIds: number[]): Promise<Map<number, OrderOfferRow>> => {
+  const out = new Map<number, OrderOfferRow>();
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('order_offers')
+    .selectAll()
+    .where('driver_id', '=', driverId)
+    .where('order_id', 'in', orderIds)
+    .orderBy('id', 'asc')
+    .execute();
+  for (const r of rows) out.set(r.order_id, r);
+  return out;
+};
+
+export const activeOrderOfClient = async (db: Db, clientId: number): Promise<OrderViewRow | null> =>
+  (await db
+    .selectFrom('order_views')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('status', 'in', CUSTOMER_ACTIVE_STATUSES)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst()) ?? null;
+
+export const activeOrderOfDriver = async (db: Db, driverId: number): Promise<OrderViewRow | null> =>
+  (await db
+    .selectFrom('order_views')
+    .selectAll()
+    .where('driver_id', '=', driverId)
+    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .orderBy('accepted_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst()) ?? null;
+
+export const recentOrdersOfClient = async (db: Db, clientId: number, limit: number): Promise<OrderViewRow[]> =>
+  db.selectFrom('order_views').selectAll().where('client_id', '=', clientId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+
+/** Drivers among `driverIds` who hold an active order other than `exceptOrderId`. */
+export const busyDrivers = async (db: Db, driverIds: number[], exceptOrderId: number): Promise<Set<number>> => {
+  if (driverIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('order_views')
+    .select('driver_id')
+    .distinct()
+    .where('driver_id', 'in', driverIds)
+    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .where('id', '!=', exceptOrderId)
+    .execute();
+  return new Set(rows.map((r) => r.driver_id!));
+};
+
+/**
+ * Liters the driver has promised to orders that are accepted and not yet delivered:
+ * remainingLiters = availableLiters − this (DOMAIN.md).
+ */
+export const committedLitersOf = async (db: Db, driverId: number): Promise<number> => {
+  const row = await db
+    .selectFrom('order_views')
+    .select(sql<number>`coalesce(sum(liters_requested), 0)::integer`.as('liters'))
+    .where('driver_id', '=', driverId)
+    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  return Number(row.liters);
+};
+
+export interface OrderHistoryFilter {
+  status?: OrderStatus;
+  /** Inclusive calendar days (UTC). */
+  dateFrom?: string;
+  dateTo?: string;
+  limit: number;
+  after?: { createdAt: Date; id: number };
+}
+
+/** Newest first, keyset on (created_at, id); one row more than the limit tells whether there is more. */
+export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHistoryFilter): Promise<{ rows: OrderViewRow[]; hasMore: boolean }> => {
+  let q = db.selectFrom('order_views').selectAll().where('client_id', '=', clientId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
+  if (f.dateTo) q = q.where('created_at', '<', new Date(new Date(`${f.dateTo}T00:00:00Z`).getTime() + 86_400_000));
+  if (f.after) {
+    const { createdAt, id } = f.after;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1).execute();
+  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+};
+
+/** Orders open for bids within radiusKm of a point, nearest first. */
+export const biddableOrdersNear = async (
+  db: Db,
+  near: { latitude: number; longitude: number; radiusKm: number; now: Date; limit: number },
+): Promise<{ row: OrderViewRow; distanceKm: number }[]> => {
+  const box = boundingBox(near, near.radiusKm);
+  const rows = await db
+    .selectFrom('order_views')
+    .selectAll()
+    .where('status', 'in', BIDDING_STATUSES)
+    .where('expires_at', '>', near.now)
+    .where('latitude', '>=', box.minLatitude)
+    .where('latitude', '<=', box.maxLatitude)
+    .where('longitude', '>=', box.minLongitude)
+    .where('longitude', '<=', box.maxLongitude)
+    .execute();
+  return rows
+    .map((row) => ({ row, distanceKm: distanceKm(near, row) }))
+    .filter((o) => o.distanceKm <= near.radiusKm)
+    .sort((a, b) => a.distanceKm - b.distanceKm || b.row.id - a.row.id)
+    .slice(0, near.limit);
+};
+
+/** What the expiry timers must look at: bidding past expires_at, payment windows past, offers past their TTL. */
+export const dueTimers = async (db: Db, now: Date, limit: number) => {
+  const orders = await db
+    .selectFrom('order_views')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', BIDDING_STATUSES), eb('expires_at', '<=', now)]),
+        eb.and([eb('status', '=', 'WAITING_FOR_PAYMENT'), eb('payment_expires_at', '<=', now), eb('reported_payment_id', 'is', null)]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const offers = await db
+    .selectFrom('order_offers')
+    .select(['id', 'order_id'])
+    .where('status', '=', 'PENDING')
+    .where('expires_at', '<=', now)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return { orderIds: orders.map((o) => o.id), offers: offers.map((o) => ({ offerId: o.id, orderId: o.order_id })) };
+};

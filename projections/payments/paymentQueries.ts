@@ -1,0 +1,68 @@
+import type { Db } from '../../infra/db/database.js';
+import type { PaymentRow } from './paymentViews.js';
+
+export type { PaymentRow } from './paymentViews.js';
+
+/** Postgres returns bigint as text: rows leave here with numbers. */
+const toRow = (r: PaymentRow): PaymentRow => ({
+  ...r,
+  id: Number(r.id),
+  order_id: Number(r.order_id),
+  user_id: Number(r.user_id),
+  payment_form_id: r.payment_form_id === null ? null : Number(r.payment_form_id),
+  amount_cents: Number(r.amount_cents),
+  amount_bs_cents: r.amount_bs_cents === null ? null : Number(r.amount_bs_cents),
+  official_rate_cents: r.official_rate_cents === null ? null : Number(r.official_rate_cents),
+  platform_revenue_cents: Number(r.platform_revenue_cents),
+  solidary_fund_cents: Number(r.solidary_fund_cents),
+  reported_values: typeof r.reported_values === 'string' ? JSON.parse(r.reported_values) : r.reported_values,
+});
+
+export const findPaymentRow = async (db: Db, paymentId: number): Promise<PaymentRow | null> => {
+  const row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+  return row ? toRow(row) : null;
+};
+
+/** The order's payment: its latest attempt. */
+export const latestPaymentOfOrder = async (db: Db, orderId: number): Promise<PaymentRow | null> => {
+  const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row ? toRow(row) : null;
+};
+
+/** The payment a provider's webhook names by its reference. */
+export const paymentIdByProviderRef = async (db: Db, provider: string, providerRef: string): Promise<number | null> => {
+  const row = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', providerRef)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+};
+
+export const REVIEW_METHODS = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', 'PAYMENT_FORM'] as const;
+export type ReviewMethod = (typeof REVIEW_METHODS)[number];
+
+/** The admin review queue: PENDING, PROCESSING and FAILED payments, oldest first. */
+export const reviewQueue = async (
+  db: Db,
+  filter: { method?: ReviewMethod; limit: number; page: number },
+): Promise<{ items: (PaymentRow & { order_status: string | null })[]; total: number }> => {
+  const q = db
+    .selectFrom('payments')
+    .where('payments.status', 'in', ['PENDING', 'PROCESSING', 'FAILED'])
+    .where('payments.method', 'in', filter.method ? [filter.method] : [...REVIEW_METHODS]);
+  const total = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .leftJoin('order_views', 'order_views.id', 'payments.order_id')
+    .selectAll('payments')
+    .select('order_views.status as order_status')
+    .orderBy('payments.created_at', 'asc')
+    .orderBy('payments.id', 'asc')
+    .limit(filter.limit)
+    .offset((filter.page - 1) * filter.limit)
+    .execute();
+  return { items: rows.map((r) => ({ ...toRow(r), order_status: r.order_status ?? null })), total: Number(total.n) };
+};

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../infra/clock.js';
+import { signInClient, signInDriver } from '../support/actors.js';
+import { call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { startTestService, type TestService } from '../support/testService.js';
+
+describe('offers', () => {
+  let t: TestService;
+  let api: ReturnType<typeof call>;
+  beforeAll(async () => {
+    t = await startTestService({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
+    api = call(t);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const newOrder = async (over: Record<string, unknown> = {}) => {
+    const client = await signInClient(t);
+    const r = await api.post('/orders', client.token, orderBody(over));
+    expect(r.status).toBe(201);
+    return { client, orderId: r.body.order.id as number };
+  };
+
+  it('prices a counter-offer from the driver gross so that accepting gives it back exactly (odd cents)', async () => {
+    const { client, orderId } = await newOrder({ basePrice: 20 });
+    const driver = await onlineDriver(t);
+    const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 17.33, estimatedMinutes: 15 });
+    expect(bid.status).toBe(201);
+    // round(1733 / 0.9) = 1926, and round(1926 × 0.9) = 1733 again.
+    expect(bid.body.offer).toMatchObject({ offer_price_cents: 1926, offer_price_usd: 19.26, driver_gross_cents: 1733, status: 'PENDING' });
+    const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
+    expect(order.status).toBe('COUNTER_OFFERED');
+    expect(order.offers[0]).toMatchObject({ id: bid.body.offer.id, offer_price_usd: 19.26 });
+    expect(order.offers[0]).not.toHaveProperty('driver_gross_cents');
+
+    const accepted = await api.post(`/counter-offers/${bid.body.offer.id}/accept`, client.token);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', base_price_cents: 1926, client_pays_cents: 1926, client_charged_usd: 19.26 });
+    const driverView = (await api.get(`/orders/${orderId}`, driver.token)).body.order;
+    expect(driverView).toMatchObject({ driver_gross_cents: 1733, platform_revenue_cents: 193, driver_receives_cents: 1733 });
+  });
+
+  it('answers the alias routes (/driver-accept, /offers) and accept-counter takes the latest counter-offer', async () => {
+    const { client, orderId } = await newOrder();
+    const a = await onlineDriver(t);
+    const b = await onlineDriver(t);
+    const c = await onlineDriver(t);
+    expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+    const atPrice = await api.post(`/orders/${orderId}/driver-accept`, a.token, {});
+    expect(atPrice.status).toBe(201);
+    expect(atPrice.body.offer.offer_price_cents).toBe(2500);
+    expect((await api.get(`/orders/${orderId}`, client.token)).body.order.status).toBe('BROADCASTING');
+    const first = await api.post(`/orders/${orderId}/offers`, b.token, { driverGross: 24 });
+    expect(first.status).toBe(201);
+    const latest = await api.post(`/orders/${orderId}/counter-offer`, c.token, { driverGross: 23 });
+    const accepted = await api.post(`/orders/${orderId}/accept-counter`, client.token);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', driver: { id: c.driverId }, base_price_cents: latest.body.offer.offer_price_cents });
+    expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+    // The losing offers were closed: accepting one now is a clean 409.
+    const late = await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token);
+    expect(late.status).toBe(409);
+    expect(late.body.error).toBe('Conflict');
+  });
+
+  it('rejects an offer; the order goes back to BROADCASTING; a second reject is a 409', async () => {
+    const { client, orderId } = await newOrder();
+    const driver = await onlineDriver(t);
+    const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 30 });
+    const rejected = await api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toEqual({ ok: true });
+    const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
+    expect(order).toMatchObject({ status: 'BROADCASTING', offers: [] });
+    const again = await api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('Conflict');
+    expect((await api.post('/counter-offers/999999/reject', client.token)).body.error).toBe('NotFound');
+    const stranger = await signInClient(t);
+    expect((await api.post(`/counter-offers/${bid.body.offer.id}/reject`, stranger.token)).status).toBe(404);
+    expect((await api.post(`/counter-offers/${bid.body.offer.id}/reject`, driver.token)).status).toBe(403);
+  });
+
+  it('replaces the same driver’s earlier bid', async () => {
+    const { client, orderId } = await newOrder();
+    const driver = await onlineDriver(t);
+    const first = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 30 });
+    const second = await api.post(`/orders/${orderId}/accept`, driver.token, {});
+    const offers = (await api.get(`/orders/${orderId}`, client.token)).body.order.offers;
+    expect(offers.map((o: { id: number }) => o.id)).toEqual([second.body.offer.id]);
+    expect((await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token)).status).toBe(409);
+  });
+
+  it('refuses an order above the remaining liters unless forced, then warns (over_capacity)', async () => {
+    const { client, orderId } = await newOrder({ litersRequested: 3000 });
+    const small = await onlineDriver(t, { liters: 1000 });
+    const refused = await api.post(`/orders/${orderId}/accept`, small.token, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 3000 });
+    const forced = await api.post(`/orders/${orderId}/counter-offer`, small.token, { force: true, driverGross: 26 });
+    expect(forced.status).toBe(201);
+    expect(forced.body.offer).toMatchObject({ over_capacity: true, available_liters: 1000 });
+    expect(typeof forced.body.warning).toBe('string');
+    // A forced bid promised a refill: the client may still take it.
+    expect((await api.post(`/orders/offers/${forced.body.offer.id}/accept`, client.token)).status).toBe(200);
+  });
+
+  it('counts liters already committed: remaining = available − accepted undelivered orders', async () => {
+    const driver = await onlineDriver(t, { liters: 5000 });
+    await confirmedOrder(t, { driver, body: { litersRequested: 4000 } });
+    const { orderId } = await newOrder({ litersRequested: 2000 });
+    const r = await api.post(`/orders/${orderId}/accept`, driver.token, {});
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 2000 });
+  });
+
+  it('shows a busy driver’s offer as driver_busy and refuses to confirm it (one active order per driver)', async () => {
+    const driver = await onlineDriver(t);
+    await confirmedOrder(t, { driver, body: { litersRequested: 1000 } });
+    const { client, orderId } = await newOrder({ litersRequested: 1000 });
+    const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
+    expect(bid.status).toBe(201);
+    const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
+    expect(order.offers[0].driver_busy).toBe(true);
+    const accept = await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token);
+    expect(accept.status).toBe(409);
+    expect(accept.body.error).toBe('Conflict');
+  });
+
+  it('lets only approved, online drivers bid, and only while the order is open', async () => {
+    const { client, orderId } = await newOrder();
+    const offline = await signInDriver(t, { liters: 5000 });
+    expect((await api.post(`/orders/${orderId}/accept`, offline.token, {})).body.error).toBe('Conflict');
+    const pending = await signInDriver(t, { approved: false });
+    expect((await api.post(`/orders/${orderId}/accept`, pending.token, {})).status).toBe(409);
+    expect((await api.post('/orders/999999/accept', offline.token, {})).body.error).toBe('OrderNotFound');
+    expect((await api.post(`/orders/${orderId}/accept`, client.token, {})).status).toBe(403);
+
+    const flow = await confirmedOrder(t);
+    const late = await onlineDriver(t);
+    const closed = await api.post(`/orders/${flow.orderId}/accept`, late.token, {});
+    expect(closed.status).toBe(409);
+    expect(closed.body.error).toBe('Conflict');
+  });
+
+  it('shows the bidding driver the order with its client at top level; closed orders and unknown ids are 404', async () => {
+    const { client, orderId } = await newOrder({ paymentMethod: 'EXCHANGE_PAY' });
+    const driver = await onlineDriver(t);
+    const view = await api.get(`/orders/${orderId}/offer`, driver.token);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ id: orderId, status: 'BROADCASTING', client: { id: client.user.id, name: 'Cliente de prueba', phone: client.user.phone }, my_offer: null });
+    expect(view.body.distance_km).toBeCloseTo(1.11, 1);
+    for (const hidden of ['client_pays_usd', 'promo_credit_usd', 'client_charged_usd', 'client_solidary_usd', 'solidary_fund_usd', 'delivery_pin', 'billing']) {
+      expect(view.body).not.toHaveProperty(hidden);
+    }
+    const unknown = await api.get('/orders/999999/offer', driver.token);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('NotFound');
+
+    const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
+    expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({ id: bid.body.offer.id });
+    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');
+    const closed = await api.get(`/orders/${orderId}/offer`, driver.token);
+    expect(closed.status).toBe(404);
+    expect(closed.body.error).toBe('OrderNotFound');
+    const stranger = await onlineDriver(t);
+    expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('NotFound');
+  });
+
+  it('answers 422 naming each bad field of a bid', async () => {
+    const { orderId } = await newOrder();
+    const driver = await onlineDriver(t);
+    const bad = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 0, estimatedMinutes: 241, force: 'yes' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toBe('ValidationError');
+    expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['driverGross', 'estimatedMinutes', 'force']);
+    for (const driverGross of [-1, 100_000.01, 12.345, '12']) {
+      const r = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross });
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.details.fieldErrors)).toEqual(['driverGross']);
+    }
+    const accept = await api.post(`/orders/${orderId}/accept`, driver.token, { estimatedMinutes: 0 });
+    expect(Object.keys(accept.body.details.fieldErrors)).toEqual(['estimatedMinutes']);
+  });
+});
