@@ -12,6 +12,8 @@ import { paymentFormsModule } from '../api/paymentForms/routes.js';
 import { billingModule } from '../api/billing/routes.js';
 import { ordersModule } from '../api/orders/module.js';
 import { paymentsModule } from '../api/payments/module.js';
+import { ratingsModule } from '../api/ratings/module.js';
+import { incidentsModule } from '../api/incidents/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -25,4 +27,6 @@ export const modules: AppModule[] = [
   billingModule,
   ordersModule,
   paymentsModule,
+  ratingsModule,
+  incidentsModule,
 ];

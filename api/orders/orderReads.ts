@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
@@ -6,7 +5,7 @@ import { busyDrivers, findOrderRow, offersOfOrders } from '../../projections/ord
 import type { OrderViewRow } from '../../projections/orders/orderViews.js';
 import { partyOf, type Party } from '../../commands/order/handlers.js';
 import type { Actor } from '../auth.js';
-import type { OrderBundle, ReceiptRating } from './views.js';
+import type { OrderBundle } from './views.js';
 
 /** Reads an order and everything its views need, for one order or a page of them. */
 export const loadBundles = async (ctx: AppContext, rows: OrderViewRow[]): Promise<OrderBundle[]> => {
@@ -57,28 +56,3 @@ export const bundleForParty = async (ctx: AppContext, orderId: number, actor: Ac
   return { bundle: b, party };
 };
 
-/**
- * Where the receipt's rating comes from. The ratings area replaces this provider in its module's init; until
- * then a `ratings` table, when one exists, is read with the spec's fields (§2.8).
- */
-export interface OrderRatings {
-  ratingOf(orderId: number): Promise<ReceiptRating | null>;
-}
-
-declare module '../../infra/context.js' {
-  interface Providers {
-    orderRatings?: OrderRatings;
-  }
-}
-
-export const ratingsTableReader = (ctx: AppContext): OrderRatings => ({
-  async ratingOf(orderId) {
-    const exists = await sql<{ t: string | null }>`SELECT to_regclass('ratings')::text AS t`.execute(ctx.db);
-    if (!exists.rows[0]?.t) return null;
-    // SELECT *: only the spec's field names (§2.8) are relied on, whatever else the ratings table holds.
-    const { rows } = await sql<{ score: number; comment?: string | null; tags?: string[] | null; created_at: Date }>`
-      SELECT * FROM ratings WHERE order_id = ${orderId} LIMIT 1`.execute(ctx.db);
-    const r = rows[0];
-    return r ? { score: Number(r.score), comment: r.comment ?? null, tags: r.tags ?? [], created_at: new Date(r.created_at).toISOString() } : null;
-  },
-});

@@ -16,10 +16,11 @@ import {
 } from '../../commands/order/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
+import { ratingForOrder } from '../../projections/ratings/ratingQueries.js';
 import { activeOrderOfClient, orderHistoryOfClient, recentOrdersOfClient } from '../../projections/orders/orderQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
-import { bundleForParty, loadBundle, loadBundles, ratingsTableReader } from './orderReads.js';
+import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
 import { decodeCursor, encodeCursor, idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
 
@@ -280,8 +281,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       if (bundle.row.status !== 'DELIVERED') throw conflict('OrderNotDelivered', 'The order has not been delivered.');
-      const ratings = ctx.providers.orderRatings ?? ratingsTableReader(ctx);
-      return { receipt: toReceipt(bundle, await ratings.ratingOf(bundle.row.id)) };
+      return { receipt: toReceipt(bundle, await ratingForOrder(ctx.db, bundle.row.id)) };
     },
   );
 

@@ -18,6 +18,7 @@ import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 import { driverOrderHandlers } from '../orders/driverOrderHandlers.js';
+import { driverRatingHandlers } from '../ratings/driverRatingHandlers.js';
 
 /**
  * The drivers read model. Orders join it to find nearby online drivers (with driver_locations); the
@@ -111,6 +112,8 @@ export const driversProjector = projector('drivers', {
   handlers: {
     // Committed liters and completed deliveries follow the driver's orders.
     ...driverOrderHandlers,
+    // avg_rating and ratings_count follow the driver's ratings.
+    ...driverRatingHandlers,
     DriverRegistered: (trx, e: E<DriverRegisteredData>) =>
       trx
         .insertInto('drivers')

@@ -41,7 +41,8 @@ const waitForHealth = async (port: number) => {
   throw new Error('service did not come up');
 };
 
-describe('start-up and shutdown', () => {
+// Child processes start tsx from scratch: on a loaded machine that alone can take most of a minute.
+describe('start-up and shutdown', { timeout: 180_000 }, () => {
   let service: Service | undefined;
   afterEach(async () => {
     await service?.stop();

@@ -1,0 +1,72 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { forbidden, notFound } from '../../domain/errors.js';
+import { INCIDENT_DESCRIPTION_MAX, INCIDENT_TYPES } from '../../domain/incident/events.js';
+import { metadataOf } from '../../commands/order/handlers.js';
+import { reportIncident } from '../../commands/incident/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import { findIncident, incidentsOfOrder } from '../../projections/incidents/incidentQueries.js';
+import type { IncidentRow } from '../../projections/incidents/incidentViews.js';
+import { authenticate } from '../auth.js';
+import { bundleForParty } from '../orders/orderReads.js';
+import { OrderParams, orderIdFrom } from '../orders/schemas.js';
+import { defineRoute } from '../route.js';
+
+const IncidentBody = z
+  .object({
+    type: z.enum(INCIDENT_TYPES),
+    description: z.string().trim().max(INCIDENT_DESCRIPTION_MAX).nullable().optional(),
+  })
+  .refine((b) => b.type !== 'OTRO' || !!b.description, { path: ['description'], message: 'is required when type is OTRO' });
+
+/** §2.7. */
+export const incidentView = (r: IncidentRow) => ({
+  id: r.id,
+  order_id: r.order_id,
+  type: r.type,
+  description: r.description,
+  reporter_role: r.reporter_role,
+  reporter: { id: r.reporter_id, name: r.reporter_name },
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+export const incidentRoutes = (ctx: AppContext, router: Router): void => {
+  const anyone = [authenticate(ctx.auth)];
+  const tags = ['incidents'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/orders/:orderId/incidents',
+      summary: 'Report an incident (the order’s customer or its driver)',
+      tags,
+      guards: anyone,
+      params: OrderParams,
+      body: IncidentBody,
+      responses: { 201: { description: '{incident}' } },
+    },
+    async ({ params, body, actor, req, res }) => {
+      const orderId = orderIdFrom(params);
+      const { position, incident } = await reportIncident(ctx, actor, { orderId, type: body.type, description: body.description || null }, metadataOf(actor, req.id));
+      await ctx.settle(position);
+      const row = await findIncident(ctx.db, incident.incidentId);
+      if (!row) throw notFound('OrderNotFound', 'Order not found.');
+      res.status(201);
+      return { incident: incidentView(row) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/orders/:orderId/incidents', summary: 'The order’s incidents, newest first (participants only)', tags, guards: anyone, params: OrderParams },
+    async ({ params, actor }) => {
+      const orderId = orderIdFrom(params);
+      const { party } = await bundleForParty(ctx, orderId, actor);
+      if (party !== 'CLIENT' && party !== 'DRIVER') throw forbidden('Forbidden', 'Only the order’s customer and its driver see its incidents.');
+      return { incidents: (await incidentsOfOrder(ctx.db, orderId)).map(incidentView) };
+    },
+  );
+};

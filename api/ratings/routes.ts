@@ -1,0 +1,99 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { notFound } from '../../domain/errors.js';
+import { RATING_LIMITS } from '../../domain/rating/events.js';
+import { metadataOf } from '../../commands/order/handlers.js';
+import { rateDriver, type RateDriverInput } from '../../commands/rating/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import { findDriver } from '../../projections/drivers/driverQueries.js';
+import { ratingOfOrder, ratingSummaryOfDriver } from '../../projections/ratings/ratingQueries.js';
+import type { RatingRow } from '../../projections/ratings/ratingViews.js';
+import { authenticate, requireRole, type Actor } from '../auth.js';
+import { bundleForParty } from '../orders/orderReads.js';
+import { OrderParams, orderIdFrom } from '../orders/schemas.js';
+import { defineRoute } from '../route.js';
+
+const { minScore, maxScore, maxTags, maxTagLength, maxCommentLength } = RATING_LIMITS;
+
+const RatingFields = z.object({
+  score: z.number().int().min(minScore).max(maxScore),
+  tags: z.array(z.string().trim().min(1).max(maxTagLength)).max(maxTags).optional(),
+  // A blank comment says nothing: it is stored as null.
+  comment: z.string().trim().max(maxCommentLength).nullable().optional(),
+});
+
+const RatingBody = RatingFields.extend({ orderId: z.number().int().positive() });
+
+/** §2.8, with the spec's snake_case names. */
+export const ratingView = (r: RatingRow) => ({
+  id: r.id,
+  order_id: r.order_id,
+  from_user_id: r.from_user_id,
+  to_driver_id: r.to_driver_id,
+  score: r.score,
+  comment: r.comment,
+  tags: r.tags,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+const RATED = { description: '{rating, driver {avgRating, totalRatings}}' };
+
+export const ratingRoutes = (ctx: AppContext, router: Router): void => {
+  const anyone = [authenticate(ctx.auth)];
+  const tags = ['ratings'];
+
+  const rate = async (actor: Actor, input: RateDriverInput, requestId: unknown) => {
+    const { position, rating } = await rateDriver(ctx, actor, input, metadataOf(actor, requestId));
+    await ctx.settle(position);
+    const row = await ratingOfOrder(ctx.db, input.orderId);
+    const driver = await findDriver(ctx.db, rating.driverId, ctx.clock.now());
+    if (!row || !driver) throw notFound('OrderNotFound', 'Order not found.');
+    return { rating: ratingView(row), driver: { avgRating: driver.avgRating, totalRatings: driver.ratingsCount } };
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/ratings', summary: 'Rate the driver of a delivered order (its customer, once)', tags, guards: anyone, body: RatingBody, responses: { 201: RATED } },
+    async ({ body, actor, req, res }) => {
+      const out = await rate(actor, { orderId: body.orderId, score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
+      res.status(201);
+      return out;
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/orders/:orderId/rating', summary: 'Rate the driver of a delivered order (alias of POST /ratings)', tags, guards: anyone, params: OrderParams, body: RatingFields, responses: { 201: RATED } },
+    async ({ params, body, actor, req, res }) => {
+      const out = await rate(actor, { orderId: orderIdFrom(params), score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
+      res.status(201);
+      return out;
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams },
+    async ({ params, actor }) => {
+      const orderId = orderIdFrom(params);
+      await bundleForParty(ctx, orderId, actor);
+      const row = await ratingOfOrder(ctx.db, orderId);
+      // "The caller's rating": only its author reads it here; the driver reads its ratings anonymized.
+      return { rating: row && row.from_user_id === actor.id && actor.role === 'CLIENT' ? ratingView(row) : null };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/driver/rating', summary: 'The driver’s rating summary', tags, guards: requireRole(ctx.auth, 'DRIVER') },
+    async ({ actor }) => {
+      if (actor.driverId == null) throw notFound('DriverNotFound', 'You have no driver profile.');
+      return ratingSummaryOfDriver(ctx.db, actor.driverId);
+    },
+  );
+};

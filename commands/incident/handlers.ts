@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import type { IncidentEvent } from '../../domain/incident/events.js';
+import { decide, evolve, initialState, type IncidentState } from '../../domain/incident/incident.js';
+import type { Actor } from '../../api/auth.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { Aggregate } from '../handle.js';
+import { partyOf } from '../order/handlers.js';
+import { loadOrder } from '../order/orderStream.js';
+
+/** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
+export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;
+
+const incidentAggregate: Aggregate<IncidentState, IncidentEvent> = { initialState, evolve };
+
+export interface ReportIncidentInput {
+  orderId: number;
+  type: string;
+  description: string | null;
+}
+
+export const reportIncident = async (ctx: AppContext, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
+  const order = await loadOrder(ctx, input.orderId);
+  const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
+  const { rows } = await sql<{ id: number }>`SELECT nextval('incident_id_seq') AS id`.execute(ctx.db);
+  const incidentId = Number(rows[0].id);
+  const result = await ctx.handle(
+    incidentStream(incidentId),
+    incidentAggregate,
+    (state) =>
+      decide(
+        {
+          type: 'ReportIncident',
+          incidentId,
+          orderId: order?.id ?? null,
+          party,
+          reporterId: actor.id,
+          reporterName: actor.name ?? null,
+          incidentType: input.type,
+          description: input.description,
+          now: ctx.clock.now(),
+        },
+        state,
+      ),
+    metadata,
+  );
+  return { position: result.position, incident: result.state! };
+};

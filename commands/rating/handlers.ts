@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { RatingEvent } from '../../domain/rating/events.js';
+import { decide, evolve, initialState, type RatingState } from '../../domain/rating/rating.js';
+import type { Actor } from '../../api/auth.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { Aggregate } from '../handle.js';
+import { partyOf } from '../order/handlers.js';
+import { loadOrder } from '../order/orderStream.js';
+
+/** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
+export const ratingStream = (orderId: number): string => `rating-${orderId}`;
+
+const ratingAggregate: Aggregate<RatingState, RatingEvent> = { initialState, evolve };
+
+export interface RateDriverInput {
+  orderId: number;
+  score: number;
+  tags: string[];
+  comment: string | null;
+}
+
+/** The order is read from its stream, not the read model: whether it is delivered is decided on the truth. */
+export const rateDriver = async (ctx: AppContext, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
+  const order = await loadOrder(ctx, input.orderId);
+  const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
+  const { rows } = await sql<{ id: number }>`SELECT nextval('rating_id_seq') AS id`.execute(ctx.db);
+  const ratingId = Number(rows[0].id);
+  const result = await ctx.handle(
+    ratingStream(input.orderId),
+    ratingAggregate,
+    (state) =>
+      decide(
+        {
+          type: 'RateDriver',
+          ratingId,
+          order: order && { id: order.id, clientId: order.clientId, driverId: order.driverId, status: order.status },
+          party,
+          score: input.score,
+          tags: input.tags,
+          comment: input.comment,
+          now: ctx.clock.now(),
+        },
+        state,
+      ),
+    metadata,
+  );
+  return { position: result.position, rating: result.state! };
+};

@@ -1,0 +1,33 @@
+import type { DomainEvent } from '../decider.js';
+
+/** Spec §2.7. */
+export const INCIDENT_TYPES = [
+  'ACCESO_BLOQUEADO',
+  'CLIENTE_NO_RESPONDE',
+  'DIRECCION_INCORRECTA',
+  'PROBLEMA_VEHICULO',
+  'AGUA_INSUFICIENTE',
+  'PROBLEMA_PAGO',
+  'OTRO',
+] as const;
+export type IncidentType = (typeof INCIDENT_TYPES)[number];
+
+export const INCIDENT_DESCRIPTION_MAX = 1000;
+
+/**
+ * One stream per incident (`incident-<id>`): an incident is an immutable record with no life cycle, and
+ * keeping it off the order stream means reporting one never contends with the order's own commands.
+ * The reporter's name is the one they had when reporting.
+ */
+export interface IncidentReportedData {
+  incidentId: number;
+  orderId: number;
+  type: IncidentType;
+  description: string | null;
+  reporterRole: 'CLIENT' | 'DRIVER';
+  reporterId: number;
+  reporterName: string | null;
+  reportedAt: string;
+}
+
+export type IncidentEvent = DomainEvent<'IncidentReported', IncidentReportedData>;

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../infra/clock.js';
+import { signInAdmin, signInClient, type SignedInUser } from '../support/actors.js';
+import { arrive, call, confirmedOrder, onlineDriver, orderBody, type Flow } from '../support/orderFlows.js';
+import { startTestService, type TestService } from '../support/testService.js';
+import type { SignedInDriver } from '../support/actors.js';
+
+describe('ratings', () => {
+  let t: TestService;
+  let api: ReturnType<typeof call>;
+  const clock = new ManualClock('2026-03-01T10:00:00Z');
+
+  /** A cash order taken all the way to DELIVERED (orderFlows stops at arrival). */
+  const deliveredOrder = async (opts: { client?: SignedInUser; driver?: SignedInDriver } = {}): Promise<Flow> => {
+    const f = await confirmedOrder(t, opts);
+    await arrive(t, f);
+    const r = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin });
+    if (r.status !== 200) throw new Error(`deliver answered ${r.status}: ${JSON.stringify(r.body)}`);
+    return f;
+  };
+
+  beforeAll(async () => {
+    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    api = call(t);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('the customer rates the delivered order’s driver; the rating shows on the receipt, /me and the summary', async () => {
+    const driver = await onlineDriver(t);
+    const f = await deliveredOrder({ driver });
+
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
+    expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).body.receipt.rating).toBeNull();
+    expect((await api.get('/driver/rating', driver.token)).body).toEqual({ average: 0, total: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }, recent: [] });
+
+    const rated = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 4, tags: [' puntual ', 'amable'], comment: 'Muy buen servicio' });
+    expect(rated.status).toBe(201);
+    expect(rated.body).toEqual({
+      rating: {
+        id: expect.any(Number),
+        order_id: f.orderId,
+        from_user_id: f.client.user.id,
+        to_driver_id: driver.driverId,
+        score: 4,
+        comment: 'Muy buen servicio',
+        tags: ['puntual', 'amable'],
+        created_at: '2026-03-01T10:00:00.000Z',
+        updated_at: '2026-03-01T10:00:00.000Z',
+      },
+      driver: { avgRating: 4, totalRatings: 1 },
+    });
+
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: rated.body.rating });
+    const receipt = await api.get(`/orders/${f.orderId}/receipt`, f.client.token);
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.receipt.rating).toEqual({ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4 });
+
+    // A second order rated through the alias, later and without a comment; a third with a blank comment.
+    clock.advance(60_000);
+    const g = await deliveredOrder({ driver });
+    const alias = await api.post(`/orders/${g.orderId}/rating`, g.client.token, { score: 5 });
+    expect(alias.status).toBe(201);
+    expect(alias.body.rating).toMatchObject({ order_id: g.orderId, score: 5, comment: null, tags: [] });
+    expect(alias.body.driver).toEqual({ avgRating: 4.5, totalRatings: 2 });
+
+    clock.advance(60_000);
+    const h = await deliveredOrder({ driver });
+    const third = await api.post('/ratings', h.client.token, { orderId: h.orderId, score: 4, comment: '   ', tags: [] });
+    expect(third.status).toBe(201);
+    expect(third.body.rating.comment).toBeNull();
+    expect(third.body.driver).toEqual({ avgRating: 13 / 3, totalRatings: 3 });
+
+    clock.advance(60_000);
+    const k = await deliveredOrder({ driver });
+    const fourth = await api.post('/ratings', k.client.token, { orderId: k.orderId, score: 1, comment: 'Llegó tarde', tags: ['tarde'] });
+    expect(fourth.body.driver).toEqual({ avgRating: 3.5, totalRatings: 4 });
+
+    const summary = await api.get('/driver/rating', driver.token);
+    expect(summary.status).toBe(200);
+    expect(summary.body).toEqual({
+      average: 3.5,
+      total: 4,
+      distribution: { 1: 1, 2: 0, 3: 0, 4: 2, 5: 1 },
+      // Latest commented ratings first, with nothing that names the customer or the order.
+      recent: [
+        { score: 1, comment: 'Llegó tarde', tags: ['tarde'], created_at: '2026-03-01T10:03:00.000Z' },
+        { score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' },
+      ],
+    });
+    const me = await api.get('/me', driver.token);
+    expect(me.body.user.driver).toMatchObject({ avgRating: 3.5, ratingsCount: 4 });
+  });
+
+  it('keeps /me, the POST answer and the summary on the same non-terminating average', async () => {
+    const driver = await onlineDriver(t);
+    let last: { avgRating: number; totalRatings: number } | undefined;
+    for (const score of [5, 4, 4]) {
+      const f = await deliveredOrder({ driver });
+      const r = await api.post('/ratings', f.client.token, { orderId: f.orderId, score });
+      expect(r.status).toBe(201);
+      last = r.body.driver;
+    }
+    expect(last).toEqual({ avgRating: 13 / 3, totalRatings: 3 });
+    expect((await api.get('/me', driver.token)).body.user.driver.avgRating).toBe(13 / 3);
+    expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ average: 13 / 3, total: 3, recent: [] });
+  });
+
+  it('lets exactly one of concurrent ratings of an order through: one 201, the others 409 AlreadyRated', async () => {
+    const driver = await onlineDriver(t);
+    const f = await deliveredOrder({ driver });
+    const rs = await Promise.all([
+      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }),
+      api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 1 }),
+      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 3 }),
+    ]);
+    expect(rs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error).toBe('AlreadyRated');
+    const winner = rs.find((r) => r.status === 201)!.body.rating;
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body.rating).toEqual(winner);
+    expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ total: 1, average: winner.score });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: winner.score, ratingsCount: 1 });
+
+    const again = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('AlreadyRated');
+  });
+
+  it('refuses orders that cannot be rated yet: no driver, or not delivered', async () => {
+    const client = await signInClient(t);
+    const open = await api.post('/orders', client.token, orderBody());
+    expect(open.status).toBe(201);
+    const noDriver = await api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 });
+    expect(noDriver.status).toBe(409);
+    expect(noDriver.body.error).toBe('NoDriverAssigned');
+    expect((await api.post(`/orders/${open.body.order.id}/cancel`, client.token, {})).status).toBe(200);
+    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe('NoDriverAssigned');
+
+    const f = await confirmedOrder(t);
+    const confirmed = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toBe('OrderNotDelivered');
+    await arrive(t, f);
+    expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe('OrderNotDelivered');
+    expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).status).toBe(409);
+  });
+
+  it('lets only the customer rate: strangers get 404, the driver, a losing bidder and admins 403', async () => {
+    const client = await signInClient(t);
+    const winner = await onlineDriver(t);
+    const loser = await onlineDriver(t);
+    const created = await api.post('/orders', client.token, orderBody());
+    const orderId: number = created.body.order.id;
+    expect((await api.post(`/orders/${orderId}/accept`, loser.token, {})).status).toBe(201);
+    const bid = await api.post(`/orders/${orderId}/accept`, winner.token, {});
+    const accepted = await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token);
+    expect(accepted.status).toBe(200);
+    const f: Flow = { client, driver: winner, orderId, offerId: bid.body.offer.id, pin: accepted.body.order.delivery_pin };
+    await arrive(t, f);
+    expect((await api.post(`/orders/${orderId}/deliver`, winner.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+
+    const stranger = await signInClient(t);
+    const strangerDriver = await onlineDriver(t);
+    const admin = await signInAdmin(t);
+    for (const token of [stranger.token, strangerDriver.token]) {
+      const r = await api.post('/ratings', token, { orderId, score: 5 });
+      expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
+      expect((await api.get(`/ratings/order/${orderId}`, token)).status).toBe(404);
+    }
+    for (const token of [winner.token, loser.token, admin.token]) {
+      const r = await api.post(`/orders/${orderId}/rating`, token, { score: 5 });
+      expect([r.status, r.body.error]).toEqual([403, 'Forbidden']);
+    }
+    const unknown = await api.post('/ratings', client.token, { orderId: 987_654_321, score: 5 });
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'OrderNotFound']);
+    for (const path of ['/orders/987654321/rating', '/orders/abc/rating', '/orders/0/rating']) {
+      const r = await api.post(path, client.token, { score: 5 });
+      expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
+    }
+    expect((await api.get('/ratings/order/abc', client.token)).status).toBe(404);
+    expect((await t.request('POST', '/api/v1/ratings', { body: { orderId, score: 5 } })).status).toBe(401);
+
+    // Nothing of the refused attempts was recorded; the customer still rates, and reads only their own.
+    const ok = await api.post('/ratings', client.token, { orderId, score: 5 });
+    expect(ok.status).toBe(201);
+    expect((await api.get(`/ratings/order/${orderId}`, winner.token)).body).toEqual({ rating: null });
+    expect((await api.get('/driver/rating', loser.token)).body.total).toBe(0);
+  });
+
+  it('answers bad bodies with 422 naming each field, and records nothing', async () => {
+    const f = await deliveredOrder();
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ score: 5 }, ['orderId']],
+      [{ orderId: 'x', score: 5 }, ['orderId']],
+      [{ orderId: f.orderId + 0.5, score: 5 }, ['orderId']],
+      [{ orderId: -1, score: 5 }, ['orderId']],
+      [{ orderId: f.orderId }, ['score']],
+      [{ orderId: f.orderId, score: 0 }, ['score']],
+      [{ orderId: f.orderId, score: 6 }, ['score']],
+      [{ orderId: f.orderId, score: 4.5 }, ['score']],
+      [{ orderId: f.orderId, score: '5' }, ['score']],
+      [{ orderId: f.orderId, score: 5, tags: 'puntual' }, ['tags']],
+      [{ orderId: f.orderId, score: 5, tags: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }, ['tags']],
+      [{ orderId: f.orderId, score: 5, tags: ['x'.repeat(41)] }, ['tags.0']],
+      [{ orderId: f.orderId, score: 5, tags: ['ok', '  '] }, ['tags.1']],
+      [{ orderId: f.orderId, score: 5, tags: [7] }, ['tags.0']],
+      [{ orderId: f.orderId, score: 5, comment: 'x'.repeat(501) }, ['comment']],
+      [{ orderId: f.orderId, score: 5, comment: 12 }, ['comment']],
+      [{ score: 9, comment: 'x'.repeat(501), tags: 3 }, ['orderId', 'score', 'tags', 'comment']],
+    ];
+    for (const [body, fields] of cases) {
+      const r = await api.post('/ratings', f.client.token, body);
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(r.body.error).toBe('ValidationError');
+      expect(Object.keys(r.body.details.fieldErrors).sort(), JSON.stringify(body)).toEqual([...fields].sort());
+    }
+    const alias = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 0, tags: ['x'.repeat(41)] });
+    expect(alias.status).toBe(422);
+    expect(Object.keys(alias.body.details.fieldErrors).sort()).toEqual(['score', 'tags.0']);
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
+
+    const edge = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 1, tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)], comment: 'x'.repeat(500) });
+    expect(edge.status).toBe(201);
+    expect(edge.body.rating.tags).toHaveLength(6);
+  });
+
+  it('serves the rating summary to drivers only', async () => {
+    const client = await signInClient(t);
+    expect((await api.get('/driver/rating', client.token)).status).toBe(403);
+    expect((await api.get('/driver/rating', (await signInAdmin(t)).token)).status).toBe(403);
+    expect((await t.request('GET', '/api/v1/driver/rating')).status).toBe(401);
+  });
+});
