@@ -2,6 +2,7 @@ import type { AppModule } from './context.js';
 import { eventStoreMigrations } from './eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
 import { devOutboxMigrations } from './outbox/devOutbox.js';
+import { processManagerMigrations } from '../commands/processManager.js';
 import { devRoutes } from '../api/dev/routes.js';
 import { notificationsModule } from '../api/notifications/module.js';
 import { deviceTokensModule } from '../api/deviceTokens/module.js';
@@ -17,7 +18,7 @@ import { incidentsModule } from '../api/incidents/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
-  { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...devOutboxMigrations }, routes: devRoutes },
+  { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...devOutboxMigrations, ...processManagerMigrations }, routes: devRoutes },
   notificationsModule,
   deviceTokensModule,
   identityModule,

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { orderProcessMigrations, orderReactionsJob } from '../../commands/order/reactions.js';
+import { orderReactionsJob } from '../../commands/order/reactions.js';
 import { orderTimersJob } from '../../commands/order/timers.js';
 import { creditViewMigrations, creditViewsProjector } from '../../projections/credit/creditViews.js';
 import { orderViewMigrations, orderViewsProjector } from '../../projections/orders/orderViews.js';
@@ -12,7 +12,7 @@ import { orderRoutes } from './routes.js';
 /** Orders, offers, delivery and customer credit (issue #4). */
 export const ordersModule: AppModule = {
   name: 'orders',
-  migrations: { ...orderViewMigrations, ...orderProcessMigrations, ...creditViewMigrations },
+  migrations: { ...orderViewMigrations, ...creditViewMigrations },
   projectors: [orderViewsProjector, creditViewsProjector],
   init(ctx) {
     ctx.scheduler.register(orderTimersJob(ctx));

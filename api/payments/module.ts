@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { paymentProcessMigrations, paymentReactionsJob } from '../../commands/payment/reactions.js';
+import { paymentReactionsJob } from '../../commands/payment/reactions.js';
 import { createHttpPaymentProviders, simulatedPaymentProviders } from '../../infra/payments/paymentProviders.js';
 import { paymentViewMigrations, paymentViewsProjector } from '../../projections/payments/paymentViews.js';
 import { adminPaymentRoutes } from '../admin/payments/routes.js';
@@ -8,7 +8,7 @@ import { paymentRoutes } from './routes.js';
 /** Payments: intents, immediate debit, manual forms, provider webhooks, admin review (issue #5). */
 export const paymentsModule: AppModule = {
   name: 'payments',
-  migrations: { ...paymentViewMigrations, ...paymentProcessMigrations },
+  migrations: paymentViewMigrations,
   projectors: [paymentViewsProjector],
   init(ctx) {
     const c = ctx.config;

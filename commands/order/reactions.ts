@@ -1,4 +1,3 @@
-import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import { creditUsableForOrder } from '../../domain/credit/credit.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
@@ -8,8 +7,9 @@ import type { Order } from '../../domain/order/order.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { loadCredit, runCredit } from '../credit/handlers.js';
+import { processManager } from '../processManager.js';
 import { derivedEventId } from './eventIds.js';
-import { loadOrder, runOrderCommand } from './orderStream.js';
+import { loadOrder, orderStream, runOrderCommand } from './orderStream.js';
 
 /**
  * The order process manager: what other aggregates must do after an order event.
@@ -19,8 +19,8 @@ import { loadOrder, runOrderCommand } from './orderStream.js';
  * - A delivery draws actualLiters from the driver's tank (the driver stream, through identity's decider).
  *
  * Command handlers run it inline for the events they append (the response then reflects it), and a
- * scheduler job replays the log behind them (a crash between the two appends heals). Event ids derive from
- * the causing event's id, so the second run appends nothing.
+ * scheduler job replays the log behind them (commands/processManager.ts). Event ids derive from the causing
+ * event's id, so the second run appends nothing.
  */
 export interface CausingEvent {
   eventId: string;
@@ -29,8 +29,6 @@ export interface CausingEvent {
 }
 
 const CREDIT_TRIGGERS = new Set(['OrderCreated', 'OfferAccepted', 'PaymentMethodChanged', 'OrderCancelled', 'OrderExpired']);
-
-export const reactsTo = (type: string): boolean => CREDIT_TRIGGERS.has(type) || type === 'OrderDelivered';
 
 const metadataFor = (cause: CausingEvent): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
 
@@ -108,93 +106,15 @@ export const reactToOrderEvent = async (ctx: AppContext, e: CausingEvent): Promi
   return 0;
 };
 
-/**
- * The inline half, for the events a command handler just appended; returns the last position appended.
- * The order command has already happened, so a refusal here is logged, not answered to the caller.
- */
-export const reactToOrderEvents = async (ctx: AppContext, events: (OrderEvent & { eventId: string })[]): Promise<number> => {
-  let last = 0;
-  for (const e of events) {
-    if (!reactsTo(e.type)) continue;
-    try {
-      last = Math.max(last, await reactToOrderEvent(ctx, e));
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      ctx.logger.error({ err, type: e.type }, 'order reaction refused');
-    }
-  }
-  return last;
-};
+/** Its catch-up half heals a crash between an order's append and the reaction to it. */
+const orderProcess = processManager({
+  name: 'order-reactions',
+  reactsTo: (e) => e.streamId.startsWith('order-') && (CREDIT_TRIGGERS.has(e.type) || e.type === 'OrderDelivered'),
+  react: reactToOrderEvent,
+});
 
-declare module '../../infra/db/database.js' {
-  interface Database {
-    order_process_checkpoints: { name: string; position: number; updated_at: Generated<Date> };
-  }
-}
+/** The inline half, for the events an order command handler just appended; returns the last position appended. */
+export const reactToOrderEvents = (ctx: AppContext, events: (OrderEvent & { eventId: string })[]): Promise<number> =>
+  orderProcess.inline(ctx, events.map((e) => ({ ...e, streamId: orderStream(e.data.orderId) })));
 
-export const orderProcessMigrations: Record<string, Migration> = {
-  '0310_order_process_checkpoints': {
-    async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE order_process_checkpoints (
-        name text PRIMARY KEY,
-        position bigint NOT NULL DEFAULT 0,
-        updated_at timestamptz NOT NULL DEFAULT now()
-      )`.execute(db);
-    },
-    async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE order_process_checkpoints`.execute(db);
-    },
-  },
-};
-
-const PROCESS_NAME = 'order-reactions';
-
-/**
- * The catch-up half: a scheduler job that follows the log from its checkpoint and reacts to order events
- * that the inline half may have missed (a crash between two appends).
- */
-export const orderReactionsJob = (ctx: AppContext) => {
-  let running: Promise<void> | null = null;
-  const runOnce = async () => {
-    const row = await ctx.db.selectFrom('order_process_checkpoints').select('position').where('name', '=', PROCESS_NAME).executeTakeFirst();
-    let position = row ? Number(row.position) : 0;
-    for (;;) {
-      const events = await ctx.store.readAll(position, 500);
-      if (events.length === 0) return;
-      try {
-        for (const e of events) {
-          if (!e.streamId.startsWith('order-') || !reactsTo(e.type)) {
-            position = e.globalPosition;
-            continue;
-          }
-          try {
-            await reactToOrderEvent(ctx, e);
-          } catch (err) {
-            // A refusal is final (retrying decides the same); anything else stops here and retries next run.
-            if (!(err instanceof DomainError)) throw err;
-            ctx.logger.error({ err, event: e.globalPosition, type: e.type }, 'order reaction refused; skipped');
-          }
-          position = e.globalPosition;
-        }
-      } finally {
-        await saveCheckpoint(position);
-      }
-    }
-  };
-  const saveCheckpoint = (position: number) =>
-    ctx.db
-      .insertInto('order_process_checkpoints')
-      .values({ name: PROCESS_NAME, position })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
-      .execute();
-  return {
-    name: PROCESS_NAME,
-    everyMs: 2000,
-    run: async () => {
-      running ??= runOnce().finally(() => {
-        running = null;
-      });
-      await running;
-    },
-  };
-};
+export const orderReactionsJob = (ctx: AppContext) => orderProcess.catchUpJob(ctx, { everyMs: 2000 });

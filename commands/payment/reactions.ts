@@ -1,15 +1,15 @@
-import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import { badRequest, DomainError } from '../../domain/errors.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
 import { orderPaymentsStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
 import { CASH_USD, currentPaymentId, isLive, orderPaymentsAggregate } from '../../domain/payment/payment.js';
 import type { AppContext } from '../../infra/context.js';
-import type { EventMetadata, RecordedEvent } from '../../infra/eventStore/port.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { WEBHOOK_PROVIDERS } from '../../infra/payments/paymentProviders.js';
 import { isValidSignature, parseWebhookEvent } from '../../infra/payments/webhooks.js';
 import { paymentIdByProviderRef } from '../../projections/payments/paymentQueries.js';
 import { loadState } from '../handle.js';
+import { processManager } from '../processManager.js';
 import { derivedEventId } from '../order/eventIds.js';
 import { rejectPayment as rejectOrderPayment } from '../order/handlers.js';
 import { loadOrder } from '../order/orderStream.js';
@@ -67,8 +67,6 @@ const REACTS_TO = new Set([
   'PaymentExpired',
   'PaymentProviderEventRecorded',
 ]);
-
-export const reactsTo = (e: { type: string; streamId?: string }): boolean => REACTS_TO.has(e.type);
 
 /** Returns the global position of the last event it appended (0 when none). */
 export const reactToEvent = async (ctx: AppContext, e: Cause): Promise<number> => {
@@ -162,72 +160,14 @@ export const receiveWebhook = async (
   return Math.max(recorded.position, applied);
 };
 
-declare module '../../infra/db/database.js' {
-  interface Database {
-    payment_process_checkpoints: { name: string; position: number; updated_at: Generated<Date> };
-  }
-}
-
-export const paymentProcessMigrations: Record<string, Migration> = {
-  '0410_payment_process_checkpoints': {
-    async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE payment_process_checkpoints (
-        name text PRIMARY KEY,
-        position bigint NOT NULL DEFAULT 0,
-        updated_at timestamptz NOT NULL DEFAULT now()
-      )`.execute(db);
-    },
-    async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE payment_process_checkpoints`.execute(db);
-    },
-  },
-};
-
-const PROCESS_NAME = 'payment-reactions';
-
 /**
- * The catch-up half: follows the log from its checkpoint and reacts to what inline handlers did not (the
- * order's timers, other areas' commands, a crash between two appends). It stays one run behind the head
- * it saw last time, so it does not race the inline half of a request still in flight.
+ * The catch-up half reacts to what inline handlers did not (the order's timers, other areas' commands, a
+ * crash between two appends); it trails the head so as not to race a request's inline half still in flight.
  */
-export const paymentReactionsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => {
-  let running: Promise<void> | null = null;
-  let seenHead: number | null = null;
-  const runOnce = async () => {
-    const upTo = seenHead;
-    seenHead = await ctx.store.headPosition();
-    if (upTo === null) return;
-    const row = await ctx.db.selectFrom('payment_process_checkpoints').select('position').where('name', '=', PROCESS_NAME).executeTakeFirst();
-    let position = row ? Number(row.position) : 0;
-    let last = 0;
-    while (position < upTo) {
-      const events: RecordedEvent[] = (await ctx.store.readAll(position, 500)).filter((e) => e.globalPosition <= upTo);
-      if (events.length === 0) break;
-      for (const e of events) {
-        if (!reactsTo(e)) continue;
-        try {
-          last = Math.max(last, await reactToEvent(ctx, e));
-        } catch (err) {
-          ctx.logger.error({ err, event: e.globalPosition, type: e.type }, 'payment reaction failed; skipped');
-        }
-      }
-      position = events[events.length - 1].globalPosition;
-      await ctx.db
-        .insertInto('payment_process_checkpoints')
-        .values({ name: PROCESS_NAME, position })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
-        .execute();
-    }
-    await ctx.settle(last);
-  };
-  return {
-    name: PROCESS_NAME,
-    everyMs,
-    run: async () => {
-      running ??= runOnce().finally(() => {
-        running = null;
-      });
-      await running;
-    },
-  };
-};
+const paymentProcess = processManager({
+  name: 'payment-reactions',
+  reactsTo: (e) => REACTS_TO.has(e.type),
+  react: reactToEvent,
+});
+
+export const paymentReactionsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });

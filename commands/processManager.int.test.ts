@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { conflict } from '../domain/errors.js';
+import { createDb } from '../infra/db/database.js';
+import { migrateToLatest } from '../infra/db/migrate.js';
+import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
+import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
+import type { EventStore } from '../infra/eventStore/port.js';
+import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
+import { createLogger } from '../infra/logger.js';
+import { freshDatabaseUrl } from '../tests/support/testService.js';
+import { derivedEventId } from './order/eventIds.js';
+import { processManager, processManagerMigrations, type Cause, type ProcessContext } from './processManager.js';
+
+/**
+ * The process manager mechanism against every database the service runs on, through a process of this
+ * file's own: each `Asked` event on one of the test's `ask-` streams is answered by one `Answered` event
+ * whose id derives from the question's. Tests share a database; each has its own process and streams. A question's `outcome` says how its reaction goes: answered, refused (a
+ * DomainError), or crashing (any other error) the first time it is reacted to.
+ */
+type Outcome = 'answer' | 'refuse' | 'crash-once';
+
+const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
+  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
+];
+if (process.env.DATABASE_URL) {
+  backends.push({
+    name: 'postgres',
+    async open() {
+      const fresh = await freshDatabaseUrl();
+      return { pool: createPostgresPool(fresh.url), drop: fresh.drop };
+    },
+  });
+}
+
+describe.each(backends)('process manager on $name', (backend) => {
+  let ctx: ProcessContext;
+  let store: EventStore;
+  let close: () => Promise<void>;
+  let reactedTo: number[];
+  let crashed: Set<string>;
+  let name: string;
+
+  const processUnderTest = () =>
+    processManager({
+      name,
+      reactsTo: (e) => e.streamId.startsWith(`ask-${name}-`) && e.type === 'Asked',
+      async react(c: ProcessContext, e: Cause) {
+        const { n, outcome } = e.data as { n: number; outcome: Outcome };
+        reactedTo.push(n);
+        if (outcome === 'refuse') throw conflict('Refused', `question ${n} is refused`);
+        if (outcome === 'crash-once' && !crashed.has(e.eventId)) {
+          crashed.add(e.eventId);
+          throw new Error(`reaction to question ${n} crashes`);
+        }
+        const answer = { eventId: derivedEventId(e.eventId, 'answer'), type: 'Answered', data: { n } };
+        return (await c.store.appendToStream(`answer-${name}-${n}`, [answer], { expectedRevision: 'any' })).position;
+      },
+    });
+
+  /** On PostgreSQL the log shows an event once no older transaction of the server is still open. */
+  const untilLogShows = async (position: number) => {
+    while ((await store.readAll(position - 1, 1)).length === 0) await store.waitForAppend(20);
+  };
+
+  const ask = async (...questions: [number, Outcome][]) => {
+    const events = questions.map(([n, outcome]) => ({ eventId: randomUUID(), type: 'Asked', data: { n, outcome } }));
+    const stream = `ask-${name}-${randomUUID()}`;
+    // An event the process does not react to sits among the ones it does.
+    const { position } = await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Noted', data: {} }], { expectedRevision: 'any' });
+    await untilLogShows(position);
+    return (await store.readStream(stream)).filter((e) => e.type === 'Asked');
+  };
+
+  const answered = async () => {
+    await untilLogShows(await store.headPosition());
+    const all = await store.readAll(0, 10_000);
+    return all.filter((e) => e.streamId.startsWith(`answer-${name}-`)).map((e) => (e.data as { n: number }).n);
+  };
+
+  const checkpoint = async () => {
+    const row = await ctx.db.selectFrom('process_manager_checkpoints').select('position').where('name', '=', name).executeTakeFirst();
+    return row ? Number(row.position) : 0;
+  };
+
+  const now = new Date('2030-01-01T00:00:00Z');
+
+  beforeAll(async () => {
+    const { pool, drop } = await backend.open();
+    const db = createDb(pool);
+    await migrateToLatest(db, { ...eventStoreMigrations, ...processManagerMigrations });
+    store = createPostgresEventStore(pool, { pollMs: 20 });
+    ctx = { db, store, logger: createLogger('silent'), settle: async () => {} };
+    close = async () => {
+      await store.close();
+      await db.destroy();
+      await drop?.();
+    };
+  });
+
+  afterAll(async () => {
+    await close();
+  });
+
+  beforeEach(() => {
+    name = `test-${randomUUID()}`;
+    reactedTo = [];
+    crashed = new Set();
+    vi.restoreAllMocks();
+  });
+
+  it('catches up from its checkpoint, and a run with nothing new appends nothing', async () => {
+    const job = processUnderTest().catchUpJob(ctx, { everyMs: 1000 });
+    const asked = await ask([1, 'answer'], [2, 'answer']);
+    await job.run(now);
+    expect(await answered()).toEqual([1, 2]);
+    expect(await checkpoint()).toBeGreaterThan(asked[1].globalPosition);
+
+    await ask([3, 'answer']);
+    await job.run(now);
+    expect(reactedTo).toEqual([1, 2, 3]);
+    expect(await answered()).toEqual([1, 2, 3]);
+
+    const head = await store.headPosition();
+    await job.run(now);
+    expect(reactedTo).toEqual([1, 2, 3]);
+    expect(await store.headPosition()).toBe(head);
+  });
+
+  it('after the inline half, the catch-up reacts again and appends nothing new', async () => {
+    const pm = processUnderTest();
+    const asked = await ask([1, 'answer'], [2, 'answer']);
+    expect(await pm.inline(ctx, asked)).toBeGreaterThan(asked[1].globalPosition);
+    const head = await store.headPosition();
+
+    await pm.catchUpJob(ctx, { everyMs: 1000 }).run(now);
+    expect(reactedTo).toEqual([1, 2, 1, 2]);
+    expect(await answered()).toEqual([1, 2]);
+    expect(await store.headPosition()).toBe(head);
+  });
+
+  it('a refusal is logged and skipped, inline and in the catch-up, and the checkpoint moves past it', async () => {
+    const error = vi.spyOn(ctx.logger, 'error');
+    const pm = processUnderTest();
+    const asked = await ask([1, 'answer'], [2, 'refuse'], [3, 'answer']);
+    await pm.inline(ctx, asked);
+    expect(error).toHaveBeenCalledTimes(1);
+
+    await pm.catchUpJob(ctx, { everyMs: 1000 }).run(now);
+    expect(error).toHaveBeenCalledTimes(2);
+    expect(error.mock.calls[1][0]).toMatchObject({ process: name, type: 'Asked', event: asked[1].globalPosition });
+    expect(await answered()).toEqual([1, 3]);
+    expect(await checkpoint()).toBeGreaterThan(asked[2].globalPosition);
+  });
+
+  it('any other error stops the run at its event, and the next run retries from that event', async () => {
+    const job = processUnderTest().catchUpJob(ctx, { everyMs: 1000 });
+    const asked = await ask([1, 'answer'], [2, 'crash-once'], [3, 'answer']);
+    await expect(job.run(now)).rejects.toThrow('reaction to question 2 crashes');
+    expect(await answered()).toEqual([1]);
+    expect(await checkpoint()).toBe(asked[0].globalPosition);
+
+    await job.run(now);
+    expect(reactedTo).toEqual([1, 2, 2, 3]);
+    expect(await answered()).toEqual([1, 2, 3]);
+    expect(await checkpoint()).toBeGreaterThan(asked[2].globalPosition);
+  });
+
+  it('overlapping runs share one pass over the log', async () => {
+    const job = processUnderTest().catchUpJob(ctx, { everyMs: 1000 });
+    await ask([1, 'answer'], [2, 'answer'], [3, 'answer']);
+    await Promise.all([job.run(now), job.run(now), job.run(now)]);
+    expect(reactedTo).toEqual([1, 2, 3]);
+    expect(await answered()).toEqual([1, 2, 3]);
+  });
+
+  it('trailing the head, a run reacts only up to the head the previous run saw', async () => {
+    const job = processUnderTest().catchUpJob(ctx, { everyMs: 1000, trailHead: true });
+    await ask([1, 'answer']);
+    await job.run(now);
+    expect(reactedTo).toEqual([]);
+
+    await ask([2, 'answer']);
+    await job.run(now);
+    expect(reactedTo).toEqual([1]);
+
+    await job.run(now);
+    expect(reactedTo).toEqual([1, 2]);
+    expect(await answered()).toEqual([1, 2]);
+  });
+});
