@@ -60,6 +60,8 @@ export const ConfigSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: intSetting(90),
   /** Websocket ping interval; a socket that missed one pong is dropped at the next. */
   WS_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(30000),
+  /** A claim by another admin this recent is a lost race (409 SupportError); an older one is 403. */
+  SUPPORT_CLAIM_RACE_SECONDS: intSetting(5),
   BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 

@@ -15,6 +15,7 @@ import { ordersModule } from '../api/orders/module.js';
 import { paymentsModule } from '../api/payments/module.js';
 import { ratingsModule } from '../api/ratings/module.js';
 import { incidentsModule } from '../api/incidents/module.js';
+import { chatModule } from '../api/chat/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -30,4 +31,5 @@ export const modules: AppModule[] = [
   paymentsModule,
   ratingsModule,
   incidentsModule,
+  chatModule,
 ];

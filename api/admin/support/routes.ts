@@ -1,0 +1,187 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
+import { claimRoom, markSupportRoomRead, readSupportRoom, releaseRoom, sendSupportMessage } from '../../../commands/chat/chatCommands.js';
+import { validationError } from '../../../domain/errors.js';
+import { toSupportStatus } from '../../../infra/chat/chatQueries.js';
+import type { AppContext } from '../../../infra/context.js';
+import { requireRole } from '../../auth.js';
+import { MessageSchema, ReadMarkerSchema, RoomParams, SendBody, SupportStatusSchema, roomIdFrom } from '../../chat/schemas.js';
+import { encodeCursor, limit } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+import { supportInbox } from './supportInbox.js';
+
+const InboxQuery = z.object({
+  bucket: z.enum(['pool', 'mine']).default('pool'),
+  kind: z.enum(['driver', 'client']).optional(),
+  limit: limit(25),
+  cursor: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional()),
+});
+
+const decodeCursor = (cursor: string): { activityAt: Date; id: number } => {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const activityAt = new Date(at);
+    if (typeof at === 'string' && !Number.isNaN(activityAt.getTime()) && Number.isSafeInteger(id) && id > 0) return { activityAt, id };
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw validationError({ cursor: ['The cursor is not valid.'] });
+};
+
+const InboxItemSchema = z
+  .object({
+    order_id: z.number().int(),
+    room_id: z.number().int(),
+    kind: z.enum(['driver', 'client']),
+    channel: z.string(),
+    state: z.enum(['pool', 'claimed']),
+    assigned_admin: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    last_message: z.object({ sender_role: z.string(), sender_name: z.string().nullable(), content: z.string(), created_at: z.string() }).nullable(),
+  })
+  .openapi('SupportInboxItem');
+
+const RoomReadSchema = z.object({
+  room_id: z.number().int(),
+  order_id: z.number().int(),
+  kind: z.enum(['driver', 'client']),
+  channel: z.string(),
+  messages: z.array(MessageSchema),
+  status: SupportStatusSchema,
+});
+
+const StatusBody = z.object({ status: SupportStatusSchema });
+
+const ERRORS = {
+  400: { description: 'SupportError: the order is not active' },
+  403: { description: 'SupportError: claimed by another admin' },
+  404: { description: 'SupportError: unknown room, or not a support room' },
+  409: { description: 'SupportError: lost the claim race' },
+};
+
+/** Spec back-office-api §4.1: the support inbox, global (no city scoping). */
+export const supportRoutes = (ctx: AppContext, router: Router): void => {
+  const guards = requireRole(ctx.auth, 'ADMIN');
+  const tags = ['admin: support'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/order-support',
+      summary: 'Support inbox, newest activity first: the pool (default) or the caller’s claimed rooms',
+      tags,
+      guards,
+      query: InboxQuery,
+      responses: { 200: { description: 'A page of support rooms', schema: z.object({ items: z.array(InboxItemSchema), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+    },
+    async ({ query, actor }) => {
+      const page = await supportInbox(ctx.db, {
+        bucket: query.bucket,
+        adminId: actor.id,
+        kind: query.kind,
+        limit: query.limit,
+        after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      });
+      const last = page.last;
+      return {
+        items: page.items,
+        next_cursor: page.hasMore && last ? encodeCursor([new Date(last.activity_at).toISOString(), last.id]) : null,
+        has_more: page.hasMore,
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/chat-rooms/:roomId',
+      summary: 'Read a support room (last 50 messages, oldest first); read-only',
+      tags,
+      guards,
+      params: RoomParams,
+      responses: { 200: { description: 'The room', schema: RoomReadSchema }, ...ERRORS },
+    },
+    async ({ params, actor }) => {
+      const { room, messages } = await readSupportRoom(ctx, actor, roomIdFrom(params, 'SupportError'));
+      return { room_id: room.id, order_id: room.order_id, kind: supportKindOf(room.type), channel: channelOfRoom(room.id), messages, status: toSupportStatus(room) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/chat-rooms/:roomId/claim',
+      summary: 'Claim a pooled room (idempotent for its owner)',
+      tags,
+      guards,
+      params: RoomParams,
+      responses: { 200: { description: 'Claimed by the caller', schema: StatusBody }, ...ERRORS },
+    },
+    async ({ params, actor }) => claimRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/chat-rooms/:roomId/messages',
+      summary: 'Send a message (claims a pooled room)',
+      tags,
+      guards,
+      params: RoomParams,
+      body: SendBody,
+      responses: {
+        201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string(), status: SupportStatusSchema }) },
+        ...ERRORS,
+        422: { description: 'ValidationError' },
+      },
+    },
+    async ({ params, body, actor, res }) => {
+      const sent = await sendSupportMessage(ctx, actor, roomIdFrom(params, 'SupportError'), body.content);
+      res.status(201);
+      return sent;
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/chat-rooms/:roomId/release',
+      summary: 'Release the room to the pool (assigned admin only)',
+      tags,
+      guards,
+      params: RoomParams,
+      responses: {
+        200: { description: 'Back in the pool', schema: StatusBody },
+        403: { description: 'SupportError: not the assigned admin' },
+        404: { description: 'SupportError: unknown room' },
+        409: { description: 'SupportError: the room is not claimed' },
+      },
+    },
+    async ({ params, actor }) => releaseRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/chat-rooms/:roomId/read',
+      summary: 'Mark the room read up to now (assigned admin only)',
+      tags,
+      guards,
+      params: RoomParams,
+      responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema }, 403: ERRORS[403], 404: ERRORS[404] },
+    },
+    async ({ params, actor }) => markSupportRoomRead(ctx, actor, roomIdFrom(params, 'SupportError')),
+  );
+};
