@@ -32,6 +32,12 @@ export const ConfigSchema = z.object({
   PAYMENT_PROVIDER_URL: z.string().url().optional(),
   PAYMENT_PROVIDER_KEY: z.string().optional(),
   MAPS_API_KEY: z.string().optional(),
+  /** Base URL of the Google-style maps API (…/geocode/json, …/place/…/json hang below it); required with MAPS_API_KEY. */
+  MAPS_PROVIDER_URL: z.string().url().optional(),
+  /** Bounded wait for one maps-provider call; longer is 502 UpstreamError. */
+  MAPS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  /** How long an identical geocoding query is answered from memory; 0 turns the cache off. */
+  MAPS_CACHE_TTL_SECONDS: intSetting(300),
   PROJECTION_POLL_MS: intSetting(250),
   READ_YOUR_WRITES_TIMEOUT_MS: intSetting(5000),
   SHUTDOWN_TIMEOUT_MS: intSetting(10000),
@@ -63,6 +69,11 @@ export const ConfigSchema = z.object({
   /** A claim by another admin this recent is a lost race (409 SupportError); an older one is 403. */
   SUPPORT_CLAIM_RACE_SECONDS: intSetting(5),
   BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Spec §8's station request limits (nearby 20/min, comments 10/min per caller); on unless 'false'. */
+  STATION_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
+  /** Reports older than this no longer count towards a station's current_status. */
+  STATION_STATUS_WINDOW_MINUTES: z.coerce.number().int().positive().default(120),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -75,6 +86,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (parsed.data.MAPS_API_KEY && !parsed.data.MAPS_PROVIDER_URL) {
+    throw new ConfigError('Invalid configuration:\n  MAPS_PROVIDER_URL: required when MAPS_API_KEY is set');
   }
   return parsed.data;
 };

@@ -16,6 +16,7 @@ import { paymentsModule } from '../api/payments/module.js';
 import { ratingsModule } from '../api/ratings/module.js';
 import { incidentsModule } from '../api/incidents/module.js';
 import { chatModule } from '../api/chat/module.js';
+import { geocodingModule } from '../api/geocoding/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -32,4 +33,5 @@ export const modules: AppModule[] = [
   ratingsModule,
   incidentsModule,
   chatModule,
+  geocodingModule,
 ];

@@ -1,0 +1,95 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { DomainError } from '../../domain/errors.js';
+import type { AppContext } from '../../infra/context.js';
+import type { MapsProvider } from '../../infra/maps/port.js';
+import { authenticate } from '../auth.js';
+import { defineRoute } from '../route.js';
+
+/** Plain decimal notation only: no hex, exponents, Infinity, or the empty string (which Number reads as 0). */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const coordinate = (min: number, max: number) =>
+  z.string().trim().regex(DECIMAL, 'Must be a decimal number.').transform(Number).pipe(z.number().min(min).max(max));
+/** An empty sessionToken is the same as none: the provider gets no session. */
+const sessionToken = z
+  .string()
+  .max(64)
+  .optional()
+  .transform((v) => v || undefined);
+
+export const ReverseQuery = z.object({ lat: coordinate(-90, 90), lng: coordinate(-180, 180) });
+export const AutocompleteQuery = z.object({ query: z.string().trim().min(2).max(120), sessionToken });
+export const PlaceQuery = z.object({ placeId: z.string().trim().min(1).max(300), sessionToken });
+
+const AddressComponent = z.object({ long_name: z.string(), short_name: z.string(), types: z.array(z.string()) }).openapi('AddressComponent');
+const ReverseAnswer = z
+  .union([
+    z.object({ address: z.string(), components: z.array(AddressComponent), placeId: z.string() }),
+    z.object({ address: z.null(), components: z.null() }),
+  ])
+  .openapi('ReverseGeocode');
+const Suggestion = z
+  .object({ placeId: z.string(), description: z.string(), mainText: z.string(), secondaryText: z.string().nullable() })
+  .openapi('PlaceSuggestion');
+const PlaceAnswer = z
+  .object({ placeId: z.string(), address: z.string().nullable(), latitude: z.number(), longitude: z.number() })
+  .openapi('PlaceLocation');
+
+const failures = {
+  502: { description: 'UpstreamError: the maps provider failed' },
+  503: { description: 'GeocodingNotConfigured: no maps-provider key on this server' },
+};
+
+/** Spec 4.14: a proxy to the maps provider, so the key never ships in the apps. */
+export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
+  const tags = ['geocoding'];
+  const maps = (): MapsProvider => {
+    if (!ctx.providers.maps) throw new DomainError('unavailable', 'GeocodingNotConfigured', 'Geocoding is not configured on this server.');
+    return ctx.providers.maps;
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/geocoding/reverse',
+      summary: 'Nearest address to a point (public)',
+      tags,
+      auth: false,
+      query: ReverseQuery,
+      responses: { 200: { description: 'The nearest address, or address and components null when nothing matches', schema: ReverseAnswer }, ...failures },
+    },
+    async ({ query }) => (await maps().reverseGeocode(query.lat, query.lng)) ?? { address: null, components: null },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/geocoding/autocomplete',
+      summary: 'Address predictions, biased to Venezuela',
+      tags,
+      guards: [authenticate(ctx.auth)],
+      query: AutocompleteQuery,
+      responses: { 200: { description: 'Predictions (empty when none)', schema: z.object({ suggestions: z.array(Suggestion) }) }, ...failures },
+    },
+    async ({ query }) => ({ suggestions: await maps().autocomplete(query.query, query.sessionToken) }),
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/geocoding/place',
+      summary: 'A place id to its precise location (reuse the autocomplete sessionToken)',
+      tags,
+      guards: [authenticate(ctx.auth)],
+      query: PlaceQuery,
+      responses: { 200: { description: 'The place', schema: PlaceAnswer }, ...failures },
+    },
+    async ({ query }) => maps().placeDetails(query.placeId, query.sessionToken),
+  );
+};
