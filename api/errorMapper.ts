@@ -55,6 +55,22 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     res.status(415).json({ error: 'UnsupportedMediaType', message: 'Unsupported body encoding.' });
     return;
   }
+  // A value Postgres cannot take (SQLSTATE class 22: a number out of range for its column, a NUL byte,
+  // a date beyond the calendar…) is bad input that the route's schema let through: the caller gets a
+  // 422 without the SQL text, and the log keeps it at warn so the schema gets tightened.
+  const db = err as { code?: unknown; severity?: unknown };
+  if (typeof db?.code === 'string' && db.code.startsWith('22') && db.severity !== undefined) {
+    req.log?.warn({ err }, 'database rejected a value');
+    res.status(422).json({ error: 'ValidationError', message: 'A value is out of the accepted range or format.', details: { fieldErrors: { _: ['A value is out of the accepted range or format.'] } } });
+    return;
+  }
+  // Other client errors raised by Express itself (a path segment that is not valid percent-encoding is
+  // a 400 from the router) keep their status, with our error shape.
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    res.status(status).json({ error: status === 404 ? 'RouteNotFound' : 'BadRequest', message: 'The request could not be understood.' });
+    return;
+  }
   req.log?.error({ err }, 'unhandled error');
   res.status(500).json({ error: 'InternalError', message: 'Something went wrong on our side.' });
 };

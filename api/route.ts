@@ -36,6 +36,49 @@ export interface Valid<B, Q, P> {
 
 type Out<T> = T extends ZodType ? z.output<T> : undefined;
 
+interface Node {
+  value: unknown;
+  key?: string;
+  parent?: Node;
+}
+
+/**
+ * Where a NUL character hides in a parsed request part (dot-joined paths, as fieldErrorsOf names
+ * fields). Iterative, because a JSON body may nest thousands of levels deep.
+ */
+const nulFields = (root: unknown): string[] => {
+  const pathOf = (n: Node): string => {
+    const keys: string[] = [];
+    for (let at: Node | undefined = n; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
+    return keys.join('.') || '_';
+  };
+  const out: string[] = [];
+  const stack: Node[] = [{ value: root }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const { value } = node;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) out.push(pathOf(node));
+    } else if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        const next = { value: child, key, parent: node };
+        if (key.includes('\u0000')) out.push(pathOf(next));
+        stack.push(next);
+      }
+    }
+  }
+  return out;
+};
+
+/**
+ * PostgreSQL cannot store a NUL character in text or jsonb: refused here, for every route and field at
+ * once, as the 422 naming the field, rather than as a database error deep in a handler.
+ */
+const rejectNul = (parts: unknown[]) => {
+  const fields = parts.flatMap((p) => nulFields(p));
+  if (fields.length) throw validationError(Object.fromEntries(fields.map((f) => [f, ['Must not contain NUL characters.']])));
+};
+
 const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' | 'params') => {
   const r = schema.safeParse(value ?? (where === 'body' ? {} : value));
   if (!r.success) throw validationError(fieldErrorsOf(r.error));
@@ -78,6 +121,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   });
   const run = async (req: Request, res: Response, next: NextFunction) => {
     try {
+      rejectNul([req.params, spec.query ? req.query : undefined, spec.body ? req.body : undefined]);
       const params = spec.params ? parseOrThrow(spec.params, req.params, 'params') : req.params;
       const query = spec.query ? parseOrThrow(spec.query, req.query, 'query') : undefined;
       const body = spec.body ? parseOrThrow(spec.body, req.body, 'body') : undefined;

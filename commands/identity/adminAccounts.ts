@@ -171,18 +171,16 @@ export const adminAccounts = (ctx: AppContext) => {
         const taken = await db.selectFrom('admins').select('id').where('email', '=', email).executeTakeFirst();
         if (taken) throw validationError({ email: ['The email has already been taken.'] });
       }
-      await db
-        .updateTable('admins')
-        .set({
-          ...(patch.name !== undefined ? { name: patch.name } : {}),
-          ...(patch.superAdmin !== undefined ? { super_admin: patch.superAdmin } : {}),
-          ...(patch.allCities !== undefined ? { all_cities: patch.allCities } : {}),
-          ...(patch.cityIds !== undefined ? { city_ids: patch.cityIds } : {}),
-          ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
-          ...(emailChanges ? { pending_email: email } : {}),
-        })
-        .where('id', '=', id)
-        .execute();
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.superAdmin !== undefined ? { super_admin: patch.superAdmin } : {}),
+        ...(patch.allCities !== undefined ? { all_cities: patch.allCities } : {}),
+        ...(patch.cityIds !== undefined ? { city_ids: patch.cityIds } : {}),
+        ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
+        ...(emailChanges ? { pending_email: email } : {}),
+      };
+      // An empty PATCH changes nothing and answers the admin as it is.
+      if (Object.keys(changes).length > 0) await db.updateTable('admins').set(changes).where('id', '=', id).execute();
       if (emailChanges) {
         // The address changes only once its owner proves it (POST /admin/auth/confirm-email).
         const token = await issueMailToken(id, 'confirm_email', email!, ctx.config.ADMIN_RECOVERY_TOKEN_HOURS);

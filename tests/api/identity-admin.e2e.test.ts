@@ -174,6 +174,9 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
 
     const p = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: { cityIds: [4, 5], superAdmin: true } });
     expect(p.body.admin).toMatchObject({ cityIds: [4, 5], superAdmin: true });
+    const unchanged = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: {} });
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body.admin).toEqual(p.body.admin);
     expect((await probe(a.token)).status).toBe(200);
     await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: { isActive: false } });
     expect((await probe(a.token)).status).toBe(401);
