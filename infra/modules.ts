@@ -17,6 +17,7 @@ import { ratingsModule } from '../api/ratings/module.js';
 import { incidentsModule } from '../api/incidents/module.js';
 import { chatModule } from '../api/chat/module.js';
 import { geocodingModule } from '../api/geocoding/module.js';
+import { stationsModule } from '../api/stations/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -34,4 +35,5 @@ export const modules: AppModule[] = [
   incidentsModule,
   chatModule,
   geocodingModule,
+  stationsModule,
 ];
