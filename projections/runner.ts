@@ -201,6 +201,9 @@ export class ProjectionRunner {
 
   private async run(): Promise<void> {
     let lastClaim = Date.now();
+    // Armed before each read: an append during a batch resolves it, so the loop need not read the log
+    // once more only to find it empty, and no wake-up is lost in between.
+    let appended: Promise<void> | null = null;
     while (this.running) {
       try {
         if (this.deps.lead !== false && this.states.some((s) => !s.leader) && Date.now() - lastClaim > 2000) {
@@ -208,8 +211,12 @@ export class ProjectionRunner {
           await this.claimLeadership();
           await this.loadCheckpoints(this.states.filter((s) => s.leader));
         }
-        const progressed = await this.step();
-        if (!progressed && this.running) await this.deps.store.waitForAppend(this.pollMs);
+        appended ??= this.deps.store.waitForAppend(this.pollMs);
+        const more = await this.step();
+        if (!more && this.running) {
+          await appended;
+          appended = null;
+        }
       } catch (err) {
         this.deps.logger.error({ err }, 'projection loop failed; retrying');
         if (this.running) await this.waitNotify(this.pollMs);
@@ -217,7 +224,14 @@ export class ProjectionRunner {
     }
   }
 
-  /** One batch for every projector this instance leads; true when anything was applied. */
+  /**
+   * One batch for every projector this instance leads; true when it read a full batch (more may be
+   * waiting), false when it reached the head of the log or leads nothing. Only projectors
+   * with events to handle open a transaction; the others' checkpoints move in one statement. The
+   * projectors' work runs side by side (each on its own connection on PostgreSQL; PGlite queues it on its
+   * one connection), which is safe because a projector reads and writes only its own tables. Waiters wake
+   * as each projector commits, so a waitFor that names projectors does not wait for the slowest.
+   */
   async step(): Promise<boolean> {
     const now = Date.now();
     const active = this.states.filter((s) => s.leader && s.retryAt <= now);
@@ -226,30 +240,84 @@ export class ProjectionRunner {
     const events = await this.deps.store.readAll(from, this.batchSize);
     if (events.length === 0) return false;
     const upTo = events[events.length - 1].globalPosition;
+    const idle: State[] = [];
+    const busy: Promise<void>[] = [];
     for (const s of active) {
-      if (!this.running && this.loop) break;
-      const mine = events.filter((e) => e.globalPosition > s.position);
-      if (mine.length === 0) continue;
-      try {
-        await this.deps.db.transaction().execute((trx) => applyBatch(trx, s.projector, mine, s.position, upTo));
-        s.position = upTo;
-        s.failures = 0;
-        s.retryAt = 0;
-      } catch (err) {
-        if (err instanceof CheckpointMoved) {
-          this.deps.logger.info({ projector: s.projector.name, from: s.position }, 'checkpoint moved by a rebuild; resuming from it');
-          await this.loadCheckpoints([s]);
-          continue;
-        }
-        s.failures += 1;
-        s.retryAt = Date.now() + Math.min(30_000, 100 * 2 ** s.failures);
-        this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
-        continue;
+      const mine = events.filter((e) => e.globalPosition > s.position && handles(s.projector, e));
+      if (mine.length > 0) busy.push(this.applyTo(s, mine, upTo));
+      else if (s.position < upTo) idle.push(s);
+    }
+    await Promise.all([this.advanceIdle(idle, upTo), ...busy]);
+    return events.length === this.batchSize;
+  }
+
+  /** Never throws: a failing projector backs off alone while the others go on. */
+  private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
+    try {
+      await this.deps.db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo));
+    } catch (err) {
+      if (err instanceof CheckpointMoved) {
+        this.deps.logger.info({ projector: s.projector.name, from: s.position }, 'checkpoint moved by a rebuild; resuming from it');
+        await this.loadCheckpoints([s]).catch((e) => this.backOff([s], e));
+        return;
       }
-      await this.publish(s.projector, mine);
+      this.backOff([s], err);
+      return;
+    }
+    this.advanced([s], upTo);
+    await this.publish(s.projector, events);
+  }
+
+  /**
+   * Moves the checkpoints of projectors that have nothing to apply in this batch, with the same guard as
+   * applyBatch (only from where this runner left them), in one statement per starting position, usually
+   * one. They are still written every batch: instances that only serve the API follow these rows.
+   */
+  private async advanceIdle(states: State[], upTo: number): Promise<void> {
+    const byFrom = new Map<number, State[]>();
+    for (const s of states) byFrom.set(s.position, [...(byFrom.get(s.position) ?? []), s]);
+    for (const [from, group] of byFrom) {
+      try {
+        const written = await this.deps.db
+          .insertInto('projection_checkpoints')
+          .values(group.map((s) => ({ name: s.projector.name, position: upTo })))
+          .onConflict((oc) =>
+            oc
+              .column('name')
+              .doUpdateSet({ position: upTo, updated_at: sql`now()` })
+              .where('projection_checkpoints.position', '=', from),
+          )
+          .returning('name')
+          .execute();
+        const names = new Set(written.map((r) => r.name));
+        this.advanced(group.filter((s) => names.has(s.projector.name)), upTo);
+        const moved = group.filter((s) => !names.has(s.projector.name));
+        if (moved.length > 0) {
+          this.deps.logger.info({ projectors: moved.map((s) => s.projector.name), from }, 'checkpoint moved by a rebuild; resuming from it');
+          await this.loadCheckpoints(moved);
+        }
+      } catch (err) {
+        this.backOff(group, err);
+      }
+    }
+  }
+
+  private advanced(states: State[], upTo: number): void {
+    if (states.length === 0) return;
+    for (const s of states) {
+      s.position = upTo;
+      s.failures = 0;
+      s.retryAt = 0;
     }
     this.notify();
-    return true;
+  }
+
+  private backOff(states: State[], err: unknown): void {
+    for (const s of states) {
+      s.failures += 1;
+      s.retryAt = Date.now() + Math.min(30_000, 100 * 2 ** s.failures);
+      this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
+    }
   }
 
   private async publish(p: Projector, events: RecordedEvent[]): Promise<void> {
