@@ -16,8 +16,11 @@ import { paymentsModule } from '../api/payments/module.js';
 import { ratingsModule } from '../api/ratings/module.js';
 import { incidentsModule } from '../api/incidents/module.js';
 import { chatModule } from '../api/chat/module.js';
-import { geocodingModule } from '../api/geocoding/module.js';
 import { stationsModule } from '../api/stations/module.js';
+import { geocodingModule } from '../api/geocoding/module.js';
+import { surplusModule } from '../api/surplus/module.js';
+import { customersModule } from '../api/admin/customers/module.js';
+import { promotionsModule } from '../api/admin/promotions/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -34,6 +37,9 @@ export const modules: AppModule[] = [
   ratingsModule,
   incidentsModule,
   chatModule,
-  geocodingModule,
   stationsModule,
+  geocodingModule,
+  surplusModule,
+  customersModule,
+  promotionsModule,
 ];

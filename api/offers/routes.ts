@@ -7,7 +7,7 @@ import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { findOfferRow } from '../../projections/orders/orderQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
-import { loadBundle, partyOfBundle } from '../orders/orderReads.js';
+import { loadBundle } from '../orders/orderReads.js';
 import { idFrom, OfferParams, OrderParams, orderIdFrom, usdAmount } from '../orders/schemas.js';
 import { toClientView, toDriverOfferView, toDriverView } from '../orders/views.js';
 
@@ -34,10 +34,8 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
       const generic = () => notFound('NotFound', 'Not found.');
       const b = await loadBundle(ctx, idFrom(params.orderId, generic));
       if (!b) throw generic();
-      if (b.row.status !== 'BROADCASTING' && b.row.status !== 'COUNTER_OFFERED') {
-        // A driver who took part learns the order closed; anyone else gets what an unknown id gets.
-        throw partyOfBundle(b, actor) ? notFound('OrderNotFound', 'The order is no longer open for bids.') : generic();
-      }
+      // Any driver may look at an open order, so a closed one is OrderNotFound for every driver (spec §4.3).
+      if (b.row.status !== 'BROADCASTING' && b.row.status !== 'COUNTER_OFFERED') throw notFound('OrderNotFound', 'The order is no longer open for bids.');
       const me = await findDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now());
       return { ...toDriverView(b, actor.driverId ?? -1, me?.location ?? null), client: b.client };
     },

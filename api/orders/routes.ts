@@ -4,6 +4,7 @@ import { cancellationReasons, isCancellationReason } from '../../domain/order/ca
 import { ORDER_STATUSES } from '../../domain/order/events.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
 import { distanceKm, etaMinutes, TRACKING_SPEED_KMH } from '../../domain/geo.js';
+import { PAYMENT_FORM } from '../../domain/pricing.js';
 import {
   cancelOrder,
   changePaymentMethod,
@@ -62,10 +63,15 @@ const DeliverBody = z.object({
   deliveryPin: z.string().regex(/^\d{4}$/, 'must be exactly 4 digits'),
 });
 
-const PaymentMethodBody = z.object({
-  paymentMethod: z.string().min(1).max(40),
-  paymentFormId: z.number().int().positive().nullable().optional(),
-});
+/** paymentFormId is "required when PAYMENT_FORM, ignored otherwise" (spec §4.2): only checked for PAYMENT_FORM. */
+const PaymentMethodBody = z
+  .object({ paymentMethod: z.string().min(1).max(40), paymentFormId: z.unknown().optional() })
+  .transform((b, c) => {
+    if (b.paymentMethod !== PAYMENT_FORM) return { paymentMethod: b.paymentMethod, paymentFormId: null };
+    const id = z.number().int().positive().nullable().optional().safeParse(b.paymentFormId);
+    if (!id.success) c.addIssue({ code: 'custom', path: ['paymentFormId'], message: 'must be a positive integer' });
+    return { paymentMethod: b.paymentMethod, paymentFormId: id.success ? id.data : null };
+  });
 
 const CancelBody = z.object({
   reason_code: z.string().max(60).nullable().optional(),

@@ -43,7 +43,7 @@ export const metadataOf = (actor: Actor, requestId?: unknown): EventMetadata => 
   ...(typeof requestId === 'string' ? { correlationId: requestId } : {}),
 });
 
-const nextId = async (ctx: AppContext, sequence: 'order_id_seq' | 'offer_id_seq'): Promise<number> => {
+export const nextId = async (ctx: AppContext, sequence: 'order_id_seq' | 'offer_id_seq'): Promise<number> => {
   const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id`.execute(ctx.db);
   return Number(rows[0].id);
 };
@@ -130,6 +130,8 @@ export interface CreateOrderInput {
   billingProfileId: number | null | undefined;
   /** A surplus reservation: the listing's owner is the driver, no bidding. */
   surplus?: { listingId: number; driverId: number };
+  /** Allocated beforehand (nextId) by a caller that records the order's id elsewhere first: the surplus reservation. */
+  orderId?: number;
 }
 
 /** POST /orders (and, with `surplus`, the order a surplus reservation creates). */
@@ -140,7 +142,7 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
   if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
   const snapshot = await billingSnapshotFor(ctx.db, input.clientId, input.billingProfileId, { required: ctx.config.BILLING_REQUIRED });
   const billing = snapshot && { entityType: snapshot.entity_type, idNumber: snapshot.id_number, name: snapshot.name, address: snapshot.address, phone: snapshot.phone };
-  const orderId = await nextId(ctx, 'order_id_seq');
+  const orderId = input.orderId ?? (await nextId(ctx, 'order_id_seq'));
   const activeOrderExists = () => conflict('ActiveOrderExists', 'You already have an active order.');
   const create = async () => {
     const credit = await loadCredit(ctx, input.clientId);

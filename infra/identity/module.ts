@@ -6,7 +6,7 @@ import { driverRoutes } from '../../api/drivers/routes.js';
 import { identityRoutes } from '../../api/identity/routes.js';
 import { openOnlineGate } from '../../commands/driver/handlers.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
-import { noOrdersYet } from '../../commands/identity/clientProfile.js';
+import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
 import { purgeRateLimitHits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
 import type { AppModule } from '../context.js';
@@ -28,7 +28,7 @@ export const identityModule: AppModule = {
     ctx.providers.sms = c.SMS_PROVIDER_URL ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY) : createSmsSimulator(ctx.outbox);
     ctx.providers.mail = c.MAIL_PROVIDER_URL ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY) : createMailSimulator(ctx.outbox);
     ctx.providers.driverOnlineGate ??= openOnlineGate;
-    ctx.providers.clientProfiles ??= noOrdersYet;
+    ctx.providers.clientProfiles ??= clientProfilesFromOrders(ctx.db);
     if (c.ADMIN_BOOTSTRAP_EMAIL && c.ADMIN_BOOTSTRAP_PASSWORD) {
       const outcome = await createSuperAdmin(ctx.db, ctx.clock.now(), c.ADMIN_BOOTSTRAP_EMAIL, c.ADMIN_BOOTSTRAP_PASSWORD);
       if (outcome === 'created') ctx.logger.info({ email: c.ADMIN_BOOTSTRAP_EMAIL }, 'bootstrap super admin created');

@@ -55,6 +55,19 @@ describe('customer credit', () => {
     expect((await api.get('/credit/me', driver.token)).status).toBe(403);
   });
 
+  it('scopes credit to the admin’s cities like the customer detail', async () => {
+    const f = await confirmedOrder(t);
+    const body = { type: 'credit', amount: 1, reason: 'Una razón suficientemente larga' };
+    const elsewhere = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
+    const adjust = await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, elsewhere.token, body);
+    expect(adjust.status).toBe(404);
+    expect(adjust.body.error).toBe('CustomerNotFound');
+    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, elsewhere.token)).body.error).toBe('CustomerNotFound');
+    const caracas = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+    expect((await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, caracas.token, body)).status).toBe(200);
+    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, caracas.token)).body.items).toHaveLength(1);
+  });
+
   it('applies credit partially to a cash order; the driver collects what is left; delivery keeps it redeemed', async () => {
     const client = await signInClient(t);
     await grant(client, 10, 'ORDERS');

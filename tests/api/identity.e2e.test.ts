@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver, uniquePhone } from '../support/actors.js';
+import { arrive, call, confirmedOrder, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 const requestCode = async (t: TestService, phone: string): Promise<string> => {
@@ -296,5 +297,37 @@ describe('identity: OTP rate limits (spec §8) held in the database', () => {
     clock.advance(10 * 60_000 + 1000);
     const code3 = await requestCode(t, phone);
     expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code3 } })).status).toBe(200);
+  });
+});
+
+describe('identity: GET /me clientProfile reflects the client\'s orders', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('counts delivered orders, their liters and the client\'s solidary contribution; a cancelled order does not count', async () => {
+    const api = call(t);
+    const client = await signInClient(t);
+    const paid = await confirmedOrder(t, { client, body: { paymentMethod: 'PAYPROV_DI', basePrice: 25 } });
+    const payer = { bank_code: '0102', id_number: '12345678', phone: '04141234567' };
+    expect((await api.post(`/orders/${paid.orderId}/payment/prepare`, client.token, payer)).status).toBe(200);
+    expect((await api.post(`/orders/${paid.orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).body.payment.status).toBe('CONFIRMED');
+    const pin: string = (await api.get(`/orders/${paid.orderId}`, client.token)).body.order.delivery_pin;
+    await arrive(t, paid);
+    const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, { deliveryPin: pin, actualLiters: 1800 });
+    expect(delivered.body).toEqual({ ok: true });
+
+    const cancelled = await api.post('/orders', client.token, orderBody({ litersRequested: 3000 }));
+    expect(cancelled.status).toBe(201);
+    expect((await api.post(`/orders/${cancelled.body.order.id}/cancel`, client.token, {})).status).toBe(200);
+
+    const me = await api.get('/me', client.token);
+    expect(me.status).toBe(200);
+    // 25.00 published, 1 % client solidary = 0.25 USD; cash and cancelled orders add nothing.
+    expect(me.body.user.clientProfile).toEqual({ totalOrders: 1, totalLitersOrdered: 1800, totalSolidaryUSD: 0.25 });
   });
 });

@@ -177,6 +177,11 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect(online.body.order).toMatchObject({ payment_method: 'EXCHANGE_PAY', base_price_cents: 1005, client_solidary_cents: 10, client_pays_cents: 1015, client_charged_cents: 1015 });
     expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'BITCOIN' })).body.details.fieldErrors).toHaveProperty('paymentMethod');
     expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, {})).body.details.fieldErrors).toHaveProperty('paymentMethod');
+    // paymentFormId is ignored unless the method is PAYMENT_FORM, where it must be a valid id.
+    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY', paymentFormId: 'none' })).status).toBe(200);
+    const badForm = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYMENT_FORM', paymentFormId: 'none' });
+    expect(badForm.status).toBe(422);
+    expect(badForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     const driver = await onlineDriver(t);
     const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
     expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');

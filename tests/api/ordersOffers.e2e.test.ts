@@ -78,7 +78,11 @@ describe('offers', () => {
     expect(again.body.error).toBe('Conflict');
     expect((await api.post('/counter-offers/999999/reject', client.token)).body.error).toBe('NotFound');
     const stranger = await signInClient(t);
-    expect((await api.post(`/counter-offers/${bid.body.offer.id}/reject`, stranger.token)).status).toBe(404);
+    // Another client's offer is answered like an unknown one: strangers learn nothing of other orders.
+    for (const path of [`/counter-offers/${bid.body.offer.id}/reject`, `/orders/offers/${bid.body.offer.id}/accept`]) {
+      const foreign = await api.post(path, stranger.token);
+      expect([foreign.status, foreign.body.error]).toEqual([404, 'NotFound']);
+    }
     expect((await api.post(`/counter-offers/${bid.body.offer.id}/reject`, driver.token)).status).toBe(403);
   });
 
@@ -165,7 +169,7 @@ describe('offers', () => {
     expect(closed.status).toBe(404);
     expect(closed.body.error).toBe('OrderNotFound');
     const stranger = await onlineDriver(t);
-    expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('NotFound');
+    expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('OrderNotFound');
   });
 
   it('answers 422 naming each bad field of a bid', async () => {

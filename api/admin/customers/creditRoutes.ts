@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { adjustCredit } from '../../../commands/credit/handlers.js';
 import { metadataOf } from '../../../commands/order/handlers.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
-import { notFound, validationError } from '../../../domain/errors.js';
+import { validationError } from '../../../domain/errors.js';
 import type { AppContext } from '../../../infra/context.js';
 import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
-import { requireRole } from '../../auth.js';
+import { requireRole, type Actor } from '../../auth.js';
 import { toCreditTransaction } from '../../credit/routes.js';
-import { CustomerParams, decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
+import { CustomerParams, decodeCursor, encodeCursor, limit, usdAmount } from '../../orders/schemas.js';
+import { visibleCustomerOf } from './routes.js';
 import { defineRoute } from '../../route.js';
 
 const AdjustBody = z.object({
@@ -33,21 +34,15 @@ const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 
 export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];
-  const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
-
-  const customerId = async (raw: unknown): Promise<number> => {
-    const id = idFrom(raw, customerNotFound);
-    const user = await ctx.db.selectFrom('users').select('id').where('id', '=', id).where('role', '=', 'CLIENT').executeTakeFirst();
-    if (!user) throw customerNotFound();
-    return id;
-  };
+  /** The same city scope as the customer detail (DOMAIN.md: customer data is scoped to the admin's cities). */
+  const customerId = async (actor: Actor, raw: unknown): Promise<number> => (await visibleCustomerOf(ctx, actor, raw)).id;
 
   defineRoute(
     router,
     ctx.openapi,
     { method: 'post', path: '/admin/customers/:customerId/credit/adjust', summary: 'Credit or debit a customer’s promotional credit', tags, params: CustomerParams, guards: admin, body: AdjustBody },
     async ({ params, body, actor, req }) => {
-      const clientId = await customerId(params.customerId);
+      const clientId = await customerId(actor, params.customerId);
       const { eventId, position } = await adjustCredit(
         ctx,
         { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
@@ -63,8 +58,8 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
     router,
     ctx.openapi,
     { method: 'get', path: '/admin/customers/:customerId/credit/transactions', summary: 'A customer’s credit history (cursor, newest first)', tags, params: CustomerParams, guards: admin, query: HistoryQuery },
-    async ({ params, query }) => {
-      const clientId = await customerId(params.customerId);
+    async ({ params, query, actor }) => {
+      const clientId = await customerId(actor, params.customerId);
       let beforeId: number | undefined;
       if (query.cursor !== undefined) {
         const key = decodeCursor(query.cursor, isIdKey);

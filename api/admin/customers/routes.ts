@@ -1,0 +1,169 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { notFound } from '../../../domain/errors.js';
+import { centsToUsd, usdToCents } from '../../../domain/money.js';
+import type { AppContext } from '../../../infra/context.js';
+import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../projections/customers/bankAccounts.js';
+import { customerById, listCustomers, ordersOfCustomer, type CityScope, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
+import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
+import { requireRole, type Actor } from '../../auth.js';
+import { toCreditSummary } from '../../credit/routes.js';
+import { CustomerParams, idFrom, limit } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const page = z.coerce.number().int().min(1).default(1);
+const spent = z.coerce.number().min(0).max(1e12).transform(usdToCents);
+
+const ListQuery = z.object({
+  is_active: bool.optional(),
+  min_spent: spent.optional(),
+  max_spent: spent.optional(),
+  q: z.string().trim().max(80).optional(),
+  limit: limit(25),
+  page,
+});
+
+const DetailQuery = z.object({ limit: limit(10), page });
+
+/** National id: optional V, E, J, G or P, then 6-10 digits; stored upper-case without separators. */
+const idNumber = z
+  .string()
+  .transform((s) => s.replace(/[\s.\-]/g, '').toUpperCase())
+  .refine((s) => /^[VEJGP]?\d{6,10}$/.test(s), 'must be an optional V, E, J, G or P followed by 6 to 10 digits');
+
+/** Venezuelan mobile (0412, 0414, 0416, 0422, 0424, 0426), local or +58; stored as +58 and 10 digits. */
+const mobile = z
+  .string()
+  .transform((s) => s.replace(/[\s\-().]/g, ''))
+  .refine((s) => /^(\+58|0058|58|0)?4(12|14|16|22|24|26)\d{7}$/.test(s), 'must be a Venezuelan mobile number (e.g. 04141234567 or +584141234567)')
+  .transform((s) => `+58${s.slice(-10)}`);
+
+const BankAccountBody = z.object({
+  idNumber,
+  phone: mobile,
+  bankCode: z.string().regex(/^\d{4}$/, 'must be exactly 4 digits'),
+});
+
+const meta = (total: number, perPage: number, currentPage: number) => ({
+  total,
+  per_page: perPage,
+  current_page: currentPage,
+  last_page: Math.max(1, Math.ceil(total / perPage)),
+});
+
+const toCustomer = (c: CustomerRow) => ({
+  id: c.id,
+  name: c.name,
+  phone: c.phone,
+  email: c.email,
+  is_active: c.is_active,
+  total_orders: c.total_orders,
+  total_liters_ordered: c.total_liters_ordered,
+  total_solidary_usd: centsToUsd(c.total_solidary_cents),
+  created_at: c.created_at.toISOString(),
+});
+
+const toCustomerOrder = (o: CustomerOrderRow) => ({
+  id: o.id,
+  status: o.status,
+  location_from: { lat: o.latitude, lng: o.longitude, text: o.address },
+  location_to: { lat: null, lng: null, text: null },
+  liters: o.liters_requested,
+  price_usd: centsToUsd(o.client_pays_cents),
+  driver: o.driver_id === null ? null : { id: o.driver_id, name: o.driver_name, phone: o.driver_phone },
+  created_at: o.created_at.toISOString(),
+  completed_at: o.delivered_at?.toISOString() ?? null,
+});
+
+const toBankAccount = (a: BankAccountRow) => ({ id: a.id, id_number: a.id_number, phone: a.phone, bank_code: a.bank_code, updated_at: a.updated_at.toISOString() });
+
+const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
+
+/** allCities admins see every customer, including those who never had an order served. */
+const scopeOf = async (ctx: AppContext, actor: Actor): Promise<CityScope> => {
+  const row = await ctx.db.selectFrom('admins').select('all_cities').where('id', '=', actor.id).executeTakeFirst();
+  return row?.all_cities ? { all: true } : { all: false, cityIds: actor.cityIds ?? [] };
+};
+
+/** The customer named by a path id, within the admin's cities; 404 CustomerNotFound otherwise. */
+export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unknown): Promise<CustomerRow> => {
+  const id = idFrom(raw, customerNotFound);
+  const customer = await customerById(ctx.db, await scopeOf(ctx, actor), id);
+  if (!customer) throw customerNotFound();
+  return customer;
+};
+
+/** Back-office §4.5: customers, scoped to the admin's cities, and their saved bank account. */
+export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const tags = ['admin-customers'];
+  const visibleCustomer = (actor: Actor, raw: unknown) => visibleCustomerOf(ctx, actor, raw);
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery },
+    async ({ query, actor }) => {
+      const { rows, total } = await listCustomers(ctx.db, await scopeOf(ctx, actor), {
+        isActive: query.is_active,
+        minSpentCents: query.min_spent,
+        maxSpentCents: query.max_spent,
+        q: query.q || undefined,
+        limit: query.limit,
+        page: query.page,
+      });
+      return { items: rows.map(toCustomer), meta: meta(total, query.limit, query.page) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/customers/:customerId', summary: 'A customer: profile, totals, credit and a page of orders', tags, guards: admin, params: CustomerParams, query: DetailQuery },
+    async ({ params, query, actor }) => {
+      const c = await visibleCustomer(actor, params.customerId);
+      const [credit, orders] = await Promise.all([creditBalanceOf(ctx.db, c.id), ordersOfCustomer(ctx.db, c.id, query)]);
+      return {
+        customer: { ...toCustomer(c), updated_at: c.updated_at.toISOString() },
+        totals: { total_orders: c.total_orders, total_liters_ordered: c.total_liters_ordered, total_spent_usd: centsToUsd(c.total_spent_cents) },
+        credit: toCreditSummary(credit),
+        orders: orders.rows.map(toCustomerOrder),
+        meta: meta(orders.total, query.limit, query.page),
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams },
+    async ({ params, actor }) => {
+      const c = await visibleCustomer(actor, params.customerId);
+      const account = await bankAccountOf(ctx.db, c.id);
+      return { account: account ? toBankAccount(account) : null };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'put', path: '/admin/customers/:customerId/bank-account', summary: 'Create or replace a customer’s saved bank account', tags, guards: admin, params: CustomerParams, body: BankAccountBody },
+    async ({ params, body, actor }) => {
+      const c = await visibleCustomer(actor, params.customerId);
+      const account = await saveBankAccount(ctx.db, c.id, { id_number: body.idNumber, phone: body.phone, bank_code: body.bankCode }, ctx.clock.now());
+      return { account: toBankAccount(account) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'delete', path: '/admin/customers/:customerId/bank-account', summary: 'Remove a customer’s saved bank account', tags, guards: admin, params: CustomerParams },
+    async ({ params, actor }) => {
+      const c = await visibleCustomer(actor, params.customerId);
+      await deleteBankAccount(ctx.db, c.id);
+      return undefined;
+    },
+  );
+};

@@ -1,0 +1,191 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { createPromotion, deletePromotion, promotionNotFound, toCampaign, updatePromotion, type CampaignFields, type PromotionRow } from '../../../commands/promotions/campaigns.js';
+import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
+import { validationError } from '../../../domain/errors.js';
+import { centsToUsd } from '../../../domain/money.js';
+import { AUDIENCES, isRunning, MILESTONE_BASES } from '../../../domain/promotion/promotion.js';
+import type { AppContext } from '../../../infra/context.js';
+import { grantsOf, listPromotions, promotionById, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
+import { requireRole } from '../../auth.js';
+import { decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+
+const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** A date (midnight UTC) or an ISO 8601 date-time with its offset. */
+const instant = z
+  .string()
+  .regex(DATE_OR_DATETIME, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time')
+  .refine((s) => {
+    const [y, m, d] = s.slice(0, 10).split('-').map(Number);
+    const day = new Date(Date.UTC(y, m - 1, d));
+    return day.getUTCMonth() === m - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(s));
+  }, 'must be a real date')
+  .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s));
+
+const fields = {
+  name: z.string().trim().min(1).max(120),
+  description: z.string().max(255).nullable(),
+  audience: z.enum(AUDIENCES),
+  credit_scope: z.enum(CREDIT_BUCKETS).nullable(),
+  milestone_orders: z.number().int().min(1).max(1000),
+  milestone_basis: z.enum(MILESTONE_BASES),
+  amount_usd: z.number().min(0.01, 'must be at least 0.01').pipe(usdAmount(10_000)),
+  city_id: z.number().int().positive().nullable(),
+  starts_at: instant.nullable(),
+  ends_at: instant.nullable(),
+  max_grants: z.number().int().min(1).nullable(),
+  active: z.boolean(),
+};
+
+const CreateBody = z.object({
+  ...fields,
+  description: fields.description.default(null),
+  // Required for CLIENT, prohibited for DRIVER: checked with the audience (combinationErrors).
+  credit_scope: fields.credit_scope.default(null),
+  milestone_basis: fields.milestone_basis.default('LIFETIME'),
+  city_id: fields.city_id.default(null),
+  starts_at: fields.starts_at.default(null),
+  ends_at: fields.ends_at.default(null),
+  max_grants: fields.max_grants.default(null),
+  active: fields.active.default(true),
+});
+
+const UpdateBody = z.object(fields).partial();
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const ListQuery = z.object({
+  audience: z.enum(AUDIENCES).optional(),
+  credit_scope: z.enum(CREDIT_BUCKETS).optional(),
+  active: bool.optional(),
+  city_id: z.coerce.number().int().positive().optional(),
+});
+
+const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });
+const PromotionParams = z.object({ promotionId: z.string() });
+
+const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 1 && Number.isSafeInteger(k[0]);
+
+export const toPromotion = (r: PromotionRow, now: Date) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  audience: r.audience,
+  credit_scope: r.credit_scope,
+  milestone_orders: r.milestone_orders,
+  milestone_basis: r.milestone_basis,
+  amount_usd: centsToUsd(r.amount_cents),
+  city_id: r.city_id,
+  starts_at: r.starts_at?.toISOString() ?? null,
+  ends_at: r.ends_at?.toISOString() ?? null,
+  max_grants: r.max_grants,
+  grants_count: r.grants_count,
+  granted_amount_usd: centsToUsd(r.granted_amount_cents),
+  active: r.active,
+  is_running: isRunning(toCampaign(r), now),
+  created_at: r.created_at.toISOString(),
+});
+
+const toGrant = (g: GrantWithUser) => ({
+  id: g.id,
+  user: { id: g.user_id, name: g.user_name, phone: g.user_phone },
+  order_id: g.order_id,
+  audience: g.audience,
+  credit_scope: g.credit_scope,
+  amount_usd: centsToUsd(g.amount_cents),
+  created_at: g.created_at.toISOString(),
+});
+
+/** The body's amount_usd arrives as cents (usdAmount); the table calls it amount_cents. */
+const toFields = <T extends { amount_usd?: number }>(body: T) => {
+  const { amount_usd, ...rest } = body;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[k] = v;
+  if (amount_usd !== undefined) out.amount_cents = amount_usd;
+  return out;
+};
+
+/** Back-office §4.6: milestone promotion campaigns, super admins only. */
+export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
+  const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
+  const tags = ['admin-promotions'];
+  const promotionId = (raw: unknown) => idFrom(raw, promotionNotFound);
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/promotions', summary: 'List promotion campaigns, newest first', tags, guards: superAdmin, query: ListQuery },
+    async ({ query }) => {
+      const rows = await listPromotions(ctx.db, { audience: query.audience, creditScope: query.credit_scope, active: query.active, cityId: query.city_id });
+      const now = ctx.clock.now();
+      return { items: rows.map((r) => toPromotion(r, now)) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/admin/promotions', summary: 'Create a promotion campaign', tags, guards: superAdmin, body: CreateBody },
+    async ({ body, res }) => {
+      const now = ctx.clock.now();
+      const row = await createPromotion(ctx.db, toFields(body) as unknown as CampaignFields, now);
+      res.status(201);
+      return { promotion: toPromotion(row, now) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/promotions/:promotionId', summary: 'A promotion campaign', tags, guards: superAdmin, params: PromotionParams },
+    async ({ params }) => {
+      const row = await promotionById(ctx.db, promotionId(params.promotionId));
+      if (!row) throw promotionNotFound();
+      return { promotion: toPromotion(row, ctx.clock.now()) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody },
+    async ({ params, body, req }) => {
+      const id = promotionId(params.promotionId);
+      const now = ctx.clock.now();
+      const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
+      const row = await updatePromotion(ctx.db, id, toFields(body) as Partial<CampaignFields>, sent, now);
+      return { promotion: toPromotion(row, now) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'delete', path: '/admin/promotions/:promotionId', summary: 'Delete a promotion campaign without grants', tags, guards: superAdmin, params: PromotionParams },
+    async ({ params }) => {
+      await deletePromotion(ctx.db, promotionId(params.promotionId));
+      return { deleted: true };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/promotions/:promotionId/grants', summary: 'Recipients of a campaign (cursor, newest first)', tags, guards: superAdmin, params: PromotionParams, query: GrantsQuery },
+    async ({ params, query }) => {
+      const id = promotionId(params.promotionId);
+      if (!(await promotionById(ctx.db, id))) throw promotionNotFound();
+      let beforeId: number | undefined;
+      if (query.cursor !== undefined) {
+        const key = decodeCursor(query.cursor, isIdKey);
+        if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
+        beforeId = key[0];
+      }
+      const { rows, hasMore } = await grantsOf(ctx.db, id, { limit: query.limit, beforeId });
+      const last = rows.at(-1);
+      return { items: rows.map(toGrant), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };
+    },
+  );
+};

@@ -1,0 +1,183 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { notFound } from '../../domain/errors.js';
+import {
+  SURPLUS_DEFAULT_DURATION_MINUTES,
+  SURPLUS_DESCRIPTION_MAX,
+  SURPLUS_MAX_DURATION_MINUTES,
+  SURPLUS_MAX_LITERS,
+  SURPLUS_MAX_TOTAL_USD,
+  SURPLUS_MIN_DURATION_MINUTES,
+  SURPLUS_MIN_LITERS,
+} from '../../domain/surplus/events.js';
+import { CASH_USD } from '../../domain/pricing.js';
+import { assertSelectableMethod, metadataOf, pricingSettingsOf } from '../../commands/order/handlers.js';
+import { cancelSurplus, listSurplus, reserveSurplus } from '../../commands/surplus/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import { activeListingsOfDriver, findSurplusListing, nearbyActiveListings } from '../../projections/surplus/surplusQueries.js';
+import { authenticate, requireRole, type Actor } from '../auth.js';
+import { loadBundle } from '../orders/orderReads.js';
+import { idFrom, latitude, longitude, usdAmount } from '../orders/schemas.js';
+import { toClientView } from '../orders/views.js';
+import { defineRoute } from '../route.js';
+import { nearbySurplusView, surplusView } from './views.js';
+
+const SURPLUS_NEARBY_DEFAULT_RADIUS_KM = 15;
+
+const ListBody = z.object({
+  availableLiters: z.number().int().min(SURPLUS_MIN_LITERS).max(SURPLUS_MAX_LITERS),
+  totalAmount: usdAmount(SURPLUS_MAX_TOTAL_USD),
+  description: z.string().trim().max(SURPLUS_DESCRIPTION_MAX).nullable().optional(),
+  latitude,
+  longitude,
+  address: z.string().trim().min(3).max(280),
+  durationMinutes: z.number().int().min(SURPLUS_MIN_DURATION_MINUTES).max(SURPLUS_MAX_DURATION_MINUTES).optional(),
+});
+
+const blankIsMissing = (v: unknown) => (v === '' ? undefined : v);
+const num = () => z.preprocess(blankIsMissing, z.coerce.number());
+
+const NearbyQuery = z.object({
+  lat: num().pipe(latitude),
+  lng: num().pipe(longitude),
+  radiusKm: z.preprocess(blankIsMissing, z.coerce.number().gt(0).max(100).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM)),
+  paymentMethod: z.preprocess(blankIsMissing, z.string().min(1).max(40).default(CASH_USD)),
+  paymentFormId: z.preprocess(blankIsMissing, z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional()),
+});
+
+const ReserveBody = z.object({
+  latitude,
+  longitude,
+  address: z.string().trim().min(3).max(280),
+  addressReference: z.string().max(255).nullable().optional(),
+  paymentMethod: z.string().min(1).max(40).optional(),
+  paymentFormId: z.number().int().positive().nullable().optional(),
+});
+
+/** Path ids are checked by idFrom (a malformed id is the unknown id's 404); the schema only documents them. */
+const SurplusParams = z.object({ surplusId: z.string() });
+const surplusIdFrom = (params: Record<string, unknown>): number => idFrom(params.surplusId, () => notFound('NotFound', 'Surplus listing not found.'));
+
+export const surplusRoutes = (ctx: AppContext, router: Router): void => {
+  const driver = requireRole(ctx.auth, 'DRIVER');
+  const client = requireRole(ctx.auth, 'CLIENT');
+  const anyone = [authenticate(ctx.auth)];
+  const tags = ['surplus'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/surplus',
+      summary: 'Publish a surplus listing (not while holding an active order)',
+      tags,
+      guards: driver,
+      body: ListBody,
+      responses: { 201: { description: '{listing}' }, 409: { description: 'Conflict: the driver has an active order' } },
+    },
+    async ({ body, actor, req, res }) => {
+      const { listingId, position } = await listSurplus(
+        ctx,
+        actor,
+        {
+          availableLiters: body.availableLiters,
+          driverGrossCents: body.totalAmount,
+          description: body.description || null,
+          latitude: body.latitude,
+          longitude: body.longitude,
+          address: body.address,
+          durationMinutes: body.durationMinutes ?? SURPLUS_DEFAULT_DURATION_MINUTES,
+        },
+        metadataOf(actor, req.id),
+      );
+      await ctx.settle(position);
+      const row = await findSurplusListing(ctx.db, listingId);
+      if (!row) throw notFound('NotFound', 'Surplus listing not found.');
+      res.status(201);
+      return { listing: surplusView(row) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/surplus/me', summary: 'The driver’s active listings (not expired, not cancelled, liters left)', tags, guards: driver },
+    async ({ actor }) => ({ listings: (await activeListingsOfDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now())).map(surplusView) }),
+  );
+
+  for (const path of ['/surplus/nearby', '/surplus']) {
+    defineRoute(
+      router,
+      ctx.openapi,
+      {
+        method: 'get',
+        path,
+        summary:
+          path === '/surplus' ? 'Nearby active listings (alias of /surplus/nearby)' : 'Active listings within radiusKm, nearest first, priced for a payment method (at most 100)',
+        tags,
+        guards: anyone,
+        query: NearbyQuery,
+      },
+      async ({ query }) => {
+        await assertSelectableMethod(ctx, query.paymentMethod, query.paymentFormId);
+        const settings = pricingSettingsOf(ctx);
+        const found = await nearbyActiveListings(ctx.db, { latitude: query.lat, longitude: query.lng, radiusKm: query.radiusKm }, ctx.clock.now());
+        return { listings: found.map((f) => nearbySurplusView(f.row, f.distanceKm, query.paymentMethod, settings)) };
+      },
+    );
+  }
+
+  const cancel = async ({ params, actor, req }: { params: Record<string, unknown>; actor: Actor; req: { id?: unknown } }) => {
+    const { position } = await cancelSurplus(ctx, actor, surplusIdFrom(params), metadataOf(actor, req.id));
+    await ctx.settle(position);
+    return { ok: true };
+  };
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'delete', path: '/surplus/:surplusId', summary: 'Cancel an active listing (owner only)', tags, guards: driver, params: SurplusParams },
+    cancel,
+  );
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'post', path: '/surplus/:surplusId/cancel', summary: 'Cancel an active listing (exact alias of DELETE)', tags, guards: driver, params: SurplusParams },
+    cancel,
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/surplus/:surplusId/reserve',
+      summary: 'Reserve a whole listing: creates the order (CONFIRMED for cash, else WAITING_FOR_PAYMENT)',
+      tags,
+      guards: client,
+      params: SurplusParams,
+      body: ReserveBody,
+      responses: { 200: { description: '{order}: the CLIENT view, with surplus_listing_id' } },
+    },
+    async ({ params, body, actor, req }) => {
+      const { orderId, position } = await reserveSurplus(
+        ctx,
+        actor,
+        {
+          listingId: surplusIdFrom(params),
+          latitude: body.latitude,
+          longitude: body.longitude,
+          address: body.address,
+          addressReference: body.addressReference ?? null,
+          paymentMethod: body.paymentMethod ?? CASH_USD,
+          paymentFormId: body.paymentFormId ?? null,
+        },
+        metadataOf(actor, req.id),
+      );
+      await ctx.settle(position);
+      const b = await loadBundle(ctx, orderId);
+      if (!b) throw notFound('OrderNotFound', 'Order not found.');
+      return { order: toClientView(b) };
+    },
+  );
+};

@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import { conflict, notFound, unprocessable } from '../../domain/errors.js';
+import type { SurplusEvent } from '../../domain/surplus/events.js';
+import { decide, evolve, initialState, isOpen, surplusClientPrice, type SurplusCommand, type SurplusState } from '../../domain/surplus/surplus.js';
+import type { Actor } from '../../api/auth.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { findDriver } from '../../projections/drivers/driverQueries.js';
+import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { activeOrderOfDriver } from '../../projections/orders/orderQueries.js';
+import { loadState, type Aggregate } from '../handle.js';
+import { assertSelectableMethod, createOrder, nextId, pricingSettingsOf } from '../order/handlers.js';
+
+/** One stream per listing; its expected revision makes reserve, cancel and expiry race-free. */
+export const surplusStream = (listingId: number): string => `surplus-${listingId}`;
+
+const surplusAggregate: Aggregate<SurplusState, SurplusEvent> = { initialState, evolve };
+
+const SYSTEM: EventMetadata = { actor: { id: null, role: 'SYSTEM' } };
+
+const runSurplusCommand = (ctx: AppContext, listingId: number, build: (s: SurplusState) => SurplusCommand, metadata?: EventMetadata) =>
+  ctx.handle(surplusStream(listingId), surplusAggregate, (s) => decide(build(s), s), metadata);
+
+export const loadSurplus = async (ctx: AppContext, listingId: number): Promise<SurplusState> =>
+  (await loadState(ctx.store, surplusStream(listingId), surplusAggregate)).state;
+
+export interface ListSurplusInput {
+  availableLiters: number;
+  driverGrossCents: number;
+  description: string | null;
+  latitude: number;
+  longitude: number;
+  address: string;
+  durationMinutes: number;
+}
+
+/** POST /surplus: an approved driver without an active order publishes what is left in the tank. */
+export const listSurplus = async (ctx: AppContext, actor: Actor, input: ListSurplusInput, metadata?: EventMetadata) => {
+  const now = ctx.clock.now();
+  const driver = actor.driverId ? await findDriver(ctx.db, actor.driverId, now) : null;
+  if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may publish surplus.');
+  const driverHasActiveOrder = (await activeOrderOfDriver(ctx.db, driver.driverId)) !== null;
+  const { rows } = await sql<{ id: number }>`SELECT nextval('surplus_listing_id_seq') AS id`.execute(ctx.db);
+  const listingId = Number(rows[0].id);
+  const result = await runSurplusCommand(
+    ctx,
+    listingId,
+    () => ({ type: 'ListSurplus', listingId, driverId: driver.driverId, cityId: driver.cityId, driverHasActiveOrder, ...input, now }),
+    metadata,
+  );
+  return { listingId, position: result.position };
+};
+
+/** DELETE /surplus/{id} and POST /surplus/{id}/cancel. */
+export const cancelSurplus = async (ctx: AppContext, actor: Actor, listingId: number, metadata?: EventMetadata) => {
+  const result = await runSurplusCommand(ctx, listingId, () => ({ type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() }), metadata);
+  return { position: result.position };
+};
+
+export interface ReserveSurplusInput {
+  listingId: number;
+  latitude: number;
+  longitude: number;
+  address: string;
+  addressReference: string | null;
+  paymentMethod: string;
+  paymentFormId: number | null;
+}
+
+/**
+ * POST /surplus/{id}/reserve. The listing is reserved first, on its own stream, naming the order id it
+ * will create: of two clients racing for it, exactly one gets the reservation. Then the order is created
+ * (skipping bidding, the listing's owner as driver). If that fails (the client or the driver already holds
+ * an order, a refused method…), the reservation is released and the listing is ACTIVA again.
+ */
+export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: ReserveSurplusInput, metadata?: EventMetadata) => {
+  const listing = await loadSurplus(ctx, input.listingId);
+  if (!listing) throw notFound('NotFound', 'Surplus listing not found.');
+  // Checks that need no reservation come first, so a refused request never flips the listing.
+  if (!isOpen(listing, ctx.clock.now())) throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
+  await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
+  if (!(await officialRateAt(ctx.db, ctx.clock.now()))) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
+
+  const orderId = await nextId(ctx, 'order_id_seq');
+  const reserved = await runSurplusCommand(ctx, input.listingId, () => ({ type: 'ReserveSurplus', orderId, clientId: actor.id, now: ctx.clock.now() }), metadata);
+  try {
+    const created = await createOrder(
+      ctx,
+      {
+        orderId,
+        clientId: actor.id,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        address: input.address,
+        addressReference: input.addressReference,
+        litersRequested: listing.availableLiters,
+        waterPriceCents: surplusClientPrice(listing.driverGrossCents, input.paymentMethod, pricingSettingsOf(ctx)).basePriceCents,
+        waterType: 'POTABLE',
+        paymentMethod: input.paymentMethod,
+        paymentFormId: input.paymentFormId,
+        notes: null,
+        accessInstructions: null,
+        billingProfileId: undefined,
+        surplus: { listingId: input.listingId, driverId: listing.driverId },
+      },
+      metadata,
+    );
+    return { orderId, position: Math.max(reserved.position, created.position) };
+  } catch (err) {
+    try {
+      // Settled before the error answers, so the caller's next read already shows the listing ACTIVA.
+      const released = await runSurplusCommand(ctx, input.listingId, () => ({ type: 'ReleaseReservation', orderId, now: ctx.clock.now() }), metadata);
+      await ctx.settle(released.position);
+    } catch (releaseErr) {
+      ctx.logger.error({ err: releaseErr, listingId: input.listingId }, 'releasing a surplus reservation failed');
+    }
+    throw err;
+  }
+};
+
+/** Timer: a no-op when the listing was reserved or cancelled meanwhile, or is not yet due. */
+export const expireSurplus = (ctx: AppContext, listingId: number) => runSurplusCommand(ctx, listingId, () => ({ type: 'ExpireSurplus', now: ctx.clock.now() }), SYSTEM);

@@ -1,0 +1,31 @@
+import type { CreditBucket } from '../../domain/credit/events.js';
+import type { Audience } from '../../domain/promotion/promotion.js';
+import type { PromotionGrantRow, PromotionRow } from '../../commands/promotions/campaigns.js';
+import type { Db } from '../../infra/db/database.js';
+
+/** Reads of the state-stored campaigns and their grant rows (commands/promotions/campaigns.ts). */
+export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number }): Promise<PromotionRow[]> => {
+  let q = db.selectFrom('promotions').selectAll();
+  if (f.audience) q = q.where('audience', '=', f.audience);
+  if (f.creditScope) q = q.where('credit_scope', '=', f.creditScope);
+  if (f.active !== undefined) q = q.where('active', '=', f.active);
+  if (f.cityId !== undefined) q = q.where('city_id', '=', f.cityId);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+};
+
+export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> => db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
+
+export type GrantWithUser = PromotionGrantRow & { user_name: string | null; user_phone: string | null };
+
+/** Newest first, keyed by the grant id (ids grow with time). */
+export const grantsOf = async (db: Db, promotionId: number, page: { limit: number; beforeId?: number }): Promise<{ rows: GrantWithUser[]; hasMore: boolean }> => {
+  let q = db
+    .selectFrom('promotion_grants as g')
+    .leftJoin('users as u', 'u.id', 'g.user_id')
+    .selectAll('g')
+    .select(['u.name as user_name', 'u.phone as user_phone'])
+    .where('g.promotion_id', '=', promotionId);
+  if (page.beforeId !== undefined) q = q.where('g.id', '<', page.beforeId);
+  const rows = await q.orderBy('g.id', 'desc').limit(page.limit + 1).execute();
+  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+};

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../infra/clock.js';
+import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors.js';
+import { call } from '../support/orderFlows.js';
+import { startTestService, type TestService } from '../support/testService.js';
+
+const campaign = (over: Record<string, unknown> = {}) => ({
+  name: 'Quinta entrega gratis',
+  audience: 'CLIENT',
+  credit_scope: 'ORDERS',
+  milestone_orders: 5,
+  amount_usd: 10,
+  // Inactive, so that no delivery of another test grants from it.
+  active: false,
+  ...over,
+});
+
+describe('promotion campaigns (back office, super admin)', () => {
+  let t: TestService;
+  let api: ReturnType<typeof call>;
+  let root: SignedInAdmin;
+  beforeAll(async () => {
+    t = await startTestService({ clock: new ManualClock() });
+    api = call(t);
+    root = await signInAdmin(t);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('is for super admins only: 401 without a token, 403 for an admin or a client', async () => {
+    const admin = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+    const client = await signInClient(t);
+    for (const [method, path] of [
+      ['get', '/admin/promotions'],
+      ['post', '/admin/promotions'],
+      ['get', '/admin/promotions/1'],
+      ['patch', '/admin/promotions/1'],
+      ['del', '/admin/promotions/1'],
+      ['get', '/admin/promotions/1/grants'],
+    ] as const) {
+      const body = method === 'get' ? undefined : campaign();
+      expect((await api[method](path, undefined, body)).status, `${method} ${path}`).toBe(401);
+      expect((await api[method](path, admin.token, body)).status, `${method} ${path}`).toBe(403);
+      expect((await api[method](path, client.token, body)).status, `${method} ${path}`).toBe(403);
+    }
+  });
+
+  it('creates a campaign with the spec defaults and reads it back', async () => {
+    const created = await api.post('/admin/promotions', root.token, { name: 'Bienvenida', audience: 'CLIENT', credit_scope: 'ANY', milestone_orders: 1, amount_usd: 2.5 });
+    expect(created.status).toBe(201);
+    const p = created.body.promotion;
+    expect(p).toEqual({
+      id: expect.any(Number),
+      name: 'Bienvenida',
+      description: null,
+      audience: 'CLIENT',
+      credit_scope: 'ANY',
+      milestone_orders: 1,
+      milestone_basis: 'LIFETIME',
+      amount_usd: 2.5,
+      city_id: null,
+      starts_at: null,
+      ends_at: null,
+      max_grants: null,
+      grants_count: 0,
+      granted_amount_usd: 0,
+      active: true,
+      is_running: true,
+      created_at: expect.any(String),
+    });
+    expect((await api.get(`/admin/promotions/${p.id}`, root.token)).body).toEqual({ promotion: p });
+    // Off again: this file's other tests deliver no orders, but keep the service tidy.
+    expect((await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false })).body.promotion).toMatchObject({ active: false, is_running: false });
+  });
+
+  it('accepts driver campaigns without a credit scope', async () => {
+    const r = await api.post('/admin/promotions', root.token, campaign({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' }));
+    expect(r.status).toBe(201);
+    expect(r.body.promotion).toMatchObject({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' });
+    const omitted = await api.post('/admin/promotions', root.token, { name: 'Conductores', audience: 'DRIVER', milestone_orders: 10, amount_usd: 5 });
+    expect(omitted.status).toBe(201);
+    expect(omitted.body.promotion.credit_scope).toBeNull();
+  });
+
+  it('answers 422 naming each bad field', async () => {
+    const bad = await api.post('/admin/promotions', root.token, {
+      name: 'x'.repeat(121),
+      description: 'd'.repeat(256),
+      audience: 'EVERYONE',
+      milestone_orders: 0,
+      milestone_basis: 'FOREVER',
+      amount_usd: 10_000.01,
+      city_id: 'one',
+      starts_at: 'tomorrow',
+      max_grants: 0,
+      active: 'yes',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toBe('ValidationError');
+    expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(
+      ['active', 'amount_usd', 'audience', 'city_id', 'description', 'max_grants', 'milestone_basis', 'milestone_orders', 'name', 'starts_at'].sort(),
+    );
+    const missing = await api.post('/admin/promotions', root.token, {});
+    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['amount_usd', 'audience', 'milestone_orders', 'name']);
+    const limits: [Record<string, unknown>, string][] = [
+      [{ milestone_orders: 1001 }, 'milestone_orders'],
+      [{ milestone_orders: 2.5 }, 'milestone_orders'],
+      [{ amount_usd: 0 }, 'amount_usd'],
+      [{ amount_usd: 1.005 }, 'amount_usd'],
+      [{ name: '' }, 'name'],
+      [{ city_id: 999 }, 'city_id'],
+      [{ credit_scope: null }, 'credit_scope'],
+      [{ credit_scope: 'EVERYTHING' }, 'credit_scope'],
+      [{ audience: 'DRIVER', credit_scope: 'ANY' }, 'credit_scope'],
+      [{ starts_at: '2026-06-01', ends_at: '2026-06-01' }, 'ends_at'],
+      [{ starts_at: '2026-06-02T00:00:00Z', ends_at: '2026-06-01T23:59:59Z' }, 'ends_at'],
+      [{ ends_at: '2026-02-30' }, 'ends_at'],
+    ];
+    for (const [over, field] of limits) {
+      const r = await api.post('/admin/promotions', root.token, campaign(over));
+      expect(r.status, JSON.stringify(over)).toBe(422);
+      expect(Object.keys(r.body.details.fieldErrors), JSON.stringify(over)).toEqual([field]);
+    }
+    const edges = await api.post('/admin/promotions', root.token, campaign({ name: 'n'.repeat(120), description: 'd'.repeat(255), milestone_orders: 1000, amount_usd: 10_000, max_grants: 1 }));
+    expect(edges.status).toBe(201);
+    expect((await api.post('/admin/promotions', root.token, campaign({ amount_usd: 0.01, milestone_orders: 1 }))).status).toBe(201);
+  });
+
+  it('merge-updates only the fields sent, checking combinations on the effective values', async () => {
+    const created = (await api.post('/admin/promotions', root.token, campaign({ description: 'Antes', starts_at: '2026-06-01', ends_at: '2026-07-01T00:00:00Z' }))).body.promotion;
+    expect(created).toMatchObject({ starts_at: '2026-06-01T00:00:00.000Z', ends_at: '2026-07-01T00:00:00.000Z' });
+    const patched = await api.patch(`/admin/promotions/${created.id}`, root.token, { name: 'Renombrada', description: null, amount_usd: 12.34 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.promotion).toEqual({ ...created, name: 'Renombrada', description: null, amount_usd: 12.34 });
+    const unchanged = await api.patch(`/admin/promotions/${created.id}`, root.token, {});
+    expect(unchanged.body.promotion).toEqual(patched.body.promotion);
+
+    const badEnd = await api.patch(`/admin/promotions/${created.id}`, root.token, { ends_at: '2026-05-31' });
+    expect(badEnd.status).toBe(422);
+    expect(Object.keys(badEnd.body.details.fieldErrors)).toEqual(['ends_at']);
+    const toDriver = await api.patch(`/admin/promotions/${created.id}`, root.token, { audience: 'DRIVER' });
+    expect(toDriver.status).toBe(422);
+    expect(Object.keys(toDriver.body.details.fieldErrors)).toEqual(['credit_scope']);
+    const dropScope = await api.patch(`/admin/promotions/${created.id}`, root.token, { credit_scope: null });
+    expect(Object.keys(dropScope.body.details.fieldErrors)).toEqual(['credit_scope']);
+    const badTypes = await api.patch(`/admin/promotions/${created.id}`, root.token, { milestone_orders: 0, amount_usd: -1, city_id: 999 });
+    expect(badTypes.status).toBe(422);
+    expect(Object.keys(badTypes.body.details.fieldErrors).sort()).toEqual(['amount_usd', 'milestone_orders']);
+    expect(Object.keys((await api.patch(`/admin/promotions/${created.id}`, root.token, { city_id: 999 })).body.details.fieldErrors)).toEqual(['city_id']);
+    expect((await api.get(`/admin/promotions/${created.id}`, root.token)).body.promotion).toEqual(patched.body.promotion);
+
+    const both = await api.patch(`/admin/promotions/${created.id}`, root.token, { audience: 'DRIVER', credit_scope: null, city_id: 3, ends_at: null });
+    expect(both.status).toBe(200);
+    expect(both.body.promotion).toMatchObject({ audience: 'DRIVER', credit_scope: null, city_id: 3, ends_at: null });
+  });
+
+  it('lists newest first with filters', async () => {
+    const a = (await api.post('/admin/promotions', root.token, campaign({ name: 'Filtro A', city_id: 5, credit_scope: 'SURPLUS' }))).body.promotion;
+    const b = (await api.post('/admin/promotions', root.token, campaign({ name: 'Filtro B', city_id: 5, audience: 'DRIVER', credit_scope: null }))).body.promotion;
+    const all = (await api.get('/admin/promotions', root.token)).body.items;
+    expect(all.slice(0, 2).map((p: { id: number }) => p.id)).toEqual([b.id, a.id]);
+    const ids = async (query: string) => (await api.get(`/admin/promotions?${query}`, root.token)).body.items.map((p: { id: number }) => p.id);
+    expect(await ids('city_id=5')).toEqual([b.id, a.id]);
+    expect(await ids('city_id=5&audience=CLIENT')).toEqual([a.id]);
+    expect(await ids('city_id=5&credit_scope=SURPLUS')).toEqual([a.id]);
+    expect(await ids('city_id=5&active=true')).toEqual([]);
+    expect(await ids('city_id=5&active=false')).toEqual([b.id, a.id]);
+    const bad = await api.get('/admin/promotions?audience=ALL&active=maybe&city_id=x&credit_scope=NONE', root.token);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['active', 'audience', 'city_id', 'credit_scope']);
+  });
+
+  it('deletes a campaign without grants; unknown ids are 404 PromotionNotFound', async () => {
+    const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
+    const del = await api.del(`/admin/promotions/${p.id}`, root.token);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ deleted: true });
+    for (const id of [p.id, 999_999, 'abc']) {
+      for (const r of [
+        await api.get(`/admin/promotions/${id}`, root.token),
+        await api.patch(`/admin/promotions/${id}`, root.token, { name: 'x' }),
+        await api.del(`/admin/promotions/${id}`, root.token),
+        await api.get(`/admin/promotions/${id}/grants`, root.token),
+      ]) {
+        expect(r.status).toBe(404);
+        expect(r.body.error).toBe('PromotionNotFound');
+      }
+    }
+  });
+
+  it('deletes a campaign once when two deletes race', async () => {
+    const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
+    const results = await Promise.all([api.del(`/admin/promotions/${p.id}`, root.token), api.del(`/admin/promotions/${p.id}`, root.token)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+  });
+
+  it('pages grants with a cursor and rejects a bad limit or cursor', async () => {
+    const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
+    expect((await api.get(`/admin/promotions/${p.id}/grants`, root.token)).body).toEqual({ items: [], next_cursor: null, has_more: false });
+    const bad = await api.get(`/admin/promotions/${p.id}/grants?limit=101`, root.token);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.details.fieldErrors)).toEqual(['limit']);
+    const badCursor = await api.get(`/admin/promotions/${p.id}/grants?cursor=nonsense`, root.token);
+    expect(badCursor.status).toBe(422);
+    expect(Object.keys(badCursor.body.details.fieldErrors)).toEqual(['cursor']);
+  });
+});
