@@ -12,7 +12,6 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { billingSnapshotFor } from '../../projections/billing/billingQueries.js';
 import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
 import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
-import { committedLitersOf } from '../../projections/orders/orderQueries.js';
 import { activePaymentForm } from '../../projections/paymentForms/paymentFormQueries.js';
 import { findPaymentMethod } from '../../projections/paymentMethods/paymentMethodQueries.js';
 import { loadCredit } from '../credit/handlers.js';
@@ -108,10 +107,6 @@ const eligibleDriver = async (ctx: AppContext, driverId: number | null | undefin
   return driver;
 };
 
-/** availableLiters − liters of the driver's accepted, undelivered orders (DOMAIN.md). */
-export const remainingLitersOf = async (ctx: AppContext, driver: DriverRecord): Promise<number> =>
-  Math.max(0, driver.availableLiters - (await committedLitersOf(ctx.db, driver.driverId)));
-
 export interface CreateOrderInput {
   clientId: number;
   latitude: number;
@@ -197,7 +192,7 @@ export const placeOffer = async (ctx: AppContext, actor: Actor, input: PlaceOffe
   const existing = await loadOrder(ctx, input.orderId);
   if (!existing) throw ORDER_NOT_FOUND();
   const driver = await eligibleDriver(ctx, actor.driverId);
-  const remaining = await remainingLitersOf(ctx, driver);
+  const remaining = driver.remainingLiters;
   const now = ctx.clock.now();
   const position = driver.location && now.getTime() - driver.location.at.getTime() <= minutes(OFFER_POSITION_FRESH_MINUTES) ? driver.location : null;
   const offerId = await nextId(ctx, 'offer_id_seq');
@@ -238,7 +233,7 @@ const acceptOffer = async (ctx: AppContext, actor: Actor, orderId: number, pickO
   }
   const driver = await findDriver(ctx.db, offer.driverId, now);
   if (!driver) throw conflict('Conflict', 'The driver is no longer available.');
-  const remaining = await remainingLitersOf(ctx, driver);
+  const remaining = driver.remainingLiters;
   const accept = async () => {
     const credit = await loadCredit(ctx, order.clientId);
     const kind = order.surplusListingId === null ? 'order' : 'surplus';

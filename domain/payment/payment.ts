@@ -4,6 +4,7 @@ import type {
   PaymentAttemptOpened,
   PaymentCurrency,
   PaymentEvent,
+  PaymentRequestedData,
   PaymentStatus,
   ReportedFormValue,
   SettledBy,
@@ -13,23 +14,9 @@ export const CASH_USD = 'CASH_USD';
 export const PAYPROV_DI = 'PAYPROV_DI';
 export const EXCHANGE_PAY = 'EXCHANGE_PAY';
 
-export interface Payment {
+/** The intent as requested (PaymentRequested), and what happened to it since. */
+export interface Payment extends Omit<PaymentRequestedData, 'paymentId' | 'requestedAt'> {
   id: number;
-  orderId: number;
-  userId: number;
-  method: string;
-  provider: string;
-  paymentFormId: number | null;
-  internalType: string | null;
-  currency: PaymentCurrency;
-  amountCents: number;
-  amountBsCents: number | null;
-  officialRateCents: number | null;
-  platformRevenueCents: number;
-  solidaryFundCents: number;
-  providerRef: string | null;
-  checkoutUrl: string | null;
-  expiresAt: string;
   status: PaymentStatus;
   prepared: { providerRef: string; bankCode: string; idNumber: string; phone: string; name: string | null; preparedAt: string } | null;
   reference: string | null;

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
 import type { Db } from '../../infra/db/database.js';
@@ -73,20 +72,6 @@ export const busyDrivers = async (db: Db, driverIds: number[], exceptOrderId: nu
     .where('id', '!=', exceptOrderId)
     .execute();
   return new Set(rows.map((r) => r.driver_id!));
-};
-
-/**
- * Liters the driver has promised to orders that are accepted and not yet delivered:
- * remainingLiters = availableLiters − this (DOMAIN.md).
- */
-export const committedLitersOf = async (db: Db, driverId: number): Promise<number> => {
-  const row = await db
-    .selectFrom('order_views')
-    .select(sql<number>`coalesce(sum(liters_requested), 0)::integer`.as('liters'))
-    .where('driver_id', '=', driverId)
-    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
-    .executeTakeFirstOrThrow();
-  return Number(row.liters);
 };
 
 export interface OrderHistoryFilter {

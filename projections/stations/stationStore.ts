@@ -1,6 +1,6 @@
-import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration, type Selectable } from 'kysely';
 import { boundingBox, distanceKm, type LatLng } from '../../domain/geo.js';
-import type { Db } from '../../infra/db/database.js';
+import type { Database, Db } from '../../infra/db/database.js';
 import { currentStatus, STATUS_REPORTS, type CurrentStatus, type RecentReport, type ReportColor } from './stationStatus.js';
 
 /**
@@ -140,25 +140,8 @@ export const stationMigrations: Record<string, Migration> = {
   },
 };
 
-export type StationRow = {
-  id: number;
-  name: string;
-  address: string;
-  description: string | null;
-  landmark: string | null;
-  latitude: number;
-  longitude: number;
-  city: string;
-  station_type: 'WATER' | 'FUEL';
-  is_active: boolean;
-  is_verified: boolean;
-  opening_time: string | null;
-  closing_time: string | null;
-  last_report_at: Date | null;
-  last_report_color: ReportColor | null;
-  created_at: Date;
-  updated_at: Date;
-};
+/** A station as the routes read it: everything but the duplicate-check key and the deletion mark. */
+export type StationRow = Omit<Selectable<Database['stations']>, 'name_key' | 'deleted_at'>;
 
 const stationColumns = [
   'id',
