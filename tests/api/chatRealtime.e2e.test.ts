@@ -1,45 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { signInAdmin, signInClient } from '../support/actors.js';
 import { call, confirmedOrder, onlineDriver, type Flow } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
+import { openSocket } from '../support/wsClient.js';
 
 /** Chat over the websocket gateway: members hear `message.created` (and support room claims) on chat.rooms.<id>. */
 
-interface Socket {
-  frames: any[];
-  next(match: (frame: any) => boolean): Promise<any>;
-  subscribe(channel: string): Promise<any>;
-  close(): Promise<void>;
-}
-
-const open = (t: TestService, token: string): Promise<Socket> => {
-  const ws = new WebSocket(`ws://127.0.0.1:${t.port}/ws`, { headers: { authorization: `Bearer ${token}` } });
-  const frames: any[] = [];
-  const waiters: { match: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString());
-    frames.push(frame);
-    for (const w of [...waiters]) if (w.match(frame)) waiters.splice(waiters.indexOf(w), 1) && w.resolve(frame);
-  });
-  const next = (match: (f: any) => boolean) => {
-    const seen = frames.find(match);
-    return seen ? Promise.resolve(seen) : new Promise<any>((resolve) => waiters.push({ match, resolve }));
-  };
-  const socket: Socket = {
-    frames,
-    next,
-    subscribe: (channel) => {
-      ws.send(JSON.stringify({ type: 'subscribe', channel }));
-      return next((f) => f.channel === channel && (f.type === 'subscribed' || f.type === 'error'));
-    },
-    close: () => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : (ws.once('close', () => resolve()), ws.close()))),
-  };
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(socket));
-    ws.once('error', reject);
-  });
-};
+const open = (t: TestService, token: string) => openSocket(t, { token });
 
 const ENV = { OFFICIAL_RATE_VES: '36.5' };
 

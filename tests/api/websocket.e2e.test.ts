@@ -5,53 +5,9 @@ import WebSocket from 'ws';
 import { signInAdmin, signInClient, signInDriver, type SignedInDriver, type SignedInUser } from '../support/actors.js';
 import { call, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
+import { openSocket } from '../support/wsClient.js';
 
-/** A socket plus everything it received, so a test can wait for the frame it expects. */
-interface Socket {
-  ws: WebSocket;
-  frames: any[];
-  next(match: (frame: any) => boolean): Promise<any>;
-  send(frame: unknown): void;
-  close(): Promise<void>;
-}
-
-const open = (t: TestService, opts: { token?: string; via?: 'header' | 'query'; path?: string } = {}): Promise<Socket> => {
-  const { token, via = 'header', path = '/ws' } = opts;
-  const url = `ws://127.0.0.1:${t.port}${path}${token && via === 'query' ? `?token=${encodeURIComponent(token)}` : ''}`;
-  const ws = new WebSocket(url, token && via === 'header' ? { headers: { authorization: `Bearer ${token}` } } : {});
-  const frames: any[] = [];
-  const waiters: { match: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString());
-    frames.push(frame);
-    for (const w of [...waiters]) if (w.match(frame)) waiters.splice(waiters.indexOf(w), 1) && w.resolve(frame);
-  });
-  const socket: Socket = {
-    ws,
-    frames,
-    next: (match) => {
-      const seen = frames.find(match);
-      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-    send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
-    close: () => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : (ws.once('close', () => resolve()), ws.close()))),
-  };
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(socket));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: body ? JSON.parse(body) : null })));
-    });
-    ws.once('error', reject);
-  });
-};
-
-/** Subscribes and resolves with the gateway's answer for that channel. */
-const subscribe = async (s: Socket, channel: string) => {
-  s.send({ type: 'subscribe', channel });
-  return s.next((f) => f.channel === channel && (f.type === 'subscribed' || f.type === 'error'));
-};
+const open = openSocket;
 
 const refusal = (p: Promise<unknown>) => p.then(() => ({ status: 101, body: null }), (e: { status: number; body: unknown }) => ({ status: e.status, body: e.body }));
 
@@ -101,14 +57,14 @@ describe('websocket gateway /ws', () => {
     const viaHeader = await open(t, { token: a.token });
     const viaQuery = await open(t, { token: a.token, via: 'query' });
     try {
-      expect(await subscribe(viaHeader, `notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
-      expect(await subscribe(viaQuery, `notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
-      expect(await subscribe(viaHeader, `notifications.${b.user.id}`)).toEqual({ type: 'error', channel: `notifications.${b.user.id}`, error: 'Forbidden' });
+      expect(await viaHeader.subscribe(`notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
+      expect(await viaQuery.subscribe(`notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
+      expect(await viaHeader.subscribe(`notifications.${b.user.id}`)).toEqual({ type: 'error', channel: `notifications.${b.user.id}`, error: 'Forbidden' });
       for (const channel of ['notifications.>', 'notifications.*', 'nothing.here', 'notifications']) {
-        expect(await subscribe(viaHeader, channel)).toEqual({ type: 'error', channel, error: 'UnknownChannel' });
+        expect(await viaHeader.subscribe(channel)).toEqual({ type: 'error', channel, error: 'UnknownChannel' });
       }
       // A room the caller is no member of (or that does not exist) is refused, not unknown: chat owns the prefix.
-      expect(await subscribe(viaHeader, 'chat.rooms.999999')).toEqual({ type: 'error', channel: 'chat.rooms.999999', error: 'Forbidden' });
+      expect(await viaHeader.subscribe('chat.rooms.999999')).toEqual({ type: 'error', channel: 'chat.rooms.999999', error: 'Forbidden' });
       viaHeader.send({ type: 'unsubscribe', channel: `notifications.${a.user.id}` });
       expect(await viaHeader.next((f) => f.type === 'unsubscribed')).toEqual({ type: 'unsubscribed', channel: `notifications.${a.user.id}` });
     } finally {
@@ -136,7 +92,7 @@ describe('websocket gateway /ws', () => {
     const admin = await signInAdmin(t);
     const s = await open(t, { token: admin.token });
     try {
-      expect(await subscribe(s, `notifications.${admin.admin.id}`)).toMatchObject({ type: 'error', error: 'Forbidden' });
+      expect(await s.subscribe(`notifications.${admin.admin.id}`)).toMatchObject({ type: 'error', error: 'Forbidden' });
     } finally {
       await s.close();
     }
@@ -146,7 +102,7 @@ describe('websocket gateway /ws', () => {
     const client = await signInClient(t);
     const s = await open(t, { token: client.token });
     try {
-      await subscribe(s, `notifications.${client.user.id}`);
+      await s.subscribe(`notifications.${client.user.id}`);
       const { orderId, offerId } = await orderWithOffer(t, client);
       const frame = await s.next((f) => f.type === 'message' && f.data?.type === 'offer_received');
       expect(frame).toMatchObject({
@@ -167,8 +123,8 @@ describe('websocket gateway /ws', () => {
     const mine = await open(t, { token: driver.token });
     const theirs = await open(t, { token: other.token });
     try {
-      await subscribe(mine, `notifications.${driver.user.id}`);
-      await subscribe(theirs, `notifications.${other.user.id}`);
+      await mine.subscribe(`notifications.${driver.user.id}`);
+      await theirs.subscribe(`notifications.${other.user.id}`);
       await approve(t, driver, admin.token);
       const frame = await mine.next((f) => f.type === 'message');
       expect(frame).toMatchObject({ event: 'notification.created', data: { type: 'driver_approved', read_at: null } });
@@ -218,7 +174,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)('websocket gate
     const client = await signInClient(a);
     const s = await open(b, { token: client.token });
     try {
-      await subscribe(s, `notifications.${client.user.id}`);
+      await s.subscribe(`notifications.${client.user.id}`);
       await a.service.ctx.bus.publish(`notifications.${client.user.id}`, { event: 'hello', data: { from: 'A' } });
       expect(await s.next((f) => f.type === 'message')).toEqual({ type: 'message', channel: `notifications.${client.user.id}`, event: 'hello', data: { from: 'A' } });
     } finally {
@@ -230,7 +186,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)('websocket gate
     const client = await signInClient(a);
     const s = await open(b, { token: client.token });
     try {
-      await subscribe(s, `notifications.${client.user.id}`);
+      await s.subscribe(`notifications.${client.user.id}`);
       const { offerId } = await orderWithOffer(a, client);
       expect(await s.next((f) => f.data?.type === 'offer_received')).toMatchObject({ event: 'notification.created', data: { data: { offer_id: offerId } } });
     } finally {
