@@ -41,13 +41,8 @@ export interface BillingSnapshot {
   phone: string;
 }
 
-export interface OrderCreatedData {
-  orderId: number;
-  clientId: number;
-  /** Non-null for a surplus reservation: the order starts with the listing's owner as its driver. */
-  surplusListingId: number | null;
-  driverId: number | null;
-  status: 'BROADCASTING' | 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
+/** What the client asked for, with the rate and pricing settings in force when the order was created. */
+export interface OrderRequest {
   latitude: number;
   longitude: number;
   address: string;
@@ -61,6 +56,15 @@ export interface OrderCreatedData {
   billing: BillingSnapshot | null;
   officialRateCents: number;
   pricingSettings: PricingSettings;
+}
+
+export interface OrderCreatedData extends OrderRequest {
+  orderId: number;
+  clientId: number;
+  /** Non-null for a surplus reservation: the order starts with the listing's owner as its driver. */
+  surplusListingId: number | null;
+  driverId: number | null;
+  status: 'BROADCASTING' | 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
   pricing: Pricing;
   creditKind: CreditKind;
   deliveryPin: string;

@@ -3,17 +3,16 @@ import type { Decider } from '../decider.js';
 import { DomainError, badRequest, conflict, forbidden, notFound, validationError } from '../errors.js';
 import { ARRIVAL_RADIUS_METERS, distanceKm, distanceMeters, etaMinutes } from '../geo.js';
 import { PAYMENT_FORM, driverGrossOf, isCash, offerPriceFromDriverGross, priceOrder } from '../pricing.js';
-import type { Pricing, PricingSettings } from '../pricing.js';
+import type { Pricing } from '../pricing.js';
 import { isCancellationReason } from './cancellationReasons.js';
 import type { CancelRole } from './cancellationReasons.js';
 import type {
   BiddingStatus,
-  BillingSnapshot,
   OfferStatus,
   OrderCreatedData,
   OrderEvent,
+  OrderRequest,
   OrderStatus,
-  WaterType,
 } from './events.js';
 
 /** Wrong delivery PINs allowed before attempts are refused for PIN_LOCK_MINUTES (4 digits: 10 000 guesses). */
@@ -38,24 +37,11 @@ export interface Offer {
   expiresAt: string;
 }
 
-export interface Order {
+export interface Order extends OrderRequest {
   id: number;
   clientId: number;
   surplusListingId: number | null;
   status: OrderStatus;
-  latitude: number;
-  longitude: number;
-  address: string;
-  addressReference: string | null;
-  litersRequested: number;
-  waterType: WaterType;
-  paymentMethod: string;
-  paymentFormId: number | null;
-  notes: string | null;
-  accessInstructions: string | null;
-  billing: BillingSnapshot | null;
-  officialRateCents: number;
-  pricingSettings: PricingSettings;
   pricing: Pricing;
   deliveryPin: string;
   createdAt: string;
@@ -84,24 +70,11 @@ export interface Order {
 export type OrderState = Order | null;
 export const initialState: OrderState = null;
 
-export interface CreateOrder {
+export interface CreateOrder extends OrderRequest {
   type: 'CreateOrder';
   orderId: number;
   clientId: number;
-  latitude: number;
-  longitude: number;
-  address: string;
-  addressReference: string | null;
-  litersRequested: number;
   waterPriceCents: number;
-  waterType: WaterType;
-  paymentMethod: string;
-  paymentFormId: number | null;
-  notes: string | null;
-  accessInstructions: string | null;
-  billing: BillingSnapshot | null;
-  officialRateCents: number;
-  pricingSettings: PricingSettings;
   /** usableCredit(credit, surplus ? 'surplus' : 'order'): the order's credit kind. */
   creditAvailableCents: number;
   deliveryPin: string;
