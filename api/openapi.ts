@@ -10,7 +10,15 @@ export const createOpenApiRegistry = () => {
   return registry;
 };
 
-export const ErrorBody = z.object({ error: z.string(), message: z.string().optional() }).openapi('Error');
+export const ErrorBody = z
+  .object({
+    error: z.string(),
+    message: z.string().optional(),
+    details: z.object({ fieldErrors: z.record(z.string(), z.array(z.string())).optional() }).passthrough().optional(),
+    retryAfterSeconds: z.number().int().optional(),
+  })
+  .passthrough()
+  .openapi('Error');
 
 export const buildOpenApiDocument = (registry: OpenAPIRegistry) =>
   new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -21,8 +21,10 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   body?: B;
   query?: Q;
   params?: P;
-  /** Documented responses: status → description and optional schema. */
+  /** Documented success responses: status → description and the body's schema. */
   responses?: Record<number, { description: string; schema?: ZodType }>;
+  /** Error statuses this route can answer; each is documented with the error envelope. */
+  errors?: number[];
 }
 
 export interface Valid<B, Q, P> {
@@ -116,7 +118,10 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       Object.entries(spec.responses ?? { 200: { description: 'OK' } }).map(([status, r]) => [
         status,
         { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
-      ]).concat([['default', { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]]),
+      ]).concat(
+        (spec.errors ?? []).map((status) => [String(status), { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
+        [['default', { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]],
+      ),
     ),
   });
   const run = async (req: Request, res: Response, next: NextFunction) => {
