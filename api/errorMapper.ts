@@ -35,6 +35,8 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     // ValidationError keeps its fieldErrors under details (the spec's shape); other errors carry their
     // few extra fields (remaining_liters, distanceKm …) beside error and message.
     const extra = err.code === 'ValidationError' ? { details: err.details } : err.details;
+    // ops (#13): a 503 that knows when to come back says so the standard way too.
+    if (err.kind === 'unavailable' && typeof err.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(err.details.retryAfterSeconds));
     res.status(statusOf[err.kind]).json({ error: err.code, message: err.message, ...extra });
     return;
   }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createHttpApp } from '../api/app.js';
@@ -13,12 +13,14 @@ import type { Config } from './config.js';
 import type { AppContext, AppModule, Providers } from './context.js';
 import { createDb } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { waitForDatabase } from './db/waitForDatabase.js';
 import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool.js';
 import type { EventStore } from './eventStore/port.js';
 import { createPostgresEventStore } from './eventStore/postgresEventStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
+import { createDrainingServer, type DrainingServer } from './drainingServer.js';
 import { Scheduler } from './scheduler.js';
 import { startPushGateway, type PushGateway } from './push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from './ws/gateway.js';
@@ -32,6 +34,8 @@ export interface BuildOptions {
   logger?: Logger;
   roles?: ProcessRole[];
   modules?: AppModule[];
+  /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
+  abort?: AbortSignal;
 }
 
 export interface Service {
@@ -55,10 +59,11 @@ export const openStore = async (config: Config, pool: SqlPool): Promise<EventSto
   return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS });
 };
 
-const openBus = async (config: Config): Promise<Bus> => {
+const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
   if (config.NATS_URL) {
-    const { connectNatsBus } = await import('./bus/natsBus.js');
-    return connectNatsBus(config.NATS_URL, config.BUS_SUBJECT_PREFIX);
+    // Connects in the background: NATS being down delays real-time hints, not the service (/ready says so).
+    const { openNatsBus } = await import('./bus/natsBus.js');
+    return openNatsBus(config.NATS_URL, config.BUS_SUBJECT_PREFIX, logger);
   }
   return createInProcessBus();
 };
@@ -73,13 +78,14 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const pool = await openPool(config);
   const db = createDb(pool);
   try {
+    await waitForDatabase(pool, logger, { abort: options.abort });
     await migrateToLatest(db, Object.assign({}, ...modules.map((m) => m.migrations ?? {})));
   } catch (err) {
     await db.destroy();
     throw err;
   }
   const store = await openStore(config, pool);
-  const bus = await openBus(config);
+  const bus = await openBus(config, logger);
   const runner = new ProjectionRunner({
     db,
     pool,
@@ -109,14 +115,19 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     outbox: createDevOutbox(db),
     async settle(position) {
       if (position <= 0) return;
-      const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS);
+      // The write is committed: failing to follow the read models (database gone a moment) must not turn
+      // its answer into an error; the response is then read from the read model as it is.
+      const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS).catch((err) => {
+        logger.warn({ err, position }, 'could not follow the read models');
+        return false;
+      });
       if (!ok) logger.warn({ position }, 'read models did not reach the written position in time');
     },
   };
   for (const m of modules) await m.init?.(ctx);
   const app = createHttpApp(ctx, modules);
 
-  let server: Server | null = null;
+  let http: DrainingServer | null = null;
   let wsGateway: WsGateway | null = null;
   let pushGateway: PushGateway | null = null;
   let stopping: Promise<void> | null = null;
@@ -124,20 +135,21 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     ctx,
     app,
     get server() {
-      return server;
+      return http?.server ?? null;
     },
     async start(port = config.PORT) {
       await runner.start();
       if (roles.has('scheduler')) scheduler.start();
       if (!roles.has('api') && !roles.has('gateway')) return 0;
-      server = createServer(app);
+      http = createDrainingServer(app);
+      const server = http.server;
       if (roles.has('gateway')) {
         wsGateway = attachWsGateway(server, ctx, { heartbeatMs: config.WS_HEARTBEAT_MS });
         pushGateway = startPushGateway(ctx);
       }
       await new Promise<void>((resolve, reject) => {
-        server!.once('error', reject);
-        server!.listen(port, config.HOST, () => resolve());
+        server.once('error', reject);
+        server.listen(port, config.HOST, () => resolve());
       });
       return (server.address() as AddressInfo).port;
     },
@@ -146,14 +158,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
         // Sockets first: an open websocket would keep the HTTP server from closing.
         await wsGateway?.close();
         await pushGateway?.close();
-        if (server) {
-          const s = server;
-          const closed = new Promise<void>((resolve) => s.close(() => resolve()));
-          s.closeIdleConnections();
-          const timer = setTimeout(() => s.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
-          await closed;
-          clearTimeout(timer);
-        }
+        // Projectors keep running meanwhile: the requests being answered wait for their writes to project.
+        await http?.drain(config.SHUTDOWN_TIMEOUT_MS);
         await scheduler.stop();
         await runner.stop();
         await bus.close();

@@ -1,33 +1,67 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { ALL_ROLES, buildService, type ProcessRole } from './composition.js';
+import { ALL_ROLES, buildService, type ProcessRole, type Service } from './composition.js';
+import { DirectoryLocked } from './db/directoryLock.js';
+import { StartAborted } from './db/waitForDatabase.js';
 
-/** `npm start`: API, projectors, schedulers and gateways in one process, or only those named by --role. */
+// Past the HTTP drain (SHUTDOWN_TIMEOUT_MS), projectors, bus and pools get this long before we give up.
+const STOP_GRACE_MS = 5000;
+
+/**
+ * `npm start` / `node dist/infra/main.js`: API, projectors, schedulers and gateways in one process, or
+ * only those named by --role. SIGTERM or SIGINT stops it in bounded time, also while it is still waiting
+ * for its database at start-up.
+ */
 const main = async () => {
   const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, allowPositionals: true });
   const roles = (values.role ?? []).flatMap((r) => r.split(','));
   const bad = roles.filter((r) => !ALL_ROLES.includes(r as ProcessRole));
   if (bad.length) throw new ConfigError(`Unknown --role ${bad.join(', ')} (use ${ALL_ROLES.join('|')})`);
   const config = loadConfig();
-  const service = await buildService({ config, roles: roles.length ? (roles as ProcessRole[]) : ALL_ROLES });
-  const port = await service.start();
-  service.ctx.logger.info({ port, store: service.ctx.store.name, bus: service.ctx.bus.name, env: config.APP_ENV }, 'service started');
+
+  const starting = new AbortController();
+  let service: Service | null = null;
+  let stopSignal: string | null = null;
   const shutdown = (signal: string) => {
-    service.ctx.logger.info({ signal }, 'shutting down');
-    service.stop().then(
+    if (stopSignal) return;
+    stopSignal = signal;
+    if (!service) {
+      starting.abort();
+      return;
+    }
+    const s = service;
+    s.ctx.logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      s.ctx.logger.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + STOP_GRACE_MS).unref();
+    s.stop().then(
       () => process.exit(0),
       (err) => {
-        service.ctx.logger.error({ err }, 'shutdown failed');
+        s.ctx.logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const built = await buildService({ config, roles: roles.length ? (roles as ProcessRole[]) : ALL_ROLES, abort: starting.signal });
+  const port = await built.start();
+  service = built;
+  built.ctx.logger.info({ port, roles: roles.length ? roles : ALL_ROLES, store: built.ctx.store.name, bus: built.ctx.bus.name, env: config.APP_ENV }, 'service started');
+  // A signal that came while we were starting (after the database wait) is honoured now.
+  if (stopSignal) {
+    const signal = stopSignal;
+    stopSignal = null;
+    shutdown(signal);
+  }
 };
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof StartAborted) {
+    process.exit(0);
+  } else if (err instanceof ConfigError || err instanceof DirectoryLocked) {
     console.error(err.message);
   } else {
     console.error('Start-up failed:', err instanceof Error ? err.message : err);

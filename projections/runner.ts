@@ -4,6 +4,7 @@ import type { SqlClient, SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import type { Logger } from '../infra/logger.js';
+import { isConnectionLoss } from '../infra/db/databaseUnavailable.js';
 import { handles, type Projector } from './projector.js';
 
 export interface RunnerDeps {
@@ -117,11 +118,19 @@ export class ProjectionRunner {
       const client = this.leaderClient;
       this.leaderClient = null;
       try {
-        await client.query('SELECT pg_advisory_unlock_all()');
+        if (!client.broken) await client.query('SELECT pg_advisory_unlock_all()');
+      } catch (err) {
+        // The session is gone, and its locks with it.
+        this.deps.logger.warn({ err }, 'could not release projector locks');
       } finally {
         client.release();
       }
     }
+  }
+
+  /** Reloads the checkpoints that other instances write (readiness in an instance that only serves the API). */
+  async refreshFollowed(): Promise<void> {
+    await this.loadCheckpoints(this.states.filter((s) => !s.leader));
   }
 
   positions(): Record<string, number> {
@@ -191,6 +200,7 @@ export class ProjectionRunner {
       for (const s of this.states) s.leader = true;
       return;
     }
+    if (this.leaderClient?.broken) this.loseLeadership();
     this.leaderClient ??= await this.deps.pool.connect();
     for (const s of this.states) {
       if (s.leader) continue;
@@ -199,13 +209,30 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * The session holding the advisory locks is gone (database restart, terminated backend): the locks went
+   * with it, so another instance may lead now. Claim again, from the stored checkpoints.
+   */
+  private loseLeadership(): void {
+    const client = this.leaderClient;
+    this.leaderClient = null;
+    client?.release();
+    for (const s of this.states) s.leader = false;
+    this.deps.logger.warn('lost the projector leadership session; claiming again');
+  }
+
   private async run(): Promise<void> {
     let lastClaim = Date.now();
+    let failures = 0;
     // Armed before each read: an append during a batch resolves it, so the loop need not read the log
     // once more only to find it empty, and no wake-up is lost in between.
     let appended: Promise<void> | null = null;
     while (this.running) {
       try {
+        if (this.leaderClient?.broken) {
+          this.loseLeadership();
+          lastClaim = 0;
+        }
         if (this.deps.lead !== false && this.states.some((s) => !s.leader) && Date.now() - lastClaim > 2000) {
           lastClaim = Date.now();
           await this.claimLeadership();
@@ -213,13 +240,18 @@ export class ProjectionRunner {
         }
         appended ??= this.deps.store.waitForAppend(this.pollMs);
         const more = await this.step();
+        failures = 0;
         if (!more && this.running) {
           await appended;
           appended = null;
         }
       } catch (err) {
-        this.deps.logger.error({ err }, 'projection loop failed; retrying');
-        if (this.running) await this.waitNotify(this.pollMs);
+        failures += 1;
+        const retryInMs = this.retryDelay(err, failures);
+        this.deps.logger.error({ err, retryInMs }, 'projection loop failed; retrying');
+        // A failed claim may have left some projectors unclaimed: claim again at the next turn.
+        lastClaim = 0;
+        if (this.running) await this.waitNotify(retryInMs);
       }
     }
   }
@@ -312,10 +344,18 @@ export class ProjectionRunner {
     this.notify();
   }
 
+  /**
+   * Exponential, but a lost database is not the projector's fault: it is retried at least every second,
+   * so the read models resume within a second of the database coming back.
+   */
+  private retryDelay(err: unknown, failures: number): number {
+    return Math.min(isConnectionLoss(err) ? 1000 : 30_000, Math.max(this.pollMs, 100 * 2 ** failures));
+  }
+
   private backOff(states: State[], err: unknown): void {
     for (const s of states) {
       s.failures += 1;
-      s.retryAt = Date.now() + Math.min(30_000, 100 * 2 ** s.failures);
+      s.retryAt = Date.now() + this.retryDelay(err, s.failures);
       this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
     }
   }

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { asUnavailable } from './databaseUnavailable.js';
+import { lockDirectory } from './directoryLock.js';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -11,6 +13,8 @@ export interface QueryResult<R> {
 export interface SqlClient {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   release(): void;
+  /** True once the connection under this client is gone (its session and advisory locks with it). */
+  readonly broken: boolean;
 }
 
 /**
@@ -28,20 +32,50 @@ export interface SqlPool {
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
 export const createPostgresPool = (connectionString: string, max = 10): SqlPool => {
-  const pool = new pg.Pool({ connectionString, max });
+  // A bounded connect: while the server is away a request fails fast with 503 instead of queueing forever.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   const wrap = (r: pg.QueryResult) => ({ rows: r.rows, rowCount: r.rowCount ?? 0, command: r.command });
   return {
     kind: 'postgres',
     async connect() {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((err) => {
+        throw asUnavailable(err);
+      });
+      // A checked-out client has no listener of the pool's: without ours, a terminated session is an
+      // unhandled 'error' event that kills the process. The holder learns of it from its next query.
+      let lost: unknown = null;
+      const onError = (err: unknown) => (lost = err);
+      client.on('error', onError);
+      let released = false;
       return {
-        query: async (sql, params) => wrap(await client.query(sql, params as unknown[])),
-        release: () => client.release(),
+        async query(sql, params) {
+          try {
+            return wrap(await client.query(sql, params as unknown[]));
+          } catch (err) {
+            throw asUnavailable(err);
+          }
+        },
+        release() {
+          if (released) return;
+          released = true;
+          client.removeListener('error', onError);
+          // A broken client is destroyed rather than handed to the next caller.
+          client.release(lost ? (lost as Error) : undefined);
+        },
+        get broken() {
+          return lost !== null;
+        },
       };
     },
-    query: async (sql, params) => wrap(await pool.query(sql, params as unknown[])),
+    async query(sql, params) {
+      try {
+        return wrap(await pool.query(sql, params as unknown[]));
+      } catch (err) {
+        throw asUnavailable(err);
+      }
+    },
     end: () => pool.end(),
   };
 };
@@ -51,8 +85,16 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
  * it out to one caller at a time and queues the rest.
  */
 export const createPgLitePool = async (dir: string): Promise<SqlPool & { db: PGlite }> => {
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir, { parsers: { 20: (v: string) => Number(v) } });
+  const inMemory = dir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dir, { recursive: true });
+  const lock = inMemory ? null : lockDirectory(dir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir, { parsers: { 20: (v: string) => Number(v) } });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   let tail: Promise<void> = Promise.resolve();
   const acquire = (): Promise<() => void> => {
     let release!: () => void;
@@ -74,6 +116,7 @@ export const createPgLitePool = async (dir: string): Promise<SqlPool & { db: PGl
       let released = false;
       return {
         query: run,
+        broken: false,
         release: () => {
           if (!released) {
             released = true;
@@ -98,6 +141,7 @@ export const createPgLitePool = async (dir: string): Promise<SqlPool & { db: PGl
         await db.close();
       } finally {
         release();
+        lock?.release();
       }
     },
   };

@@ -1,0 +1,43 @@
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+
+export interface DrainingServer {
+  server: Server;
+  /**
+   * Graceful stop: stop accepting, close idle keep-alive sockets at once, answer every request already
+   * read with `Connection: close`, and resolve when the last response is out. Sockets still busy after
+   * `timeoutMs` are cut (a handler that hangs must not hold the process for ever).
+   */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * An HTTP server that can drain. Without it, keep-alive clients keep sending on their sockets after
+ * SIGTERM until the timeout cuts them, and a request cut after it was committed looks failed to its
+ * client, whose retry then conflicts.
+ */
+export const createDrainingServer = (listener: RequestListener): DrainingServer => {
+  let draining = false;
+  const unanswered = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => {
+      unanswered.delete(res);
+      // A response that went out with keep-alive before the drain began leaves an idle socket behind.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+    listener(req, res);
+  });
+  return {
+    server,
+    async drain(timeoutMs) {
+      draining = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+};
