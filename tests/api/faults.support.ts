@@ -1,0 +1,122 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { TestResponse, TestService } from '../support/testService.js';
+
+/** Fault tests drive the service as an operator does: as a child process, from outside. */
+
+export const freePort = async (): Promise<number> => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const port = (s.address() as { port: number }).port;
+  s.close();
+  await once(s, 'close');
+  return port;
+};
+
+export interface ChildService {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  output(): string;
+  exited: Promise<number | null>;
+  /** What actors.ts and orderFlows.ts need of a service: requests by path. */
+  client: TestService;
+}
+
+export const TEST_ENV = {
+  APP_ENV: 'test',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  PROJECTION_POLL_MS: '50',
+  ADMIN_BOOTSTRAP_EMAIL: 'root@test.local',
+  ADMIN_BOOTSTRAP_PASSWORD: 'root-password-123',
+  JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
+  OFFICIAL_RATE_VES: '36.5',
+};
+
+export const request = async <T = any>(baseUrl: string, method: string, path: string, { token, body, headers }: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<TestResponse<T>> => {
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: the test sees the text.
+  }
+  return { status: res.status, body: parsed as any, headers: res.headers };
+};
+
+/**
+ * Spawns the service: `command` is the argv (default: the `npm start` command line without npm). The
+ * environment is only what is given here, so the test runner's DATABASE_URL or NATS_URL never leaks in.
+ */
+export const spawnService = (env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'infra/main.ts']): ChildService & { port: number } => {
+  const port = Number(env.PORT);
+  const child = spawn(command[0], command.slice(1), {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...TEST_ENV, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const client = { baseUrl, port, request: (method: string, path: string, options?: { token?: string; body?: unknown }) => request(baseUrl, method, path, options) } as unknown as TestService;
+  return { child, port, output: () => output, exited, client };
+};
+
+export const waitUntil = async (what: string, probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+export const waitForHealth = (s: ChildService, timeoutMs?: number) =>
+  waitUntil(`health of the service on :${s.port}\n${s.output().slice(-2000)}`, async () => (await fetch(`http://127.0.0.1:${s.port}/health`)).ok, timeoutMs);
+
+/**
+ * A TCP hop between the service and PostgreSQL that can play the server going away: `down()` cuts every
+ * session and refuses new ones (a stopped or restarting server), `up()` lets them through again. The
+ * shared server itself is never touched.
+ */
+export const databaseProxy = async (target: { host: string; port: number }) => {
+  let up = true;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    if (!up) return inbound.destroy();
+    const outbound = connect(target.port, target.host);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as { port: number }).port,
+    down() {
+      up = false;
+      for (const s of sockets) s.destroy();
+    },
+    up() {
+      up = true;
+    },
+    async close() {
+      this.down();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+};
