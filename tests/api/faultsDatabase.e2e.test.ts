@@ -45,7 +45,7 @@ const writeLoad = (s: ChildService, clients: SignedInUser[][]) => {
         if (created?.status !== 201) continue;
         const orderId: number = created.body.order.id;
         acknowledged.push({ orderId, token: client.token });
-        for (;;) {
+        while (running) {
           const cancelled = await send('POST', `/api/v1/orders/${orderId}/cancel`, client.token, {});
           if (cancelled?.status === 200 || cancelled?.status === 409) break;
         }
