@@ -155,11 +155,13 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     },
     stop() {
       stopping ??= (async () => {
-        // Sockets first: an open websocket would keep the HTTP server from closing.
+        // The drain starts at once (every answer from now on says Connection: close) and ends when the
+        // websockets too are closed: an open one would keep the HTTP server from closing. Projectors keep
+        // running meanwhile: the requests being answered wait for their writes to project.
+        const drained = http?.drain(config.SHUTDOWN_TIMEOUT_MS);
         await wsGateway?.close();
         await pushGateway?.close();
-        // Projectors keep running meanwhile: the requests being answered wait for their writes to project.
-        await http?.drain(config.SHUTDOWN_TIMEOUT_MS);
+        await drained;
         await scheduler.stop();
         await runner.stop();
         await bus.close();

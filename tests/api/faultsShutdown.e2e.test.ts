@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lockPathOf } from '../../infra/db/directoryLock.js';
+import { createPgLitePool } from '../../infra/db/sqlPool.js';
+import { signInClient, type SignedInUser } from '../support/actors.js';
+import { orderBody } from '../support/orderFlows.js';
+import { freshDatabaseUrl } from '../support/testService.js';
+import { freePort, request, spawnService, waitForHealth, type ChildService } from './faults.support.js';
+
+/**
+ * Issue #13, fault 4: SIGTERM under steady keep-alive traffic. Every request the service read is
+ * answered (with Connection: close), idle sockets close at once, and it exits when the last response
+ * is out, long before the drain timeout. A request the client saw fail must not have been committed.
+ */
+const COMMITTED_SQL = "SELECT type, stream_id FROM events WHERE type IN ('OrderCreated', 'OrderCancelled')";
+
+describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
+  let service: ChildService | undefined;
+  let dir: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    if (service?.child.exitCode === null) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(lockPathOf(dir), { force: true });
+    }
+    await dropDatabase?.();
+    service = dir = dropDatabase = undefined;
+  });
+
+  type Committed = { type: string; stream_id: string }[];
+  /** The embedded store in a directory, read back once the service is gone; or a fresh PostgreSQL database. */
+  const backends: [string, () => Promise<{ env: Record<string, string>; committed: () => Promise<Committed> }>][] = [
+    [
+      'PGlite',
+      async () => {
+        const d = join(mkdtempSync(join(tmpdir(), 'pglite-drain-')), 'data');
+        dir = d;
+        return {
+          env: { PGLITE_DIR: d },
+          committed: async () => {
+            const pool = await createPgLitePool(d);
+            try {
+              return (await pool.query<Committed[number]>(COMMITTED_SQL)).rows;
+            } finally {
+              await pool.end();
+            }
+          },
+        };
+      },
+    ],
+  ];
+  if (process.env.DATABASE_URL) {
+    backends.push([
+      'PostgreSQL',
+      async () => {
+        const fresh = await freshDatabaseUrl();
+        dropDatabase = fresh.drop;
+        return {
+          env: { DATABASE_URL: fresh.url },
+          committed: async () => {
+            const c = new pg.Client({ connectionString: fresh.url });
+            await c.connect();
+            try {
+              return (await c.query<Committed[number]>(COMMITTED_SQL)).rows;
+            } finally {
+              await c.end();
+            }
+          },
+        };
+      },
+    ]);
+  }
+
+  it.each(backends)('%s: answers every request it read, closes the rest, exits well before the timeout, and nothing committed went unanswered', async (_name, backend) => {
+    const store = await backend();
+    const s = spawnService({ PORT: String(await freePort()), ...store.env, SHUTDOWN_TIMEOUT_MS: '10000', LOG_LEVEL: 'info' }); // info: the test reads the 'shutting down' line
+    service = s;
+    await waitForHealth(s);
+    const clients: SignedInUser[] = await Promise.all(Array.from({ length: 8 }, () => signInClient(s.client)));
+
+    let signalledAt = 0;
+    const acknowledged = { created: new Set<number>(), cancelled: new Set<number>() };
+    const failures: string[] = [];
+    const afterSignal: { connection: string | null; at: number }[] = [];
+    // Each client creates an order and cancels it on its kept-alive socket until the service is gone.
+    const worker = async (client: SignedInUser) => {
+      for (;;) {
+        try {
+          const created = await request(s.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() });
+          if (signalledAt) afterSignal.push({ connection: created.headers.get('connection'), at: Date.now() });
+          expect(created.status).toBe(201);
+          acknowledged.created.add(created.body.order.id);
+          const cancelled = await request(s.client.baseUrl, 'POST', `/api/v1/orders/${created.body.order.id}/cancel`, { token: client.token, body: {} });
+          if (signalledAt) afterSignal.push({ connection: cancelled.headers.get('connection'), at: Date.now() });
+          expect(cancelled.status).toBe(200);
+          acknowledged.cancelled.add(created.body.order.id);
+        } catch (err) {
+          const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+          if (!signalledAt || !cause) throw err;
+          failures.push(cause.code ?? cause.message ?? String(cause));
+          return;
+        }
+      }
+    };
+    const traffic = Promise.all(clients.map(worker));
+    await new Promise((r) => setTimeout(r, 1500));
+    signalledAt = Date.now();
+    s.child.kill('SIGTERM');
+    const code = await s.exited;
+    const tookMs = Date.now() - signalledAt;
+    await traffic;
+
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(5000);
+    // Once the service has taken the signal (its log line; a busy event loop can take a moment), every
+    // answer tells the client to close. The margin covers answers already on the wire.
+    const drainingAt: number = JSON.parse(s.output().split('\n').find((l) => l.includes('"shutting down"'))!).time;
+    const answeredWhileDraining = afterSignal.filter((r) => r.at > drainingAt + 50);
+    expect(answeredWhileDraining.filter((r) => r.connection !== 'close')).toEqual([]);
+
+    const rows = await store.committed();
+    {
+      const committed = (type: string) => rows.filter((r) => r.type === type).map((r) => Number(r.stream_id.slice('order-'.length))).sort((a, b) => a - b);
+      expect(committed('OrderCreated')).toEqual([...acknowledged.created].sort((a, b) => a - b));
+      expect(committed('OrderCancelled')).toEqual([...acknowledged.cancelled].sort((a, b) => a - b));
+    }
+    expect(acknowledged.created.size).toBeGreaterThan(8);
+    console.info(`drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} requests refused before being read (${[...new Set(failures)].join(', ')})`);
+  });
+});

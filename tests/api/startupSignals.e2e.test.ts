@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
+
+/**
+ * Issue #13, fault 3: SIGTERM stops the service in bounded time whichever way it was started: through
+ * `npm start` (npm signals its child only; a shell or tsx in between used to keep the service running
+ * as an orphan) and through the production entry point, compiled JavaScript under plain node.
+ */
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The pid of the process that serves, from its "service started" log line. */
+const servicePid = (s: ChildService): number => {
+  const line = s.output().split('\n').find((l) => l.includes('"service started"'));
+  return JSON.parse(line!).pid;
+};
+
+const stopsOnSigterm = async (s: ChildService) => {
+  await waitForHealth(s);
+  const pid = servicePid(s);
+  const signalledAt = Date.now();
+  s.child.kill('SIGTERM');
+  const code = await s.exited;
+  const tookMs = Date.now() - signalledAt;
+  await waitUntil('the service process to be gone', async () => !alive(pid), 5000);
+  await expect(fetch(`http://127.0.0.1:${s.port}/health`)).rejects.toThrow();
+  return { code, tookMs };
+};
+
+describe('SIGTERM, whichever way the service was started', { timeout: 300_000 }, () => {
+  const children: ChildService[] = [];
+  const outDir = `.build-test-${randomBytes(4).toString('hex')}`;
+  afterEach(async () => {
+    for (const c of children.splice(0)) {
+      if (c.child.exitCode === null) {
+        c.child.kill('SIGKILL');
+        await c.exited;
+      }
+    }
+  });
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('npm start: npm forwards it to the service, which exits 0 and leaves nothing behind', async () => {
+    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, ['npm', 'start', '--silent']);
+    children.push(s);
+    const { code, tookMs } = await stopsOnSigterm(s);
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(15_000);
+  });
+
+  it('the production entry point (tsc build, node dist/infra/main.js) exits 0 on SIGTERM', async () => {
+    await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { timeout: 240_000 });
+    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, [process.execPath, `${outDir}/infra/main.js`]);
+    children.push(s);
+    const { code, tookMs } = await stopsOnSigterm(s);
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(15_000);
+  });
+});
