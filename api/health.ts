@@ -5,7 +5,13 @@ import type { AppContext } from '../infra/context.js';
 const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 
-/** /health: the process is up. /ready: event store, database and bus answer, and projections are caught up. */
+/**
+ * /health: the process is up (a liveness probe; it never touches the database, so an outage does not
+ * get the process restarted). /ready: event store, database and bus answer, and projections are not
+ * behind. "Behind" is judged by age: the oldest event that some projector has not applied yet must be
+ * younger than READY_MAX_PROJECTION_LAG_MS. Comparing with the head alone failed whenever a write was
+ * in flight, and would pull healthy instances out of rotation under any load.
+ */
 export const healthRoutes = (ctx: AppContext, router: Router): void => {
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -21,11 +27,20 @@ export const healthRoutes = (ctx: AppContext, router: Router): void => {
       }
     };
     let head = 0;
+    let projectionLagMs: number | null = null;
     await check('eventStore', async () => (head = await ctx.store.headPosition()));
     await check('database', () => sql`SELECT 1`.execute(ctx.db));
     await check('bus', () => ctx.bus.flush());
-    checks.projections = checks.eventStore && ctx.runner.lowestPosition() >= head;
+    await check('projections', async () => {
+      // An instance that only serves the API follows the checkpoints that the projector instance writes.
+      await ctx.runner.refreshFollowed();
+      const lowest = ctx.runner.lowestPosition();
+      const [oldestPending] = lowest < head ? await ctx.store.readAll(lowest, 1) : [];
+      projectionLagMs = oldestPending ? Math.max(0, Date.now() - oldestPending.recordedAt.getTime()) : 0;
+      if (projectionLagMs > ctx.config.READY_MAX_PROJECTION_LAG_MS) throw new Error('projections behind');
+    });
+    checks.projections &&= checks.eventStore;
     const ok = Object.values(checks).every(Boolean);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, positions: ctx.runner.positions() });
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, projectionLagMs, positions: ctx.runner.positions() });
   });
 };

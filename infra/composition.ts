@@ -49,7 +49,7 @@ export interface Service {
 }
 
 export const openPool = async (config: Config): Promise<SqlPool> =>
-  config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR);
+  config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
 
 export const openStore = async (config: Config, pool: SqlPool): Promise<EventStore> => {
   if (config.ESDB_URL) {

@@ -74,6 +74,11 @@ export const ConfigSchema = z.object({
   STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
   /** Reports older than this no longer count towards a station's current_status. */
   STATION_STATUS_WINDOW_MINUTES: z.coerce.number().int().positive().default(120),
+  // ops (#13)
+  /** /ready fails "projections" only when the oldest event some projector has not applied is older than this. */
+  READY_MAX_PROJECTION_LAG_MS: intSetting(5000),
+  /** PGlite's shared_buffers in MB: the embedded store is one connection, PostgreSQL's 128 MB default is mostly idle there. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).default(16),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

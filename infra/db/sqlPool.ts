@@ -1,4 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { asUnavailable } from './databaseUnavailable.js';
@@ -80,17 +84,29 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
   };
 };
 
+/** Runs infra/db/pgliteInitdb in a child node (same loader flags: .ts under tsx, .js when built). */
+const initdbInChild = async (dir: string): Promise<void> => {
+  const script = fileURLToPath(new URL(`./pgliteInitdb${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  await promisify(execFile)(process.execPath, [...process.execArgv, script, dir], { timeout: 300_000 });
+};
+
 /**
  * PGlite is a single connection: a transaction must own it from BEGIN to COMMIT, so `connect()` hands
  * it out to one caller at a time and queues the rest.
  */
-export const createPgLitePool = async (dir: string): Promise<SqlPool & { db: PGlite }> => {
+export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16 }: { sharedBuffersMb?: number } = {}): Promise<SqlPool & { db: PGlite }> => {
   const inMemory = dir.startsWith('memory://');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   const lock = inMemory ? null : lockDirectory(dir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dir, { parsers: { 20: (v: string) => Number(v) } });
+    if (!inMemory && !existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir);
+    db = await PGlite.create(dir, {
+      parsers: { 20: (v: string) => Number(v) },
+      // PostgreSQL's default 128 MB of shared buffers is most of a fresh store's memory; one connection
+      // over a small database does not need it (docs/decisions.md, "Operations").
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
+    });
   } catch (err) {
     lock?.release();
     throw err;
