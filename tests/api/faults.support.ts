@@ -83,11 +83,11 @@ export const waitForHealth = (s: ChildService, timeoutMs?: number) =>
   waitUntil(`health of the service on :${s.port}\n${s.output().slice(-2000)}`, async () => (await fetch(`http://127.0.0.1:${s.port}/health`)).ok, timeoutMs);
 
 /**
- * A TCP hop between the service and PostgreSQL that can play the server going away: `down()` cuts every
+ * A TCP hop between the service and a server (PostgreSQL, NATS) that can play the server going away: `down()` cuts every
  * session and refuses new ones (a stopped or restarting server), `up()` lets them through again. The
  * shared server itself is never touched.
  */
-export const databaseProxy = async (target: { host: string; port: number }) => {
+export const outageProxy = async (target: { host: string; port: number }) => {
   let up = true;
   const sockets = new Set<Socket>();
   const server: Server = createServer((inbound) => {

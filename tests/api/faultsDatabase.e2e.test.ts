@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signInClient, type SignedInUser } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import { freshDatabaseUrl } from '../support/testService.js';
-import { databaseProxy, freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
+import { outageProxy, freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
 
 /**
  * Issue #13, fault 1: losing the database must not kill the service. Runs against the real PostgreSQL
@@ -176,7 +176,7 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
   it('the database away for 5 s: /health 200, /ready and requests 503, writes again within a second of its return', async () => {
     const databaseUrl = await freshDatabase();
     const target = new URL(process.env.DATABASE_URL!);
-    const proxy = await databaseProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
     cleanups.push(() => proxy.close());
     const viaProxy = new URL(databaseUrl);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
@@ -211,7 +211,7 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
   it('started while the database is down, it waits (a log line per try) and serves once it is back; SIGTERM ends the wait', async () => {
     const databaseUrl = await freshDatabase();
     const target = new URL(process.env.DATABASE_URL!);
-    const proxy = await databaseProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
     cleanups.push(() => proxy.close());
     proxy.down();
     const viaProxy = new URL(databaseUrl);
