@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# Production image: compiled JavaScript under plain node, as a non-root user, node as PID 1 behind
+# tini (`init: true` in compose, or `docker run --init`) so that SIGTERM reaches the service directly.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY domain domain
+COPY commands commands
+COPY projections projections
+COPY api api
+COPY infra infra
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production APP_ENV=production PORT=3000 PGLITE_DIR=/data/pglite
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+# The embedded store (used when DATABASE_URL is unset) and its lock file live under /data.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+STOPSIGNAL SIGTERM
+# exec form: node is the process that receives the signal (PID 1 without --init, tini's child with it).
+CMD ["node", "dist/infra/main.js"]
