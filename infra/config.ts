@@ -74,6 +74,9 @@ export const ConfigSchema = z.object({
   STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
   /** Reports older than this no longer count towards a station's current_status. */
   STATION_STATUS_WINDOW_MINUTES: z.coerce.number().int().positive().default(120),
+  // --- #14 apicontract ---
+  /** Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this clearly marked development rate is seeded so a first order works; 0 seeds none. */
+  DEVELOPMENT_RATE_VES: z.coerce.number().nonnegative().default(36.5),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
