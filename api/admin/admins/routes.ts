@@ -35,7 +35,7 @@ export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/admins', summary: 'Invite an admin (a confirm-account mail is sent)', tags: ['admin admins'], guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created' } } },
+    { method: 'post', path: '/admin/admins', summary: 'Invite an admin (a confirm-account mail is sent)', tags: ['admin-admins'], guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created' } } },
     async ({ body, res }) => {
       const a = await accounts.create(body);
       res.status(201);
@@ -43,7 +43,7 @@ export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/admin/admins', summary: 'Admins, page by page', tags: ['admin admins'], guards: superAdmin, query: PageQuery }, async ({ query }) => {
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/admin/admins', summary: 'Admins, page by page', tags: ['admin-admins'], guards: superAdmin, query: PageQuery }, async ({ query }) => {
     const { items, total } = await accounts.list(query.limit, query.page);
     return { items: items.map(adminView), meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) } };
   });
@@ -51,7 +51,7 @@ export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/admin/admins/:id', summary: 'Change an admin (a new email is confirmed by mail)', tags: ['admin admins'], guards: superAdmin, params: IdParams, body: PatchBody },
+    { method: 'patch', path: '/admin/admins/:id', summary: 'Change an admin (a new email is confirmed by mail)', tags: ['admin-admins'], guards: superAdmin, params: IdParams, body: PatchBody },
     async ({ params, body, actor }) => ({ admin: adminView(await accounts.update(actor.id, params.id, body)) }),
   );
 };

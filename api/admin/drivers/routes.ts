@@ -42,7 +42,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin drivers'], guards: admin, query: ListQuery },
+    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin-drivers'], guards: admin, query: ListQuery },
     async ({ query, actor }) => {
       const { items, total } = await listDrivers(
         ctx.db,
@@ -56,7 +56,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin drivers'], guards: admin, params: DriverParams },
+    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin-drivers'], guards: admin, params: DriverParams },
     async ({ params, actor }) => {
       const d = await scopedDriver(actor, params.driverId);
       return { driver: driverView(d), documents: (await listDriverDocuments(ctx.db, d.driverId)).map(documentView) };
@@ -71,7 +71,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
         method: 'post',
         path: `/admin/drivers/:driverId/${path}`,
         summary,
-        tags: ['admin drivers'],
+        tags: ['admin-drivers'],
         guards: admin,
         params: DriverParams,
         ...(withReason ? { body: ReasonBody } : {}),

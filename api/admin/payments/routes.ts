@@ -28,7 +28,7 @@ const paymentIdFrom = (params: Record<string, unknown>) => idFrom(params.payment
 /** Back-office payment review (back-office-api.md §3.4, §4.8). */
 export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
-  const tags = ['admin payments'];
+  const tags = ['admin-payments'];
 
   defineRoute(
     router,

@@ -62,7 +62,7 @@ const ERRORS = {
 /** Spec back-office-api §4.1: the support inbox, global (no city scoping). */
 export const supportRoutes = (ctx: AppContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
-  const tags = ['admin: support'];
+  const tags = ['admin-support'];
 
   defineRoute(
     router,
