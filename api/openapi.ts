@@ -79,3 +79,11 @@ export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
     tags: [...used].sort().map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name })),
   });
 };
+
+/** The `meta` of page-numbered lists (admin lists): total rows and the page window. */
+export const PageMeta = z
+  .object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() })
+  .openapi('PageMeta');
+
+/** `{items, meta}`: one page of a page-numbered list. */
+export const pageOf = (item: z.ZodType) => z.object({ items: z.array(item), meta: PageMeta });

@@ -46,12 +46,13 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   query?: Q;
   params?: P;
   /** Every success status → description and the body's schema (required: a client is typed from it). */
-  responses?: Record<number, Omit<SuccessResponse, 'schema'> & { schema?: ZodType | null }>;
+  responses: Record<number, SuccessResponse>;
   /**
    * Error statuses this route can answer beyond those defineRoute adds itself (401 for a route behind a
-   * token, 422 for a route with a request schema or path parameters); each is documented with ErrorBody.
+   * token, 422 for a route with a request schema or path parameters); each is documented with ErrorBody,
+   * under a description naming its error identifiers when given ({status, description}).
    */
-  errors?: number[];
+  errors?: (number | { status: number; description: string })[];
 }
 
 export interface Valid<B, Q, P> {
@@ -147,17 +148,21 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request schema). */
-const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): number[] => {
-  const own = new Set(spec.errors ?? []);
-  if (spec.auth !== false && spec.guards?.length) own.add(401);
-  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.path.includes(':')) own.add(422);
-  return [...own].sort((a, b) => a - b);
+const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
+  const own = new Map<number, string>();
+  if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
+  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
+  for (const e of spec.errors ?? []) {
+    if (typeof e === 'number') own.set(e, own.get(e) ?? ERROR_DESCRIPTIONS[e] ?? 'Error');
+    else own.set(e.status, e.description);
+  }
+  return [...own].sort(([a], [b]) => a - b);
 };
 
-const successDoc = (spec: { method: string; path: string }, status: number, r: Omit<SuccessResponse, 'schema'> & { schema?: ZodType | null }) => {
-  if (status >= 400) return { description: r.description, content: { 'application/json': { schema: ErrorBody } } };
-  if (!r.schema) {
-    if (r.schema === null && status !== 204) throw new Error(`${spec.method} ${spec.path}: only a 204 may have no body schema`);
+const successDoc = (spec: { method: string; path: string }, status: number, r: SuccessResponse) => {
+  if (status >= 400) throw new Error(`${spec.method} ${spec.path}: ${status} belongs in errors, not responses`);
+  if (r.schema === null) {
+    if (status !== 204) throw new Error(`${spec.method} ${spec.path}: only a 204 may have no body schema`);
     return { description: r.description };
   }
   const types = r.mediaType === undefined ? ['application/json'] : ([] as string[]).concat(r.mediaType);
@@ -189,8 +194,8 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       ...(spec.bodyContent ? { body: { required: true, content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])) } } : {}),
     },
     responses: {
-      ...Object.fromEntries(Object.entries(spec.responses ?? { 200: { description: 'OK' } }).map(([status, r]) => [status, successDoc(spec, Number(status), r)])),
-      ...Object.fromEntries(errorStatusesOf(spec).map((status) => [String(status), { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }])),
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r)])),
+      ...Object.fromEntries(errorStatusesOf(spec).map(([status, description]) => [String(status), { description, content: { 'application/json': { schema: ErrorBody } } }])),
     },
   });
   const run = async (req: Request, res: Response, next: NextFunction) => {

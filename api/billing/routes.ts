@@ -159,7 +159,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: client,
       params: ProfileParams,
-      responses: { 204: { description: 'Deleted' } },
+      responses: { 204: { description: 'Deleted', schema: null } },
     },
     async ({ actor, params }) => {
       if (!(await deleteBillingProfile(ctx.db, actor.id, params.id))) throw unknownProfile();

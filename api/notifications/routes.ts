@@ -132,7 +132,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) }, 404: { description: 'NotFound' } },
+      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } }, errors: [{ status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(req, actor)),
   );
@@ -147,7 +147,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) }, 404: { description: 'NotFound' } },
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [{ status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => {
       await deleteNotification(ctx, actor, params.id, metadataOf(req, actor));

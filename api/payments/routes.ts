@@ -147,6 +147,18 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: any,
       params: OrderParams,
+      responses: {
+        200: {
+          description: 'The form',
+          schema: z.object({
+            form: z.object({ id: z.number().int(), name: z.string(), internal_name: z.string().nullable(), category: z.string().nullable(), currency: z.string() }),
+            display: z.array(z.object({ type: z.string(), index: z.number().int(), label: z.string().nullable(), content: z.string().nullable() })),
+            fields: z.array(z.object({ index: z.number().int(), label: z.string(), required: z.boolean(), hint: z.string().nullable(), input_type: z.string().nullable() })),
+            amount: z.object({ usd: z.number(), currency: z.string(), bs: z.number().optional(), official_rate: z.number().optional() }),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
     },
     async ({ params, actor }) => {
       const { order, form, rateCents } = await paymentFormOfOrder(ctx, actor, orderId(params, 'NotFound'));
@@ -175,6 +187,24 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       guards: any,
       params: OrderParams,
       body: FormReportBody,
+      responses: {
+        200: {
+          description: 'The reported payment, awaiting review',
+          schema: z.object({
+            payment: z.object({
+              id: z.number().int(),
+              status: z.string(),
+              method: z.string(),
+              internal_type: z.string().nullable(),
+              reference: z.string().nullable(),
+              amount_usd: z.number(),
+              amount_bs: z.number().nullable(),
+              currency: z.string(),
+            }),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportFormPayment(ctx, actor, orderId(params, 'NotFound'), body.values, metadataOf(actor, req.id));
@@ -192,7 +222,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       auth: false,
       params: ProviderParams,
-      responses: { 204: { description: 'Verified and applied (once, however often delivered)' } },
+      responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
     },
     async ({ params, req }) => {
       const position = await receiveWebhook(ctx, {
