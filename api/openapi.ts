@@ -87,3 +87,9 @@ export const PageMeta = z
 
 /** `{items, meta}`: one page of a page-numbered list. */
 export const pageOf = (item: z.ZodType) => z.object({ items: z.array(item), meta: PageMeta });
+
+/**
+ * A named (registered) schema or null. zod-to-openapi renders `Named.nullable()` as
+ * allOf[$ref, {type: [object, null]}], which rejects null; a union renders as anyOf[$ref, null].
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);

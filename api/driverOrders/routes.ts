@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { activeOrderOfDriver, biddableOrdersNear } from '../../projections/orders/orderQueries.js';
@@ -23,7 +24,7 @@ export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {
     { method: 'get', path: '/driver/orders', summary: 'Biddable orders near the driver, and the active order', tags: ['orders'],
       guards: requireRole(ctx.auth, 'DRIVER'),
       query: FeedQuery,
-      responses: { 200: { description: 'Nearest first', schema: z.object({ available: z.array(DriverOrder), active: DriverOrder.nullable() }) } },
+      responses: { 200: { description: 'Nearest first', schema: z.object({ available: z.array(DriverOrder), active: orNull(DriverOrder) }) } },
       errors: [403],
     },
     async ({ query, actor }) => {

@@ -44,6 +44,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       body: RateBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ rate: RateView }) } },
+      errors: [403],
     },
     async ({ body, actor, res }) => {
       const rate = await recordExchangeRate(ctx.db, { currency: body.currency, rate: body.rate, effectiveAt: ctx.clock.now(), createdBy: actor.id });
@@ -63,6 +64,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       query: RatePage,
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(RateView), meta: PageMeta }) } },
+      errors: [403],
     },
     async ({ query }) => {
       const { items, total } = await listExchangeRates(ctx.db, query);

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { badRequest, notFound, unauthorized, validationError } from '../../domain/errors.js';
 import { findUserById, findUserByPhone, issueAppToken, phoneAuth, type UserRow } from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
@@ -37,7 +38,7 @@ const MeUser = z.object({
   email: z.string().nullable(),
   isActive: z.boolean(),
   clientProfile: z.object({ totalOrders: z.number().int(), totalLitersOrdered: z.number().int(), totalSolidaryUSD: z.number() }).nullable(),
-  driver: DriverView.nullable(),
+  driver: orNull(DriverView),
 });
 
 /** Phone sign-in and the app user's own profile (spec 4.1, 5.1). */

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { cancellationReasons, isCancellationReason } from '../../domain/order/cancellationReasons.js';
 import { ORDER_STATUSES } from '../../domain/order/events.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
@@ -172,7 +173,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/active', summary: 'The customer’s active order, or null', tags, guards: client, responses: { 200: orderOf(ClientOrder.nullable(), 'The active order or null') }, errors: [403] },
+    { method: 'get', path: '/orders/active', summary: 'The customer’s active order, or null', tags, guards: client, responses: { 200: orderOf(orNull(ClientOrder), 'The active order or null') }, errors: [403] },
     async ({ actor }) => {
       const row = await activeOrderOfClient(ctx.db, actor.id);
       return { order: row ? toClientView((await loadBundles(ctx, [row]))[0]) : null };
@@ -289,7 +290,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/deliver', summary: 'Confirm delivery with the client’s PIN', tags, params: OrderParams, guards: driver, body: DeliverBody, responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, 404, 409, 429] },
+    { method: 'post', path: '/orders/:orderId/deliver', summary: 'Confirm delivery with the client’s PIN', tags, params: OrderParams, guards: driver, body: DeliverBody, responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } }, errors: [400, 403, 404, 409, 429] },
     async ({ params, body, actor, req }) => {
       const { position } = await deliver(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
       await ctx.settle(position);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { OFFER_STATUSES, ORDER_STATUSES } from '../../domain/order/events.js';
 
 /**
@@ -103,7 +104,7 @@ export const ClientOrder = z
     is_fully_promoted: z.boolean(),
     delivery_pin: z.string().optional().openapi({ description: 'Once paid: CONFIRMED, IN_PROGRESS, ARRIVED' }),
     billing: Billing,
-    driver: PublicDriver.nullable(),
+    driver: orNull(PublicDriver),
     offers: z.array(ClientOffer),
     breakdown: z.array(BreakdownLine),
   })
@@ -128,7 +129,7 @@ export const DriverOrder = z
     is_fully_promoted: cashOnly(z.boolean()),
     client: OrderClient.optional().openapi({ description: 'Only for the assigned driver' }),
     distance_km: z.number().optional(),
-    my_offer: DriverOffer.nullable(),
+    my_offer: orNull(DriverOffer),
     breakdown: z.array(BreakdownLine),
   })
   .openapi('DriverOrder');
@@ -160,7 +161,7 @@ export const AdminOrder = z
     failed_pin_attempts: z.number().int(),
     pin_locked_until: nullableTs,
     billing: Billing,
-    driver: PublicDriver.nullable(),
+    driver: orNull(PublicDriver),
     driver_location: z.object({ latitude: z.number().nullable(), longitude: z.number().nullable(), at: nullableTs }).nullable(),
     offers: z.array(DriverOffer.extend({ driver_busy: z.boolean() })),
     breakdown: z.array(BreakdownLine),

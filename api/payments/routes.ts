@@ -71,6 +71,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: RequestBody,
       responses: { 200: { description: 'The intent and, for redirect methods, the checkout link', schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }) } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { payment, position } = await requestPayment(ctx, actor, orderId(params, 'OrderNotFound'), body.method, metadataOf(actor, req.id));
@@ -90,6 +91,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       guards: any,
       params: OrderParams,
       responses: { 200: { description: 'The payment', schema: PaymentEnvelope } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, actor }) => {
       const row = await latestPaymentOfOrder(ctx.db, orderId(params, 'NotFound'));
@@ -111,6 +113,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: PrepareBody,
       responses: { 200: { description: 'OTP requested', schema: PaymentEnvelope.extend({ prepared: z.literal(true) }) } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await prepareDebit(ctx, actor, orderId(params, 'NotFound'), payerOf(body), metadataOf(actor, req.id));
@@ -130,6 +133,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: ReportBody,
       responses: { 200: { description: 'The payment after the debit', schema: PaymentEnvelope } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportDebit(ctx, actor, orderId(params, 'NotFound'), { ...payerOf(body), otp: body.otp }, metadataOf(actor, req.id));
@@ -223,6 +227,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       params: ProviderParams,
       responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
+      errors: [{ status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' }, 404, { status: 500, description: 'An empty body: the provider retries the delivery' }],
     },
     async ({ params, req }) => {
       const position = await receiveWebhook(ctx, {

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { notFound } from '../../domain/errors.js';
 import { RATING_LIMITS } from '../../domain/rating/events.js';
 import { metadataOf } from '../../commands/order/handlers.js';
@@ -95,7 +96,7 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'The rating or null', schema: z.object({ rating: Rating.nullable() }) } }, errors: [403, 404] },
+    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'The rating or null', schema: z.object({ rating: orNull(Rating) }) } }, errors: [403, 404] },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
       await bundleForParty(ctx, orderId, actor);

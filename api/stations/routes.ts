@@ -200,7 +200,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: driver,
       params: StationParams,
       body: CommentBody,
-      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } }, errors: [{ status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
+      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
     },
     async ({ params, body, actor, res }) => {
       await withRetryAfter(res, () => limited('comments', actor, COMMENTS_PER_MINUTE));

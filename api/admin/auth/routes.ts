@@ -56,7 +56,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } } },
+    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } }, errors: [403] },
     async ({ req }) => {
       await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd());
     },
@@ -72,6 +72,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['admin-auth'],
       guards: admin,
       responses: { 200: { description: 'Token; also in the Authorization response header', schema: TokenResponse } },
+      errors: [403],
     },
     async ({ req, res, actor }) => {
       const claims = req.adminJwtClaims!;

@@ -9,7 +9,7 @@ import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
 import { CustomerParams, idFrom, limit } from '../../orders/schemas.js';
-import { PageMeta, pageOf } from '../../openapi.js';
+import { orNull, PageMeta, pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -184,7 +184,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams, responses: { 200: { description: 'The account or null', schema: z.object({ account: BankAccount.nullable() }) } }, errors: ERRORS },
+    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams, responses: { 200: { description: 'The account or null', schema: z.object({ account: orNull(BankAccount) }) } }, errors: ERRORS },
     async ({ params, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       const account = await bankAccountOf(ctx.db, c.id);

@@ -75,6 +75,7 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       query: InboxQuery,
       responses: { 200: { description: 'A page of support rooms', schema: z.object({ items: z.array(InboxItemSchema), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [403],
     },
     async ({ query, actor }) => {
       const page = await supportInbox(ctx.db, {
