@@ -24,6 +24,8 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // The client IP (per-IP OTP limits) comes from X-Forwarded-For only through proxies this trusts.
+  if (ctx.config.TRUST_PROXY !== undefined) app.set('trust proxy', /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY);
   app.use(
     pinoHttp({
       logger: ctx.logger,

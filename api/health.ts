@@ -26,6 +26,7 @@ export const healthRoutes = (ctx: AppContext, router: Router): void => {
     await check('bus', () => ctx.bus.flush());
     checks.projections = checks.eventStore && ctx.runner.lowestPosition() >= head;
     const ok = Object.values(checks).every(Boolean);
+    if (!ok) res.setHeader('Retry-After', '5');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, positions: ctx.runner.positions() });
   });
 };

@@ -68,8 +68,8 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       },
       errors: [429, 502],
     },
-    async ({ body }) => {
-      const { code, mocked } = await auth.requestOtp(body.phone);
+    async ({ body, req }) => {
+      const { code, mocked } = await auth.requestOtp(body.phone, req.ip);
       return ctx.config.APP_ENV === 'production' ? { sent: true, mocked } : { sent: true, mocked, code };
     },
   );
