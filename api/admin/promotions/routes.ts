@@ -183,7 +183,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND] },
+    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND, 409] },
     async ({ params, body, req }) => {
       const id = promotionId(params.promotionId);
       const now = ctx.clock.now();
