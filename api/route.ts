@@ -122,7 +122,7 @@ export const operationIdOf = (method: Method, path: string): string =>
   path
     .split('/')
     .filter(Boolean)
-    .map((segment) => (segment.startsWith(':') ? `By${segment.slice(1)}` : segment))
+    .map((segment) => (segment.startsWith(':') ? `By-${segment.slice(1)}` : segment))
     .map((segment) => segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(''))
     .join('');
 

@@ -31,7 +31,7 @@ export interface ContractChecker {
   check(method: string, url: string, status: number, headers: Headers, body: unknown, text: string): void;
 }
 
-const createChecker = (doc: { paths: Record<string, Record<string, Operation>> }): ContractChecker => {
+export const createContractChecker = (doc: { paths: Record<string, Record<string, Operation>> }): ContractChecker => {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema(doc as object, 'openapi');
@@ -93,7 +93,7 @@ const byDocument = new Map<string, ContractChecker>();
 export const contractCheckerFor = async (baseUrl: string): Promise<ContractChecker> => {
   const text = await (await fetch(`${baseUrl}/api/v1/openapi.json`)).text();
   let checker = byDocument.get(text);
-  if (!checker) byDocument.set(text, (checker = createChecker(JSON.parse(text))));
+  if (!checker) byDocument.set(text, (checker = createContractChecker(JSON.parse(text))));
   return checker;
 };
 
