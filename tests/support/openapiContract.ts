@@ -98,4 +98,4 @@ export const contractCheckerFor = async (baseUrl: string): Promise<ContractCheck
 };
 
 /** On unless OPENAPI_STRICT=0. */
-export const contractCheckOn = (): boolean => process.env.OPENAPI_STRICT === '1';
+export const contractCheckOn = (): boolean => process.env.OPENAPI_STRICT !== '0';
