@@ -29,7 +29,7 @@ const ListQuery = z.object({
   filter: z.enum(['unread']).optional(),
 });
 
-const IdParams = z.object({ id: z.string() });
+const IdParams = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 
 const NotificationPage = z.object({ items: z.array(NotificationSchema), next_cursor: z.string().nullable(), has_more: z.boolean() });
 
