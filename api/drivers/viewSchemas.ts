@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../openapi.js';
 
 /** Response schemas of the driver views (api/drivers/views.ts) for the OpenAPI document. */
 
