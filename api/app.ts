@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppContext, AppModule } from '../infra/context.js';
+import { asyncApiDocument } from './asyncapi.js';
 import { errorMapper } from './errorMapper.js';
 import { healthRoutes } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -23,6 +24,8 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // The client IP (per-IP OTP limits) comes from X-Forwarded-For only through proxies this trusts.
+  if (ctx.config.TRUST_PROXY !== undefined) app.set('trust proxy', /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY);
   app.use(
     pinoHttp({
       logger: ctx.logger,
@@ -55,6 +58,9 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   const v1 = express.Router();
   v1.get('/openapi.json', (_req, res) => {
     res.json(buildOpenApiDocument(ctx.openapi));
+  });
+  v1.get('/asyncapi.json', (_req, res) => {
+    res.json(asyncApiDocument);
   });
   healthRoutes(ctx, v1);
   for (const m of modules) m.routes?.(ctx, v1);

@@ -1,13 +1,17 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { conflict, validationError } from '../domain/errors.js';
+import { conflict, DomainError, tooMany, validationError } from '../domain/errors.js';
 import { errorMapper } from './errorMapper.js';
 
 const answer = (err: unknown) => {
-  const out: { status?: number; body?: any } = {};
+  const out: { status?: number; body?: any; headers?: Record<string, string> } = {};
   const res = {
     headersSent: false,
+    setHeader(name: string, value: string) {
+      out.headers = { ...out.headers, [name]: value };
+      return this;
+    },
     status(code: number) {
       out.status = code;
       return this;
@@ -23,6 +27,18 @@ const answer = (err: unknown) => {
 };
 
 describe('the error mapper', () => {
+  it('answers every 429 and 503 with Retry-After and retryAfterSeconds, from the error or a default', () => {
+    expect(answer(tooMany('Cooldown', 'slow down', { retryAfterSeconds: 42 }))).toEqual({
+      status: 429,
+      headers: { 'Retry-After': '42' },
+      body: { error: 'Cooldown', message: 'slow down', retryAfterSeconds: 42 },
+    });
+    expect(answer(tooMany('Cooldown', 'slow down', { retryAfterMinutes: 2 }))).toMatchObject({ headers: { 'Retry-After': '120' }, body: { retryAfterMinutes: 2, retryAfterSeconds: 120 } });
+    expect(answer(tooMany('SmsSendError', 'provider down'))).toMatchObject({ headers: { 'Retry-After': '60' }, body: { retryAfterSeconds: 60 } });
+    expect(answer(new DomainError('unavailable', 'GeocodingNotConfigured', 'no key'))).toMatchObject({ status: 503, headers: { 'Retry-After': '30' }, body: { retryAfterSeconds: 30 } });
+    expect(answer(conflict('Busy', 'no')).headers).toBeUndefined();
+  });
+
   it('keeps fieldErrors under details for ValidationError and spreads other errors’ extra fields', () => {
     expect(answer(validationError({ litersRequested: ['too many'] }))).toEqual({
       status: 422,

@@ -15,6 +15,21 @@ const statusOf: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** When a refused caller may try again, if the error does not say: a minute for a limit, half that for an outage. */
+const DEFAULT_RETRY_AFTER_SECONDS: Partial<Record<number, number>> = { 429: 60, 503: 30 };
+
+/**
+ * Every 429 and 503 tells the client when to come back, in the Retry-After header and as
+ * retryAfterSeconds in the body (from the error's retryAfterSeconds or retryAfterMinutes when it has one).
+ */
+const retryAfterOf = (status: number, details: Record<string, unknown> | undefined): number | undefined => {
+  const fallback = DEFAULT_RETRY_AFTER_SECONDS[status];
+  if (fallback === undefined) return undefined;
+  if (typeof details?.retryAfterSeconds === 'number') return Math.max(1, Math.ceil(details.retryAfterSeconds));
+  if (typeof details?.retryAfterMinutes === 'number') return Math.max(1, Math.ceil(details.retryAfterMinutes * 60));
+  return fallback;
+};
+
 /** zod issues → details.fieldErrors keyed by the field's path (dot-joined; payment-form values by index). */
 export const fieldErrorsOf = (err: ZodError, prefix: (string | number)[] = []): Record<string, string[]> => {
   const out: Record<string, string[]> = {};
@@ -35,9 +50,10 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     // ValidationError keeps its fieldErrors under details (the spec's shape); other errors carry their
     // few extra fields (remaining_liters, distanceKm …) beside error and message.
     const extra = err.code === 'ValidationError' ? { details: err.details } : err.details;
-    // ops (#13): a 503 that knows when to come back says so the standard way too.
-    if (err.kind === 'unavailable' && typeof err.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(err.details.retryAfterSeconds));
-    res.status(statusOf[err.kind]).json({ error: err.code, message: err.message, ...extra });
+    const status = statusOf[err.kind];
+    const retryAfterSeconds = retryAfterOf(status, err.details);
+    if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+    res.status(status).json({ error: err.code, message: err.message, ...extra, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
     return;
   }
   if (err instanceof ZodError) {

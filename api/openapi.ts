@@ -20,9 +20,76 @@ export const ErrorBody = z
   .passthrough()
   .openapi('Error');
 
-export const buildOpenApiDocument = (registry: OpenAPIRegistry) =>
-  new OpenApiGeneratorV31(registry.definitions).generateDocument({
+/**
+ * Every tag an operation may carry, with its description. A route whose tag is missing here is listed
+ * without one, and the lint in .ci/run names it.
+ */
+export const TAGS: Record<string, string> = {
+  identity: 'Phone sign-in with one-time codes, tokens and the signed-in user',
+  cities: 'Cities the service operates in',
+  orders: 'Water orders: creation, history, the trip from start to delivery, receipts',
+  offers: 'Driver bids on an order (take at price or counter-offer) and the customer’s answer',
+  payments: 'Paying an order: methods, provider payments, reported transfers and provider webhooks',
+  'payment-methods': 'Payment methods the customer may choose',
+  'payment-forms': 'Manual payment forms (bank transfer details) the customer fills in',
+  'billing-profiles': 'Customer billing (invoice) profiles',
+  credit: 'Promotional credit of a customer',
+  drivers: 'Driver profile, documents, tank, position and availability',
+  surplus: 'End-of-route water surplus listings that a customer reserves whole',
+  stations: 'Crowd-sourced water station directory: traffic-light reports and comment walls',
+  chat: 'Chat rooms per order (client–driver and support threads); live messages over the websocket',
+  incidents: 'Incidents reported on an order',
+  ratings: 'Customer ratings of drivers',
+  notifications: 'The notification inbox; live notifications over the websocket',
+  'device-tokens': 'Push notification device tokens',
+  geocoding: 'Geocoding proxy: autocomplete, place details, reverse geocoding',
+  'exchange-rates': 'The official VES exchange rate series',
+  wallet: 'Driver wallet: balance, ledger and payout account',
+  settlements: 'Driver settlements and settlement receipts',
+  'admin-auth': 'Back-office sign-in, token refresh, password recovery and account confirmation',
+  'admin-admins': 'Back-office administrator accounts (super admin)',
+  'admin-customers': 'Back-office customer directory, bank accounts and credit adjustments',
+  'admin-drivers': 'Back-office driver directory and KYC review',
+  'admin-payments': 'Back-office review of reported payments',
+  'admin-promotions': 'Promotion campaigns and their credit grants (super admin)',
+  'admin-stations': 'Back-office station administration and CSV bulk import',
+  'admin-support': 'Back-office support inbox: order support rooms, claims and replies',
+  'admin-wallet': 'Back-office wallet adjustments and ledgers',
+  'admin-settlements': 'Back-office settlement runs and payouts',
+  'admin-reports': 'Back-office reports and their CSV / XLSX exports',
+  'admin-history': 'Back-office event history of an aggregate',
+  health: 'Liveness and readiness',
+  dev: 'Development helpers (absent in production)',
+};
+
+const DESCRIPTION = [
+  'Client, driver and back-office API of the water delivery marketplace. Bodies are JSON unless an',
+  'operation says otherwise; every error answers the `Error` envelope (`error`, `message`,',
+  '`details.fieldErrors` on a 422 ValidationError, `retryAfterSeconds` with the `Retry-After` header on',
+  '429 and 503). Real-time messages travel over the websocket `/ws`, described by the AsyncAPI 3',
+  'document at `/api/v1/asyncapi.json`.',
+].join(' ');
+
+export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
+  const used = new Set(registry.definitions.flatMap((d) => (d.type === 'route' ? (d.route.tags ?? []) : [])));
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Water delivery marketplace API', version: '1.0.0' },
+    info: { title: 'Water delivery marketplace API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: '/api/v1' }],
+    tags: [...used].sort().map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name })),
   });
+};
+
+/** The `meta` of page-numbered lists (admin lists): total rows and the page window. */
+export const PageMeta = z
+  .object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() })
+  .openapi('PageMeta');
+
+/** `{items, meta}`: one page of a page-numbered list. */
+export const pageOf = (item: z.ZodType) => z.object({ items: z.array(item), meta: PageMeta });
+
+/**
+ * A named (registered) schema or null. zod-to-openapi renders `Named.nullable()` as
+ * allOf[$ref, {type: [object, null]}], which rejects null; a union renders as anyOf[$ref, null].
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);

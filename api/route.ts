@@ -8,23 +8,51 @@ import type { Actor } from './auth.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The body of a file download or upload (CSV, XLSX): bytes, not JSON. */
+export const FileBody = z.string().openapi({ format: 'binary' });
+
+/**
+ * A path id. Handlers check ids with idFrom (a malformed id is a 404, not a 422), so the schema accepts
+ * any string at run time and only tells clients the truth: ids are positive integers.
+ */
+export const PathId = z.string().openapi({ type: 'integer', minimum: 1 } as never);
+
+/** One documented success status. */
+export interface SuccessResponse {
+  description: string;
+  /** The body's schema; null only for a status that has no body (204). */
+  schema: ZodType | null;
+  /** Media type(s) of the body when it is not JSON, e.g. 'text/csv' or ['text/csv', XLSX] (schema: FileBody). */
+  mediaType?: string | string[];
+}
+
 export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
   method: Method;
   /** Express path relative to /api/v1, e.g. /orders/:orderId */
   path: string;
   summary: string;
+  /** Derived from method and path when absent (get /orders/:orderId → getOrdersByOrderId). */
+  operationId?: string;
   tags?: string[];
   /** Guards that run before validation (authentication, roles). */
   guards?: RequestHandler[];
-  /** Whether the route needs a bearer token (documents the security requirement). */
+  /** Whether the route needs a bearer token (documents the security requirement and its 401). */
   auth?: boolean;
   body?: B;
+  /** A request body that is not JSON (the CSV upload): media type → schema, documented only; the handler reads it. */
+  bodyContent?: Record<string, ZodType>;
   query?: Q;
   params?: P;
-  /** Documented success responses: status → description and the body's schema. */
-  responses?: Record<number, { description: string; schema?: ZodType }>;
-  /** Error statuses this route can answer; each is documented with the error envelope. */
-  errors?: number[];
+  /** Every success status → description and the body's schema (required: a client is typed from it). */
+  responses: Record<number, SuccessResponse>;
+  /**
+   * Error statuses this route can answer beyond those defineRoute adds itself (401 for a route behind a
+   * token, 422 for a route with a request schema or path parameters); each is documented with ErrorBody,
+   * under a description naming its error identifiers when given ({status, description}).
+   */
+  errors?: (number | { status: number; description: string })[];
 }
 
 export interface Valid<B, Q, P> {
@@ -87,6 +115,60 @@ const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' |
   return r.data;
 };
 
+
+/** get /orders/:orderId/accept-counter → getOrdersByOrderIdAcceptCounter: unique, since method + path is. */
+export const operationIdOf = (method: Method, path: string): string =>
+  method +
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? `By-${segment.slice(1)}` : segment))
+    .map((segment) => segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(''))
+    .join('');
+
+/** Path parameters as declared, or derived from the path: ids (`id`, `…Id`) as integers, others as strings. */
+const pathParamsOf = (path: string, declared: ZodType | undefined) => {
+  const names = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+  if (declared) return { params: declared as never };
+  if (!names.length) return undefined;
+  return { params: z.object(Object.fromEntries(names.map((n) => [n, /(^id|Id)$/.test(n) ? PathId : z.string()]))) as never };
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Missing, invalid or expired token',
+  403: 'Not allowed for this caller',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'Body too large',
+  422: 'Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused',
+  429: 'Too many requests (Retry-After header and retryAfterSeconds)',
+  502: 'An upstream provider failed',
+  503: 'Temporarily unavailable (Retry-After header)',
+};
+
+/** The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request schema). */
+const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
+  const own = new Map<number, string>();
+  if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
+  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
+  for (const e of spec.errors ?? []) {
+    if (typeof e === 'number') own.set(e, own.get(e) ?? ERROR_DESCRIPTIONS[e] ?? 'Error');
+    else own.set(e.status, e.description);
+  }
+  return [...own].sort(([a], [b]) => a - b);
+};
+
+const successDoc = (spec: { method: string; path: string }, status: number, r: SuccessResponse) => {
+  if (status >= 400) throw new Error(`${spec.method} ${spec.path}: ${status} belongs in errors, not responses`);
+  if (r.schema === null) {
+    if (status !== 204) throw new Error(`${spec.method} ${spec.path}: only a 204 may have no body schema`);
+    return { description: r.description };
+  }
+  const types = r.mediaType === undefined ? ['application/json'] : ([] as string[]).concat(r.mediaType);
+  return { description: r.description, content: Object.fromEntries(types.map((type) => [type, { schema: r.schema! }])) };
+};
+
 /**
  * Defines one route: guards, then zod validation of params, query and body (422 ValidationError naming
  * each bad field), then the handler; and registers the same schemas in the OpenAPI document.
@@ -98,31 +180,23 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   handler: (v: Valid<Out<B>, Out<Q>, Out<P>>) => Promise<unknown> | unknown,
 ): void => {
   const openApiPath = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-  const pathParams = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
   registry.registerPath({
     method: spec.method,
     path: openApiPath,
+    operationId: spec.operationId ?? operationIdOf(spec.method, spec.path),
     summary: spec.summary,
     tags: spec.tags,
     security: spec.auth === false ? [] : [{ bearer: [] }],
     request: {
-      ...(spec.params
-        ? { params: spec.params as never }
-        : pathParams.length
-          ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) as never }
-          : {}),
+      ...(pathParamsOf(spec.path, spec.params) ?? {}),
       ...(spec.query ? { query: spec.query as never } : {}),
-      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.bodyContent ? { body: { required: true, content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])) } } : {}),
     },
-    responses: Object.fromEntries(
-      Object.entries(spec.responses ?? { 200: { description: 'OK' } }).map(([status, r]) => [
-        status,
-        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
-      ]).concat(
-        (spec.errors ?? []).map((status) => [String(status), { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
-        [['default', { description: 'Error', content: { 'application/json': { schema: ErrorBody } } }]],
-      ),
-    ),
+    responses: {
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r)])),
+      ...Object.fromEntries(errorStatusesOf(spec).map(([status, description]) => [String(status), { description, content: { 'application/json': { schema: ErrorBody } } }])),
+    },
   });
   const run = async (req: Request, res: Response, next: NextFunction) => {
     try {

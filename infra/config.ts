@@ -79,6 +79,13 @@ export const ConfigSchema = z.object({
   READY_MAX_PROJECTION_LAG_MS: intSetting(5000),
   /** PGlite's shared_buffers in MB: the embedded store is one connection, PostgreSQL's 128 MB default is mostly idle there. */
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).default(16),
+  // --- #14 apicontract ---
+  /** Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this clearly marked development rate is seeded so a first order works; 0 seeds none. */
+  DEVELOPMENT_RATE_VES: z.coerce.number().nonnegative().default(36.5),
+  /** OTP code requests one client IP may make per OTP_RATE_WINDOW_MINUTES, whatever the phones (with OTP_RATE_LIMIT). */
+  OTP_REQUESTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
+  /** Express 'trust proxy': unset trusts no proxy (req.ip is the socket's address); e.g. 1, loopback, or a subnet behind a load balancer. */
+  TRUST_PROXY: z.string().optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -105,6 +105,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: client,
       responses: { 200: { description: 'Profiles', schema: z.object({ profiles: z.array(ProfileView) }) } },
+      errors: [403],
     },
     async ({ actor }) => ({ profiles: (await listBillingProfiles(ctx.db, actor.id)).map(toView) }),
   );
@@ -120,6 +121,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: client,
       body: CreateProfile,
       responses: { 201: { description: 'Created', schema: z.object({ profile: ProfileView }) } },
+      errors: [403],
     },
     async ({ actor, body, res }) => {
       const profile = await createBillingProfile(ctx.db, actor.id, body, ctx.clock.now());
@@ -140,6 +142,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       params: ProfileParams,
       body: PatchProfile,
       responses: { 200: { description: 'Updated', schema: z.object({ profile: ProfileView }) } },
+      errors: [403, 404],
     },
     async ({ actor, params, body }) => {
       const profile = await updateBillingProfile(ctx.db, actor.id, params.id, body, ctx.clock.now());
@@ -159,7 +162,8 @@ const routes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: client,
       params: ProfileParams,
-      responses: { 204: { description: 'Deleted' } },
+      responses: { 204: { description: 'Deleted', schema: null } },
+      errors: [403, 404],
     },
     async ({ actor, params }) => {
       if (!(await deleteBillingProfile(ctx.db, actor.id, params.id))) throw unknownProfile();

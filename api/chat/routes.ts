@@ -10,12 +10,11 @@ import { MessageSchema, OrderParams, ReadMarkerSchema, RoomParams, RoomSchema, R
 
 const ResolveBody = z.object({ type: RoomType });
 
-const ERRORS = {
-  400: { description: 'ChatError: the order is outside the room’s window' },
-  403: { description: 'ChatError: not a member of this chat' },
-  404: { description: 'ChatError: unknown order or room' },
-  422: { description: 'ValidationError' },
-};
+const ERRORS = [
+  { status: 400, description: 'ChatError: the order is outside the room’s window' },
+  { status: 403, description: 'ChatError: not a member of this chat' },
+  { status: 404, description: 'ChatError: unknown order or room' },
+];
 
 /** App chat is for the order's client and driver; admins answer support through /admin/chat-rooms. */
 const appUser = (actor: Actor): Actor => {
@@ -39,7 +38,8 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       params: OrderParams,
       body: ResolveBody,
-      responses: { 200: { description: 'The room with its last 50 messages', schema: z.object({ room: RoomSchema }) }, ...ERRORS },
+      responses: { 200: { description: 'The room with its last 50 messages', schema: z.object({ room: RoomSchema }) } },
+      errors: ERRORS,
     },
     async ({ params, body, actor }) => {
       const orderId = idFrom(params.orderId, () => notFound('ChatError', 'Order not found.'));
@@ -57,7 +57,8 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'Messages', schema: z.object({ channel: z.string(), messages: z.array(MessageSchema) }) }, ...ERRORS },
+      responses: { 200: { description: 'Messages', schema: z.object({ channel: z.string(), messages: z.array(MessageSchema) }) } },
+      errors: ERRORS,
     },
     async ({ params, actor }) => listMessages(ctx, appUser(actor), roomIdFrom(params, 'ChatError')),
   );
@@ -73,7 +74,8 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       params: RoomParams,
       body: SendBody,
-      responses: { 201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string() }) }, ...ERRORS },
+      responses: { 201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string() }) } },
+      errors: ERRORS,
     },
     async ({ params, body, actor, res }) => {
       const sent = await sendMessage(ctx, appUser(actor), roomIdFrom(params, 'ChatError'), body.content);
@@ -92,7 +94,8 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema }, ...ERRORS },
+      responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema } },
+      errors: ERRORS,
     },
     async ({ params, actor }) => markRoomRead(ctx, appUser(actor), roomIdFrom(params, 'ChatError')),
   );

@@ -1,3 +1,4 @@
+import { PathId } from '../route.js';
 import { z } from 'zod';
 import '../openapi.js';
 import { ROOM_TYPES } from '../../commands/chat/chatRules.js';
@@ -5,8 +6,8 @@ import { notFound } from '../../domain/errors.js';
 import { idFrom } from '../orders/schemas.js';
 
 /** Path ids are checked by idFrom (a malformed id names no room: 404); the schemas only document them. */
-export const RoomParams = z.object({ roomId: z.string() });
-export const OrderParams = z.object({ orderId: z.string() });
+export const RoomParams = z.object({ roomId: PathId });
+export const OrderParams = z.object({ orderId: PathId });
 
 export const roomIdFrom = (params: { roomId: string }, errorCode: 'ChatError' | 'SupportError'): number =>
   idFrom(params.roomId, () => notFound(errorCode, errorCode === 'ChatError' ? 'Chat room not found.' : 'Support room not found.'));

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Router } from 'express';
 import { centsToUsd } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
@@ -29,11 +30,42 @@ export const toCreditTransaction = (t: Omit<CreditTransactionRow, 'id'> & { id: 
   created_at: t.created_at.toISOString(),
 });
 
+export const CreditSummary = z
+  .object({
+    anyUSD: z.number(),
+    ordersUSD: z.number(),
+    surplusUSD: z.number(),
+    usableOnOrdersUSD: z.number(),
+    usableOnSurplusUSD: z.number(),
+    earnedUSD: z.number(),
+    redeemedUSD: z.number(),
+  })
+  .openapi('CreditSummary');
+
+export const CreditTransaction = z
+  .object({
+    id: z.number().int(),
+    type: z.string(),
+    scope: z.string(),
+    direction: z.string(),
+    amount_usd: z.number(),
+    balance_after_usd: z.number(),
+    order_id: z.number().int().nullable(),
+    promotion_id: z.number().int().nullable(),
+    description: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('CreditTransaction');
+
 export const creditRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/credit/me', summary: 'The customer’s promotional credit summary', tags: ['credit'], guards: requireRole(ctx.auth, 'CLIENT') },
+    { method: 'get', path: '/credit/me', summary: 'The customer’s promotional credit summary', tags: ['credit'],
+      guards: requireRole(ctx.auth, 'CLIENT'),
+      responses: { 200: { description: 'The credit buckets in USD', schema: CreditSummary } },
+      errors: [403],
+    },
     async ({ actor }) => toCreditSummary(await creditBalanceOf(ctx.db, actor.id)),
   );
 };

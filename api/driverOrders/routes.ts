@@ -1,9 +1,11 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { activeOrderOfDriver, biddableOrdersNear } from '../../projections/orders/orderQueries.js';
 import { requireRole } from '../auth.js';
+import { DriverOrder } from '../orders/viewSchemas.js';
 import { defineRoute } from '../route.js';
 import { loadBundles } from '../orders/orderReads.js';
 import { limit } from '../orders/schemas.js';
@@ -19,7 +21,12 @@ export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/driver/orders', summary: 'Biddable orders near the driver, and the active order', tags: ['orders'], guards: requireRole(ctx.auth, 'DRIVER'), query: FeedQuery },
+    { method: 'get', path: '/driver/orders', summary: 'Biddable orders near the driver, and the active order', tags: ['orders'],
+      guards: requireRole(ctx.auth, 'DRIVER'),
+      query: FeedQuery,
+      responses: { 200: { description: 'Nearest first', schema: z.object({ available: z.array(DriverOrder), active: orNull(DriverOrder) }) } },
+      errors: [403],
+    },
     async ({ query, actor }) => {
       const driverId = actor.driverId ?? -1;
       const now = ctx.clock.now();

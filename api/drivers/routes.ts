@@ -9,6 +9,7 @@ import { requireRole, type Actor } from '../auth.js';
 import { requestMetadata } from '../identity/requestMetadata.js';
 import { defineRoute } from '../route.js';
 import { documentView, driverView } from './views.js';
+import { DriverDocumentView, DriverView } from './viewSchemas.js';
 
 const Latitude = z.number().min(-90).max(90);
 const Longitude = z.number().min(-180).max(180);
@@ -38,6 +39,8 @@ const OnlineBody = z
 const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
 
 /** The driver's own onboarding and availability (DOMAIN.md "Routes beyond the spec"). */
+const DriverAnswer = { description: 'The driver', schema: z.object({ driver: DriverView }) };
+
 export const driverRoutes = (ctx: AppContext, router: Router): void => {
   const driverOnly = requireRole(ctx.auth, 'DRIVER');
   const commands = driverCommands(ctx);
@@ -55,7 +58,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/driver/profile', summary: 'Set the vehicle profile (plate, tank capacity, city)', tags: ['drivers'], guards: driverOnly, body: ProfileBody },
+    { method: 'put', path: '/driver/profile', summary: 'Set the vehicle profile (plate, tank capacity, city)', tags: ['drivers'], guards: driverOnly, body: ProfileBody, responses: { 200: DriverAnswer }, errors: [403, 404, 409] },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
       const city = await ctx.db.selectFrom('cities').select('id').where('id', '=', body.cityId).executeTakeFirst();
@@ -75,7 +78,8 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['drivers'],
       guards: driverOnly,
       body: DocumentBody,
-      responses: { 201: { description: 'Recorded' } },
+      responses: { 201: { description: 'Recorded', schema: z.object({ document: DriverDocumentView }) } },
+      errors: [403, 409],
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
@@ -87,14 +91,14 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/driver/documents', summary: 'The driver’s recorded documents', tags: ['drivers'], guards: driverOnly }, async ({ actor }) => ({
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/driver/documents', summary: 'The driver’s recorded documents', tags: ['drivers'], guards: driverOnly, responses: { 200: { description: 'The documents', schema: z.object({ documents: z.array(DriverDocumentView) }) } }, errors: [403] }, async ({ actor }) => ({
     documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
   }));
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/driver/tank', summary: 'Set the water now in the tank', tags: ['drivers'], guards: driverOnly, body: TankBody },
+    { method: 'patch', path: '/driver/tank', summary: 'Set the water now in the tank', tags: ['drivers'], guards: driverOnly, body: TankBody, responses: { 200: DriverAnswer }, errors: [403, 404, 409] },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
       const r = await commands.updateTank(driverId, body.availableLiters, requestMetadata(req, actor));
@@ -112,7 +116,8 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['drivers'],
       guards: driverOnly,
       body: OnlineBody,
-      responses: { 200: { description: 'The driver' }, 409: { description: 'NotAllowed: not ACTIVE, or canGoOnline is false' } },
+      responses: { 200: DriverAnswer },
+      errors: [403, 404, 409],
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -125,7 +130,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/driver/location', summary: 'Report the idle position (used to find nearby drivers)', tags: ['drivers'], guards: driverOnly, body: LocationBody, responses: { 204: { description: 'Recorded' } } },
+    { method: 'post', path: '/driver/location', summary: 'Report the idle position (used to find nearby drivers)', tags: ['drivers'], guards: driverOnly, body: LocationBody, responses: { 204: { description: 'Recorded', schema: null } }, errors: [403, 409] },
     async ({ actor, body }) => {
       await commands.recordLocation(driverIdOf(actor), body.latitude, body.longitude);
     },

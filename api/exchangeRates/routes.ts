@@ -44,6 +44,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       body: RateBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ rate: RateView }) } },
+      errors: [403],
     },
     async ({ body, actor, res }) => {
       const rate = await recordExchangeRate(ctx.db, { currency: body.currency, rate: body.rate, effectiveAt: ctx.clock.now(), createdBy: actor.id });
@@ -63,6 +64,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       query: RatePage,
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(RateView), meta: PageMeta }) } },
+      errors: [403],
     },
     async ({ query }) => {
       const { items, total } = await listExchangeRates(ctx.db, query);
@@ -78,8 +80,18 @@ export const exchangeRatesModule: AppModule = {
   name: 'exchangeRates',
   migrations: exchangeRateMigrations,
   async init(ctx) {
-    const seed = ctx.config.OFFICIAL_RATE_VES;
-    if (seed !== undefined && ctx.config.APP_ENV !== 'production') await seedOfficialRate(ctx.db, seed, ctx.clock.now());
+    if (ctx.config.APP_ENV === 'production') return;
+    const official = ctx.config.OFFICIAL_RATE_VES;
+    if (official !== undefined) {
+      await seedOfficialRate(ctx.db, official, ctx.clock.now());
+      return;
+    }
+    // A fresh development start has no rate, and every order would be 422 ExchangeRateUnavailable: a
+    // made-up rate keeps the quick start working, written once and logged loudly so nobody mistakes it.
+    const development = ctx.config.DEVELOPMENT_RATE_VES;
+    if (development > 0 && (await seedOfficialRate(ctx.db, development, ctx.clock.now()))) {
+      ctx.logger.warn({ rate: development, currency: 'VES' }, 'DEVELOPMENT exchange rate seeded (not a real rate): set OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates');
+    }
   },
   routes,
 };

@@ -35,10 +35,10 @@ const PlaceAnswer = z
   .object({ placeId: z.string(), address: z.string().nullable(), latitude: z.number(), longitude: z.number() })
   .openapi('PlaceLocation');
 
-const failures = {
-  502: { description: 'UpstreamError: the maps provider failed' },
-  503: { description: 'GeocodingNotConfigured: no maps-provider key on this server' },
-};
+const failures = [
+  { status: 502, description: 'UpstreamError: the maps provider failed' },
+  { status: 503, description: 'GeocodingNotConfigured: no maps-provider key on this server' },
+];
 
 /** Spec 4.14: a proxy to the maps provider, so the key never ships in the apps. */
 export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
@@ -58,7 +58,8 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       auth: false,
       query: ReverseQuery,
-      responses: { 200: { description: 'The nearest address, or address and components null when nothing matches', schema: ReverseAnswer }, ...failures },
+      responses: { 200: { description: 'The nearest address, or address and components null when nothing matches', schema: ReverseAnswer } },
+      errors: failures,
     },
     async ({ query }) => (await maps().reverseGeocode(query.lat, query.lng)) ?? { address: null, components: null },
   );
@@ -73,7 +74,8 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: [authenticate(ctx.auth)],
       query: AutocompleteQuery,
-      responses: { 200: { description: 'Predictions (empty when none)', schema: z.object({ suggestions: z.array(Suggestion) }) }, ...failures },
+      responses: { 200: { description: 'Predictions (empty when none)', schema: z.object({ suggestions: z.array(Suggestion) }) } },
+      errors: failures,
     },
     async ({ query }) => ({ suggestions: await maps().autocomplete(query.query, query.sessionToken) }),
   );
@@ -88,7 +90,8 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: [authenticate(ctx.auth)],
       query: PlaceQuery,
-      responses: { 200: { description: 'The place', schema: PlaceAnswer }, ...failures },
+      responses: { 200: { description: 'The place', schema: PlaceAnswer } },
+      errors: failures,
     },
     async ({ query }) => maps().placeDetails(query.placeId, query.sessionToken),
   );

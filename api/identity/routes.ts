@@ -1,11 +1,13 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { badRequest, notFound, unauthorized, validationError } from '../../domain/errors.js';
 import { findUserById, findUserByPhone, issueAppToken, phoneAuth, type UserRow } from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
+import { DriverView } from '../drivers/viewSchemas.js';
 import { defineRoute } from '../route.js';
 import { requestMetadata } from './requestMetadata.js';
 import { loginUserView, meView } from './views.js';
@@ -27,6 +29,16 @@ const LoginUser = z.object({
   hasClientProfile: z.boolean(),
   hasDriverProfile: z.boolean(),
   isDriverPending: z.boolean(),
+});
+
+const MeUser = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  phone: z.string(),
+  email: z.string().nullable(),
+  isActive: z.boolean(),
+  clientProfile: z.object({ totalOrders: z.number().int(), totalLitersOrdered: z.number().int(), totalSolidaryUSD: z.number() }).nullable(),
+  driver: orNull(DriverView),
 });
 
 /** Phone sign-in and the app user's own profile (spec 4.1, 5.1). */
@@ -53,11 +65,11 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       body: OtpRequestBody,
       responses: {
         200: { description: 'Sent; outside production the code is returned', schema: z.object({ sent: z.boolean(), mocked: z.boolean(), code: z.string().optional() }) },
-        429: { description: 'SmsSendError: the SMS service failed or throttled' },
       },
+      errors: [429, 502],
     },
-    async ({ body }) => {
-      const { code, mocked } = await auth.requestOtp(body.phone);
+    async ({ body, req }) => {
+      const { code, mocked } = await auth.requestOtp(body.phone, req.ip);
       return ctx.config.APP_ENV === 'production' ? { sent: true, mocked } : { sent: true, mocked, code };
     },
   );
@@ -74,10 +86,8 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       body: OtpVerifyBody,
       responses: {
         200: { description: 'Signed in', schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }) },
-        401: { description: 'InvalidOtp' },
-        409: { description: 'RoleConflict' },
-        429: { description: 'Cooldown: too many verifications for this phone' },
       },
+      errors: [401, 409, 429],
     },
     async ({ body, req }) => {
       const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, requestMetadata(req));
@@ -85,7 +95,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/me', summary: 'The signed-in user with profile aggregates', tags: ['identity'], guards: appUser }, async ({ actor }) => {
+  defineRoute(router, ctx.openapi, { method: 'get', path: '/me', summary: 'The signed-in user with profile aggregates', tags: ['identity'], guards: appUser, responses: { 200: { description: 'The user', schema: z.object({ user: MeUser }) } }, errors: [403] }, async ({ actor }) => {
     const u = await currentUser(actor);
     const stats = u.role === 'CLIENT' ? await ctx.providers.clientProfiles.statsOf(u.id) : null;
     return { user: meView(u, await driverOf(u), stats) };
@@ -94,7 +104,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/me', summary: 'Set name and email', tags: ['identity'], guards: appUser, body: PatchMeBody, responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } } },
+    { method: 'patch', path: '/me', summary: 'Set name and email', tags: ['identity'], guards: appUser, body: PatchMeBody, responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } }, errors: [403] },
     async ({ actor, body, req }) => {
       const email = body.email?.toLowerCase();
       if (email) {
@@ -120,7 +130,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/auth/refresh', summary: 'Rotate the current token (the old one is revoked)', tags: ['identity'], guards: appUser, responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } } },
+    { method: 'post', path: '/auth/refresh', summary: 'Rotate the current token (the old one is revoked)', tags: ['identity'], guards: appUser, responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } }, errors: [403] },
     async ({ req }) => {
       const userId = await auth.revoke(req.appTokenHash!);
       return { token: await issueAppToken(ctx, userId) };
@@ -130,7 +140,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/auth/logout', summary: 'Revoke the current token', tags: ['identity'], guards: appUser, responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } } },
+    { method: 'post', path: '/auth/logout', summary: 'Revoke the current token', tags: ['identity'], guards: appUser, responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } }, errors: [403] },
     async ({ req }) => {
       await auth.revoke(req.appTokenHash!);
       return { ok: true };
@@ -150,7 +160,13 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['dev'],
       auth: false,
       query: DevLookupQuery,
-      responses: { 200: { description: 'Found' }, 400: { description: 'MissingPhone' }, 404: { description: 'UserNotFound' } },
+      responses: {
+        200: {
+          description: 'Found',
+          schema: z.object({ userId: z.number().int(), name: z.string().nullable(), hasClientProfile: z.boolean(), hasDriverProfile: z.boolean() }),
+        },
+      },
+      errors: [400, 404],
     },
     async ({ query }) => {
       const phone = query.phone?.trim();
@@ -171,7 +187,8 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['dev'],
       auth: false,
       body: DevTokenBody,
-      responses: { 200: { description: 'Token' }, 400: { description: 'NoClientProfile, NoDriverProfile' }, 404: { description: 'UserNotFound' } },
+      responses: { 200: { description: 'Token', schema: z.object({ token: z.string(), user: LoginUser.omit({ email: true, phone: true }) }) } },
+      errors: [400, 404],
     },
     async ({ body }) => {
       const u = await findUserById(ctx, body.userId);

@@ -19,6 +19,18 @@ const IncidentBody = z
   })
   .refine((b) => b.type !== 'OTRO' || !!b.description, { path: ['description'], message: 'is required when type is OTRO' });
 
+const Incident = z
+  .object({
+    id: z.number().int(),
+    order_id: z.number().int(),
+    type: z.enum(INCIDENT_TYPES),
+    description: z.string().nullable(),
+    reporter_role: z.enum(['CLIENT', 'DRIVER']),
+    reporter: z.object({ id: z.number().int(), name: z.string().nullable() }),
+    created_at: z.string(),
+  })
+  .openapi('Incident');
+
 /** §2.7. */
 export const incidentView = (r: IncidentRow) => ({
   id: r.id,
@@ -45,7 +57,8 @@ export const incidentRoutes = (ctx: AppContext, router: Router): void => {
       guards: anyone,
       params: OrderParams,
       body: IncidentBody,
-      responses: { 201: { description: '{incident}' } },
+      responses: { 201: { description: 'The incident', schema: z.object({ incident: Incident }) } },
+      errors: [403, 404, 409],
     },
     async ({ params, body, actor, req, res }) => {
       const orderId = orderIdFrom(params);
@@ -61,7 +74,7 @@ export const incidentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/incidents', summary: 'The order’s incidents, newest first (participants only)', tags, guards: anyone, params: OrderParams },
+    { method: 'get', path: '/orders/:orderId/incidents', summary: 'The order’s incidents, newest first (participants only)', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'Newest first', schema: z.object({ incidents: z.array(Incident) }) } }, errors: [403, 404] },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
       const { party } = await bundleForParty(ctx, orderId, actor);

@@ -29,7 +29,7 @@ const ListQuery = z.object({
   filter: z.enum(['unread']).optional(),
 });
 
-const IdParams = z.object({ id: z.string() });
+const IdParams = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 
 const NotificationPage = z.object({ items: z.array(NotificationSchema), next_cursor: z.string().nullable(), has_more: z.boolean() });
 
@@ -64,6 +64,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       query: ListQuery,
       responses: { 200: { description: 'A page of notifications', schema: NotificationPage } },
+      errors: [403],
     },
     async ({ query, actor }) => {
       const after = query.cursor ? decodeCursor(query.cursor) : null;
@@ -92,6 +93,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       responses: { 200: { description: 'Unread count', schema: z.object({ unread_count: z.number().int() }) } },
+      errors: [403],
     },
     async ({ actor }) => {
       const row = await ctx.db
@@ -115,6 +117,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       responses: { 200: { description: 'Done', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [403],
     },
     async ({ actor, req }) => {
       await markAllRead(ctx, actor, metadataOf(req, actor));
@@ -132,7 +135,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) }, 404: { description: 'NotFound' } },
+      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } }, errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(req, actor)),
   );
@@ -147,7 +150,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) }, 404: { description: 'NotFound' } },
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => {
       await deleteNotification(ctx, actor, params.id, metadataOf(req, actor));

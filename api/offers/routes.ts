@@ -6,6 +6,7 @@ import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { findOfferRow } from '../../projections/orders/orderQueries.js';
 import { requireRole, type Actor } from '../auth.js';
+import { ClientOrder, DriverOffer, DriverOrder } from '../orders/viewSchemas.js';
 import { defineRoute } from '../route.js';
 import { loadBundle } from '../orders/orderReads.js';
 import { idFrom, OfferParams, OrderParams, orderIdFrom, usdAmount } from '../orders/schemas.js';
@@ -19,6 +20,12 @@ const CounterOfferBody = z.object({ driverGross: usdAmount(100_000).optional(), 
 
 const OVER_CAPACITY_WARNING = 'This order needs more water than your remaining liters: refill before delivering.';
 
+const BidAnswer = {
+  description: 'The offer (warning when the order needs more water than the driver has left)',
+  schema: z.object({ offer: DriverOffer, warning: z.string().optional() }),
+};
+const ClientOrderAnswer = { description: 'The order', schema: z.object({ order: ClientOrder }) };
+
 const offerNotFound = () => notFound('NotFound', 'Offer not found.');
 
 export const offerRoutes = (ctx: AppContext, router: Router): void => {
@@ -29,7 +36,12 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/offer', summary: 'The order as a bidding driver sees it (top level, with the client)', tags, params: OrderParams, guards: driver },
+    { method: 'get', path: '/orders/:orderId/offer', summary: 'The order as a bidding driver sees it (top level, with the client)', tags,
+      params: OrderParams,
+      guards: driver,
+      responses: { 200: { description: 'The order and its client', schema: DriverOrder.extend({ client: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string() }).nullable() }) } },
+      errors: [403, 404],
+    },
     async ({ params, actor }) => {
       const generic = () => notFound('NotFound', 'Not found.');
       const b = await loadBundle(ctx, idFrom(params.orderId, generic));
@@ -58,7 +70,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Bid the published price (the client confirms the winner)', tags, params: OrderParams, guards: driver, body: AcceptBody, responses: { 201: { description: 'The offer' } } },
+      { method: 'post', path, summary: 'Bid the published price (the client confirms the winner)', tags, params: OrderParams, guards: driver, body: AcceptBody, responses: { 201: BidAnswer }, errors: [403, 404, 409] },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), null, body, req.id);
         res.status(201);
@@ -71,7 +83,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Bid a custom price (driverGross: what the driver keeps)', tags, params: OrderParams, guards: driver, body: CounterOfferBody, responses: { 201: { description: 'The offer' } } },
+      { method: 'post', path, summary: 'Bid a custom price (driverGross: what the driver keeps)', tags, params: OrderParams, guards: driver, body: CounterOfferBody, responses: { 201: BidAnswer }, errors: [403, 404, 409] },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), body.driverGross ?? null, body, req.id);
         res.status(201);
@@ -91,7 +103,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Accept an offer: the order is confirmed to that driver', tags, params: OfferParams, guards: client },
+      { method: 'post', path, summary: 'Accept an offer: the order is confirmed to that driver', tags, params: OfferParams, guards: client, responses: { 200: ClientOrderAnswer }, errors: [403, 404, 409] },
       async ({ params, actor, req }) => {
         const offerId = idFrom(params.offerId, offerNotFound);
         const offer = await findOfferRow(ctx.db, offerId);
@@ -105,7 +117,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/accept-counter', summary: 'Accept the standing counter-offer', tags, params: OrderParams, guards: client },
+    { method: 'post', path: '/orders/:orderId/accept-counter', summary: 'Accept the standing counter-offer', tags, params: OrderParams, guards: client, responses: { 200: ClientOrderAnswer }, errors: [403, 404, 409] },
     async ({ params, actor, req }) => {
       const { orderId, position } = await acceptStandingCounterOffer(ctx, actor, orderIdFrom(params), metadataOf(actor, req.id));
       return settledClientView(position, orderId);
@@ -115,7 +127,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/counter-offers/:offerId/reject', summary: 'Reject an offer', tags, params: OfferParams, guards: client },
+    { method: 'post', path: '/counter-offers/:offerId/reject', summary: 'Reject an offer', tags, params: OfferParams, guards: client, responses: { 200: { description: 'Rejected', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, 404, 409] },
     async ({ params, actor, req }) => {
       const offerId = idFrom(params.offerId, offerNotFound);
       const offer = await findOfferRow(ctx.db, offerId);

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { cancellationReasons, isCancellationReason } from '../../domain/order/cancellationReasons.js';
 import { ORDER_STATUSES } from '../../domain/order/events.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
@@ -23,6 +24,7 @@ import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
 import { decodeCursor, encodeCursor, idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
+import { ClientOrder, DriverOrder, OrderForRole, OrderHistoryItem, OrderStatus, Receipt } from './viewSchemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
 
 const CreateOrderBody = z.object({
@@ -89,7 +91,7 @@ export const viewFor = (b: OrderBundle, actor: Actor) => {
   return toClientView(b);
 };
 
-const ORDER_KEY = { description: 'The order, filtered for the caller’s role' };
+const orderOf = (schema: z.ZodType, description: string) => ({ description, schema: z.object({ order: schema }) });
 
 export const orderRoutes = (ctx: AppContext, router: Router): void => {
   const client = requireRole(ctx.auth, 'CLIENT');
@@ -108,7 +110,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders', summary: 'Create an order (one active order per customer)', tags, guards: client, body: CreateOrderBody, responses: { 201: ORDER_KEY } },
+    { method: 'post', path: '/orders', summary: 'Create an order (one active order per customer)', tags, guards: client, body: CreateOrderBody, responses: { 201: orderOf(ClientOrder, 'The new order') }, errors: [403, 404, 409] },
     async ({ body, actor, req, res }) => {
       const { orderId, position } = await createOrder(
         ctx,
@@ -138,7 +140,12 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders', summary: 'Order history (cursor, newest first)', tags, guards: client, query: HistoryQuery },
+    { method: 'get', path: '/orders', summary: 'Order history (cursor, newest first)', tags,
+      guards: client,
+      query: HistoryQuery,
+      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(OrderHistoryItem), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [403],
+    },
     async ({ query, actor }) => {
       let after: { createdAt: Date; id: number } | undefined;
       if (query.cursor !== undefined) {
@@ -166,7 +173,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/active', summary: 'The customer’s active order, or null', tags, guards: client },
+    { method: 'get', path: '/orders/active', summary: 'The customer’s active order, or null', tags, guards: client, responses: { 200: orderOf(orNull(ClientOrder), 'The active order or null') }, errors: [403] },
     async ({ actor }) => {
       const row = await activeOrderOfClient(ctx.db, actor.id);
       return { order: row ? toClientView((await loadBundles(ctx, [row]))[0]) : null };
@@ -176,21 +183,25 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/history', summary: 'Recent orders (flat list)', tags, guards: client, query: FlatQuery },
+    { method: 'get', path: '/orders/history', summary: 'Recent orders (flat list)', tags, guards: client, query: FlatQuery, responses: { 200: { description: 'Newest first', schema: z.object({ orders: z.array(ClientOrder) }) } }, errors: [403] },
     async ({ query, actor }) => ({ orders: (await loadBundles(ctx, await recentOrdersOfClient(ctx.db, actor.id, query.limit))).map(toClientView) }),
   );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/cancellation-reasons', summary: 'Cancellation reasons for the caller’s role', tags, guards: anyone },
+    { method: 'get', path: '/orders/cancellation-reasons', summary: 'Cancellation reasons for the caller’s role',
+      tags,
+      guards: anyone,
+      responses: { 200: { description: 'The reasons', schema: z.object({ reasons: z.array(z.object({ code: z.string(), label: z.string() })) }) } },
+    },
     async ({ actor }) => ({ reasons: cancellationReasons[actor.role].map((r) => ({ code: r.code, label: r.label })) }),
   );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/start', summary: 'Start the assigned trip', tags, params: OrderParams, guards: driver },
+    { method: 'post', path: '/orders/:orderId/start', summary: 'Start the assigned trip', tags, params: OrderParams, guards: driver, responses: { 200: orderOf(DriverOrder, 'IN_PROGRESS') }, errors: [403, 404, 409] },
     async ({ params, actor, req }) => {
       const orderId = orderIdFrom(params);
       const { position } = await startTrip(ctx, actor, orderId, metadataOf(actor, req.id));
@@ -201,7 +212,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/location', summary: 'Push the live location during the trip', tags, params: OrderParams, guards: driver, body: LocationBody, responses: { 204: { description: 'Recorded' } } },
+    { method: 'post', path: '/orders/:orderId/location', summary: 'Push the live location during the trip', tags, params: OrderParams, guards: driver, body: LocationBody, responses: { 204: { description: 'Recorded', schema: null } }, errors: [403, 404, 409] },
     async ({ params, body, actor, req }) => {
       const { position } = await recordLocation(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
       await ctx.settle(position);
@@ -212,7 +223,19 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/arrived', summary: 'Mark arrival (within 500 m; idempotent)', tags, params: OrderParams, guards: driver, body: ArrivedBody },
+    { method: 'post', path: '/orders/:orderId/arrived', summary: 'Mark arrival (within 500 m; idempotent)',
+      tags,
+      params: OrderParams,
+      guards: driver,
+      body: ArrivedBody,
+      responses: {
+        200: {
+          description: 'ARRIVED',
+          schema: z.object({ ok: z.literal(true), status: z.literal('ARRIVED'), arrivedAt: z.string().nullable(), distanceMeters: z.number().nullable() }),
+        },
+      },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const { position, order } = await markArrived(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
       await ctx.settle(position);
@@ -223,7 +246,26 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/tracking', summary: 'Driver position, distance and ETA (straight line, 25 km/h)', tags, params: OrderParams, guards: client },
+    { method: 'get', path: '/orders/:orderId/tracking', summary: 'Driver position, distance and ETA (straight line, 25 km/h)',
+      tags,
+      params: OrderParams,
+      guards: client,
+      responses: {
+        200: {
+          description: 'Where the driver is',
+          schema: z.object({
+            order: z.object({ id: z.number().int(), status: OrderStatus, latitude: z.number(), longitude: z.number(), address: z.string(), expires_at: z.string() }),
+            driver: z
+              .object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable(), currentLat: z.number(), currentLng: z.number(), lastLocationAt: z.string() })
+              .nullable(),
+            distanceKm: z.number().nullable(),
+            estimatedMinutes: z.number().int().nullable(),
+            avgSpeedKmh: z.number(),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
+    },
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       const r = bundle.row;
@@ -248,7 +290,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/deliver', summary: 'Confirm delivery with the client’s PIN', tags, params: OrderParams, guards: driver, body: DeliverBody },
+    { method: 'post', path: '/orders/:orderId/deliver', summary: 'Confirm delivery with the client’s PIN', tags, params: OrderParams, guards: driver, body: DeliverBody, responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } }, errors: [400, 403, 404, 409, 429] },
     async ({ params, body, actor, req }) => {
       const { position } = await deliver(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
       await ctx.settle(position);
@@ -259,7 +301,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/orders/:orderId/payment-method', summary: 'Change the payment method (re-applies credit)', tags, params: OrderParams, guards: client, body: PaymentMethodBody },
+    { method: 'patch', path: '/orders/:orderId/payment-method', summary: 'Change the payment method (re-applies credit)', tags, params: OrderParams, guards: client, body: PaymentMethodBody, responses: { 200: orderOf(ClientOrder, 'The order') }, errors: [403, 404, 409] },
     async ({ params, body, actor, req }) => {
       const orderId = orderIdFrom(params);
       const { position } = await changePaymentMethod(ctx, actor, { orderId, paymentMethod: body.paymentMethod, paymentFormId: body.paymentFormId }, metadataOf(actor, req.id));
@@ -270,7 +312,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/cancel', summary: 'Cancel (customer, assigned driver or admin)', tags, params: OrderParams, guards: anyone, body: CancelBody },
+    { method: 'post', path: '/orders/:orderId/cancel', summary: 'Cancel (customer, assigned driver or admin)', tags, params: OrderParams, guards: anyone, body: CancelBody, responses: { 200: orderOf(OrderForRole, 'CANCELLED, as the caller’s role sees it') }, errors: [403, 404, 409] },
     async ({ params, body, actor, req }) => {
       const orderId = idOrCancelError(params.orderId);
       const reasonCode = body.reason_code ?? null;
@@ -283,7 +325,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/receipt', summary: 'Accounting receipt of a delivered order', tags, params: OrderParams, guards: client },
+    { method: 'get', path: '/orders/:orderId/receipt', summary: 'Accounting receipt of a delivered order', tags, params: OrderParams, guards: client, responses: { 200: { description: 'The receipt', schema: z.object({ receipt: Receipt }) } }, errors: [403, 404, 409] },
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       if (bundle.row.status !== 'DELIVERED') throw conflict('OrderNotDelivered', 'The order has not been delivered.');
@@ -294,7 +336,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId', summary: 'Order detail (owner, assigned driver or admin)', tags, params: OrderParams, guards: anyone },
+    { method: 'get', path: '/orders/:orderId', summary: 'Order detail (owner, assigned driver or admin)', tags, params: OrderParams, guards: anyone, responses: { 200: orderOf(OrderForRole, 'The order as the caller’s role sees it') }, errors: [403, 404] },
     async ({ params, actor }) => {
       const { bundle, party } = await bundleForParty(ctx, orderIdFrom(params), actor);
       if (party === 'BIDDER') throw forbidden('Forbidden', 'Only the assigned driver sees this order; use GET /orders/{orderId}/offer while bidding.');

@@ -1,3 +1,4 @@
+import { PathId } from '../route.js';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import { usdToCents } from '../../domain/money.js';
@@ -10,9 +11,9 @@ export const idFrom = (raw: unknown, error: () => Error): number => {
 };
 
 /** Path ids are checked by idFrom (a malformed id is a 404, not a 422); the schemas only document them. */
-export const OrderParams = z.object({ orderId: z.string() });
-export const OfferParams = z.object({ offerId: z.string() });
-export const CustomerParams = z.object({ customerId: z.string() });
+export const OrderParams = z.object({ orderId: PathId });
+export const OfferParams = z.object({ offerId: PathId });
+export const CustomerParams = z.object({ customerId: PathId });
 
 export const orderIdFrom = (params: Record<string, unknown>): number => idFrom(params.orderId, () => notFound('OrderNotFound', 'Order not found.'));
 

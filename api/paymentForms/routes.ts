@@ -141,6 +141,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       query: FormPage,
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(AdminView), meta: PageMeta }) } },
+      errors: [403],
     },
     async ({ query }) => {
       const { items, total } = await listPaymentForms(ctx.db, query);
@@ -162,6 +163,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       body: CreateForm,
       responses: { 201: { description: 'Created', schema: z.object({ form: AdminView }) } },
+      errors: [403],
     },
     async ({ body, res }) => {
       const input: PaymentFormInput = { ...body, fields: toStoredFields(body.fields) };
@@ -184,6 +186,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       params: FormParams,
       body: PatchForm,
       responses: { 200: { description: 'Updated', schema: z.object({ form: AdminView }) } },
+      errors: [403, 404, 409],
     },
     async ({ params, body }) => {
       const patch: Partial<PaymentFormInput> = { ...body, fields: body.fields && toStoredFields(body.fields) };

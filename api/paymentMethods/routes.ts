@@ -42,6 +42,7 @@ const routes = (ctx: AppContext, router: Router): void => {
       params: MethodParams,
       body: MethodPatch,
       responses: { 200: { description: 'Updated', schema: z.object({ method: MethodView }) } },
+      errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, body }) => {
       const method = await setPaymentMethodActive(ctx.db, params.code, body.active);

@@ -71,6 +71,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: RequestBody,
       responses: { 200: { description: 'The intent and, for redirect methods, the checkout link', schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }) } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { payment, position } = await requestPayment(ctx, actor, orderId(params, 'OrderNotFound'), body.method, metadataOf(actor, req.id));
@@ -90,6 +91,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       guards: any,
       params: OrderParams,
       responses: { 200: { description: 'The payment', schema: PaymentEnvelope } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, actor }) => {
       const row = await latestPaymentOfOrder(ctx.db, orderId(params, 'NotFound'));
@@ -111,6 +113,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: PrepareBody,
       responses: { 200: { description: 'OTP requested', schema: PaymentEnvelope.extend({ prepared: z.literal(true) }) } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await prepareDebit(ctx, actor, orderId(params, 'NotFound'), payerOf(body), metadataOf(actor, req.id));
@@ -130,6 +133,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       params: OrderParams,
       body: ReportBody,
       responses: { 200: { description: 'The payment after the debit', schema: PaymentEnvelope } },
+      errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportDebit(ctx, actor, orderId(params, 'NotFound'), { ...payerOf(body), otp: body.otp }, metadataOf(actor, req.id));
@@ -147,6 +151,18 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: any,
       params: OrderParams,
+      responses: {
+        200: {
+          description: 'The form',
+          schema: z.object({
+            form: z.object({ id: z.number().int(), name: z.string(), internal_name: z.string().nullable(), category: z.string().nullable(), currency: z.string() }),
+            display: z.array(z.object({ type: z.string(), index: z.number().int(), label: z.string().nullable(), content: z.string().nullable() })),
+            fields: z.array(z.object({ index: z.number().int(), label: z.string(), required: z.boolean(), hint: z.string().nullable(), input_type: z.string().nullable() })),
+            amount: z.object({ usd: z.number(), currency: z.string(), bs: z.number().optional(), official_rate: z.number().optional() }),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
     },
     async ({ params, actor }) => {
       const { order, form, rateCents } = await paymentFormOfOrder(ctx, actor, orderId(params, 'NotFound'));
@@ -175,6 +191,24 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       guards: any,
       params: OrderParams,
       body: FormReportBody,
+      responses: {
+        200: {
+          description: 'The reported payment, awaiting review',
+          schema: z.object({
+            payment: z.object({
+              id: z.number().int(),
+              status: z.string(),
+              method: z.string(),
+              internal_type: z.string().nullable(),
+              reference: z.string().nullable(),
+              amount_usd: z.number(),
+              amount_bs: z.number().nullable(),
+              currency: z.string(),
+            }),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportFormPayment(ctx, actor, orderId(params, 'NotFound'), body.values, metadataOf(actor, req.id));
@@ -192,7 +226,8 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       auth: false,
       params: ProviderParams,
-      responses: { 204: { description: 'Verified and applied (once, however often delivered)' } },
+      responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
+      errors: [{ status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' }, 404, { status: 500, description: 'An empty body: the provider retries the delivery' }],
     },
     async ({ params, req }) => {
       const position = await receiveWebhook(ctx, {

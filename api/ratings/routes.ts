@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import { notFound } from '../../domain/errors.js';
 import { RATING_LIMITS } from '../../domain/rating/events.js';
 import { metadataOf } from '../../commands/order/handlers.js';
@@ -37,7 +38,25 @@ export const ratingView = (r: RatingRow) => ({
   updated_at: new Date(r.updated_at).toISOString(),
 });
 
-const RATED = { description: '{rating, driver {avgRating, totalRatings}}' };
+const Rating = z
+  .object({
+    id: z.number().int(),
+    order_id: z.number().int(),
+    from_user_id: z.number().int(),
+    to_driver_id: z.number().int(),
+    score: z.number().int(),
+    comment: z.string().nullable(),
+    tags: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Rating');
+
+const RATED = {
+  description: 'The rating and the driver’s new average',
+  schema: z.object({ rating: Rating, driver: z.object({ avgRating: z.number(), totalRatings: z.number().int() }) }),
+};
+const RATE_ERRORS = [403, 404, 409];
 
 export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
@@ -55,7 +74,7 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/ratings', summary: 'Rate the driver of a delivered order (its customer, once)', tags, guards: anyone, body: RatingBody, responses: { 201: RATED } },
+    { method: 'post', path: '/ratings', summary: 'Rate the driver of a delivered order (its customer, once)', tags, guards: anyone, body: RatingBody, responses: { 201: RATED }, errors: RATE_ERRORS },
     async ({ body, actor, req, res }) => {
       const out = await rate(actor, { orderId: body.orderId, score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
       res.status(201);
@@ -66,7 +85,7 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/rating', summary: 'Rate the driver of a delivered order (alias of POST /ratings)', tags, guards: anyone, params: OrderParams, body: RatingFields, responses: { 201: RATED } },
+    { method: 'post', path: '/orders/:orderId/rating', summary: 'Rate the driver of a delivered order (alias of POST /ratings)', tags, guards: anyone, params: OrderParams, body: RatingFields, responses: { 201: RATED }, errors: RATE_ERRORS },
     async ({ params, body, actor, req, res }) => {
       const out = await rate(actor, { orderId: orderIdFrom(params), score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
       res.status(201);
@@ -77,7 +96,7 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams },
+    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'The rating or null', schema: z.object({ rating: orNull(Rating) }) } }, errors: [403, 404] },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
       await bundleForParty(ctx, orderId, actor);
@@ -90,7 +109,22 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/driver/rating', summary: 'The driver’s rating summary', tags, guards: requireRole(ctx.auth, 'DRIVER') },
+    { method: 'get', path: '/driver/rating', summary: 'The driver’s rating summary',
+      tags,
+      guards: requireRole(ctx.auth, 'DRIVER'),
+      responses: {
+        200: {
+          description: 'Average, total, distribution by score and the latest commented ratings (anonymous)',
+          schema: z.object({
+            average: z.number(),
+            total: z.number().int(),
+            distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() }),
+            recent: z.array(z.object({ score: z.number().int(), comment: z.string().nullable(), tags: z.array(z.string()), created_at: z.string() })),
+          }),
+        },
+      },
+      errors: [403, 404],
+    },
     async ({ actor }) => {
       if (actor.driverId == null) throw notFound('DriverNotFound', 'You have no driver profile.');
       return ratingSummaryOfDriver(ctx.db, actor.driverId);

@@ -84,7 +84,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
         tags,
         guards: anyone,
         query: NearbyQuery,
-        responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) }, 429: { description: 'Cooldown (20 per minute)' } },
+        responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) } }, errors: [{ status: 429, description: 'Cooldown (20 per minute)' }],
       },
       async ({ query, actor, res }) => {
         await withRetryAfter(res, () => limited('nearby', actor, NEARBY_PER_MINUTE));
@@ -104,9 +104,12 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
   };
   const reportResponses = {
     200: { description: 'The report and the station confidence after it', schema: z.object({ report: ReportSchema, confidence: z.number() }) },
-    404: { description: 'DriverNotFound, StationNotFound' },
-    429: { description: 'Cooldown with retryAfterMinutes' },
   };
+  const reportErrors = [
+    { status: 403, description: 'Forbidden: not a driver' },
+    { status: 404, description: 'DriverNotFound, StationNotFound' },
+    { status: 429, description: 'Cooldown with retryAfterMinutes' },
+  ];
   const inputOf = (stationId: number, b: z.infer<typeof PathReportBody>): ReportInput => ({
     stationId,
     color: b.color,
@@ -119,7 +122,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/stations/report', summary: 'Report a station status (15-minute cooldown per station)', tags, guards: driver, body: ReportBody, responses: reportResponses },
+    { method: 'post', path: '/stations/report', summary: 'Report a station status (15-minute cooldown per station)', tags, guards: driver, body: ReportBody, responses: reportResponses, errors: reportErrors },
     ({ body, actor, res }) => report(actor, inputOf(body.stationId, body), res),
   );
 
@@ -135,6 +138,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       params: StationParams,
       body: PathReportBody,
       responses: reportResponses,
+      errors: reportErrors,
     },
     ({ params, body, actor, res }) => report(actor, inputOf(params.stationId, body), res),
   );
@@ -155,7 +159,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: anyone,
       params: StationParams,
-      responses: { 200: { description: 'Detail', schema: z.object({ station: StationSchema, reports: z.array(DetailReportSchema) }) }, 404: { description: 'StationNotFound' } },
+      responses: { 200: { description: 'Detail', schema: z.object({ station: StationSchema, reports: z.array(DetailReportSchema) }) } }, errors: [{ status: 404, description: 'StationNotFound' }],
     },
     async ({ params }) => {
       const s = await publicStation(params.stationId);
@@ -175,7 +179,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: anyone,
       params: StationParams,
       query: CommentsQuery,
-      responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) }, 404: { description: 'StationNotFound' } },
+      responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) } }, errors: [{ status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = decodePageCursor(query.cursor);
@@ -196,7 +200,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: driver,
       params: StationParams,
       body: CommentBody,
-      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) }, 404: { description: 'StationNotFound' }, 429: { description: 'Cooldown' } },
+      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
     },
     async ({ params, body, actor, res }) => {
       await withRetryAfter(res, () => limited('comments', actor, COMMENTS_PER_MINUTE));
@@ -216,7 +220,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: driver,
       params: CommentParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) }, 403: { description: 'Forbidden (not the author)' }, 404: { description: 'NotFound, StationNotFound' } },
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [{ status: 403, description: 'Forbidden (not the author)' }, { status: 404, description: 'NotFound, StationNotFound' }],
     },
     async ({ params, actor }) => {
       await deleteOwnComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orNull } from '../openapi.js';
 import type { CommentRow, ReportRow, StationRow } from '../../projections/stations/stationStore.js';
 import { REPORT_COLORS, type CurrentStatus } from '../../projections/stations/stationStatus.js';
 
@@ -25,7 +26,7 @@ export const StationSchema = z
     station_type: z.enum(['WATER', 'FUEL']),
     is_verified: z.boolean(),
     is_active: z.boolean(),
-    current_status: CurrentStatusSchema.nullable(),
+    current_status: orNull(CurrentStatusSchema),
     distance_km: z.number().optional().describe('Nearby lists only: straight-line distance from lat/lng, in km (3 decimals).'),
   })
   .openapi('Station');

@@ -19,7 +19,8 @@ import { authenticate, requireRole, type Actor } from '../auth.js';
 import { loadBundle } from '../orders/orderReads.js';
 import { idFrom, latitude, longitude, usdAmount } from '../orders/schemas.js';
 import { toClientView } from '../orders/views.js';
-import { defineRoute } from '../route.js';
+import { ClientOrder } from '../orders/viewSchemas.js';
+import { defineRoute, PathId } from '../route.js';
 import { nearbySurplusView, surplusView } from './views.js';
 
 const SURPLUS_NEARBY_DEFAULT_RADIUS_KM = 15;
@@ -55,7 +56,40 @@ const ReserveBody = z.object({
 });
 
 /** Path ids are checked by idFrom (a malformed id is the unknown id's 404); the schema only documents them. */
-const SurplusParams = z.object({ surplusId: z.string() });
+const SurplusListing = z
+  .object({
+    id: z.number().int(),
+    driver_id: z.number().int(),
+    city_id: z.number().int().nullable(),
+    available_liters: z.number().int(),
+    price_per_liter_cents: z.number().int(),
+    total_price_cents: z.number().int(),
+    price_per_liter_usd: z.number(),
+    total_price_usd: z.number(),
+    description: z.string().nullable(),
+    latitude: z.number(),
+    longitude: z.number(),
+    address: z.string(),
+    status: z.string(),
+    sold_liters: z.number().int(),
+    remaining_liters: z.number().int(),
+    expires_at: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('SurplusListing');
+
+const NearbySurplusListing = SurplusListing.extend({
+  distance_km: z.number(),
+  payment_method: z.string(),
+  base_price_cents: z.number().int(),
+  base_price_usd: z.number(),
+  client_pays_cents: z.number().int(),
+  client_pays_usd: z.number(),
+});
+
+const CancelAnswer = { 200: { description: 'Cancelled', schema: z.object({ ok: z.literal(true) }) } };
+
+const SurplusParams = z.object({ surplusId: PathId });
 const surplusIdFrom = (params: Record<string, unknown>): number => idFrom(params.surplusId, () => notFound('NotFound', 'Surplus listing not found.'));
 
 export const surplusRoutes = (ctx: AppContext, router: Router): void => {
@@ -74,7 +108,8 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: driver,
       body: ListBody,
-      responses: { 201: { description: '{listing}' }, 409: { description: 'Conflict: the driver has an active order' } },
+      responses: { 201: { description: 'The listing', schema: z.object({ listing: SurplusListing }) } },
+      errors: [403, { status: 409, description: 'Conflict: the driver has an active order' }],
     },
     async ({ body, actor, req, res }) => {
       const { listingId, position } = await listSurplus(
@@ -102,7 +137,7 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/surplus/me', summary: 'The driver’s active listings (not expired, not cancelled, liters left)', tags, guards: driver },
+    { method: 'get', path: '/surplus/me', summary: 'The driver’s active listings (not expired, not cancelled, liters left)', tags, guards: driver, responses: { 200: { description: 'The listings', schema: z.object({ listings: z.array(SurplusListing) }) } }, errors: [403] },
     async ({ actor }) => ({ listings: (await activeListingsOfDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now())).map(surplusView) }),
   );
 
@@ -118,6 +153,7 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
         tags,
         guards: anyone,
         query: NearbyQuery,
+        responses: { 200: { description: 'Nearest first', schema: z.object({ listings: z.array(NearbySurplusListing) }) } },
       },
       async ({ query }) => {
         await assertSelectableMethod(ctx, query.paymentMethod, query.paymentFormId);
@@ -136,13 +172,13 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/surplus/:surplusId', summary: 'Cancel an active listing (owner only)', tags, guards: driver, params: SurplusParams },
+    { method: 'delete', path: '/surplus/:surplusId', summary: 'Cancel an active listing (owner only)', tags, guards: driver, params: SurplusParams, responses: CancelAnswer, errors: [403, 404, 409] },
     cancel,
   );
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/surplus/:surplusId/cancel', summary: 'Cancel an active listing (exact alias of DELETE)', tags, guards: driver, params: SurplusParams },
+    { method: 'post', path: '/surplus/:surplusId/cancel', summary: 'Cancel an active listing (exact alias of DELETE)', tags, guards: driver, params: SurplusParams, responses: CancelAnswer, errors: [403, 404, 409] },
     cancel,
   );
 
@@ -157,7 +193,8 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
       guards: client,
       params: SurplusParams,
       body: ReserveBody,
-      responses: { 200: { description: '{order}: the CLIENT view, with surplus_listing_id' } },
+      responses: { 200: { description: 'The CLIENT view of the new order, with surplus_listing_id', schema: z.object({ order: ClientOrder }) } },
+      errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const { orderId, position } = await reserveSurplus(

@@ -51,9 +51,15 @@ export const phoneAuth = (ctx: AppContext) => {
 
   return {
     /** Sends a fresh code (replacing any earlier one). Returns the code for non-production answers. */
-    async requestOtp(phone: string): Promise<{ code: string; mocked: boolean }> {
+    async requestOtp(phone: string, clientIp?: string): Promise<{ code: string; mocked: boolean }> {
       const now = ctx.clock.now();
       if (rateLimited(ctx)) {
+        // SMS pumping sprays many numbers from one address: the caller's IP has a budget of its own,
+        // checked first so that a refused sprayer does not use up its victims' per-phone budgets.
+        if (clientIp) {
+          const ip = await hitRateLimit(ctx.db, `otp-request-ip:${clientIp}`, ctx.config.OTP_REQUESTS_PER_IP_PER_WINDOW, windowMs, now);
+          if (!ip.allowed) throw tooMany('SmsSendError', 'Too many codes requested from this address; try again later.', { retryAfterSeconds: ip.retryAfterSeconds });
+        }
         const v = await hitRateLimit(ctx.db, `otp-request:${phone}`, ctx.config.OTP_REQUESTS_PER_WINDOW, windowMs, now);
         if (!v.allowed) throw tooMany('SmsSendError', 'Too many codes requested for this phone; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
       }

@@ -86,16 +86,17 @@ export const recordExchangeRate = async (
 
 /**
  * OFFICIAL_RATE_VES seeds the first rate when the series is empty. Instances of one deployment start
- * side by side, so the check and the insert run under one advisory lock: exactly one seed is written.
+ * side by side, so the check and the insert run under one advisory lock: exactly one seed is written
+ * (true for the instance that wrote it).
  */
-export const seedOfficialRate = async (db: Db, rate: number, at: Date): Promise<void> => {
-  await db.transaction().execute(async (trx) => {
+export const seedOfficialRate = async (db: Db, rate: number, at: Date): Promise<boolean> =>
+  db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('exchange_rates_seed'))`.execute(trx);
     const any = await trx.selectFrom('exchange_rates').select('id').where('currency', '=', 'VES').limit(1).executeTakeFirst();
-    if (any) return;
+    if (any) return false;
     await recordExchangeRate(trx, { currency: 'VES', rate, effectiveAt: at, createdBy: null });
+    return true;
   });
-};
 
 /** One page of the series, newest first. */
 export const listExchangeRates = async (db: Db, page: { limit: number; page: number }): Promise<{ items: ExchangeRate[]; total: number }> => {

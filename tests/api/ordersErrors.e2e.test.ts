@@ -232,7 +232,7 @@ describe('orders: bad input, wrong states and who may do what', () => {
 describe('orders without an official exchange rate', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock() });
+    t = await startTestService({ clock: new ManualClock(), env: { DEVELOPMENT_RATE_VES: '0' } });
   });
   afterAll(async () => {
     await t?.stop();

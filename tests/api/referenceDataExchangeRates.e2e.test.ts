@@ -116,7 +116,7 @@ describe('official exchange rates', () => {
 
 describe('official exchange rates without OFFICIAL_RATE_VES', () => {
   it('start with no rate in force outside production when unset, and never seed in production', async () => {
-    const plain = await startTestService();
+    const plain = await startTestService({ env: { DEVELOPMENT_RATE_VES: '0' } });
     try {
       expect(await officialRateAt(plain.service.ctx.db, new Date('2100-01-01'))).toBeNull();
     } finally {

@@ -85,7 +85,7 @@ describe('start-up and shutdown', { timeout: 180_000 }, () => {
     const slowModule = {
       name: 'slow',
       routes: (ctx: Service['ctx'], router: import('express').Router) =>
-        defineRoute(router, ctx.openapi, { method: 'get', path: '/test-slow', summary: 'slow', auth: false, query: z.object({}) }, async () => {
+        defineRoute(router, ctx.openapi, { method: 'get', path: '/test-slow', summary: 'slow', auth: false, query: z.object({}), responses: { 200: { description: 'done', schema: z.object({ done: z.boolean() }) } } }, async () => {
           entered();
           await released;
           return { done: true };

@@ -6,13 +6,13 @@ import { startTestService, type TestService } from '../support/testService.js';
 
 const MINUTE = 60_000;
 
-/** No OFFICIAL_RATE_VES: this service has no exchange rate, so a reservation is 422 ExchangeRateUnavailable. */
+/** No OFFICIAL_RATE_VES and no development rate: this service has no exchange rate, so a reservation is 422 ExchangeRateUnavailable. */
 describe('surplus listings: expiry and a missing exchange rate', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   const clock = new ManualClock();
   beforeAll(async () => {
-    t = await startTestService({ clock });
+    t = await startTestService({ clock, env: { DEVELOPMENT_RATE_VES: '0' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type ProcessRole, type Service } from '../../infra/composition.js';
+import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
 
 /**
  * A fresh Postgres database on the server of DATABASE_URL, so that test files running side by side
@@ -78,6 +79,8 @@ export const startTestService = async (
   const service = await buildService({ config: loadConfig(env), clock: options.clock, roles: options.roles });
   const port = await service.start(0);
   const baseUrl = `http://127.0.0.1:${port}`;
+  // Every response a test receives is checked against the served document (tests/support/openapiContract.ts).
+  let contract: Promise<ContractChecker> | undefined;
   return {
     service,
     baseUrl,
@@ -101,6 +104,7 @@ export const startTestService = async (
       } catch {
         // Not JSON: the test sees the text.
       }
+      if (contractCheckOn()) (await (contract ??= contractCheckerFor(baseUrl))).check(method, res.url || baseUrl + path, res.status, res.headers, parsed, text);
       return { status: res.status, body: parsed as any, headers: res.headers };
     },
     async stop() {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import '../../openapi.js';
 import type { AdminRow } from '../../../commands/identity/adminAccounts.js';
 
 export const adminView = (a: AdminRow) => ({
@@ -12,3 +14,18 @@ export const adminView = (a: AdminRow) => ({
   pendingEmail: a.pending_email,
   createdAt: new Date(a.created_at).toISOString(),
 });
+
+export const AdminSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    name: z.string(),
+    superAdmin: z.boolean(),
+    allCities: z.boolean(),
+    cityIds: z.array(z.number().int()),
+    confirmed: z.boolean(),
+    isActive: z.boolean(),
+    pendingEmail: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Admin');

@@ -42,10 +42,10 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       method: 'post',
       path: '/admin/auth/login',
       summary: 'Admin sign-in with email and password',
-      tags: ['admin auth'],
+      tags: ['admin-auth'],
       auth: false,
       body: LoginBody,
-      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) }, 401: { description: 'Unauthorized: wrong credentials' } },
+      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) } }, errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }],
     },
     async ({ body }) => {
       const a: AdminRow = await accounts.login(body.email, body.password);
@@ -56,7 +56,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin auth'], guards: admin, responses: { 204: { description: 'Logged out' } } },
+    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } }, errors: [403] },
     async ({ req }) => {
       await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd());
     },
@@ -69,9 +69,10 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       method: 'post',
       path: '/admin/auth/refresh-jwt',
       summary: 'Exchange the current token for a new one (the old one keeps a 2-minute grace)',
-      tags: ['admin auth'],
+      tags: ['admin-auth'],
       guards: admin,
       responses: { 200: { description: 'Token; also in the Authorization response header', schema: TokenResponse } },
+      errors: [403],
     },
     async ({ req, res, actor }) => {
       const claims = req.adminJwtClaims!;
@@ -87,7 +88,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/confirm-account', summary: 'Confirm an invited account and set its password (one-time)', tags: ['admin auth'], auth: false, body: ConfirmAccountBody, responses: { 204: { description: 'Confirmed' } } },
+    { method: 'post', path: '/admin/auth/confirm-account', summary: 'Confirm an invited account and set its password (one-time)', tags: ['admin-auth'], auth: false, body: ConfirmAccountBody, responses: { 204: { description: 'Confirmed', schema: null } } },
     async ({ body }) => {
       await accounts.confirmAccount(body.token, body.password);
     },
@@ -100,10 +101,10 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       method: 'post',
       path: '/admin/auth/password-reset/:email',
       summary: 'Mail a recovery token (answers 204 whether or not the email exists)',
-      tags: ['admin auth'],
+      tags: ['admin-auth'],
       auth: false,
       params: ResetParams,
-      responses: { 204: { description: 'Accepted' } },
+      responses: { 204: { description: 'Accepted', schema: null } },
     },
     async ({ params }) => {
       await accounts.requestPasswordReset(params.email);
@@ -113,7 +114,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/recover-password', summary: 'Set a new password with a recovery token (valid 24 hours)', tags: ['admin auth'], auth: false, body: RecoverBody, responses: { 204: { description: 'Password changed' } } },
+    { method: 'post', path: '/admin/auth/recover-password', summary: 'Set a new password with a recovery token (valid 24 hours)', tags: ['admin-auth'], auth: false, body: RecoverBody, responses: { 204: { description: 'Password changed', schema: null } } },
     async ({ body }) => {
       await accounts.recoverPassword(body.email, body.token, body.password);
     },
@@ -122,7 +123,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/confirm-email', summary: 'Confirm an email change', tags: ['admin auth'], auth: false, body: ConfirmEmailBody, responses: { 204: { description: 'Email changed' } } },
+    { method: 'post', path: '/admin/auth/confirm-email', summary: 'Confirm an email change', tags: ['admin-auth'], auth: false, body: ConfirmEmailBody, responses: { 204: { description: 'Email changed', schema: null } } },
     async ({ body }) => {
       await accounts.confirmEmail(body.email, body.token);
     },

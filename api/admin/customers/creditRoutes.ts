@@ -7,7 +7,7 @@ import { validationError } from '../../../domain/errors.js';
 import type { AppContext } from '../../../infra/context.js';
 import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
-import { toCreditTransaction } from '../../credit/routes.js';
+import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
 import { CustomerParams, decodeCursor, encodeCursor, limit, usdAmount } from '../../orders/schemas.js';
 import { visibleCustomerOf } from './routes.js';
 import { defineRoute } from '../../route.js';
@@ -40,7 +40,7 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/customers/:customerId/credit/adjust', summary: 'Credit or debit a customer’s promotional credit', tags, params: CustomerParams, guards: admin, body: AdjustBody },
+    { method: 'post', path: '/admin/customers/:customerId/credit/adjust', summary: 'Credit or debit a customer’s promotional credit', tags, params: CustomerParams, guards: admin, body: AdjustBody, responses: { 200: { description: 'The transaction', schema: z.object({ transaction: CreditTransaction }) } }, errors: [403, 404, 409] },
     async ({ params, body, actor, req }) => {
       const clientId = await customerId(actor, params.customerId);
       const { eventId, position } = await adjustCredit(
@@ -57,7 +57,13 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId/credit/transactions', summary: 'A customer’s credit history (cursor, newest first)', tags, params: CustomerParams, guards: admin, query: HistoryQuery },
+    { method: 'get', path: '/admin/customers/:customerId/credit/transactions', summary: 'A customer’s credit history (cursor, newest first)', tags,
+      params: CustomerParams,
+      guards: admin,
+      query: HistoryQuery,
+      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(CreditTransaction), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [403, 404],
+    },
     async ({ params, query, actor }) => {
       const clientId = await customerId(actor, params.customerId);
       let beforeId: number | undefined;

@@ -7,8 +7,9 @@ import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow 
 import { customerById, listCustomers, ordersOfCustomer, type CityScope, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
-import { toCreditSummary } from '../../credit/routes.js';
+import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
 import { CustomerParams, idFrom, limit } from '../../orders/schemas.js';
+import { orNull, PageMeta, pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -78,6 +79,35 @@ const toCustomerOrder = (o: CustomerOrderRow) => ({
 
 const toBankAccount = (a: BankAccountRow) => ({ id: a.id, id_number: a.id_number, phone: a.phone, bank_code: a.bank_code, updated_at: a.updated_at.toISOString() });
 
+const Customer = z
+  .object({
+    id: z.number().int(),
+    name: z.string().nullable(),
+    phone: z.string(),
+    email: z.string().nullable(),
+    is_active: z.boolean(),
+    total_orders: z.number().int(),
+    total_liters_ordered: z.number().int(),
+    total_solidary_usd: z.number(),
+    created_at: z.string(),
+  })
+  .openapi('Customer');
+const CustomerOrder = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  location_from: z.object({ lat: z.number(), lng: z.number(), text: z.string() }),
+  location_to: z.object({ lat: z.null(), lng: z.null(), text: z.null() }),
+  liters: z.number().int(),
+  price_usd: z.number(),
+  driver: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable() }).nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+const BankAccount = z
+  .object({ id: z.number().int(), id_number: z.string(), phone: z.string(), bank_code: z.string(), updated_at: z.string() })
+  .openapi('CustomerBankAccount');
+const ERRORS = [403, { status: 404, description: 'CustomerNotFound' }];
+
 const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
 
 /** allCities admins see every customer, including those who never had an order served. */
@@ -103,7 +133,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery },
+    { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(Customer) } }, errors: [403] },
     async ({ query, actor }) => {
       const { rows, total } = await listCustomers(ctx.db, await scopeOf(ctx, actor), {
         isActive: query.is_active,
@@ -120,7 +150,24 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId', summary: 'A customer: profile, totals, credit and a page of orders', tags, guards: admin, params: CustomerParams, query: DetailQuery },
+    { method: 'get', path: '/admin/customers/:customerId', summary: 'A customer: profile, totals, credit and a page of orders', tags,
+      guards: admin,
+      params: CustomerParams,
+      query: DetailQuery,
+      responses: {
+        200: {
+          description: 'The customer',
+          schema: z.object({
+            customer: Customer.extend({ updated_at: z.string() }),
+            totals: z.object({ total_orders: z.number().int(), total_liters_ordered: z.number().int(), total_spent_usd: z.number() }),
+            credit: CreditSummary,
+            orders: z.array(CustomerOrder),
+            meta: PageMeta,
+          }),
+        },
+      },
+      errors: ERRORS,
+    },
     async ({ params, query, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       const [credit, orders] = await Promise.all([creditBalanceOf(ctx.db, c.id), ordersOfCustomer(ctx.db, c.id, query)]);
@@ -137,7 +184,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams },
+    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams, responses: { 200: { description: 'The account or null', schema: z.object({ account: orNull(BankAccount) }) } }, errors: ERRORS },
     async ({ params, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       const account = await bankAccountOf(ctx.db, c.id);
@@ -148,7 +195,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/admin/customers/:customerId/bank-account', summary: 'Create or replace a customer’s saved bank account', tags, guards: admin, params: CustomerParams, body: BankAccountBody },
+    { method: 'put', path: '/admin/customers/:customerId/bank-account', summary: 'Create or replace a customer’s saved bank account', tags, guards: admin, params: CustomerParams, body: BankAccountBody, responses: { 200: { description: 'The account', schema: z.object({ account: BankAccount }) } }, errors: ERRORS },
     async ({ params, body, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       const account = await saveBankAccount(ctx.db, c.id, { id_number: body.idNumber, phone: body.phone, bank_code: body.bankCode }, ctx.clock.now());
@@ -159,7 +206,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/admin/customers/:customerId/bank-account', summary: 'Remove a customer’s saved bank account', tags, guards: admin, params: CustomerParams },
+    { method: 'delete', path: '/admin/customers/:customerId/bank-account', summary: 'Remove a customer’s saved bank account', tags, guards: admin, params: CustomerParams, responses: { 204: { description: 'Removed', schema: null } }, errors: ERRORS },
     async ({ params, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       await deleteBankAccount(ctx.db, c.id);

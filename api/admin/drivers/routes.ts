@@ -8,6 +8,8 @@ import { findDriver, listDriverDocuments, listDrivers, type DriverRecord } from 
 import { requireRole, type Actor } from '../../auth.js';
 import { documentView, driverView } from '../../drivers/views.js';
 import { requestMetadata } from '../../identity/requestMetadata.js';
+import { DriverDocumentView, DriverView } from '../../drivers/viewSchemas.js';
+import { pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 
 const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
@@ -42,7 +44,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin drivers'], guards: admin, query: ListQuery },
+    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin-drivers'], guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(DriverView) } }, errors: [403] },
     async ({ query, actor }) => {
       const { items, total } = await listDrivers(
         ctx.db,
@@ -56,7 +58,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin drivers'], guards: admin, params: DriverParams },
+    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin-drivers'], guards: admin, params: DriverParams, responses: { 200: { description: 'The driver and documents', schema: z.object({ driver: DriverView, documents: z.array(DriverDocumentView) }) } }, errors: [403, 404] },
     async ({ params, actor }) => {
       const d = await scopedDriver(actor, params.driverId);
       return { driver: driverView(d), documents: (await listDriverDocuments(ctx.db, d.driverId)).map(documentView) };
@@ -71,11 +73,12 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
         method: 'post',
         path: `/admin/drivers/:driverId/${path}`,
         summary,
-        tags: ['admin drivers'],
+        tags: ['admin-drivers'],
         guards: admin,
         params: DriverParams,
         ...(withReason ? { body: ReasonBody } : {}),
-        responses: { 200: { description: 'The driver' }, 404: { description: 'DriverNotFound' }, 409: { description: 'WrongStatus' } },
+        responses: { 200: { description: 'The driver', schema: z.object({ driver: DriverView }) } },
+        errors: [403, { status: 404, description: 'DriverNotFound' }, { status: 409, description: 'WrongStatus' }],
       },
       async ({ params, actor, body, req }) => {
         await scopedDriver(actor, params.driverId);

@@ -10,7 +10,9 @@ import type { AppContext } from '../../../infra/context.js';
 import { findOrderRow } from '../../../projections/orders/orderQueries.js';
 import { findPaymentRow, REVIEW_METHODS, reviewQueue } from '../../../projections/payments/paymentQueries.js';
 import { requireRole } from '../../auth.js';
-import { defineRoute } from '../../route.js';
+import { pageOf } from '../../openapi.js';
+import { PaymentSchema } from '../../payments/views.js';
+import { defineRoute, PathId } from '../../route.js';
 import { idFrom } from '../../orders/schemas.js';
 import { toReviewItem } from '../../payments/views.js';
 
@@ -21,19 +23,25 @@ const QueueQuery = z.object({
 });
 
 const ReasonBody = z.object({ reason: z.string().trim().min(10).max(500) });
-const PaymentParams = z.object({ paymentId: z.string() });
+const PaymentParams = z.object({ paymentId: PathId });
 
 const paymentIdFrom = (params: Record<string, unknown>) => idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
 
 /** Back-office payment review (back-office-api.md §3.4, §4.8). */
+const ReviewItem = PaymentSchema.extend({
+  reported_values: z.unknown().openapi({ description: 'What the customer reported, by form field' }),
+  actionable: z.boolean(),
+  order: z.object({ id: z.number().int(), status: z.string().nullable() }),
+});
+
 export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
-  const tags = ['admin payments'];
+  const tags = ['admin-payments'];
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/payments/pending', summary: 'Payments awaiting review, oldest first', tags, guards: admin, query: QueueQuery },
+    { method: 'get', path: '/admin/payments/pending', summary: 'Payments awaiting review, oldest first', tags, guards: admin, query: QueueQuery, responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } }, errors: [403] },
     async ({ query }) => {
       const { items, total } = await reviewQueue(ctx.db, query);
       return {
@@ -46,7 +54,21 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/payments/:paymentId/approve', summary: 'Approve a payment: it and its order become CONFIRMED', tags, guards: admin, params: PaymentParams, body: ReasonBody },
+    { method: 'post', path: '/admin/payments/:paymentId/approve', summary: 'Approve a payment: it and its order become CONFIRMED', tags,
+      guards: admin,
+      params: PaymentParams,
+      body: ReasonBody,
+      responses: {
+        200: {
+          description: 'The payment and its order, CONFIRMED',
+          schema: z.object({
+            payment: z.object({ id: z.number().int(), method: z.string(), status: z.string(), confirmed_at: z.string().nullable(), amount_usd: z.number() }),
+            order: z.object({ id: z.number().int(), status: z.string().nullable() }),
+          }),
+        },
+      },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
       const { position, payment } = await approvePayment(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
@@ -65,7 +87,16 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/payments/:paymentId/reject', summary: 'Reject a payment: it becomes FAILED with the reason', tags, guards: admin, params: PaymentParams, body: ReasonBody },
+    { method: 'post', path: '/admin/payments/:paymentId/reject', summary: 'Reject a payment: it becomes FAILED with the reason',
+      tags,
+      guards: admin,
+      params: PaymentParams,
+      body: ReasonBody,
+      responses: {
+        200: { description: 'The payment, FAILED', schema: z.object({ payment: z.object({ id: z.number().int(), method: z.string(), status: z.string(), failure_reason: z.string().nullable() }) }) },
+      },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
       const { position } = await rejectPaymentByAdmin(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));

@@ -9,7 +9,7 @@ import type { AppContext } from '../../../infra/context.js';
 import { grantsOf, listPromotions, promotionById, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
 import { requireRole } from '../../auth.js';
 import { decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, PathId } from '../../route.js';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -64,7 +64,7 @@ const ListQuery = z.object({
 });
 
 const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });
-const PromotionParams = z.object({ promotionId: z.string() });
+const PromotionParams = z.object({ promotionId: PathId });
 
 const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 1 && Number.isSafeInteger(k[0]);
 
@@ -87,6 +87,39 @@ export const toPromotion = (r: PromotionRow, now: Date) => ({
   is_running: isRunning(toCampaign(r), now),
   created_at: r.created_at.toISOString(),
 });
+
+const Promotion = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    audience: z.enum(AUDIENCES),
+    credit_scope: z.enum(CREDIT_BUCKETS).nullable(),
+    milestone_orders: z.number().int(),
+    milestone_basis: z.enum(MILESTONE_BASES),
+    amount_usd: z.number(),
+    city_id: z.number().int().nullable(),
+    starts_at: z.string().nullable(),
+    ends_at: z.string().nullable(),
+    max_grants: z.number().int().nullable(),
+    grants_count: z.number().int(),
+    granted_amount_usd: z.number(),
+    active: z.boolean(),
+    is_running: z.boolean(),
+    created_at: z.string(),
+  })
+  .openapi('Promotion');
+const PromotionAnswer = z.object({ promotion: Promotion });
+const Grant = z.object({
+  id: z.number().int(),
+  user: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string() }),
+  order_id: z.number().int().nullable(),
+  audience: z.enum(AUDIENCES),
+  credit_scope: z.enum(CREDIT_BUCKETS).nullable(),
+  amount_usd: z.number(),
+  created_at: z.string(),
+});
+const NOT_FOUND = { status: 404, description: 'PromotionNotFound' };
 
 const toGrant = (g: GrantWithUser) => ({
   id: g.id,
@@ -116,7 +149,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions', summary: 'List promotion campaigns, newest first', tags, guards: superAdmin, query: ListQuery },
+    { method: 'get', path: '/admin/promotions', summary: 'List promotion campaigns, newest first', tags, guards: superAdmin, query: ListQuery, responses: { 200: { description: 'Newest first', schema: z.object({ items: z.array(Promotion) }) } }, errors: [403] },
     async ({ query }) => {
       const rows = await listPromotions(ctx.db, { audience: query.audience, creditScope: query.credit_scope, active: query.active, cityId: query.city_id });
       const now = ctx.clock.now();
@@ -127,7 +160,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/promotions', summary: 'Create a promotion campaign', tags, guards: superAdmin, body: CreateBody },
+    { method: 'post', path: '/admin/promotions', summary: 'Create a promotion campaign', tags, guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created', schema: PromotionAnswer } }, errors: [403] },
     async ({ body, res }) => {
       const now = ctx.clock.now();
       const row = await createPromotion(ctx.db, toFields(body) as unknown as CampaignFields, now);
@@ -139,7 +172,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions/:promotionId', summary: 'A promotion campaign', tags, guards: superAdmin, params: PromotionParams },
+    { method: 'get', path: '/admin/promotions/:promotionId', summary: 'A promotion campaign', tags, guards: superAdmin, params: PromotionParams, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND] },
     async ({ params }) => {
       const row = await promotionById(ctx.db, promotionId(params.promotionId));
       if (!row) throw promotionNotFound();
@@ -150,7 +183,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody },
+    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND, 409] },
     async ({ params, body, req }) => {
       const id = promotionId(params.promotionId);
       const now = ctx.clock.now();
@@ -163,7 +196,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/admin/promotions/:promotionId', summary: 'Delete a promotion campaign without grants', tags, guards: superAdmin, params: PromotionParams },
+    { method: 'delete', path: '/admin/promotions/:promotionId', summary: 'Delete a promotion campaign without grants', tags, guards: superAdmin, params: PromotionParams, responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } }, errors: [403, NOT_FOUND, 409] },
     async ({ params }) => {
       await deletePromotion(ctx.db, promotionId(params.promotionId));
       return { deleted: true };
@@ -173,7 +206,13 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions/:promotionId/grants', summary: 'Recipients of a campaign (cursor, newest first)', tags, guards: superAdmin, params: PromotionParams, query: GrantsQuery },
+    { method: 'get', path: '/admin/promotions/:promotionId/grants', summary: 'Recipients of a campaign (cursor, newest first)', tags,
+      guards: superAdmin,
+      params: PromotionParams,
+      query: GrantsQuery,
+      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(Grant), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [403, NOT_FOUND],
+    },
     async ({ params, query }) => {
       const id = promotionId(params.promotionId);
       if (!(await promotionById(ctx.db, id))) throw promotionNotFound();

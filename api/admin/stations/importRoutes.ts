@@ -13,7 +13,7 @@ import {
 } from '../../../commands/stations/bulkImport.js';
 import { findImportJob } from '../../../projections/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, FileBody } from '../../route.js';
 import { ImportJobSchema, importJobView, ImportReportSchema } from './views.js';
 
 const tooLarge = () => validationError({ file: ['must be at most 5 MB'] });
@@ -67,7 +67,8 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       query: TemplateQuery,
-      responses: { 200: { description: 'text/csv file' } },
+      responses: { 200: { description: 'plantilla_estaciones.csv', schema: FileBody, mediaType: 'text/csv' } },
+      errors: [403],
     },
     ({ query, res }) => {
       res.type('text/csv; charset=utf-8').set('Content-Disposition', 'attachment; filename="plantilla_estaciones.csv"').send(templateCsv(query.con_ejemplos));
@@ -84,11 +85,15 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       summary: 'Import stations from a CSV (multipart field `file`, or a text/csv body); up to 100 rows inline, up to 2,000 as a job',
       tags,
       guards: [...admin, uploadBody],
+      bodyContent: {
+        'multipart/form-data': z.object({ file: FileBody.openapi({ description: 'The CSV file (.csv or .txt, UTF-8 or Latin-1, at most 5 MB)' }) }),
+        'text/csv': FileBody,
+      },
       responses: {
         200: { description: 'Imported inline', schema: z.object({ report: ImportReportSchema }) },
         202: { description: 'Queued as a job', schema: z.object({ job_id: z.number().int(), status: z.literal('PENDING'), total_rows: z.number().int() }) },
-        422: { description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows' },
       },
+      errors: [403, { status: 422, description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows' }],
     },
     async ({ req, res, actor }) => {
       const bytes = await fileBytes(req);
@@ -112,7 +117,7 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: JobParams,
-      responses: { 200: { description: 'The job', schema: ImportJobSchema }, 403: { description: 'Forbidden' }, 404: { description: 'ImportJobNotFound' } },
+      responses: { 200: { description: 'The job', schema: ImportJobSchema } }, errors: [{ status: 403, description: 'Forbidden' }, { status: 404, description: 'ImportJobNotFound' }],
     },
     async ({ params, actor }) => {
       const job = await findImportJob(ctx.db, params.jobId);

@@ -149,6 +149,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       query: ListQuery,
       responses: { 200: { description: 'A page of stations', schema: pageSchema(AdminStationListItemSchema) } },
+      errors: [403],
     },
     async ({ query }) => {
       const after = decodePageCursor(query.cursor);
@@ -173,7 +174,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       body: CreateBody,
-      responses: { 201: { description: 'Created', schema: z.object({ station: AdminStationSchema }) }, 422: { description: 'ValidationError, CoordsOutOfRange, DuplicateStation' } },
+      responses: { 201: { description: 'Created', schema: z.object({ station: AdminStationSchema }) } }, errors: [403, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
     },
     async ({ body, res }) => {
       const station = await createStation(
@@ -210,8 +211,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       params: StationParams,
       responses: {
         200: { description: 'Detail', schema: z.object({ station: AdminStationSchema, reports: z.array(AdminReportSchema), summary: SummarySchema }) },
-        404: { description: 'StationNotFound' },
-      },
+      }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params }) => {
       const s = await stationOr404(params.stationId);
@@ -237,9 +237,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       body: PatchBody,
       responses: {
         200: { description: 'Updated', schema: z.object({ station: AdminStationSchema }) },
-        404: { description: 'StationNotFound' },
-        422: { description: 'ValidationError, CoordsOutOfRange, DuplicateStation' },
-      },
+      }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
     },
     async ({ params, body }) => ({ station: adminStationView(await updateStation(ctx.db, params.stationId, patchOf(body), ctx.clock.now())) }),
   );
@@ -257,8 +255,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       body: StatusBody,
       responses: {
         200: { description: 'New state', schema: z.object({ id: z.number().int(), estado: z.enum(ESTADOS), updated_at: z.string() }) },
-        404: { description: 'StationNotFound' },
-      },
+      }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, body }) => {
       const s = await setStationActive(ctx.db, params.stationId, body.estado === 'ACTIVA', ctx.clock.now());
@@ -276,7 +273,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: StationParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) }, 404: { description: 'StationNotFound' }, 422: { description: 'HasRecentReports' } },
+      responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'HasRecentReports' }],
     },
     async ({ params }) => {
       await deleteStation(ctx.db, params.stationId, ctx.clock.now());
@@ -295,7 +292,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       query: ReportsQuery,
-      responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) }, 404: { description: 'StationNotFound' } },
+      responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = decodePageCursor(query.cursor);
@@ -323,7 +320,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       query: CommentsQuery,
-      responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) }, 404: { description: 'StationNotFound' } },
+      responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = decodePageCursor(query.cursor);
@@ -342,7 +339,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: CommentParams,
-      responses: { 200: { description: 'Removed', schema: z.object({ ok: z.literal(true) }) }, 404: { description: 'StationNotFound, CommentNotFound' } },
+      responses: { 200: { description: 'Removed', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, { status: 404, description: 'StationNotFound, CommentNotFound' }],
     },
     async ({ params, actor }) => {
       await moderateComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

@@ -52,17 +52,17 @@ const RoomReadSchema = z.object({
 
 const StatusBody = z.object({ status: SupportStatusSchema });
 
-const ERRORS = {
-  400: { description: 'SupportError: the order is not active' },
-  403: { description: 'SupportError: claimed by another admin' },
-  404: { description: 'SupportError: unknown room, or not a support room' },
-  409: { description: 'SupportError: lost the claim race' },
-};
+const ERRORS = [
+  { status: 400, description: 'SupportError: the order is not active' },
+  { status: 403, description: 'SupportError: claimed by another admin' },
+  { status: 404, description: 'SupportError: unknown room, or not a support room' },
+  { status: 409, description: 'SupportError: lost the claim race' },
+];
 
 /** Spec back-office-api §4.1: the support inbox, global (no city scoping). */
 export const supportRoutes = (ctx: AppContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
-  const tags = ['admin: support'];
+  const tags = ['admin-support'];
 
   defineRoute(
     router,
@@ -75,6 +75,7 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       query: InboxQuery,
       responses: { 200: { description: 'A page of support rooms', schema: z.object({ items: z.array(InboxItemSchema), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [403],
     },
     async ({ query, actor }) => {
       const page = await supportInbox(ctx.db, {
@@ -103,7 +104,8 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'The room', schema: RoomReadSchema }, ...ERRORS },
+      responses: { 200: { description: 'The room', schema: RoomReadSchema } },
+      errors: ERRORS,
     },
     async ({ params, actor }) => {
       const { room, messages } = await readSupportRoom(ctx, actor, roomIdFrom(params, 'SupportError'));
@@ -121,7 +123,8 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'Claimed by the caller', schema: StatusBody }, ...ERRORS },
+      responses: { 200: { description: 'Claimed by the caller', schema: StatusBody } },
+      errors: ERRORS,
     },
     async ({ params, actor }) => claimRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
   );
@@ -139,9 +142,8 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       body: SendBody,
       responses: {
         201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string(), status: SupportStatusSchema }) },
-        ...ERRORS,
-        422: { description: 'ValidationError' },
       },
+      errors: [...ERRORS, { status: 422, description: 'ValidationError' }],
     },
     async ({ params, body, actor, res }) => {
       const sent = await sendSupportMessage(ctx, actor, roomIdFrom(params, 'SupportError'), body.content);
@@ -162,10 +164,7 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       params: RoomParams,
       responses: {
         200: { description: 'Back in the pool', schema: StatusBody },
-        403: { description: 'SupportError: not the assigned admin' },
-        404: { description: 'SupportError: unknown room' },
-        409: { description: 'SupportError: the room is not claimed' },
-      },
+      }, errors: [{ status: 403, description: 'SupportError: not the assigned admin' }, { status: 404, description: 'SupportError: unknown room' }, { status: 409, description: 'SupportError: the room is not claimed' }],
     },
     async ({ params, actor }) => releaseRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
   );
@@ -180,7 +179,8 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema }, 403: ERRORS[403], 404: ERRORS[404] },
+      responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema } },
+      errors: [ERRORS[1], ERRORS[2]],
     },
     async ({ params, actor }) => markSupportRoomRead(ctx, actor, roomIdFrom(params, 'SupportError')),
   );
