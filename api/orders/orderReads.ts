@@ -3,7 +3,7 @@ import type { AppContext } from '../../infra/context.js';
 import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
 import { busyDrivers, findOrderRow, offersOfOrders } from '../../projections/orders/orderQueries.js';
 import type { OrderViewRow } from '../../projections/orders/orderViews.js';
-import { partyOf, type Party } from '../../commands/order/handlers.js';
+import { partyOf, type Party } from '../../domain/order/access.js';
 import type { Actor } from '../auth.js';
 import type { OrderBundle } from './views.js';
 

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import { RATING_LIMITS } from '../../domain/rating/events.js';
-import { metadataOf } from '../../commands/order/handlers.js';
+import { metadataOf } from '../../commands/origin.js';
 import { rateDriver, type RateDriverInput } from '../../commands/rating/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';

@@ -1,7 +1,7 @@
 import { badRequest, DomainError } from '../../domain/errors.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
-import { orderPaymentsStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
-import { CASH_USD, currentPaymentId, isLive, orderPaymentsAggregate } from '../../domain/payment/payment.js';
+import { orderPaymentsStream, paymentStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
+import { CASH_USD, currentPaymentId, isLive, orderPaymentsAggregate, paymentDecider } from '../../domain/payment/payment.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
@@ -10,10 +10,9 @@ import { isValidSignature, parseWebhookEvent } from '../../infra/payments/webhoo
 import { paymentIdByProviderRef } from '../../projections/payments/paymentQueries.js';
 import { loadState } from '../handle.js';
 import { processManager } from '../processManager.js';
-import { derivedEventId } from '../order/eventIds.js';
-import { rejectPayment as rejectOrderPayment } from '../order/handlers.js';
-import { loadOrder } from '../order/orderStream.js';
-import { confirmLivePayment, failPayment, isStale, loadPayment, runPayment, SUPERSEDED_REASON } from './handlers.js';
+import { rejectPayment as rejectOrderPayment } from '../order/payment.js';
+import { causedBy, derivedEventId } from '../origin.js';
+import { confirmLivePayment, failPayment, isStale, loadOrder, loadPayment, SUPERSEDED_REASON } from './handlers.js';
 
 /**
  * The payments process manager: what payments do after order events (expiry, cancellation, a method
@@ -29,8 +28,6 @@ interface Cause {
   data: unknown;
 }
 
-const metadataFor = (cause: Cause): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
-
 const currentPaymentOf = async (ctx: AppContext, orderId: number) => {
   const index = await loadState(ctx.store, orderPaymentsStream(orderId), orderPaymentsAggregate);
   const id = currentPaymentId(index.state);
@@ -45,7 +42,7 @@ export const applyProviderEvent = async (ctx: AppContext, cause: Cause & { data:
   const d = cause.data;
   const p = await loadPayment(ctx, d.paymentId);
   if (!p || !isLive(p)) return 0;
-  const metadata = metadataFor(cause);
+  const metadata = causedBy(cause);
   if (d.eventType === 'payment.confirmed') {
     if (d.amountCents !== p.amountCents) {
       // Recorded on the payment's stream for an admin to reconcile; it confirms nothing.
@@ -72,35 +69,29 @@ const REACTS_TO = new Set([
 export const reactToEvent = async (ctx: AppContext, e: Cause): Promise<number> => {
   const data = e.data as { orderId: number; paymentId?: number };
   const ids = (purpose: string) => (i: number) => derivedEventId(e.eventId, `${purpose}/${i}`);
-  const metadata = metadataFor(e);
+  const metadata = causedBy(e);
   const now = ctx.clock.now();
   switch (e.type) {
     case 'OrderExpired': {
       const p = await currentPaymentOf(ctx, data.orderId);
       if (!p || !isLive(p)) return 0;
-      return (await runPayment(ctx, p.id, () => ({ type: 'ExpirePayment', now }), metadata, ids('expire'))).position;
+      return (await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ExpirePayment', now }), { metadata, eventIds: ids('expire') })).position;
     }
     case 'OrderCancelled': {
       const p = await currentPaymentOf(ctx, data.orderId);
       if (!p || !isLive(p)) return 0;
-      return (await runPayment(ctx, p.id, (s) => (s && isLive(s) ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now } : null), metadata, ids('cancel'))).position;
+      return (await ctx.handle(paymentDecider, paymentStream(p.id), (s) => (s && isLive(s) ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now } : null), { metadata, eventIds: ids('cancel') })).position;
     }
     case 'PaymentMethodChanged': {
       const order = await loadOrder(ctx, data.orderId);
       const p = await currentPaymentOf(ctx, data.orderId);
       if (!order || !p || !isStale(p, order)) return 0;
-      return (await runPayment(ctx, p.id, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), metadata, ids('supersede'))).position;
+      return (await ctx.handle(paymentDecider, paymentStream(p.id), (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), { metadata, eventIds: ids('supersede') })).position;
     }
     case 'OrderPaid': {
       const paymentId = data.paymentId!;
       return (
-        await runPayment(
-          ctx,
-          paymentId,
-          (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null),
-          metadata,
-          ids('confirm'),
-        )
+        await ctx.handle(paymentDecider, paymentStream(paymentId), (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null), { metadata, eventIds: ids('confirm') })
       ).position;
     }
     case 'OrderDelivered': {
@@ -108,13 +99,7 @@ export const reactToEvent = async (ctx: AppContext, e: Cause): Promise<number> =
       const p = await currentPaymentOf(ctx, data.orderId);
       if (!p || p.method !== CASH_USD || !isLive(p)) return 0;
       return (
-        await runPayment(
-          ctx,
-          p.id,
-          (s) => (s && isLive(s) ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: 'Collected in cash at delivery.', providerReference: null, orderPaid: false, now } : null),
-          metadata,
-          ids('cash'),
-        )
+        await ctx.handle(paymentDecider, paymentStream(p.id), (s) => (s && isLive(s) ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: 'Collected in cash at delivery.', providerReference: null, orderPaid: false, now } : null), { metadata, eventIds: ids('cash') })
       ).position;
     }
     case 'PaymentFailed':
@@ -145,13 +130,7 @@ export const receiveWebhook = async (
   if (paymentId === null) throw badRequest('InvalidWebhook', 'Unknown payment reference.');
   const recordedId = derivedEventId(`webhook/${input.provider}`, event.id);
   const metadata: EventMetadata = { actor: { id: null, role: 'PROVIDER' }, ...(input.requestId ? { correlationId: input.requestId } : {}) };
-  const recorded = await runPayment(
-    ctx,
-    paymentId,
-    () => ({ type: 'RecordProviderEvent', provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, now: ctx.clock.now() }),
-    metadata,
-    () => recordedId,
-  );
+  const recorded = await ctx.handle(paymentDecider, paymentStream(paymentId), () => ({ type: 'RecordProviderEvent', provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, now: ctx.clock.now() }), { metadata, eventIds: () => recordedId });
   const applied = await applyProviderEvent(ctx, {
     eventId: recordedId,
     type: 'PaymentProviderEventRecorded',
