@@ -78,7 +78,7 @@ const currencyOf = (form: PaymentForm | null): PaymentCurrency => form?.currency
 
 /**
  * The order's current payment, opened when there is none (or the last one failed or went stale). The
- * order's index stream (`order-payments-<orderId>`) names the attempts, so two concurrent callers open
+ * order's index stream (`orderpayments-<orderId>`) names the attempts, so two concurrent callers open
  * one payment: the loser of the append reloads and finds the winner's.
  */
 export const ensurePayment = async (ctx: AppContext, order: Order, metadata: EventMetadata): Promise<Ensured> => {

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { signInClient, signInDriver } from '../support/actors.js';
 import { call, CARACAS, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
-import { countStatements } from './statementCount.js';
+import { profileCalls } from './callProfile.js';
 
 /**
  * Full order flows over HTTP against the real service: create → offer → accept → start → arrived (with the
@@ -33,9 +33,12 @@ const measure = async (t: TestService) => {
   const api = call(t);
   const latencies: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
   const statements: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
-  countStatements(t.service.ctx.pool, t.service.server!).onRequest((method, url, n) => {
-    const step = stepOf(method, url);
-    if (step) statements[step].push(n);
+  const settleMs: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
+  profileCalls(t.service.ctx, t.service.server!, (c) => {
+    const step = stepOf(c.method, c.url);
+    if (!step) return;
+    statements[step].push(c.statements);
+    settleMs[step].push(c.settleMs);
   });
   const timed = async (step: Step, run: () => Promise<{ status: number; body: any }>, expected: number) => {
     const started = performance.now();
@@ -65,18 +68,20 @@ const measure = async (t: TestService) => {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { flows: WORKERS * FLOWS_PER_WORKER, seconds, latencies, statements };
+  return { flows: WORKERS * FLOWS_PER_WORKER, seconds, latencies, statements, settleMs };
 };
 
 const report = (label: string, r: Awaited<ReturnType<typeof measure>>) => {
   console.log(`\n${label}: ${r.flows} flows (${WORKERS} concurrent) in ${r.seconds.toFixed(1)} s = ${(r.flows / r.seconds).toFixed(1)} flows/s`);
-  console.log('call       p50 ms   p99 ms   SQL/call (min–max)');
+  console.log('call       p50 ms   p99 ms   SQL/call (min–max)   settle p50 ms');
   for (const step of STEPS) {
     const sorted = [...r.latencies[step]].sort((a, b) => a - b);
     const sql = [...r.statements[step]].sort((a, b) => a - b);
     const sqlMean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
+    const waited = [...r.settleMs[step]].sort((a, b) => a - b);
     console.log(
-      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${sqlMean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`,
+      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${sqlMean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`.padEnd(48) +
+        percentile(waited, 50).toFixed(1).padStart(7),
     );
   }
 };
