@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
 import { DomainError } from '../domain/errors.js';
-import { orderDecider, type AcceptOffer, type CreateOrder, type OrderCommand, type PlaceOffer } from '../domain/order/order.js';
+import type { AcceptOffer, CreateOrder, OrderCommand, PlaceOffer } from '../domain/order/commands.js';
+import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
 import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
 import { createHandle, type Handle } from './handle.js';

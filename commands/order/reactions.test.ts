@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { creditDecider, type CreditCommand, type CreditState } from '../../domain/credit/credit.js';
 import { initialState as noTank } from '../../domain/driver/driver.js';
-import { orderDecider, type CreateOrder, type OrderCommand, type OrderState } from '../../domain/order/order.js';
+import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
+import { orderDecider, type OrderState } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import type { Cause, Send } from '../processManager.js';
 import { orderReactions } from './reactions.js';
