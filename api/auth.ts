@@ -1,19 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
+import type { Actor, Role } from '../domain/actor.js';
 import { forbidden, unauthorized } from '../domain/errors.js';
 
-export type Role = 'CLIENT' | 'DRIVER' | 'ADMIN';
-
-/** Who is calling: an app user (CLIENT or DRIVER, opaque token) or an admin (JWT). */
-export interface Actor {
-  id: number;
-  role: Role;
-  name?: string | null;
-  /** Admins only. */
-  superAdmin?: boolean;
-  cityIds?: number[];
-  /** Driver profile id for DRIVER actors that have one. */
-  driverId?: number | null;
-}
+export type { Actor, Role };
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -1,29 +1,71 @@
 import { randomUUID } from 'node:crypto';
 import { conflict } from '../domain/errors.js';
-import type { DomainEvent } from '../domain/decider.js';
+import type { Decider, DomainEvent } from '../domain/decider.js';
 import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEvent } from '../infra/eventStore/port.js';
+
+/**
+ * The one command path: read the stream once, fold it, decide, append with the expected revision; on a
+ * concurrent append, read again and decide again (bounded). Every aggregate's commands, every process
+ * manager's commands and every slot go through it.
+ */
 
 export interface Aggregate<S, E extends DomainEvent> {
   initialState: S;
   evolve: (state: S, event: E) => S;
 }
 
-/** An event a decider returns; a process manager may fix its id to make redelivery a no-op. */
+/** An event a decision returns; a process manager may fix its id to make redelivery a no-op. */
 export type Decided<E extends DomainEvent> = E & { eventId?: string };
 
-export interface Handled<S, E> {
-  /** Global position of the last appended event (0 when the decision appended nothing). */
-  position: number;
-  events: E[];
+/** An appended event with the id it was stored under (what a reaction derives its own ids from). */
+export type Identified<E extends DomainEvent> = E & { eventId: string };
+
+/** A stream as read: its folded state and how many events it holds. */
+export interface Loaded<S> {
   state: S;
+  version: number;
 }
 
-export type Handle = <S, E extends DomainEvent>(
-  streamId: string,
-  aggregate: Aggregate<S, E>,
-  decide: (state: S, version: number) => Decided<E>[],
-  metadata?: EventMetadata,
-) => Promise<Handled<S, E>>;
+export interface Handled<S, E extends DomainEvent> {
+  /** Global position of the last appended event (0 when the decision appended nothing). */
+  position: number;
+  events: Identified<E>[];
+  /** The state after the appended events: what an inline reaction decides on, without reading again. */
+  state: S;
+  version: number;
+}
+
+export interface HandleOptions<S> {
+  metadata?: EventMetadata;
+  /** Ids of the appended events by index: a process manager derives them from its cause. */
+  eventIds?: (index: number) => string;
+  /**
+   * The stream as the caller already read it (to check access or gather reference data): the first
+   * attempt decides on it instead of reading it again; if it is stale, the append conflicts and the
+   * retry reads the stream.
+   */
+  loaded?: Loaded<S>;
+}
+
+/**
+ * The command for the state as read, or null to decide nothing. It may throw a DomainError first: access
+ * checks run here, on the loaded state, so no extra read precedes the decision.
+ */
+export type CommandFor<C, S> = C | ((state: S) => C | null);
+
+export interface Handle {
+  <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, options?: NoInfer<HandleOptions<S>>): Promise<Handled<S, E>>;
+  /**
+   * @deprecated the shape before issue #9; a thin alias kept so call sites move over mechanically:
+   * `ctx.handle(decider, streamId, (s) => command, { metadata })`.
+   */
+  <S, E extends DomainEvent>(
+    streamId: string,
+    aggregate: Aggregate<S, E>,
+    decide: (state: S, version: number) => Decided<E>[],
+    metadata?: EventMetadata,
+  ): Promise<Handled<S, E>>;
+}
 
 export const loadState = async <S, E extends DomainEvent>(store: EventStore, streamId: string, aggregate: Aggregate<S, E>) => {
   const recorded = await store.readStream(streamId);
@@ -32,29 +74,48 @@ export const loadState = async <S, E extends DomainEvent>(store: EventStore, str
   return { state, version: recorded.length, recorded: recorded as RecordedEvent[] };
 };
 
-/**
- * load → decide → append with the expected revision; on a concurrent append, reload and decide again.
- * The decider sees the state its events will follow, so two racing commands give one winner and one
- * clean domain error from the second decision.
- */
-export const createHandle = (store: EventStore, maxAttempts = 8): Handle =>
-  async (streamId, aggregate, decide, metadata) => {
-    for (let attempt = 1; ; attempt++) {
-      const { state, version } = await loadState(store, streamId, aggregate);
-      const decided = decide(state, version);
-      if (decided.length === 0) return { position: 0, events: [], state };
-      try {
-        const result = await store.appendToStream(
-          streamId,
-          decided.map(({ eventId, ...e }) => ({ eventId: eventId ?? randomUUID(), type: e.type, data: e.data, metadata })),
-          { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
-        );
-        const events = decided.map(({ eventId: _id, ...e }) => e as unknown as typeof decided[number]);
-        return { position: result.position, events, state: events.reduce(aggregate.evolve, state) };
-      } catch (err) {
-        if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
-        if (err instanceof ConcurrencyError) throw conflict('Conflict', 'The resource is busy; try again.');
-        throw err;
-      }
+const MAX_ATTEMPTS = 8;
+
+const decideAndAppend = async <S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  aggregate: Aggregate<S, E>,
+  decide: (state: S, version: number) => Decided<E>[],
+  { metadata, eventIds, loaded }: HandleOptions<S>,
+  maxAttempts: number,
+): Promise<Handled<S, E>> => {
+  let current: Loaded<S> | undefined = loaded;
+  for (let attempt = 1; ; attempt++) {
+    const { state, version } = current ?? (await loadState(store, streamId, aggregate));
+    current = undefined;
+    const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i) ?? randomUUID() }) as Identified<E>);
+    if (events.length === 0) return { position: 0, events, state, version };
+    try {
+      const result = await store.appendToStream(
+        streamId,
+        events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
+        { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
+      );
+      return { position: result.position, events, state: events.reduce<S>(aggregate.evolve, state), version: version + events.length };
+    } catch (err) {
+      if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
+      if (err instanceof ConcurrencyError) throw conflict('Conflict', 'The resource is busy; try again.');
+      throw err;
     }
-  };
+  }
+};
+
+export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle =>
+  ((first: unknown, second: unknown, third: unknown, fourth: unknown) => {
+    if (typeof first === 'string') {
+      const aggregate = second as Aggregate<unknown, DomainEvent>;
+      return decideAndAppend(store, first, aggregate, third as (s: unknown, v: number) => Decided<DomainEvent>[], { metadata: fourth as EventMetadata }, maxAttempts);
+    }
+    const decider = first as Decider<unknown, unknown, DomainEvent>;
+    const command = third as CommandFor<unknown, unknown>;
+    const decide = (state: unknown) => {
+      const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
+      return c === null ? [] : decider.decide(c, state);
+    };
+    return decideAndAppend(store, second as string, decider, decide, (fourth ?? {}) as HandleOptions<unknown>, maxAttempts);
+  }) as Handle;

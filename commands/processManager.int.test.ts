@@ -9,7 +9,7 @@ import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../infra/logger.js';
 import { freshDatabaseUrl } from '../tests/support/testService.js';
-import { derivedEventId } from './order/eventIds.js';
+import { derivedEventId } from './origin.js';
 import { processManager, processManagerMigrations, type Cause, type ProcessContext } from './processManager.js';
 
 /**

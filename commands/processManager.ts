@@ -1,9 +1,12 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import type { Decider, DomainEvent } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppContext } from '../infra/context.js';
 import type { Db } from '../infra/db/database.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { ScheduledJob } from '../infra/scheduler.js';
+import { loadState, type Aggregate, type CommandFor, type Handled, type Loaded } from './handle.js';
+import { causedBy, derivedEventIds } from './origin.js';
 
 /**
  * A process manager: what other aggregates must do after an event. It reacts twice to the same events:
@@ -22,13 +25,113 @@ export type Cause = Pick<RecordedEvent, 'eventId' | 'type' | 'data' | 'streamId'
 /** What the mechanism itself needs; reactions may ask for more. */
 export type ProcessContext = Pick<AppContext, 'db' | 'store' | 'logger' | 'settle'>;
 
-export interface ProcessManagerDefinition<C extends ProcessContext> {
+/** What a process of pure reactions needs: the one handler sends its commands. */
+export type ReactionContext = ProcessContext & Pick<AppContext, 'handle' | 'clock'>;
+
+/**
+ * A command for one stream, as a reaction decides it. The runner sends it through the one handler with
+ * event ids derived from the cause and `purpose`, so `purpose` is unique among one cause's commands.
+ */
+export interface Send {
+  // The runner pairs each command with its own decider; reactions build them with `send`.
+  decider: Decider<any, any, DomainEvent>;
+  streamId: string;
+  command: CommandFor<any, any>;
+  purpose: string;
+}
+
+export const send = <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, purpose: string): Send => ({
+  decider: decider as unknown as Decider<any, any, DomainEvent>,
+  streamId,
+  command,
+  purpose,
+});
+
+/**
+ * The streams a reaction reads. Inline, it starts with the streams the command just decided, so the
+ * reaction decides on that state instead of reading the stream it wrote; what it reads or appends is
+ * remembered for the next reaction of the same run, and handed to the handler as already loaded.
+ */
+export class Streams {
+  private readonly known = new Map<string, Loaded<unknown>>();
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'store'>,
+    known: Iterable<[string, Loaded<unknown>]> = [],
+  ) {
+    for (const [streamId, loaded] of known) this.known.set(streamId, loaded);
+  }
+
+  async read<S, E extends DomainEvent>(streamId: string, aggregate: Aggregate<S, E>): Promise<S> {
+    return (await this.loaded(streamId, aggregate)).state;
+  }
+
+  async loaded<S, E extends DomainEvent>(streamId: string, aggregate: Aggregate<S, E>): Promise<Loaded<S>> {
+    const known = this.known.get(streamId) as Loaded<S> | undefined;
+    if (known) return known;
+    const { state, version } = await loadState(this.ctx.store, streamId, aggregate);
+    this.known.set(streamId, { state, version });
+    return { state, version };
+  }
+
+  /** As the stream is after a command: what the handler returned. */
+  remember(streamId: string, handled: Pick<Handled<unknown, DomainEvent>, 'state' | 'version'>): void {
+    this.known.set(streamId, { state: handled.state, version: handled.version });
+  }
+
+  peek(streamId: string): Loaded<unknown> | undefined {
+    return this.known.get(streamId);
+  }
+}
+
+interface ImperativeDefinition<C extends ProcessContext> {
   /** Names its checkpoint and its job. */
   name: string;
   reactsTo(event: Cause): boolean;
   /** Returns the global position of the last event it appended (0 when none). */
   react(ctx: C, event: Cause): Promise<number>;
 }
+
+/** A process of pure reactions: the runner reads the state, sends the commands and follows up inline. */
+export interface ReactionDefinition<St> {
+  /** Names its checkpoint and its job. */
+  name: string;
+  reactsTo(event: Cause): boolean;
+  /** I/O: reads what the decision needs (through `streams`, so inline it comes from memory). */
+  stateOf(streams: Streams, event: Cause): Promise<St>;
+  /** Pure: the commands the event calls for, given the state now. */
+  decide(event: Cause, state: St, now: Date): Send[];
+}
+
+export type ProcessManagerDefinition<C extends ProcessContext> = ImperativeDefinition<C>;
+
+const isPure = (d: ImperativeDefinition<never> | ReactionDefinition<unknown>): d is ReactionDefinition<unknown> => 'decide' in d;
+
+/** How deep the inline half follows its own commands' events (a repriced order reconciles its credit once more). */
+const MAX_FOLLOW_UP_DEPTH = 3;
+
+/** Runs a pure reaction: read, decide, send each command; inline, react to what those commands appended. */
+const reactPurely =
+  <St>(def: ReactionDefinition<St>) =>
+  async (ctx: ReactionContext, e: Cause, streams: Streams, followUp: boolean, depth = 0): Promise<number> => {
+    const state = await def.stateOf(streams, e);
+    let last = 0;
+    for (const s of def.decide(e, state, ctx.clock.now())) {
+      const handled = await ctx.handle(s.decider, s.streamId, s.command, {
+        metadata: causedBy(e),
+        eventIds: derivedEventIds(e, s.purpose),
+        loaded: streams.peek(s.streamId),
+      });
+      streams.remember(s.streamId, handled);
+      last = Math.max(last, handled.position);
+      if (!followUp || depth >= MAX_FOLLOW_UP_DEPTH) continue;
+      for (const appended of handled.events) {
+        const next: Cause = { ...appended, streamId: s.streamId };
+        if (def.reactsTo(next)) last = Math.max(last, await reactPurely(def)(ctx, next, streams, followUp, depth + 1));
+      }
+    }
+    return last;
+  };
 
 export interface CatchUpOptions {
   everyMs: number;
@@ -41,8 +144,11 @@ export interface CatchUpOptions {
 
 export interface ProcessManager<C extends ProcessContext> {
   name: string;
-  /** The inline half, for events a command handler just appended; returns the last position appended. */
-  inline(ctx: C, events: Cause[]): Promise<number>;
+  /**
+   * The inline half, for events a command handler just appended; returns the last position appended.
+   * `known` holds the streams the command just decided (pure reactions decide on them without reading).
+   */
+  inline(ctx: C, events: Cause[], known?: Iterable<[string, Loaded<unknown>]>): Promise<number>;
   /** The catch-up half, as a scheduler job; its runs never overlap. */
   catchUpJob(ctx: C, options: CatchUpOptions): ScheduledJob;
 }
@@ -82,11 +188,20 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
     .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
     .execute();
 
-export const processManager = <C extends ProcessContext>({ name, reactsTo, react }: ProcessManagerDefinition<C>): ProcessManager<C> => {
+export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C>;
+/** @deprecated the imperative shape before issue #9: prefer `stateOf` + a pure `decide`. */
+export function processManager<C extends ProcessContext>(definition: ImperativeDefinition<C>): ProcessManager<C>;
+export function processManager<C extends ProcessContext>(definition: ImperativeDefinition<C> | ReactionDefinition<unknown>): ProcessManager<C> {
+  const { name, reactsTo } = definition;
+  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> => {
+    if (!isPure(definition)) return definition.react(ctx, e);
+    // Inline, a reaction follows up on its own commands; the catch-up reaches those events in the log.
+    return reactPurely(definition)(ctx as unknown as ReactionContext, e, streams ?? new Streams(ctx), streams !== null);
+  };
   /** The event already happened, so a refusal is logged, never answered to anyone. */
-  const reactLoggingRefusal = async (ctx: C, e: Cause, log: Record<string, unknown>): Promise<number> => {
+  const reactLoggingRefusal = async (ctx: C, e: Cause, log: Record<string, unknown>, streams: Streams | null = null): Promise<number> => {
     try {
-      return await react(ctx, e);
+      return await react(ctx, e, streams);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       ctx.logger.error({ err, process: name, type: e.type, ...log }, 'process manager reaction refused; skipped');
@@ -96,9 +211,10 @@ export const processManager = <C extends ProcessContext>({ name, reactsTo, react
 
   return {
     name,
-    async inline(ctx, events) {
+    async inline(ctx, events, known = []) {
+      const streams = new Streams(ctx, known);
       let last = 0;
-      for (const e of events) if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, {}));
+      for (const e of events) if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, {}, streams));
       return last;
     },
     catchUpJob(ctx, { everyMs, trailHead = false }) {
@@ -141,4 +257,4 @@ export const processManager = <C extends ProcessContext>({ name, reactsTo, react
       };
     },
   };
-};
+}

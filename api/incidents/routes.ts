@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { forbidden, notFound } from '../../domain/errors.js';
 import { INCIDENT_DESCRIPTION_MAX, INCIDENT_TYPES } from '../../domain/incident/events.js';
-import { metadataOf } from '../../commands/order/handlers.js';
+import { metadataOf } from '../../commands/origin.js';
 import { reportIncident } from '../../commands/incident/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { findIncident, incidentsOfOrder } from '../../projections/incidents/incidentQueries.js';

@@ -1,14 +1,14 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { NOTIFICATION_TYPES } from '../../projections/notifications/notificationRules.js';
 import { toNotificationView } from '../../projections/notifications/notificationView.js';
 import { NOTIFICATION_PRIORITIES } from '../../projections/notifications/ruleTypes.js';
-import { requireRole, type Actor } from '../auth.js';
+import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
-import { deleteNotification, markAllRead, markRead, retentionStart } from './inbox.js';
+import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
+import { metadataOf } from '../../commands/origin.js';
 
 export const NotificationSchema = z
   .object({
@@ -46,7 +46,6 @@ const decodeCursor = (cursor: string): { position: number; id: string } => {
   throw validationError({ cursor: ['The cursor is not valid.'] });
 };
 
-const metadataOf = (req: Request, actor: Actor): EventMetadata => ({ correlationId: String(req.id ?? ''), actor: { id: actor.id, role: actor.role } });
 
 /** Spec 4.12: the caller's inbox (app users: CLIENT and DRIVER). */
 export const notificationRoutes = (ctx: AppContext, router: Router): void => {
@@ -120,7 +119,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     async ({ actor, req }) => {
-      await markAllRead(ctx, actor, metadataOf(req, actor));
+      await markAllRead(ctx, actor, metadataOf(actor, req.id));
       return { ok: true };
     },
   );
@@ -137,7 +136,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       params: IdParams,
       responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } }, errors: [403, { status: 404, description: 'NotFound' }],
     },
-    async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(req, actor)),
+    async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(actor, req.id)),
   );
 
   defineRoute(
@@ -153,7 +152,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => {
-      await deleteNotification(ctx, actor, params.id, metadataOf(req, actor));
+      await deleteNotification(ctx, actor, params.id, metadataOf(actor, req.id));
       return { ok: true };
     },
   );

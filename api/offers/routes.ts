@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
-import { acceptOfferById, acceptStandingCounterOffer, metadataOf, placeOffer, rejectOffer } from '../../commands/order/handlers.js';
+import { acceptOfferById, acceptStandingCounterOffer, placeOffer, rejectOffer } from '../../commands/order/offers.js';
+import { metadataOf } from '../../commands/origin.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { findOfferRow } from '../../projections/orders/orderQueries.js';

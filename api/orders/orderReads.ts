@@ -2,8 +2,8 @@ import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
 import { busyDrivers, findOrderRow, offersOfOrders } from '../../projections/orders/orderQueries.js';
-import type { OrderViewRow } from '../../projections/orders/orderViews.js';
-import { partyOf, type Party } from '../../commands/order/handlers.js';
+import type { OrderViewRow } from '../../projections/orders/orderTables.js';
+import { partyOf, type Party } from '../../domain/order/access.js';
 import type { Actor } from '../auth.js';
 import type { OrderBundle } from './views.js';
 

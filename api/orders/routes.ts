@@ -6,16 +6,11 @@ import { ORDER_STATUSES } from '../../domain/order/events.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
 import { distanceKm, etaMinutes, TRACKING_SPEED_KMH } from '../../domain/geo.js';
 import { PAYMENT_FORM } from '../../domain/pricing.js';
-import {
-  cancelOrder,
-  changePaymentMethod,
-  createOrder,
-  deliver,
-  markArrived,
-  metadataOf,
-  recordLocation,
-  startTrip,
-} from '../../commands/order/handlers.js';
+import { cancelOrder } from '../../commands/order/closing.js';
+import { createOrder } from '../../commands/order/create.js';
+import { changePaymentMethod } from '../../commands/order/payment.js';
+import { deliver, markArrived, recordLocation, startTrip } from '../../commands/order/trip.js';
+import { metadataOf } from '../../commands/origin.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { ratingForOrder } from '../../projections/ratings/ratingQueries.js';

@@ -3,7 +3,7 @@ import { distanceKm, etaMinutes } from '../../domain/geo.js';
 import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
 import { isCash } from '../../domain/pricing.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
-import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/orderViews.js';
+import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/orderTables.js';
 
 /**
  * The three role views of an order (spec §2.2). Every field family is written out per view, so what a

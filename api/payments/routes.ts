@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { forbidden, notFound } from '../../domain/errors.js';
 import { centsToUsd } from '../../domain/money.js';
 import { bolivarCentsOf } from '../../domain/payment/payment.js';
-import { metadataOf } from '../../commands/order/handlers.js';
+import { metadataOf } from '../../commands/origin.js';
 import {
   paymentFormOfOrder,
   prepareDebit,

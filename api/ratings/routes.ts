@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import { notFound } from '../../domain/errors.js';
 import { RATING_LIMITS } from '../../domain/rating/events.js';
-import { metadataOf } from '../../commands/order/handlers.js';
+import { metadataOf } from '../../commands/origin.js';
 import { rateDriver, type RateDriverInput } from '../../commands/rating/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';

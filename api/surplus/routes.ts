@@ -11,7 +11,8 @@ import {
   SURPLUS_MIN_LITERS,
 } from '../../domain/surplus/events.js';
 import { CASH_USD } from '../../domain/pricing.js';
-import { assertSelectableMethod, metadataOf, pricingSettingsOf } from '../../commands/order/handlers.js';
+import { assertSelectableMethod, pricingSettingsOf } from '../../commands/order/create.js';
+import { metadataOf } from '../../commands/origin.js';
 import { cancelSurplus, listSurplus, reserveSurplus } from '../../commands/surplus/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { activeListingsOfDriver, findSurplusListing, nearbyActiveListings } from '../../projections/surplus/surplusQueries.js';

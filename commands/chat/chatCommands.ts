@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js';
 import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../infra/chat/chatQueries.js';
 import type { AppContext } from '../../infra/context.js';

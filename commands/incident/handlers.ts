@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import type { IncidentEvent } from '../../domain/incident/events.js';
 import { decide, evolve, initialState, type IncidentState } from '../../domain/incident/incident.js';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { Aggregate } from '../handle.js';
-import { partyOf } from '../order/handlers.js';
-import { loadOrder } from '../order/orderStream.js';
+import { partyOf } from '../../domain/order/access.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
+import { loadState } from '../handle.js';
 
 /** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
 export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;
@@ -20,7 +22,7 @@ export interface ReportIncidentInput {
 }
 
 export const reportIncident = async (ctx: AppContext, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
-  const order = await loadOrder(ctx, input.orderId);
+  const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
   const { rows } = await sql<{ id: number }>`SELECT nextval('incident_id_seq') AS id`.execute(ctx.db);
   const incidentId = Number(rows[0].id);

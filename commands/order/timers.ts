@@ -1,7 +1,7 @@
 import type { AppContext } from '../../infra/context.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { dueTimers } from '../../projections/orders/orderQueries.js';
-import { expireOffer, expireOrder } from './handlers.js';
+import { expireOffer, expireOrder } from './closing.js';
 
 /**
  * The order life cycle's timers (DOMAIN.md): bidding past expires_at, a payment window past its end, an offer

@@ -1,24 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { badRequest, conflict, DomainError, forbidden, notFound, unprocessable, validationError } from '../../domain/errors.js';
-import type { Order, OrderState } from '../../domain/order/order.js';
-import { orderPaymentsStream, paymentStream, type PaymentAttemptOpened, type PaymentCurrency, type PaymentEvent } from '../../domain/payment/events.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
+import { orderPaymentsStream, paymentStream, type PaymentAttemptOpened, type PaymentCurrency } from '../../domain/payment/events.js';
 import {
   CASH_USD,
   EXCHANGE_PAY,
   PAYPROV_DI,
   currentPaymentId,
-  decide,
   isActionable,
   orderPaymentsAggregate,
   paymentDecider,
   type Payment,
-  type PaymentCommand,
   type RequestPayment,
   type PaymentState,
 } from '../../domain/payment/payment.js';
 import { PAYMENT_FORM } from '../../domain/pricing.js';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
 import { PaymentProviderError, PROVIDER_OF_METHOD, type DebitPayer } from '../../infra/payments/paymentProviders.js';
@@ -26,8 +24,8 @@ import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQuer
 import { checkFormValues, findPaymentForm, type PaymentForm, type ReportedValue } from '../../projections/paymentForms/paymentFormQueries.js';
 import { findPaymentMethod } from '../../projections/paymentMethods/paymentMethodQueries.js';
 import { loadState } from '../handle.js';
-import { confirmPayment as confirmOrderPayment, rejectPayment as rejectOrderPayment, reportPayment as reportOrderPayment } from '../order/handlers.js';
-import { loadOrder } from '../order/orderStream.js';
+import { confirmPayment as confirmOrderPayment, rejectPayment as rejectOrderPayment, reportPayment as reportOrderPayment } from '../order/payment.js';
+import { nextId } from '../origin.js';
 
 /**
  * Payment command handlers. Two streams take part in every payment: the payment's own and the order's.
@@ -36,7 +34,8 @@ import { loadOrder } from '../order/orderStream.js';
  * between the two is healed by the payments process manager (commands/payment/reactions.ts).
  */
 
-export const SYSTEM: EventMetadata = { actor: { id: null, role: 'SYSTEM' } };
+/** The order a payment is for, as its stream holds it now. */
+export const loadOrder = async (ctx: AppContext, orderId: number): Promise<OrderState> => (await loadState(ctx.store, orderStream(orderId), orderDecider)).state;
 
 export const loadPayment = async (ctx: AppContext, paymentId: number): Promise<PaymentState> =>
   (await loadState(ctx.store, paymentStream(paymentId), paymentDecider)).state;
@@ -47,30 +46,6 @@ export const loadPayment = async (ctx: AppContext, paymentId: number): Promise<P
  */
 export const streamHead = async (ctx: AppContext, streamId: string): Promise<number> =>
   (await ctx.store.readStream(streamId)).at(-1)?.globalPosition ?? 0;
-
-/** load → decide → append on the payment stream; `build` may answer null to decide nothing. */
-export const runPayment = async (
-  ctx: AppContext,
-  paymentId: number,
-  build: (state: PaymentState) => PaymentCommand | null,
-  metadata: EventMetadata = SYSTEM,
-  eventIds?: (index: number) => string,
-) =>
-  ctx.handle(
-    paymentStream(paymentId),
-    paymentDecider,
-    (state) => {
-      const cmd = build(state);
-      if (!cmd) return [];
-      return decide(cmd, state).map((e, i) => ({ ...e, eventId: eventIds?.(i) ?? randomUUID() }) as PaymentEvent & { eventId: string });
-    },
-    metadata,
-  );
-
-const nextPaymentId = async (ctx: AppContext): Promise<number> => {
-  const { rows } = await sql<{ id: number }>`SELECT nextval('payment_id_seq'::regclass) AS id`.execute(ctx.db);
-  return Number(rows[0].id);
-};
 
 const ORDER_PAST_ACCEPTANCE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED'];
 const CASH_COLLECTABLE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
@@ -103,7 +78,7 @@ const currencyOf = (form: PaymentForm | null): PaymentCurrency => form?.currency
 
 /**
  * The order's current payment, opened when there is none (or the last one failed or went stale). The
- * order's index stream (`order-payments-<orderId>`) names the attempts, so two concurrent callers open
+ * order's index stream (`orderpayments-<orderId>`) names the attempts, so two concurrent callers open
  * one payment: the loser of the append reloads and finds the winner's.
  */
 export const ensurePayment = async (ctx: AppContext, order: Order, metadata: EventMetadata): Promise<Ensured> => {
@@ -115,7 +90,7 @@ export const ensurePayment = async (ctx: AppContext, order: Order, metadata: Eve
     if (currentId !== null) {
       const current = await loadPayment(ctx, currentId);
       if (current && isStale(current, order)) {
-        const r = await runPayment(ctx, currentId, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now: ctx.clock.now() } : null), metadata);
+        const r = await ctx.handle(paymentDecider, paymentStream(currentId), (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now: ctx.clock.now() } : null), { metadata });
         position = Math.max(position, r.position);
         continue;
       }
@@ -125,7 +100,7 @@ export const ensurePayment = async (ctx: AppContext, order: Order, metadata: Eve
     }
     if (!payable(order)) throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
     const fresh = paymentId === null;
-    paymentId ??= await nextPaymentId(ctx);
+    paymentId ??= await nextId(ctx.db, 'payment_id_seq');
     // The provider is asked before anything is written: its refusal leaves no trace here.
     const request = await paymentRequestFor(ctx, order, paymentId);
     if (fresh) {
@@ -142,7 +117,7 @@ export const ensurePayment = async (ctx: AppContext, order: Order, metadata: Eve
       }
     }
     try {
-      const created = await runPayment(ctx, paymentId, () => request, metadata);
+      const created = await ctx.handle(paymentDecider, paymentStream(paymentId), request, { metadata });
       return { payment: created.state!, position: Math.max(position, created.position) };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'Conflict' && attempt < 8) continue;
@@ -242,7 +217,7 @@ export const prepareDebit = async (ctx: AppContext, actor: Actor, orderId: numbe
     await ctx.settle(ensured.position);
     return providerFailure(err);
   });
-  const r = await runPayment(ctx, p.id, () => ({ type: 'PreparePayment', providerRef, ...payer, now: ctx.clock.now() }), metadata);
+  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'PreparePayment', providerRef, ...payer, now: ctx.clock.now() }), { metadata });
   return { paymentId: p.id, position: Math.max(ensured.position, r.position) };
 };
 
@@ -261,7 +236,7 @@ export const reportDebit = async (ctx: AppContext, actor: Actor, orderId: number
   let position = ensured.position;
   const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'The order is not waiting for payment.'));
   position = Math.max(position, held.position);
-  const reported = await runPayment(ctx, p.id, () => ({ type: 'ReportPayment', reference: null, values: [], officialRateCents: null, now: ctx.clock.now() }), metadata);
+  const reported = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ReportPayment', reference: null, values: [], officialRateCents: null, now: ctx.clock.now() }), { metadata });
   position = Math.max(position, reported.position);
   let result: { status: 'CONFIRMED' | 'PENDING'; reference: string };
   try {
@@ -302,7 +277,7 @@ export const confirmLivePayment = async (
     if (err instanceof DomainError && (err.kind === 'conflict' || err.kind === 'not_found')) return null;
     throw err;
   }
-  const r = await runPayment(ctx, p.id, () => ({ type: 'ConfirmPayment', ...how, orderPaid: true, now: ctx.clock.now() }), metadata);
+  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ConfirmPayment', ...how, orderPaid: true, now: ctx.clock.now() }), { metadata });
   return Math.max(orderPosition, r.position);
 };
 
@@ -317,7 +292,7 @@ export const failPayment = async (
   metadata: EventMetadata,
   eventIds?: (index: number) => string,
 ): Promise<number> => {
-  const r = await runPayment(ctx, paymentId, () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }), metadata, eventIds);
+  const r = await ctx.handle(paymentDecider, paymentStream(paymentId), () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }), { metadata, eventIds });
   const orderId = r.state!.orderId;
   const reopened = await rejectOrderPayment(ctx, orderId, paymentId, metadata);
   return Math.max(r.position, reopened.position);
@@ -353,7 +328,7 @@ export const reportFormPayment = async (ctx: AppContext, actor: Actor, orderId: 
   }
   const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'There is no reportable charge.'));
   const reference = accepted.find((v) => v.input_type === 'reference')?.value ?? null;
-  const r = await runPayment(ctx, p.id, () => ({ type: 'ReportPayment', reference, values: accepted, officialRateCents: rateCents, now: ctx.clock.now() }), metadata);
+  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ReportPayment', reference, values: accepted, officialRateCents: rateCents, now: ctx.clock.now() }), { metadata });
   return { paymentId: p.id, position: Math.max(ensured.position, held.position, r.position) };
 };
 

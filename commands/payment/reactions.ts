@@ -1,61 +1,46 @@
 import { badRequest, DomainError } from '../../domain/errors.js';
-import type { OrderDeliveredData } from '../../domain/order/events.js';
-import { orderPaymentsStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
-import { CASH_USD, currentPaymentId, isLive, orderPaymentsAggregate } from '../../domain/payment/payment.js';
+import { orderStream, type OrderDeliveredData } from '../../domain/order/events.js';
+import { orderDecider, type OrderState } from '../../domain/order/order.js';
+import { orderPaymentsStream, paymentStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
+import {
+  CASH_USD,
+  currentPaymentId,
+  isLive,
+  orderPaymentsAggregate,
+  paymentDecider,
+  type Payment,
+  type PaymentCommand,
+  type PaymentState,
+} from '../../domain/payment/payment.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import type { ScheduledJob } from '../../infra/scheduler.js';
 import { WEBHOOK_PROVIDERS } from '../../infra/payments/paymentProviders.js';
 import { isValidSignature, parseWebhookEvent } from '../../infra/payments/webhooks.js';
+import type { ScheduledJob } from '../../infra/scheduler.js';
 import { paymentIdByProviderRef } from '../../projections/payments/paymentQueries.js';
-import { loadState } from '../handle.js';
-import { processManager } from '../processManager.js';
-import { derivedEventId } from '../order/eventIds.js';
-import { rejectPayment as rejectOrderPayment } from '../order/handlers.js';
-import { loadOrder } from '../order/orderStream.js';
-import { confirmLivePayment, failPayment, isStale, loadPayment, runPayment, SUPERSEDED_REASON } from './handlers.js';
+import type { CommandFor } from '../handle.js';
+import { derivedEventId } from '../origin.js';
+import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { isStale, SUPERSEDED_REASON } from './handlers.js';
 
 /**
  * The payments process manager: what payments do after order events (expiry, cancellation, a method
  * change, a delivery paid in cash, a payment confirmed on the order) and what orders do after payment
  * events (a failed payment reopens the order). Every event it appends has an id derived from the event
  * that caused it, and every decision reads the streams as they are now, so running it twice (inline and
- * from the catch-up job) appends nothing the second time.
+ * from the catch-up job) appends nothing the second time. Its decisions are pure (`paymentReactions`).
  */
 
-interface Cause {
-  eventId: string;
-  type: string;
-  data: unknown;
+export interface PaymentReactionState {
+  /** The order, for a method change (is the current payment stale?). */
+  order: OrderState;
+  /** The payment the event is about: the order's current one, or the one the event names. */
+  payment: PaymentState;
 }
-
-const metadataFor = (cause: Cause): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
-
-const currentPaymentOf = async (ctx: AppContext, orderId: number) => {
-  const index = await loadState(ctx.store, orderPaymentsStream(orderId), orderPaymentsAggregate);
-  const id = currentPaymentId(index.state);
-  return id === null ? null : loadPayment(ctx, id);
-};
 
 const CANCELLED_REASON = 'The order was cancelled.';
 const PROVIDER_FAILED_REASON = 'The provider reported the payment as failed.';
-
-/** Applies a recorded provider event: a confirmation of the right amount confirms a live payment; a failure fails it. */
-export const applyProviderEvent = async (ctx: AppContext, cause: Cause & { data: PaymentProviderEventRecordedData }): Promise<number> => {
-  const d = cause.data;
-  const p = await loadPayment(ctx, d.paymentId);
-  if (!p || !isLive(p)) return 0;
-  const metadata = metadataFor(cause);
-  if (d.eventType === 'payment.confirmed') {
-    if (d.amountCents !== p.amountCents) {
-      // Recorded on the payment's stream for an admin to reconcile; it confirms nothing.
-      ctx.logger.warn({ paymentId: p.id, expected: p.amountCents, received: d.amountCents }, 'provider confirmed a different amount');
-      return 0;
-    }
-    return (await confirmLivePayment(ctx, p.id, { by: 'provider', adminId: null, reason: null, providerReference: null }, metadata)) ?? 0;
-  }
-  return failPayment(ctx, p.id, { by: 'provider', adminId: null, reason: PROVIDER_FAILED_REASON }, metadata, (i) => derivedEventId(cause.eventId, `fail/${i}`));
-};
+const CASH_COLLECTED_REASON = 'Collected in cash at delivery.';
 
 const REACTS_TO = new Set([
   'OrderExpired',
@@ -68,64 +53,85 @@ const REACTS_TO = new Set([
   'PaymentProviderEventRecorded',
 ]);
 
-/** Returns the global position of the last event it appended (0 when none). */
-export const reactToEvent = async (ctx: AppContext, e: Cause): Promise<number> => {
+const onPayment = (paymentId: number, command: CommandFor<PaymentCommand, PaymentState>, purpose: string) =>
+  send(paymentDecider, paymentStream(paymentId), command, purpose);
+
+/**
+ * A recorded provider event: a confirmation of the right amount confirms a live payment on the order first
+ * (the arbiter: it refuses if the order moved on, and then nothing else happens), then on the payment; a
+ * different amount stays recorded for an admin to reconcile and confirms nothing; a failure fails it (and
+ * the order reopens from PaymentFailed).
+ */
+const providerEventReactions = (d: PaymentProviderEventRecordedData, p: Payment, now: Date): Send[] => {
+  if (d.eventType !== 'payment.confirmed') {
+    return [onPayment(p.id, { type: 'FailPayment', by: 'provider', adminId: null, reason: PROVIDER_FAILED_REASON, now }, 'fail')];
+  }
+  if (d.amountCents !== p.amountCents) return [];
+  return [
+    send(orderDecider, orderStream(p.orderId), { type: 'ConfirmPayment', paymentId: p.id, now }, 'order-confirm'),
+    onPayment(p.id, (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'provider', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null), 'confirm'),
+  ];
+};
+
+/** Pure: the commands an order or payment event calls for, given the order and the payment now. */
+export const paymentReactions = (e: Cause, { order, payment: p }: PaymentReactionState, now: Date): Send[] => {
   const data = e.data as { orderId: number; paymentId?: number };
-  const ids = (purpose: string) => (i: number) => derivedEventId(e.eventId, `${purpose}/${i}`);
-  const metadata = metadataFor(e);
-  const now = ctx.clock.now();
   switch (e.type) {
-    case 'OrderExpired': {
-      const p = await currentPaymentOf(ctx, data.orderId);
-      if (!p || !isLive(p)) return 0;
-      return (await runPayment(ctx, p.id, () => ({ type: 'ExpirePayment', now }), metadata, ids('expire'))).position;
-    }
-    case 'OrderCancelled': {
-      const p = await currentPaymentOf(ctx, data.orderId);
-      if (!p || !isLive(p)) return 0;
-      return (await runPayment(ctx, p.id, (s) => (s && isLive(s) ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now } : null), metadata, ids('cancel'))).position;
-    }
-    case 'PaymentMethodChanged': {
-      const order = await loadOrder(ctx, data.orderId);
-      const p = await currentPaymentOf(ctx, data.orderId);
-      if (!order || !p || !isStale(p, order)) return 0;
-      return (await runPayment(ctx, p.id, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), metadata, ids('supersede'))).position;
-    }
-    case 'OrderPaid': {
-      const paymentId = data.paymentId!;
-      return (
-        await runPayment(
-          ctx,
-          paymentId,
-          (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null),
-          metadata,
-          ids('confirm'),
-        )
-      ).position;
-    }
-    case 'OrderDelivered': {
-      if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD) return 0;
-      const p = await currentPaymentOf(ctx, data.orderId);
-      if (!p || p.method !== CASH_USD || !isLive(p)) return 0;
-      return (
-        await runPayment(
-          ctx,
-          p.id,
-          (s) => (s && isLive(s) ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: 'Collected in cash at delivery.', providerReference: null, orderPaid: false, now } : null),
-          metadata,
-          ids('cash'),
-        )
-      ).position;
-    }
+    case 'OrderExpired':
+      return p && isLive(p) ? [onPayment(p.id, { type: 'ExpirePayment', now }, 'expire')] : [];
+    case 'OrderCancelled':
+      return p && isLive(p) ? [onPayment(p.id, (s) => (s && isLive(s) ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now } : null), 'cancel')] : [];
+    case 'PaymentMethodChanged':
+      if (!order || !p || !isStale(p, order)) return [];
+      return [onPayment(p.id, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), 'supersede')];
+    case 'OrderPaid':
+      return [
+        onPayment(data.paymentId!, (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null), 'confirm'),
+      ];
+    case 'OrderDelivered':
+      if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD || !p || p.method !== CASH_USD || !isLive(p)) return [];
+      return [onPayment(p.id, (s) => (s && isLive(s) ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: CASH_COLLECTED_REASON, providerReference: null, orderPaid: false, now } : null), 'cash')];
     case 'PaymentFailed':
     case 'PaymentExpired':
-      return (await rejectOrderPayment(ctx, data.orderId, data.paymentId!, metadata)).position;
+      return [send(orderDecider, orderStream(data.orderId), { type: 'RejectPayment', paymentId: data.paymentId!, now }, 'reopen')];
     case 'PaymentProviderEventRecorded':
-      return applyProviderEvent(ctx, e as Cause & { data: PaymentProviderEventRecordedData });
+      return p && isLive(p) ? providerEventReactions(e.data as PaymentProviderEventRecordedData, p, now) : [];
     default:
-      return 0;
+      return [];
   }
 };
+
+/** I/O: the payment the event is about (the event names it, or the order's index does) and, for a method change, the order. */
+const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactionState> => {
+  const data = e.data as { orderId: number; paymentId?: number };
+  const nothing: PaymentReactionState = { order: null, payment: null };
+  switch (e.type) {
+    case 'PaymentFailed':
+    case 'PaymentExpired':
+      return nothing;
+    case 'OrderPaid':
+    case 'PaymentProviderEventRecorded':
+      return { order: null, payment: await streams.read(paymentStream(data.paymentId!), paymentDecider) };
+    default: {
+      const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsAggregate);
+      const currentId = currentPaymentId(index);
+      const payment = currentId === null ? null : await streams.read(paymentStream(currentId), paymentDecider);
+      const order = e.type === 'PaymentMethodChanged' ? await streams.read(orderStream(data.orderId), orderDecider) : null;
+      return { order, payment };
+    }
+  }
+};
+
+/**
+ * The catch-up half reacts to what inline handlers did not (the order's timers, other areas' commands, a
+ * crash between two appends); it trails the head so as not to race a request's inline half still in flight.
+ */
+const paymentProcess = processManager<AppContext, PaymentReactionState>({
+  name: 'payment-reactions',
+  reactsTo: (e) => REACTS_TO.has(e.type),
+  stateOf: reactionState,
+  decide: paymentReactions,
+});
 
 /**
  * POST /payments/webhook/{provider}: verify, record the provider's event on the payment's stream (once
@@ -145,29 +151,21 @@ export const receiveWebhook = async (
   if (paymentId === null) throw badRequest('InvalidWebhook', 'Unknown payment reference.');
   const recordedId = derivedEventId(`webhook/${input.provider}`, event.id);
   const metadata: EventMetadata = { actor: { id: null, role: 'PROVIDER' }, ...(input.requestId ? { correlationId: input.requestId } : {}) };
-  const recorded = await runPayment(
-    ctx,
-    paymentId,
-    () => ({ type: 'RecordProviderEvent', provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, now: ctx.clock.now() }),
-    metadata,
-    () => recordedId,
+  const recorded = await ctx.handle(
+    paymentDecider,
+    paymentStream(paymentId),
+    { type: 'RecordProviderEvent', provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, now: ctx.clock.now() },
+    { metadata, eventIds: () => recordedId },
   );
-  const applied = await applyProviderEvent(ctx, {
+  // Applied even when a redelivery recorded nothing: that completes a delivery that crashed half-way.
+  const cause: Cause = {
     eventId: recordedId,
     type: 'PaymentProviderEventRecorded',
+    streamId: paymentStream(paymentId),
     data: { paymentId, provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, receivedAt: ctx.clock.now().toISOString() },
-  });
+  };
+  const applied = await paymentProcess.inline(ctx, [cause], [[paymentStream(paymentId), { state: recorded.state, version: recorded.version }]]);
   return Math.max(recorded.position, applied);
 };
-
-/**
- * The catch-up half reacts to what inline handlers did not (the order's timers, other areas' commands, a
- * crash between two appends); it trails the head so as not to race a request's inline half still in flight.
- */
-const paymentProcess = processManager({
-  name: 'payment-reactions',
-  reactsTo: (e) => REACTS_TO.has(e.type),
-  react: reactToEvent,
-});
 
 export const paymentReactionsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });

@@ -1,10 +1,11 @@
+import { creditDecider } from '../../domain/credit/credit.js';
+import { creditStream } from '../../domain/credit/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
 import { countingFrom, milestoneReached } from '../../domain/promotion/promotion.js';
 import type { AppContext } from '../../infra/context.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { runCredit } from '../credit/handlers.js';
-import { derivedEventId } from '../order/eventIds.js';
+import { derivedEventId } from '../origin.js';
 import { processManager, type Cause } from '../processManager.js';
 import { recordGrant, toCampaign } from './campaigns.js';
 
@@ -77,9 +78,9 @@ const reactToDelivery = async (ctx: AppContext, e: Cause): Promise<number> => {
   let last = 0;
   for (const grant of payouts) {
     if (grant.credit_scope === null) continue;
-    const { position: appended } = await runCredit(
-      ctx,
-      d.clientId,
+    const { position: appended } = await ctx.handle(
+      creditDecider,
+      creditStream(d.clientId),
       { type: 'GrantCredit', clientId: d.clientId, grantId: grant.id, promotionId: grant.promotion_id, orderId: d.orderId, scope: grant.credit_scope, amountCents: grant.amount_cents, now: grant.created_at },
       { eventIds: (i) => derivedEventId(`promotion-grant-${grant.id}`, `credit/${i}`), metadata: { causationId: e.eventId } },
     );

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import type { RatingEvent } from '../../domain/rating/events.js';
 import { decide, evolve, initialState, type RatingState } from '../../domain/rating/rating.js';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { Aggregate } from '../handle.js';
-import { partyOf } from '../order/handlers.js';
-import { loadOrder } from '../order/orderStream.js';
+import { partyOf } from '../../domain/order/access.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
+import { loadState } from '../handle.js';
 
 /** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
 export const ratingStream = (orderId: number): string => `rating-${orderId}`;
@@ -22,7 +24,7 @@ export interface RateDriverInput {
 
 /** The order is read from its stream, not the read model: whether it is delivered is decided on the truth. */
 export const rateDriver = async (ctx: AppContext, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
-  const order = await loadOrder(ctx, input.orderId);
+  const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
   const { rows } = await sql<{ id: number }>`SELECT nextval('rating_id_seq') AS id`.execute(ctx.db);
   const ratingId = Number(rows[0].id);

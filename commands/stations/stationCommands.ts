@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import { forbidden, notFound, tooMany, unprocessable } from '../../domain/errors.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findComment, findStation, type CommentRow, type StationRow } from '../../projections/stations/stationStore.js';

@@ -1,28 +1,22 @@
-import { sql } from 'kysely';
 import { conflict, notFound, unprocessable } from '../../domain/errors.js';
-import type { SurplusEvent } from '../../domain/surplus/events.js';
-import { decide, evolve, initialState, isOpen, surplusClientPrice, type SurplusCommand, type SurplusState } from '../../domain/surplus/surplus.js';
-import type { Actor } from '../../api/auth.js';
+import { surplusStream } from '../../domain/surplus/events.js';
+import { isOpen, surplusClientPrice, surplusDecider, type SurplusCommand, type SurplusState } from '../../domain/surplus/surplus.js';
+import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
 import { activeOrderOfDriver } from '../../projections/orders/orderQueries.js';
-import { loadState, type Aggregate } from '../handle.js';
-import { assertSelectableMethod, createOrder, nextId, pricingSettingsOf } from '../order/handlers.js';
+import { loadState } from '../handle.js';
+import { assertSelectableMethod, createOrder, pricingSettingsOf } from '../order/create.js';
+import { nextId, SYSTEM } from '../origin.js';
 
-/** One stream per listing; its expected revision makes reserve, cancel and expiry race-free. */
-export const surplusStream = (listingId: number): string => `surplus-${listingId}`;
-
-const surplusAggregate: Aggregate<SurplusState, SurplusEvent> = { initialState, evolve };
-
-const SYSTEM: EventMetadata = { actor: { id: null, role: 'SYSTEM' } };
-
-const runSurplusCommand = (ctx: AppContext, listingId: number, build: (s: SurplusState) => SurplusCommand, metadata?: EventMetadata) =>
-  ctx.handle(surplusStream(listingId), surplusAggregate, (s) => decide(build(s), s), metadata);
+/** A listing's command through the one handler. */
+const onListing = (ctx: AppContext, listingId: number, command: SurplusCommand, metadata?: EventMetadata) =>
+  ctx.handle(surplusDecider, surplusStream(listingId), command, { metadata });
 
 export const loadSurplus = async (ctx: AppContext, listingId: number): Promise<SurplusState> =>
-  (await loadState(ctx.store, surplusStream(listingId), surplusAggregate)).state;
+  (await loadState(ctx.store, surplusStream(listingId), surplusDecider)).state;
 
 export interface ListSurplusInput {
   availableLiters: number;
@@ -40,20 +34,14 @@ export const listSurplus = async (ctx: AppContext, actor: Actor, input: ListSurp
   const driver = actor.driverId ? await findDriver(ctx.db, actor.driverId, now) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may publish surplus.');
   const driverHasActiveOrder = (await activeOrderOfDriver(ctx.db, driver.driverId)) !== null;
-  const { rows } = await sql<{ id: number }>`SELECT nextval('surplus_listing_id_seq') AS id`.execute(ctx.db);
-  const listingId = Number(rows[0].id);
-  const result = await runSurplusCommand(
-    ctx,
-    listingId,
-    () => ({ type: 'ListSurplus', listingId, driverId: driver.driverId, cityId: driver.cityId, driverHasActiveOrder, ...input, now }),
-    metadata,
-  );
+  const listingId = await nextId(ctx.db, 'surplus_listing_id_seq');
+  const result = await onListing(ctx, listingId, { type: 'ListSurplus', listingId, driverId: driver.driverId, cityId: driver.cityId, driverHasActiveOrder, ...input, now }, metadata);
   return { listingId, position: result.position };
 };
 
 /** DELETE /surplus/{id} and POST /surplus/{id}/cancel. */
 export const cancelSurplus = async (ctx: AppContext, actor: Actor, listingId: number, metadata?: EventMetadata) => {
-  const result = await runSurplusCommand(ctx, listingId, () => ({ type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() }), metadata);
+  const result = await onListing(ctx, listingId, { type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() }, metadata);
   return { position: result.position };
 };
 
@@ -81,8 +69,8 @@ export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: Reser
   await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
   if (!(await officialRateAt(ctx.db, ctx.clock.now()))) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
 
-  const orderId = await nextId(ctx, 'order_id_seq');
-  const reserved = await runSurplusCommand(ctx, input.listingId, () => ({ type: 'ReserveSurplus', orderId, clientId: actor.id, now: ctx.clock.now() }), metadata);
+  const orderId = await nextId(ctx.db, 'order_id_seq');
+  const reserved = await onListing(ctx, input.listingId, { type: 'ReserveSurplus', orderId, clientId: actor.id, now: ctx.clock.now() }, metadata);
   try {
     const created = await createOrder(
       ctx,
@@ -109,7 +97,7 @@ export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: Reser
   } catch (err) {
     try {
       // Settled before the error answers, so the caller's next read already shows the listing ACTIVA.
-      const released = await runSurplusCommand(ctx, input.listingId, () => ({ type: 'ReleaseReservation', orderId, now: ctx.clock.now() }), metadata);
+      const released = await onListing(ctx, input.listingId, { type: 'ReleaseReservation', orderId, now: ctx.clock.now() }, metadata);
       await ctx.settle(released.position);
     } catch (releaseErr) {
       ctx.logger.error({ err: releaseErr, listingId: input.listingId }, 'releasing a surplus reservation failed');
@@ -119,4 +107,4 @@ export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: Reser
 };
 
 /** Timer: a no-op when the listing was reserved or cancelled meanwhile, or is not yet due. */
-export const expireSurplus = (ctx: AppContext, listingId: number) => runSurplusCommand(ctx, listingId, () => ({ type: 'ExpireSurplus', now: ctx.clock.now() }), SYSTEM);
+export const expireSurplus = (ctx: AppContext, listingId: number) => onListing(ctx, listingId, { type: 'ExpireSurplus', now: ctx.clock.now() }, SYSTEM);

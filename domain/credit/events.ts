@@ -71,3 +71,6 @@ export type CreditRefunded = DomainEvent<'CreditRefunded', CreditRefundedData>;
 export type CreditEvent = CreditGranted | CreditAdjusted | CreditRedeemed | CreditRefunded;
 
 export const CREDIT_EVENT_TYPES = ['CreditGranted', 'CreditAdjusted', 'CreditRedeemed', 'CreditRefunded'] as const satisfies readonly CreditEvent['type'][];
+
+/** One credit stream per client. */
+export const creditStream = (clientId: number): string => `credit-${clientId}`;

@@ -284,3 +284,6 @@ export const ORDER_EVENT_TYPES = [
   'OrderCancelled',
   'OrderExpired',
 ] as const satisfies readonly OrderEvent['type'][];
+
+/** One stream per order, holding the order and its offers. */
+export const orderStream = (orderId: number): string => `order-${orderId}`;

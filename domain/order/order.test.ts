@@ -1,12 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { fold } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { errorOf, spec } from '../../tests/support/deciderSpec.js';
 import { offerPriceFromDriverGross, priceOrder } from '../pricing.js';
 import { cancellationReasons } from './cancellationReasons.js';
 import { ORDER_EVENT_TYPES } from './events.js';
 import type { OrderEvent } from './events.js';
-import { PIN_MAX_ATTEMPTS, decide, evolve, failureOf, initialState, standingCounterOffer } from './order.js';
-import type { CreateOrder, Order, OrderCommand, OrderState, PlaceOffer } from './order.js';
+import { standingCounterOffer } from './bidding.js';
+import type { CreateOrder, OrderCommand, PlaceOffer } from './commands.js';
+import { decide, evolve, initialState, orderDecider } from './order.js';
+import type { Order, OrderState } from './order.js';
+import { PIN_MAX_ATTEMPTS, failureOf } from './trip.js';
 
 const T0 = Date.parse('2026-01-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
@@ -56,30 +59,12 @@ const placeOffer = (over: Partial<PlaceOffer> = {}): PlaceOffer => ({
   ...over,
 });
 
+const order = spec(orderDecider);
+const history = (...commands: OrderCommand[]): OrderEvent[] => order.history(commands);
 /** given(commands…): the state after deciding and folding each command in turn. */
-const history = (...commands: OrderCommand[]): OrderEvent[] => {
-  const events: OrderEvent[] = [];
-  let s: OrderState = initialState;
-  for (const c of commands) {
-    const produced = decide(c, s);
-    events.push(...produced);
-    s = fold(evolve, s, produced);
-  }
-  return events;
-};
-const given = (...commands: OrderCommand[]): Order => fold(evolve, initialState, history(...commands))!;
+const given = (...commands: OrderCommand[]): Order => order.fold(history(...commands))!;
 const when = (state: OrderState, cmd: OrderCommand) => decide(cmd, state);
 const after = (state: OrderState, cmd: OrderCommand): Order => fold(evolve, state, decide(cmd, state))!;
-
-const errorOf = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-};
 
 const accept = (offerId = 100, minutes = 2): OrderCommand => ({
   type: 'AcceptOffer',

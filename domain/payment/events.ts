@@ -3,7 +3,7 @@ import type { DomainEvent } from '../decider.js';
 /**
  * One stream per payment (`payment-<id>`): one attempt to pay one order. An order may see several
  * attempts over time (a failed one is followed by a new one), never two live ones at once: the order's
- * index stream (`order-payments-<orderId>`) names the current attempt.
+ * index stream (`orderpayments-<orderId>`) names the current attempt.
  *
  * Statuses are the spec's: PENDING (intent open), PROCESSING (reported, awaiting the provider or an
  * admin), CONFIRMED, FAILED (provider failure, admin rejection, expiry, or superseded). Times are ISO 8601.
@@ -136,7 +136,10 @@ export const PAYMENT_EVENT_TYPES = [
 
 export const paymentStream = (paymentId: number): string => `payment-${paymentId}`;
 
-/** The order's payment attempts, in order; the last one is the current. */
-export const orderPaymentsStream = (orderId: number): string => `order-payments-${orderId}`;
+/**
+ * The order's payment attempts, in order; the last one is the current. One word before the dash: a
+ * stream's category is what precedes its first dash, and `order-payments-` fell among the order streams.
+ */
+export const orderPaymentsStream = (orderId: number): string => `orderpayments-${orderId}`;
 
 export type PaymentAttemptOpened = DomainEvent<'PaymentAttemptOpened', { orderId: number; paymentId: number; openedAt: string }>;

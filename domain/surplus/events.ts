@@ -62,3 +62,6 @@ export type SurplusEvent =
   | DomainEvent<'SurplusReservationReleased', SurplusReservationReleasedData>
   | DomainEvent<'SurplusCancelled', SurplusCancelledData>
   | DomainEvent<'SurplusExpired', SurplusExpiredData>;
+
+/** One stream per listing; its expected revision makes reserve, cancel and expiry race-free. */
+export const surplusStream = (listingId: number): string => `surplus-${listingId}`;

@@ -1,3 +1,4 @@
+import type { Decider } from '../decider.js';
 import { roundHalfAwayFromZero } from '../money.js';
 import { offerPriceFromDriverGross, priceOrder, type PricingSettings } from '../pricing.js';
 import { conflict, notFound, validationError } from '../errors.js';
@@ -130,3 +131,5 @@ export const surplusClientPrice = (driverGrossCents: number, paymentMethod: stri
 
 /** Informative only (the listing is sold whole): the total over the liters, rounded to whole cents. */
 export const pricePerLiterCents = (totalCents: number, liters: number): number => roundHalfAwayFromZero(totalCents / liters);
+
+export const surplusDecider: Decider<SurplusCommand, SurplusState, SurplusEvent> = { initialState, evolve, decide };

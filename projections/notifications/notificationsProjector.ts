@@ -3,7 +3,7 @@ import type { Db, Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector, type EventHandler } from '../projector.js';
-import type { AllNotificationsReadData, NotificationDeletedData, NotificationReadData, NotificationsPurgedData } from './inboxEvents.js';
+import type { AllNotificationsReadData, NotificationDeletedData, NotificationReadData, NotificationsPurgedData } from '../../domain/notification/events.js';
 import { notificationIdFor } from './notificationId.js';
 import { notificationRules, notificationTrackerTables, notificationTrackers } from './notificationRules.js';
 import { toNotificationView } from './notificationView.js';

@@ -1,7 +1,7 @@
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
 import type { Db } from '../../infra/db/database.js';
-import type { OrderOfferRow, OrderViewRow } from './orderViews.js';
+import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
 
 /** Statuses in which an order still occupies its customer (one active order per customer). */
 export const CUSTOMER_ACTIVE_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];

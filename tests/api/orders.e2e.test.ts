@@ -3,7 +3,7 @@ import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../support/actors.js';
 import { arrive, call, CARACAS, confirmedOrder, near, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
-import { confirmPayment } from '../../commands/order/handlers.js';
+import { confirmPayment } from '../../commands/order/payment.js';
 
 const CLIENT_HIDDEN = ['platform_revenue', 'solidary_fund', 'driver_solidary', 'driver_gross', 'driver_receives'];
 const DRIVER_HIDDEN = ['client_solidary', 'client_pays', 'promo_credit', 'client_charged', 'solidary_fund'];

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { signInClient, signInDriver } from '../support/actors.js';
 import { call, CARACAS, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
+import { profileCalls } from './callProfile.js';
 
 /**
  * Full order flows over HTTP against the real service: create → offer → accept → start → arrived (with the
@@ -16,11 +17,29 @@ const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const STEPS = ['create', 'offer', 'accept', 'start', 'arrived', 'deliver'] as const;
 type Step = (typeof STEPS)[number];
 
+/** Which measured call a request is, by its route; sign-ins and other setup count for none. */
+const stepOf = (method: string, url: string): Step | null => {
+  if (method !== 'POST') return null;
+  if (/^\/api\/v1\/orders$/.test(url)) return 'create';
+  if (/\/counter-offer$/.test(url)) return 'offer';
+  if (/^\/api\/v1\/orders\/offers\/\d+\/accept$/.test(url)) return 'accept';
+  const m = /^\/api\/v1\/orders\/\d+\/(start|arrived|deliver)$/.exec(url);
+  return m ? (m[1] as Step) : null;
+};
+
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 const measure = async (t: TestService) => {
   const api = call(t);
   const latencies: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
+  const statements: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
+  const settleMs: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
+  profileCalls(t.service.ctx, t.service.server!, (c) => {
+    const step = stepOf(c.method, c.url);
+    if (!step) return;
+    statements[step].push(c.statements);
+    settleMs[step].push(c.settleMs);
+  });
   const timed = async (step: Step, run: () => Promise<{ status: number; body: any }>, expected: number) => {
     const started = performance.now();
     const r = await run();
@@ -49,15 +68,21 @@ const measure = async (t: TestService) => {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { flows: WORKERS * FLOWS_PER_WORKER, seconds, latencies };
+  return { flows: WORKERS * FLOWS_PER_WORKER, seconds, latencies, statements, settleMs };
 };
 
 const report = (label: string, r: Awaited<ReturnType<typeof measure>>) => {
   console.log(`\n${label}: ${r.flows} flows (${WORKERS} concurrent) in ${r.seconds.toFixed(1)} s = ${(r.flows / r.seconds).toFixed(1)} flows/s`);
-  console.log('call       p50 ms   p99 ms');
+  console.log('call       p50 ms   p99 ms   SQL/call (min–max)   settle p50 ms');
   for (const step of STEPS) {
     const sorted = [...r.latencies[step]].sort((a, b) => a - b);
-    console.log(`${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}`);
+    const sql = [...r.statements[step]].sort((a, b) => a - b);
+    const sqlMean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
+    const waited = [...r.settleMs[step]].sort((a, b) => a - b);
+    console.log(
+      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${sqlMean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`.padEnd(48) +
+        percentile(waited, 50).toFixed(1).padStart(7),
+    );
   }
 };
 

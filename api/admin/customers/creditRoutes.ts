@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { adjustCredit } from '../../../commands/credit/handlers.js';
-import { metadataOf } from '../../../commands/order/handlers.js';
+import { metadataOf } from '../../../commands/origin.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
 import { validationError } from '../../../domain/errors.js';
 import type { AppContext } from '../../../infra/context.js';

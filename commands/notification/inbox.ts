@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../auth.js';
+import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { inboxStream, RETENTION_STREAM, type InboxEvent } from '../../projections/notifications/inboxEvents.js';
+import { inboxStream, RETENTION_STREAM, type InboxEvent } from '../../domain/notification/events.js';
 import { toNotificationView, type NotificationView } from '../../projections/notifications/notificationView.js';
+import { SYSTEM } from '../origin.js';
 
 const DAY_MS = 86_400_000;
 
@@ -83,7 +84,5 @@ export const purgeExpired = async (ctx: AppContext, now: Date): Promise<void> =>
   const before = retentionStart(ctx, now);
   const old = await ctx.db.selectFrom('notifications').select('id').where('created_at', '<', before).limit(1).executeTakeFirst();
   if (!old) return;
-  await recordInboxEvent(ctx, RETENTION_STREAM, { type: 'NotificationsPurged', data: { before: before.toISOString(), purgedAt: now.toISOString() } }, {
-    actor: { id: null, role: 'SYSTEM' },
-  });
+  await recordInboxEvent(ctx, RETENTION_STREAM, { type: 'NotificationsPurged', data: { before: before.toISOString(), purgedAt: now.toISOString() } }, SYSTEM);
 };

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../domain/decider.js';
+import type { DomainEvent } from '../decider.js';
 
 /**
  * What a user does to their inbox, recorded as events so that the inbox read model stays a pure projection

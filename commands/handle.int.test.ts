@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
+import { DomainError } from '../domain/errors.js';
+import type { AcceptOffer, CreateOrder, OrderCommand, PlaceOffer } from '../domain/order/commands.js';
+import { orderDecider } from '../domain/order/order.js';
+import { spec } from '../tests/support/deciderSpec.js';
+import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
+import { createHandle, type Handle } from './handle.js';
+import { derivedEventIds } from './origin.js';
+
+/** The one command handler against a real event store (in-memory PGlite). */
+
+const at = (minutes: number) => new Date(Date.parse('2030-01-01T12:00:00Z') + minutes * 60_000);
+let t: StreamsUnderTest;
+let handle: Handle;
+let n = 0;
+const fresh = (prefix: string) => `${prefix}-${++n}`;
+
+beforeAll(async () => {
+  t = await streamsOnPgLite();
+  handle = createHandle(t.store);
+});
+afterAll(() => t.close());
+
+const adjust = (amountCents: number): CreditCommand => ({ type: 'AdjustCredit', clientId: 7, adminId: 1, direction: 'CREDIT', scope: 'ANY', amountCents, reason: 'goodwill after a late delivery', now: at(0) });
+
+const create: CreateOrder = {
+  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
+  waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
+  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
+  creditAvailableCents: 0, deliveryPin: '1234', now: at(0), expiresAt: at(30), surplus: null,
+};
+const bid = (offerId: number, driverId: number): PlaceOffer => ({
+  type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
+  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),
+});
+const accept = (offerId: number): AcceptOffer => ({
+  type: 'AcceptOffer', offerId, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32),
+});
+const orderHistory = (...commands: OrderCommand[]) => spec(orderDecider).history(commands);
+
+describe('the one command handler', () => {
+  it('reads the stream once, decides, appends, and returns the events with their ids and the state after them', async () => {
+    const stream = fresh('credit');
+    await t.existingStream(stream, [{ type: 'CreditAdjusted', data: creditDecider.decide(adjust(100), creditDecider.initialState)[0].data }]);
+    t.resetReads();
+    const r = await handle(creditDecider, stream, adjust(250), { metadata: { actor: { id: 1, role: 'ADMIN' } } });
+    expect(t.readsOf(stream)).toBe(1);
+    expect(r.position).toBeGreaterThan(0);
+    expect(r.version).toBe(2);
+    expect(r.events).toMatchObject([{ type: 'CreditAdjusted', data: { amountCents: 250, balanceAfterCents: 350 }, eventId: expect.any(String) }]);
+    expect(r.state.balances.ANY).toBe(350);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 250 } }]);
+  });
+
+  it('decides on a stream the caller already read without reading it again; a stale one is read again and decided again', async () => {
+    const stream = fresh('credit');
+    const first = await handle(creditDecider, stream, adjust(100));
+    t.resetReads();
+    await handle(creditDecider, stream, adjust(50), { loaded: first });
+    expect(t.readsOf(stream)).toBe(0);
+    // `first` is now one event behind: the append conflicts, the handler reads and decides on the real state.
+    const late = await handle(creditDecider, stream, adjust(25), { loaded: first });
+    expect(t.readsOf(stream)).toBe(1);
+    expect(late.state.balances.ANY).toBe(175);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }, { type: 'CreditAdjusted' }, { type: 'CreditAdjusted', data: { balanceAfterCents: 175 } }]);
+  });
+
+  it('runs access checks and no-ops in the command on the loaded state: a thrown error appends nothing, null decides nothing', async () => {
+    const stream = fresh('credit');
+    await expect(handle(creditDecider, stream, () => { throw new DomainError('forbidden', 'Forbidden', 'not yours'); })).rejects.toMatchObject({ code: 'Forbidden' });
+    const nothing = await handle(creditDecider, stream, () => null);
+    expect(nothing).toMatchObject({ position: 0, events: [], version: 0 });
+    await t.expectNewEvents(stream, []);
+  });
+
+  it('of two concurrent accepts of one order exactly one wins; the other decides again and is refused', async () => {
+    const stream = fresh('order');
+    await t.existingStream(stream, orderHistory(create, bid(10, 21), bid(11, 22)));
+    const results = await Promise.allSettled([handle(orderDecider, stream, accept(10)), handle(orderDecider, stream, accept(11))]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: 'Conflict' });
+    await t.expectNewEvents(stream, [{ type: 'OfferAccepted' }]);
+  });
+
+  it('appends nothing for a redelivered cause: the derived event ids are already stored', async () => {
+    const stream = fresh('credit');
+    const ids = derivedEventIds({ eventId: '00000000-0000-4000-8000-000000000001' }, 'credit');
+    const once = await handle(creditDecider, stream, adjust(100), { eventIds: ids });
+    const again = await handle(creditDecider, stream, adjust(100), { eventIds: ids });
+    expect(again.events[0].eventId).toBe(once.events[0].eventId);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }]);
+  });
+
+  it('keeps the shape before issue #9 working: (streamId, aggregate, decide, metadata)', async () => {
+    const stream = fresh('credit');
+    const r = await handle(stream, creditDecider, (s) => creditDecider.decide(adjust(40), s), { actor: { id: 1, role: 'ADMIN' } });
+    expect(r.state.balances.ANY).toBe(40);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 40 } }]);
+  });
+});

@@ -1,0 +1,136 @@
+import { creditDecider, creditUsableForOrder } from '../../domain/credit/credit.js';
+import { creditStream } from '../../domain/credit/events.js';
+import type { Actor } from '../../domain/actor.js';
+import { asOwner, asOwnerOfOffer } from '../../domain/order/access.js';
+import { conflict, notFound } from '../../domain/errors.js';
+import { orderStream } from '../../domain/order/events.js';
+import { standingCounterOffer } from '../../domain/order/bidding.js';
+import type { AcceptOffer } from '../../domain/order/commands.js';
+import { orderDecider, type Order } from '../../domain/order/order.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
+import { loadState, type Loaded } from '../handle.js';
+import { nextId } from '../origin.js';
+import { minutes } from './create.js';
+import { reactToOrderEvents } from './reactions.js';
+import { withDriverSlot } from './slots.js';
+
+/** Bidding: a driver's offer, the client's acceptance or rejection. Each reads the order stream once. */
+
+/** An idle position older than this is not "recent GPS" for an offer's driver_latitude/longitude. */
+export const OFFER_POSITION_FRESH_MINUTES = 15;
+
+/** The bidding driver as the offer needs it, or 409 Conflict when the driver may not bid. */
+const eligibleDriver = async (ctx: AppContext, driverId: number | null | undefined): Promise<DriverRecord> => {
+  const driver = driverId ? await findDriver(ctx.db, driverId, ctx.clock.now()) : null;
+  if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may bid.');
+  if (!driver.isOnline) throw conflict('Conflict', 'Go online to bid.');
+  return driver;
+};
+
+export interface PlaceOfferInput {
+  orderId: number;
+  /** null: bid the published price (POST /accept). */
+  driverGrossCents: number | null;
+  estimatedMinutes: number | null;
+  force: boolean;
+}
+
+/** POST /orders/{id}/accept, /driver-accept, /counter-offer, /offers. */
+export const placeOffer = async (ctx: AppContext, actor: Actor, input: PlaceOfferInput, metadata?: EventMetadata) => {
+  // Read first: an unknown order is 404 whoever asks, before the driver's eligibility is looked at.
+  const loaded = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
+  if (!loaded.state) throw notFound('OrderNotFound', 'Order not found.');
+  const driver = await eligibleDriver(ctx, actor.driverId);
+  const now = ctx.clock.now();
+  const position = driver.location && now.getTime() - driver.location.at.getTime() <= minutes(OFFER_POSITION_FRESH_MINUTES) ? driver.location : null;
+  const offerId = await nextId(ctx.db, 'offer_id_seq');
+  const decided = await ctx.handle(
+    orderDecider,
+    orderStream(input.orderId),
+    {
+      type: 'PlaceOffer',
+      offerId,
+      driverId: driver.driverId,
+      driverGrossCents: input.driverGrossCents,
+      estimatedMinutes: input.estimatedMinutes,
+      driverRemainingLiters: driver.remainingLiters,
+      force: input.force,
+      driverLatitude: position?.latitude ?? null,
+      driverLongitude: position?.longitude ?? null,
+      now,
+      offerExpiresAt: new Date(now.getTime() + minutes(ctx.config.OFFER_TTL_MINUTES)),
+    },
+    { metadata, loaded },
+  );
+  return { offerId, position: decided.position };
+};
+
+/**
+ * The client confirms an offer on the order as read. The driver's record and the client's credit are read
+ * once; the decision is tried on that state before the driver's slot is taken, so a stale offer never
+ * blocks a driver, and two clients racing for one driver, or a driver already holding an order, give a
+ * clean 409. The decision then runs for real on the same state, re-read only if the stream moved.
+ */
+const acceptOffer = async (ctx: AppContext, actor: Actor, loaded: Loaded<Order>, offerId: number, metadata?: EventMetadata) => {
+  const order = loaded.state;
+  const offer = order.offers[offerId];
+  const driver = await findDriver(ctx.db, offer.driverId, ctx.clock.now());
+  if (!driver) throw conflict('Conflict', 'The driver is no longer available.');
+  const credit = await loadState(ctx.store, creditStream(order.clientId), creditDecider);
+  const kind = order.surplusListingId === null ? 'order' : 'surplus';
+  const accept = (): AcceptOffer => {
+    const now = ctx.clock.now();
+    return {
+      type: 'AcceptOffer',
+      offerId,
+      clientId: actor.id,
+      driverRemainingLiters: driver.remainingLiters,
+      driverBusy: false,
+      creditAvailableCents: creditUsableForOrder(credit.state, kind, order.id),
+      now,
+      paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)),
+    };
+  };
+  orderDecider.decide(accept(), order);
+  const position = await withDriverSlot(
+    ctx,
+    offer.driverId,
+    order.id,
+    () => conflict('Conflict', 'The driver is busy with another order.'),
+    async () => {
+      const decided = await ctx.handle(orderDecider, orderStream(order.id), accept, { metadata, loaded });
+      return Math.max(decided.position, await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit }));
+    },
+    metadata,
+  );
+  return { orderId: order.id, position };
+};
+
+/** POST /orders/offers/{offerId}/accept and /counter-offers/{offerId}/accept. */
+export const acceptOfferById = async (ctx: AppContext, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) => {
+  const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
+  return acceptOffer(ctx, actor, { state: asOwnerOfOffer(state, actor, offerId), version }, offerId, metadata);
+};
+
+/** POST /orders/{orderId}/accept-counter. */
+export const acceptStandingCounterOffer = async (ctx: AppContext, actor: Actor, orderId: number, metadata?: EventMetadata) => {
+  const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
+  const order = asOwner(state, actor);
+  const standing = standingCounterOffer(order, ctx.clock.now());
+  if (!standing) throw conflict('Conflict', 'There is no counter-offer to accept.');
+  return acceptOffer(ctx, actor, { state: order, version }, standing.id, metadata);
+};
+
+/** POST /counter-offers/{offerId}/reject. */
+export const rejectOffer = (ctx: AppContext, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) =>
+  ctx.handle(
+    orderDecider,
+    orderStream(orderId),
+    (s) => {
+      asOwnerOfOffer(s, actor, offerId);
+      return { type: 'RejectOffer', offerId, clientId: actor.id, now: ctx.clock.now() };
+    },
+    { metadata },
+  );

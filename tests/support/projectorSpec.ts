@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { Migration } from 'kysely';
+import { createDb, type Db } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
+import { createPgLitePool } from '../../infra/db/sqlPool.js';
+import type { RecordedEvent } from '../../infra/eventStore/port.js';
+import { handles, type Projector } from '../../projections/projector.js';
+
+/**
+ * Projector tests on in-memory PGlite: given events (as a stream would record them), the projector
+ * applies them in one transaction the way the runner does; then the test reads the rows.
+ */
+export interface ProjectorUnderTest {
+  db: Db;
+  given(streamId: string, events: { type: string; data: unknown }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const projectorOnPgLite = async (projector: Projector, migrations: Record<string, Migration>): Promise<ProjectorUnderTest> => {
+  const db = createDb(await createPgLitePool('memory://'));
+  await migrateToLatest(db, migrations);
+  let globalPosition = 0;
+  const streamPositions = new Map<string, number>();
+  return {
+    db,
+    async given(streamId, events) {
+      const recorded: RecordedEvent[] = events.map((e) => {
+        const streamPosition = streamPositions.get(streamId) ?? 0;
+        streamPositions.set(streamId, streamPosition + 1);
+        return { eventId: randomUUID(), type: e.type, data: e.data, metadata: {}, streamId, streamPosition, globalPosition: ++globalPosition, recordedAt: new Date() };
+      });
+      await db.transaction().execute(async (trx) => {
+        for (const e of recorded) if (handles(projector, e)) await projector.handlers[e.type](trx, e);
+      });
+    },
+    close: () => db.destroy(),
+  };
+};
