@@ -132,6 +132,184 @@ describe('wallet', () => {
     });
   });
 
+  describe('ledger query', () => {
+    it('pages newest first with an opaque cursor, filters by type and by date range', async () => {
+      const driver = await onlineDriver(t);
+      for (const amount of [1, 2, 3]) must('adjust', await adjust(driver.driverId, { direction: 'CREDIT', amount, reason: `Bono de prueba número ${amount}` }), 201);
+      must('debit', await adjust(driver.driverId, { direction: 'DEBIT', amount: 0.5, reason: 'Descuento de prueba uno' }), 201);
+      const first = await ledger(driver, '?limit=2');
+      expect(first.items.map((e: { amount_cents: number }) => e.amount_cents)).toEqual([50, 300]);
+      expect(first.has_more).toBe(true);
+      const second = await ledger(driver, `?limit=2&cursor=${first.next_cursor}`);
+      expect(second.items.map((e: { amount_cents: number }) => e.amount_cents)).toEqual([200, 100]);
+      expect([second.has_more, second.next_cursor]).toEqual([false, null]);
+      expect(first.items[0]).toMatchObject({ type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', balance_after_cents: 550, order_id: null, exchange_rate_amount: null, description: 'Descuento de prueba uno' });
+      expect((await ledger(driver, '?type=MANUAL_ADJUSTMENT')).items).toHaveLength(4);
+      expect((await ledger(driver, '?type=ORDER_EARNING')).items).toEqual([]);
+      expect((await ledger(driver, '?date_from=2026-01-01&date_to=2026-01-01')).items).toHaveLength(4);
+      expect((await ledger(driver, '?date_from=2026-01-02')).items).toEqual([]);
+      expect((await ledger(driver, '?date_to=2025-12-31')).items).toEqual([]);
+    });
+
+    it('bad query values are 422 ValidationError naming the field, on every ledger route', async () => {
+      const driver = await onlineDriver(t);
+      const bad: [string, string][] = [
+        ['type=SALARY', 'type'],
+        ['date_from=2026-13-01', 'date_from'],
+        ['date_to=yesterday', 'date_to'],
+        ['date_from=2026-01-05&date_to=2026-01-04', 'date_to'],
+        ['limit=0', 'limit'],
+        ['limit=101', 'limit'],
+        ['limit=abc', 'limit'],
+        ['cursor=not-a-cursor', 'cursor'],
+      ];
+      for (const path of ['/wallet/me/transactions', '/driver/wallet/transactions', `/admin/drivers/${driver.driverId}/wallet/transactions`]) {
+        const token = path.startsWith('/admin') ? root.token : driver.token;
+        for (const [query, field] of bad) {
+          const r = await api.get(`${path}?${query}`, token);
+          expect([path, query, r.status, r.body.error], JSON.stringify(r.body)).toEqual([path, query, 422, 'ValidationError']);
+          expect(Object.keys(r.body.details.fieldErrors)).toContain(field);
+        }
+      }
+    });
+  });
+
+  describe('payout config', () => {
+    const pagoMovil = { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: 'V12345678', phone: '04141234567' };
+
+    it('creates, reads and updates the account; the driver alias does the same', async () => {
+      const driver = await onlineDriver(t);
+      expect(must('none', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual({ config: null });
+      const created = must('create', await api.post('/wallet/me/payout-config', driver.token, pagoMovil), 200);
+      expect(created).toEqual({
+        config: {
+          id: driver.driverId,
+          user_id: driver.user.id,
+          method: 'PAGO_MOVIL',
+          bank_code: '0102',
+          id_number: 'V12345678',
+          phone: '04141234567',
+          account_number: null,
+          account_type: null,
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      });
+      expect(must('get', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual(created);
+      const changed = must('alias', await api.put('/driver/payout-method', driver.token, { method: 'BANK_TRANSFER', accountNumber: '01020000000000000001', accountType: 'corriente' }), 200);
+      expect(changed.config).toMatchObject({ method: 'BANK_TRANSFER', account_number: '01020000000000000001', account_type: 'corriente', bank_code: null });
+      expect(must('get', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual(changed);
+    });
+
+    it('is 400 when PAGO_MOVIL lacks bankCode, idNumber or phone, or BANK_TRANSFER lacks accountNumber', async () => {
+      const driver = await onlineDriver(t);
+      for (const missing of ['bankCode', 'idNumber', 'phone']) {
+        const { [missing as keyof typeof pagoMovil]: _gone, ...body } = pagoMovil;
+        const r = await api.post('/wallet/me/payout-config', driver.token, body);
+        expect([r.status, r.body.error]).toEqual([400, 'InvalidPayoutConfig']);
+        expect(r.body.message).toContain(missing);
+      }
+      const r = await api.put('/driver/payout-method', driver.token, { method: 'BANK_TRANSFER', bankCode: '0102' });
+      expect([r.status, r.body.error]).toEqual([400, 'InvalidPayoutConfig']);
+      expect(must('none', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual({ config: null });
+    });
+
+    it('bad body values are 422 naming the field', async () => {
+      const driver = await onlineDriver(t);
+      const bad: [Record<string, unknown>, string][] = [
+        [{ ...pagoMovil, method: 'CASH' }, 'method'],
+        [{ bankCode: '0102' }, 'method'],
+        [{ ...pagoMovil, bankCode: '01234567890' }, 'bankCode'],
+        [{ ...pagoMovil, idNumber: 'V'.repeat(21) }, 'idNumber'],
+        [{ ...pagoMovil, phone: '0'.repeat(21) }, 'phone'],
+        [{ method: 'BANK_TRANSFER', accountNumber: '1'.repeat(31) }, 'accountNumber'],
+        [{ ...pagoMovil, accountType: 'savings' }, 'accountType'],
+        [{ ...pagoMovil, otp: '12345' }, 'otp'],
+        [{ ...pagoMovil, otp: 123456 }, 'otp'],
+      ];
+      for (const [body, field] of bad) {
+        const r = await api.post('/wallet/me/payout-config', driver.token, body);
+        expect([r.status, r.body.error], JSON.stringify(body)).toEqual([422, 'ValidationError']);
+        expect(Object.keys(r.body.details.fieldErrors)).toContain(field);
+      }
+    });
+
+    it('checks an optional code against POST /auth/otp/request’s code for the driver’s phone: 401 InvalidOtp when wrong', async () => {
+      const driver = await onlineDriver(t);
+      const code: string = must('otp', await api.post('/auth/otp/request', undefined, { phone: driver.user.phone }), 200).code;
+      const wrong = code === '000000' ? '111111' : '000000';
+      const refused = await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: wrong });
+      expect([refused.status, refused.body.error]).toEqual([401, 'InvalidOtp']);
+      expect(must('none', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual({ config: null });
+      must('with code', await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: code }), 200);
+      // A code is consumed once.
+      const again = await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, phone: '04140000000', otp: code });
+      expect([again.status, again.body.error]).toEqual([401, 'InvalidOtp']);
+    });
+  });
+
+  describe('admin', () => {
+    it('a super admin’s adjustment answers 201 {entry}; a plain admin may read but not adjust; unknown drivers are 404', async () => {
+      const driver = await onlineDriver(t);
+      const r = await adjust(driver.driverId, { direction: 'DEBIT', amount: 12.34, reason: 'Cobro de un bidón dañado' });
+      expect(r.status).toBe(201);
+      expect(r.body.entry).toMatchObject({ wallet_id: driver.driverId, type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', amount_cents: 1234, balance_after_cents: -1234, amount_usd: 12.34, balance_after_usd: -12.34, description: 'Cobro de un bidón dañado' });
+      expect((await ledger(driver)).items).toEqual([r.body.entry]);
+
+      const plain = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+      expect((await adjust(driver.driverId, { direction: 'CREDIT', amount: 1, reason: 'Intento sin permiso' }, plain.token)).status).toBe(403);
+      expect((await adjust(driver.driverId, { direction: 'CREDIT', amount: 1, reason: 'Intento de un conductor' }, driver.token)).status).toBe(403);
+      expect(must('admin wallet', await api.get(`/admin/drivers/${driver.driverId}/wallet`, plain.token), 200).wallet).toMatchObject({ balanceUSD: -12.34, cashDebtUSD: 12.34 });
+      expect(must('admin ledger', await api.get(`/admin/drivers/${driver.driverId}/wallet/transactions`, plain.token), 200).items).toEqual([r.body.entry]);
+      const other = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
+      expect((await api.get(`/admin/drivers/${driver.driverId}/wallet`, other.token)).status).toBe(404);
+
+      expect((await adjust(999_999, { direction: 'CREDIT', amount: 1, reason: 'Conductor inexistente' })).status).toBe(404);
+      expect((await api.get('/admin/drivers/999999/wallet', root.token)).body.error).toBe('DriverNotFound');
+      expect((await api.get('/admin/drivers/999999/wallet/transactions', root.token)).status).toBe(404);
+    });
+
+    it('bad adjustment bodies and as_of values are 422 naming the field', async () => {
+      const driver = await onlineDriver(t);
+      const ok = { direction: 'CREDIT', amount: 1, reason: 'Una razón suficientemente larga' };
+      const bad: [Record<string, unknown>, string][] = [
+        [{ ...ok, direction: 'UP' }, 'direction'],
+        [{ ...ok, amount: 0 }, 'amount'],
+        [{ ...ok, amount: -1 }, 'amount'],
+        [{ ...ok, amount: 0.001 }, 'amount'],
+        [{ ...ok, amount: '5' }, 'amount'],
+        [{ ...ok, reason: 'corta' }, 'reason'],
+        [{ ...ok, reason: 'x'.repeat(501) }, 'reason'],
+        [{ direction: 'CREDIT', amount: 1 }, 'reason'],
+      ];
+      for (const [body, field] of bad) {
+        const r = await adjust(driver.driverId, body);
+        expect([r.status, r.body.error], JSON.stringify(body)).toEqual([422, 'ValidationError']);
+        expect(Object.keys(r.body.details.fieldErrors)).toContain(field);
+      }
+      const asOf = await api.get(`/admin/drivers/${driver.driverId}/wallet?as_of=last-tuesday`, root.token);
+      expect([asOf.status, Object.keys(asOf.body.details.fieldErrors)]).toEqual([422, ['as_of']]);
+      const id = await api.get('/admin/drivers/abc/wallet', root.token);
+      expect([id.status, Object.keys(id.body.details.fieldErrors)]).toEqual([422, ['driverId']]);
+      expect((await ledger(driver)).items).toEqual([]);
+    });
+
+    it('answers the balance as it stood at an instant, folded from the wallet stream', async () => {
+      const driver = await onlineDriver(t);
+      const beforeAny = new Date().toISOString();
+      await new Promise((r) => setTimeout(r, 5));
+      must('first', await adjust(driver.driverId, { direction: 'CREDIT', amount: 10, reason: 'Bono de bienvenida al servicio' }), 201);
+      const between = new Date(Date.now() + 2).toISOString();
+      await new Promise((r) => setTimeout(r, 10));
+      must('second', await adjust(driver.driverId, { direction: 'DEBIT', amount: 4, reason: 'Cobro de deuda en efectivo' }), 201);
+      const at = async (asOf: string) => must('as of', await api.get(`/admin/drivers/${driver.driverId}/wallet?as_of=${encodeURIComponent(asOf)}`, root.token), 200);
+      expect(await at(beforeAny)).toEqual({ wallet: expect.objectContaining({ balanceUSD: 0 }), as_of: beforeAny });
+      expect((await at(between)).wallet).toMatchObject({ balanceUSD: 10, withdrawableUSD: 10, canGoOnline: true });
+      expect((await at(new Date(Date.now() + 1000).toISOString())).wallet).toMatchObject({ balanceUSD: 6 });
+      expect(must('now', await api.get(`/admin/drivers/${driver.driverId}/wallet`, root.token), 200)).toEqual({ wallet: expect.objectContaining({ balanceUSD: 6 }), as_of: '2026-01-01T12:00:00.000Z' });
+    });
+  });
+
   describe('cash-debt cap', () => {
     it('a delivery that brings the debt to the cap takes the driver offline; an admin credit under the cap lets them back', async () => {
       const driver = await onlineDriver(t);
