@@ -130,6 +130,38 @@ describe('wallet', () => {
       expect(items).toEqual([expect.objectContaining({ order_id: orderId, type: 'ORDER_EARNING', direction: 'CREDIT', amount_cents: 2227, balance_after_cents: 2227, exchange_rate_amount: '36.50' })]);
       expect(await balance(driver)).toMatchObject({ balanceUSD: 22.27, withdrawableUSD: 22.27, cashDebtUSD: 0 });
     });
+
+    it('a DRIVER promotion campaign grants PROMO_BONUS into the wallet once, whatever the catch-up replays', async () => {
+      const campaign = must('campaign', await api.post('/admin/promotions', root.token, { name: 'Bono conductores', audience: 'DRIVER', milestone_orders: 2, amount_usd: 7.5 }), 201).promotion;
+      const driver = await onlineDriver(t);
+      await deliverOnline(driver, 25);
+      await tick();
+      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([]);
+      await deliverOnline(driver, 25);
+      await Promise.all([tick(), tick()]);
+      await tick();
+      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([
+        expect.objectContaining({ type: 'PROMO_BONUS', direction: 'CREDIT', amount_cents: 750, order_id: null, exchange_rate_amount: null, description: `Bono de la promoción #${campaign.id}` }),
+      ]);
+      expect(await balance(driver)).toMatchObject({ balanceUSD: 2 * 22.27 + 7.5 });
+      must('stop', await api.patch(`/admin/promotions/${campaign.id}`, root.token, { active: false }), 200);
+    });
+
+    it('a cash order paid partly with promotional credit reimburses the credited part as PROMO_REIMBURSEMENT', async () => {
+      const driver = await onlineDriver(t);
+      const client = await signInClient(t);
+      must('credit', await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, { type: 'credit', scope: 'ORDERS', amount: 5, reason: 'Compensación por un pedido tardío' }), 200);
+      const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
+      await arrive(t, f);
+      must('deliver', await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }), 200);
+      await tick();
+      const { items } = await ledger(driver);
+      expect(items.map((e: { type: string; direction: string; amount_cents: number; order_id: number }) => [e.type, e.direction, e.amount_cents, e.order_id])).toEqual([
+        ['PROMO_REIMBURSEMENT', 'CREDIT', 500, f.orderId],
+        ['CASH_COMMISSION_DEBT', 'DEBIT', 250, f.orderId],
+      ]);
+      expect(await balance(driver)).toMatchObject({ balanceUSD: 2.5 });
+    });
   });
 
   describe('ledger query', () => {
