@@ -4,7 +4,7 @@ import { walletStream } from '../../domain/wallet/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { signInAdmin, signInClient, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { arrive, call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestResponse, type TestService } from '../support/testService.js';
 
 /**
@@ -129,6 +129,30 @@ describe('wallet', () => {
       // W = 2500: driver_gross 2250, driver_solidary 1 % = 23 (rounded half away), driver_receives 2227.
       expect(items).toEqual([expect.objectContaining({ order_id: orderId, type: 'ORDER_EARNING', direction: 'CREDIT', amount_cents: 2227, balance_after_cents: 2227, exchange_rate_amount: '36.50' })]);
       expect(await balance(driver)).toMatchObject({ balanceUSD: 22.27, withdrawableUSD: 22.27, cashDebtUSD: 0 });
+    });
+
+    it('a surplus reservation paid online earns SURPLUS_EARNING; a cash one leaves the commission as debt', async () => {
+      const payer = { bank_code: '0102', id_number: 'V12345678', phone: '04141234567', name: 'Ana Pérez' };
+      const reserveAndDeliver = async (paymentMethod: string) => {
+        const driver = await onlineDriver(t);
+        // 20.01 USD of driver gross for the whole listing (surplus.e2e's figures): driver_receives 2001 − 1 % = 1981.
+        const listing = must('publish', await api.post('/surplus', driver.token, { availableLiters: 1500, totalAmount: 20.01, description: 'Agua sobrante', ...CARACAS, address: 'Av. Libertador, Caracas' }), 201).listing;
+        const client = await signInClient(t);
+        const order = must('reserve', await api.post(`/surplus/${listing.id}/reserve`, client.token, { ...CARACAS, address: 'Av. Urdaneta, Edificio Sur, Caracas', paymentMethod }), 200).order;
+        if (paymentMethod !== 'CASH_USD') {
+          must('prepare', await api.post(`/orders/${order.id}/payment/prepare`, client.token, payer), 200);
+          must('report', await api.post(`/orders/${order.id}/payment/report`, client.token, { ...payer, otp: '123456' }), 200);
+        }
+        const pin = must('GET order', await api.get(`/orders/${order.id}`, client.token), 200).order.delivery_pin;
+        await arrive(t, { client, driver, orderId: order.id, offerId: 0, pin });
+        must('deliver', await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1500, deliveryPin: pin }), 200);
+        await tick();
+        return { driver, orderId: order.id as number };
+      };
+      const online = await reserveAndDeliver('PAYPROV_DI');
+      expect((await ledger(online.driver)).items).toEqual([expect.objectContaining({ order_id: online.orderId, type: 'SURPLUS_EARNING', direction: 'CREDIT', amount_cents: 1981 })]);
+      const cash = await reserveAndDeliver('CASH_USD');
+      expect((await ledger(cash.driver)).items).toEqual([expect.objectContaining({ order_id: cash.orderId, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT' })]);
     });
 
     it('a DRIVER promotion campaign grants PROMO_BONUS into the wallet once, whatever the catch-up replays', async () => {
@@ -287,6 +311,10 @@ describe('wallet', () => {
       expect(r.status).toBe(201);
       expect(r.body.entry).toMatchObject({ wallet_id: driver.driverId, type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', amount_cents: 1234, balance_after_cents: -1234, amount_usd: 12.34, balance_after_usd: -12.34, description: 'Cobro de un bidón dañado' });
       expect((await ledger(driver)).items).toEqual([r.body.entry]);
+      // Another driver sees only their own (empty) wallet: the driver routes take no driver id.
+      const stranger = await onlineDriver(t);
+      expect((await ledger(stranger)).items).toEqual([]);
+      expect((await balance(stranger)).balanceUSD).toBe(0);
 
       const plain = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
       expect((await adjust(driver.driverId, { direction: 'CREDIT', amount: 1, reason: 'Intento sin permiso' }, plain.token)).status).toBe(403);
