@@ -82,7 +82,7 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       const pick = random();
       const r =
         pick < 0.1
-          ? await wallet.recordPayout({ driverId, receiptId: `r-${i % 9}`, amountCents })
+          ? await wallet.recordPayout({ driverId, receiptId: `r-${driverId}-${i % 5}`, amountCents })
           : pick < 0.2
             ? await wallet.adjust({ driverId, direction: random() < 0.5 ? 'CREDIT' : 'DEBIT', amountCents, reason: 'Ajuste de prueba', adminId: 1 })
             : pick < 0.25
@@ -104,6 +104,10 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     expect(await runner.waitFor(head, 20_000)).toBe(true);
     const live = await snapshot(db);
     expect(live.ledger.length).toBeGreaterThan(100);
+    // A receipt is paid out once, however often its payout is recorded.
+    const payouts = live.ledger.filter((e) => e.type === 'PAYOUT_SENT').map((e) => e.receipt_id);
+    expect(payouts.length).toBeGreaterThan(0);
+    expect(new Set(payouts).size).toBe(payouts.length);
 
     for (const w of live.wallets) {
       const entries = live.ledger.filter((e) => e.driver_id === w.driver_id);

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
-import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
+import { LEDGER_DIRECTIONS, type LedgerEntryRecorded } from '../../../domain/wallet/events.js';
 import type { AppContext } from '../../../infra/context.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
@@ -57,8 +57,8 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
         requestMetadata(req, actor),
       );
       await ctx.settle(r.position);
-      const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded');
-      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded!.data.entryId as string).executeTakeFirstOrThrow();
+      const recorded = r.events.find((e): e is LedgerEntryRecorded => e.type === 'LedgerEntryRecorded')!;
+      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirstOrThrow();
       res.status(201);
       return { entry: toLedgerEntryView(row) };
     },
