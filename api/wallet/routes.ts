@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { findUserById } from '../../commands/identity/phoneAuth.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
@@ -101,7 +101,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  const setConfig = async ({ actor, body, req }: { actor: Actor; body: z.infer<typeof PayoutConfigBody>; req: Parameters<typeof requestMetadata>[0] }) => {
+  const setConfig = async ({ actor, body, req }: { actor: Actor; body: z.infer<typeof PayoutConfigBody>; req: Request }) => {
     const driverId = driverIdOf(actor);
     if (driverId === null) throw badRequest('NoDriverProfile', 'Only a driver has a payout account.');
     const user = await findUserById(ctx, actor.id);

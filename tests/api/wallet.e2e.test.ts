@@ -3,7 +3,7 @@ import { reactToDelivery } from '../../commands/wallet/walletReactions.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { signInAdmin, signInClient, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
+import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
 import { arrive, call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestResponse, type TestService } from '../support/testService.js';
 
@@ -83,7 +83,6 @@ describe('wallet', () => {
     });
 
     it('a driver who is not ACTIVE cannot go online', async () => {
-      const { signInDriver } = await import('../support/actors.js');
       const pending = await signInDriver(t, { approved: false });
       expect((await balance(pending)).canGoOnline).toBe(false);
     });
