@@ -4,6 +4,7 @@ import { createHandle } from '../../commands/handle.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import { LEDGER_TYPES } from '../../domain/wallet/events.js';
 import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
+import type { BusMessage } from '../../infra/bus/port.js';
 import { ManualClock } from '../../infra/clock.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
@@ -60,7 +61,10 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     const db = createDb(pool);
     await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...walletMigrations });
     const store = createPostgresEventStore(pool, { pollMs: 20 });
-    const runner = new ProjectionRunner({ db, pool, store, bus: createInProcessBus(), logger: createLogger('silent'), projectors: [walletLedgerProjector], pollMs: 20, batchSize: 50 });
+    const bus = createInProcessBus();
+    const published: BusMessage[] = [];
+    bus.subscribe('events.wallet.>', (m) => published.push(m));
+    const runner = new ProjectionRunner({ db, pool, store, bus, logger: createLogger('silent'), projectors: [walletLedgerProjector], pollMs: 20, batchSize: 50 });
     cleanups.push(async () => {
       await runner.stop();
       await store.close();
@@ -115,6 +119,11 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       expect(w.balance_cents).toBe(sum);
       expect(entries.at(-1)?.balance_after_cents ?? 0).toBe(sum);
     }
+
+    // Every entry was announced on the bus once its batch committed, with its running balance.
+    await bus.flush();
+    const announced = published.filter((m) => m.subject === 'events.wallet.LedgerEntryRecorded').map((m) => m.data as { entryId: string; balanceAfterCents: number });
+    expect(new Map(announced.map((m) => [m.entryId, m.balanceAfterCents]))).toEqual(new Map(live.ledger.map((e) => [e.entry_id, e.balance_after_cents])));
 
     const result = await rebuildProjection({ db, store, batchSize: 40 }, walletLedgerProjector);
     expect(result.position).toBeGreaterThanOrEqual(head);

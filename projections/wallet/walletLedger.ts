@@ -156,4 +156,9 @@ export const walletLedgerProjector = projector('wallet_ledger', {
         .execute();
     },
   },
+  /** For other services: which wallet moved, never the payout account's details. */
+  publish: (e) => {
+    const d = e.data as Partial<LedgerEntryRecordedData> & { driverId: number };
+    return [{ subject: `events.wallet.${e.type}`, data: { driverId: d.driverId, entryId: d.entryId ?? null, ledgerType: d.type ?? null, balanceAfterCents: d.balanceAfterCents ?? null } }];
+  },
 });
