@@ -54,7 +54,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: anyone,
       responses: { 200: { description: 'The balance summary', schema: BalanceSummaryView } },
-      errors: [401],
+      errors: [401, 409],
     },
     async ({ actor, req }) => {
       const driverId = driverIdOf(actor);
@@ -123,14 +123,14 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
       guards: anyone,
       body: PayoutConfigBody,
       responses: configResponses,
-      errors: [400, 401, 422],
+      errors: [400, 401, 409, 422],
     },
     setConfig,
   );
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/driver/payout-method', summary: 'Alias of POST /wallet/me/payout-config', tags, guards: driverOnly, body: PayoutConfigBody, responses: configResponses, errors: [400, 401, 403, 422] },
+    { method: 'put', path: '/driver/payout-method', summary: 'Alias of POST /wallet/me/payout-config', tags, guards: driverOnly, body: PayoutConfigBody, responses: configResponses, errors: [400, 401, 403, 409, 422] },
     setConfig,
   );
 };

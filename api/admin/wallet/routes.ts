@@ -48,7 +48,7 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
       params: DriverParams,
       body: AdjustmentBody,
       responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
-      errors: [401, 403, 404, 422],
+      errors: [401, 403, 404, 409, 422],
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
