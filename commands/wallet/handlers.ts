@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../domain/errors.js';
+import type { PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
+import { walletStream } from '../../domain/wallet/events.js';
+import { walletDecider, type EntryRequest, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { loadState, type Decided, type Handled } from '../handle.js';
+import { derivedEventId } from '../order/eventIds.js';
+
+type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
+/** A wallet command as callers give it: the handler stamps the time. */
+export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ? Omit<C, 'now'> : never) : never;
+
+/**
+ * How many times a wallet command is tried again when the shared handler gave up on a busy stream: every
+ * delivery, adjustment and payout of a driver lands on one stream, and a reaction that gave up would be
+ * lost (the process manager treats a domain error as final).
+ */
+const BUSY_RETRIES = 6;
+
+const isBusy = (err: unknown) => err instanceof DomainError && err.code === 'Conflict';
+
+/**
+ * load → decide → append on the driver's wallet stream. A LedgerEntryRecorded keeps its entry id as its
+ * event id (so a redelivered cause appends nothing); a WalletOpened gets an id derived from it.
+ */
+export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> => {
+  const idOf = (e: WalletEvent, i: number, all: WalletEvent[]): string => {
+    if (e.type === 'LedgerEntryRecorded') return e.data.entryId;
+    const entry = all.find((x) => x.type === 'LedgerEntryRecorded');
+    return entry?.type === 'LedgerEntryRecorded' ? derivedEventId(entry.data.entryId, `wallet/open/${i}`) : randomUUID();
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.handle(
+        walletStream(driverId),
+        walletDecider,
+        (s): Decided<WalletEvent>[] => {
+          const events = walletDecider.decide({ ...cmd, now: ctx.clock.now() } as WalletCommand, s);
+          return events.map((e, i) => ({ ...e, eventId: idOf(e, i, events) }));
+        },
+        metadata,
+      );
+    } catch (err) {
+      if (!isBusy(err) || attempt > BUSY_RETRIES) throw err;
+    }
+  }
+};
+
+export const loadWallet = async (ctx: Pick<AppContext, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
+
+/** The wallet as it stood at an instant: its stream folded up to the events recorded by then. */
+export const loadWalletAsOf = async (ctx: Pick<AppContext, 'store'>, driverId: number, asOf: Date): Promise<WalletState> => {
+  const recorded = await ctx.store.readStream(walletStream(driverId));
+  let s = walletDecider.initialState;
+  for (const r of recorded) {
+    if (r.recordedAt.getTime() > asOf.getTime()) break;
+    s = walletDecider.evolve(s, { type: r.type, data: r.data } as WalletEvent);
+  }
+  return s;
+};
+
+/** The entry id of a settlement receipt's PAYOUT_SENT: one per receipt, whoever records it and however often. */
+export const payoutEntryId = (receiptId: string): string => derivedEventId(`receipt-${receiptId}`, 'wallet/PAYOUT_SENT');
+
+/** The wallet commands the API, the reactions and the settlement area send. */
+export const walletCommands = (ctx: Ctx) => ({
+  open: (driverId: number, m?: EventMetadata) => runWallet(ctx, driverId, { type: 'OpenWallet', driverId }, m),
+  /** An entry a reaction decided (walletReactions.ts, promotions' driver grants). */
+  record: (entry: EntryRequest, m?: EventMetadata) => runWallet(ctx, entry.driverId, { type: 'RecordEntry', ...entry }, m),
+  adjust: (a: { driverId: number; direction: 'CREDIT' | 'DEBIT'; amountCents: number; reason: string; adminId: number }, m?: EventMetadata) =>
+    runWallet(ctx, a.driverId, { type: 'AdjustBalance', entryId: randomUUID(), ...a }, m),
+  /** PAYOUT_SENT for a paid receipt (#11): idempotent, the entry id derives from the receipt. */
+  recordPayout: (p: { driverId: number; receiptId: string; amountCents: number }, m?: EventMetadata) =>
+    runWallet(ctx, p.driverId, { type: 'RecordPayout', entryId: payoutEntryId(p.receiptId), ...p }, m),
+  setPayoutAccount: (a: { driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean }, m?: EventMetadata) =>
+    runWallet(ctx, a.driverId, { type: 'SetPayoutAccount', ...a }, m),
+});

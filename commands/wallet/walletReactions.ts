@@ -1,0 +1,64 @@
+import { driverDecider } from '../../domain/driver/driver.js';
+import { driverStream } from '../../domain/driver/events.js';
+import type { OrderDeliveredData } from '../../domain/order/events.js';
+import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
+import { usdToCents } from '../../domain/money.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { ScheduledJob } from '../../infra/scheduler.js';
+import { derivedEventId } from '../order/eventIds.js';
+import { loadOrder } from '../order/orderStream.js';
+import { processManager, type Cause } from '../processManager.js';
+import { walletEntriesForDelivery } from './earnings.js';
+import { walletCommands } from './handlers.js';
+
+const systemMetadata = (cause: Cause): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
+
+/**
+ * A delivery whose cash commission brings the driver's debt to the cap takes them offline, with an id
+ * derived from the delivery (so a redelivery does it once). Going online again is refused by the online
+ * gate until the debt is below the cap.
+ */
+const offlineAtCap = async (ctx: AppContext, cause: Cause, driverId: number, balanceCents: number): Promise<number> => {
+  if (isUnderCashDebtCap(balanceCents, usdToCents(ctx.config.CASH_DEBT_CAP_USD))) return 0;
+  const { position } = await ctx.handle(
+    driverStream(driverId),
+    driverDecider,
+    (s) =>
+      driverDecider
+        .decide({ type: 'SetOnline', online: false, allowed: true, now: ctx.clock.now() }, s)
+        .map((e) => ({ ...e, eventId: derivedEventId(cause.eventId, 'wallet/offline-at-cap') })),
+    systemMetadata(cause),
+  );
+  return position;
+};
+
+/** The executor of earnings.ts: reads what the event lacks, records each entry, applies the cap. */
+export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<number> => {
+  const data = cause.data as OrderDeliveredData;
+  const order = await loadOrder(ctx, data.orderId);
+  if (!order) return 0;
+  const entries = walletEntriesForDelivery({ eventId: cause.eventId, data }, order, (purpose) => derivedEventId(cause.eventId, purpose));
+  const wallet = walletCommands(ctx);
+  let last = 0;
+  let balanceCents: number | null = null;
+  for (const entry of entries) {
+    const r = await wallet.record(entry, systemMetadata(cause));
+    last = Math.max(last, r.position);
+    balanceCents = r.state.balanceCents;
+  }
+  if (balanceCents !== null) last = Math.max(last, await offlineAtCap(ctx, cause, data.driverId, balanceCents));
+  return last;
+};
+
+/**
+ * Deliveries of orders and surplus reservations become wallet entries. Deliveries are decided in the
+ * order area, which does not call into the wallet: the catch-up job follows the log (commands/processManager.ts).
+ */
+export const walletEarningsProcess = processManager<AppContext>({
+  name: 'wallet-earnings',
+  reactsTo: (e) => e.type === 'OrderDelivered' && e.streamId.startsWith('order-'),
+  react: reactToDelivery,
+});
+
+export const walletEarningsJob = (ctx: AppContext, everyMs = 1000): ScheduledJob => walletEarningsProcess.catchUpJob(ctx, { everyMs });
