@@ -41,6 +41,7 @@ const receiptEvent: EventHandler = async (trx: Trx, e: RecordedEvent<string, any
   const columns = {
     status: state.status,
     failure_kind: state.failureKind,
+    settled_at: state.paidAt ? new Date(state.paidAt) : state.voidedAt ? new Date(state.voidedAt) : null,
     state: JSON.stringify(state) as never,
     updated_position: e.globalPosition,
   };

@@ -38,6 +38,8 @@ declare module '../../infra/db/database.js' {
       beneficiary_name: string | null;
       payable_cents: number;
       issued_at: Date;
+      /** When it stopped reserving payable: paid (either way) or voided. */
+      settled_at: Date | null;
       state: ReceiptState;
       updated_position: number;
     };
@@ -47,7 +49,7 @@ declare module '../../infra/db/database.js' {
     /** State-stored: receipt numbers, sequential per fiscal period, one per receipt id whatever the retries. */
     settlement_receipt_numbers: { receipt_id: string; fiscal_period: string; seq: number };
     /** State-stored: which scheduled occurrence (process, local date) an instance has claimed. */
-    settlement_scheduled_runs: { process: string; run_date: string; claimed_at: Date };
+    settlement_scheduled_runs: { process: string; run_date: string; claimed_at: Date; finished_at: Date | null };
   }
 }
 
@@ -87,6 +89,7 @@ export const settlementMigrations: Record<string, Migration> = {
         beneficiary_name text,
         payable_cents bigint NOT NULL,
         issued_at timestamptz NOT NULL,
+        settled_at timestamptz,
         state jsonb NOT NULL,
         updated_position bigint NOT NULL
       )`.execute(db);
@@ -114,6 +117,7 @@ export const settlementMigrations: Record<string, Migration> = {
         process text NOT NULL,
         run_date text NOT NULL,
         claimed_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
         PRIMARY KEY (process, run_date)
       )`.execute(db);
     },
