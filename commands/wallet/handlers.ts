@@ -5,7 +5,8 @@ import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider, type EntryRequest, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { loadState, type Decided, type Handled } from '../handle.js';
+import type { DomainEvent } from '../../domain/decider.js';
+import { loadState, type Aggregate, type Decided, type Handled } from '../handle.js';
 import { derivedEventId } from '../order/eventIds.js';
 
 type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
@@ -50,13 +51,12 @@ export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, 
 
 export const loadWallet = async (ctx: Pick<AppContext, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
 
-/** The wallet as it stood at an instant: its stream folded up to the events recorded by then. */
-export const loadWalletAsOf = async (ctx: Pick<AppContext, 'store'>, driverId: number, asOf: Date): Promise<WalletState> => {
-  const recorded = await ctx.store.readStream(walletStream(driverId));
-  let s = walletDecider.initialState;
-  for (const r of recorded) {
+/** An aggregate as it stood at an instant: its stream folded up to the events recorded by then. */
+export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<AppContext, 'store'>, streamId: string, aggregate: Aggregate<S, E>, asOf: Date): Promise<S> => {
+  let s = aggregate.initialState;
+  for (const r of await ctx.store.readStream(streamId)) {
     if (r.recordedAt.getTime() > asOf.getTime()) break;
-    s = walletDecider.evolve(s, { type: r.type, data: r.data } as WalletEvent);
+    s = aggregate.evolve(s, { type: r.type, data: r.data } as E);
   }
   return s;
 };

@@ -1,6 +1,7 @@
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
+import { DomainError } from '../../domain/errors.js';
 import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
 import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
@@ -43,7 +44,12 @@ export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<nu
   let last = 0;
   let balanceCents: number | null = null;
   for (const entry of entries) {
-    const r = await wallet.record(entry, systemMetadata(cause));
+    const r = await wallet.record(entry, systemMetadata(cause)).catch((err: unknown) => {
+      // A stream still busy after every retry is no refusal: a plain error makes the catch-up try this
+      // delivery again instead of skipping it (a DomainError would be logged and skipped as final).
+      if (err instanceof DomainError && err.code === 'Conflict') throw new Error(`wallet of driver ${entry.driverId} stayed busy`, { cause: err });
+      throw err;
+    });
     last = Math.max(last, r.position);
     balanceCents = r.state.balanceCents;
   }

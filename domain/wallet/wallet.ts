@@ -16,6 +16,7 @@ type At = { now: Date };
 /** An entry as a reaction or the settlement asks for it; the decider adds the running balance. */
 export type EntryRequest = {
   driverId: number;
+  /** A UUID: it is also the event's id (derived from the cause by reactions). */
   entryId: string;
   ledgerType: LedgerType;
   direction: LedgerDirection;

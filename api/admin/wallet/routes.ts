@@ -1,0 +1,108 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { walletCommands } from '../../../commands/wallet/handlers.js';
+import { notFound } from '../../../domain/errors.js';
+import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
+import type { AppContext } from '../../../infra/context.js';
+import { findDriver } from '../../../projections/drivers/driverQueries.js';
+import { requireRole, type Actor } from '../../auth.js';
+import { requestMetadata } from '../../identity/requestMetadata.js';
+import { usdAmount } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
+import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
+import { balanceAsOf, currentBalance } from '../../wallet/walletReads.js';
+
+const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
+const AdjustmentBody = z.object({
+  direction: z.enum(LEDGER_DIRECTIONS),
+  amount: usdAmount(100_000),
+  reason: z.string().trim().min(10).max(500),
+});
+const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).optional() });
+
+const tags = ['admin wallet'];
+
+/** DOMAIN.md "Routes of wave 2 beyond the spec": a driver's wallet as the back office sees and corrects it. */
+export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
+  const admin = requireRole(ctx.auth, 'ADMIN');
+  const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
+  const commands = walletCommands(ctx);
+  /** The same scope as the admin's driver routes: their cities; a driver without a city, super admins only. */
+  const scopedDriver = async (actor: Actor, driverId: number) => {
+    const d = await findDriver(ctx.db, driverId, ctx.clock.now());
+    const inScope = d && (actor.superAdmin === true || (d.cityId !== null && (actor.cityIds ?? []).includes(d.cityId)));
+    if (!inScope) throw notFound('DriverNotFound', 'No such driver.');
+    return d;
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/drivers/:driverId/wallet/adjustments',
+      summary: 'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in',
+      tags,
+      guards: superAdmin,
+      params: DriverParams,
+      body: AdjustmentBody,
+      responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
+      errors: [401, 403, 404, 422],
+    },
+    async ({ actor, params, body, req, res }) => {
+      await scopedDriver(actor, params.driverId);
+      const r = await commands.adjust(
+        { driverId: params.driverId, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
+        requestMetadata(req, actor),
+      );
+      await ctx.settle(r.position);
+      const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded');
+      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded!.data.entryId as string).executeTakeFirstOrThrow();
+      res.status(201);
+      return { entry: toLedgerEntryView(row) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/drivers/:driverId/wallet',
+      summary: 'A driver’s balance summary as it stood at as_of (ISO 8601; default now)',
+      tags,
+      guards: admin,
+      params: DriverParams,
+      query: AsOfQuery,
+      responses: { 200: { description: 'The balance summary then', schema: z.object({ wallet: BalanceSummaryView, as_of: z.string() }) } },
+      errors: [401, 403, 404, 422],
+    },
+    async ({ actor, params, query }) => {
+      await scopedDriver(actor, params.driverId);
+      const asOf = query.as_of ? new Date(query.as_of) : null;
+      const summary = asOf ? await balanceAsOf(ctx, params.driverId, asOf) : await currentBalance(ctx, params.driverId);
+      return { wallet: toBalanceView(summary), as_of: (asOf ?? ctx.clock.now()).toISOString() };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/drivers/:driverId/wallet/transactions',
+      summary: 'A driver’s ledger (cursor, newest first; the query of /wallet/me/transactions)',
+      tags,
+      guards: admin,
+      params: DriverParams,
+      query: LedgerQuery,
+      responses: { 200: { description: 'Ledger entries, newest first', schema: LedgerPage } },
+      errors: [401, 403, 404, 422],
+    },
+    async ({ actor, params, query }) => {
+      await scopedDriver(actor, params.driverId);
+      return ledgerPageOf(ctx.db, params.driverId, query);
+    },
+  );
+};
