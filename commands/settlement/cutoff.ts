@@ -31,7 +31,7 @@ const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: strin
     .select(['e.entry_id', 'e.type', 'e.direction', 'e.amount_cents', 'e.order_id', 'e.exchange_rate_amount', 'e.description', 'e.at', 'o.base_price_cents', 'o.platform_revenue_cents', 'o.delivered_at'])
     .where('e.driver_id', '=', driverId);
   if (receiptId) q = q.where('e.receipt_id', '=', receiptId);
-  const rows = await q.orderBy('e.at').orderBy('e.entry_id').execute();
+  const rows = await q.orderBy('e.position').execute();
   return rows.map((r) => ({
     entryId: r.entry_id,
     type: r.type,
@@ -88,7 +88,7 @@ const issueReserved = async (
     fiscalPeriod,
     driverId,
     cityId: account.cityId,
-    cutoffFrom: entries[0].at,
+    cutoffFrom: entries.map((e) => e.at).sort()[0],
     cutoffTo: now.toISOString(),
     ivaPrc: config.ivaPrc,
     entryIds: entries.map((e) => e.entryId),

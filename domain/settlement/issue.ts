@@ -43,12 +43,12 @@ export const settleableEntries = (
  * Lines and totals of a receipt: one ORDER line per order (all its entries netted: a cash order nets to
  * minus its commission), one ADJUSTMENT line per promotion or manual entry. The commission is
  * tax-inclusive: its tax part at ivaPrc is |commission| × iva / (100 + iva), the base the rest.
+ * Lines follow the entries' order (the ledger's).
  */
 export const receiptLines = (entries: SettleableEntry[], ivaPrc: number): { lines: ReceiptLine[]; totals: ReceiptTotals } => {
-  const sorted = [...entries].sort((a, b) => a.at.localeCompare(b.at) || a.entryId.localeCompare(b.entryId));
   const byOrder = new Map<number, SettleableEntry[]>();
   const lines: Omit<ReceiptLine, 'lineNumber'>[] = [];
-  for (const e of sorted) {
+  for (const e of entries) {
     if (e.orderId !== null && !ADJUSTMENT_TYPES.has(e.type)) {
       const group = byOrder.get(e.orderId);
       if (group) {

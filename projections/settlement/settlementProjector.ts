@@ -87,6 +87,7 @@ const handlers: Record<string, EventHandler> = {
         exchange_rate_amount: d.exchangeRateAmount ?? null,
         description: d.description ?? '',
         at: new Date(d.at),
+        position: e.globalPosition,
       })
       .onConflict((oc) => oc.doNothing())
       .execute();

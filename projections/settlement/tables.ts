@@ -14,6 +14,8 @@ declare module '../../infra/db/database.js' {
       exchange_rate_amount: string | null;
       description: string;
       at: Date;
+      /** The entry's global position: the ledger's own order, whatever the clock said. */
+      position: number;
       receipt_id: string | null;
     };
     /** The payout account each driver last set (the wallet's PayoutAccountSet). */
@@ -66,6 +68,7 @@ export const settlementMigrations: Record<string, Migration> = {
         exchange_rate_amount text,
         description text NOT NULL DEFAULT '',
         at timestamptz NOT NULL,
+        position bigint NOT NULL,
         receipt_id text
       )`.execute(db);
       await sql`CREATE INDEX settlement_entries_open ON settlement_entries (driver_id) WHERE receipt_id IS NULL`.execute(db);
