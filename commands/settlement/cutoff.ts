@@ -97,12 +97,14 @@ const issueReserved = async (
     beneficiary: account.beneficiary,
     issuedAt: now.toISOString(),
   };
-  const { state } = await ctx.handle(
+  const { state, events } = await ctx.handle(
     receiptStream(receiptId),
     receiptAggregate,
     (s) => decideReceipt({ type: 'IssueReceipt', data }, s).map((e) => ({ ...e, eventId: derivedEventId(receiptId, 'issued') })),
     metadata,
   );
+  // Issued by a racing run already: reported by that run.
+  if (events.length === 0) return null;
   return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
 };
 
