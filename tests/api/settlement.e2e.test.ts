@@ -8,7 +8,7 @@ const MINUTE = 60_000;
 
 describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HTTP)', () => {
   let t: TestService;
-  const clock = new ManualClock('2026-11-23T22:00:00Z');
+  const clock = new ManualClock('2026-11-23T16:00:00Z'); // 12:00 in Caracas: the scheduler's cutoff is not due
   beforeAll(async () => {
     t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
   });

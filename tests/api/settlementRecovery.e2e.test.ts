@@ -84,4 +84,27 @@ describe('settlement runs survive crashes and concurrent instances', () => {
     expect(receipts).toHaveLength(5);
     expect(receipts.every((r) => r.status === 'PAID' && r.state.payoutOrders.length === 1)).toBe(true);
   });
+
+  it.runIf(process.env.DATABASE_URL)('two service instances on one PostgreSQL database, both ticking at 18:00, issue and pay each receipt once', async () => {
+    const clockB = new ManualClock('2026-11-24T20:00:00Z');
+    clock.set('2026-11-24T20:00:00Z');
+    const shared = t as TestService & { databaseUrl?: string; busPrefix: string };
+    const b = await startTestService({ clock: clockB, shared: { databaseUrl: shared.databaseUrl, busPrefix: shared.busPrefix } });
+    try {
+      const w = settlementWorld(t.service.ctx);
+      const drivers = await Promise.all(['1', '2', '3'].map((d) => w.driver(d, 900)));
+      for (const at of ['2026-11-24T22:00:00Z', '2026-11-24T23:00:00Z']) {
+        clock.set(at);
+        clockB.set(at);
+        await Promise.all([t.service.ctx.scheduler.tick(), b.service.ctx.scheduler.tick()]);
+      }
+      const receipts = await receiptsOf(drivers);
+      expect(receipts.map((r) => Number(r.driver_id)).sort()).toEqual(drivers);
+      expect(receipts.every((r) => r.status === 'PAID' && r.state.payoutOrders.length === 1)).toBe(true);
+      const payouts = await t.service.ctx.db.selectFrom('wallet_ledger').select('driver_id').where('type', '=', 'PAYOUT_SENT').where('driver_id', 'in', drivers).execute();
+      expect(payouts).toHaveLength(3);
+    } finally {
+      await b.stop();
+    }
+  });
 });
