@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { findUserById } from '../../commands/identity/phoneAuth.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
@@ -54,7 +54,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: anyone,
       responses: { 200: { description: 'The balance summary', schema: BalanceSummaryView } },
-      errors: [401],
+      errors: [401, 409],
     },
     async ({ actor, req }) => {
       const driverId = driverIdOf(actor);
@@ -101,7 +101,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  const setConfig = async ({ actor, body, req }: { actor: Actor; body: z.infer<typeof PayoutConfigBody>; req: Parameters<typeof requestMetadata>[0] }) => {
+  const setConfig = async ({ actor, body, req }: { actor: Actor; body: z.infer<typeof PayoutConfigBody>; req: Request }) => {
     const driverId = driverIdOf(actor);
     if (driverId === null) throw badRequest('NoDriverProfile', 'Only a driver has a payout account.');
     const user = await findUserById(ctx, actor.id);
@@ -123,14 +123,14 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
       guards: anyone,
       body: PayoutConfigBody,
       responses: configResponses,
-      errors: [400, 401, 422],
+      errors: [400, 401, 409, 422],
     },
     setConfig,
   );
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/driver/payout-method', summary: 'Alias of POST /wallet/me/payout-config', tags, guards: driverOnly, body: PayoutConfigBody, responses: configResponses, errors: [400, 401, 403, 422] },
+    { method: 'put', path: '/driver/payout-method', summary: 'Alias of POST /wallet/me/payout-config', tags, guards: driverOnly, body: PayoutConfigBody, responses: configResponses, errors: [400, 401, 403, 409, 422] },
     setConfig,
   );
 };

@@ -20,7 +20,8 @@ export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ?
  */
 const BUSY_RETRIES = 6;
 
-const isBusy = (err: unknown) => err instanceof DomainError && err.code === 'Conflict';
+/** The shared handler's answer when a stream stayed busy through its retries (the wallet decider never says Conflict). */
+export const isBusy = (err: unknown): boolean => err instanceof DomainError && err.code === 'Conflict';
 
 /**
  * load → decide → append on the driver's wallet stream. A LedgerEntryRecorded keeps its entry id as its

@@ -1,7 +1,6 @@
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
-import { DomainError } from '../../domain/errors.js';
 import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
 import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
@@ -11,7 +10,7 @@ import { derivedEventId } from '../order/eventIds.js';
 import { loadOrder } from '../order/orderStream.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletEntriesForDelivery } from './earnings.js';
-import { walletCommands } from './handlers.js';
+import { isBusy, walletCommands } from './handlers.js';
 
 const systemMetadata = (cause: Cause): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
 
@@ -47,7 +46,7 @@ export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<nu
     const r = await wallet.record(entry, systemMetadata(cause)).catch((err: unknown) => {
       // A stream still busy after every retry is no refusal: a plain error makes the catch-up try this
       // delivery again instead of skipping it (a DomainError would be logged and skipped as final).
-      if (err instanceof DomainError && err.code === 'Conflict') throw new Error(`wallet of driver ${entry.driverId} stayed busy`, { cause: err });
+      if (isBusy(err)) throw new Error(`wallet of driver ${entry.driverId} stayed busy`, { cause: err });
       throw err;
     });
     last = Math.max(last, r.position);

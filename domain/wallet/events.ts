@@ -82,5 +82,3 @@ export type LedgerEntryRecorded = DomainEvent<'LedgerEntryRecorded', LedgerEntry
 export type PayoutAccountSet = DomainEvent<'PayoutAccountSet', PayoutAccountSetData>;
 
 export type WalletEvent = WalletOpened | LedgerEntryRecorded | PayoutAccountSet;
-
-export const WALLET_EVENT_TYPES: WalletEvent['type'][] = ['WalletOpened', 'LedgerEntryRecorded', 'PayoutAccountSet'];

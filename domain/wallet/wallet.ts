@@ -2,15 +2,26 @@ import type { Decider } from '../decider.js';
 import { badRequest, validationError } from '../errors.js';
 import type { LedgerDirection, LedgerEntryRecordedData, LedgerType, PayoutAccount, WalletEvent } from './events.js';
 
+/**
+ * `${causeId}/${type}` of every entry, newest first, as a persistent list: folding a long stream stays
+ * linear (a copied Set per event would make it quadratic), and the one lookup per command is a scan.
+ */
+type Recorded = { readonly key: string; readonly rest: Recorded } | null;
+
+const isRecorded = (r: Recorded, key: string): boolean => {
+  for (let n = r; n !== null; n = n.rest) if (n.key === key) return true;
+  return false;
+};
+
 export interface WalletState {
   driverId: number | null;
   balanceCents: number;
-  /** `${causeId}/${type}` of every entry: a cause never has two entries of the same type. */
-  recorded: ReadonlySet<string>;
+  /** A cause never has two entries of the same type. */
+  recorded: Recorded;
   payoutAccount: (PayoutAccount & { userId: number; setAt: string }) | null;
 }
 
-export const initialState: WalletState = { driverId: null, balanceCents: 0, recorded: new Set(), payoutAccount: null };
+export const initialState: WalletState = { driverId: null, balanceCents: 0, recorded: null, payoutAccount: null };
 
 type At = { now: Date };
 /** An entry as a reaction or the settlement asks for it; the decider adds the running balance. */
@@ -48,7 +59,7 @@ export const evolve = (s: WalletState, e: WalletEvent): WalletState => {
         ...s,
         driverId: e.data.driverId,
         balanceCents: e.data.balanceAfterCents,
-        recorded: new Set(s.recorded).add(causeKey(e.data.causeId, e.data.type)),
+        recorded: { key: causeKey(e.data.causeId, e.data.type), rest: s.recorded },
       };
     case 'PayoutAccountSet': {
       const { driverId: _d, userId, otpVerified: _o, at, ...account } = e.data;
@@ -78,7 +89,7 @@ const opening = (s: WalletState, driverId: number, now: Date): WalletEvent[] =>
 
 const entry = (s: WalletState, r: EntryRequest, adminId: number | null, now: Date): WalletEvent[] => {
   if (!Number.isSafeInteger(r.amountCents) || r.amountCents <= 0) throw validationError({ amount: ['must be a positive amount of cents'] });
-  if (s.recorded.has(causeKey(r.causeId, r.ledgerType))) return [];
+  if (isRecorded(s.recorded, causeKey(r.causeId, r.ledgerType))) return [];
   const signed = r.direction === 'CREDIT' ? r.amountCents : -r.amountCents;
   const data: LedgerEntryRecordedData = {
     driverId: r.driverId,

@@ -4,6 +4,7 @@ import { createHandle } from '../../commands/handle.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import { LEDGER_TYPES } from '../../domain/wallet/events.js';
 import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
+import type { BusMessage } from '../../infra/bus/port.js';
 import { ManualClock } from '../../infra/clock.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
@@ -60,7 +61,10 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     const db = createDb(pool);
     await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...walletMigrations });
     const store = createPostgresEventStore(pool, { pollMs: 20 });
-    const runner = new ProjectionRunner({ db, pool, store, bus: createInProcessBus(), logger: createLogger('silent'), projectors: [walletLedgerProjector], pollMs: 20, batchSize: 50 });
+    const bus = createInProcessBus();
+    const published: BusMessage[] = [];
+    bus.subscribe('events.wallet.>', (m) => published.push(m));
+    const runner = new ProjectionRunner({ db, pool, store, bus, logger: createLogger('silent'), projectors: [walletLedgerProjector], pollMs: 20, batchSize: 50 });
     cleanups.push(async () => {
       await runner.stop();
       await store.close();
@@ -82,7 +86,7 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       const pick = random();
       const r =
         pick < 0.1
-          ? await wallet.recordPayout({ driverId, receiptId: `r-${i % 9}`, amountCents })
+          ? await wallet.recordPayout({ driverId, receiptId: `r-${driverId}-${i % 5}`, amountCents })
           : pick < 0.2
             ? await wallet.adjust({ driverId, direction: random() < 0.5 ? 'CREDIT' : 'DEBIT', amountCents, reason: 'Ajuste de prueba', adminId: 1 })
             : pick < 0.25
@@ -104,6 +108,10 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     expect(await runner.waitFor(head, 20_000)).toBe(true);
     const live = await snapshot(db);
     expect(live.ledger.length).toBeGreaterThan(100);
+    // A receipt is paid out once, however often its payout is recorded.
+    const payouts = live.ledger.filter((e) => e.type === 'PAYOUT_SENT').map((e) => e.receipt_id);
+    expect(payouts.length).toBeGreaterThan(0);
+    expect(new Set(payouts).size).toBe(payouts.length);
 
     for (const w of live.wallets) {
       const entries = live.ledger.filter((e) => e.driver_id === w.driver_id);
@@ -111,6 +119,11 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       expect(w.balance_cents).toBe(sum);
       expect(entries.at(-1)?.balance_after_cents ?? 0).toBe(sum);
     }
+
+    // Every entry was announced on the bus once its batch committed, with its running balance.
+    await bus.flush();
+    const announced = published.filter((m) => m.subject === 'events.wallet.LedgerEntryRecorded').map((m) => m.data as { entryId: string; balanceAfterCents: number });
+    expect(new Map(announced.map((m) => [m.entryId, m.balanceAfterCents]))).toEqual(new Map(live.ledger.map((e) => [e.entry_id, e.balance_after_cents])));
 
     const result = await rebuildProjection({ db, store, batchSize: 40 }, walletLedgerProjector);
     expect(result.position).toBeGreaterThanOrEqual(head);

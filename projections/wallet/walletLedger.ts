@@ -77,7 +77,7 @@ export const walletMigrations: Record<string, Migration> = {
         admin_id bigint,
         global_position bigint NOT NULL UNIQUE,
         created_at timestamptz NOT NULL,
-        UNIQUE (cause_id, type)
+        UNIQUE (driver_id, cause_id, type)
       )`.execute(db);
       await sql`CREATE INDEX wallet_ledger_driver ON wallet_ledger (driver_id, global_position DESC)`.execute(db);
       await sql`CREATE INDEX wallet_ledger_order ON wallet_ledger (order_id) WHERE order_id IS NOT NULL`.execute(db);
@@ -155,5 +155,10 @@ export const walletLedgerProjector = projector('wallet_ledger', {
         .onConflict((oc) => oc.column('driver_id').doUpdateSet(account))
         .execute();
     },
+  },
+  /** For other services: which wallet moved, never the payout account's details. */
+  publish: (e) => {
+    const d = e.data as Partial<LedgerEntryRecordedData> & { driverId: number };
+    return [{ subject: `events.wallet.${e.type}`, data: { driverId: d.driverId, entryId: d.entryId ?? null, ledgerType: d.type ?? null, balanceAfterCents: d.balanceAfterCents ?? null } }];
   },
 });

@@ -93,7 +93,7 @@ describe('promotion milestone grants', () => {
     expect(off.body.promotion).toMatchObject({ active: false, is_running: false, name: 'Hito cerrado', grants_count: 1 });
   });
 
-  it('stops at max_grants, pages grants newest first, and ignores inactive, other-city and driver campaigns', async () => {
+  it('stops at max_grants, pages grants newest first, ignores inactive and other-city campaigns, and grants a driver campaign to the driver only', async () => {
     const capped = await create({ milestone_orders: 1, max_grants: 2, amount_usd: 1, credit_scope: 'ANY' });
     const inactive = await create({ milestone_orders: 1, active: false });
     const elsewhere = await create({ milestone_orders: 1, city_id: 2 });
@@ -113,6 +113,8 @@ describe('promotion milestone grants', () => {
     expect(await promotion(capped.id)).toMatchObject({ grants_count: 2, granted_amount_usd: 2, is_running: false });
     expect((await api.get('/credit/me', clients[0].token)).body).toMatchObject({ anyUSD: 1, earnedUSD: 1 });
     expect((await api.get('/credit/me', clients[2].token)).body).toMatchObject({ earnedUSD: 0 });
-    for (const p of [inactive, elsewhere, drivers]) expect(await promotion(p.id)).toMatchObject({ grants_count: 0 });
+    for (const p of [inactive, elsewhere]) expect(await promotion(p.id)).toMatchObject({ grants_count: 0 });
+    // The driver's first delivery reached the driver campaign's milestone: one grant, to the driver (#10).
+    expect((await grants(drivers.id)).items.map((g: { user: { id: number } }) => g.user.id)).toEqual([driver.user.id]);
   });
 });

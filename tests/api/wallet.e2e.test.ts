@@ -3,8 +3,8 @@ import { reactToDelivery } from '../../commands/wallet/walletReactions.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { signInAdmin, signInClient, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
+import { arrive, call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestResponse, type TestService } from '../support/testService.js';
 
 /**
@@ -83,7 +83,6 @@ describe('wallet', () => {
     });
 
     it('a driver who is not ACTIVE cannot go online', async () => {
-      const { signInDriver } = await import('../support/actors.js');
       const pending = await signInDriver(t, { approved: false });
       expect((await balance(pending)).canGoOnline).toBe(false);
     });
@@ -129,6 +128,62 @@ describe('wallet', () => {
       // W = 2500: driver_gross 2250, driver_solidary 1 % = 23 (rounded half away), driver_receives 2227.
       expect(items).toEqual([expect.objectContaining({ order_id: orderId, type: 'ORDER_EARNING', direction: 'CREDIT', amount_cents: 2227, balance_after_cents: 2227, exchange_rate_amount: '36.50' })]);
       expect(await balance(driver)).toMatchObject({ balanceUSD: 22.27, withdrawableUSD: 22.27, cashDebtUSD: 0 });
+    });
+
+    it('a surplus reservation paid online earns SURPLUS_EARNING; a cash one leaves the commission as debt', async () => {
+      const payer = { bank_code: '0102', id_number: 'V12345678', phone: '04141234567', name: 'Ana Pérez' };
+      const reserveAndDeliver = async (paymentMethod: string) => {
+        const driver = await onlineDriver(t);
+        // 20.01 USD of driver gross for the whole listing (surplus.e2e's figures): driver_receives 2001 − 1 % = 1981.
+        const listing = must('publish', await api.post('/surplus', driver.token, { availableLiters: 1500, totalAmount: 20.01, description: 'Agua sobrante', ...CARACAS, address: 'Av. Libertador, Caracas' }), 201).listing;
+        const client = await signInClient(t);
+        const order = must('reserve', await api.post(`/surplus/${listing.id}/reserve`, client.token, { ...CARACAS, address: 'Av. Urdaneta, Edificio Sur, Caracas', paymentMethod }), 200).order;
+        if (paymentMethod !== 'CASH_USD') {
+          must('prepare', await api.post(`/orders/${order.id}/payment/prepare`, client.token, payer), 200);
+          must('report', await api.post(`/orders/${order.id}/payment/report`, client.token, { ...payer, otp: '123456' }), 200);
+        }
+        const pin = must('GET order', await api.get(`/orders/${order.id}`, client.token), 200).order.delivery_pin;
+        await arrive(t, { client, driver, orderId: order.id, offerId: 0, pin });
+        must('deliver', await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1500, deliveryPin: pin }), 200);
+        await tick();
+        return { driver, orderId: order.id as number };
+      };
+      const online = await reserveAndDeliver('PAYPROV_DI');
+      expect((await ledger(online.driver)).items).toEqual([expect.objectContaining({ order_id: online.orderId, type: 'SURPLUS_EARNING', direction: 'CREDIT', amount_cents: 1981 })]);
+      const cash = await reserveAndDeliver('CASH_USD');
+      expect((await ledger(cash.driver)).items).toEqual([expect.objectContaining({ order_id: cash.orderId, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT' })]);
+    });
+
+    it('a DRIVER promotion campaign grants PROMO_BONUS into the wallet once, whatever the catch-up replays', async () => {
+      const campaign = must('campaign', await api.post('/admin/promotions', root.token, { name: 'Bono conductores', audience: 'DRIVER', milestone_orders: 2, amount_usd: 7.5 }), 201).promotion;
+      const driver = await onlineDriver(t);
+      await deliverOnline(driver, 25);
+      await tick();
+      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([]);
+      await deliverOnline(driver, 25);
+      await Promise.all([tick(), tick()]);
+      await tick();
+      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([
+        expect.objectContaining({ type: 'PROMO_BONUS', direction: 'CREDIT', amount_cents: 750, order_id: null, exchange_rate_amount: null, description: `Bono de la promoción #${campaign.id}` }),
+      ]);
+      expect(await balance(driver)).toMatchObject({ balanceUSD: 2 * 22.27 + 7.5 });
+      must('stop', await api.patch(`/admin/promotions/${campaign.id}`, root.token, { active: false }), 200);
+    });
+
+    it('a cash order paid partly with promotional credit reimburses the credited part as PROMO_REIMBURSEMENT', async () => {
+      const driver = await onlineDriver(t);
+      const client = await signInClient(t);
+      must('credit', await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, { type: 'credit', scope: 'ORDERS', amount: 5, reason: 'Compensación por un pedido tardío' }), 200);
+      const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
+      await arrive(t, f);
+      must('deliver', await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }), 200);
+      await tick();
+      const { items } = await ledger(driver);
+      expect(items.map((e: { type: string; direction: string; amount_cents: number; order_id: number }) => [e.type, e.direction, e.amount_cents, e.order_id])).toEqual([
+        ['PROMO_REIMBURSEMENT', 'CREDIT', 500, f.orderId],
+        ['CASH_COMMISSION_DEBT', 'DEBIT', 250, f.orderId],
+      ]);
+      expect(await balance(driver)).toMatchObject({ balanceUSD: 2.5 });
     });
   });
 
@@ -255,6 +310,10 @@ describe('wallet', () => {
       expect(r.status).toBe(201);
       expect(r.body.entry).toMatchObject({ wallet_id: driver.driverId, type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', amount_cents: 1234, balance_after_cents: -1234, amount_usd: 12.34, balance_after_usd: -12.34, description: 'Cobro de un bidón dañado' });
       expect((await ledger(driver)).items).toEqual([r.body.entry]);
+      // Another driver sees only their own (empty) wallet: the driver routes take no driver id.
+      const stranger = await onlineDriver(t);
+      expect((await ledger(stranger)).items).toEqual([]);
+      expect((await balance(stranger)).balanceUSD).toBe(0);
 
       const plain = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
       expect((await adjust(driver.driverId, { direction: 'CREDIT', amount: 1, reason: 'Intento sin permiso' }, plain.token)).status).toBe(403);

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
-import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
+import { LEDGER_DIRECTIONS, type LedgerEntryRecorded } from '../../../domain/wallet/events.js';
 import type { AppContext } from '../../../infra/context.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
@@ -48,7 +48,7 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
       params: DriverParams,
       body: AdjustmentBody,
       responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
-      errors: [401, 403, 404, 422],
+      errors: [401, 403, 404, 409, 422],
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
@@ -57,8 +57,8 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
         requestMetadata(req, actor),
       );
       await ctx.settle(r.position);
-      const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded');
-      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded!.data.entryId as string).executeTakeFirstOrThrow();
+      const recorded = r.events.find((e): e is LedgerEntryRecorded => e.type === 'LedgerEntryRecorded')!;
+      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirstOrThrow();
       res.status(201);
       return { entry: toLedgerEntryView(row) };
     },
