@@ -21,6 +21,9 @@ export interface RunReceipt {
   status: string;
 }
 
+/** Drivers issued side by side on PostgreSQL (PGlite has one connection: one at a time). */
+const CUTOFF_CONCURRENCY = 4;
+
 const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
 
 /** The driver's ledger entries with their orders' figures, oldest first. */
@@ -108,19 +111,14 @@ const issueReserved = async (
   return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
 };
 
-const balanceAndPending = async (ctx: SettlementCtx, driverId: number) => {
-  const balance = await ctx.db
-    .selectFrom('settlement_entries as e')
-    .select(sql<number>`COALESCE(SUM(${signedSql}), 0)`.as('cents'))
-    .where('e.driver_id', '=', driverId)
-    .executeTakeFirstOrThrow();
+const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
   const pending = await ctx.db
     .selectFrom('settlement_receipts')
     .select(sql<number>`COALESCE(SUM(payable_cents), 0)`.as('cents'))
     .where('driver_id', '=', driverId)
     .where('status', 'in', ['GENERATED', 'IN_PAYMENT', 'FAILED'])
     .executeTakeFirstOrThrow();
-  return { balanceCents: Number(balance.cents), pendingPayoutCents: Number(pending.cents) };
+  return Number(pending.cents);
 };
 
 /**
@@ -130,7 +128,10 @@ const balanceAndPending = async (ctx: SettlementCtx, driverId: number) => {
  */
 const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
   const entries = await entriesOf(ctx, driverId);
-  const figures = await balanceAndPending(ctx, driverId);
+  const figures = {
+    balanceCents: entries.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
+    pendingPayoutCents: await pendingPayoutOf(ctx, driverId),
+  };
   let receiptId: string | null = null;
   let reserved: SettleableEntry[] = [];
   await ctx.handle(
@@ -186,9 +187,14 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .having(sql`SUM(${signedSql})`, '>=', config.minBalanceCents)
     .orderBy('e.driver_id')
     .execute();
-  for (const c of candidates) {
-    const issued = await cutoffForDriver(ctx, config, Number(c.driver_id), now, metadata);
-    if (issued) out.push(issued);
-  }
+  // Drivers are independent (one pool each; numbers retry on a clash): a few at a time on a real server.
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const issued = await cutoffForDriver(ctx, config, Number(candidates[next++].driver_id), now, metadata);
+      if (issued) out.push(issued);
+    }
+  };
+  await Promise.all(Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, worker));
   return out;
 };
