@@ -189,12 +189,24 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .execute();
   // Drivers are independent (one pool each; numbers retry on a clash): a few at a time on a real server.
   let next = 0;
+  let stopped = false;
   const worker = async () => {
-    while (next < candidates.length) {
+    while (next < candidates.length && !stopped) {
       const issued = await cutoffForDriver(ctx, config, Number(candidates[next++].driver_id), now, metadata);
       if (issued) out.push(issued);
     }
   };
-  await Promise.all(Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, worker));
+  const guarded = async () => {
+    try {
+      await worker();
+    } catch (err) {
+      stopped = true;
+      throw err;
+    }
+  };
+  // Every worker stops before the run answers, even when one fails: no half of a run outlives it.
+  const settled = await Promise.allSettled(Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, guarded));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return out;
 };

@@ -21,16 +21,26 @@ export const settlementWorld = (ctx: AppContext) => {
   const adjust = async (driverId: number, cents: number) =>
     ctx.settle((await wallet.adjust({ driverId, direction: cents > 0 ? 'CREDIT' : 'DEBIT', amountCents: Math.abs(cents), reason: 'ajuste de prueba', adminId: 1 })).position);
 
-  /** A context whose store throws when `fail` says so for an append (before or after it is stored). */
+  /**
+   * A context whose store dies when `fail` says so for an append (before or after it is stored): that
+   * append and every later one throw, as a killed process appends nothing more.
+   */
   const crashing = (fail: (events: NewEvent[], stored: boolean) => boolean): AppContext => {
     const target = ctx.store;
+    let killed = false;
     const store = new Proxy(target, {
       get(t, prop) {
         if (prop === 'appendToStream') {
           return async (streamId: string, events: NewEvent[], options: { expectedRevision: never }) => {
-            if (fail(events, false)) throw new Error('killed before the append');
+            if (killed || fail(events, false)) {
+              killed = true;
+              throw new Error('killed before the append');
+            }
             const result = await t.appendToStream(streamId, events, options);
-            if (fail(events, true)) throw new Error('killed after the append');
+            if (fail(events, true)) {
+              killed = true;
+              throw new Error('killed after the append');
+            }
             return result;
           };
         }
