@@ -87,7 +87,7 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       summary: 'One own receipt with its lines',
       tags,
       guards: anyone,
-      params: z.object({ id: z.string().max(64) }),
+      params: z.object({ id: z.string() }),
       responses: { 200: { description: 'The receipt', schema: z.object({ settlement: DriverReceiptDetail }) } },
       errors: [401, 404],
     },

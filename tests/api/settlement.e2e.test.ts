@@ -114,6 +114,8 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
     expect(afterLate.status).toBe('PAID_EXTERNALLY');
     expect(afterLate.payout_orders[0].status).toBe('CONFIRMED');
     expect(afterLate.receipt_changes.map((c: { action: string }) => c.action)).toEqual(['mark_external', 'late_confirmation']);
+    expect(afterLate.receipt_changes[0]).toMatchObject({ admin_id: root.admin.id, from_status: 'FAILED', to_status: 'PAID_EXTERNALLY', reason: 'Pagado por transferencia' });
+    expect(afterLate.receipt_changes[1]).toMatchObject({ admin_id: null, from_status: 'PAID_EXTERNALLY', to_status: 'PAID_EXTERNALLY' });
     expect((await s.payoutsSent(silent)).map((e) => e.amount_cents)).toEqual([700]);
 
     // The annulled receipt's entries go back to the pool: the next cutoff issues them again.

@@ -33,7 +33,7 @@ const ReceiptsQuery = z
   .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
 
 const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
-const ReceiptParams = z.object({ id: z.string().max(64) });
+const ReceiptParams = z.object({ id: z.string() });
 const DetailQuery = z.object({
   as_of: z
     .string()
