@@ -86,6 +86,15 @@ export const ConfigSchema = z.object({
   OTP_REQUESTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
   /** Express 'trust proxy': unset trusts no proxy (req.ip is the socket's address); e.g. 1, loopback, or a subnet behind a load balancer. */
   TRUST_PROXY: z.string().optional(),
+  // Settlement (#11)
+  /** Base URL of the payout provider; unset: the simulator (DOMAIN.md "Settlement receipts"). */
+  PAYOUT_PROVIDER_URL: z.string().url().optional(),
+  PAYOUT_PROVIDER_KEY: z.string().optional(),
+  /** Bounded wait for one payout call; longer is an unknown outcome, re-sent with the same internal id. */
+  PAYOUT_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
+  PAYOUT_RECONCILE_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** How often the settlement scheduler looks whether a cutoff, payout or reconciliation is due. */
+  SETTLEMENT_SCHEDULER_MS: z.coerce.number().int().min(100).default(30000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

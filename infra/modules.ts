@@ -23,6 +23,8 @@ import { customersModule } from '../api/admin/customers/module.js';
 import { promotionsModule } from '../api/admin/promotions/module.js';
 // wallet (#10)
 import { walletModule } from '../api/wallet/module.js';
+// settlement (#11)
+import { settlementModule } from '../api/admin/settlements/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -46,4 +48,6 @@ export const modules: AppModule[] = [
   promotionsModule,
   // wallet (#10)
   walletModule,
+  // settlement (#11)
+  settlementModule,
 ];

@@ -2,7 +2,16 @@ import type { Db } from '../../infra/db/database.js';
 
 /**
  * pendingPayoutUSD: the payable of the driver's settlement receipts that are GENERATED, IN_PAYMENT or
- * FAILED (DOMAIN.md "Wallet"). Settlement receipts do not exist yet: 0 until #11 replaces this read with
- * one on its receipts read model, as of the same instant for the admin's `as_of` view.
+ * FAILED (DOMAIN.md "Wallet"), from the settlement receipts read model (#11). As of an instant: the
+ * receipts issued by then and not yet paid or voided by then.
  */
-export const pendingPayoutCents = async (_db: Db, _driverId: number, _asOf?: Date): Promise<number> => 0;
+export const pendingPayoutCents = async (db: Db, driverId: number, asOf?: Date): Promise<number> => {
+  let q = db
+    .selectFrom('settlement_receipts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('payable_cents'), eb.lit(0)).as('cents'))
+    .where('driver_id', '=', driverId);
+  q = asOf
+    ? q.where('issued_at', '<=', asOf).where((eb) => eb.or([eb('settled_at', 'is', null), eb('settled_at', '>', asOf)]))
+    : q.where('status', 'in', ['GENERATED', 'IN_PAYMENT', 'FAILED']);
+  return Number((await q.executeTakeFirstOrThrow()).cents);
+};

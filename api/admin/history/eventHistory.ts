@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { RecordedEvent } from '../../../infra/eventStore/port.js';
+
+/** One recorded event as the auditor's replay shows it (DOMAIN.md "Routes of wave 2"). */
+export const HistoryItem = z.object({
+  global_position: z.number().int(),
+  revision: z.number().int(),
+  type: z.string(),
+  recorded_at: z.string(),
+  actor: z.object({ id: z.union([z.number(), z.string()]).nullable(), role: z.string() }).nullable(),
+  correlation_id: z.string().nullable(),
+  causation_id: z.string().nullable(),
+  data: z.unknown(),
+});
+
+export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => ({
+  global_position: e.globalPosition,
+  revision: e.streamPosition,
+  type: e.type,
+  recorded_at: e.recordedAt.toISOString(),
+  actor: e.metadata?.actor ? { id: e.metadata.actor.id ?? null, role: e.metadata.actor.role } : null,
+  correlation_id: e.metadata?.correlationId || null,
+  causation_id: e.metadata?.causationId || null,
+  data: e.data,
+});

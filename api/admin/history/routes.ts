@@ -1,0 +1,33 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { orderStream } from '../../../commands/order/orderStream.js';
+import type { AppContext } from '../../../infra/context.js';
+import { requireRole } from '../../auth.js';
+import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+import { notFound } from '../../../domain/errors.js';
+import { HistoryItem, toHistoryItem } from './eventHistory.js';
+
+/** The order's events in order, with who did what under which request (the auditor's replay). */
+export const orderHistoryRoutes = (ctx: AppContext, router: Router) => {
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/orders/:orderId/history',
+      summary: "The order's full event history",
+      tags: ['Auditor replay'],
+      guards: requireRole(ctx.auth, 'ADMIN'),
+      params: OrderParams,
+      responses: { 200: { description: 'Every event of the order', schema: z.object({ order_id: z.number(), events: z.array(HistoryItem) }) } },
+      errors: [401, 403, 404],
+    },
+    async ({ params }) => {
+      const orderId = orderIdFrom(params);
+      const events = await ctx.store.readStream(orderStream(orderId));
+      if (events.length === 0) throw notFound('OrderNotFound', 'Order not found.');
+      return { order_id: orderId, events: events.map(toHistoryItem) };
+    },
+  );
+};

@@ -1,0 +1,250 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { annulReceipt, markExternal, retryReceipt } from '../../../commands/settlement/payout.js';
+import { runProcess } from '../../../commands/settlement/schedule.js';
+import { loadSettlementConfig } from '../../../commands/settlement/settlementConfig.js';
+import { notFound } from '../../../domain/errors.js';
+import { FAILURE_KINDS, RECEIPT_STATUSES, receiptStream, type ReceiptEvent } from '../../../domain/settlement/events.js';
+import { evolveReceipt, initialReceipt, type ReceiptState } from '../../../domain/settlement/receipt.js';
+import type { AppContext } from '../../../infra/context.js';
+import { dayRange, receiptById, receiptsPage } from '../../../projections/settlement/receiptQueries.js';
+import { requireRole, type Actor } from '../../auth.js';
+import { requestMetadata } from '../../identity/requestMetadata.js';
+import { isoDate, limit } from '../../orders/schemas.js';
+import { defineRoute } from '../../route.js';
+import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
+import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
+
+const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+const Meta = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
+const meta = (total: number, perPage: number, current: number) => ({ total, per_page: perPage, current_page: current, last_page: Math.max(1, Math.ceil(total / perPage)) });
+
+const ReceiptsQuery = z
+  .object({
+    status: z.enum(RECEIPT_STATUSES).optional(),
+    driver_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    fiscal_period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').optional(),
+    date_from: isoDate.optional(),
+    date_to: isoDate.optional(),
+    q: z.string().max(80).optional(),
+    limit: limit(25),
+    page,
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+
+const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
+const ReceiptParams = z.object({ id: z.string() });
+const DetailQuery = z.object({
+  as_of: z
+    .string()
+    .max(40)
+    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time')
+    .transform((s) => new Date(s))
+    .optional(),
+});
+const MarkExternalBody = z.object({ reason: z.string().trim().min(1).max(500), reference: z.string().trim().min(1).max(191) });
+const AnnulBody = z.object({ reason: z.string().trim().min(1).max(500) });
+const RunBody = z.object({ process: z.enum(['cutoff', 'payout', 'reconcile']) });
+
+const ActionReceipt = z.object({
+  id: z.string(),
+  receipt_number: z.string(),
+  status: z.enum(RECEIPT_STATUSES),
+  bank_reference: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  paid_at: z.string().nullable(),
+  voided_at: z.string().nullable(),
+});
+const ActionAudit = z.object({ action: z.string(), from_status: z.string(), to_status: z.string(), reason: z.string().nullable(), created_at: z.string() });
+
+const receiptNotFound = () => notFound('ReceiptNotFound', 'Receipt not found.');
+
+const actionView = (s: ReceiptState) => ({
+  receipt: {
+    id: s.issued!.receiptId,
+    receipt_number: s.issued!.receiptNumber,
+    status: s.status,
+    bank_reference: s.bankReference,
+    failure_reason: s.failureReason,
+    paid_at: s.paidAt,
+    voided_at: s.voidedAt,
+  },
+  audit_entry: (() => {
+    const c = s.changes[s.changes.length - 1];
+    return { action: c.action, from_status: c.fromStatus, to_status: c.toStatus, reason: c.reason, created_at: c.createdAt };
+  })(),
+});
+
+/** The receipt folded from the events recorded up to an instant (the auditor's as-of view). */
+export const receiptAsOf = async (ctx: AppContext, id: string, asOf: Date): Promise<ReceiptState | null> => {
+  let s = initialReceipt;
+  for (const e of await ctx.store.readStream(receiptStream(id))) {
+    if (e.recordedAt.getTime() > asOf.getTime()) break;
+    s = evolveReceipt(s, { type: e.type, data: e.data } as ReceiptEvent);
+  }
+  return s.issued ? s : null;
+};
+
+const adminOf = (a: Actor) => ({ adminId: a.id, adminName: a.name ?? null });
+
+export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
+  const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
+  const tags = ['Settlement administration'];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/settlements/receipts', summary: 'Settlement receipts, any status, newest first', tags, guards, query: ReceiptsQuery, responses: { 200: { description: 'A page of receipts', schema: z.object({ items: z.array(ReceiptListItem), meta: Meta }) } }, errors: [401, 403, 422] },
+    async ({ query }) => {
+      const config = await loadSettlementConfig(ctx);
+      const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, config.timezone);
+      const { rows, total } = await receiptsPage(ctx.db, { status: query.status, driverId: query.driver_id, fiscalPeriod: query.fiscal_period, q: query.q, fromAt, beforeAt }, query);
+      return { items: rows.map(toReceiptListItem), meta: meta(total, query.limit, query.page) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    { method: 'get', path: '/admin/settlements/tray', summary: 'FAILED receipts awaiting manual resolution', tags, guards, query: TrayQuery, responses: { 200: { description: 'A page of failed receipts', schema: z.object({ items: z.array(TrayItem), meta: Meta }) } }, errors: [401, 403, 422] },
+    async ({ query }) => {
+      const { rows, total } = await receiptsPage(ctx.db, { status: 'FAILED', failureKind: query.failure_kind }, query);
+      return { items: rows.map(toTrayItem), meta: meta(total, query.limit, query.page) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/settlements/receipts/:id',
+      summary: 'Receipt detail; with as_of, as it stood at that instant (folded from the log)',
+      tags,
+      guards,
+      params: ReceiptParams,
+      query: DetailQuery,
+      responses: { 200: { description: 'The receipt', schema: z.object({ receipt: ReceiptDetail }) } },
+      errors: [401, 403, 404, 422],
+    },
+    async ({ params, query }) => {
+      const s = query.as_of ? await receiptAsOf(ctx, params.id, query.as_of) : await receiptById(ctx.db, params.id);
+      if (!s) throw receiptNotFound();
+      return { receipt: toReceiptDetail(s) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/settlements/receipts/:id/history',
+      summary: "The auditor's replay: every event of the receipt, in order",
+      tags: [...tags, 'Auditor replay'],
+      guards,
+      params: ReceiptParams,
+      responses: { 200: { description: 'The events', schema: z.object({ receipt_id: z.string(), events: z.array(HistoryItem) }) } },
+      errors: [401, 403, 404],
+    },
+    async ({ params }) => {
+      const events = await ctx.store.readStream(receiptStream(params.id));
+      if (events.length === 0) throw receiptNotFound();
+      return { receipt_id: params.id, events: events.map(toHistoryItem) };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/settlements/receipts/:id/retry',
+      summary: 'Re-disperse a business-failed receipt with a new payout order',
+      tags,
+      guards,
+      params: ReceiptParams,
+      responses: {
+        200: {
+          description: 'The receipt, its new payout order and the audit entry',
+          schema: z.object({ receipt: ActionReceipt, order: z.object({ id: z.string(), status: z.string(), idempotency_key: z.string() }), audit_entry: ActionAudit }),
+        },
+      },
+      errors: [401, 403, 404, 409],
+    },
+    async ({ params, actor, req }) => {
+      const { state, position } = await retryReceipt(ctx, params.id, adminOf(actor), requestMetadata(req, actor));
+      await ctx.settle(position);
+      const order = state.payoutOrders[state.payoutOrders.length - 1];
+      return { ...actionView(state), order: { id: order.id, status: order.status, idempotency_key: order.idempotencyKey } };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/settlements/receipts/:id/mark-external',
+      summary: 'Mark a failed receipt paid outside the platform',
+      tags,
+      guards,
+      params: ReceiptParams,
+      body: MarkExternalBody,
+      responses: { 200: { description: 'The receipt and the audit entry', schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }) } },
+      errors: [401, 403, 404, 409, 422],
+    },
+    async ({ params, body, actor, req }) => {
+      const { state, position } = await markExternal(ctx, params.id, body, adminOf(actor), requestMetadata(req, actor));
+      await ctx.settle(position);
+      return actionView(state);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/settlements/receipts/:id/annul',
+      summary: 'Annul a failed receipt and release its reservation',
+      tags,
+      guards,
+      params: ReceiptParams,
+      body: AnnulBody,
+      responses: { 200: { description: 'The receipt and the audit entry', schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }) } },
+      errors: [401, 403, 404, 409, 422],
+    },
+    async ({ params, body, actor, req }) => {
+      const { state, position } = await annulReceipt(ctx, params.id, body, adminOf(actor), requestMetadata(req, actor));
+      await ctx.settle(position);
+      return actionView(state);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/settlements/run',
+      summary: "Run the cutoff, payout or reconciliation now (the scheduler's code); running twice issues and pays nothing twice",
+      tags,
+      guards,
+      body: RunBody,
+      responses: {
+        200: {
+          description: 'The receipts the run issued or moved',
+          schema: z.object({ process: z.string(), ran_at: z.string(), receipts: z.array(z.object({ id: z.string(), receipt_number: z.string(), driver_id: z.number(), status: z.string() })) }),
+        },
+      },
+      errors: [401, 403, 422],
+    },
+    async ({ body, actor, req }) => {
+      const ranAt = ctx.clock.now().toISOString();
+      const receipts = await runProcess(ctx, body.process, requestMetadata(req, actor));
+      await ctx.settle(await ctx.store.headPosition());
+      return { process: body.process, ran_at: ranAt, receipts };
+    },
+  );
+};

@@ -1,0 +1,109 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler, Router } from 'express';
+import { z } from 'zod';
+import { applyPayprovNotice } from '../../commands/settlement/webhook.js';
+import { loadSettlementConfig } from '../../commands/settlement/settlementConfig.js';
+import { notFound, unauthorized, validationError } from '../../domain/errors.js';
+import { RECEIPT_STATUSES } from '../../domain/settlement/events.js';
+import type { AppContext } from '../../infra/context.js';
+import { dayRange, driverReceipts, receiptById } from '../../projections/settlement/receiptQueries.js';
+import { DriverReceiptDetail, DriverReceiptItem, toDriverReceiptDetail, toDriverReceiptItem } from '../admin/settlements/views.js';
+import { authenticate } from '../auth.js';
+import { requestMetadata } from '../identity/requestMetadata.js';
+import { decodeCursor, encodeCursor, isoDate, limit } from '../orders/schemas.js';
+import { defineRoute } from '../route.js';
+
+const SettlementsQuery = z
+  .object({
+    status: z.enum(RECEIPT_STATUSES).optional(),
+    date_from: isoDate.optional(),
+    date_to: isoDate.optional(),
+    limit: limit(25),
+    cursor: z.string().max(200).optional(),
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+
+const isKey = (k: unknown): k is [string, string] => Array.isArray(k) && k.length === 2 && k.every((x) => typeof x === 'string') && !Number.isNaN(Date.parse(k[0] as string));
+
+const Notice = z.object({
+  internal_id: z.string().min(1).max(100),
+  transaction_id: z.string().min(1).max(100),
+  status: z.enum(['ACCP', 'PEND', 'PROC', 'RJCT', 'CANC']),
+  rejected_code: z.string().max(50).nullish(),
+  ref_ibp: z.string().max(100).nullish(),
+});
+const TokenQuery = z.object({ token: z.string().optional() });
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The payout webhook's shared secret, from the query string; checked before the body is read. */
+const payprovToken = (ctx: AppContext): RequestHandler => (req, _res, next) => {
+  const token = typeof req.query.token === 'string' ? req.query.token : '';
+  next(sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN) ? undefined : unauthorized('Unauthorized', 'Missing or wrong webhook token.'));
+};
+
+/** The driver's own receipts (client-driver §2.11) and the payout provider's webhook (§4.4). */
+export const settlementRoutes = (ctx: AppContext, router: Router) => {
+  const tags = ['Wallet'];
+  const anyone = [authenticate(ctx.auth)];
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/wallet/me/settlements',
+      summary: 'Own settlement receipts, newest first',
+      tags,
+      guards: anyone,
+      query: SettlementsQuery,
+      responses: { 200: { description: 'A cursor page', schema: z.object({ items: z.array(DriverReceiptItem), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      errors: [401, 422],
+    },
+    async ({ query, actor }) => {
+      if (!actor.driverId) return { items: [], next_cursor: null, has_more: false };
+      const after = query.cursor ? decodeCursor(query.cursor, isKey) : undefined;
+      if (after === null) throw validationError({ cursor: ['Invalid cursor.'] });
+      const config = await loadSettlementConfig(ctx);
+      const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, config.timezone);
+      const rows = await driverReceipts(ctx.db, { driverId: actor.driverId, status: query.status, fromAt, beforeAt }, { limit: query.limit + 1, after });
+      const items = rows.slice(0, query.limit);
+      const hasMore = rows.length > query.limit;
+      const last = items[items.length - 1]?.issued;
+      return { items: items.map(toDriverReceiptItem), next_cursor: hasMore && last ? encodeCursor([last.issuedAt, last.receiptId]) : null, has_more: hasMore };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/wallet/me/settlements/:id',
+      summary: 'One own receipt with its lines',
+      tags,
+      guards: anyone,
+      params: z.object({ id: z.string() }),
+      responses: { 200: { description: 'The receipt', schema: z.object({ settlement: DriverReceiptDetail }) } },
+      errors: [401, 404],
+    },
+    async ({ params, actor }) => {
+      const s = await receiptById(ctx.db, params.id);
+      if (!s || !actor.driverId || s.issued!.driverId !== actor.driverId) throw notFound('ReceiptNotFound', 'Receipt not found.');
+      return { settlement: toDriverReceiptDetail(s) };
+    },
+  );
+
+  const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof requestMetadata>) => {
+    await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } });
+    return { message: 'ok' };
+  };
+  const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['Webhooks'], auth: false, guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
+
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, requestMetadata(req)));
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, requestMetadata(req)));
+};

@@ -1,0 +1,212 @@
+import { formatInTimeZone } from 'date-fns-tz';
+import { sql } from 'kysely';
+import { poolStream, receiptStream, type Beneficiary, type PayoutMethod, type ReceiptIssuedData } from '../../domain/settlement/events.js';
+import { receiptLines, SETTLEABLE_TYPES, settleableEntries, type SettleableEntry } from '../../domain/settlement/issue.js';
+import { decidePool, poolAggregate } from '../../domain/settlement/pool.js';
+import { decideReceipt, receiptAggregate } from '../../domain/settlement/receipt.js';
+import type { SettlementConfig } from '../../domain/settlement/config.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { derivedEventId } from '../order/eventIds.js';
+import { receiptNumberOf } from './receiptNumbers.js';
+import { loadSettlementConfig } from './settlementConfig.js';
+
+export type SettlementCtx = Pick<AppContext, 'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'>;
+
+/** What a run answers for each receipt it issued or moved. */
+export interface RunReceipt {
+  id: string;
+  receipt_number: string;
+  driver_id: number;
+  status: string;
+}
+
+/** Drivers issued side by side on PostgreSQL (PGlite has one connection: one at a time). */
+const CUTOFF_CONCURRENCY = 4;
+
+const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
+
+/** The driver's ledger entries with their orders' figures, oldest first. */
+const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: string): Promise<SettleableEntry[]> => {
+  let q = ctx.db
+    .selectFrom('settlement_entries as e')
+    .leftJoin('order_views as o', 'o.id', 'e.order_id')
+    .select(['e.entry_id', 'e.type', 'e.direction', 'e.amount_cents', 'e.order_id', 'e.exchange_rate_amount', 'e.description', 'e.at', 'o.base_price_cents', 'o.platform_revenue_cents', 'o.delivered_at'])
+    .where('e.driver_id', '=', driverId);
+  if (receiptId) q = q.where('e.receipt_id', '=', receiptId);
+  const rows = await q.orderBy('e.position').execute();
+  return rows.map((r) => ({
+    entryId: r.entry_id,
+    type: r.type,
+    direction: r.direction,
+    amountCents: Number(r.amount_cents),
+    orderId: r.order_id === null ? null : Number(r.order_id),
+    exchangeRateAmount: r.exchange_rate_amount,
+    description: r.description,
+    at: new Date(r.at).toISOString(),
+    order: r.base_price_cents === null ? null : { priceCents: Number(r.base_price_cents), commissionCents: Number(r.platform_revenue_cents), deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null },
+  }));
+};
+
+const beneficiaryOf = async (ctx: SettlementCtx, driverId: number): Promise<{ beneficiary: Beneficiary; cityId: number | null } | null> => {
+  const row = await ctx.db
+    .selectFrom('settlement_payout_accounts as a')
+    .leftJoin('drivers as d', 'd.driver_id', 'a.driver_id')
+    .select(['a.method', 'a.bank_code', 'a.id_number', 'a.phone', 'a.account_number', 'a.account_type', 'd.name', 'd.city_id'])
+    .where('a.driver_id', '=', driverId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const method = row.method as PayoutMethod;
+  return {
+    beneficiary: {
+      name: row.name,
+      method,
+      idNumber: row.id_number,
+      bankCode: row.bank_code,
+      account: method === 'PAGO_MOVIL' ? row.phone : row.account_number,
+      accountType: row.account_type,
+    },
+    cityId: row.city_id,
+  };
+};
+
+/** Issues the receipt a reservation promised (again after a crash: the event id makes it once). */
+const issueReserved = async (
+  ctx: SettlementCtx,
+  config: SettlementConfig,
+  reserved: { driverId: number; receiptId: string; entries?: SettleableEntry[] },
+  now: Date,
+  metadata: EventMetadata,
+): Promise<RunReceipt | null> => {
+  const { driverId, receiptId } = reserved;
+  const entries = reserved.entries ?? (await entriesOf(ctx, driverId, receiptId));
+  const account = await beneficiaryOf(ctx, driverId);
+  if (entries.length === 0 || !account) return null;
+  const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
+  const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
+  const { lines, totals } = receiptLines(entries, config.ivaPrc);
+  const data: ReceiptIssuedData = {
+    receiptId,
+    receiptNumber,
+    fiscalPeriod,
+    driverId,
+    cityId: account.cityId,
+    cutoffFrom: entries.map((e) => e.at).sort()[0],
+    cutoffTo: now.toISOString(),
+    ivaPrc: config.ivaPrc,
+    entryIds: entries.map((e) => e.entryId),
+    lines,
+    totals,
+    beneficiary: account.beneficiary,
+    issuedAt: now.toISOString(),
+  };
+  const { state, events } = await ctx.handle(
+    receiptStream(receiptId),
+    receiptAggregate,
+    (s) => decideReceipt({ type: 'IssueReceipt', data }, s).map((e) => ({ ...e, eventId: derivedEventId(receiptId, 'issued') })),
+    metadata,
+  );
+  // Issued by a racing run already: reported by that run.
+  if (events.length === 0) return null;
+  return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
+};
+
+const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
+  const pending = await ctx.db
+    .selectFrom('settlement_receipts')
+    .select(sql<number>`COALESCE(SUM(payable_cents), 0)`.as('cents'))
+    .where('driver_id', '=', driverId)
+    .where('status', 'in', ['GENERATED', 'IN_PAYMENT', 'FAILED'])
+    .executeTakeFirstOrThrow();
+  return Number(pending.cents);
+};
+
+/**
+ * Reserves the driver's settleable entries in the pool, then issues the receipt. The receipt id follows
+ * from the pool's version, so two cutoffs deciding on the same pool reserve the same receipt (one append
+ * wins, the other appends nothing or decides again on the new version).
+ */
+const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+  const entries = await entriesOf(ctx, driverId);
+  const figures = {
+    balanceCents: entries.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
+    pendingPayoutCents: await pendingPayoutOf(ctx, driverId),
+  };
+  let receiptId: string | null = null;
+  let reserved: SettleableEntry[] = [];
+  await ctx.handle(
+    poolStream(driverId),
+    poolAggregate,
+    (pool, version) => {
+      receiptId = null;
+      const open = settleableEntries(entries, { coveredEntryIds: new Set(Object.keys(pool.coveredBy)), minBalanceCents: config.minBalanceCents, ...figures });
+      if (open.length === 0) return [];
+      receiptId = derivedEventId(poolStream(driverId), `receipt-${version}`);
+      reserved = open;
+      const payableCents = open.reduce((s, e) => s + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0);
+      return decidePool({ type: 'ReserveEntries', driverId, receiptId, entryIds: open.map((e) => e.entryId), payableCents, at: now.toISOString() }, pool).map((e) => ({
+        ...e,
+        eventId: derivedEventId(receiptId!, 'reserved'),
+      }));
+    },
+    metadata,
+  );
+  // Nothing appended (a racing run reserved first and nothing is left) also leaves no receipt to issue here.
+  if (!receiptId) return null;
+  return issueReserved(ctx, config, { driverId, receiptId, entries: reserved }, now, metadata);
+};
+
+/**
+ * The cutoff (DOMAIN.md "Settlement receipts"): first finishes receipts a crashed run reserved but did
+ * not issue, then one receipt per driver with a payout account whose uncovered entries reach the
+ * minimum balance. Running it again issues nothing twice: covered entries are no longer settleable.
+ */
+export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
+  const now = ctx.clock.now();
+  const config = await loadSettlementConfig(ctx);
+  await ctx.settle(await ctx.store.headPosition());
+  const out: RunReceipt[] = [];
+  const orphans = await ctx.db
+    .selectFrom('settlement_entries as e')
+    .select(['e.receipt_id', 'e.driver_id'])
+    .distinct()
+    .where('e.receipt_id', 'is not', null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))))
+    .execute();
+  for (const o of orphans) {
+    const issued = await issueReserved(ctx, config, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
+    if (issued) out.push(issued);
+  }
+  const candidates = await ctx.db
+    .selectFrom('settlement_entries as e')
+    .innerJoin('settlement_payout_accounts as a', 'a.driver_id', 'e.driver_id')
+    .select('e.driver_id')
+    .where('e.receipt_id', 'is', null)
+    .where('e.type', 'in', SETTLEABLE_TYPES)
+    .groupBy('e.driver_id')
+    .having(sql`SUM(${signedSql})`, '>=', config.minBalanceCents)
+    .orderBy('e.driver_id')
+    .execute();
+  // Drivers are independent (one pool each; numbers retry on a clash): a few at a time on a real server.
+  let next = 0;
+  let stopped = false;
+  const worker = async () => {
+    while (next < candidates.length && !stopped) {
+      const issued = await cutoffForDriver(ctx, config, Number(candidates[next++].driver_id), now, metadata);
+      if (issued) out.push(issued);
+    }
+  };
+  const guarded = async () => {
+    try {
+      await worker();
+    } catch (err) {
+      stopped = true;
+      throw err;
+    }
+  };
+  // Every worker stops before the run answers, even when one fails: no half of a run outlives it.
+  const settled = await Promise.allSettled(Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, guarded));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return out;
+};

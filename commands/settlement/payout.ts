@@ -1,0 +1,102 @@
+import { receiptStream } from '../../domain/settlement/events.js';
+import { currentOrder, decideReceipt, receiptAggregate, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { PayoutAnswer } from '../../infra/payouts/port.js';
+import { derivedEventId } from '../order/eventIds.js';
+import type { RunReceipt, SettlementCtx } from './cutoff.js';
+import { settlementEffects } from './effects.js';
+
+/** load → decide → append on one receipt, then its effects on the wallet and the pool. */
+export const runReceipt = async (ctx: SettlementCtx, receiptId: string, command: (s: ReceiptState) => ReceiptCommand | null, metadata: EventMetadata = {}) => {
+  const handled = await ctx.handle(
+    receiptStream(receiptId),
+    receiptAggregate,
+    (s) => {
+      const c = command(s);
+      return c ? decideReceipt(c, s) : [];
+    },
+    metadata,
+  );
+  const effects = handled.events.length ? await settlementEffects(ctx, receiptId, handled.state, metadata) : 0;
+  return { ...handled, position: Math.max(handled.position, effects) };
+};
+
+/** The ids of a receipt's n-th payout order follow from the receipt, so two runs creating it agree. */
+const orderIds = (receiptId: string, n: number) => ({
+  payoutOrderId: derivedEventId(receiptId, `payout-order-${n}`),
+  idempotencyKey: derivedEventId(receiptId, `payout-key-${n}`),
+});
+
+const attemptOf = (order: PayoutOrderState, answer: PayoutAnswer, synchronous: boolean, at: string): ReceiptCommand => {
+  const base = { type: 'RecordAttempt' as const, payoutOrderId: order.id, synchronous, source: 'provider' as const, at, transactionId: null, reference: null, error: null };
+  switch (answer.kind) {
+    case 'confirmed':
+      return { ...base, result: 'CONFIRMED', providerCode: answer.providerCode, transactionId: answer.transactionId, reference: answer.reference };
+    case 'acknowledged':
+      return { ...base, result: 'ACKNOWLEDGED', providerCode: answer.providerCode, transactionId: answer.transactionId };
+    case 'rejected':
+      return { ...base, result: 'REJECTED', providerCode: answer.providerCode, error: answer.reason };
+    case 'unknown':
+      return { ...base, result: answer.error === 'no_answer' ? 'NO_ANSWER' : 'ERROR', providerCode: null, error: `${answer.error}: ${answer.detail}` };
+  }
+};
+
+/** Sends the receipt's open payout order (again, with the same internal id) and records the answer. */
+const sendOrder = async (ctx: SettlementCtx, receiptId: string, state: ReceiptState, synchronous: boolean, metadata: EventMetadata): Promise<ReceiptState> => {
+  const order = currentOrder(state);
+  if (!order || order.status !== 'SENT') return state;
+  const answer = await ctx.providers.payouts.send({ internalId: order.idempotencyKey, amountCents: order.amountCents, amountBsCents: order.amountBsCents, beneficiary: state.issued!.beneficiary });
+  const at = ctx.clock.now().toISOString();
+  return (await runReceipt(ctx, receiptId, () => attemptOf(order, answer, synchronous, at), metadata)).state;
+};
+
+const summary = (s: ReceiptState): RunReceipt => ({ id: s.issued!.receiptId, receipt_number: s.issued!.receiptNumber, driver_id: s.issued!.driverId, status: s.status });
+
+/**
+ * The payout run: every GENERATED receipt gets its payout order, sent to the provider; an IN_PAYMENT
+ * order that got no usable answer yet (timeout, 5xx, silence) is sent again with the same internal id,
+ * which the provider pays at most once. The order is recorded before it is sent, so a crash in between
+ * leaves an open order that the next run re-sends, never a second one.
+ */
+export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
+  await ctx.settle(await ctx.store.headPosition());
+  const rows = await ctx.db.selectFrom('settlement_receipts').select(['id', 'status', 'state']).where('status', 'in', ['GENERATED', 'IN_PAYMENT']).orderBy('issued_at').orderBy('id').execute();
+  const out: RunReceipt[] = [];
+  for (const row of rows) {
+    const open = currentOrder(row.state);
+    if (row.status === 'IN_PAYMENT' && (!open || open.status !== 'SENT' || open.acknowledged)) continue;
+    const at = ctx.clock.now().toISOString();
+    const created = await runReceipt(ctx, row.id, (s) => ({ type: 'CreatePayoutOrder', ...orderIds(row.id, s.payoutOrders.length + 1), provider: ctx.providers.payouts.name, at }), metadata);
+    const after = await sendOrder(ctx, row.id, created.state, true, metadata);
+    out.push(summary(after));
+  }
+  return out;
+};
+
+/** Reconciliation: a payout order with no final answer PAYOUT_RECONCILE_MINUTES after it was sent fails the receipt (deadline). */
+export const runReconcile = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
+  await ctx.settle(await ctx.store.headPosition());
+  const now = ctx.clock.now().toISOString();
+  const rows = await ctx.db.selectFrom('settlement_receipts').select('id').where('status', '=', 'IN_PAYMENT').orderBy('issued_at').execute();
+  const out: RunReceipt[] = [];
+  for (const row of rows) {
+    const r = await runReceipt(ctx, row.id, () => ({ type: 'ReconcileDeadline', now, reconcileMinutes: ctx.config.PAYOUT_RECONCILE_MINUTES }), metadata);
+    if (r.events.length) out.push(summary(r.state));
+  }
+  return out;
+};
+
+/** Tray: retry a business-failed receipt with a new payout order (the old one is never reopened). */
+export const retryReceipt = async (ctx: SettlementCtx, receiptId: string, admin: Admin, metadata: EventMetadata) => {
+  const at = ctx.clock.now().toISOString();
+  const created = await runReceipt(ctx, receiptId, (s) => ({ type: 'RetryPayout', ...orderIds(receiptId, s.payoutOrders.length + 1), provider: ctx.providers.payouts.name, at, ...admin }), metadata);
+  const state = await sendOrder(ctx, receiptId, created.state, true, metadata);
+  return { state, position: await ctx.store.headPosition() };
+};
+
+export const markExternal = (ctx: SettlementCtx, receiptId: string, body: { reason: string; reference: string }, admin: Admin, metadata: EventMetadata) =>
+  runReceipt(ctx, receiptId, () => ({ type: 'MarkExternal', ...body, at: ctx.clock.now().toISOString(), ...admin }), metadata);
+
+export const annulReceipt = (ctx: SettlementCtx, receiptId: string, body: { reason: string }, admin: Admin, metadata: EventMetadata) =>
+  runReceipt(ctx, receiptId, () => ({ type: 'Annul', ...body, at: ctx.clock.now().toISOString(), ...admin }), metadata);
+

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { receiptLines, settleableEntries, type SettleableEntry } from './issue.js';
+
+const entry = (over: Partial<SettleableEntry>): SettleableEntry => ({
+  entryId: Math.random().toString(36).slice(2),
+  type: 'ORDER_EARNING',
+  direction: 'CREDIT',
+  amountCents: 1000,
+  orderId: null,
+  exchangeRateAmount: null,
+  description: '',
+  at: '2026-11-23T10:00:00.000Z',
+  order: null,
+  ...over,
+});
+
+describe('cutoff: which entries a receipt covers', () => {
+  const f = { coveredEntryIds: new Set<string>(), balanceCents: 1000, pendingPayoutCents: 0, minBalanceCents: 500 };
+  it('settles all uncovered entries when they reach the minimum', () => {
+    const es = [entry({ entryId: 'a', amountCents: 600 }), entry({ entryId: 'b', amountCents: 400 })];
+    expect(settleableEntries(es, f).map((e) => e.entryId)).toEqual(['a', 'b']);
+  });
+  it('settles nothing below the minimum, nor beyond withdrawable, nor covered entries or PAYOUT_SENT', () => {
+    expect(settleableEntries([entry({ amountCents: 499 })], { ...f, balanceCents: 499 })).toEqual([]);
+    expect(settleableEntries([entry({ amountCents: 1000 })], { ...f, pendingPayoutCents: 600 })).toEqual([]);
+    expect(settleableEntries([entry({ entryId: 'a' })], { ...f, coveredEntryIds: new Set(['a']) })).toEqual([]);
+    expect(settleableEntries([entry({ type: 'PAYOUT_SENT', direction: 'DEBIT' })], f)).toEqual([]);
+  });
+});
+
+describe('cutoff: lines and totals', () => {
+  it('one ORDER line per order, cash orders net to minus the commission, adjustments apart; tax-inclusive commission', () => {
+    const online = { priceCents: 2000, commissionCents: 200, deliveredAt: '2026-11-23T09:00:00.000Z' };
+    const cash = { priceCents: 1500, commissionCents: 150, deliveredAt: '2026-11-23T11:00:00.000Z' };
+    const { lines, totals } = receiptLines(
+      [
+        entry({ orderId: 1, amountCents: 1780, exchangeRateAmount: '36.5', order: online, at: '2026-11-23T09:00:00.000Z' }),
+        entry({ orderId: 2, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 150, exchangeRateAmount: '36.5', order: cash, at: '2026-11-23T11:00:00.000Z' }),
+        entry({ orderId: 2, type: 'PROMO_REIMBURSEMENT', amountCents: 300, exchangeRateAmount: '36.5', order: cash, at: '2026-11-23T11:00:01.000Z' }),
+        entry({ type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', amountCents: 100, description: 'ajuste', at: '2026-11-23T12:00:00.000Z' }),
+      ],
+      16,
+    );
+    expect(lines.map((l) => [l.lineNumber, l.type, l.orderId, l.netCents, l.commissionCents])).toEqual([
+      [1, 'ORDER', 1, 1780, -200],
+      [2, 'ORDER', 2, -150, -150],
+      [3, 'ADJUSTMENT', null, 300, 0],
+      [4, 'ADJUSTMENT', null, -100, 0],
+    ]);
+    expect(lines[0].totalBsCents).toBe(Math.round(1780 * 36.5));
+    expect(totals).toMatchObject({ netCents: 1830, payableCents: 1830, commissionCents: -350, remunerationTotalCents: 350, ivaCents: 48, remunerationBaseCents: 302, subtotalCents: 3500 });
+  });
+});

@@ -1,0 +1,63 @@
+import { addDays } from 'date-fns';
+import { fromZonedTime } from 'date-fns-tz';
+import type { ReceiptState } from '../../domain/settlement/receipt.js';
+import type { Db } from '../../infra/db/database.js';
+import './tables.js';
+
+/** A calendar day of the settlement timezone as the instants [start, next day's start). */
+export const dayRange = (from: string | undefined, to: string | undefined, timezone: string) => ({
+  fromAt: from ? fromZonedTime(`${from}T00:00:00`, timezone) : undefined,
+  beforeAt: to ? fromZonedTime(`${addDays(new Date(`${to}T00:00:00Z`), 1).toISOString().slice(0, 10)}T00:00:00`, timezone) : undefined,
+});
+
+export interface ReceiptFilter {
+  status?: string;
+  driverId?: number;
+  fiscalPeriod?: string;
+  fromAt?: Date;
+  beforeAt?: Date;
+  q?: string;
+}
+
+const filtered = (db: Db, f: ReceiptFilter) => {
+  let q = db.selectFrom('settlement_receipts');
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.driverId !== undefined) q = q.where('driver_id', '=', f.driverId);
+  if (f.fiscalPeriod) q = q.where('fiscal_period', '=', f.fiscalPeriod);
+  if (f.fromAt) q = q.where('issued_at', '>=', f.fromAt);
+  if (f.beforeAt) q = q.where('issued_at', '<', f.beforeAt);
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('receipt_number', 'ilike', like), eb('beneficiary_name', 'ilike', like)]));
+  }
+  return q;
+};
+
+/** A page of receipts, newest first. */
+export const receiptsPage = async (db: Db, f: ReceiptFilter & { failureKind?: string }, page: { limit: number; page: number }): Promise<{ rows: ReceiptState[]; total: number }> => {
+  let q = filtered(db, f);
+  if (f.failureKind) q = q.where('failure_kind', '=', f.failureKind);
+  const [{ total }] = await q.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const rows = await q
+    .select('state')
+    .orderBy('issued_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute();
+  return { rows: rows.map((r) => r.state), total: Number(total) };
+};
+
+/** A driver's receipts, newest first, after a (issued_at, id) key. */
+export const driverReceipts = async (db: Db, f: ReceiptFilter & { driverId: number }, page: { limit: number; after?: [string, string] }): Promise<ReceiptState[]> => {
+  let q = filtered(db, f).select('state');
+  if (page.after) {
+    const [at, id] = page.after;
+    q = q.where((eb) => eb.or([eb('issued_at', '<', new Date(at)), eb.and([eb('issued_at', '=', new Date(at)), eb('id', '<', id)])]));
+  }
+  const rows = await q.orderBy('issued_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  return rows.map((r) => r.state);
+};
+
+export const receiptById = async (db: Db, id: string): Promise<ReceiptState | undefined> =>
+  (await db.selectFrom('settlement_receipts').select('state').where('id', '=', id).executeTakeFirst())?.state;

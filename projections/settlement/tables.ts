@@ -1,0 +1,133 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { ReceiptState } from '../../domain/settlement/receipt.js';
+
+declare module '../../infra/db/database.js' {
+  interface Database {
+    /** The wallet's ledger entries as the cutoff needs them, and the live receipt that covers each. */
+    settlement_entries: {
+      entry_id: string;
+      driver_id: number;
+      type: string;
+      direction: 'CREDIT' | 'DEBIT';
+      amount_cents: number;
+      order_id: number | null;
+      exchange_rate_amount: string | null;
+      description: string;
+      at: Date;
+      /** The entry's global position: the ledger's own order, whatever the clock said. */
+      position: number;
+      receipt_id: string | null;
+    };
+    /** The payout account each driver last set (the wallet's PayoutAccountSet). */
+    settlement_payout_accounts: {
+      driver_id: number;
+      method: string;
+      bank_code: string | null;
+      id_number: string | null;
+      phone: string | null;
+      account_number: string | null;
+      account_type: string | null;
+    };
+    /** One row per receipt: filter columns, and the folded receipt (the detail views read `state`). */
+    settlement_receipts: {
+      id: string;
+      receipt_number: string;
+      driver_id: number;
+      fiscal_period: string;
+      status: string;
+      failure_kind: string | null;
+      payout_method: string | null;
+      beneficiary_name: string | null;
+      payable_cents: number;
+      issued_at: Date;
+      /** When it stopped reserving payable: paid (either way) or voided. */
+      settled_at: Date | null;
+      state: ReceiptState;
+      updated_position: number;
+    };
+    /** Which receipt a payout order's idempotency key (the provider's internal_id) belongs to. */
+    settlement_payout_orders: { idempotency_key: string; receipt_id: string; payout_order_id: string };
+    settlement_config_audit: { id: string; old_values: unknown; new_values: unknown; admin_id: number; created_at: Date };
+    /** State-stored: receipt numbers, sequential per fiscal period, one per receipt id whatever the retries. */
+    settlement_receipt_numbers: { receipt_id: string; fiscal_period: string; seq: number };
+    /** State-stored: which scheduled occurrence (process, local date) an instance has claimed. */
+    settlement_scheduled_runs: { process: string; run_date: string; claimed_at: Date; finished_at: Date | null };
+  }
+}
+
+export const settlementMigrations: Record<string, Migration> = {
+  '0200_settlement_read_models': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE settlement_entries (
+        entry_id text PRIMARY KEY,
+        driver_id bigint NOT NULL,
+        type text NOT NULL,
+        direction text NOT NULL,
+        amount_cents bigint NOT NULL,
+        order_id bigint,
+        exchange_rate_amount text,
+        description text NOT NULL DEFAULT '',
+        at timestamptz NOT NULL,
+        position bigint NOT NULL,
+        receipt_id text
+      )`.execute(db);
+      await sql`CREATE INDEX settlement_entries_open ON settlement_entries (driver_id) WHERE receipt_id IS NULL`.execute(db);
+      await sql`CREATE TABLE settlement_payout_accounts (
+        driver_id bigint PRIMARY KEY,
+        method text NOT NULL,
+        bank_code text,
+        id_number text,
+        phone text,
+        account_number text,
+        account_type text
+      )`.execute(db);
+      await sql`CREATE TABLE settlement_receipts (
+        id text PRIMARY KEY,
+        receipt_number text NOT NULL UNIQUE,
+        driver_id bigint NOT NULL,
+        fiscal_period text NOT NULL,
+        status text NOT NULL,
+        failure_kind text,
+        payout_method text,
+        beneficiary_name text,
+        payable_cents bigint NOT NULL,
+        issued_at timestamptz NOT NULL,
+        settled_at timestamptz,
+        state jsonb NOT NULL,
+        updated_position bigint NOT NULL
+      )`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_status ON settlement_receipts (status, issued_at DESC)`.execute(db);
+      await sql`CREATE TABLE settlement_payout_orders (
+        idempotency_key text PRIMARY KEY,
+        receipt_id text NOT NULL,
+        payout_order_id text NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE settlement_config_audit (
+        id text PRIMARY KEY,
+        old_values jsonb NOT NULL,
+        new_values jsonb NOT NULL,
+        admin_id bigint NOT NULL,
+        created_at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE settlement_receipt_numbers (
+        receipt_id text PRIMARY KEY,
+        fiscal_period text NOT NULL,
+        seq integer NOT NULL,
+        UNIQUE (fiscal_period, seq)
+      )`.execute(db);
+      await sql`CREATE TABLE settlement_scheduled_runs (
+        process text NOT NULL,
+        run_date text NOT NULL,
+        claimed_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
+        PRIMARY KEY (process, run_date)
+      )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['settlement_scheduled_runs', 'settlement_receipt_numbers', 'settlement_config_audit', 'settlement_payout_orders', 'settlement_receipts', 'settlement_payout_accounts', 'settlement_entries']) {
+        await sql`DROP TABLE ${sql.table(t)}`.execute(db);
+      }
+    },
+  },
+};

@@ -1,0 +1,56 @@
+import { createHandle } from '../../commands/handle.js';
+import { walletCommands } from '../../commands/wallet/handlers.js';
+import type { AppContext } from '../../infra/context.js';
+import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
+import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
+
+/**
+ * Settlement tests that drive the commands directly on a running service (no HTTP in the loop): drivers
+ * with payout accounts and balances, and a context whose event store fails where a test says, the way a
+ * process killed between two appends would leave the log.
+ */
+export const settlementWorld = (ctx: AppContext) => {
+  const wallet = walletCommands(ctx);
+  let nextDriver = 10_000 + Math.floor(Math.random() * 1000) * 100;
+  const driver = async (idDigit: string, cents: number): Promise<number> => {
+    const driverId = ++nextDriver;
+    await wallet.setPayoutAccount({ driverId, userId: driverId, account: { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V1000${driverId}${idDigit}`, phone: '04141234567', accountNumber: null, accountType: null }, otpVerified: false });
+    if (cents) await adjust(driverId, cents);
+    return driverId;
+  };
+  const adjust = async (driverId: number, cents: number) =>
+    ctx.settle((await wallet.adjust({ driverId, direction: cents > 0 ? 'CREDIT' : 'DEBIT', amountCents: Math.abs(cents), reason: 'ajuste de prueba', adminId: 1 })).position);
+
+  /**
+   * A context whose store dies when `fail` says so for an append (before or after it is stored): that
+   * append and every later one throw, as a killed process appends nothing more.
+   */
+  const crashing = (fail: (events: NewEvent[], stored: boolean) => boolean): AppContext => {
+    const target = ctx.store;
+    let killed = false;
+    const store = new Proxy(target, {
+      get(t, prop) {
+        if (prop === 'appendToStream') {
+          return async (streamId: string, events: NewEvent[], options: { expectedRevision: never }) => {
+            if (killed || fail(events, false)) {
+              killed = true;
+              throw new Error('killed before the append');
+            }
+            const result = await t.appendToStream(streamId, events, options);
+            if (fail(events, true)) {
+              killed = true;
+              throw new Error('killed after the append');
+            }
+            return result;
+          };
+        }
+        const value = Reflect.get(t, prop, t) as unknown;
+        return typeof value === 'function' ? value.bind(t) : value;
+      },
+    }) as EventStore;
+    return { ...ctx, store, handle: createHandle(store) };
+  };
+
+  const simulator = () => ctx.providers.payouts as SimulatedPayoutProvider;
+  return { driver, adjust, crashing, simulator };
+};

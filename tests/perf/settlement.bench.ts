@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { runCutoff } from '../../commands/settlement/cutoff.js';
+import { receiptStream } from '../../domain/settlement/events.js';
+import { walletStream } from '../../domain/wallet/events.js';
+import type { NewEvent } from '../../infra/eventStore/port.js';
+import { receiptAsOf } from '../../api/admin/settlements/receiptRoutes.js';
+import { startTestService, type TestService } from '../support/testService.js';
+
+/**
+ * `npm run bench -- settlement`: a cutoff over DRIVERS drivers with ENTRIES ledger entries each (the issue
+ * asks 10,000 × 100 = 1M; smaller sizes through BENCH_SETTLEMENT_DRIVERS / _ENTRIES), receipts per second,
+ * total time and the process's memory high-water mark; and the as-of fold of one receipt with
+ * FOLD_EVENTS events (p50/p99). Embedded (PGlite in memory) and on PostgreSQL when it answers.
+ * The ledger is seeded straight into the event store (the wallet's LedgerEntryRecorded and
+ * PayoutAccountSet events), then the projections catch up before the clock starts.
+ */
+const DRIVERS = Number(process.env.BENCH_SETTLEMENT_DRIVERS ?? 10_000);
+const ENTRIES = Number(process.env.BENCH_SETTLEMENT_ENTRIES ?? 100);
+const FOLD_EVENTS = Number(process.env.BENCH_SETTLEMENT_FOLD_EVENTS ?? 1000);
+const FOLD_SAMPLES = 200;
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+const withEnv = async (vars: Record<string, string | undefined>, f: () => Promise<void>) => {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const set = (v: Record<string, string | undefined>) => {
+    for (const [k, val] of Object.entries(v)) if (val === undefined) delete process.env[k];
+    else process.env[k] = val;
+  };
+  set(vars);
+  try {
+    await f();
+  } finally {
+    set(saved);
+  }
+};
+
+const seed = async (t: TestService) => {
+  const { store, db } = t.service.ctx;
+  const at = new Date('2026-11-23T12:00:00Z').toISOString();
+  for (let d = 1; d <= DRIVERS; d++) {
+    const driverId = 1_000_000 + d;
+    const events: NewEvent[] = [
+      { eventId: randomUUID(), type: 'PayoutAccountSet', data: { driverId, userId: driverId, method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V${driverId}1`, phone: '04140000000', accountNumber: null, accountType: null, otpVerified: false, at } },
+    ];
+    let balance = 0;
+    for (let i = 0; i < ENTRIES; i++) {
+      const entryId = randomUUID();
+      const cash = i % 10 === 9;
+      const amountCents = cash ? 150 : 900 + (i % 7) * 10;
+      balance += cash ? -amountCents : amountCents;
+      events.push({
+        eventId: entryId,
+        type: 'LedgerEntryRecorded',
+        data: { driverId, entryId, type: cash ? 'CASH_COMMISSION_DEBT' : 'ORDER_EARNING', direction: cash ? 'DEBIT' : 'CREDIT', amountCents, balanceAfterCents: balance, orderId: d * 1000 + i, receiptId: null, exchangeRateAmount: '36.50', description: '', causeId: entryId, adminId: null, at },
+      });
+    }
+    await store.appendToStream(walletStream(driverId), events, { expectedRevision: 'no_stream' });
+  }
+  // The projections catch up on their own; a benchmark may poll.
+  for (;;) {
+    const { n } = await db.selectFrom('settlement_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    if (Number(n) >= DRIVERS * ENTRIES) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+};
+
+const foldBench = async (t: TestService) => {
+  const { store } = t.service.ctx;
+  const receiptId = randomUUID();
+  const at = new Date().toISOString();
+  const issued = {
+    receiptId, receiptNumber: 'BENCH-1', fiscalPeriod: '2026-11', driverId: 1, cityId: null, cutoffFrom: at, cutoffTo: at, ivaPrc: 16, entryIds: [], lines: [],
+    totals: { subtotalCents: 0, discountCents: 0, ordersTotalCents: 0, commissionCents: 0, netCents: 1000, payableCents: 1000, netBsCents: 36500, remunerationBaseCents: 0, ivaCents: 0, remunerationTotalCents: 0 },
+    beneficiary: { name: 'Bench', method: 'PAGO_MOVIL', idNumber: 'V1', bankCode: '0102', account: '0414', accountType: null }, issuedAt: at,
+  };
+  const events: NewEvent[] = [
+    { eventId: randomUUID(), type: 'ReceiptIssued', data: issued },
+    { eventId: randomUUID(), type: 'PayoutOrderCreated', data: { receiptId, payoutOrderId: 'o1', idempotencyKey: 'k1', method: 'PAGO_MOVIL', provider: 'bench', amountCents: 1000, amountBsCents: 36500, retry: null, at } },
+  ];
+  for (let i = events.length; i < FOLD_EVENTS; i++) {
+    events.push({ eventId: randomUUID(), type: 'PayoutAttempted', data: { receiptId, payoutOrderId: 'o1', result: 'ERROR', providerCode: null, transactionId: null, reference: null, error: 'timeout', synchronous: true, source: 'provider', at } });
+  }
+  await store.appendToStream(receiptStream(receiptId), events, { expectedRevision: 'no_stream' });
+  const asOf = new Date(Date.now() + 60_000);
+  const samples: number[] = [];
+  for (let i = 0; i < FOLD_SAMPLES; i++) {
+    const started = performance.now();
+    await receiptAsOf(t.service.ctx, receiptId, asOf);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  console.log(`  as-of fold of a receipt with ${FOLD_EVENTS} events: p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms (${FOLD_SAMPLES} samples)`);
+};
+
+const bench = async (label: string) => {
+  const t = await startTestService();
+  try {
+    console.log(`\n${label}: ${DRIVERS} drivers × ${ENTRIES} entries = ${DRIVERS * ENTRIES} ledger entries`);
+    const seedStarted = performance.now();
+    await seed(t);
+    console.log(`  seeded and projected in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    let highWater = process.memoryUsage().rss;
+    const sampler = setInterval(() => (highWater = Math.max(highWater, process.memoryUsage().rss)), 100);
+    const started = performance.now();
+    const receipts = await runCutoff(t.service.ctx);
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    console.log(`  cutoff: ${receipts.length} receipts in ${seconds.toFixed(1)} s, ${(receipts.length / seconds).toFixed(0)} receipts/s, rss high-water ${mb(highWater)}`);
+    await foldBench(t);
+  } finally {
+    await t.stop();
+  }
+};
+
+export const run = async (): Promise<void> => {
+  await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
+  await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
+    try {
+      await bench('PostgreSQL');
+    } catch (err) {
+      console.log(`\nPostgreSQL: failed or skipped (${(err as Error).message})`);
+    }
+  });
+};
