@@ -74,6 +74,19 @@ export const ConfigSchema = z.object({
   STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
   /** Reports older than this no longer count towards a station's current_status. */
   STATION_STATUS_WINDOW_MINUTES: z.coerce.number().int().positive().default(120),
+  // Reports (#12)
+  /** The settlement timezone's default: report dates are calendar days there (DOMAIN.md, reports). */
+  REPORT_TIMEZONE: z
+    .string()
+    .default('America/Caracas')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone, e.g. America/Caracas'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -21,6 +21,8 @@ import { geocodingModule } from '../api/geocoding/module.js';
 import { surplusModule } from '../api/surplus/module.js';
 import { customersModule } from '../api/admin/customers/module.js';
 import { promotionsModule } from '../api/admin/promotions/module.js';
+// Reports (#12)
+import { reportsModule } from '../api/admin/reports/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -42,4 +44,6 @@ export const modules: AppModule[] = [
   surplusModule,
   customersModule,
   promotionsModule,
+  // Reports (#12)
+  reportsModule,
 ];

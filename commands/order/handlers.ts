@@ -18,6 +18,8 @@ import { loadCredit } from '../credit/handlers.js';
 import { loadOrder, runOrderCommand } from './orderStream.js';
 import { reactToOrderEvents } from './reactions.js';
 import { withCustomerSlot, withDriverSlot } from './slots.js';
+import { nearestCityId } from '../../domain/city.js';
+import { cityCentres } from '../../infra/cities/cityCentres.js';
 
 /**
  * Order command handlers: gather what the decider needs (reference data, credit, the driver's liters),
@@ -138,6 +140,7 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
   const snapshot = await billingSnapshotFor(ctx.db, input.clientId, input.billingProfileId, { required: ctx.config.BILLING_REQUIRED });
   const billing = snapshot && { entityType: snapshot.entity_type, idNumber: snapshot.id_number, name: snapshot.name, address: snapshot.address, phone: snapshot.phone };
   const orderId = input.orderId ?? (await nextId(ctx, 'order_id_seq'));
+  const cityId = nearestCityId(await cityCentres(ctx.db), input);
   const activeOrderExists = () => conflict('ActiveOrderExists', 'You already have an active order.');
   const create = async () => {
     const credit = await loadCredit(ctx, input.clientId);
@@ -164,6 +167,7 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
         pricingSettings: pricingSettingsOf(ctx),
         creditAvailableCents: usableCredit(credit, input.surplus ? 'surplus' : 'order'),
         deliveryPin: newDeliveryPin(),
+        cityId,
         now,
         expiresAt: new Date(now.getTime() + minutes(ctx.config.ORDER_BROADCAST_MINUTES)),
         surplus: input.surplus ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) } : null,

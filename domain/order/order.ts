@@ -78,6 +78,8 @@ export interface CreateOrder extends OrderRequest {
   /** usableCredit(credit, surplus ? 'surplus' : 'order'): the order's credit kind. */
   creditAvailableCents: number;
   deliveryPin: string;
+  /** Resolved by the handler from the delivery point (nearest city centre). */
+  cityId: number | null;
   now: Date;
   expiresAt: Date;
   /** A surplus reservation: no bidding, the listing's owner is the driver (waterPriceCents from its driver gross). */
@@ -600,6 +602,7 @@ const createOrder = (cmd: CreateOrder): OrderEvent[] => {
         clientId: cmd.clientId,
         surplusListingId: cmd.surplus?.listingId ?? null,
         driverId: cmd.surplus?.driverId ?? null,
+        cityId: cmd.cityId,
         status: cmd.surplus === null ? 'BROADCASTING' : payOnline ? 'WAITING_FOR_PAYMENT' : 'CONFIRMED',
         latitude: cmd.latitude,
         longitude: cmd.longitude,
