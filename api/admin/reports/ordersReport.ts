@@ -121,7 +121,7 @@ const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
   return sql`SELECT ${orderColumns} FROM ${orderJoins} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction });
+const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 

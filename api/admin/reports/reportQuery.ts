@@ -14,7 +14,8 @@ const isCalendarDate = (s: string) => {
 export const dateParam = z.string().refine(isCalendarDate, 'must be a calendar date (YYYY-MM-DD)');
 export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-export const direction = z.enum(['asc', 'desc']).default('desc');
+/** Optional: each report knows its default order (desc, or its own when no sort key is given). */
+export const direction = z.enum(['asc', 'desc']).optional();
 export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
 export const limitParam = (max: number, def: number) => z.coerce.number().int().min(1).max(max).default(def);
 
