@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataset, settled, type Dataset } from './reportsDataset.js';
+import { buildDataset, expectSorted, settled, type Dataset } from './reportsDataset.js';
 
 let d: Dataset;
 beforeAll(async () => {
@@ -159,17 +159,3 @@ describe('orders report', () => {
     expect((await d.api.get('/admin/reports/orders?date_from=2026-01-01&date_to=2026-01-30', d.root.token)).status).toBe(200);
   });
 });
-
-/** Null sorts lowest; equal values may come in any order. */
-export const expectSorted = (items: Record<string, unknown>[], key: string, direction: 'asc' | 'desc') => {
-  const cmp = (a: unknown, b: unknown) => {
-    if (a === b) return 0;
-    if (a === null || a === undefined) return -1;
-    if (b === null || b === undefined) return 1;
-    return (a as number | string) < (b as number | string) ? -1 : 1;
-  };
-  for (let i = 1; i < items.length; i++) {
-    const c = cmp(items[i - 1][key], items[i][key]);
-    expect(direction === 'asc' ? c <= 0 : c >= 0, `${key} ${direction}: ${JSON.stringify(items.map((x) => x[key]))}`).toBe(true);
-  }
-};

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver, type SignedInUser } from '../support/actors.js';
 import { CARACAS, call, near, onlineDriver, orderBody } from '../support/orderFlows.js';
@@ -122,6 +123,8 @@ export const buildDataset = async (): Promise<Dataset> => {
   // Documents: Ana's medical certificate expires in 9 days (recorded now), her RCV expired 10 days ago.
   must('doc', await api.post('/driver/documents', ana.token, { type: 'MEDICAL_CERT', expiresAt: '2026-03-20' }), 201);
 
+  must('suspend', await api.post(`/admin/drivers/${mario.driverId}/suspend`, root.token, { reason: 'Documentos en revisión' }), 200);
+
   // Invited at the start (the bootstrap token is then fresh); signed in again now that the clock moved on.
   const relogin = async (a: SignedInAdmin): Promise<SignedInAdmin> => ({
     admin: a.admin,
@@ -144,3 +147,17 @@ export const buildDataset = async (): Promise<Dataset> => {
 
 /** Waits until the read models have applied every event the dataset wrote. */
 export const settled = async (d: Dataset): Promise<void> => d.t.service.ctx.settle(await d.t.service.ctx.store.headPosition());
+
+/** Null sorts lowest; equal values may come in any order. */
+export const expectSorted = (items: Record<string, unknown>[], key: string, direction: 'asc' | 'desc') => {
+  const cmp = (a: unknown, b: unknown) => {
+    if (a === b) return 0;
+    if (a === null || a === undefined) return -1;
+    if (b === null || b === undefined) return 1;
+    return (a as number | string) < (b as number | string) ? -1 : 1;
+  };
+  for (let i = 1; i < items.length; i++) {
+    const c = cmp(items[i - 1][key], items[i][key]);
+    expect(direction === 'asc' ? c <= 0 : c >= 0, `${key} ${direction}: ${JSON.stringify(items.map((x) => x[key]))}`).toBe(true);
+  }
+};
