@@ -34,15 +34,15 @@ type DocumentsQuery = z.infer<typeof DocumentsQuery>;
 const SORT: Record<SortKey, RawBuilder<unknown>> = {
   driver_name: sql`coalesce(r.driver_name, '')`,
   // Always null (no national id is recorded): the order falls to the row id.
-  id_number: sql`''`,
+  id_number: sql`coalesce(r.id_number, '')`,
   kyc_state: sql`r.kyc_state`,
   kyc_approved_at: sql`coalesce(r.kyc_approved_at, '')`,
   document: sql`r.document`,
   status: sql`r.status`,
   traffic_light: sql`r.traffic_light`,
   expires_at: sql`coalesce(r.expires_at, '')`,
-  // Missing or never-expiring documents sort after every dated one.
-  days_remaining: sql`coalesce(r.days_remaining, 2147483647)`,
+  // Missing documents (no days) sort lowest, as nulls do in every report: first by default.
+  days_remaining: sql`coalesce(r.days_remaining, -2147483648)`,
   blocks: sql`r.blocks`,
 };
 
@@ -63,7 +63,7 @@ interface Row {
 const source = (rc: ReportContext, q: DocumentsQuery): RawBuilder<unknown> => {
   const types = sql.join(DOCUMENT_TYPES.map((t, i) => sql`(${t}::text, ${i}::int, ${REQUIRED_DOCUMENT_TYPES.includes(t)}::boolean)`));
   const today = sql`${rc.today}::date`;
-  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, d.kyc_state, d.city_id,
+  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, NULL::text AS id_number, d.kyc_state, d.city_id,
       to_char(d.kyc_approved_at AT TIME ZONE ${rc.tz}, 'YYYY-MM-DD') AS kyc_approved_at,
       t.type AS document, t.required, doc.driver_id IS NOT NULL AS recorded, doc.expires_at,
       CASE WHEN doc.expires_at IS NULL THEN NULL ELSE doc.expires_at::date - ${today} END AS days_remaining
