@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { formatInTimeZone } from 'date-fns-tz';
@@ -160,4 +164,35 @@ describe('exports', () => {
     expect(res.status).toBe(200);
     expect(Papa.parse((await res.text()).slice(1), { skipEmptyLines: true }).data).toHaveLength(1);
   });
+});
+
+/** LibreOffice (`.ci/run` installs libreoffice-calc-nogui) opens both formats and reads the spec's columns back. */
+const soffice = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/opt/libreoffice/program/soffice'].find((p) => existsSync(p));
+
+describe('exports in LibreOffice', () => {
+  if (!soffice) console.warn('skipped: LibreOffice (soffice) is not installed; `apt-get install libreoffice-calc-nogui` enables this test');
+
+  it.skipIf(!soffice)('opens the orders CSV and XLSX and converts them to the same columns and rows', async () => {
+    const c = CASES[0];
+    const items = await allItems(c);
+    const dir = mkdtempSync(join(tmpdir(), 'reports-lo-'));
+    try {
+      for (const format of ['csv', 'xlsx'] as const) {
+        const input = join(dir, `in.${format}`);
+        writeFileSync(input, (await download(c, format)).bytes);
+        const outDir = join(dir, `out-${format}`);
+        // UTF-8 (76), comma (44), double quote (34) both ways; a private profile so runs never share a lock.
+        const args = ['--headless', '--norestore', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76,1', '--outdir', outDir, input];
+        if (format === 'csv') args.splice(2, 0, '--infilter=CSV:44,34,76,1');
+        execFileSync(soffice!, args, { timeout: 120_000, stdio: 'pipe' });
+        const text = readFileSync(join(outDir, 'in.csv'), 'utf8').replace(/^\uFEFF/, '');
+        const [header, ...rows] = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+        expect(header, format).toEqual(c.headers);
+        expect(rows.map((r) => Number(r[1])), format).toEqual(items.map((i) => i.id));
+        expect(rows.map((r) => r[4]), format).toEqual(items.map((i) => i.client_name ?? ''));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
