@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataset, expectSorted, settled, type Dataset } from './reportsDataset.js';
+import { signInClient } from '../support/actors.js';
+import { onlineDriver, orderBody } from '../support/orderFlows.js';
+import { MARACAIBO, buildDataset, expectSorted, settled, type Dataset } from './reportsDataset.js';
 
 let d: Dataset;
 beforeAll(async () => {
@@ -157,5 +159,25 @@ describe('orders report', () => {
     }
     // 30 calendar days counting both ends is the longest range.
     expect((await d.api.get('/admin/reports/orders?date_from=2026-01-01&date_to=2026-01-30', d.root.token)).status).toBe(200);
+  });
+});
+
+describe('order city', () => {
+  it('is the city nearest to the delivery point, whatever the driver’s city, and scopes customers too', async () => {
+    // A driver whose profile says Caracas, working in Maracaibo, for a new client there.
+    const driver = await onlineDriver(d.t, { name: 'Caraqueño en Zulia', cityId: 1, lat: MARACAIBO.latitude + 0.01, lng: MARACAIBO.longitude });
+    const client = await signInClient(d.t, undefined, 'Zuliana Nueva');
+    const created = await d.api.post('/orders', client.token, orderBody({ ...MARACAIBO, basePrice: 9 }));
+    expect(created.status).toBe(201);
+    const orderId: number = created.body.order.id;
+    expect((await d.api.post(`/orders/${orderId}/accept`, driver.token, {})).status).toBe(201);
+    await settled(d);
+    const history = await d.t.service.ctx.store.readStream(`order-${orderId}`);
+    expect(history[0]).toMatchObject({ type: 'OrderCreated', data: { cityId: 2 } });
+    expect((await list('orders', `client_id=${client.user.id}`, d.maracaiboAdmin.token)).items).toMatchObject([{ id: orderId, city_name: 'Maracaibo' }]);
+    expect((await list('orders', `client_id=${client.user.id}`, d.caracasAdmin.token)).items).toEqual([]);
+    const customers = async (token: string) => (await d.api.get(`/admin/customers?q=${encodeURIComponent(client.user.phone)}`, token)).body.items.map((c: { id: number }) => c.id);
+    expect(await customers(d.maracaiboAdmin.token)).toEqual([client.user.id]);
+    expect(await customers(d.caracasAdmin.token)).toEqual([]);
   });
 });
