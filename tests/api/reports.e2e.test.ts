@@ -28,6 +28,17 @@ describe('orders report', () => {
     }
   });
 
+  it('documents all fourteen routes in the OpenAPI document, with their 200 and 422 answers', async () => {
+    const doc = (await d.api.get('/openapi.json')).body;
+    for (const path of ['orders', 'orders/cancellations', 'orders/intents', 'orders/operational', 'drivers', 'drivers/documents', 'drivers/performance']) {
+      for (const suffix of ['', '/export']) {
+        const op = doc.paths[`/api/v1/admin/reports/${path}${suffix}`]?.get ?? doc.paths[`/admin/reports/${path}${suffix}`]?.get;
+        expect(op, `${path}${suffix}`).toBeDefined();
+        expect(Object.keys(op.responses), `${path}${suffix}`).toEqual(expect.arrayContaining(['200', '401', '403', '422']));
+      }
+    }
+  });
+
   it('has one row per order of the last 30 days with the figures of each, newest first', async () => {
     const { o1, o2, o3, o4, o5, o6, o7 } = d.orders;
     const body = await list('orders');
