@@ -139,7 +139,7 @@ const Totals = z.object({
   recovery_rate: z.number().nullable(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.infer<typeof Totals>> => {
+const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const { rows } = await sql<Record<string, number>>`SELECT
       count(*)::int AS n,
       count(*) FILTER (WHERE r.cancelled_by_role = 'CLIENT')::int AS by_client,
@@ -151,12 +151,15 @@ const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.in
     FROM (${src}) r`.execute(rc.db);
   const t = rows[0];
   return {
-    cancelled_by_client: t.by_client,
-    cancelled_by_driver: t.by_driver,
-    cancelled_by_admin: t.by_admin,
-    expired: t.expired,
-    unrealized_usd: centsToUsd(t.unrealized_cents),
-    recovery_rate: t.n === 0 ? null : Math.round((t.recovered * 1000) / t.n) / 10,
+    n: t.n,
+    sums: {
+      cancelled_by_client: t.by_client,
+      cancelled_by_driver: t.by_driver,
+      cancelled_by_admin: t.by_admin,
+      expired: t.expired,
+      unrealized_usd: centsToUsd(t.unrealized_cents),
+      recovery_rate: t.n === 0 ? null : Math.round((t.recovered * 1000) / t.n) / 10,
+    },
   };
 };
 
@@ -185,8 +188,8 @@ export const cancellationsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, sums] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
-    return { items: rows.rows.map(toItem), meta: pageMeta(rows.total, q.limit, q.page), totals: sums };
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {
     for await (const r of batchesOf<Row>(rc.db, sorted(rc, q))) yield toItem(r);

@@ -132,15 +132,17 @@ const Totals = z.object({
   conductores_bloqueados: z.number().int(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.infer<typeof Totals>> => {
-  const { rows } = await sql<z.infer<typeof Totals>>`SELECT
+const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+  const { rows } = await sql<z.infer<typeof Totals> & { n: number }>`SELECT
+      count(*)::int AS n,
       count(*) FILTER (WHERE r.status = 'vigente')::int AS vigentes,
       count(*) FILTER (WHERE r.status = 'por_vencer')::int AS por_vencer,
       count(*) FILTER (WHERE r.status = 'vencido')::int AS vencidos,
       count(*) FILTER (WHERE r.status = 'faltante')::int AS faltantes,
       count(DISTINCT r.driver_id) FILTER (WHERE r.blocks)::int AS conductores_bloqueados
     FROM (${src}) r`.execute(rc.db);
-  return rows[0];
+  const { n, ...sums } = rows[0];
+  return { n, sums };
 };
 
 export const documentsReport = report({
@@ -164,8 +166,8 @@ export const documentsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, sums] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
-    return { items: rows.rows.map(toItem), meta: pageMeta(rows.total, q.limit, q.page), totals: sums };
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {
     for await (const r of batchesOf<Row>(rc.db, sorted(rc, q))) yield toItem(r);

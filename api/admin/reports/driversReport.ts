@@ -168,7 +168,7 @@ const Totals = z.object({
   deuda_cash_total_usd: z.number(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.infer<typeof Totals>> => {
+const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const { rows } = await sql<Record<string, number>>`SELECT
       count(*)::int AS conductores,
       count(*) FILTER (WHERE r.kyc_state = 'APPROVED')::int AS aprobados,
@@ -180,13 +180,16 @@ const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.in
     FROM (${src}) r`.execute(rc.db);
   const t = rows[0];
   return {
-    conductores: t.conductores,
-    aprobados: t.aprobados,
-    bloqueados: t.bloqueados,
-    litros_entregados: t.litros,
-    ganancia_bruta_usd: centsToUsd(t.gross_cents),
-    comision_usd: centsToUsd(t.commission_cents),
-    deuda_cash_total_usd: centsToUsd(t.debt_cents),
+    n: t.conductores,
+    sums: {
+      conductores: t.conductores,
+      aprobados: t.aprobados,
+      bloqueados: t.bloqueados,
+      litros_entregados: t.litros,
+      ganancia_bruta_usd: centsToUsd(t.gross_cents),
+      comision_usd: centsToUsd(t.commission_cents),
+      deuda_cash_total_usd: centsToUsd(t.debt_cents),
+    },
   };
 };
 
@@ -223,8 +226,8 @@ export const driversReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, sums] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
-    return { items: rows.rows.map(toItem), meta: pageMeta(rows.total, q.limit, q.page), totals: sums };
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {
     for await (const r of batchesOf<Row>(rc.db, sorted(rc, q))) yield toItem(r);

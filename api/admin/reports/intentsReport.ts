@@ -175,7 +175,7 @@ const Totals = z.object({
 /** conversion_pct = delivered ÷ published × 100, one decimal (0 when nothing was published). */
 export const percent = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part * 1000) / whole) / 10);
 
-const totals = async (rc: ReportContext, q: IntentsQuery, src: RawBuilder<unknown>): Promise<z.infer<typeof Totals>> => {
+const totals = async (rc: ReportContext, q: IntentsQuery, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const [published, intents] = await Promise.all([
     sql<{ n: number; delivered: number }>`SELECT count(*)::int AS n, count(*) FILTER (WHERE o.status = 'DELIVERED')::int AS delivered
       FROM report_orders o WHERE ${allOf(baseWhere(rc, q))}`.execute(rc.db),
@@ -188,18 +188,21 @@ const totals = async (rc: ReportContext, q: IntentsQuery, src: RawBuilder<unknow
   const p = published.rows[0];
   const t = intents.rows[0];
   return {
-    total_intents: p.n,
-    converted: p.delivered,
-    not_converted: t.n,
-    conversion_pct: percent(p.delivered, p.n),
-    expired_no_offers: t.expired_no_offers,
-    expired_with_offers: t.expired_with_offers,
-    cancelled_by_client: t.cancelled_by_client,
-    cancelled_by_driver: t.cancelled_by_driver,
-    cancelled_by_admin: t.cancelled_by_admin,
-    with_offers: t.with_offers,
-    without_offers: t.n - t.with_offers,
-    unrealized_usd: centsToUsd(t.unrealized_cents),
+    n: t.n,
+    sums: {
+      total_intents: p.n,
+      converted: p.delivered,
+      not_converted: t.n,
+      conversion_pct: percent(p.delivered, p.n),
+      expired_no_offers: t.expired_no_offers,
+      expired_with_offers: t.expired_with_offers,
+      cancelled_by_client: t.cancelled_by_client,
+      cancelled_by_driver: t.cancelled_by_driver,
+      cancelled_by_admin: t.cancelled_by_admin,
+      with_offers: t.with_offers,
+      without_offers: t.n - t.with_offers,
+      unrealized_usd: centsToUsd(t.unrealized_cents),
+    },
   };
 };
 
@@ -249,9 +252,9 @@ export const intentsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, sums] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q, s.source)]);
-    const offers = await offersOf(rc, rows.rows.map((r) => r.id));
-    return { items: rows.rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })), meta: pageMeta(rows.total, q.limit, q.page), totals: sums };
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q, s.source)]);
+    const offers = await offersOf(rc, rows.map((r) => r.id));
+    return { items: rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   // The export leaves offers[] out (spec): rows only.
   items: async function* (rc, q) {

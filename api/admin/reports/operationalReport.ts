@@ -51,14 +51,18 @@ const ZERO: Omit<Sums, 'day'> = {
   gross_cents: 0, commission_cents: 0, acceptance_sum: 0, acceptance_n: 0, delivery_sum: 0, delivery_n: 0, active_drivers: 0,
 };
 
-/** Per day (byDay) or over the whole window. Averages are carried as sums and counts, so totals stay exact. */
+/**
+ * Over the whole window (day null), and per day too when byDay (one scan: grouping sets). Averages are
+ * carried as sums and counts, so totals stay exact.
+ */
 const sums = async (rc: ReportContext, q: OperationalQuery, w: DateWindow, byDay: boolean): Promise<Sums[]> => {
   const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
   if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
   if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
   if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
   if (q.water_type) where.push(sql`o.water_type = ${q.water_type}`);
-  const day = sql`to_char(o.created_at AT TIME ZONE ${rc.tz}, 'YYYY-MM-DD')`;
+  // A literal, not a parameter: the grouping set must name the very expression the select list holds.
+  const day = sql`to_char(o.created_at AT TIME ZONE ${sql.lit(rc.tz)}, 'YYYY-MM-DD')`;
   const { rows } = await sql<Sums>`SELECT ${byDay ? sql`${day}` : sql`NULL`} AS day,
       count(*)::int AS published,
       count(*) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS accepted,
@@ -74,7 +78,7 @@ const sums = async (rc: ReportContext, q: OperationalQuery, w: DateWindow, byDay
       coalesce(sum(o.delivery_minutes), 0)::float8 AS delivery_sum,
       count(o.delivery_minutes)::int AS delivery_n,
       count(DISTINCT o.driver_id) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS active_drivers
-    FROM report_orders o WHERE ${allOf(where)} ${byDay ? sql`GROUP BY 1` : sql``}`.execute(rc.db);
+    FROM report_orders o WHERE ${allOf(where)} ${byDay ? sql`GROUP BY GROUPING SETS ((${day}), ())` : sql``}`.execute(rc.db);
   return rows;
 };
 
@@ -105,8 +109,8 @@ export const variationPct = (now: number, previous: number): number | null => (p
 
 const daysOf = (w: DateWindow): string[] => Array.from({ length: daysBetween(w.from, w.to) + 1 }, (_, i) => addDays(w.from, i));
 
-const itemsOf = async (rc: ReportContext, q: OperationalQuery, w: DateWindow): Promise<Item[]> => {
-  const byDay = new Map((await sums(rc, q, w, true)).map((s) => [s.day!, s]));
+const itemsOf = (q: OperationalQuery, w: DateWindow, grouped: Sums[]): Item[] => {
+  const byDay = new Map(grouped.filter((s) => s.day !== null).map((s) => [s.day!, s]));
   const items = daysOf(w).map((date) => ({ date, ...figures(byDay.get(date) ?? ZERO) }));
   if (!q.sort) return items;
   const key = q.sort;
@@ -189,11 +193,12 @@ export const operationalReport = report({
     const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
     const span = daysBetween(w.from, w.to) + 1;
     const prevWindow = windowOf(addDays(w.from, -span), addDays(w.from, -1), rc.tz);
-    const [items, [now], [prev]] = await Promise.all([itemsOf(rc, q, w), sums(rc, q, w, false), sums(rc, q, prevWindow, false)]);
-    const totals = figures(now ?? ZERO);
-    return { items, totals, comparison: comparison(totals, figures(prev ?? ZERO), prevWindow) };
+    const [grouped, [prev]] = await Promise.all([sums(rc, q, w, true), sums(rc, q, prevWindow, false)]);
+    const totals = figures(grouped.find((s) => s.day === null) ?? ZERO);
+    return { items: itemsOf(q, w, grouped), totals, comparison: comparison(totals, figures(prev ?? ZERO), prevWindow) };
   },
   items: async function* (rc, q) {
-    yield* await itemsOf(rc, q, resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS));
+    const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
+    yield* itemsOf(q, w, await sums(rc, q, w, true));
   },
 });

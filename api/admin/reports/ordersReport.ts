@@ -209,7 +209,7 @@ const OrdersTotals = z.object({
 });
 
 /** Money totals count delivered orders; orders and liters count every row (DOMAIN.md). */
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.infer<typeof OrdersTotals>> => {
+const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
   const { rows } = await sql<Record<string, number>>`SELECT
       count(*)::int AS pedidos,
       coalesce(sum(r.liters_requested), 0)::float8 AS litros_solicitados,
@@ -220,12 +220,15 @@ const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<z.in
     FROM (${src}) r`.execute(rc.db);
   const t = rows[0];
   return {
-    pedidos: t.pedidos,
-    litros_solicitados: t.litros_solicitados,
-    litros_entregados: t.litros_entregados,
-    monto_bruto_usd: centsToUsd(t.monto_bruto_cents),
-    comision_usd: centsToUsd(t.comision_cents),
-    neto_conductores_usd: centsToUsd(t.neto_cents),
+    n: t.pedidos,
+    sums: {
+      pedidos: t.pedidos,
+      litros_solicitados: t.litros_solicitados,
+      litros_entregados: t.litros_entregados,
+      monto_bruto_usd: centsToUsd(t.monto_bruto_cents),
+      comision_usd: centsToUsd(t.comision_cents),
+      neto_conductores_usd: centsToUsd(t.neto_cents),
+    },
   };
 };
 
@@ -264,8 +267,8 @@ export const ordersReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [page, sums] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
-    return { items: page.rows.map(toItem), meta: pageMeta(page.total, q.limit, q.page), totals: sums };
+    const [rows, { n, sums }] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {
     for await (const r of batchesOf<OrderReportRow>(rc.db, sorted(rc, q))) yield toItem(r);
