@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { cancellationReasons } from '../../../domain/order/cancellationReasons.js';
 import { CANCELLED_BY } from './labels.js';
-import { orderColumns, orderJoins, PageMetaSchema } from './ordersReport.js';
+import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
@@ -66,7 +66,7 @@ interface Row {
   recovered: boolean;
 }
 
-const source = (rc: ReportContext, q: CancellationsQuery): RawBuilder<unknown> => {
+const source = (rc: ReportContext, q: CancellationsQuery, named = true): RawBuilder<unknown> => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
   const where: RawBuilder<unknown>[] = [sql`o.ended_at >= ${w.startAt}`, sql`o.ended_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
   if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
@@ -75,7 +75,7 @@ const source = (rc: ReportContext, q: CancellationsQuery): RawBuilder<unknown> =
   if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
   if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
   if (q.with_refund !== undefined) where.push(q.with_refund ? REFUNDED : sql`NOT ${REFUNDED}`);
-  return sql`SELECT ${orderColumns}, ${REFUNDED} AS refunded FROM ${orderJoins} WHERE ${allOf(where)}`;
+  return sql`SELECT ${REFUNDED} AS refunded, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
 const sorted = (rc: ReportContext, q: CancellationsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'date'], dir: q.direction ?? 'desc' });
@@ -188,7 +188,7 @@ export const cancellationsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, source(rc, q, false))]);
     return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { CANCELLATION_REASON_CODES, cancellationReasonLabel } from './cancellationsReport.js';
 import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
-import { orderColumns, orderJoins, PageMetaSchema } from './ordersReport.js';
+import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
@@ -84,12 +84,12 @@ const baseWhere = (rc: ReportContext, q: IntentsQuery): RawBuilder<unknown>[] =>
   return where;
 };
 
-const source = (rc: ReportContext, q: IntentsQuery): RawBuilder<unknown> => {
+const source = (rc: ReportContext, q: IntentsQuery, named = true): RawBuilder<unknown> => {
   const where = [...baseWhere(rc, q), sql`o.status IN ('CANCELLED', 'EXPIRED')`];
   if (q.failure_reason) where.push(sql`${FAILURE_REASON} = ${q.failure_reason}`);
   if (q.has_offers !== undefined) where.push(q.has_offers ? sql`o.offers_count > 0` : sql`o.offers_count = 0`);
   if (q.cancellation_reason_code) where.push(sql`o.cancel_reason_code = ${q.cancellation_reason_code}`);
-  return sql`SELECT ${orderColumns}, ${FAILURE_REASON} AS failure_reason FROM ${orderJoins} WHERE ${allOf(where)}`;
+  return sql`SELECT ${FAILURE_REASON} AS failure_reason, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
 const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
@@ -252,7 +252,7 @@ export const intentsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q, s.source)]);
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q, source(rc, q, false))]);
     const offers = await offersOf(rc, rows.map((r) => r.id));
     return { items: rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },

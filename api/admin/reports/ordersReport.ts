@@ -94,15 +94,21 @@ export interface OrderReportRow {
   incidents: number;
 }
 
-/** The columns every order-based report reads, with the names joined from their homes. */
-export const orderColumns = sql`o.*, c.name AS city_name, u.name AS client_name, d.name AS driver_name, d.plate, pm.name AS payment_method_label`;
-export const orderJoins = sql`report_orders o
-  LEFT JOIN cities c ON c.id = o.city_id
-  LEFT JOIN users u ON u.id = o.client_id
-  LEFT JOIN report_drivers d ON d.driver_id = o.driver_id
-  LEFT JOIN payment_methods pm ON pm.code = o.payment_method`;
+/**
+ * The columns every order-based report reads and where from: with the names joined from their homes for
+ * rows, without them for totals (which need none, and scan every row of the window).
+ */
+export const ordersFrom = (named: boolean) =>
+  named
+    ? sql`o.*, c.name AS city_name, u.name AS client_name, d.name AS driver_name, d.plate, pm.name AS payment_method_label
+      FROM report_orders o
+      LEFT JOIN cities c ON c.id = o.city_id
+      LEFT JOIN users u ON u.id = o.client_id
+      LEFT JOIN report_drivers d ON d.driver_id = o.driver_id
+      LEFT JOIN payment_methods pm ON pm.code = o.payment_method`
+    : sql`o.* FROM report_orders o`;
 
-const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
+const source = (rc: ReportContext, q: OrdersQuery, named = true): RawBuilder<unknown> => {
   orderedPair(q, 'rating_min', 'rating_max');
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
   const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
@@ -118,7 +124,7 @@ const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
   if (q.has_incident !== undefined) where.push(q.has_incident ? sql`o.incidents > 0` : sql`o.incidents = 0`);
   if (q.rating_min !== undefined) where.push(sql`o.rating >= ${q.rating_min}`);
   if (q.rating_max !== undefined) where.push(sql`o.rating <= ${q.rating_max}`);
-  return sql`SELECT ${orderColumns} FROM ${orderJoins} WHERE ${allOf(where)}`;
+  return sql`SELECT ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
 const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
@@ -267,7 +273,7 @@ export const ordersReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, s.source)]);
+    const [rows, { n, sums }] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, source(rc, q, false))]);
     return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {
