@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priceOrder } from '../../domain/pricing.js';
 import { driversReport } from '../../api/admin/reports/driversReport.js';
 import type { ReportContext } from '../../api/admin/reports/report.js';
 import { createDb, type Db } from '../../infra/db/database.js';
@@ -34,6 +35,8 @@ if (process.env.DATABASE_URL) {
 }
 
 const AT = '2026-03-01T12:00:00.000Z';
+const SETTINGS = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };
+const pricing8 = () => priceOrder({ waterPriceCents: 5000, paymentMethod: 'PAYPROV_DI', settings: SETTINGS, creditAvailableCents: 0 });
 const event = (type: string, data: Record<string, unknown>) => ({ eventId: randomUUID(), type, data });
 const ledger = (driverId: number, n: number, direction: 'CREDIT' | 'DEBIT', amountCents: number, balanceAfterCents: number) =>
   event('LedgerEntryRecorded', { driverId, entryId: `${driverId}-${n}`, type: direction === 'DEBIT' ? 'CASH_COMMISSION_DEBT' : 'ORDER_EARNING', direction, amountCents, balanceAfterCents, recordedAt: AT });
@@ -64,6 +67,13 @@ describe.each(backends)('report tables on $name', (backend) => {
     // Driver 7 kept the cash of two orders (commission owed) and earned once online: balance −45 USD.
     await store.appendToStream('wallet-7', [ledger(7, 1, 'DEBIT', 3000, -3000), ledger(7, 2, 'DEBIT', 3000, -6000), ledger(7, 3, 'CREDIT', 1500, -4500)], { expectedRevision: 'no_stream' });
     await store.appendToStream('wallet-8', [ledger(8, 1, 'CREDIT', 2000, 2000)], { expectedRevision: 'no_stream' });
+    // A surplus reservation (remate) by driver 8, paid online and delivered 40 minutes after it was made.
+    const pricing = pricing8();
+    await store.appendToStream('order-501', [
+      event('OrderCreated', { orderId: 501, clientId: 40, surplusListingId: 9, driverId: 8, cityId: 3, status: 'WAITING_FOR_PAYMENT', address: 'Av. Bolívar', waterType: 'POTABLE', paymentMethod: 'PAYPROV_DI', litersRequested: 3000, pricing, createdAt: AT }),
+      event('OrderPaid', { orderId: 501, paymentId: 1, paidAt: '2026-03-01T12:05:00.000Z' }),
+      event('OrderDelivered', { orderId: 501, clientId: 40, driverId: 8, litersRequested: 3000, actualLiters: 3000, paymentMethod: 'PAYPROV_DI', pricing, isValidPromotion: false, deliveredAt: '2026-03-01T12:40:00.000Z' }),
+    ], { expectedRevision: 'no_stream' });
     // Applied as the runner does, one batch per read.
     const head = await store.headPosition();
     while ((await store.readAll(head - 1, 1)).length === 0) await store.waitForAppend(20);
@@ -85,6 +95,13 @@ describe.each(backends)('report tables on $name', (backend) => {
     expect((await drivers({ with_cash_debt: 'false' })).items.map((i) => i.driver_id)).toEqual([8]);
     expect((await drivers({ min_balance: '20' })).items.map((i) => i.driver_id)).toEqual([8]);
     expect((await drivers({ min_balance: '20.01' })).items).toEqual([]);
+  });
+
+  it('records a surplus reservation as a remate with its driver from the start and no acceptance time', async () => {
+    const row = await db.selectFrom('report_orders').selectAll().where('id', '=', 501).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ origin: 'remate', city_id: 3, driver_id: 8, status: 'DELIVERED', payment_status: 'confirmed', charged_before: true, final_price_cents: 5000, acceptance_minutes: null, delivery_minutes: 40, liters_diff: 0 });
+    const driver = await db.selectFrom('report_drivers').selectAll().where('driver_id', '=', 8).executeTakeFirstOrThrow();
+    expect(driver).toMatchObject({ deliveries: 1, gross_earnings_cents: pricing8().driverGrossCents, commission_paid_cents: pricing8().platformRevenueCents, solidary_cents: pricing8().driverSolidaryCents });
   });
 
   it('rebuilds from the log into the same rows', async () => {
