@@ -28,9 +28,6 @@ type E<D> = RecordedEvent<string, D>;
 /** A cancelled or expired order counts as recovered when its client gets an order delivered that was placed within this long after. */
 export const RECOVERY_WINDOW_HOURS = 24;
 
-export const minutesBetween = (from: Date | string, to: Date | string): number =>
-  Math.round((new Date(to).getTime() - new Date(from).getTime()) / 6000) / 10;
-
 /** The four stages the cancellations report names: bidding counts as BROADCASTING, arrival as IN_PROGRESS. */
 export const stageAtCancel = (s: OrderStatus): string =>
   s === 'COUNTER_OFFERED' ? 'BROADCASTING' : s === 'ARRIVED' ? 'IN_PROGRESS' : s;

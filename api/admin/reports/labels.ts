@@ -1,7 +1,7 @@
 import type { OrderStatus } from '../../../domain/order/events.js';
 
 /** Spanish labels of the reports (DOMAIN.md: labels are Spanish). */
-export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   BROADCASTING: 'Publicado',
   COUNTER_OFFERED: 'Con contraoferta',
   WAITING_FOR_PAYMENT: 'Esperando pago',

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { ORDER_STATUSES } from '../../../domain/order/events.js';
-import { statusLabel } from './labels.js';
+import { ORIGIN_LABELS, PAYMENT_STATUS_LABELS, statusLabel } from './labels.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, orderedPair, page, resolveWindow, sortParam } from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
@@ -82,11 +82,11 @@ export interface OrderReportRow {
   final_price_cents: number | null;
   payment_method: string;
   payment_method_label: string | null;
-  payment_status: string;
+  payment_status: keyof typeof PAYMENT_STATUS_LABELS;
   platform_revenue_cents: number;
   solidary_fund_cents: number;
   driver_receives_cents: number;
-  origin: string;
+  origin: keyof typeof ORIGIN_LABELS;
   has_counter_offer: boolean;
   acceptance_minutes: number | null;
   delivery_minutes: number | null;
@@ -260,11 +260,11 @@ export const ordersReport = report({
     { header: 'Precio base (USD)', type: 'number', value: (i) => i.base_price_usd },
     { header: 'Precio final (USD)', type: 'number', value: (i) => i.final_price_usd },
     { header: 'Método de pago', type: 'text', value: (i) => i.payment_method_label },
-    { header: 'Estado de pago', type: 'text', value: (i) => i.payment_status },
+    { header: 'Estado de pago', type: 'text', value: (i) => PAYMENT_STATUS_LABELS[i.payment_status] },
     { header: 'Comisión (USD)', type: 'number', value: (i) => i.commission_usd },
     { header: 'Fondo solidario (USD)', type: 'number', value: (i) => i.solidary_fund_usd },
     { header: 'Neto conductor (USD)', type: 'number', value: (i) => i.driver_net_usd },
-    { header: 'Origen', type: 'text', value: (i) => i.origin },
+    { header: 'Origen', type: 'text', value: (i) => ORIGIN_LABELS[i.origin] },
     { header: 'Contraoferta', type: 'boolean', value: (i) => i.has_counter_offer },
     { header: 'Tiempo aceptación (min)', type: 'number', value: (i) => i.acceptance_minutes },
     { header: 'Tiempo entrega (min)', type: 'number', value: (i) => i.delivery_minutes },
