@@ -25,6 +25,8 @@ import { promotionsModule } from '../api/admin/promotions/module.js';
 import { walletModule } from '../api/wallet/module.js';
 // settlement (#11)
 import { settlementModule } from '../api/admin/settlements/module.js';
+// Reports (#12)
+import { reportsModule } from '../api/admin/reports/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -50,4 +52,6 @@ export const modules: AppModule[] = [
   walletModule,
   // settlement (#11)
   settlementModule,
+  // Reports (#12)
+  reportsModule,
 ];

@@ -15,6 +15,8 @@ import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
 import { reactToOrderEvents } from './reactions.js';
 import { withCustomerSlot, withDriverSlot } from './slots.js';
+import { nearestCityId } from '../../domain/city.js';
+import { cityCentres } from '../../infra/cities/cityCentres.js';
 
 /** Creating an order: reference data (method, rate, billing, credit) read once, then one decision. */
 
@@ -73,6 +75,7 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
   // A fresh id names no stream yet: the decision needs no read of it.
   const fresh = input.orderId === undefined;
   const orderId = input.orderId ?? (await nextId(ctx.db, 'order_id_seq'));
+  const cityId = nearestCityId(await cityCentres(ctx.db), input);
   const create = async () => {
     const credit = await loadState(ctx.store, creditStream(input.clientId), creditDecider);
     const decided = await ctx.handle(
@@ -98,6 +101,7 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
         pricingSettings: pricingSettingsOf(ctx),
         creditAvailableCents: usableCredit(credit.state, input.surplus ? 'surplus' : 'order'),
         deliveryPin: newDeliveryPin(),
+        cityId,
         now,
         expiresAt: new Date(now.getTime() + minutes(ctx.config.ORDER_BROADCAST_MINUTES)),
         surplus: input.surplus ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) } : null,

@@ -11,6 +11,8 @@ export interface CreateOrder extends OrderRequest {
   /** usableCredit(credit, surplus ? 'surplus' : 'order'): the order's credit kind. */
   creditAvailableCents: number;
   deliveryPin: string;
+  /** Resolved by the handler from the delivery point (nearest city centre). */
+  cityId: number | null;
   now: Date;
   expiresAt: Date;
   /** A surplus reservation: no bidding, the listing's owner is the driver (waterPriceCents from its driver gross). */

@@ -22,6 +22,7 @@ export const createOrder = (cmd: CreateOrder): OrderEvent[] => {
         clientId: cmd.clientId,
         surplusListingId: cmd.surplus?.listingId ?? null,
         driverId: cmd.surplus?.driverId ?? null,
+        cityId: cmd.cityId,
         status: cmd.surplus === null ? 'BROADCASTING' : payOnline ? 'WAITING_FOR_PAYMENT' : 'CONFIRMED',
         latitude: cmd.latitude,
         longitude: cmd.longitude,

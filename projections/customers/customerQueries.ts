@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../infra/db/database.js';
+import '../reports/reportTables.js';
 
 /**
  * Back-office customer reads, aggregated at query time from the orders read model (a customer's totals
@@ -8,7 +9,7 @@ import type { Db } from '../../infra/db/database.js';
  * included) and total_solidary the client's solidary contribution.
  */
 
-/** Every city, or only customers who ordered in these (an order's city is its driver's city). */
+/** Every city, or only customers who ordered in these (an order's city: the nearest city centre, DOMAIN.md). */
 export type CityScope = { all: true } | { all: false; cityIds: number[] };
 
 export interface CustomerRow {
@@ -50,11 +51,10 @@ const customers = (db: Db, scope: CityScope) => {
         ? sql<SqlBool>`false`
         : eb.exists(
             eb
-              .selectFrom('order_views as o')
-              .innerJoin('drivers as d', 'd.driver_id', 'o.driver_id')
+              .selectFrom('report_orders as o')
               .select(sql`1`.as('one'))
               .whereRef('o.client_id', '=', 'u.id')
-              .where('d.city_id', 'in', cityIds),
+              .where('o.city_id', 'in', cityIds),
           ),
     );
   }

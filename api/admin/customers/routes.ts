@@ -4,13 +4,14 @@ import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { AppContext } from '../../../infra/context.js';
 import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../projections/customers/bankAccounts.js';
-import { customerById, listCustomers, ordersOfCustomer, type CityScope, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
+import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
 import { CustomerParams, idFrom, limit } from '../../orders/schemas.js';
 import { orNull, PageMeta, pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
+import { cityScopeOf } from '../cityScope.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const page = z.coerce.number().int().min(1).default(1);
@@ -110,16 +111,10 @@ const ERRORS = [403, { status: 404, description: 'CustomerNotFound' }];
 
 const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
 
-/** allCities admins see every customer, including those who never had an order served. */
-const scopeOf = async (ctx: AppContext, actor: Actor): Promise<CityScope> => {
-  const row = await ctx.db.selectFrom('admins').select('all_cities').where('id', '=', actor.id).executeTakeFirst();
-  return row?.all_cities ? { all: true } : { all: false, cityIds: actor.cityIds ?? [] };
-};
-
 /** The customer named by a path id, within the admin's cities; 404 CustomerNotFound otherwise. */
 export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unknown): Promise<CustomerRow> => {
   const id = idFrom(raw, customerNotFound);
-  const customer = await customerById(ctx.db, await scopeOf(ctx, actor), id);
+  const customer = await customerById(ctx.db, await cityScopeOf(ctx, actor), id);
   if (!customer) throw customerNotFound();
   return customer;
 };
@@ -135,7 +130,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
     ctx.openapi,
     { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(Customer) } }, errors: [403] },
     async ({ query, actor }) => {
-      const { rows, total } = await listCustomers(ctx.db, await scopeOf(ctx, actor), {
+      const { rows, total } = await listCustomers(ctx.db, await cityScopeOf(ctx, actor), {
         isActive: query.is_active,
         minSpentCents: query.min_spent,
         maxSpentCents: query.max_spent,

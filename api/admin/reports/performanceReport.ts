@@ -1,0 +1,155 @@
+import { sql, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import { centsToUsd } from '../../../domain/money.js';
+import { percent } from './intentsReport.js';
+import { report, type ReportContext } from './report.js';
+import { LAST_3_MONTHS, dateFilters, idParam, resolveWindow } from './reportQuery.js';
+import { allOf, inScope } from './sortedRows.js';
+
+/**
+ * Back-office §4.3 driver performance: one row per driver and period (day, ISO week or month of the
+ * order's creation in the report time zone), ranked within each period among the drivers who reach
+ * min_deliveries. Not sortable: rows come by period, then rank. The columns the spec marks as always
+ * null (online_hours, notified, acceptance_rate, avg_response_minutes) stay null.
+ */
+
+const RANK_BY = ['deliveries', 'liters_delivered', 'earnings_usd', 'rating'] as const;
+
+const PerformanceQuery = z.object({
+  ...dateFilters,
+  granularity: z.enum(['day', 'week', 'month']).default('month'),
+  driver_id: idParam.optional(),
+  min_deliveries: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  rank_by: z.enum(RANK_BY).default('deliveries'),
+});
+type PerformanceQuery = z.infer<typeof PerformanceQuery>;
+
+const PERIOD_FORMAT = { day: 'YYYY-MM-DD', week: 'IYYY-"W"IW', month: 'YYYY-MM' } as const;
+
+const RANK_KEY: Record<(typeof RANK_BY)[number], RawBuilder<unknown>> = {
+  deliveries: sql`p.deliveries`,
+  liters_delivered: sql`p.liters_delivered`,
+  earnings_usd: sql`p.earnings_cents`,
+  rating: sql`coalesce(p.rating, -1)`,
+};
+
+interface Row {
+  period: string;
+  driver_id: number;
+  driver_name: string | null;
+  rank: number | null;
+  accepted: number;
+  deliveries: number;
+  own_cancellations: number;
+  avg_delivery_minutes: number | null;
+  liters_agreed: number;
+  liters_delivered: number;
+  liters_requested_delivered: number;
+  earnings_cents: number;
+  rating: number | null;
+  incidents: number;
+}
+
+const rowsOf = async (rc: ReportContext, q: PerformanceQuery): Promise<Row[]> => {
+  const w = resolveWindow(q, rc.today, rc.tz, LAST_3_MONTHS);
+  const where: RawBuilder<unknown>[] = [sql`o.driver_id IS NOT NULL`, sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
+  if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
+  const period = sql`to_char(date_trunc(${q.granularity}, o.created_at AT TIME ZONE ${rc.tz}), ${PERIOD_FORMAT[q.granularity]})`;
+  const { rows } = await sql<Row>`WITH p AS (
+      SELECT ${period} AS period, o.driver_id,
+        count(*) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS accepted,
+        count(*) FILTER (WHERE o.status = 'DELIVERED')::int AS deliveries,
+        count(*) FILTER (WHERE o.cancelled_by_role = 'DRIVER')::int AS own_cancellations,
+        round(avg(o.delivery_minutes)::numeric, 1)::float8 AS avg_delivery_minutes,
+        coalesce(sum(o.liters_requested) FILTER (WHERE o.accepted_at IS NOT NULL), 0)::float8 AS liters_agreed,
+        coalesce(sum(o.liters_delivered), 0)::float8 AS liters_delivered,
+        coalesce(sum(o.liters_requested) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS liters_requested_delivered,
+        coalesce(sum(o.driver_gross_cents) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS earnings_cents,
+        round(avg(o.rating)::numeric, 2)::float8 AS rating,
+        coalesce(sum(o.incidents), 0)::int AS incidents
+      FROM report_orders o WHERE ${allOf(where)} GROUP BY 1, 2)
+    SELECT p.*, d.name AS driver_name,
+      CASE WHEN p.deliveries >= ${q.min_deliveries}
+        THEN (row_number() OVER (PARTITION BY p.period, p.deliveries >= ${q.min_deliveries} ORDER BY ${RANK_KEY[q.rank_by]} DESC, p.driver_id))::int END AS rank
+    FROM p LEFT JOIN report_drivers d ON d.driver_id = p.driver_id
+    ORDER BY p.period, rank NULLS LAST, p.driver_id`.execute(rc.db);
+  return rows;
+};
+
+const toItem = (r: Row) => ({
+  period: r.period,
+  driver_id: r.driver_id,
+  driver_name: r.driver_name,
+  rank: r.rank,
+  online_hours: null as number | null,
+  notified: null as number | null,
+  accepted: r.accepted,
+  acceptance_rate: null as number | null,
+  avg_response_minutes: null as number | null,
+  deliveries: r.deliveries,
+  completion_rate: r.accepted === 0 ? null : percent(r.deliveries, r.accepted),
+  own_cancellations: r.own_cancellations,
+  avg_delivery_minutes: r.avg_delivery_minutes,
+  liters_agreed: r.liters_agreed,
+  liters_delivered: r.liters_delivered,
+  liters_accuracy: r.liters_requested_delivered === 0 ? null : percent(r.liters_delivered, r.liters_requested_delivered),
+  earnings_usd: centsToUsd(r.earnings_cents),
+  rating: r.rating,
+  incidents: r.incidents,
+});
+type Item = ReturnType<typeof toItem>;
+
+const ItemSchema = z.object({
+  period: z.string(),
+  driver_id: z.number().int(),
+  driver_name: z.string().nullable(),
+  rank: z.number().int().nullable(),
+  online_hours: z.null(),
+  notified: z.null(),
+  accepted: z.number().int(),
+  acceptance_rate: z.null(),
+  avg_response_minutes: z.null(),
+  deliveries: z.number().int(),
+  completion_rate: z.number().nullable(),
+  own_cancellations: z.number().int(),
+  avg_delivery_minutes: z.number().nullable(),
+  liters_agreed: z.number().int(),
+  liters_delivered: z.number().int(),
+  liters_accuracy: z.number().nullable(),
+  earnings_usd: z.number(),
+  rating: z.number().nullable(),
+  incidents: z.number().int(),
+});
+
+export const performanceReport = report({
+  path: '/admin/reports/drivers/performance',
+  summary: 'Driver performance: one row per driver and period, ranked',
+  file: 'reporte_desempeno_cisterneros',
+  query: PerformanceQuery,
+  response: z.object({ granularity: z.enum(['day', 'week', 'month']), items: z.array(ItemSchema) }),
+  columns: [
+    { header: 'Período', type: 'text', value: (i: Item) => i.period },
+    { header: 'Conductor', type: 'text', value: (i) => i.driver_name },
+    { header: 'Posición', type: 'integer', value: (i) => i.rank },
+    { header: 'Horas en línea', type: 'number', value: (i) => i.online_hours },
+    { header: 'Notificados', type: 'integer', value: (i) => i.notified },
+    { header: 'Aceptados', type: 'integer', value: (i) => i.accepted },
+    { header: 'Tasa aceptación (%)', type: 'number', value: (i) => i.acceptance_rate },
+    { header: 'T. medio respuesta (min)', type: 'number', value: (i) => i.avg_response_minutes },
+    { header: 'Entregas', type: 'integer', value: (i) => i.deliveries },
+    { header: 'Tasa completitud (%)', type: 'number', value: (i) => i.completion_rate },
+    { header: 'Cancelaciones', type: 'integer', value: (i) => i.own_cancellations },
+    { header: 'T. medio entrega (min)', type: 'number', value: (i) => i.avg_delivery_minutes },
+    { header: 'Litros pactados', type: 'integer', value: (i) => i.liters_agreed },
+    { header: 'Litros entregados', type: 'integer', value: (i) => i.liters_delivered },
+    { header: 'Precisión litros (%)', type: 'number', value: (i) => i.liters_accuracy },
+    { header: 'Ganancia (USD)', type: 'number', value: (i) => i.earnings_usd },
+    { header: 'Calificación', type: 'number', value: (i) => i.rating },
+    { header: 'Incidencias', type: 'integer', value: (i) => i.incidents },
+  ],
+  list: async (rc, q) => ({ granularity: q.granularity, items: (await rowsOf(rc, q)).map(toItem) }),
+  // Aggregated per driver and period: bounded by drivers × periods, never by the number of orders.
+  items: async function* (rc, q) {
+    for (const r of await rowsOf(rc, q)) yield toItem(r);
+  },
+});

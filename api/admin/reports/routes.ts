@@ -1,0 +1,74 @@
+import type { Response, Router } from 'express';
+import { formatInTimeZone } from 'date-fns-tz';
+import { z, type ZodObject, type ZodRawShape } from 'zod';
+import type { AppContext } from '../../../infra/context.js';
+import { requireRole, type Actor } from '../../auth.js';
+import { defineRoute } from '../../route.js';
+import { cityScopeOf } from '../cityScope.js';
+import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE, writeCsv, writeXlsx } from './exportStreams.js';
+import type { Report, ReportContext } from './report.js';
+
+const ExportFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
+
+const contextOf = async (ctx: AppContext, actor: Actor): Promise<ReportContext> => {
+  const now = ctx.clock.now();
+  const tz = ctx.config.REPORT_TIMEZONE;
+  return { db: ctx.db, scope: await cityScopeOf(ctx, actor), tz, today: formatInTimeZone(now, tz, 'yyyy-MM-dd'), now };
+};
+
+/** reporte_ordenes_20261123_140501.csv: the moment of the export in the report time zone. */
+export const exportFileName = (file: string, now: Date, tz: string, ext: 'csv' | 'xlsx'): string =>
+  `${file}_${formatInTimeZone(now, tz, 'yyyyMMdd_HHmmss')}.${ext}`;
+
+/**
+ * Sends an export. The first item is read before any header goes out, so a bad filter is still a 422;
+ * after that the body streams, and a failure half-way can only cut the connection.
+ */
+const sendExport = async <Q, Item>(r: Report<Q, Item>, rc: ReportContext, q: Q, format: 'csv' | 'xlsx', res: Response) => {
+  const rows = r.items(rc, q)[Symbol.asyncIterator]();
+  const first = await rows.next();
+  res.status(200);
+  res.setHeader('Content-Type', format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE);
+  res.setHeader('Content-Disposition', `attachment; filename="${exportFileName(r.file, rc.now, rc.tz, format)}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    if (format === 'csv') await writeCsv(res, r.columns, first, rows);
+    else await writeXlsx(res, r.file, r.columns, rc.tz, first, rows);
+    res.end();
+  } catch (err) {
+    await rows.return?.();
+    res.destroy(err as Error);
+  }
+};
+
+/** One list route and one export route per report descriptor (back-office §4.2, §4.3). */
+export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<any, any>[]): void => {
+  const guards = requireRole(ctx.auth, 'ADMIN');
+  const tags = ['admin-reports'];
+  for (const r of reports) {
+    defineRoute(
+      router,
+      ctx.openapi,
+      { method: 'get', path: r.path, summary: r.summary, tags, guards, query: r.query, responses: { 200: { description: 'The report page', schema: r.response } }, errors: [401, 403, 422] },
+      async ({ query, actor }) => r.list(await contextOf(ctx, actor), query),
+    );
+    defineRoute(
+      router,
+      ctx.openapi,
+      {
+        method: 'get',
+        path: `${r.path}/export`,
+        summary: `${r.summary}: CSV (default) or XLSX export, same filters and order, not paginated`,
+        tags,
+        guards,
+        query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
+        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment` } },
+        errors: [401, 403, 422],
+      },
+      async ({ query, actor, res }) => {
+        const { format, ...filters } = query as { format: 'csv' | 'xlsx' } & Record<string, unknown>;
+        await sendExport(r, await contextOf(ctx, actor), filters, format, res);
+      },
+    );
+  }
+};
