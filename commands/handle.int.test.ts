@@ -28,7 +28,7 @@ const create: CreateOrder = {
   type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
   waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
   officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', now: at(0), expiresAt: at(30), surplus: null,
+  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
 };
 const bid = (offerId: number, driverId: number): PlaceOffer => ({
   type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,

@@ -35,6 +35,7 @@ const create = (over: Partial<CreateOrder> = {}): CreateOrder => ({
   pricingSettings: settings,
   creditAvailableCents: 0,
   deliveryPin: '4821',
+  cityId: null,
   now: at(0),
   expiresAt: at(30),
   surplus: null,

@@ -7,7 +7,7 @@ import { decideReceipt, receiptAggregate } from '../../domain/settlement/receipt
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { derivedEventId } from '../order/eventIds.js';
+import { derivedEventId } from '../origin.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 

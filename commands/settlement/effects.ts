@@ -5,7 +5,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { loadState } from '../handle.js';
-import { derivedEventId } from '../order/eventIds.js';
+import { derivedEventId } from '../origin.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletCommands } from '../wallet/handlers.js';
 import type { SettlementCtx } from './cutoff.js';

@@ -2,7 +2,7 @@ import { receiptStream } from '../../domain/settlement/events.js';
 import { currentOrder, decideReceipt, receiptAggregate, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
-import { derivedEventId } from '../order/eventIds.js';
+import { derivedEventId } from '../origin.js';
 import type { RunReceipt, SettlementCtx } from './cutoff.js';
 import { settlementEffects } from './effects.js';
 

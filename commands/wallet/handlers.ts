@@ -7,7 +7,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DomainEvent } from '../../domain/decider.js';
 import { loadState, type Aggregate, type Decided, type Handled } from '../handle.js';
-import { derivedEventId } from '../order/eventIds.js';
+import { derivedEventId } from '../origin.js';
 
 type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
 /** A wallet command as callers give it: the handler stamps the time. */

@@ -6,8 +6,10 @@ import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { derivedEventId } from '../order/eventIds.js';
-import { loadOrder } from '../order/orderStream.js';
+import { derivedEventId } from '../origin.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
+import { loadState } from '../handle.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletEntriesForDelivery } from './earnings.js';
 import { isBusy, walletCommands } from './handlers.js';
@@ -36,7 +38,7 @@ const offlineAtCap = async (ctx: AppContext, cause: Cause, driverId: number, bal
 /** The executor of earnings.ts: reads what the event lacks, records each entry, applies the cap. */
 export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<number> => {
   const data = cause.data as OrderDeliveredData;
-  const order = await loadOrder(ctx, data.orderId);
+  const { state: order } = await loadState(ctx.store, orderStream(data.orderId), orderDecider);
   if (!order) return 0;
   const entries = walletEntriesForDelivery({ eventId: cause.eventId, data }, order, (purpose) => derivedEventId(cause.eventId, purpose));
   const wallet = walletCommands(ctx);

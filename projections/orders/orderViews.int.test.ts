@@ -14,7 +14,7 @@ const create = (orderId: number): CreateOrder => ({
   type: 'CreateOrder', orderId, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
   waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
   officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', now: at(0), expiresAt: at(30), surplus: null,
+  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
 });
 const bid = (offerId: number, driverId: number, driverGrossCents: number | null = null): OrderCommand => ({
   type: 'PlaceOffer', offerId, driverId, driverGrossCents, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,

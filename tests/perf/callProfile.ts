@@ -34,6 +34,9 @@ export const profileCalls = (ctx: AppContext, server: Server, onCall: (call: Cal
     const clientQuery = client.query.bind(client);
     return {
       release: () => client.release(),
+      get broken() {
+        return client.broken;
+      },
       query: ((sql: string, params?: readonly unknown[]) => {
         count();
         return clientQuery(sql, params);

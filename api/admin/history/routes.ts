@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { orderStream } from '../../../commands/order/orderStream.js';
+import { orderStream } from '../../../domain/order/events.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
 import { OrderParams, orderIdFrom } from '../../orders/schemas.js';

@@ -12,7 +12,7 @@ import { yesNo } from './labels.js';
  */
 
 export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8';
-export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export { XLSX as XLSX_MEDIA_TYPE } from '../../route.js';
 
 /** Rows gathered into one write: fewer syscalls, still nowhere near the whole result. */
 const CSV_ROWS_PER_WRITE = 200;

@@ -3,7 +3,7 @@ import { formatInTimeZone } from 'date-fns-tz';
 import { z, type ZodObject, type ZodRawShape } from 'zod';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole, type Actor } from '../../auth.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, FileBody } from '../../route.js';
 import { cityScopeOf } from '../cityScope.js';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE, writeCsv, writeXlsx } from './exportStreams.js';
 import type { Report, ReportContext } from './report.js';
@@ -62,7 +62,7 @@ export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<an
         tags,
         guards,
         query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
-        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment` } },
+        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment`, schema: FileBody, mediaType: [CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE] } },
         errors: [401, 403, 422],
       },
       async ({ query, actor, res }) => {

@@ -57,7 +57,7 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
         requestMetadata(req, actor),
       );
       await ctx.settle(r.position);
-      const recorded = r.events.find((e): e is LedgerEntryRecorded => e.type === 'LedgerEntryRecorded')!;
+      const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded') as LedgerEntryRecorded;
       const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirstOrThrow();
       res.status(201);
       return { entry: toLedgerEntryView(row) };
