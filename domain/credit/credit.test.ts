@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { fold } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { errorOf } from '../../tests/support/deciderSpec.js';
 import { creditSummary, creditUsableForOrder, decide, evolve, initialState, redeemedForOrder, usableCredit } from './credit.js';
 import type { CreditCommand, CreditState } from './credit.js';
 import { CREDIT_EVENT_TYPES } from './events.js';
@@ -42,16 +42,6 @@ const refund = (orderId: number): CreditCommand => ({ type: 'RefundCredit', clie
 const given = (...commands: CreditCommand[]): CreditState =>
   commands.reduce((s, c) => fold(evolve, s, decide(c, s)), initialState);
 const after = (s: CreditState, cmd: CreditCommand) => fold(evolve, s, decide(cmd, s));
-
-const errorOf = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-};
 
 describe('events', () => {
   it('lists every event type', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors.js';
+import { errorOf } from '../../tests/support/deciderSpec.js';
 import type { PaymentEvent } from './events.js';
 import { bolivarCentsOf, decide, evolve, initialState, isActionable, type PaymentCommand, type PaymentState, type RequestPayment } from './payment.js';
 
@@ -30,16 +30,6 @@ const request = (over: Partial<RequestPayment> = {}): RequestPayment => ({
 const given = (...events: PaymentEvent[]): PaymentState => events.reduce(evolve, initialState);
 const run = (state: PaymentState, cmd: PaymentCommand) => decide(cmd, state);
 const after = (state: PaymentState, cmd: PaymentCommand): PaymentState => run(state, cmd).reduce(evolve, state);
-
-const errorOf = (f: () => unknown): DomainError => {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-};
 
 describe('bolivarCentsOf', () => {
   it('is round(USD cents × rate), half away from zero', () => {

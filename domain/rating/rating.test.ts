@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors.js';
+import { errorOf } from '../../tests/support/deciderSpec.js';
 import type { RatingEvent } from './events.js';
 import { decide, evolve, initialState, type RateDriver, type RatingState } from './rating.js';
 
@@ -18,16 +18,6 @@ const rate = (over: Partial<RateDriver> = {}): RateDriver => ({
 });
 
 const given = (...events: RatingEvent[]): RatingState => events.reduce(evolve, initialState);
-
-const errorOf = (f: () => unknown): DomainError => {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-};
 
 const failure = (cmd: RateDriver, state: RatingState = initialState) => {
   const e = errorOf(() => decide(cmd, state));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors.js';
+import { errorOf } from '../../tests/support/deciderSpec.js';
 import type { SurplusEvent } from './events.js';
 import { decide, evolve, initialState, pricePerLiterCents, surplusClientPrice, type SurplusCommand, type SurplusState } from './surplus.js';
 
@@ -23,16 +23,6 @@ const list = (over: Partial<Extract<SurplusCommand, { type: 'ListSurplus' }>> = 
   now,
   ...over,
 });
-
-const errorOf = (f: () => unknown): DomainError => {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-};
 
 const given = (...cmds: SurplusCommand[]): SurplusState => {
   let s: SurplusState = initialState;
