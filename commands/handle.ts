@@ -37,8 +37,11 @@ export interface Handled<S, E extends DomainEvent> {
 
 export interface HandleOptions<S> {
   metadata?: EventMetadata;
-  /** Ids of the appended events by index: a process manager derives them from its cause. */
-  eventIds?: (index: number) => string;
+  /**
+   * Ids of the appended events, by index (a process manager derives them from its cause) or by the event
+   * itself (a wallet entry is stored under its own entry id).
+   */
+  eventIds?: (index: number, event: DomainEvent) => string;
   /**
    * The stream as the caller already read it (to check access or gather reference data): the first
    * attempt decides on it instead of reading it again; if it is stale, the append conflicts and the
@@ -88,7 +91,7 @@ const decideAndAppend = async <S, E extends DomainEvent>(
   for (let attempt = 1; ; attempt++) {
     const { state, version } = current ?? (await loadState(store, streamId, aggregate));
     current = undefined;
-    const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i) ?? randomUUID() }) as Identified<E>);
+    const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>);
     if (events.length === 0) return { position: 0, events, state, version };
     try {
       const result = await store.appendToStream(

@@ -5,7 +5,7 @@ import { countingFrom, milestoneReached } from '../../domain/promotion/promotion
 import type { AppContext } from '../../infra/context.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { derivedEventId } from '../origin.js';
+import { causedBy, derivedEventId } from '../origin.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletCommands } from '../wallet/handlers.js';
 import { recordGrant, toCampaign } from './campaigns.js';
@@ -149,7 +149,7 @@ const driverBonuses = async (ctx: AppContext, e: Cause): Promise<number> => {
         description: `Bono de la promoción #${grant.promotion_id}`,
         causeId: cause,
       },
-      { causationId: e.eventId, actor: { id: null, role: 'SYSTEM' } },
+      causedBy(e),
     );
     last = Math.max(last, appended);
   }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../domain/errors.js';
-import type { PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
+import type { LedgerEntryRecordedData, PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider, type EntryRequest, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DomainEvent } from '../../domain/decider.js';
-import { loadState, type Aggregate, type Decided, type Handled } from '../handle.js';
+import { loadState, type Aggregate, type Handled } from '../handle.js';
 import { derivedEventId } from '../origin.js';
 
 type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
@@ -28,22 +28,13 @@ export const isBusy = (err: unknown): boolean => err instanceof DomainError && e
  * event id (so a redelivered cause appends nothing); a WalletOpened gets an id derived from it.
  */
 export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> => {
-  const idOf = (e: WalletEvent, i: number, all: WalletEvent[]): string => {
-    if (e.type === 'LedgerEntryRecorded') return e.data.entryId;
-    const entry = all.find((x) => x.type === 'LedgerEntryRecorded');
-    return entry?.type === 'LedgerEntryRecorded' ? derivedEventId(entry.data.entryId, `wallet/open/${i}`) : randomUUID();
-  };
+  const stream = walletStream(driverId);
+  // A wallet is opened once, so its opening has one id; an entry keeps its entry id (derived from its cause).
+  const eventIds = (_i: number, e: DomainEvent): string =>
+    e.type === 'LedgerEntryRecorded' ? (e.data as LedgerEntryRecordedData).entryId : e.type === 'WalletOpened' ? derivedEventId(stream, 'wallet/open') : randomUUID();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.handle(
-        walletStream(driverId),
-        walletDecider,
-        (s): Decided<WalletEvent>[] => {
-          const events = walletDecider.decide({ ...cmd, now: ctx.clock.now() } as WalletCommand, s);
-          return events.map((e, i) => ({ ...e, eventId: idOf(e, i, events) }));
-        },
-        metadata,
-      );
+      return await ctx.handle(walletDecider, stream, () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, { metadata, eventIds });
     } catch (err) {
       if (!isBusy(err) || attempt > BUSY_RETRIES) throw err;
     }

@@ -4,17 +4,14 @@ import type { OrderDeliveredData } from '../../domain/order/events.js';
 import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
 import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
-import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { derivedEventId } from '../origin.js';
+import { causedBy, derivedEventId } from '../origin.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletEntriesForDelivery } from './earnings.js';
 import { isBusy, walletCommands } from './handlers.js';
-
-const systemMetadata = (cause: Cause): EventMetadata => ({ causationId: cause.eventId, actor: { id: null, role: 'SYSTEM' } });
 
 /**
  * A delivery whose cash commission brings the driver's debt to the cap takes them offline, with an id
@@ -24,13 +21,10 @@ const systemMetadata = (cause: Cause): EventMetadata => ({ causationId: cause.ev
 const offlineAtCap = async (ctx: AppContext, cause: Cause, driverId: number, balanceCents: number): Promise<number> => {
   if (isUnderCashDebtCap(balanceCents, usdToCents(ctx.config.CASH_DEBT_CAP_USD))) return 0;
   const { position } = await ctx.handle(
-    driverStream(driverId),
     driverDecider,
-    (s) =>
-      driverDecider
-        .decide({ type: 'SetOnline', online: false, allowed: true, now: ctx.clock.now() }, s)
-        .map((e) => ({ ...e, eventId: derivedEventId(cause.eventId, 'wallet/offline-at-cap') })),
-    systemMetadata(cause),
+    driverStream(driverId),
+    { type: 'SetOnline', online: false, allowed: true, now: ctx.clock.now() },
+    { metadata: causedBy(cause), eventIds: () => derivedEventId(cause.eventId, 'wallet/offline-at-cap') },
   );
   return position;
 };
@@ -45,7 +39,7 @@ export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<nu
   let last = 0;
   let balanceCents: number | null = null;
   for (const entry of entries) {
-    const r = await wallet.record(entry, systemMetadata(cause)).catch((err: unknown) => {
+    const r = await wallet.record(entry, causedBy(cause)).catch((err: unknown) => {
       // A stream still busy after every retry is no refusal: a plain error makes the catch-up try this
       // delivery again instead of skipping it (a DomainError would be logged and skipped as final).
       if (isBusy(err)) throw new Error(`wallet of driver ${entry.driverId} stayed busy`, { cause: err });
