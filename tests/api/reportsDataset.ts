@@ -146,7 +146,11 @@ export const buildDataset = async (): Promise<Dataset> => {
 };
 
 /** Waits until the read models have applied every event the dataset wrote. */
-export const settled = async (d: Dataset): Promise<void> => d.t.service.ctx.settle(await d.t.service.ctx.store.headPosition());
+/** Every reaction run (the wallet's entries follow deliveries from the scheduler), then every read model caught up. */
+export const settled = async (d: Dataset): Promise<void> => {
+  await d.t.service.ctx.scheduler.tick();
+  await d.t.service.ctx.settle(await d.t.service.ctx.store.headPosition());
+};
 
 /** Null sorts lowest; equal values may come in any order. */
 export const expectSorted = (items: Record<string, unknown>[], key: string, direction: 'asc' | 'desc') => {

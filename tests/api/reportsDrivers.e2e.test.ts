@@ -43,14 +43,17 @@ describe('drivers report', () => {
       gross_earnings_usd: 67.5,
       commission_paid_usd: 7.5,
       solidary_usd: 0,
-      balance_usd: 0,
-      cash_debt_usd: 0,
+      // Two cash deliveries (o0 at 50, o1 at 25): the wallet owes their 10 % commission.
+      balance_usd: -7.5,
+      cash_debt_usd: 7.5,
       rating: 5,
       ratings_count: 1,
       incidents: 1,
     });
-    expect(row(bruno.driverId)).toMatchObject({ deliveries: 1, gross_earnings_usd: 40, commission_paid_usd: 4.44, solidary_usd: 0.4, rating: 4 });
-    expect(row(mario.driverId)).toMatchObject({ availability: 'bloqueado', block_reason: 'Documentos en revisión', deliveries: 1 });
+    // Online, driver gross 40 less 1 % solidary: the wallet earned 39.60.
+    expect(row(bruno.driverId)).toMatchObject({ deliveries: 1, gross_earnings_usd: 40, commission_paid_usd: 4.44, solidary_usd: 0.4, rating: 4, balance_usd: 39.6, cash_debt_usd: 0 });
+    // One cash delivery at 15: 1.50 of commission owed.
+    expect(row(mario.driverId)).toMatchObject({ availability: 'bloqueado', block_reason: 'Documentos en revisión', deliveries: 1, balance_usd: -1.5, cash_debt_usd: 1.5 });
     expect(row(pendiente.driverId)).toMatchObject({ kyc_state: 'PENDING_KYC', availability: 'fuera_de_linea', plate: null, capacity: null, rating: null, deliveries: 0 });
     const sum = (f: string) => Math.round(items.reduce((s: number, i: Record<string, number>) => s + i[f], 0) * 100) / 100;
     expect(totals).toEqual({
@@ -60,7 +63,7 @@ describe('drivers report', () => {
       litros_entregados: sum('liters_delivered'),
       ganancia_bruta_usd: sum('gross_earnings_usd'),
       comision_usd: sum('commission_paid_usd'),
-      deuda_cash_total_usd: 0,
+      deuda_cash_total_usd: 9,
     });
     expect(totals).toMatchObject({ litros_entregados: 9800, ganancia_bruta_usd: 121 });
   });
@@ -75,9 +78,9 @@ describe('drivers report', () => {
       ['availability=fuera_de_linea', [pendiente.driverId]],
       ['rating_min=4.5', [ana.driverId]],
       ['rating_min=3&rating_max=4', [bruno.driverId]],
-      ['with_cash_debt=true', []],
-      ['with_cash_debt=false', [ana.driverId, bruno.driverId, mario.driverId, pendiente.driverId]],
-      ['min_balance=0.01', []],
+      ['with_cash_debt=true', [ana.driverId, mario.driverId]],
+      ['with_cash_debt=false', [bruno.driverId, pendiente.driverId]],
+      ['min_balance=0.01', [bruno.driverId]],
       ['capacity_min=10000&capacity_max=10000', [ana.driverId, bruno.driverId, mario.driverId]],
       ['capacity_max=5000', []],
     ];

@@ -70,7 +70,7 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'get',
       path: '/admin/drivers/:driverId/wallet',
-      summary: 'A driver’s balance summary as it stood at as_of (ISO 8601; default now)',
+      summary: 'A driver’s balance summary as it stood when as_of fell (ISO 8601; default now)',
       tags,
       guards: admin,
       params: DriverParams,
