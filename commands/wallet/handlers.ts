@@ -29,9 +29,13 @@ export const isBusy = (err: unknown): boolean => err instanceof DomainError && e
  */
 export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> => {
   const stream = walletStream(driverId);
-  // A wallet is opened once, so its opening has one id; an entry keeps its entry id (derived from its cause).
-  const eventIds = (_i: number, e: DomainEvent): string =>
-    e.type === 'LedgerEntryRecorded' ? (e.data as LedgerEntryRecordedData).entryId : e.type === 'WalletOpened' ? derivedEventId(stream, 'wallet/open') : randomUUID();
+  // An entry keeps its entry id (derived from its cause); a wallet opened by an entry takes an id derived
+  // from that entry, so a redelivered cause finds its whole batch stored and appends nothing.
+  const entryId = 'entryId' in cmd ? cmd.entryId : null;
+  const eventIds = (i: number, e: DomainEvent): string => {
+    if (e.type === 'LedgerEntryRecorded') return (e.data as LedgerEntryRecordedData).entryId;
+    return e.type === 'WalletOpened' && entryId ? derivedEventId(entryId, `wallet/open/${i}`) : randomUUID();
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.handle(walletDecider, stream, () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, { metadata, eventIds });
