@@ -9,6 +9,7 @@ import { failureOf } from '../../domain/order/trip.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { loadState } from '../handle.js';
+import { walletEarningsProcess } from '../wallet/walletReactions.js';
 import { reactToOrderEvents } from './reactions.js';
 
 /** The trip, for the assigned driver: start, live location, arrival, delivery. Access is decided on the state the command decides on. */
@@ -81,5 +82,14 @@ export const deliver = async (
   );
   const failure = failureOf(decided.events);
   if (failure) throw failure;
-  return { position: Math.max(decided.position, await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit })) };
+  const reacted = await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit });
+  // The driver's wallet entries in the same response, so a wallet read right after the delivery shows them;
+  // if this fails, the wallet's catch-up job records them from the log (the delivery itself stands).
+  const earned = await walletEarningsProcess
+    .inline(ctx, decided.events.map((e) => ({ ...e, streamId: orderStream(input.orderId) })))
+    .catch((err: unknown) => {
+      ctx.logger.warn({ err, orderId: input.orderId }, 'wallet entries of a delivery left to the catch-up');
+      return 0;
+    });
+  return { position: Math.max(decided.position, reacted, earned) };
 };
