@@ -99,7 +99,8 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
   );
 
   const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof requestMetadata>) => {
-    await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } });
+    // Answered once the read models show the change, like every other write.
+    await ctx.settle(await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }));
     return { message: 'ok' };
   };
   const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['Webhooks'], auth: false, guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };

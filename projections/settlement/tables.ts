@@ -71,7 +71,9 @@ export const settlementMigrations: Record<string, Migration> = {
         position bigint NOT NULL,
         receipt_id text
       )`.execute(db);
-      await sql`CREATE INDEX settlement_entries_open ON settlement_entries (driver_id) WHERE receipt_id IS NULL`.execute(db);
+      // The cutoff reads a driver's whole ledger, and an annulment frees a receipt's entries.
+      await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
+      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id) WHERE receipt_id IS NOT NULL`.execute(db);
       await sql`CREATE TABLE settlement_payout_accounts (
         driver_id bigint PRIMARY KEY,
         method text NOT NULL,

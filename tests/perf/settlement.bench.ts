@@ -11,7 +11,8 @@ import { startTestService, type TestService } from '../support/testService.js';
  * `npm run bench -- settlement`: a cutoff over DRIVERS drivers with ENTRIES ledger entries each (the issue
  * asks 10,000 × 100 = 1M; smaller sizes through BENCH_SETTLEMENT_DRIVERS / _ENTRIES), receipts per second,
  * total time and the process's memory high-water mark; and the as-of fold of one receipt with
- * FOLD_EVENTS events (p50/p99). Embedded (PGlite in memory) and on PostgreSQL when it answers.
+ * FOLD_EVENTS events (p50/p99). Embedded (PGlite in memory) and on PostgreSQL when it answers
+ * (BENCH_SETTLEMENT_BACKENDS picks one).
  * The ledger is seeded straight into the event store (the wallet's LedgerEntryRecorded and
  * PayoutAccountSet events), then the projections catch up before the clock starts.
  */
@@ -19,6 +20,8 @@ const DRIVERS = Number(process.env.BENCH_SETTLEMENT_DRIVERS ?? 10_000);
 const ENTRIES = Number(process.env.BENCH_SETTLEMENT_ENTRIES ?? 100);
 const FOLD_EVENTS = Number(process.env.BENCH_SETTLEMENT_FOLD_EVENTS ?? 1000);
 const FOLD_SAMPLES = 200;
+/** `embedded`, `postgres` or both (default): the full size takes long embedded. */
+const BACKENDS = (process.env.BENCH_SETTLEMENT_BACKENDS ?? 'embedded,postgres').split(',');
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -117,7 +120,8 @@ const bench = async (label: string) => {
 };
 
 export const run = async (): Promise<void> => {
-  await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
+  if (BACKENDS.includes('embedded')) await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
+  if (!BACKENDS.includes('postgres')) return;
   await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
     try {
       await bench('PostgreSQL');
