@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { z, type ZodType } from 'zod';
 import { validationError } from '../domain/errors.js';
 import { fieldErrorsOf } from './errorMapper.js';
-import { ErrorBody } from './openapi.js';
+import { ErrorBody, TAGS } from './openapi.js';
 import type { Actor } from './auth.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -180,6 +180,9 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   handler: (v: Valid<Out<B>, Out<Q>, Out<P>>) => Promise<unknown> | unknown,
 ): void => {
   const openApiPath = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  // Every tag is described once in TAGS, so the document never lists a tag without a description.
+  const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
+  if (unknownTag) throw new Error(`${spec.method} ${spec.path}: tag ${unknownTag} is not described in api/openapi.ts TAGS`);
   registry.registerPath({
     method: spec.method,
     path: openApiPath,

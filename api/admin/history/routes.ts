@@ -17,7 +17,7 @@ export const orderHistoryRoutes = (ctx: AppContext, router: Router) => {
       method: 'get',
       path: '/admin/orders/:orderId/history',
       summary: "The order's full event history",
-      tags: ['Auditor replay'],
+      tags: ['admin-history'],
       guards: requireRole(ctx.auth, 'ADMIN'),
       params: OrderParams,
       responses: { 200: { description: 'Every event of the order', schema: z.object({ order_id: z.number(), events: z.array(HistoryItem) }) } },

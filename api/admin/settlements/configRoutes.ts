@@ -71,7 +71,7 @@ const auditValues = (v: Partial<SettlementConfig>): Record<string, unknown> => {
 
 export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
-  const tags = ['Settlement administration'];
+  const tags = ['admin-settlements'];
 
   defineRoute(
     router,

@@ -89,7 +89,7 @@ const adminOf = (a: Actor) => ({ adminId: a.id, adminName: a.name ?? null });
 
 export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
   const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
-  const tags = ['Settlement administration'];
+  const tags = ['admin-settlements'];
 
   defineRoute(
     router,
@@ -141,7 +141,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       method: 'get',
       path: '/admin/settlements/receipts/:id/history',
       summary: "The auditor's replay: every event of the receipt, in order",
-      tags: [...tags, 'Auditor replay'],
+      tags: [...tags, 'admin-history'],
       guards,
       params: ReceiptParams,
       responses: { 200: { description: 'The events', schema: z.object({ receipt_id: z.string(), events: z.array(HistoryItem) }) } },

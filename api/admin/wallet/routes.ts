@@ -21,7 +21,7 @@ const AdjustmentBody = z.object({
 });
 const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).optional() });
 
-const tags = ['admin wallet'];
+const tags = ['admin-wallet'];
 
 /** DOMAIN.md "Routes of wave 2 beyond the spec": a driver's wallet as the back office sees and corrects it. */
 export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
