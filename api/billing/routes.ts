@@ -1,9 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound, validationError } from '../../domain/errors.js';
-import type { AppContext, AppModule } from '../../infra/context.js';
+import type { AppContext } from '../../infra/context.js';
 import {
-  billingProfileMigrations,
   createBillingProfile,
   deleteBillingProfile,
   ENTITY_TYPES,
@@ -91,7 +90,7 @@ const toView = (p: BillingProfile): z.infer<typeof ProfileView> => ({
 
 const unknownProfile = () => notFound('NotFound', 'You have no billing profile with this id.');
 
-const routes = (ctx: AppContext, router: Router): void => {
+export const billingProfileRoutes = (ctx: AppContext, router: Router): void => {
   const client = requireRole(ctx.auth, 'CLIENT');
   const tags = ['billing-profiles'];
 
@@ -170,5 +169,3 @@ const routes = (ctx: AppContext, router: Router): void => {
     },
   );
 };
-
-export const billingModule: AppModule = { name: 'billing', migrations: billingProfileMigrations, routes };

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { AppContext, AppModule } from '../../infra/context.js';
-import { exchangeRateMigrations, listExchangeRates, recordExchangeRate, seedOfficialRate, type ExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
+import type { AppContext } from '../../infra/context.js';
+import { listExchangeRates, recordExchangeRate, type ExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -30,7 +30,7 @@ const toView = (r: ExchangeRate): z.infer<typeof RateView> => ({
   effective_at: r.effectiveAt.toISOString(),
 });
 
-const routes = (ctx: AppContext, router: Router): void => {
+export const exchangeRatesRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
 
   defineRoute(
@@ -74,24 +74,4 @@ const routes = (ctx: AppContext, router: Router): void => {
       };
     },
   );
-};
-
-export const exchangeRatesModule: AppModule = {
-  name: 'exchangeRates',
-  migrations: exchangeRateMigrations,
-  async init(ctx) {
-    if (ctx.config.APP_ENV === 'production') return;
-    const official = ctx.config.OFFICIAL_RATE_VES;
-    if (official !== undefined) {
-      await seedOfficialRate(ctx.db, official, ctx.clock.now());
-      return;
-    }
-    // A fresh development start has no rate, and every order would be 422 ExchangeRateUnavailable: a
-    // made-up rate keeps the quick start working, written once and logged loudly so nobody mistakes it.
-    const development = ctx.config.DEVELOPMENT_RATE_VES;
-    if (development > 0 && (await seedOfficialRate(ctx.db, development, ctx.clock.now()))) {
-      ctx.logger.warn({ rate: development, currency: 'VES' }, 'DEVELOPMENT exchange rate seeded (not a real rate): set OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates');
-    }
-  },
-  routes,
 };

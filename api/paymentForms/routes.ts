@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound, validationError } from '../../domain/errors.js';
-import type { AppContext, AppModule } from '../../infra/context.js';
+import type { AppContext } from '../../infra/context.js';
 import {
   createPaymentForm,
   DISPLAY_TYPES,
@@ -10,7 +10,6 @@ import {
   INPUT_TYPES,
   listActivePaymentForms,
   listPaymentForms,
-  paymentFormMigrations,
   updatePaymentForm,
   type PaymentForm,
   type PaymentFormInput,
@@ -113,7 +112,7 @@ const toStoredFields = (fields: FieldBody[]) =>
 
 const taken = () => validationError({ internalName: ['is already used by another form'] });
 
-const routes = (ctx: AppContext, router: Router): void => {
+export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
 
   defineRoute(
@@ -197,5 +196,3 @@ const routes = (ctx: AppContext, router: Router): void => {
     },
   );
 };
-
-export const paymentFormsModule: AppModule = { name: 'paymentForms', migrations: paymentFormMigrations, routes };

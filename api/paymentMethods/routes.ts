@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
-import type { AppContext, AppModule } from '../../infra/context.js';
-import { listPaymentMethods, paymentMethodMigrations, setPaymentMethodActive, type PaymentMethod } from '../../projections/paymentMethods/paymentMethods.js';
+import type { AppContext } from '../../infra/context.js';
+import { listPaymentMethods, setPaymentMethodActive, type PaymentMethod } from '../../projections/paymentMethods/paymentMethods.js';
 import { authenticate, requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -15,7 +15,7 @@ const MethodPatch = z.object({ active: z.boolean() });
 
 const toView = (m: PaymentMethod): z.infer<typeof MethodView> => ({ code: m.code, name: m.name, kind: m.kind, active: m.active });
 
-const routes = (ctx: AppContext, router: Router): void => {
+export const paymentMethodRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
@@ -51,5 +51,3 @@ const routes = (ctx: AppContext, router: Router): void => {
     },
   );
 };
-
-export const paymentMethodsModule: AppModule = { name: 'paymentMethods', migrations: paymentMethodMigrations, routes };

@@ -1,20 +1,20 @@
-import { adminAdminsRoutes } from '../../api/admin/admins/routes.js';
-import { adminAuthRoutes } from '../../api/admin/auth/routes.js';
-import { adminDriversRoutes } from '../../api/admin/drivers/routes.js';
-import { citiesRoutes } from '../../api/cities/routes.js';
-import { driverRoutes } from '../../api/drivers/routes.js';
-import { identityRoutes } from '../../api/identity/routes.js';
+import { adminAdminsRoutes } from '../admin/admins/routes.js';
+import { adminAuthRoutes } from '../admin/auth/routes.js';
+import { adminDriversRoutes } from '../admin/drivers/routes.js';
+import { citiesRoutes } from '../cities/routes.js';
+import { driverRoutes } from '../drivers/routes.js';
+import { identityRoutes } from './routes.js';
 import { openOnlineGate } from '../../commands/driver/handlers.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
 import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
 import { purgeRateLimitHits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
-import type { AppModule } from '../context.js';
-import { createHttpMailer, createMailSimulator } from '../mail/mailer.js';
-import { createHttpSmsSender, createSmsSimulator } from '../sms/smsSender.js';
-import { adminJwt, identitySecret } from './adminJwt.js';
-import { createAuthenticator } from './authenticator.js';
-import { identityMigrations } from './schema.js';
+import type { AppModule } from '../../infra/context.js';
+import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
+import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
+import { adminJwt, identitySecret } from '../../infra/identity/adminJwt.js';
+import { createAuthenticator } from '../../infra/identity/authenticator.js';
+import { identityMigrations } from '../../infra/identity/schema.js';
 
 /** Identity and access: phone sign-in, admin JWTs, roles, drivers' onboarding, cities. */
 export const identityModule: AppModule = {
