@@ -92,11 +92,4 @@ describe('the one command handler', () => {
     expect(again.events[0].eventId).toBe(once.events[0].eventId);
     await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }]);
   });
-
-  it('keeps the shape before issue #9 working: (streamId, aggregate, decide, metadata)', async () => {
-    const stream = fresh('credit');
-    const r = await handle(stream, creditDecider, (s) => creditDecider.decide(adjust(40), s), { actor: { id: 1, role: 'ADMIN' } });
-    expect(r.state.balances.ANY).toBe(40);
-    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 40 } }]);
-  });
 });

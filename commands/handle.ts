@@ -58,16 +58,6 @@ export type CommandFor<C, S> = C | ((state: S) => C | null);
 
 export interface Handle {
   <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, options?: NoInfer<HandleOptions<S>>): Promise<Handled<S, E>>;
-  /**
-   * @deprecated the shape before issue #9; a thin alias kept so call sites move over mechanically:
-   * `ctx.handle(decider, streamId, (s) => command, { metadata })`.
-   */
-  <S, E extends DomainEvent>(
-    streamId: string,
-    aggregate: Aggregate<S, E>,
-    decide: (state: S, version: number) => Decided<E>[],
-    metadata?: EventMetadata,
-  ): Promise<Handled<S, E>>;
 }
 
 export const loadState = async <S, E extends DomainEvent>(store: EventStore, streamId: string, aggregate: Aggregate<S, E>) => {
@@ -109,16 +99,10 @@ const decideAndAppend = async <S, E extends DomainEvent>(
 };
 
 export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle =>
-  ((first: unknown, second: unknown, third: unknown, fourth: unknown) => {
-    if (typeof first === 'string') {
-      const aggregate = second as Aggregate<unknown, DomainEvent>;
-      return decideAndAppend(store, first, aggregate, third as (s: unknown, v: number) => Decided<DomainEvent>[], { metadata: fourth as EventMetadata }, maxAttempts);
-    }
-    const decider = first as Decider<unknown, unknown, DomainEvent>;
-    const command = third as CommandFor<unknown, unknown>;
+  ((decider: Decider<unknown, unknown, DomainEvent>, streamId: string, command: CommandFor<unknown, unknown>, options: HandleOptions<unknown> = {}) => {
     const decide = (state: unknown) => {
       const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
       return c === null ? [] : decider.decide(c, state);
     };
-    return decideAndAppend(store, second as string, decider, decide, (fourth ?? {}) as HandleOptions<unknown>, maxAttempts);
+    return decideAndAppend(store, streamId, decider, decide, options, maxAttempts);
   }) as Handle;

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
-import type { IncidentEvent } from '../../domain/incident/events.js';
-import { decide, evolve, initialState, type IncidentState } from '../../domain/incident/incident.js';
+import { decide, evolve, initialState } from '../../domain/incident/incident.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import type { Aggregate } from '../handle.js';
 import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
@@ -13,7 +11,7 @@ import { loadState } from '../handle.js';
 /** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
 export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;
 
-const incidentAggregate: Aggregate<IncidentState, IncidentEvent> = { initialState, evolve };
+const incidentDecider = { initialState, evolve, decide };
 
 export interface ReportIncidentInput {
   orderId: number;
@@ -27,24 +25,20 @@ export const reportIncident = async (ctx: AppContext, actor: Actor, input: Repor
   const { rows } = await sql<{ id: number }>`SELECT nextval('incident_id_seq') AS id`.execute(ctx.db);
   const incidentId = Number(rows[0].id);
   const result = await ctx.handle(
+    incidentDecider,
     incidentStream(incidentId),
-    incidentAggregate,
-    (state) =>
-      decide(
-        {
-          type: 'ReportIncident',
-          incidentId,
-          orderId: order?.id ?? null,
-          party,
-          reporterId: actor.id,
-          reporterName: actor.name ?? null,
-          incidentType: input.type,
-          description: input.description,
-          now: ctx.clock.now(),
-        },
-        state,
-      ),
-    metadata,
+    {
+      type: 'ReportIncident',
+      incidentId,
+      orderId: order?.id ?? null,
+      party,
+      reporterId: actor.id,
+      reporterName: actor.name ?? null,
+      incidentType: input.type,
+      description: input.description,
+      now: ctx.clock.now(),
+    },
+    { metadata },
   );
   return { position: result.position, incident: result.state! };
 };

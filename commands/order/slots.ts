@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../domain/errors.js';
-import { evolve as evolveOrder, type Order } from '../../domain/order/order.js';
-import type { OrderEvent } from '../../domain/order/events.js';
+import { orderDecider, type Order } from '../../domain/order/order.js';
 import type { AppContext } from '../../infra/context.js';
 import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
-import { loadState, type Aggregate } from '../handle.js';
+import type { Decider } from '../../domain/decider.js';
+import { loadState } from '../handle.js';
 
 /**
  * "One active order per customer" and "one active order per driver" span several order streams, so no
@@ -28,16 +28,21 @@ interface SlotState {
   takenAt: string | null;
 }
 
-const slotAggregate: Aggregate<SlotState, SlotEvent> = {
+/** Giving a slot back: only the order that holds it releases it. */
+interface ReleaseSlot {
+  orderId: number;
+  at: string;
+}
+
+const slotDecider: Decider<ReleaseSlot, SlotState, SlotEvent> = {
   initialState: { orderId: null, takenAt: null },
   evolve: (s, e) =>
     e.type === 'OrderSlotTaken' ? { orderId: e.data.orderId, takenAt: e.data.at } : s.orderId === e.data.orderId ? { orderId: null, takenAt: null } : s,
+  decide: (c, s) => (s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : []),
 };
 
 export const customerSlot = (clientId: number): string => `customer-orders-${clientId}`;
 export const driverSlot = (driverId: number): string => `driver-orders-${driverId}`;
-
-const orderAggregate: Aggregate<Order | null, OrderEvent> = { initialState: null, evolve: evolveOrder };
 
 const CUSTOMER_FREE: readonly string[] = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
 const DRIVER_HOLDING: readonly string[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
@@ -61,10 +66,10 @@ const takeSlot = async (
   metadata?: EventMetadata,
 ): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
-    const { state, version } = await loadState(ctx.store, streamId, slotAggregate);
+    const { state, version } = await loadState(ctx.store, streamId, slotDecider);
     if (state.orderId === orderId) return;
     if (state.orderId !== null) {
-      const { state: held } = await loadState(ctx.store, `order-${state.orderId}`, orderAggregate);
+      const { state: held } = await loadState(ctx.store, `order-${state.orderId}`, orderDecider);
       const pending = ctx.clock.now().getTime() - Date.parse(state.takenAt!) < SLOT_PENDING_MS;
       if (holds(held, pending)) throw busy();
     }
@@ -85,12 +90,7 @@ const takeSlot = async (
 
 /** Gives the slot back when the command it was taken for did not happen. */
 const releaseSlot = async (ctx: AppContext, streamId: string, orderId: number, metadata?: EventMetadata): Promise<void> => {
-  await ctx.handle(
-    streamId,
-    slotAggregate,
-    (s): SlotEvent[] => (s.orderId === orderId ? [{ type: 'OrderSlotReleased', data: { orderId, at: ctx.clock.now().toISOString() } }] : []),
-    metadata,
-  );
+  await ctx.handle(slotDecider, streamId, { orderId, at: ctx.clock.now().toISOString() }, { metadata });
 };
 
 /** Runs `command` holding the slot; a failed command gives the slot back before its error propagates. */

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
-import type { RatingEvent } from '../../domain/rating/events.js';
-import { decide, evolve, initialState, type RatingState } from '../../domain/rating/rating.js';
+import { decide, evolve, initialState } from '../../domain/rating/rating.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import type { Aggregate } from '../handle.js';
 import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
@@ -13,7 +11,7 @@ import { loadState } from '../handle.js';
 /** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
 export const ratingStream = (orderId: number): string => `rating-${orderId}`;
 
-const ratingAggregate: Aggregate<RatingState, RatingEvent> = { initialState, evolve };
+const ratingDecider = { initialState, evolve, decide };
 
 export interface RateDriverInput {
   orderId: number;
@@ -29,23 +27,19 @@ export const rateDriver = async (ctx: AppContext, actor: Actor, input: RateDrive
   const { rows } = await sql<{ id: number }>`SELECT nextval('rating_id_seq') AS id`.execute(ctx.db);
   const ratingId = Number(rows[0].id);
   const result = await ctx.handle(
+    ratingDecider,
     ratingStream(input.orderId),
-    ratingAggregate,
-    (state) =>
-      decide(
-        {
-          type: 'RateDriver',
-          ratingId,
-          order: order && { id: order.id, clientId: order.clientId, driverId: order.driverId, status: order.status },
-          party,
-          score: input.score,
-          tags: input.tags,
-          comment: input.comment,
-          now: ctx.clock.now(),
-        },
-        state,
-      ),
-    metadata,
+    {
+      type: 'RateDriver',
+      ratingId,
+      order: order && { id: order.id, clientId: order.clientId, driverId: order.driverId, status: order.status },
+      party,
+      score: input.score,
+      tags: input.tags,
+      comment: input.comment,
+      now: ctx.clock.now(),
+    },
+    { metadata },
   );
   return { position: result.position, rating: result.state! };
 };

@@ -2,8 +2,8 @@ import { formatInTimeZone } from 'date-fns-tz';
 import { sql } from 'kysely';
 import { poolStream, receiptStream, type Beneficiary, type PayoutMethod, type ReceiptIssuedData } from '../../domain/settlement/events.js';
 import { receiptLines, SETTLEABLE_TYPES, settleableEntries, type SettleableEntry } from '../../domain/settlement/issue.js';
-import { decidePool, poolAggregate } from '../../domain/settlement/pool.js';
-import { decideReceipt, receiptAggregate } from '../../domain/settlement/receipt.js';
+import { poolDecider } from '../../domain/settlement/pool.js';
+import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -100,12 +100,7 @@ const issueReserved = async (
     beneficiary: account.beneficiary,
     issuedAt: now.toISOString(),
   };
-  const { state, events } = await ctx.handle(
-    receiptStream(receiptId),
-    receiptAggregate,
-    (s) => decideReceipt({ type: 'IssueReceipt', data }, s).map((e) => ({ ...e, eventId: derivedEventId(receiptId, 'issued') })),
-    metadata,
-  );
+  const { state, events } = await ctx.handle(receiptDecider, receiptStream(receiptId), { type: 'IssueReceipt', data }, { metadata, eventIds: () => derivedEventId(receiptId, 'issued') });
   // Issued by a racing run already: reported by that run.
   if (events.length === 0) return null;
   return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
@@ -135,21 +130,19 @@ const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, dri
   let receiptId: string | null = null;
   let reserved: SettleableEntry[] = [];
   await ctx.handle(
+    poolDecider,
     poolStream(driverId),
-    poolAggregate,
-    (pool, version) => {
+    (pool) => {
       receiptId = null;
       const open = settleableEntries(entries, { coveredEntryIds: new Set(Object.keys(pool.coveredBy)), minBalanceCents: config.minBalanceCents, ...figures });
-      if (open.length === 0) return [];
-      receiptId = derivedEventId(poolStream(driverId), `receipt-${version}`);
+      if (open.length === 0) return null;
+      // The pool's version counts its events: the receipt id follows from the pool as it was decided on.
+      receiptId = derivedEventId(poolStream(driverId), `receipt-${pool.version}`);
       reserved = open;
       const payableCents = open.reduce((s, e) => s + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0);
-      return decidePool({ type: 'ReserveEntries', driverId, receiptId, entryIds: open.map((e) => e.entryId), payableCents, at: now.toISOString() }, pool).map((e) => ({
-        ...e,
-        eventId: derivedEventId(receiptId!, 'reserved'),
-      }));
+      return { type: 'ReserveEntries', driverId, receiptId, entryIds: open.map((e) => e.entryId), payableCents, at: now.toISOString() };
     },
-    metadata,
+    { metadata, eventIds: () => derivedEventId(receiptId!, 'reserved') },
   );
   // Nothing appended (a racing run reserved first and nothing is left) also leaves no receipt to issue here.
   if (!receiptId) return null;

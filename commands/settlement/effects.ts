@@ -1,6 +1,6 @@
 import { poolStream, receiptStream, RECEIPT_EVENT_TYPES } from '../../domain/settlement/events.js';
-import { decidePool, poolAggregate } from '../../domain/settlement/pool.js';
-import { receiptAggregate, type ReceiptState } from '../../domain/settlement/receipt.js';
+import { poolDecider } from '../../domain/settlement/pool.js';
+import { receiptDecider, type ReceiptState } from '../../domain/settlement/receipt.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
@@ -37,12 +37,7 @@ export const settlementEffects = async (ctx: Pick<AppContext, 'handle' | 'clock'
       last = Math.max(last, (await walletCommands(ctx).recordPayout(effect, m)).position);
     } else {
       const at = ctx.clock.now().toISOString();
-      const r = await ctx.handle(
-        poolStream(effect.driverId),
-        poolAggregate,
-        (s) => decidePool({ ...effect, at }, s).map((e) => ({ ...e, eventId: derivedEventId(receiptId, 'released') })),
-        m,
-      );
+      const r = await ctx.handle(poolDecider, poolStream(effect.driverId), { ...effect, at }, { metadata: m, eventIds: () => derivedEventId(receiptId, 'released') });
       last = Math.max(last, r.position);
     }
   }
@@ -58,7 +53,7 @@ export const settlementEffectsProcess = processManager<SettlementCtx & AppContex
   reactsTo: (e: Cause) => (RECEIPT_EVENT_TYPES as string[]).includes(e.type),
   react: async (ctx, e) => {
     const receiptId = (e.data as { receiptId: string }).receiptId;
-    const { state } = await loadState(ctx.store, receiptStream(receiptId), receiptAggregate);
+    const { state } = await loadState(ctx.store, receiptStream(receiptId), receiptDecider);
     return settlementEffects(ctx, receiptId, state, { causationId: e.eventId });
   },
 });

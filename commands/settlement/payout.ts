@@ -1,5 +1,5 @@
 import { receiptStream } from '../../domain/settlement/events.js';
-import { currentOrder, decideReceipt, receiptAggregate, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
+import { currentOrder, receiptDecider, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
 import { derivedEventId } from '../origin.js';
@@ -8,15 +8,7 @@ import { settlementEffects } from './effects.js';
 
 /** load → decide → append on one receipt, then its effects on the wallet and the pool. */
 export const runReceipt = async (ctx: SettlementCtx, receiptId: string, command: (s: ReceiptState) => ReceiptCommand | null, metadata: EventMetadata = {}) => {
-  const handled = await ctx.handle(
-    receiptStream(receiptId),
-    receiptAggregate,
-    (s) => {
-      const c = command(s);
-      return c ? decideReceipt(c, s) : [];
-    },
-    metadata,
-  );
+  const handled = await ctx.handle(receiptDecider, receiptStream(receiptId), command, { metadata });
   const effects = handled.events.length ? await settlementEffects(ctx, receiptId, handled.state, metadata) : 0;
   return { ...handled, position: Math.max(handled.position, effects) };
 };

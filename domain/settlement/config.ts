@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { Decider, DomainEvent } from '../decider.js';
 import { validationError } from '../errors.js';
 
 /** The settlement configuration (back-office §2.5) with DOMAIN.md's defaults. */
@@ -59,4 +59,6 @@ export const decideConfig = (
   return Object.keys(newValues).length ? [{ type: 'SettlementConfigChanged', data: { oldValues, newValues, adminId: c.adminId, at: c.at } }] : [];
 };
 
-export const configAggregate = { initialState: DEFAULT_CONFIG, evolve: evolveConfig };
+export type ConfigCommand = Parameters<typeof decideConfig>[0];
+
+export const configDecider: Decider<ConfigCommand, SettlementConfig, ConfigEvent> = { initialState: DEFAULT_CONFIG, evolve: evolveConfig, decide: decideConfig };

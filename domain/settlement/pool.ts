@@ -1,3 +1,4 @@
+import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import type { PoolEvent } from './events.js';
 
@@ -50,4 +51,4 @@ export const decidePool = (c: PoolCommand, s: PoolState): PoolEvent[] => {
   }
 };
 
-export const poolAggregate = { initialState: initialPool, evolve: evolvePool };
+export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = { initialState: initialPool, evolve: evolvePool, decide: decidePool };

@@ -1,3 +1,4 @@
+import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type {
   AttemptResult,
@@ -249,4 +250,4 @@ export const decideReceipt = (c: ReceiptCommand, s: ReceiptState): ReceiptEvent[
   }
 };
 
-export const receiptAggregate = { initialState: initialReceipt, evolve: evolveReceipt };
+export const receiptDecider: Decider<ReceiptCommand, ReceiptState, ReceiptEvent> = { initialState: initialReceipt, evolve: evolveReceipt, decide: decideReceipt };
