@@ -17,7 +17,7 @@ const documentOf = () => {
       method: 'get',
       path: '/things/:thingId',
       summary: 'A thing',
-      tags: ['things'],
+      tags: ['orders'],
       guards: [noop as never],
       responses: { 200: { description: 'The thing', schema: z.object({ thing: z.object({ id: z.number().int(), name: z.string() }) }) } },
       errors: [{ status: 404, description: 'ThingNotFound' }, 429],
@@ -52,6 +52,12 @@ describe('defineRoute in the OpenAPI document', () => {
       defineRoute(router, registry, { method: 'get', path: '/x', summary: 'x', responses: { 200: { description: 'x', schema: z.object({}) }, 404: { description: 'x', schema: z.object({}) } } }, () => undefined),
     ).toThrow(/404 belongs in errors/);
     expect(() => defineRoute(router, registry, { method: 'get', path: '/y', summary: 'y', responses: { 200: { description: 'y', schema: null } } }, () => undefined)).toThrow(/only a 204/);
+  });
+
+  it('refuses a tag that api/openapi.ts TAGS does not describe (redocly would report it)', () => {
+    const spec = { method: 'get' as const, path: '/z', summary: 'z', responses: { 200: { description: 'z', schema: z.object({}) } } };
+    expect(() => defineRoute(express.Router(), createOpenApiRegistry(), { ...spec, tags: ['Undescribed'] }, () => undefined)).toThrow(/tag Undescribed is not described/);
+    expect(() => defineRoute(express.Router(), createOpenApiRegistry(), { ...spec, tags: ['orders'] }, () => undefined)).not.toThrow();
   });
 });
 
