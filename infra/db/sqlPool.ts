@@ -40,6 +40,10 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
+  // Nor may any other: pg emits a terminated session's error on the client whenever no query of its is
+  // active, and the pool's listener and ours are swapped at check-out and release. A listener for the
+  // client's whole life closes every such gap; the holder still learns of the loss from its next query.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const wrap = (r: pg.QueryResult) => ({ rows: r.rows, rowCount: r.rowCount ?? 0, command: r.command });
   return {
     kind: 'postgres',
