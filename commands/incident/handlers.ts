@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { decide, evolve, initialState } from '../../domain/incident/incident.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
@@ -7,6 +6,7 @@ import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
+import { nextId } from '../origin.js';
 
 /** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
 export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;
@@ -22,8 +22,7 @@ export interface ReportIncidentInput {
 export const reportIncident = async (ctx: AppContext, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
-  const { rows } = await sql<{ id: number }>`SELECT nextval('incident_id_seq') AS id`.execute(ctx.db);
-  const incidentId = Number(rows[0].id);
+  const incidentId = await nextId(ctx.db, 'incident_id_seq');
   const result = await ctx.handle(
     incidentDecider,
     incidentStream(incidentId),

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { decide, evolve, initialState } from '../../domain/rating/rating.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
@@ -7,6 +6,7 @@ import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
+import { nextId } from '../origin.js';
 
 /** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
 export const ratingStream = (orderId: number): string => `rating-${orderId}`;
@@ -24,8 +24,7 @@ export interface RateDriverInput {
 export const rateDriver = async (ctx: AppContext, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
-  const { rows } = await sql<{ id: number }>`SELECT nextval('rating_id_seq') AS id`.execute(ctx.db);
-  const ratingId = Number(rows[0].id);
+  const ratingId = await nextId(ctx.db, 'rating_id_seq');
   const result = await ctx.handle(
     ratingDecider,
     ratingStream(input.orderId),
