@@ -9,7 +9,7 @@ import { failureOf } from '../../domain/order/trip.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { loadState } from '../handle.js';
-import { walletEarningsProcess } from '../wallet/walletReactions.js';
+import { recordDeliveryEarnings } from '../wallet/walletReactions.js';
 import { reactToOrderEvents } from './reactions.js';
 
 /** The trip, for the assigned driver: start, live location, arrival, delivery. Access is decided on the state the command decides on. */
@@ -85,11 +85,12 @@ export const deliver = async (
   const reacted = await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit });
   // The driver's wallet entries in the same response, so a wallet read right after the delivery shows them;
   // if this fails, the wallet's catch-up job records them from the log (the delivery itself stands).
-  const earned = await walletEarningsProcess
-    .inline(ctx, decided.events.map((e) => ({ ...e, streamId: orderStream(input.orderId) })))
-    .catch((err: unknown) => {
-      ctx.logger.warn({ err, orderId: input.orderId }, 'wallet entries of a delivery left to the catch-up');
-      return 0;
-    });
+  const delivered = decided.events.find((e) => e.type === 'OrderDelivered');
+  const earned = !delivered
+    ? 0
+    : await recordDeliveryEarnings(ctx, { ...delivered, streamId: orderStream(input.orderId) }, decided.state!).catch((err: unknown) => {
+        ctx.logger.warn({ err, orderId: input.orderId }, 'wallet entries of a delivery left to the catch-up');
+        return 0;
+      });
   return { position: Math.max(decided.position, reacted, earned) };
 };

@@ -7,7 +7,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { causedBy, derivedEventId } from '../origin.js';
 import { orderStream } from '../../domain/order/events.js';
-import { orderDecider } from '../../domain/order/order.js';
+import { orderDecider, type Order } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { processManager, type Cause } from '../processManager.js';
 import { walletEntriesForDelivery } from './earnings.js';
@@ -29,11 +29,18 @@ const offlineAtCap = async (ctx: AppContext, cause: Cause, driverId: number, bal
   return position;
 };
 
-/** The executor of earnings.ts: reads what the event lacks, records each entry, applies the cap. */
+/** The executor of earnings.ts, reading the delivered order from its stream (the catch-up's way). */
 export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<number> => {
+  const { state: order } = await loadState(ctx.store, orderStream((cause.data as OrderDeliveredData).orderId), orderDecider);
+  return order ? recordDeliveryEarnings(ctx, cause, order) : 0;
+};
+
+/**
+ * Records each entry of a delivery and applies the cash-debt cap. The deliver handler calls it with the
+ * order it just decided (no second read of the order stream); the catch-up, through reactToDelivery.
+ */
+export const recordDeliveryEarnings = async (ctx: AppContext, cause: Cause, order: Order): Promise<number> => {
   const data = cause.data as OrderDeliveredData;
-  const { state: order } = await loadState(ctx.store, orderStream(data.orderId), orderDecider);
-  if (!order) return 0;
   const entries = walletEntriesForDelivery({ eventId: cause.eventId, data }, order, (purpose) => derivedEventId(cause.eventId, purpose));
   const wallet = walletCommands(ctx);
   let last = 0;
@@ -53,8 +60,9 @@ export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<nu
 };
 
 /**
- * Deliveries of orders and surplus reservations become wallet entries. Deliveries are decided in the
- * order area, which does not call into the wallet: the catch-up job follows the log (commands/processManager.ts).
+ * Deliveries of orders and surplus reservations become wallet entries: inline in the deliver handler
+ * (commands/order/trip.ts), and from the log by this catch-up job, which heals a delivery whose inline
+ * half failed (commands/processManager.ts).
  */
 export const walletEarningsProcess = processManager<AppContext>({
   name: 'wallet-earnings',
