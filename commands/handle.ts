@@ -48,6 +48,8 @@ export interface HandleOptions<S> {
    * retry reads the stream.
    */
   loaded?: Loaded<S>;
+  /** Attempts before a stream that stays busy answers 409 Conflict (default 8); a hot stream may need more. */
+  attempts?: number;
 }
 
 /**
@@ -104,5 +106,5 @@ export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Han
       const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
       return c === null ? [] : decider.decide(c, state);
     };
-    return decideAndAppend(store, streamId, decider, decide, options, maxAttempts);
+    return decideAndAppend(store, streamId, decider, decide, options, options.attempts ?? maxAttempts);
   }) as Handle;

@@ -14,11 +14,10 @@ type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
 export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ? Omit<C, 'now'> : never) : never;
 
 /**
- * How many times a wallet command is tried again when the shared handler gave up on a busy stream: every
- * delivery, adjustment and payout of a driver lands on one stream, and a reaction that gave up would be
- * lost (the process manager treats a domain error as final).
+ * Every delivery, adjustment and payout of a driver lands on one stream, and a reaction that gave up would
+ * be lost (the process manager treats a domain error as final): the wallet tries a busy stream longer.
  */
-const BUSY_RETRIES = 6;
+const WALLET_ATTEMPTS = 56;
 
 /** The shared handler's answer when a stream stayed busy through its retries (the wallet decider never says Conflict). */
 export const isBusy = (err: unknown): boolean => err instanceof DomainError && err.code === 'Conflict';
@@ -36,13 +35,7 @@ export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, 
     if (e.type === 'LedgerEntryRecorded') return (e.data as LedgerEntryRecordedData).entryId;
     return e.type === 'WalletOpened' && entryId ? derivedEventId(entryId, `wallet/open/${i}`) : randomUUID();
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.handle(walletDecider, stream, () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, { metadata, eventIds });
-    } catch (err) {
-      if (!isBusy(err) || attempt > BUSY_RETRIES) throw err;
-    }
-  }
+  return ctx.handle(walletDecider, stream, () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, { metadata, eventIds, attempts: WALLET_ATTEMPTS });
 };
 
 export const loadWallet = async (ctx: Pick<AppContext, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
