@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEvent } from '../infra/eventStore/port.js';
 
@@ -71,6 +71,16 @@ export const loadState = async <S, E extends DomainEvent>(store: EventStore, str
 
 const MAX_ATTEMPTS = 8;
 
+/**
+ * The stream stayed busy through every attempt: the API answers 409 Conflict, but it is no refusal; a
+ * process manager tries the reaction again later instead of skipping it.
+ */
+export class StreamBusy extends DomainError {
+  constructor(readonly streamId: string) {
+    super('conflict', 'Conflict', 'The resource is busy; try again.');
+  }
+}
+
 const decideAndAppend = async <S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
@@ -94,7 +104,7 @@ const decideAndAppend = async <S, E extends DomainEvent>(
       return { position: result.position, events, state: events.reduce<S>(aggregate.evolve, state), version: version + events.length };
     } catch (err) {
       if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
-      if (err instanceof ConcurrencyError) throw conflict('Conflict', 'The resource is busy; try again.');
+      if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
       throw err;
     }
   }

@@ -5,7 +5,7 @@ import type { AppContext } from '../infra/context.js';
 import type { Db } from '../infra/db/database.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { ScheduledJob } from '../infra/scheduler.js';
-import { loadState, type Aggregate, type CommandFor, type Handled, type Loaded } from './handle.js';
+import { loadState, StreamBusy, type Aggregate, type CommandFor, type Handled, type HandleOptions, type Loaded } from './handle.js';
 import { causedBy, derivedEventIds } from './origin.js';
 
 /**
@@ -38,13 +38,26 @@ export interface Send {
   streamId: string;
   command: CommandFor<any, any>;
   purpose: string;
+  /**
+   * Ids that follow from something other than the cause (a wallet entry keeps its entry id; a receipt's
+   * effect is one per receipt whichever of its events caused it); by default they derive from the cause.
+   */
+  eventIds?: HandleOptions<unknown>['eventIds'];
+  attempts?: HandleOptions<unknown>['attempts'];
 }
 
-export const send = <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, purpose: string): Send => ({
+export const send = <C, S, E extends DomainEvent>(
+  decider: Decider<C, S, E>,
+  streamId: string,
+  command: NoInfer<CommandFor<C, S>>,
+  purpose: string,
+  options: Pick<Send, 'eventIds' | 'attempts'> = {},
+): Send => ({
   decider: decider as unknown as Decider<any, any, DomainEvent>,
   streamId,
   command,
   purpose,
+  ...options,
 });
 
 /**
@@ -119,7 +132,8 @@ const reactPurely =
     for (const s of def.decide(e, state, ctx.clock.now())) {
       const handled = await ctx.handle(s.decider, s.streamId, s.command, {
         metadata: causedBy(e),
-        eventIds: derivedEventIds(e, s.purpose),
+        eventIds: s.eventIds ?? derivedEventIds(e, s.purpose),
+        attempts: s.attempts,
         loaded: streams.peek(s.streamId),
       });
       streams.remember(s.streamId, handled);
@@ -149,6 +163,8 @@ export interface ProcessManager<C extends ProcessContext> {
    * `known` holds the streams the command just decided (pure reactions decide on them without reading).
    */
   inline(ctx: C, events: Cause[], known?: Iterable<[string, Loaded<unknown>]>): Promise<number>;
+  /** One event as the catch-up reacts to it: every stream read as it is now; a busy stream throws. */
+  react(ctx: C, event: Cause): Promise<number>;
   /** The catch-up half, as a scheduler job; its runs never overlap. */
   catchUpJob(ctx: C, options: CatchUpOptions): ScheduledJob;
 }
@@ -198,12 +214,20 @@ export function processManager<C extends ProcessContext>(definition: ImperativeD
     // Inline, a reaction follows up on its own commands; the catch-up reaches those events in the log.
     return reactPurely(definition)(ctx as unknown as ReactionContext, e, streams ?? new Streams(ctx), streams !== null);
   };
-  /** The event already happened, so a refusal is logged, never answered to anyone. */
+  /**
+   * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
+   * busy is no refusal: inline, the reaction is left to the catch-up (the command it follows stands); in
+   * the catch-up, it stops the run at this event, which the next run retries.
+   */
   const reactLoggingRefusal = async (ctx: C, e: Cause, log: Record<string, unknown>, streams: Streams | null = null): Promise<number> => {
     try {
       return await react(ctx, e, streams);
     } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
+      if (err instanceof StreamBusy && streams !== null) {
+        ctx.logger.warn({ err, process: name, type: e.type }, 'process manager reaction left to the catch-up: stream busy');
+        return 0;
+      }
+      if (!(err instanceof DomainError) || err instanceof StreamBusy) throw err;
       ctx.logger.error({ err, process: name, type: e.type, ...log }, 'process manager reaction refused; skipped');
       return 0;
     }
@@ -217,6 +241,7 @@ export function processManager<C extends ProcessContext>(definition: ImperativeD
       for (const e of events) if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, {}, streams));
       return last;
     },
+    react: (ctx, e) => (reactsTo(e) ? reactLoggingRefusal(ctx, e, {}) : Promise.resolve(0)),
     catchUpJob(ctx, { everyMs, trailHead = false }) {
       let running: Promise<void> | null = null;
       let seenHead: number | null = null;

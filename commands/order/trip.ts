@@ -9,7 +9,7 @@ import { failureOf } from '../../domain/order/trip.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { loadState } from '../handle.js';
-import { recordDeliveryEarnings } from '../wallet/walletReactions.js';
+import { reactToDeliveryInline } from '../wallet/walletReactions.js';
 import { reactToOrderEvents } from './reactions.js';
 
 /** The trip, for the assigned driver: start, live location, arrival, delivery. Access is decided on the state the command decides on. */
@@ -88,7 +88,7 @@ export const deliver = async (
   const delivered = decided.events.find((e) => e.type === 'OrderDelivered');
   const earned = !delivered
     ? 0
-    : await recordDeliveryEarnings(ctx, { ...delivered, streamId: orderStream(input.orderId) }, decided.state!).catch((err: unknown) => {
+    : await reactToDeliveryInline(ctx, { ...delivered, streamId: orderStream(input.orderId) }, { state: decided.state, version: decided.version }).catch((err: unknown) => {
         ctx.logger.warn({ err, orderId: input.orderId }, 'wallet entries of a delivery left to the catch-up');
         return 0;
       });

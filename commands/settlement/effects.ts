@@ -2,12 +2,10 @@ import { poolStream, receiptStream, RECEIPT_EVENT_TYPES } from '../../domain/set
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider, type ReceiptState } from '../../domain/settlement/receipt.js';
 import type { AppContext } from '../../infra/context.js';
-import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { loadState } from '../handle.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, type Cause } from '../processManager.js';
-import { walletCommands } from '../wallet/handlers.js';
+import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { payoutEntryId, sendToWallet } from '../wallet/handlers.js';
 import type { SettlementCtx } from './cutoff.js';
 
 export type SettlementEffect =
@@ -28,34 +26,28 @@ export const effectsOf = (s: ReceiptState): SettlementEffect[] => {
   return [];
 };
 
-/** Runs the effects; returns the last global position appended. */
-export const settlementEffects = async (ctx: Pick<AppContext, 'handle' | 'clock' | 'store'>, receiptId: string, state: ReceiptState, metadata: EventMetadata = {}): Promise<number> => {
-  let last = 0;
-  const m = metadata;
-  for (const effect of effectsOf(state)) {
-    if (effect.type === 'RecordPayout') {
-      last = Math.max(last, (await walletCommands(ctx).recordPayout(effect, m)).position);
-    } else {
-      const at = ctx.clock.now().toISOString();
-      const r = await ctx.handle(poolDecider, poolStream(effect.driverId), { ...effect, at }, { metadata: m, eventIds: () => derivedEventId(receiptId, 'released') });
-      last = Math.max(last, r.position);
-    }
-  }
-  return last;
-};
+/**
+ * Pure: the commands a receipt event calls for. The pool release takes one id per receipt, and PAYOUT_SENT
+ * its entry id (also one per receipt), so whichever event of the receipt sends them, they append once.
+ */
+export const settlementReactions = (_e: Cause, receipt: ReceiptState, now: Date): Send[] =>
+  effectsOf(receipt).map((effect) =>
+    effect.type === 'RecordPayout'
+      ? sendToWallet({ ...effect, entryId: payoutEntryId(effect.receiptId), now }, 'wallet/PAYOUT_SENT')
+      : send(poolDecider, poolStream(effect.driverId), { ...effect, at: now.toISOString() }, 'pool/released', { eventIds: () => derivedEventId(effect.receiptId, 'released') }),
+  );
+
+const receiptOf = (streams: Streams, e: Cause): Promise<ReceiptState> => streams.read(receiptStream((e.data as { receiptId: string }).receiptId), receiptDecider);
 
 /**
- * The catch-up half: a crash between a receipt's append and its effects is finished from the log.
- * The inline half is runReceipt (commands/settlement/payout.ts).
+ * Inline after each receipt command (runReceipt, commands/settlement/payout.ts) on the receipt it just
+ * decided; the catch-up finishes from the log what a crash between a receipt's append and its effects left.
  */
-export const settlementEffectsProcess = processManager<SettlementCtx & AppContext>({
+export const settlementEffectsProcess = processManager<SettlementCtx, ReceiptState>({
   name: 'settlement-effects',
   reactsTo: (e: Cause) => (RECEIPT_EVENT_TYPES as string[]).includes(e.type),
-  react: async (ctx, e) => {
-    const receiptId = (e.data as { receiptId: string }).receiptId;
-    const { state } = await loadState(ctx.store, receiptStream(receiptId), receiptDecider);
-    return settlementEffects(ctx, receiptId, state, { causationId: e.eventId });
-  },
+  stateOf: receiptOf,
+  decide: settlementReactions,
 });
 
 export const settlementEffectsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => settlementEffectsProcess.catchUpJob(ctx, { everyMs });

@@ -4,12 +4,17 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
 import { derivedEventId } from '../origin.js';
 import type { RunReceipt, SettlementCtx } from './cutoff.js';
-import { settlementEffects } from './effects.js';
+import { settlementEffectsProcess } from './effects.js';
 
 /** load → decide → append on one receipt, then its effects on the wallet and the pool. */
 export const runReceipt = async (ctx: SettlementCtx, receiptId: string, command: (s: ReceiptState) => ReceiptCommand | null, metadata: EventMetadata = {}) => {
-  const handled = await ctx.handle(receiptDecider, receiptStream(receiptId), command, { metadata });
-  const effects = handled.events.length ? await settlementEffects(ctx, receiptId, handled.state, metadata) : 0;
+  const stream = receiptStream(receiptId);
+  const handled = await ctx.handle(receiptDecider, stream, command, { metadata });
+  const effects = await settlementEffectsProcess.inline(
+    ctx,
+    handled.events.map((e) => ({ ...e, streamId: stream })),
+    [[stream, { state: handled.state, version: handled.version }]],
+  );
   return { ...handled, position: Math.max(handled.position, effects) };
 };
 

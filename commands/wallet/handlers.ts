@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '../../domain/errors.js';
 import type { LedgerEntryRecordedData, PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider, type EntryRequest, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
@@ -8,6 +7,7 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DomainEvent } from '../../domain/decider.js';
 import { loadState, type Aggregate, type Handled } from '../handle.js';
 import { derivedEventId } from '../origin.js';
+import { send, type Send } from '../processManager.js';
 
 type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
 /** A wallet command as callers give it: the handler stamps the time. */
@@ -17,26 +17,32 @@ export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ?
  * Every delivery, adjustment and payout of a driver lands on one stream, and a reaction that gave up would
  * be lost (the process manager treats a domain error as final): the wallet tries a busy stream longer.
  */
-const WALLET_ATTEMPTS = 56;
-
-/** The shared handler's answer when a stream stayed busy through its retries (the wallet decider never says Conflict). */
-export const isBusy = (err: unknown): boolean => err instanceof DomainError && err.code === 'Conflict';
+export const WALLET_ATTEMPTS = 56;
 
 /**
- * load → decide → append on the driver's wallet stream. A LedgerEntryRecorded keeps its entry id as its
- * event id (so a redelivered cause appends nothing); a WalletOpened gets an id derived from it.
+ * A LedgerEntryRecorded keeps its entry id as its event id (so a redelivered cause appends nothing); a
+ * WalletOpened that an entry opens takes an id derived from that entry, so a redelivered cause finds its
+ * whole batch stored and appends nothing.
  */
-export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> => {
-  const stream = walletStream(driverId);
-  // An entry keeps its entry id (derived from its cause); a wallet opened by an entry takes an id derived
-  // from that entry, so a redelivered cause finds its whole batch stored and appends nothing.
+const walletEventIds = (cmd: WalletRequest) => {
   const entryId = 'entryId' in cmd ? cmd.entryId : null;
-  const eventIds = (i: number, e: DomainEvent): string => {
+  return (i: number, e: DomainEvent): string => {
     if (e.type === 'LedgerEntryRecorded') return (e.data as LedgerEntryRecordedData).entryId;
     return e.type === 'WalletOpened' && entryId ? derivedEventId(entryId, `wallet/open/${i}`) : randomUUID();
   };
-  return ctx.handle(walletDecider, stream, () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, { metadata, eventIds, attempts: WALLET_ATTEMPTS });
 };
+
+/** load → decide → append on the driver's wallet stream. */
+export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> =>
+  ctx.handle(walletDecider, walletStream(driverId), () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, {
+    metadata,
+    eventIds: walletEventIds(cmd),
+    attempts: WALLET_ATTEMPTS,
+  });
+
+/** A wallet command as a reaction decides it, with the wallet's own event ids and patience. */
+export const sendToWallet = (cmd: WalletCommand, purpose: string): Send =>
+  send(walletDecider, walletStream(cmd.driverId), cmd, purpose, { eventIds: walletEventIds(cmd), attempts: WALLET_ATTEMPTS });
 
 export const loadWallet = async (ctx: Pick<AppContext, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
 

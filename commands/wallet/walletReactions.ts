@@ -1,73 +1,75 @@
+import { fold } from '../../domain/decider.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider, type OrderState } from '../../domain/order/order.js';
 import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
+import { walletStream } from '../../domain/wallet/events.js';
+import { walletDecider, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { causedBy, derivedEventId } from '../origin.js';
-import { orderStream } from '../../domain/order/events.js';
-import { orderDecider, type Order } from '../../domain/order/order.js';
-import { loadState } from '../handle.js';
-import { processManager, type Cause } from '../processManager.js';
-import { walletEntriesForDelivery } from './earnings.js';
-import { isBusy, walletCommands } from './handlers.js';
+import type { Loaded } from '../handle.js';
+import { derivedEventId } from '../origin.js';
+import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { walletEntriesForDelivery, type DeliveredOrderFacts } from './earnings.js';
+import { sendToWallet } from './handlers.js';
+
+/** What a delivery's reaction decides on: the delivered order and the driver's wallet as they stand. */
+export interface DeliveryReactionState {
+  order: DeliveredOrderFacts | null;
+  wallet: WalletState;
+}
+
+/** The wallet as it would be after these commands: each is decided on the state the previous one left. */
+const walletAfter = (wallet: WalletState, commands: WalletCommand[]): WalletState =>
+  commands.reduce((s, cmd) => fold(walletDecider.evolve, s, walletDecider.decide(cmd, s)), wallet);
 
 /**
- * A delivery whose cash commission brings the driver's debt to the cap takes them offline, with an id
- * derived from the delivery (so a redelivery does it once). Going online again is refused by the online
- * gate until the debt is below the cap.
+ * Pure: a delivery's wallet entries (earnings.ts), and, when its cash commission brings the driver's debt
+ * to the cap, taking the driver offline (DOMAIN.md "Wallet"; going online is refused until the debt falls
+ * below it). An entry already recorded changes nothing, so deciding again on a redelivery sends commands
+ * that append nothing.
  */
-const offlineAtCap = async (ctx: AppContext, cause: Cause, driverId: number, balanceCents: number): Promise<number> => {
-  if (isUnderCashDebtCap(balanceCents, usdToCents(ctx.config.CASH_DEBT_CAP_USD))) return 0;
-  const { position } = await ctx.handle(
-    driverDecider,
-    driverStream(driverId),
-    { type: 'SetOnline', online: false, allowed: true, now: ctx.clock.now() },
-    { metadata: causedBy(cause), eventIds: () => derivedEventId(cause.eventId, 'wallet/offline-at-cap') },
-  );
-  return position;
-};
-
-/** The executor of earnings.ts, reading the delivered order from its stream (the catch-up's way). */
-export const reactToDelivery = async (ctx: AppContext, cause: Cause): Promise<number> => {
-  const { state: order } = await loadState(ctx.store, orderStream((cause.data as OrderDeliveredData).orderId), orderDecider);
-  return order ? recordDeliveryEarnings(ctx, cause, order) : 0;
-};
-
-/**
- * Records each entry of a delivery and applies the cash-debt cap. The deliver handler calls it with the
- * order it just decided (no second read of the order stream); the catch-up, through reactToDelivery.
- */
-export const recordDeliveryEarnings = async (ctx: AppContext, cause: Cause, order: Order): Promise<number> => {
-  const data = cause.data as OrderDeliveredData;
-  const entries = walletEntriesForDelivery({ eventId: cause.eventId, data }, order, (purpose) => derivedEventId(cause.eventId, purpose));
-  const wallet = walletCommands(ctx);
-  let last = 0;
-  let balanceCents: number | null = null;
-  for (const entry of entries) {
-    const r = await wallet.record(entry, causedBy(cause)).catch((err: unknown) => {
-      // A stream still busy after every retry is no refusal: a plain error makes the catch-up try this
-      // delivery again instead of skipping it (a DomainError would be logged and skipped as final).
-      if (isBusy(err)) throw new Error(`wallet of driver ${entry.driverId} stayed busy`, { cause: err });
-      throw err;
+export const deliveryReactions =
+  (cashDebtCapCents: number) =>
+  (e: Cause, { order, wallet }: DeliveryReactionState, now: Date): Send[] => {
+    if (!order) return [];
+    const data = e.data as OrderDeliveredData;
+    const entries = walletEntriesForDelivery({ eventId: e.eventId, data }, order, (purpose) => derivedEventId(e.eventId, purpose));
+    const commands: WalletCommand[] = entries.map((entry) => ({ type: 'RecordEntry', ...entry, now }));
+    const sends = entries.map((entry, i) => sendToWallet(commands[i], `wallet/${entry.ledgerType}`));
+    if (entries.length === 0 || isUnderCashDebtCap(walletAfter(wallet, commands).balanceCents, cashDebtCapCents)) return sends;
+    const offline = send(driverDecider, driverStream(data.driverId), { type: 'SetOnline', online: false, allowed: true, now }, 'wallet/offline-at-cap', {
+      eventIds: () => derivedEventId(e.eventId, 'wallet/offline-at-cap'),
     });
-    last = Math.max(last, r.position);
-    balanceCents = r.state.balanceCents;
-  }
-  if (balanceCents !== null) last = Math.max(last, await offlineAtCap(ctx, cause, data.driverId, balanceCents));
-  return last;
+    return [...sends, offline];
+  };
+
+const deliveryState = async (streams: Streams, e: Cause): Promise<DeliveryReactionState> => {
+  const { orderId, driverId } = e.data as OrderDeliveredData;
+  return { order: await streams.read(orderStream(orderId), orderDecider), wallet: await streams.read(walletStream(driverId), walletDecider) };
 };
 
 /**
  * Deliveries of orders and surplus reservations become wallet entries: inline in the deliver handler
- * (commands/order/trip.ts), and from the log by this catch-up job, which heals a delivery whose inline
- * half failed (commands/processManager.ts).
+ * (commands/order/trip.ts, on the order it just decided), and from the log by the catch-up job, which heals
+ * a delivery whose inline half failed (commands/processManager.ts).
  */
-export const walletEarningsProcess = processManager<AppContext>({
-  name: 'wallet-earnings',
-  reactsTo: (e) => e.type === 'OrderDelivered' && e.streamId.startsWith('order-'),
-  react: reactToDelivery,
-});
+export const walletEarningsProcess = (ctx: Pick<AppContext, 'config'>) =>
+  processManager<AppContext, DeliveryReactionState>({
+    name: 'wallet-earnings',
+    reactsTo: (e) => e.type === 'OrderDelivered' && e.streamId.startsWith('order-'),
+    stateOf: deliveryState,
+    decide: deliveryReactions(usdToCents(ctx.config.CASH_DEBT_CAP_USD)),
+  });
 
-export const walletEarningsJob = (ctx: AppContext, everyMs = 1000): ScheduledJob => walletEarningsProcess.catchUpJob(ctx, { everyMs });
+/** A delivery's wallet reaction as the catch-up runs it (a redelivery, in tests). */
+export const reactToDelivery = (ctx: AppContext, cause: Cause): Promise<number> => walletEarningsProcess(ctx).react(ctx, cause);
+
+/** The inline half, on the order the deliver handler just decided (no second read of its stream). */
+export const reactToDeliveryInline = (ctx: AppContext, cause: Cause, order: Loaded<OrderState>): Promise<number> =>
+  walletEarningsProcess(ctx).inline(ctx, [cause], [[cause.streamId, order]]);
+
+export const walletEarningsJob = (ctx: AppContext, everyMs = 1000): ScheduledJob => walletEarningsProcess(ctx).catchUpJob(ctx, { everyMs });
