@@ -56,7 +56,8 @@ export const ConfigSchema = z.object({
   OTP_RATE_LIMIT: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
   OTP_REQUESTS_PER_WINDOW: intSetting(3),
   OTP_VERIFICATIONS_PER_WINDOW: intSetting(5),
-  OTP_RATE_WINDOW_MINUTES: intSetting(10),
+  /** At least 1: rate-limiter-flexible reads a window of 0 as one that never closes. */
+  OTP_RATE_WINDOW_MINUTES: z.coerce.number().int().positive().default(10),
   ADMIN_JWT_TTL_MINUTES: intSetting(60),
   ADMIN_JWT_GRACE_SECONDS: intSetting(120),
   /** How long after its first sign-in an expired admin JWT may still be exchanged for a fresh one. */

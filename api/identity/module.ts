@@ -7,7 +7,7 @@ import { identityRoutes } from './routes.js';
 import { openOnlineGate } from '../../commands/driver/handlers.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
 import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
-import { purgeRateLimitHits } from '../../commands/identity/rateLimit.js';
+import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
 import type { AppModule } from '../../infra/context.js';
 import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
@@ -37,7 +37,7 @@ export const identityModule: AppModule = {
       name: 'identity-cleanup',
       everyMs: 10 * 60_000,
       async run(now) {
-        await purgeRateLimitHits(ctx.db, new Date(now.getTime() - c.OTP_RATE_WINDOW_MINUTES * 60_000));
+        await purgeExpiredRateLimits(ctx.pool);
         await ctx.db.deleteFrom('otp_codes').where('expires_at', '<=', now).execute();
         await ctx.db.deleteFrom('jwt_blacklist').where('expires_at', '<=', now).execute();
       },

@@ -4,6 +4,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { deleteOwnComment, enforceLimit, postComment, reportStation, type ReportInput } from '../../commands/stations/stationCommands.js';
 import { STATION_TYPES } from '../../commands/stations/stationRules.js';
+import { rateLimit } from '../../commands/identity/rateLimit.js';
 import {
   findPublicStation,
   findReport,
@@ -55,8 +56,12 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
   const tags = ['stations'];
   const statusWindow = () => ({ now: ctx.clock.now(), windowMinutes: ctx.config.STATION_STATUS_WINDOW_MINUTES });
 
-  const limited = async (key: string, actor: Actor, perMinute: number) => {
-    if (ctx.config.STATION_RATE_LIMIT) await enforceLimit(ctx.db, `stations:${key}:${actor.role}:${actor.id}`, perMinute, ctx.clock.now());
+  const limits = {
+    nearby: rateLimit(ctx.pool, 'stations-nearby', NEARBY_PER_MINUTE, 60_000),
+    comments: rateLimit(ctx.pool, 'stations-comments', COMMENTS_PER_MINUTE, 60_000),
+  };
+  const limited = async (limit: keyof typeof limits, actor: Actor) => {
+    if (ctx.config.STATION_RATE_LIMIT) await enforceLimit(limits[limit], `${actor.role}:${actor.id}`);
   };
   /** A refused request also says when to come back in the standard header. */
   const withRetryAfter = async <T>(res: { setHeader(k: string, v: string): unknown }, run: () => Promise<T>): Promise<T> => {
@@ -87,7 +92,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
         responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) } }, errors: [{ status: 429, description: 'Cooldown (20 per minute)' }],
       },
       async ({ query, actor, res }) => {
-        await withRetryAfter(res, () => limited('nearby', actor, NEARBY_PER_MINUTE));
+        await withRetryAfter(res, () => limited('nearby', actor));
         const found = await nearbyStations(ctx.db, { centre: { latitude: query.lat, longitude: query.lng }, radiusKm: query.radiusKm, type: query.type });
         const statuses = await withStatus(found.map((f) => f.station));
         return { stations: found.map((f) => stationView(f.station, statuses.get(f.station.id) ?? null, f.distanceKm)) };
@@ -203,7 +208,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
     },
     async ({ params, body, actor, res }) => {
-      await withRetryAfter(res, () => limited('comments', actor, COMMENTS_PER_MINUTE));
+      await withRetryAfter(res, () => limited('comments', actor));
       const comment = await postComment(ctx.db, actor, params.stationId, body.content, ctx.clock.now());
       res.status(201);
       return { comment: commentView(comment) };

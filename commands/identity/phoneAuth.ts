@@ -4,7 +4,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
 import { identitySecret } from '../../infra/identity/adminJwt.js';
-import { hitRateLimit } from './rateLimit.js';
+import { rateLimit } from './rateLimit.js';
 import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from './secrets.js';
 
 export type AppKind = 'client' | 'driver';
@@ -47,7 +47,11 @@ const ensureDriverRegistered = async (ctx: AppContext, user: UserRow, metadata: 
 
 export const phoneAuth = (ctx: AppContext) => {
   const secret = identitySecret(ctx.config);
-  const windowMs = ctx.config.OTP_RATE_WINDOW_MINUTES * 60_000;
+  const { OTP_RATE_WINDOW_MINUTES, OTP_REQUESTS_PER_IP_PER_WINDOW, OTP_REQUESTS_PER_WINDOW, OTP_VERIFICATIONS_PER_WINDOW } = ctx.config;
+  const windowMs = OTP_RATE_WINDOW_MINUTES * 60_000;
+  const requestsPerIp = rateLimit(ctx.pool, 'otp-request-ip', OTP_REQUESTS_PER_IP_PER_WINDOW, windowMs);
+  const requestsPerPhone = rateLimit(ctx.pool, 'otp-request', OTP_REQUESTS_PER_WINDOW, windowMs);
+  const verificationsPerPhone = rateLimit(ctx.pool, 'otp-verify', OTP_VERIFICATIONS_PER_WINDOW, windowMs);
 
   return {
     /** Sends a fresh code (replacing any earlier one). Returns the code for non-production answers. */
@@ -57,10 +61,10 @@ export const phoneAuth = (ctx: AppContext) => {
         // SMS pumping sprays many numbers from one address: the caller's IP has a budget of its own,
         // checked first so that a refused sprayer does not use up its victims' per-phone budgets.
         if (clientIp) {
-          const ip = await hitRateLimit(ctx.db, `otp-request-ip:${clientIp}`, ctx.config.OTP_REQUESTS_PER_IP_PER_WINDOW, windowMs, now);
+          const ip = await requestsPerIp.hit(clientIp);
           if (!ip.allowed) throw tooMany('SmsSendError', 'Too many codes requested from this address; try again later.', { retryAfterSeconds: ip.retryAfterSeconds });
         }
-        const v = await hitRateLimit(ctx.db, `otp-request:${phone}`, ctx.config.OTP_REQUESTS_PER_WINDOW, windowMs, now);
+        const v = await requestsPerPhone.hit(phone);
         if (!v.allowed) throw tooMany('SmsSendError', 'Too many codes requested for this phone; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
       }
       const code = newOtpCode();
@@ -87,7 +91,7 @@ export const phoneAuth = (ctx: AppContext) => {
     async verifyOtp(phone: string, code: string, app: AppKind, metadata: EventMetadata) {
       const now = ctx.clock.now();
       if (rateLimited(ctx)) {
-        const v = await hitRateLimit(ctx.db, `otp-verify:${phone}`, ctx.config.OTP_VERIFICATIONS_PER_WINDOW, windowMs, now);
+        const v = await verificationsPerPhone.hit(phone);
         if (!v.allowed) throw tooMany('Cooldown', 'Too many verification attempts for this phone; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
       }
       const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');

@@ -1,30 +1,54 @@
-import { sql } from 'kysely';
-import type { Db } from '../../infra/db/database.js';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { SqlPool } from '../../infra/db/sqlPool.js';
 
 export interface RateLimitVerdict {
   allowed: boolean;
   retryAfterSeconds: number;
 }
 
-/**
- * A sliding-window limit held in PostgreSQL so that every instance counts the same hits. The advisory
- * lock makes check-and-count atomic per key; a refused attempt is not counted.
- */
-export const hitRateLimit = (db: Db, key: string, limit: number, windowMs: number, now: Date): Promise<RateLimitVerdict> =>
-  db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(4242, hashtext(${key}))`.execute(trx);
-    const since = new Date(now.getTime() - windowMs);
-    await trx.deleteFrom('rate_limit_hits').where('key', '=', key).where('at', '<=', since).execute();
-    const hits = await trx.selectFrom('rate_limit_hits').select('at').where('key', '=', key).orderBy('at', 'asc').execute();
-    if (hits.length >= limit) {
-      const freeAt = new Date(hits[hits.length - limit].at).getTime() + windowMs;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
-    }
-    await trx.insertInto('rate_limit_hits').values({ key, at: now }).execute();
-    return { allowed: true, retryAfterSeconds: 0 };
-  });
+/** At most `points` hits per key in a window that opens at the key's first hit and lasts `windowMs`. */
+export interface RateLimit {
+  hit(key: string): Promise<RateLimitVerdict>;
+}
 
-/** Forgets hits that no window can still count (a scheduled job). */
-export const purgeRateLimitHits = async (db: Db, olderThan: Date): Promise<void> => {
-  await db.deleteFrom('rate_limit_hits').where('at', '<=', olderThan).execute();
+/** Created by our migration (infra/identity/schema.ts), in rate-limiter-flexible's own layout. */
+const TABLE = 'rate_limits';
+
+/**
+ * rate-limiter-flexible's PostgreSQL store over our pool, on PostgreSQL and embedded PGlite alike
+ * (docs/decisions.md, "Abuse limits on rate-limiter-flexible"). Its one upsert per hit counts atomically
+ * however many instances share the table. The library reads Date.now(), not the injected Clock.
+ * `name` keeps limits with the same keys apart (the library's key prefix).
+ */
+export const rateLimit = (pool: SqlPool, name: string, points: number, windowMs: number): RateLimit => {
+  const limiter = new RateLimiterPostgres({
+    // The store calls query({ text, values }) and reads rows and rowCount; statement names are dropped.
+    storeClient: { query: (q: { text: string; values?: unknown[] }) => pool.query(q.text, q.values) },
+    storeType: 'pool',
+    tableName: TABLE,
+    tableCreated: true,
+    // Expired rows are cleared by the identity-cleanup job, not by a timer per limiter that would
+    // outlive a stopped service.
+    clearExpiredByTimeout: false,
+    keyPrefix: name,
+    points,
+    duration: windowMs / 1000,
+  });
+  return {
+    async hit(key) {
+      try {
+        await limiter.consume(key);
+        return { allowed: true, retryAfterSeconds: 0 };
+      } catch (err) {
+        // A refusal is a RateLimiterRes; anything else is the store failing (a lost database is 503).
+        if (!(err instanceof RateLimiterRes)) throw err;
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+      }
+    },
+  };
+};
+
+/** Forgets windows that have closed (a scheduled job); the library's expiry is Date.now() in ms. */
+export const purgeExpiredRateLimits = async (pool: SqlPool): Promise<void> => {
+  await pool.query(`DELETE FROM ${TABLE} WHERE expire <= $1`, [Date.now()]);
 };

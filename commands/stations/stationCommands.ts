@@ -4,7 +4,7 @@ import { forbidden, notFound, tooMany, unprocessable } from '../../domain/errors
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findComment, findStation, type CommentRow, type StationRow } from '../../projections/stations/stationStore.js';
 import type { ReportColor } from '../../projections/stations/stationStatus.js';
-import { hitRateLimit } from '../identity/rateLimit.js';
+import type { RateLimit } from '../identity/rateLimit.js';
 import { inVenezuela, isDuplicateOf, nameKey, type StationType } from './stationRules.js';
 
 /**
@@ -257,11 +257,11 @@ export const moderateComment = async (db: Db, admin: Actor, stationId: number, c
 };
 
 /**
- * Spec §8's per-caller request limits, on the identity area's Postgres sliding window (every instance counts
- * the same hits). Refused → 429 Cooldown with retryAfterSeconds and a Retry-After header.
+ * Spec §8's per-caller request limits, on the identity area's rate limits (every instance counts the same
+ * hits). Refused → 429 Cooldown with retryAfterSeconds and a Retry-After header.
  */
-export const enforceLimit = async (db: Db, key: string, perMinute: number, now: Date): Promise<void> => {
-  const verdict = await hitRateLimit(db, key, perMinute, 60_000, now);
+export const enforceLimit = async (limit: RateLimit, key: string): Promise<void> => {
+  const verdict = await limit.hit(key);
   if (!verdict.allowed)
     throw tooMany('Cooldown', `Too many requests; try again in ${verdict.retryAfterSeconds} s.`, { retryAfterSeconds: verdict.retryAfterSeconds });
 };

@@ -2,7 +2,7 @@ import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 
 /**
  * State-stored identity data (ARCHITECTURE.md allows it for users and sessions): app users, their
- * sessions and one-time codes, rate-limit hits, admins with their one-time mail tokens, the JWT
+ * sessions and one-time codes, rate-limit windows, admins with their one-time mail tokens, the JWT
  * blacklist, cities, and drivers' idle positions (too frequent to be events).
  */
 declare module '../db/database.js' {
@@ -31,10 +31,11 @@ declare module '../db/database.js' {
       attempts: Generated<number>;
       created_at: Date;
     };
-    rate_limit_hits: {
-      id: Generated<number>;
+    /** rate-limiter-flexible's PostgreSQL store (commands/identity/rateLimit.ts); expire is epoch ms. */
+    rate_limits: {
       key: string;
-      at: Date;
+      points: number;
+      expire: number | null;
     };
     admins: {
       id: Generated<number>;
@@ -184,6 +185,26 @@ export const identityMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE driver_locations, cities`.execute(db);
+    },
+  },
+  /** The limits moved to rate-limiter-flexible: its table, in its layout, replaces the hand-written window's. */
+  '0103_identity_rate_limits': {
+    async up(db: Kysely<unknown>) {
+      await sql`DROP TABLE rate_limit_hits`.execute(db);
+      await sql`CREATE TABLE rate_limits (
+        key text PRIMARY KEY,
+        points integer NOT NULL DEFAULT 0,
+        expire bigint
+      )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE rate_limits`.execute(db);
+      await sql`CREATE TABLE rate_limit_hits (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key text NOT NULL,
+        at timestamptz NOT NULL
+      )`.execute(db);
+      await sql`CREATE INDEX rate_limit_hits_key ON rate_limit_hits (key, at)`.execute(db);
     },
   },
 };

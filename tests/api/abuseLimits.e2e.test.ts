@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../infra/clock.js';
 import { uniquePhone } from '../support/actors.js';
+import { SystemTimeClock } from '../support/systemTimeClock.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 /** Issue #14: OTP requests are limited per client IP as well as per phone, and every 429 says when to retry. */
 describe('OTP abuse limits per client IP', () => {
   let t: TestService;
-  const clock = new ManualClock();
+  const clock = new SystemTimeClock();
   beforeAll(async () => {
+    clock.install();
     t = await startTestService({ clock, env: { OTP_RATE_LIMIT: 'true', OTP_REQUESTS_PER_IP_PER_WINDOW: '5', TRUST_PROXY: 'loopback' } });
   });
   afterAll(async () => {
     await t?.stop();
+    clock.uninstall();
   });
 
   const requestFrom = (ip: string, phone = uniquePhone()) => t.request('POST', '/api/v1/auth/otp/request', { body: { phone }, headers: { 'x-forwarded-for': ip } });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver, uniquePhone } from '../support/actors.js';
 import { arrive, call, confirmedOrder, orderBody } from '../support/orderFlows.js';
+import { SystemTimeClock } from '../support/systemTimeClock.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 const requestCode = async (t: TestService, phone: string): Promise<string> => {
@@ -264,12 +265,14 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
 describe('identity: OTP rate limits (spec §8) held in the database', () => {
   let t: TestService;
-  const clock = new ManualClock('2026-03-01T12:00:00Z');
+  const clock = new SystemTimeClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
+    clock.install();
     t = await startTestService({ clock, env: { OTP_RATE_LIMIT: 'true' } });
   });
   afterAll(async () => {
     await t?.stop();
+    clock.uninstall();
   });
 
   it('3 code requests per 10 minutes per phone, then 429 SmsSendError', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient, signInDriver, type SignedInDriver, type SignedInUser } from '../support/actors.js';
 import { call } from '../support/orderFlows.js';
+import { SystemTimeClock } from '../support/systemTimeClock.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 /** Metres per degree of latitude on the mean sphere that domain/geo.ts uses: a meridian offset is exact. */
@@ -502,14 +503,16 @@ describe('stations: public directory and administration', () => {
 describe('stations: request limits (spec §8)', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
-  const clock = new ManualClock('2026-03-01T10:00:00Z');
+  const clock = new SystemTimeClock('2026-03-01T10:00:00Z');
 
   beforeAll(async () => {
+    clock.install();
     t = await startTestService({ clock });
     api = call(t);
   });
   afterAll(async () => {
     await t?.stop();
+    clock.uninstall();
   });
 
   it('GET /stations/nearby and GET /stations share 20 requests per minute per caller', async () => {
@@ -522,7 +525,7 @@ describe('stations: request limits (spec §8)', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: 'Cooldown', retryAfterSeconds: 30 });
     expect(refused.headers.get('retry-after')).toBe('30');
-    // Another caller has a window of their own; a refused request is not counted.
+    // Another caller has a window of their own; a refused request does not extend the window.
     expect((await api.get(`/stations/nearby?${q}`, b.token)).status).toBe(200);
     clock.advance(30_000);
     expect((await api.get(`/stations/nearby?${q}`, a.token)).status).toBe(200);
