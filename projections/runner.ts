@@ -82,6 +82,8 @@ interface State {
   leader: boolean;
   failures: number;
   retryAt: number;
+  /** The projector's messages of committed batches, published in order, off the batch loop. */
+  published: Promise<void>;
 }
 
 /**
@@ -100,7 +102,7 @@ export class ProjectionRunner {
   private readonly batchSize: number;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0 }));
+    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve() }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
   }
@@ -117,12 +119,13 @@ export class ProjectionRunner {
     this.loop = this.run();
   }
 
-  /** Stops after the batch in flight has committed: the checkpoints stay consistent with the tables. */
+  /** Stops after the batch in flight has committed (the checkpoints stay consistent with the tables) and its messages are out. */
   async stop(): Promise<void> {
     this.running = false;
     this.notify();
     await this.loop;
     this.loop = null;
+    await Promise.all(this.states.map((s) => s.published));
     if (this.leaderClient) {
       const client = this.leaderClient;
       this.leaderClient = null;
@@ -309,7 +312,8 @@ export class ProjectionRunner {
       return;
     }
     this.advanced([s], upTo);
-    await this.publish(s.projector, events);
+    // The next batch need not wait for the bus: messages follow their commits in order, one chain per projector.
+    s.published = s.published.then(() => this.publish(s.projector, events));
   }
 
   /**
