@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { formatInTimeZone } from 'date-fns-tz';
 import { sql } from 'kysely';
 import { addDays } from '../../api/admin/reports/reportQuery.js';
+import { rebucket } from '../../projections/reports/dailyRollup.js';
 import { signInAdmin } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
@@ -25,7 +26,7 @@ const SEED_CHUNK = 100_000;
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-const seed = async (t: TestService) => {
+export const seed = async (t: TestService) => {
   const db = t.service.ctx.db;
   const started = performance.now();
   await sql`INSERT INTO users (phone, name, role) SELECT '+58412' || lpad(g::text, 7, '0'), 'Cliente ' || lpad(g::text, 5, '0'), 'CLIENT' FROM generate_series(1, ${CLIENTS}) g`.execute(db);
@@ -72,7 +73,10 @@ const seed = async (t: TestService) => {
             LATERAL (SELECT CASE WHEN k < 70 THEN 'DELIVERED' WHEN k < 85 THEN 'CANCELLED' WHEN k < 95 THEN 'EXPIRED' ELSE 'CONFIRMED' END AS status) s) o`.execute(db);
     process.stdout.write(`\r  seeded ${to.toLocaleString('en')} orders`);
   }
+  // The daily roll-up as a new report time zone builds it: from the rows just seeded.
+  await rebucket(db);
   await sql`ANALYZE report_orders`.execute(db);
+  await sql`ANALYZE report_daily`.execute(db);
   await sql`ANALYZE report_drivers`.execute(db);
   await sql`ANALYZE report_driver_documents`.execute(db);
   await sql`ANALYZE users`.execute(db);
