@@ -9,7 +9,9 @@ import type { EventHandler } from '../projector.js';
  * and water type, report_daily_drivers per driver too, so the operational and performance reports and
  * the list totals read a few thousand rows instead of every order of the window. A bucket holds integer
  * counts and sums only (minutes as tenths), so any set of buckets adds up to exactly what the rows it
- * covers add up to.
+ * covers add up to. report_driver_running holds each driver's running totals per city as of every day
+ * they had orders: a driver's figures over any span are two lookups, so the performance report's weeks
+ * and months cost two rows per driver and period, however many days they span.
  *
  * The calendar is the settlement timezone (DOMAIN.md, reports), followed from SettlementConfigChanged
  * in report_calendar: the report routes read their time zone from there too, so a day here is always
@@ -61,6 +63,9 @@ export const ROLLUPS = {
 type Rollup = keyof typeof ROLLUPS;
 const ROLLUP_NAMES = Object.keys(ROLLUPS) as Rollup[];
 
+/** city_key is the order's city, 0 without one (no admin city has id 0). */
+export type ReportDriverRunningRow = { driver_id: number; city_key: number; day: string } & Record<Figure, number>;
+
 export interface ReportCalendarRow {
   id: boolean;
   /** As the settlement config names it: an IANA zone or a ±HH:MM offset. */
@@ -73,6 +78,8 @@ declare module '../../infra/db/database.js' {
   interface Database {
     report_daily: ReportDailyRow;
     report_daily_drivers: ReportDailyDriverRow;
+    report_driver_running: ReportDriverRunningRow;
+    report_driver_cities: { driver_id: number; city_key: number };
     report_calendar: ReportCalendarRow;
   }
 }
@@ -94,9 +101,18 @@ export const dailyRollupMigrations: Record<string, Migration> = {
         await sql`CREATE UNIQUE INDEX ${sql.id(`${table}_bucket`)} ON ${sql.id(table)} (${sql.join(key.map((c) => sql.id(c)))}) NULLS NOT DISTINCT`.execute(db);
       }
       await sql`CREATE INDEX report_daily_drivers_driver ON report_daily_drivers (driver_id, day)`.execute(db);
+      await sql`CREATE TABLE report_driver_running (
+        driver_id bigint NOT NULL,
+        city_key integer NOT NULL,
+        day date NOT NULL,
+        ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} bigint NOT NULL`))},
+        PRIMARY KEY (driver_id, city_key, day)
+      )`.execute(db);
+      // Every (driver, city) report_driver_running has rows for: where a performance query starts.
+      await sql`CREATE TABLE report_driver_cities (driver_id bigint NOT NULL, city_key integer NOT NULL, PRIMARY KEY (driver_id, city_key))`.execute(db);
     },
     async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE report_daily_drivers, report_daily, report_calendar`.execute(db);
+      await sql`DROP TABLE report_driver_cities, report_driver_running, report_daily_drivers, report_daily, report_calendar`.execute(db);
     },
   },
 };
@@ -128,6 +144,24 @@ const count = async (trx: Trx, orderId: number, sign: 1 | -1) => {
       ON CONFLICT (${keyOf(table)})
       DO UPDATE SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = ${sql.id(table, f)} + excluded.${sql.id(f)}`))}`.execute(trx);
   }
+  await run(trx, orderId, sign);
+};
+
+/**
+ * The order's driver's running totals from its day on: a row for that day first (carrying the totals
+ * of the day before), then every row from that day on moves by the order's figures.
+ */
+const run = async (trx: Trx, orderId: number, sign: 1 | -1) => {
+  const order = orderBuckets(zoneNow, sql`o.id = ${orderId} AND o.driver_id IS NOT NULL`);
+  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT driver_id, coalesce(city_id, 0) FROM (${order}) b ON CONFLICT DO NOTHING`.execute(trx);
+  await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
+    SELECT b.driver_id, coalesce(b.city_id, 0), b.day, ${sql.join(FIGURES.map((f) => sql`coalesce(p.${sql.id(f)}, 0)`))}
+    FROM (${order}) b LEFT JOIN LATERAL (
+      SELECT * FROM report_driver_running r WHERE r.driver_id = b.driver_id AND r.city_key = coalesce(b.city_id, 0) AND r.day < b.day ORDER BY r.day DESC LIMIT 1
+    ) p ON TRUE
+    ON CONFLICT DO NOTHING`.execute(trx);
+  await sql`UPDATE report_driver_running r SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = r.${sql.id(f)} + ${sign}::int * b.${sql.id(f)}`))}
+    FROM (${order}) b WHERE r.driver_id = b.driver_id AND r.city_key = coalesce(b.city_id, 0) AND r.day >= b.day`.execute(trx);
 };
 
 /** The roll-ups from scratch: every order of report_orders in its buckets of the current calendar. */
@@ -138,6 +172,12 @@ export const rebucket = async (db: Db): Promise<void> => {
       SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`sum(${sql.id(f)})`))}
       FROM (${orderBuckets(zoneNow, sql`TRUE`)}) b GROUP BY ${keyOf(table)}`.execute(db);
   }
+  await sql`DELETE FROM report_driver_running`.execute(db);
+  await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
+    SELECT driver_id, coalesce(city_id, 0), day,
+      ${sql.join(FIGURES.map((f) => sql`sum(sum(${sql.id(f)})) OVER (PARTITION BY driver_id, coalesce(city_id, 0) ORDER BY day)`))}
+    FROM (${orderBuckets(zoneNow, sql`o.driver_id IS NOT NULL`)}) b GROUP BY driver_id, coalesce(city_id, 0), day`.execute(db);
+  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT DISTINCT driver_id, city_key FROM report_driver_running ON CONFLICT DO NOTHING`.execute(db);
 };
 
 type OrderEvent = RecordedEvent<string, { orderId: number }>;

@@ -112,6 +112,8 @@ describe.each(backends)('report tables on $name', (backend) => {
       orders: await db.selectFrom('report_orders').selectAll().orderBy('id').execute(),
       daily: await db.selectFrom('report_daily').selectAll().orderBy(['day', 'city_id', 'water_type']).execute(),
       dailyDrivers: await db.selectFrom('report_daily_drivers').selectAll().orderBy(['day', 'city_id', 'driver_id', 'water_type']).execute(),
+      running: await db.selectFrom('report_driver_running').selectAll().orderBy(['driver_id', 'city_key', 'day']).execute(),
+      driverCities: await db.selectFrom('report_driver_cities').selectAll().orderBy(['driver_id', 'city_key']).execute(),
       calendar: await db.selectFrom('report_calendar').selectAll().execute(),
     });
     const before = await snapshot();
@@ -122,5 +124,6 @@ describe.each(backends)('report tables on $name', (backend) => {
     expect(before.calendar).toEqual([{ id: true, timezone: '+02:00', pg_zone: '-02:00' }]);
     expect(before.dailyDrivers).toMatchObject([{ driver_id: 8, city_id: 3, orders: 1, delivered: 1, delivery_tenths: 400 }]);
     expect(before.daily).toHaveLength(1);
+    expect(before.running).toMatchObject([{ driver_id: 8, city_key: 3, orders: 1, delivered: 1 }]);
   });
 });

@@ -16,7 +16,7 @@ const COUNTED = ['OrderCreated', 'OfferAccepted', 'PaymentMethodChanged', 'Order
  * one order.
  */
 export const reportsProjector = projector('reports', {
-  tables: ['report_orders', 'report_order_offers', 'report_drivers', 'report_driver_documents', 'report_daily', 'report_daily_drivers', 'report_calendar'],
+  tables: ['report_orders', 'report_order_offers', 'report_drivers', 'report_driver_documents', 'report_daily', 'report_daily_drivers', 'report_driver_running', 'report_driver_cities', 'report_calendar'],
   handlers: {
     ...orderRowHandlers,
     ...Object.fromEntries(COUNTED.map((type) => [type, counted(orderRowHandlers[type])])),

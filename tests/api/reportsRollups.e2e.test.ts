@@ -72,6 +72,8 @@ describe('daily roll-ups', () => {
     const day = (await operationalReport.list(await context(false), parsed(operationalReport, WINDOW))) as { items: { date: string; published: number; delivered: number }[] };
     expect(day.items.find((i) => i.date === '2026-03-11')).toMatchObject({ published: 4, delivered: 2 });
     expect(day.items.find((i) => i.date === '2026-03-12')).toMatchObject({ published: 0 });
+    const months = (await performanceReport.list(await context(false), parsed(performanceReport, ''))) as { items: { period: string; driver_id: number; deliveries: number; rating: number | null }[] };
+    expect(months.items.find((i) => i.period === '2026-03' && i.driver_id === d.drivers.bruno.driverId)).toMatchObject({ deliveries: 2, rating: 3.5 });
   });
 
   it('serve the same figures over HTTP', async () => {

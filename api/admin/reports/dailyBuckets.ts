@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { orderBuckets, pgZone, type Figure } from '../../../projections/reports/dailyRollup.js';
+import { FIGURES, orderBuckets, pgZone, type Figure } from '../../../projections/reports/dailyRollup.js';
 import type { ReportContext } from './report.js';
-import type { DateWindow } from './reportQuery.js';
+import { addDays, type DateWindow } from './reportQuery.js';
 import { allOf, inScope } from './sortedRows.js';
 
 /** The filters a daily roll-up answers: each is a column of its bucket key. */
@@ -37,3 +37,44 @@ export const buckets = (rc: ReportContext, w: DateWindow, f: BucketFilter, opts:
 
 /** Σ figure over the buckets `b`, as a number (counts and sums of one window fit a float8 exactly). */
 export const total = (f: Figure): RawBuilder<number> => sql<number>`coalesce(sum(b.${sql.ref(f)}), 0)::float8`;
+
+export type Granularity = 'day' | 'week' | 'month';
+
+/** The first day of the period (ISO week from Monday) after the one `day` falls in. */
+const nextPeriod = (day: string, g: 'week' | 'month'): string => {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (g === 'month') return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  return addDays(day, 7 - ((d.getUTCDay() + 6) % 7));
+};
+
+/** The last day of each week or month the window touches, clipped to the window, in order. */
+const periodEnds = (w: DateWindow, g: 'week' | 'month'): string[] => {
+  const ends: string[] = [];
+  for (let start = w.from; start <= w.to; start = nextPeriod(start, g)) {
+    const end = addDays(nextPeriod(start, g), -1);
+    ends.push(end < w.to ? end : w.to);
+  }
+  return ends;
+};
+
+/**
+ * Per driver, city and period of the window (weeks or months): `period` (its label in `format`) and the
+ * figures, each the driver's running total as of the period's last day minus that as of the day before
+ * the period (report_driver_running). Two index lookups per driver, city and period.
+ */
+export const periodTotals = (rc: ReportContext, w: DateWindow, g: 'week' | 'month', format: string, driverId?: number): RawBuilder<unknown> => {
+  const bounds = [addDays(w.from, -1), ...periodEnds(w, g)];
+  const keys: RawBuilder<unknown>[] = inScope(rc.scope, sql`c.city_key`);
+  if (driverId !== undefined) keys.push(sql`c.driver_id = ${driverId}`);
+  return sql`SELECT * FROM (SELECT to_char(date_trunc(${g}, t.day::timestamp), ${format}) AS period, t.driver_id, t.k,
+      ${sql.join(FIGURES.map((f) => sql`t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key ORDER BY t.k) AS ${sql.id(f)}`))}
+    FROM (
+      SELECT c.driver_id, c.city_key, x.k, x.day, ${sql.join(FIGURES.map((f) => sql`coalesce(r.${sql.id(f)}, 0) AS ${sql.id(f)}`))}
+      FROM report_driver_cities c
+      CROSS JOIN unnest(${bounds}::date[]) WITH ORDINALITY AS x(day, k)
+      LEFT JOIN LATERAL (
+        SELECT * FROM report_driver_running r WHERE r.driver_id = c.driver_id AND r.city_key = c.city_key AND r.day <= x.day ORDER BY r.day DESC LIMIT 1
+      ) r ON TRUE
+      WHERE ${allOf(keys)}
+    ) t) d WHERE d.k > 1`;
+};

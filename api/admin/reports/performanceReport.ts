@@ -1,17 +1,17 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
-import { buckets, total } from './dailyBuckets.js';
+import { buckets, periodTotals, total } from './dailyBuckets.js';
 import { percent } from './intentsReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_3_MONTHS, dateFilters, idParam, resolveWindow } from './reportQuery.js';
 
 /**
  * Back-office §4.3 driver performance: one row per driver and period (day, ISO week or month of the
- * order's creation in the report time zone, summed over its daily driver buckets), ranked within each
- * period among the drivers who reach min_deliveries. Not sortable: rows come by period, then rank. The
- * columns the spec marks as always null (online_hours, notified, acceptance_rate, avg_response_minutes)
- * stay null.
+ * order's creation in the report time zone), ranked within each period among the drivers who reach
+ * min_deliveries. Days sum the daily driver buckets; weeks and months subtract the drivers' running totals
+ * at each period's ends. Not sortable: rows come by period, then rank. The columns the spec marks as
+ * always null (online_hours, notified, acceptance_rate, avg_response_minutes) stay null.
  */
 
 const RANK_BY = ['deliveries', 'liters_delivered', 'earnings_usd', 'rating'] as const;
@@ -53,16 +53,20 @@ interface Row {
 
 const rowsOf = async (rc: ReportContext, q: PerformanceQuery): Promise<Row[]> => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_3_MONTHS);
-  const period = sql`to_char(date_trunc(${q.granularity}, b.day::timestamp), ${PERIOD_FORMAT[q.granularity]})`;
+  const format = PERIOD_FORMAT[q.granularity];
+  const source =
+    q.granularity === 'day' || rc.rowsOnly
+      ? sql`SELECT to_char(date_trunc(${q.granularity}, b.day::timestamp), ${format}) AS period, b.* FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b`
+      : periodTotals(rc, w, q.granularity, format, q.driver_id);
   const { rows } = await sql<Row>`WITH p AS (
-      SELECT ${period} AS period, b.driver_id,
+      SELECT b.period, b.driver_id,
         ${total('accepted')} AS accepted, ${total('delivered')} AS deliveries, ${total('driver_cancellations')} AS own_cancellations,
         round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0) / 10, 1)::float8 AS avg_delivery_minutes,
         ${total('liters_agreed')} AS liters_agreed, ${total('liters_delivered')} AS liters_delivered,
         ${total('liters_requested_delivered')} AS liters_requested_delivered, ${total('earnings_cents')} AS earnings_cents,
         round(sum(b.rating_sum)::numeric / nullif(sum(b.rating_n), 0), 2)::float8 AS rating,
         ${total('incidents')} AS incidents
-      FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b
+      FROM (${source}) b
       WHERE b.driver_id IS NOT NULL GROUP BY 1, 2 HAVING sum(b.orders) > 0)
     SELECT p.*, d.name AS driver_name,
       CASE WHEN p.deliveries >= ${q.min_deliveries}
