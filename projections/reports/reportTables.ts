@@ -71,6 +71,8 @@ export interface ReportOfferRow {
 export interface ReportDriverRow {
   driver_id: number;
   name: string | null;
+  /** The national id of the driver's payout account (the wallet's PayoutAccountSet), the last one recorded. */
+  id_number: string | null;
   phone: string;
   registered_at: Date;
   status: string;
@@ -215,4 +217,12 @@ export const reportTableMigrations: Record<string, Migration> = {
     },
   },
   ...dailyRollupMigrations,
+  '0302_report_drivers_id_number': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE report_drivers ADD COLUMN id_number text`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE report_drivers DROP COLUMN id_number`.execute(db);
+    },
+  },
 };
