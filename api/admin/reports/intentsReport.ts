@@ -93,7 +93,7 @@ const source = (rc: ReportContext, q: IntentsQuery, named = true): RawBuilder<un
   return sql`SELECT ${FAILURE_REASON} AS failure_reason, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
+const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 

@@ -139,7 +139,7 @@ const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
   return sql`SELECT ${ordersFrom(true)} WHERE ${allOf([...where, ...rowOnly])}`;
 };
 
-const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
+const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
