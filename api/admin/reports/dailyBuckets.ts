@@ -67,7 +67,7 @@ export const periodTotals = (rc: ReportContext, w: DateWindow, g: 'week' | 'mont
   const keys: RawBuilder<unknown>[] = inScope(rc.scope, sql`c.city_key`);
   if (driverId !== undefined) keys.push(sql`c.driver_id = ${driverId}`);
   return sql`SELECT * FROM (SELECT to_char(date_trunc(${g}, t.day::timestamp), ${format}) AS period, t.driver_id, t.k,
-      ${sql.join(FIGURES.map((f) => sql`t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key ORDER BY t.k) AS ${sql.id(f)}`))}
+      ${sql.join(FIGURES.map((f) => sql`(t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key ORDER BY t.k))::float8 AS ${sql.id(f)}`))}
     FROM (
       SELECT c.driver_id, c.city_key, x.k, x.day, ${sql.join(FIGURES.map((f) => sql`coalesce(r.${sql.id(f)}, 0) AS ${sql.id(f)}`))}
       FROM report_driver_cities c

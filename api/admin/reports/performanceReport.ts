@@ -61,10 +61,10 @@ const rowsOf = async (rc: ReportContext, q: PerformanceQuery): Promise<Row[]> =>
   const { rows } = await sql<Row>`WITH p AS (
       SELECT b.period, b.driver_id,
         ${total('accepted')} AS accepted, ${total('delivered')} AS deliveries, ${total('driver_cancellations')} AS own_cancellations,
-        round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0) / 10, 1)::float8 AS avg_delivery_minutes,
+        round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0)::numeric / 10, 1)::float8 AS avg_delivery_minutes,
         ${total('liters_agreed')} AS liters_agreed, ${total('liters_delivered')} AS liters_delivered,
         ${total('liters_requested_delivered')} AS liters_requested_delivered, ${total('earnings_cents')} AS earnings_cents,
-        round(sum(b.rating_sum)::numeric / nullif(sum(b.rating_n), 0), 2)::float8 AS rating,
+        round(sum(b.rating_sum)::numeric / nullif(sum(b.rating_n), 0)::numeric, 2)::float8 AS rating,
         ${total('incidents')} AS incidents
       FROM (${source}) b
       WHERE b.driver_id IS NOT NULL GROUP BY 1, 2 HAVING sum(b.orders) > 0)
