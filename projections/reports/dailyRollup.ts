@@ -15,7 +15,7 @@ import type { EventHandler } from '../projector.js';
  *
  * The calendar is the settlement timezone (DOMAIN.md, reports), followed from SettlementConfigChanged
  * in report_calendar: the report routes read their time zone from there too, so a day here is always
- * the day the routes mean. A new time zone re-buckets both tables from report_orders.
+ * the day the routes mean. A new time zone re-buckets every roll-up from report_orders.
  */
 
 /** One bucket's figures: the name of each and what one order row contributes to it. */
