@@ -96,19 +96,6 @@ export const ConfigSchema = z.object({
   PAYOUT_RECONCILE_MINUTES: z.coerce.number().int().min(1).default(60),
   /** How often the settlement scheduler looks whether a cutoff, payout or reconciliation is due. */
   SETTLEMENT_SCHEDULER_MS: z.coerce.number().int().min(100).default(30000),
-  // Reports (#12)
-  /** The settlement timezone's default: report dates are calendar days there (DOMAIN.md, reports). */
-  REPORT_TIMEZONE: z
-    .string()
-    .default('America/Caracas')
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone, e.g. America/Caracas'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -11,6 +11,7 @@ import type {
   DriverSuspendedData,
   DriverTankUpdatedData,
 } from '../../domain/driver/events.js';
+import type { PayoutAccountSetData } from '../../domain/wallet/events.js';
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { EventHandler } from '../projector.js';
@@ -46,6 +47,7 @@ export const driverRowHandlers: Record<string, EventHandler> = {
       .values({
         driver_id: d.driverId,
         name: d.name,
+        id_number: null,
         phone: d.phone,
         registered_at: new Date(d.registeredAt),
         status: 'PENDING_VERIFICATION',
@@ -91,4 +93,6 @@ export const driverRowHandlers: Record<string, EventHandler> = {
   DriverWentOffline: (trx, { data: d }: E<DriverOnlineChangedData>) => update(trx, d.driverId, d.at, { is_online: false }),
   DriverTankUpdated: (trx, { data: d }: E<DriverTankUpdatedData>) => update(trx, d.driverId, d.at, {}),
   LedgerEntryRecorded: (trx, { data: d }: E<LedgerEntryRecordedData>) => update(trx, d.driverId, null, { balance_cents: d.balanceAfterCents }),
+  // A bank-transfer account may carry no id: the driver's national id stays the last one recorded.
+  PayoutAccountSet: (trx, { data: d }: E<PayoutAccountSetData>) => (d.idNumber === null ? Promise.resolve() : update(trx, d.driverId, null, { id_number: d.idNumber })),
 };

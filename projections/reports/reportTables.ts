@@ -1,10 +1,12 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { dailyRollupMigrations } from './dailyRollup.js';
 
 /**
  * The report read models (back-office §4.2, §4.3): one row per order with every figure the orders,
  * cancellations and intents reports show, its offers, one row per driver and one per recorded driver
- * document. The daily operational and performance reports aggregate report_orders. Money is integer
- * cents; minutes are rounded to one decimal when written. Names (client, driver, city) are joined at
+ * document. The daily operational and performance reports and the list totals add up report_orders,
+ * summed per day in report_daily (dailyRollup.ts). Money is integer cents; minutes are rounded to one
+ * decimal when written. Names (client, driver, city) are joined at
  * query time from their own homes, so a rename never leaves a stale copy here.
  */
 export interface ReportOrderRow {
@@ -69,6 +71,8 @@ export interface ReportOfferRow {
 export interface ReportDriverRow {
   driver_id: number;
   name: string | null;
+  /** The national id of the driver's payout account (the wallet's PayoutAccountSet), the last one recorded. */
+  id_number: string | null;
   phone: string;
   registered_at: Date;
   status: string;
@@ -210,6 +214,15 @@ export const reportTableMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE report_driver_documents, report_drivers, report_order_offers, report_orders`.execute(db);
+    },
+  },
+  ...dailyRollupMigrations,
+  '0302_report_drivers_id_number': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE report_drivers ADD COLUMN id_number text`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE report_drivers DROP COLUMN id_number`.execute(db);
     },
   },
 };

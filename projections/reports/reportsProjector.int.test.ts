@@ -18,8 +18,8 @@ import { reportsProjector } from './reportsProjector.js';
 
 /**
  * The driver report's balance and cash debt follow the wallet's LedgerEntryRecorded events (issue #10's
- * stream wallet-<driverId>, appended here directly), and the report tables rebuilt from the log equal
- * the ones built event by event.
+ * stream wallet-<driverId>, appended here directly), and the report tables, daily roll-ups included,
+ * rebuilt from the log equal the ones built event by event.
  */
 const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
   { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
@@ -74,6 +74,8 @@ describe.each(backends)('report tables on $name', (backend) => {
       event('OrderPaid', { orderId: 501, paymentId: 1, paidAt: '2026-03-01T12:05:00.000Z' }),
       event('OrderDelivered', { orderId: 501, clientId: 40, driverId: 8, litersRequested: 3000, actualLiters: 3000, paymentMethod: 'PAYPROV_DI', pricing, isValidPromotion: false, deliveredAt: '2026-03-01T12:40:00.000Z' }),
     ], { expectedRevision: 'no_stream' });
+    // A new settlement timezone re-buckets the daily roll-ups: a rebuild must do the same at the same point.
+    await store.appendToStream('settlement-config', [event('SettlementConfigChanged', { oldValues: { timezone: 'America/Caracas' }, newValues: { timezone: '+02:00' }, adminId: 1, at: AT })], { expectedRevision: 'any' });
     // Applied as the runner does, one batch per read.
     const head = await store.headPosition();
     while ((await store.readAll(head - 1, 1)).length === 0) await store.waitForAppend(20);
@@ -108,10 +110,20 @@ describe.each(backends)('report tables on $name', (backend) => {
     const snapshot = async () => ({
       drivers: await db.selectFrom('report_drivers').selectAll().orderBy('driver_id').execute(),
       orders: await db.selectFrom('report_orders').selectAll().orderBy('id').execute(),
+      daily: await db.selectFrom('report_daily').selectAll().orderBy(['day', 'city_id', 'water_type']).execute(),
+      dailyDrivers: await db.selectFrom('report_daily_drivers').selectAll().orderBy(['day', 'city_id', 'driver_id', 'water_type']).execute(),
+      running: await db.selectFrom('report_driver_running').selectAll().orderBy(['driver_id', 'city_key', 'day']).execute(),
+      driverCities: await db.selectFrom('report_driver_cities').selectAll().orderBy(['driver_id', 'city_key']).execute(),
+      calendar: await db.selectFrom('report_calendar').selectAll().execute(),
     });
     const before = await snapshot();
     await rebuildProjection({ db, store }, reportsProjector);
     expect(await snapshot()).toEqual(before);
     expect(before.drivers.map((d) => Number(d.balance_cents))).toEqual([-4500, 2000]);
+    // Order 501 (12:00 UTC) is a day of the +02:00 calendar, counted once as delivered.
+    expect(before.calendar).toEqual([{ id: true, timezone: '+02:00', pg_zone: '-02:00' }]);
+    expect(before.dailyDrivers).toMatchObject([{ driver_id: 8, city_id: 3, orders: 1, delivered: 1, delivery_tenths: 400 }]);
+    expect(before.daily).toHaveLength(1);
+    expect(before.running).toMatchObject([{ driver_id: 8, city_key: 3, orders: 1, delivered: 1 }]);
   });
 });

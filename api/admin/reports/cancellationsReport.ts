@@ -78,7 +78,7 @@ const source = (rc: ReportContext, q: CancellationsQuery, named = true): RawBuil
   return sql`SELECT ${REFUNDED} AS refunded, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: CancellationsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'date'], dir: q.direction ?? 'desc' });
+const sorted = (rc: ReportContext, q: CancellationsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'date'], dir: q.direction ?? 'desc', pickByKey: true });
 
 const REASON_LABELS = new Map(Object.values(cancellationReasons).flatMap((rs) => rs.map((r) => [r.code, r.label] as const)));
 export const cancellationReasonLabel = (code: string | null): string | null => (code === null ? null : (REASON_LABELS.get(code) ?? code));

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { DOCUMENT_LABELS, DOCUMENT_TYPES, KYC_STATES, REQUIRED_DOCUMENT_TYPES } from '../../../domain/driver/events.js';
+import { pgZone } from '../../../projections/reports/dailyRollup.js';
 import { DOCUMENT_STATUSES } from './labels.js';
 import { PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
@@ -50,6 +51,7 @@ interface Row {
   id: number;
   driver_id: number;
   driver_name: string | null;
+  id_number: string | null;
   kyc_state: string;
   kyc_approved_at: string | null;
   document: string;
@@ -63,8 +65,8 @@ interface Row {
 const source = (rc: ReportContext, q: DocumentsQuery): RawBuilder<unknown> => {
   const types = sql.join(DOCUMENT_TYPES.map((t, i) => sql`(${t}::text, ${i}::int, ${REQUIRED_DOCUMENT_TYPES.includes(t)}::boolean)`));
   const today = sql`${rc.today}::date`;
-  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, NULL::text AS id_number, d.kyc_state, d.city_id,
-      to_char(d.kyc_approved_at AT TIME ZONE ${rc.tz}, 'YYYY-MM-DD') AS kyc_approved_at,
+  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, d.id_number, d.kyc_state, d.city_id,
+      to_char(d.kyc_approved_at AT TIME ZONE ${pgZone(rc.tz)}, 'YYYY-MM-DD') AS kyc_approved_at,
       t.type AS document, t.required, doc.driver_id IS NOT NULL AS recorded, doc.expires_at,
       CASE WHEN doc.expires_at IS NULL THEN NULL ELSE doc.expires_at::date - ${today} END AS days_remaining
     FROM report_drivers d CROSS JOIN (VALUES ${types}) AS t(type, ord, required)
@@ -94,7 +96,7 @@ const sorted = (rc: ReportContext, q: DocumentsQuery): SortedSource => ({
 const toItem = (r: Row) => ({
   driver_id: r.driver_id,
   driver_name: r.driver_name,
-  id_number: null as string | null,
+  id_number: r.id_number,
   kyc_state: r.kyc_state,
   approved_by: null as string | null,
   kyc_approved_at: r.kyc_approved_at,

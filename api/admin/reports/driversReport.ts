@@ -63,6 +63,7 @@ const CASH_DEBT = sql`greatest(0, -d.balance_cents)`;
 interface Row {
   id: number;
   name: string | null;
+  id_number: string | null;
   phone: string;
   registered_at: Date;
   kyc_state: string;
@@ -105,8 +106,7 @@ const sorted = (rc: ReportContext, q: DriversQuery): SortedSource => ({ source: 
 const toItem = (r: Row) => ({
   driver_id: r.id,
   name: r.name,
-  // No national id is recorded for drivers yet (onboarding asks for none).
-  id_number: null as string | null,
+  id_number: r.id_number,
   phone: r.phone,
   registered_at: r.registered_at.toISOString(),
   kyc_state: r.kyc_state,

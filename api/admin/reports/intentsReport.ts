@@ -6,6 +6,7 @@ import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
+import { buckets, total } from './dailyBuckets.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /**
@@ -92,7 +93,7 @@ const source = (rc: ReportContext, q: IntentsQuery, named = true): RawBuilder<un
   return sql`SELECT ${FAILURE_REASON} AS failure_reason, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
+const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
@@ -175,25 +176,45 @@ const Totals = z.object({
 /** conversion_pct = delivered ÷ published × 100, one decimal (0 when nothing was published). */
 export const percent = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part * 1000) / whole) / 10);
 
-const totals = async (rc: ReportContext, q: IntentsQuery, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+/**
+ * Published orders and the intents among them, summed over the window's daily buckets; a filter among the
+ * intents (failure reason, offers, cancellation reason) counts the intents over their rows.
+ */
+const totals = async (rc: ReportContext, q: IntentsQuery): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+  const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
+  const rowOnly = q.client_id === undefined ? [] : [sql`o.client_id = ${q.client_id}`];
+  const narrowed = q.failure_reason !== undefined || q.has_offers !== undefined || q.cancellation_reason_code !== undefined;
   const [published, intents] = await Promise.all([
-    sql<{ n: number; delivered: number }>`SELECT count(*)::int AS n, count(*) FILTER (WHERE o.status = 'DELIVERED')::int AS delivered
-      FROM report_orders o WHERE ${allOf(baseWhere(rc, q))}`.execute(rc.db),
-    sql<Record<string, number>>`SELECT count(*)::int AS n,
-        ${sql.join(FAILURE_REASONS.map((f) => sql`count(*) FILTER (WHERE r.failure_reason = ${f})::int AS ${sql.id(f)}`))},
-        count(*) FILTER (WHERE r.offers_count > 0)::int AS with_offers,
-        coalesce(sum(r.client_pays_cents), 0)::float8 AS unrealized_cents
-      FROM (${src}) r`.execute(rc.db),
+    sql<Record<string, number>>`SELECT ${total('orders')} AS n, ${total('delivered')} AS delivered, ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
+        ${total('expired_no_offers')} AS expired_no_offers, ${total('client_cancellations')} AS cancelled_by_client, ${total('driver_cancellations')} AS cancelled_by_driver,
+        ${total('ended_with_offers')} AS with_offers, ${total('unrealized_cents')} AS unrealized_cents
+      FROM (${buckets(rc, w, { city_id: q.city_id, water_type: q.water_type }, { rowOnly })}) b`.execute(rc.db),
+    narrowed
+      ? sql<Record<string, number>>`SELECT count(*)::int AS n,
+          ${sql.join(FAILURE_REASONS.map((f) => sql`count(*) FILTER (WHERE r.failure_reason = ${f})::int AS ${sql.id(f)}`))},
+          count(*) FILTER (WHERE r.offers_count > 0)::int AS with_offers,
+          coalesce(sum(r.client_pays_cents), 0)::float8 AS unrealized_cents
+        FROM (${source(rc, q, false)}) r`.execute(rc.db)
+      : undefined,
   ]);
-  const p = published.rows[0];
-  const t = intents.rows[0];
+  const b = published.rows[0];
+  const t = intents?.rows[0] ?? {
+    n: b.cancelled + b.expired,
+    expired_no_offers: b.expired_no_offers,
+    expired_with_offers: b.expired - b.expired_no_offers,
+    cancelled_by_client: b.cancelled_by_client,
+    cancelled_by_driver: b.cancelled_by_driver,
+    cancelled_by_admin: b.cancelled - b.cancelled_by_client - b.cancelled_by_driver,
+    with_offers: b.with_offers,
+    unrealized_cents: b.unrealized_cents,
+  };
   return {
     n: t.n,
     sums: {
-      total_intents: p.n,
-      converted: p.delivered,
+      total_intents: b.n,
+      converted: b.delivered,
       not_converted: t.n,
-      conversion_pct: percent(p.delivered, p.n),
+      conversion_pct: percent(b.delivered, b.n),
       expired_no_offers: t.expired_no_offers,
       expired_with_offers: t.expired_with_offers,
       cancelled_by_client: t.cancelled_by_client,
@@ -252,7 +273,7 @@ export const intentsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q, source(rc, q, false))]);
+    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q)]);
     const offers = await offersOf(rc, rows.map((r) => r.id));
     return { items: rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },

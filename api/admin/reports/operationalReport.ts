@@ -1,15 +1,15 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { percent } from './intentsReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, addDays, dateFilters, daysBetween, direction, idParam, resolveWindow, sortParam, windowOf, type DateWindow } from './reportQuery.js';
-import { allOf, inScope } from './sortedRows.js';
+import { buckets, total } from './dailyBuckets.js';
 
 /**
  * Back-office §4.2 daily operations: one row per calendar day of the window (by creation date), its
  * totals, and the comparison with the window of the same length just before. Not paginated: at most 30
- * rows, computed from report_orders in one grouped query per window.
+ * rows, computed from the daily buckets of each window.
  */
 
 const SORT_KEYS = [
@@ -39,51 +39,51 @@ interface Sums {
   liters_delivered: number;
   gross_cents: number;
   commission_cents: number;
-  acceptance_sum: number;
+  acceptance_tenths: number;
   acceptance_n: number;
-  delivery_sum: number;
+  delivery_tenths: number;
   delivery_n: number;
   active_drivers: number;
 }
 
 const ZERO: Omit<Sums, 'day'> = {
   published: 0, accepted: 0, delivered: 0, cancelled: 0, expired: 0, liters_requested: 0, liters_delivered: 0,
-  gross_cents: 0, commission_cents: 0, acceptance_sum: 0, acceptance_n: 0, delivery_sum: 0, delivery_n: 0, active_drivers: 0,
+  gross_cents: 0, commission_cents: 0, acceptance_tenths: 0, acceptance_n: 0, delivery_tenths: 0, delivery_n: 0, active_drivers: 0,
 };
 
 /**
- * Over the whole window (day null), and per day too when byDay (one scan: grouping sets). Averages are
- * carried as sums and counts, so totals stay exact.
+ * Over the whole window (day null), and per day too when byDay (grouping sets), summed over the day
+ * buckets (dailyBuckets.ts); a client filter reads the rows. Averages are carried as sums and counts
+ * (minutes in tenths), so totals stay exact. Active drivers are counted apart, over driver buckets.
  */
 const sums = async (rc: ReportContext, q: OperationalQuery, w: DateWindow, byDay: boolean): Promise<Sums[]> => {
-  const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
-  if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
-  if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
-  if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
-  if (q.water_type) where.push(sql`o.water_type = ${q.water_type}`);
-  // A literal, not a parameter: the grouping set must name the very expression the select list holds.
-  const day = sql`to_char(o.created_at AT TIME ZONE ${sql.lit(rc.tz)}, 'YYYY-MM-DD')`;
-  const { rows } = await sql<Sums>`SELECT ${byDay ? sql`${day}` : sql`NULL`} AS day,
-      count(*)::int AS published,
-      count(*) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS accepted,
-      count(*) FILTER (WHERE o.status = 'DELIVERED')::int AS delivered,
-      count(*) FILTER (WHERE o.status = 'CANCELLED')::int AS cancelled,
-      count(*) FILTER (WHERE o.status = 'EXPIRED')::int AS expired,
-      coalesce(sum(o.liters_requested), 0)::float8 AS liters_requested,
-      coalesce(sum(o.liters_delivered), 0)::float8 AS liters_delivered,
-      coalesce(sum(o.final_price_cents) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS gross_cents,
-      coalesce(sum(o.platform_revenue_cents) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS commission_cents,
-      coalesce(sum(o.acceptance_minutes), 0)::float8 AS acceptance_sum,
-      count(o.acceptance_minutes)::int AS acceptance_n,
-      coalesce(sum(o.delivery_minutes), 0)::float8 AS delivery_sum,
-      count(o.delivery_minutes)::int AS delivery_n,
-      count(DISTINCT o.driver_id) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS active_drivers
-    FROM report_orders o WHERE ${allOf(where)} ${byDay ? sql`GROUP BY GROUPING SETS ((${day}), ())` : sql``}`.execute(rc.db);
-  return rows;
+  const filter = { city_id: q.city_id, driver_id: q.driver_id, water_type: q.water_type };
+  const rowOnly = q.client_id === undefined ? [] : [sql`o.client_id = ${q.client_id}`];
+  const day = sql`to_char(b.day, 'YYYY-MM-DD')`;
+  const grouping = byDay ? sql`GROUP BY GROUPING SETS ((b.day), ())` : sql``;
+  const dayOf = byDay ? day : sql`NULL`;
+  const [figures, active] = await Promise.all([
+    sql<Omit<Sums, 'active_drivers'>>`SELECT ${dayOf} AS day,
+        ${total('orders')} AS published, ${total('accepted')} AS accepted, ${total('delivered')} AS delivered,
+        ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
+        ${total('liters_requested')} AS liters_requested, ${total('liters_delivered')} AS liters_delivered,
+        ${total('gross_cents')} AS gross_cents, ${total('commission_cents')} AS commission_cents,
+        ${total('acceptance_tenths')} AS acceptance_tenths, ${total('acceptance_n')} AS acceptance_n,
+        ${total('delivery_tenths')} AS delivery_tenths, ${total('delivery_n')} AS delivery_n
+      FROM (${buckets(rc, w, filter, { rowOnly })}) b ${grouping}`.execute(rc.db),
+    byDay
+      ? sql<{ day: string | null; active_drivers: number }>`SELECT ${dayOf} AS day, count(DISTINCT b.driver_id) FILTER (WHERE b.accepted > 0)::int AS active_drivers
+          FROM (${buckets(rc, w, filter, { rowOnly, drivers: true })}) b ${grouping}`.execute(rc.db)
+      : { rows: [] },
+  ]);
+  const activeOn = new Map(active.rows.map((a) => [a.day, a.active_drivers]));
+  return figures.rows.map((s) => ({ ...s, active_drivers: activeOn.get(s.day) ?? 0 }));
 };
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const avg = (sum: number, n: number, digits: number) => (n === 0 ? null : Math.round((sum / n) * 10 ** digits) / 10 ** digits);
+/** The mean of minutes summed in tenths, to one decimal. */
+const avgMinutes = (tenths: number, n: number) => (n === 0 ? null : Math.round(tenths / n) / 10);
 
 const figures = (s: Omit<Sums, 'day'>) => ({
   published: s.published,
@@ -95,8 +95,8 @@ const figures = (s: Omit<Sums, 'day'>) => ({
   liters_requested: s.liters_requested,
   liters_delivered: s.liters_delivered,
   avg_ticket_usd: s.delivered === 0 ? null : avg(s.gross_cents / 100, s.delivered, 2),
-  avg_acceptance_minutes: avg(s.acceptance_sum, s.acceptance_n, 1),
-  avg_delivery_minutes: avg(s.delivery_sum, s.delivery_n, 1),
+  avg_acceptance_minutes: avgMinutes(s.acceptance_tenths, s.acceptance_n),
+  avg_delivery_minutes: avgMinutes(s.delivery_tenths, s.delivery_n),
   active_drivers: s.active_drivers,
   gross_income_usd: centsToUsd(s.gross_cents),
   commission_usd: centsToUsd(s.commission_cents),

@@ -5,6 +5,7 @@ import { ORDER_STATUSES } from '../../../domain/order/events.js';
 import { ORIGIN_LABELS, PAYMENT_STATUS_LABELS, statusLabel } from './labels.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, orderedPair, page, resolveWindow, sortParam } from './reportQuery.js';
+import { buckets, total, type BucketFilter } from './dailyBuckets.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /** Back-office §4.2 detailed orders: one row per order of any state, by creation date. */
@@ -108,26 +109,37 @@ export const ordersFrom = (named: boolean) =>
       LEFT JOIN payment_methods pm ON pm.code = o.payment_method`
     : sql`o.* FROM report_orders o`;
 
-const source = (rc: ReportContext, q: OrdersQuery, named = true): RawBuilder<unknown> => {
-  orderedPair(q, 'rating_min', 'rating_max');
-  const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
-  const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
-  if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
-  if (q.status) where.push(sql`o.status = ${q.status}`);
-  if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
-  if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
-  if (q.water_type) where.push(sql`o.water_type = ${q.water_type}`);
-  if (q.payment_method) where.push(sql`o.payment_method = ${q.payment_method}`);
-  if (q.payment_status) where.push(sql`o.payment_status = ${q.payment_status}`);
-  if (q.origin) where.push(sql`o.origin = ${q.origin}`);
-  if (q.has_counter_offer !== undefined) where.push(sql`o.has_counter_offer = ${q.has_counter_offer}`);
-  if (q.has_incident !== undefined) where.push(q.has_incident ? sql`o.incidents > 0` : sql`o.incidents = 0`);
-  if (q.rating_min !== undefined) where.push(sql`o.rating >= ${q.rating_min}`);
-  if (q.rating_max !== undefined) where.push(sql`o.rating <= ${q.rating_max}`);
-  return sql`SELECT ${ordersFrom(named)} WHERE ${allOf(where)}`;
+/** The filters of a detailed-orders query: those a daily bucket answers, and the conditions only rows answer. */
+const filtersOf = (q: OrdersQuery) => {
+  const rowOnly: RawBuilder<unknown>[] = [];
+  if (q.status) rowOnly.push(sql`o.status = ${q.status}`);
+  if (q.client_id !== undefined) rowOnly.push(sql`o.client_id = ${q.client_id}`);
+  if (q.payment_method) rowOnly.push(sql`o.payment_method = ${q.payment_method}`);
+  if (q.payment_status) rowOnly.push(sql`o.payment_status = ${q.payment_status}`);
+  if (q.origin) rowOnly.push(sql`o.origin = ${q.origin}`);
+  if (q.has_counter_offer !== undefined) rowOnly.push(sql`o.has_counter_offer = ${q.has_counter_offer}`);
+  if (q.has_incident !== undefined) rowOnly.push(q.has_incident ? sql`o.incidents > 0` : sql`o.incidents = 0`);
+  if (q.rating_min !== undefined) rowOnly.push(sql`o.rating >= ${q.rating_min}`);
+  if (q.rating_max !== undefined) rowOnly.push(sql`o.rating <= ${q.rating_max}`);
+  return { keyed: { city_id: q.city_id, driver_id: q.driver_id, water_type: q.water_type } satisfies BucketFilter, rowOnly };
 };
 
-const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc' });
+const windowOfQuery = (rc: ReportContext, q: OrdersQuery) => {
+  orderedPair(q, 'rating_min', 'rating_max');
+  return resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
+};
+
+const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
+  const w = windowOfQuery(rc, q);
+  const { keyed, rowOnly } = filtersOf(q);
+  const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
+  if (keyed.city_id !== undefined) where.push(sql`o.city_id = ${keyed.city_id}`);
+  if (keyed.driver_id !== undefined) where.push(sql`o.driver_id = ${keyed.driver_id}`);
+  if (keyed.water_type) where.push(sql`o.water_type = ${keyed.water_type}`);
+  return sql`SELECT ${ordersFrom(true)} WHERE ${allOf([...where, ...rowOnly])}`;
+};
+
+const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
@@ -214,16 +226,13 @@ const OrdersTotals = z.object({
   neto_conductores_usd: z.number(),
 });
 
-/** Money totals count delivered orders; orders and liters count every row (DOMAIN.md). */
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
+/** Money totals count delivered orders; orders and liters count every row (DOMAIN.md). Summed over the daily buckets. */
+const totals = async (rc: ReportContext, q: OrdersQuery): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
+  const { keyed, rowOnly } = filtersOf(q);
   const { rows } = await sql<Record<string, number>>`SELECT
-      count(*)::int AS pedidos,
-      coalesce(sum(r.liters_requested), 0)::float8 AS litros_solicitados,
-      coalesce(sum(r.liters_delivered), 0)::float8 AS litros_entregados,
-      coalesce(sum(r.final_price_cents) FILTER (WHERE r.status = 'DELIVERED'), 0)::float8 AS monto_bruto_cents,
-      coalesce(sum(r.platform_revenue_cents) FILTER (WHERE r.status = 'DELIVERED'), 0)::float8 AS comision_cents,
-      coalesce(sum(r.driver_receives_cents) FILTER (WHERE r.status = 'DELIVERED'), 0)::float8 AS neto_cents
-    FROM (${src}) r`.execute(rc.db);
+      ${total('orders')} AS pedidos, ${total('liters_requested')} AS litros_solicitados, ${total('liters_delivered')} AS litros_entregados,
+      ${total('gross_cents')} AS monto_bruto_cents, ${total('commission_cents')} AS comision_cents, ${total('driver_net_cents')} AS neto_cents
+    FROM (${buckets(rc, windowOfQuery(rc, q), keyed, { rowOnly })}) b`.execute(rc.db);
   const t = rows[0];
   return {
     n: t.pedidos,
@@ -273,7 +282,7 @@ export const ordersReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, source(rc, q, false))]);
+    const [rows, { n, sums }] = await Promise.all([pageOf<OrderReportRow>(rc.db, s, q.limit, q.page), totals(rc, q)]);
     return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {

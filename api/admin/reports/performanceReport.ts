@@ -1,16 +1,17 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
+import { buckets, periodTotals, total } from './dailyBuckets.js';
 import { percent } from './intentsReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_3_MONTHS, dateFilters, idParam, resolveWindow } from './reportQuery.js';
-import { allOf, inScope } from './sortedRows.js';
 
 /**
  * Back-office §4.3 driver performance: one row per driver and period (day, ISO week or month of the
  * order's creation in the report time zone), ranked within each period among the drivers who reach
- * min_deliveries. Not sortable: rows come by period, then rank. The columns the spec marks as always
- * null (online_hours, notified, acceptance_rate, avg_response_minutes) stay null.
+ * min_deliveries. Days sum the daily driver buckets; weeks and months subtract the drivers' running totals
+ * at each period's ends. Not sortable: rows come by period, then rank. The columns the spec marks as
+ * always null (online_hours, notified, acceptance_rate, avg_response_minutes) stay null.
  */
 
 const RANK_BY = ['deliveries', 'liters_delivered', 'earnings_usd', 'rating'] as const;
@@ -52,22 +53,21 @@ interface Row {
 
 const rowsOf = async (rc: ReportContext, q: PerformanceQuery): Promise<Row[]> => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_3_MONTHS);
-  const where: RawBuilder<unknown>[] = [sql`o.driver_id IS NOT NULL`, sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
-  if (q.driver_id !== undefined) where.push(sql`o.driver_id = ${q.driver_id}`);
-  const period = sql`to_char(date_trunc(${q.granularity}, o.created_at AT TIME ZONE ${rc.tz}), ${PERIOD_FORMAT[q.granularity]})`;
+  const format = PERIOD_FORMAT[q.granularity];
+  const source =
+    q.granularity === 'day' || rc.rowsOnly
+      ? sql`SELECT to_char(date_trunc(${q.granularity}, b.day::timestamp), ${format}) AS period, b.* FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b`
+      : periodTotals(rc, w, q.granularity, format, q.driver_id);
   const { rows } = await sql<Row>`WITH p AS (
-      SELECT ${period} AS period, o.driver_id,
-        count(*) FILTER (WHERE o.accepted_at IS NOT NULL)::int AS accepted,
-        count(*) FILTER (WHERE o.status = 'DELIVERED')::int AS deliveries,
-        count(*) FILTER (WHERE o.cancelled_by_role = 'DRIVER')::int AS own_cancellations,
-        round(avg(o.delivery_minutes)::numeric, 1)::float8 AS avg_delivery_minutes,
-        coalesce(sum(o.liters_requested) FILTER (WHERE o.accepted_at IS NOT NULL), 0)::float8 AS liters_agreed,
-        coalesce(sum(o.liters_delivered), 0)::float8 AS liters_delivered,
-        coalesce(sum(o.liters_requested) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS liters_requested_delivered,
-        coalesce(sum(o.driver_gross_cents) FILTER (WHERE o.status = 'DELIVERED'), 0)::float8 AS earnings_cents,
-        round(avg(o.rating)::numeric, 2)::float8 AS rating,
-        coalesce(sum(o.incidents), 0)::int AS incidents
-      FROM report_orders o WHERE ${allOf(where)} GROUP BY 1, 2)
+      SELECT b.period, b.driver_id,
+        ${total('accepted')} AS accepted, ${total('delivered')} AS deliveries, ${total('driver_cancellations')} AS own_cancellations,
+        round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0)::numeric / 10, 1)::float8 AS avg_delivery_minutes,
+        ${total('liters_agreed')} AS liters_agreed, ${total('liters_delivered')} AS liters_delivered,
+        ${total('liters_requested_delivered')} AS liters_requested_delivered, ${total('earnings_cents')} AS earnings_cents,
+        round(sum(b.rating_sum)::numeric / nullif(sum(b.rating_n), 0)::numeric, 2)::float8 AS rating,
+        ${total('incidents')} AS incidents
+      FROM (${source}) b
+      WHERE b.driver_id IS NOT NULL GROUP BY 1, 2 HAVING sum(b.orders) > 0)
     SELECT p.*, d.name AS driver_name,
       CASE WHEN p.deliveries >= ${q.min_deliveries}
         THEN (row_number() OVER (PARTITION BY p.period, p.deliveries >= ${q.min_deliveries} ORDER BY ${RANK_KEY[q.rank_by]} DESC, p.driver_id))::int END AS rank

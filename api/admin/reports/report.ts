@@ -18,11 +18,13 @@ export interface Column<Item> {
 export interface ReportContext {
   db: Db;
   scope: CityScope;
-  /** IANA zone whose calendar days the date filters name (the settlement timezone). */
+  /** IANA zone whose calendar days the date filters name (the settlement timezone, as report_calendar holds it). */
   tz: string;
   /** Today in `tz` (YYYY-MM-DD). */
   today: string;
   now: Date;
+  /** Every figure from the report_orders rows, never from the daily roll-ups: the reference they are tested against. */
+  rowsOnly?: boolean;
 }
 
 /**

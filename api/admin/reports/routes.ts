@@ -4,6 +4,7 @@ import { z, type ZodObject, type ZodRawShape } from 'zod';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
+import { calendarZone } from '../../../projections/reports/dailyRollup.js';
 import { cityScopeOf } from '../cityScope.js';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE, writeCsv, writeXlsx } from './exportStreams.js';
 import type { Report, ReportContext } from './report.js';
@@ -12,7 +13,8 @@ const ExportFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }
 
 const contextOf = async (ctx: AppContext, actor: Actor): Promise<ReportContext> => {
   const now = ctx.clock.now();
-  const tz = ctx.config.REPORT_TIMEZONE;
+  // The settlement timezone as the reports projector last saw it: the calendar of report_daily's days.
+  const tz = await calendarZone(ctx.db);
   return { db: ctx.db, scope: await cityScopeOf(ctx, actor), tz, today: formatInTimeZone(now, tz, 'yyyy-MM-dd'), now };
 };
 
