@@ -97,6 +97,16 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     lead: roles.has('projector'),
   });
   const scheduler = new Scheduler(clock, logger);
+  const settledOnWrite = runner.projectors.filter((p) => !p.settledOnRead).map((p) => p.name);
+  // The write is committed: failing to follow the read models (database gone a moment) must not turn its
+  // answer into an error; the response is then read from the read model as it is.
+  const followReadModels = async (position: number, projectors: string[]) => {
+    const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS, projectors).catch((err) => {
+      logger.warn({ err, position }, 'could not follow the read models');
+      return false;
+    });
+    if (!ok) logger.warn({ position, projectors }, 'read models did not reach the written position in time');
+  };
   const ctx: AppContext = {
     config,
     logger,
@@ -115,13 +125,11 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     outbox: createDevOutbox(db),
     async settle(position) {
       if (position <= 0) return;
-      // The write is committed: failing to follow the read models (database gone a moment) must not turn
-      // its answer into an error; the response is then read from the read model as it is.
-      const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS).catch((err) => {
-        logger.warn({ err, position }, 'could not follow the read models');
-        return false;
-      });
-      if (!ok) logger.warn({ position }, 'read models did not reach the written position in time');
+      await followReadModels(position, settledOnWrite);
+    },
+    async caughtUp(projector) {
+      const head = await store.headPosition().catch(() => 0);
+      if (head > 0) await followReadModels(head, [projector]);
     },
   };
   for (const m of modules) await m.init?.(ctx);

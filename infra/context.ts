@@ -39,8 +39,10 @@ export interface AppContext {
   providers: Providers;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
-  /** Read-your-writes: waits (bounded) until the read models have applied `position`. */
+  /** Read-your-writes: waits (bounded) until the read models have applied `position` (not those settled on read). */
   settle(position: number): Promise<void>;
+  /** Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything appended so far. */
+  caughtUp(projector: string): Promise<void>;
 }
 
 /** One area of the product, as the composition root sees it. */

@@ -16,6 +16,12 @@ export interface Projector {
   handlers: Record<string, EventHandler>;
   /** Optional faster path: all handled events of one batch at once (bulk writes). */
   applyBatch?: (trx: Trx, events: RecordedEvent[]) => Promise<void>;
+  /**
+   * Commands do not wait for this read model before they answer (ctx.settle); its readers wait for it to
+   * reach the head of the log when they read (ctx.caughtUp). For read models that are slow to keep and
+   * read by few (the back-office reports), so that every command need not pay for them.
+   */
+  settledOnRead?: boolean;
   /** Messages to fan out after the batch that holds this event has committed. */
   publish?: (event: RecordedEvent<string, any>, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }

@@ -84,6 +84,8 @@ interface State {
   retryAt: number;
   /** The projector's messages of committed batches, published in order, off the batch loop. */
   published: Promise<void>;
+  /** Its batch being applied, if any: the loop reads on for the other projectors meanwhile. */
+  inFlight: Promise<void> | null;
 }
 
 /**
@@ -98,11 +100,13 @@ export class ProjectionRunner {
   private loop: Promise<void> | null = null;
   private leaderClient: SqlClient | null = null;
   private waiters = new Set<() => void>();
+  /** Wakes the loop when a projector's batch is done (it may have more to read). */
+  private wakeLoop: () => void = () => undefined;
   private readonly pollMs: number;
   private readonly batchSize: number;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve() }));
+    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve(), inFlight: null }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
   }
@@ -125,6 +129,7 @@ export class ProjectionRunner {
     this.notify();
     await this.loop;
     this.loop = null;
+    await Promise.all(this.states.map((s) => s.inFlight));
     await Promise.all(this.states.map((s) => s.published));
     if (this.leaderClient) {
       const client = this.leaderClient;
@@ -236,9 +241,10 @@ export class ProjectionRunner {
   private async run(): Promise<void> {
     let lastClaim = Date.now();
     let failures = 0;
-    // Armed before each read: an append during a batch resolves it, so the loop need not read the log
-    // once more only to find it empty, and no wake-up is lost in between.
+    // Both armed before each read: an append during a batch, or a projector finishing its batch, wakes the
+    // loop at once, and no wake-up is lost in between (each wake is followed by a read).
     let appended: Promise<void> | null = null;
+    let batchDone: Promise<void> | null = null;
     while (this.running) {
       try {
         if (this.leaderClient?.broken) {
@@ -248,14 +254,16 @@ export class ProjectionRunner {
         if (this.deps.lead !== false && this.states.some((s) => !s.leader) && Date.now() - lastClaim > 2000) {
           lastClaim = Date.now();
           await this.claimLeadership();
-          await this.loadCheckpoints(this.states.filter((s) => s.leader));
+          await this.loadCheckpoints(this.states.filter((s) => s.leader && !s.inFlight));
         }
         appended ??= this.deps.store.waitForAppend(this.pollMs);
+        batchDone ??= new Promise<void>((resolve) => (this.wakeLoop = resolve));
         const more = await this.step();
         failures = 0;
         if (!more && this.running) {
-          await appended;
+          await Promise.race([appended, batchDone]);
           appended = null;
+          batchDone = null;
         }
       } catch (err) {
         failures += 1;
@@ -269,29 +277,33 @@ export class ProjectionRunner {
   }
 
   /**
-   * One batch for every projector this instance leads; true when it read a full batch (more may be
-   * waiting), false when it reached the head of the log or leads nothing. Only projectors
-   * with events to handle open a transaction; the others' checkpoints move in one statement. The
-   * projectors' work runs side by side (each on its own connection on PostgreSQL; PGlite queues it on its
-   * one connection), which is safe because a projector reads and writes only its own tables. Waiters wake
-   * as each projector commits, so a waitFor that names projectors does not wait for the slowest.
+   * One batch for every projector this instance leads that is not applying one already; true when it
+   * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing. Only projectors with events to handle open a
+   * transaction; the others' checkpoints move in one statement. The projectors' batches run side by side
+   * (each on its own connection on PostgreSQL; PGlite queues them on its one connection), which is safe
+   * because a projector reads and writes only its own tables; and the loop does not wait for the slowest
+   * before reading on for the others, so a projector that is slow to apply (the reports' roll-ups) delays
+   * only itself. Waiters wake as each projector commits.
    */
-  async step(): Promise<boolean> {
+  private async step(): Promise<boolean> {
     const now = Date.now();
-    const active = this.states.filter((s) => s.leader && s.retryAt <= now);
+    const active = this.states.filter((s) => s.leader && s.retryAt <= now && !s.inFlight);
     if (active.length === 0) return false;
     const from = Math.min(...active.map((s) => s.position));
     const events = await this.deps.store.readAll(from, this.batchSize);
     if (events.length === 0) return false;
     const upTo = events[events.length - 1].globalPosition;
     const idle: State[] = [];
-    const busy: Promise<void>[] = [];
     for (const s of active) {
       const mine = events.filter((e) => e.globalPosition > s.position && handles(s.projector, e));
-      if (mine.length > 0) busy.push(this.applyTo(s, mine, upTo));
-      else if (s.position < upTo) idle.push(s);
+      if (mine.length > 0) {
+        s.inFlight = this.applyTo(s, mine, upTo).finally(() => {
+          s.inFlight = null;
+          this.wakeLoop();
+        });
+      } else if (s.position < upTo) idle.push(s);
     }
-    await Promise.all([this.advanceIdle(idle, upTo), ...busy]);
+    await this.advanceIdle(idle, upTo);
     return events.length === this.batchSize;
   }
 

@@ -150,6 +150,8 @@ export const buildDataset = async (): Promise<Dataset> => {
 export const settled = async (d: Dataset): Promise<void> => {
   await d.t.service.ctx.scheduler.tick();
   await d.t.service.ctx.settle(await d.t.service.ctx.store.headPosition());
+  // Commands do not wait for the reports' read model; the tests that read its tables directly do.
+  await d.t.service.ctx.caughtUp('reports');
 };
 
 /** Null sorts lowest; equal values may come in any order. */

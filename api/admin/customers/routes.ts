@@ -4,6 +4,7 @@ import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { AppContext } from '../../../infra/context.js';
 import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../projections/customers/bankAccounts.js';
+import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
@@ -111,10 +112,20 @@ const ERRORS = [403, { status: 404, description: 'CustomerNotFound' }];
 
 const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
 
+/**
+ * The admin's cities. A customer belongs to the cities of their orders, which the reports' read model
+ * records; commands do not wait for it, so a city-limited admin's read does (ctx.caughtUp).
+ */
+const customerScopeOf = async (ctx: AppContext, actor: Actor) => {
+  const scope = await cityScopeOf(ctx, actor);
+  if (!scope.all) await ctx.caughtUp(reportsProjector.name);
+  return scope;
+};
+
 /** The customer named by a path id, within the admin's cities; 404 CustomerNotFound otherwise. */
 export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unknown): Promise<CustomerRow> => {
   const id = idFrom(raw, customerNotFound);
-  const customer = await customerById(ctx.db, await cityScopeOf(ctx, actor), id);
+  const customer = await customerById(ctx.db, await customerScopeOf(ctx, actor), id);
   if (!customer) throw customerNotFound();
   return customer;
 };
@@ -130,7 +141,7 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
     ctx.openapi,
     { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(Customer) } }, errors: [403] },
     async ({ query, actor }) => {
-      const { rows, total } = await listCustomers(ctx.db, await cityScopeOf(ctx, actor), {
+      const { rows, total } = await listCustomers(ctx.db, await customerScopeOf(ctx, actor), {
         isActive: query.is_active,
         minSpentCents: query.min_spent,
         maxSpentCents: query.max_spent,

@@ -5,6 +5,7 @@ import type { AppContext } from '../../../infra/context.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import { calendarZone } from '../../../projections/reports/dailyRollup.js';
+import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { cityScopeOf } from '../cityScope.js';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE, writeCsv, writeXlsx } from './exportStreams.js';
 import type { Report, ReportContext } from './report.js';
@@ -12,6 +13,9 @@ import type { Report, ReportContext } from './report.js';
 const ExportFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
 
 const contextOf = async (ctx: AppContext, actor: Actor): Promise<ReportContext> => {
+  // Commands do not wait for the reports' read model (settled on read): the report does, so it holds
+  // every write acknowledged before it was asked for.
+  await ctx.caughtUp(reportsProjector.name);
   const now = ctx.clock.now();
   // The settlement timezone as the reports projector last saw it: the calendar of report_daily's days.
   const tz = await calendarZone(ctx.db);
