@@ -68,7 +68,8 @@ export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<an
         tags,
         guards,
         query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
-        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment`, schema: FileBody, mediaType: [CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE] } },
+        // The media type without its charset parameter, as clients match it (the charset is in the description).
+        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment`, schema: FileBody, mediaType: ['text/csv', XLSX_MEDIA_TYPE] } },
         errors: [401, 403, 422],
       },
       async ({ query, actor, res }) => {
