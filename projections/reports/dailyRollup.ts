@@ -135,15 +135,23 @@ export const orderBuckets = (tz: RawBuilder<unknown>, where: RawBuilder<unknown>
 const columns = (table: Rollup) => sql.join([...ROLLUPS[table], ...FIGURES].map((c) => sql.id(c)));
 const keyOf = (table: Rollup) => sql.join(ROLLUPS[table].map((c) => sql.id(c)));
 
-/** Adds (sign 1) or takes back (sign −1) what one order contributes to its buckets. */
+/**
+ * Adds (sign 1) or takes back (sign −1) what one order contributes to its buckets: both day buckets and
+ * the driver's list of cities in one statement, then the driver's running totals.
+ */
 const count = async (trx: Trx, orderId: number, sign: 1 | -1) => {
-  for (const table of ROLLUP_NAMES) {
-    await sql`INSERT INTO ${sql.id(table)} (${columns(table)})
-      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * ${sql.id(f)}`))}
-      FROM (${orderBuckets(zoneNow, sql`o.id = ${orderId}`)}) b
+  const [daily, drivers] = ROLLUP_NAMES.map(
+    (table) => sql`INSERT INTO ${sql.id(table)} (${columns(table)})
+      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * ${sql.id(f)}`))} FROM b
       ON CONFLICT (${keyOf(table)})
-      DO UPDATE SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = ${sql.id(table, f)} + excluded.${sql.id(f)}`))}`.execute(trx);
-  }
+      DO UPDATE SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = ${sql.id(table, f)} + excluded.${sql.id(f)}`))}`,
+  );
+  await sql`WITH b AS (${orderBuckets(zoneNow, sql`o.id = ${orderId}`)}),
+      daily AS (${daily}),
+      drivers AS (${drivers})
+    INSERT INTO report_driver_cities (driver_id, city_key)
+      SELECT driver_id, coalesce(city_id, 0) FROM b WHERE driver_id IS NOT NULL
+      ON CONFLICT DO NOTHING`.execute(trx);
   await run(trx, orderId, sign);
 };
 
@@ -153,7 +161,6 @@ const count = async (trx: Trx, orderId: number, sign: 1 | -1) => {
  */
 const run = async (trx: Trx, orderId: number, sign: 1 | -1) => {
   const order = orderBuckets(zoneNow, sql`o.id = ${orderId} AND o.driver_id IS NOT NULL`);
-  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT driver_id, coalesce(city_id, 0) FROM (${order}) b ON CONFLICT DO NOTHING`.execute(trx);
   await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
     SELECT b.driver_id, coalesce(b.city_id, 0), b.day, ${sql.join(FIGURES.map((f) => sql`coalesce(p.${sql.id(f)}, 0)`))}
     FROM (${order}) b LEFT JOIN LATERAL (
