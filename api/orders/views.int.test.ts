@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
+import type { CreateOrder, OrderCommand, PlaceOffer } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { findOrderRow, offersOfOrders } from '../../projections/orders/orderQueries.js';
@@ -24,11 +24,12 @@ const create = (orderId: number, over: Partial<CreateOrder> = {}): CreateOrder =
   officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
   creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null, ...over,
 });
-const bid: OrderCommand = {
-  type: 'PlaceOffer', offerId: 100, driverId: DRIVER, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
-  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),
-};
-const accept: OrderCommand = { type: 'AcceptOffer', offerId: 100, clientId: CLIENT, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) };
+/** Offer ids are global in the read model: each order bids with its own (orderId × 100). */
+const bid = (orderId: number, over: Partial<PlaceOffer> = {}): OrderCommand => ({
+  type: 'PlaceOffer', offerId: orderId * 100, driverId: DRIVER, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
+  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11), ...over,
+});
+const accept = (orderId: number, creditAvailableCents = 0): OrderCommand => ({ type: 'AcceptOffer', offerId: orderId * 100, clientId: CLIENT, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents, now: at(2), paymentExpiresAt: at(32) });
 const paid: OrderCommand = { type: 'ConfirmPayment', paymentId: 50, now: at(3) };
 const start: OrderCommand = { type: 'StartTrip', driverId: DRIVER, now: at(4) };
 const deliver: OrderCommand = { type: 'Deliver', driverId: DRIVER, deliveryPin: '4821', actualLiters: 2000, redeemedCreditCents: 0, now: at(5) };
@@ -57,7 +58,7 @@ const project = async (orderId: number, ...commands: OrderCommand[]): Promise<Or
 
 describe('order views per role', () => {
   it('shows each role its own money families of an online order in odd cents (W = 1005), and billing to the client and admins only', async () => {
-    const waiting = await project(1, create(1), bid, accept);
+    const waiting = await project(1, create(1), bid(1), accept(1));
     const client = toClientView(waiting);
     // Client solidary round(10.05) = 10; driver gross round(904.5) = 905; driver solidary round(9.05) = 9.
     expect(client).toMatchObject({ status: 'WAITING_FOR_PAYMENT', base_price_cents: 1005, client_solidary_cents: 10, client_pays_cents: 1015, client_pays_usd: 10.15, promo_credit_cents: 0, client_charged_usd: 10.15 });
@@ -84,7 +85,7 @@ describe('order views per role', () => {
 
   it('shows the client the delivery PIN only once the order is paid and until it is delivered; never to the driver', async () => {
     expect(toClientView(await project(2, create(2)))).not.toHaveProperty('delivery_pin');
-    expect(toClientView(await project(2, bid, accept))).not.toHaveProperty('delivery_pin');
+    expect(toClientView(await project(2, bid(2), accept(2)))).not.toHaveProperty('delivery_pin');
     const confirmed = await project(2, paid);
     expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
     expect(toDriverView(confirmed, DRIVER)).not.toHaveProperty('delivery_pin');
@@ -94,8 +95,30 @@ describe('order views per role', () => {
     expect(delivered).not.toHaveProperty('delivery_pin');
   });
 
+  it('confirms an online order that credit covers whole at acceptance: the client sees the PIN, the driver its own figures and no promo credit', async () => {
+    const open = await project(4, create(4, { paymentMethod: 'EXCHANGE_PAY', waterPriceCents: 2500, creditAvailableCents: 3000 }));
+    expect(toClientView(open)).toMatchObject({ status: 'BROADCASTING', client_solidary_usd: 0.25, client_pays_usd: 25.25, promo_credit_usd: 25.25, client_charged_usd: 0, is_fully_promoted: true });
+    const confirmed = await project(4, bid(4), accept(4, 3000));
+    expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
+    const driver = toDriverView(confirmed, DRIVER);
+    expect(driver).not.toHaveProperty('promo_credit_usd');
+    // Driver solidary round(22.5) = 23.
+    expect(driver).toMatchObject({ driver_solidary_usd: 0.23, driver_receives_usd: 22.27 });
+  });
+
+  it('shows the client only the pending offers: a driver’s replaced bid is gone', async () => {
+    const first = bid(5, { driverGrossCents: 950 });
+    const rebid = bid(5, { offerId: 501, now: at(2), offerExpiresAt: at(12) });
+    const replaced = await project(5, create(5), first, rebid);
+    expect(toClientView(replaced).offers.map((o) => o.id)).toEqual([501]);
+    expect(toAdminView(replaced).offers.map((o) => [o.id, o.status])).toEqual([
+      [500, 'WITHDRAWN'],
+      [501, 'PENDING'],
+    ]);
+  });
+
   it('shows the driver of a cash order what to collect, still without the solidary fund', async () => {
-    const confirmed = await project(3, create(3, { paymentMethod: 'CASH_USD', waterPriceCents: 2500 }), bid, accept);
+    const confirmed = await project(3, create(3, { paymentMethod: 'CASH_USD', waterPriceCents: 2500 }), bid(3), accept(3));
     const driver = toDriverView(confirmed, DRIVER);
     expect(driver).toMatchObject({ status: 'CONFIRMED', client_pays_cents: 2500, promo_credit_cents: 0, client_charged_cents: 2500, driver_gross_cents: 2250, driver_receives_cents: 2250 });
     expect(keysOfFamily(driver, 'client_solidary')).toEqual([]);
