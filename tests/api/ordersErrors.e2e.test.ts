@@ -80,13 +80,12 @@ describe('orders: bad input, wrong states and who may do what', () => {
     const strangerDriver = await onlineDriver(t);
     const loser = await onlineDriver(t);
     // A second order on which `loser` bid and lost.
-    const lost = await confirmedOrder(t, { driver: await onlineDriver(t) });
-    await api.post(`/orders/${lost.orderId}/cancel`, lost.client.token, {});
-    const lostOrder = (await api.post('/orders', lost.client.token, orderBody())).body.order.id;
+    const lostClient = await signInClient(t);
+    const lostOrder = (await api.post('/orders', lostClient.token, orderBody())).body.order.id;
     await api.post(`/orders/${lostOrder}/accept`, loser.token, {});
     const winner = await onlineDriver(t);
     const win = await api.post(`/orders/${lostOrder}/accept`, winner.token, {});
-    await api.post(`/orders/offers/${win.body.offer.id}/accept`, lost.client.token);
+    await api.post(`/orders/offers/${win.body.offer.id}/accept`, lostClient.token);
 
     for (const id of [f.orderId, 999_999]) {
       for (const token of [strangerClient.token, strangerDriver.token]) {
