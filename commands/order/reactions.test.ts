@@ -60,6 +60,26 @@ describe('order reactions', () => {
     ]);
   });
 
+  it('redeems a surplus reservation’s credit as surplus credit (its own bucket first, then ANY, never ORDERS: domain/credit/credit.test.ts)', () => {
+    const order = orderAfter(create({ creditAvailableCents: 350, surplus: { listingId: 9, driverId: DRIVER, paymentExpiresAt: at(30) } }));
+    expect(when(order, creditAfter(grant(350)), event('OrderCreated')).map((s) => sent(s).command)).toEqual([
+      { type: 'RedeemCredit', clientId: CLIENT, orderId: 1, kind: 'surplus', amountCents: 350, now: at(5) },
+    ]);
+  });
+
+  it('redeems again over the new total when an offer at another price is accepted', () => {
+    // Priced at 10000 with 10000 of credit; the accepted counter-offer is 11000, and 10600 is usable.
+    const bid: OrderCommand = { type: 'PlaceOffer', offerId: 100, driverId: DRIVER, driverGrossCents: 9900, estimatedMinutes: 20, driverRemainingLiters: 8000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) };
+    const accept: OrderCommand = { type: 'AcceptOffer', offerId: 100, clientId: CLIENT, driverRemainingLiters: 8000, driverBusy: false, creditAvailableCents: 10600, now: at(2), paymentExpiresAt: at(32) };
+    const order = orderAfter(create({ creditAvailableCents: 10000 }), bid, accept);
+    expect(order?.pricing).toMatchObject({ clientPaysCents: 11000, promoCreditCents: 10600, clientChargedCents: 400 });
+    const credit = creditAfter(grant(10600), { type: 'RedeemCredit', clientId: CLIENT, orderId: 1, kind: 'order', amountCents: 10000, now: at(0) });
+    const [redeem] = when(order, credit, event('OfferAccepted'));
+    expect(sent(redeem)).toEqual({ streamId: 'credit-7', purpose: 'credit', command: { type: 'RedeemCredit', clientId: CLIENT, orderId: 1, kind: 'order', amountCents: 10600, now: at(5) } });
+    // The credit decider turns it into a refund of the earlier redemption and a new one (domain/credit/credit.test.ts).
+    expect(creditDecider.decide(sent(redeem).command as CreditCommand, credit).map((e) => e.type)).toEqual(['CreditRefunded', 'CreditRedeemed']);
+  });
+
   it('refunds the credit of a cancelled or expired order', () => {
     const cancel: OrderCommand = { type: 'CancelOrder', actor: { role: 'CLIENT', userId: CLIENT }, reasonCode: null, reason: null, now: at(2) };
     const order = orderAfter(create({ creditAvailableCents: 500 }), cancel);

@@ -24,7 +24,9 @@ const when = (e: Cause, p: PaymentState) => paymentReactions(e, { order: null, p
 describe('payment reactions', () => {
   it('expires a live payment when its order expires, and fails it when the order is cancelled', () => {
     expect(when(event('OrderExpired'), pending)).toEqual([{ streamId: 'payment-7', purpose: 'expire', command: { type: 'ExpirePayment', now: NOW } }]);
-    expect(when(event('OrderCancelled'), pending)).toMatchObject([{ streamId: 'payment-7', purpose: 'cancel', command: { type: 'FailPayment', by: 'system' } }]);
+    expect(when(event('OrderCancelled'), pending)).toMatchObject([{ streamId: 'payment-7', purpose: 'cancel', command: { type: 'FailPayment', by: 'system', reason: 'The order was cancelled.' } }]);
+    // What the failure leaves on the payment: domain/payment/payment.test.ts.
+    expect(paymentDecider.decide(when(event('OrderCancelled'), pending)[0].command as PaymentCommand, pending).reduce(paymentDecider.evolve, pending)).toMatchObject({ status: 'FAILED', failureReason: 'The order was cancelled.' });
   });
 
   it('leaves a settled payment alone when the order ends', () => {

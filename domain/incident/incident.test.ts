@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
+import { INCIDENT_TYPES } from './events.js';
 import { decide, evolve, initialState, type IncidentState, type ReportIncident } from './incident.js';
 
 const now = new Date('2026-01-01T12:00:00Z');
@@ -73,5 +74,12 @@ describe('incident decider', () => {
     expect(failure(report({ description: 'x'.repeat(1001) })).fields).toEqual(['description']);
     expect(decide(report({ incidentType: 'OTRO', description: 'x'.repeat(1000) }), initialState)).toHaveLength(1);
     expect(decide(report({ description: '' }), initialState)[0].data.description).toBeNull();
+  });
+
+  it('records every incident type of the spec', () => {
+    for (const incidentType of INCIDENT_TYPES) {
+      const [e] = decide(report({ incidentType, description: incidentType === 'OTRO' ? 'Otra cosa' : null }), initialState);
+      expect(e.data.type, incidentType).toBe(incidentType);
+    }
   });
 });

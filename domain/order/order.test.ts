@@ -205,6 +205,7 @@ describe('PlaceOffer', () => {
     expect(next.status).toBe('BROADCASTING');
     expect(next.offers[100].status).toBe('WITHDRAWN');
     expect(next.offers[101].status).toBe('PENDING');
+    expect(errorOf(() => when(next, accept(100)))).toMatchObject({ kind: 'conflict', code: 'Conflict' });
   });
 
   it('is closed once the order is taken or past its expiry (409 Conflict)', () => {

@@ -96,7 +96,7 @@ describe('payment decider', () => {
   it('expires a live payment and nothing else', () => {
     const s = after(initialState, request());
     const expired = after(s, { type: 'ExpirePayment', now: later });
-    expect(expired?.status).toBe('FAILED');
+    expect(expired).toMatchObject({ status: 'FAILED', failureReason: 'The payment window expired.' });
     expect(run(expired, { type: 'ExpirePayment', now: later })).toEqual([]);
     const confirmed = given(...run(initialState, request({ amountCents: 0, currency: 'USD', officialRateCents: null })));
     expect(run(confirmed, { type: 'ExpirePayment', now: later })).toEqual([]);

@@ -85,37 +85,6 @@ describe('customer credit', () => {
     expect(await creditOf(client)).toMatchObject({ redeemedUSD: 10 });
   });
 
-  it('re-applies credit over the new total after an accepted counter-offer', async () => {
-    const client = await signInClient(t);
-    await grant(client, 26);
-    const created = (await api.post('/orders', client.token, orderBody({ basePrice: 25 }))).body.order;
-    expect(created).toMatchObject({ client_pays_usd: 25, promo_credit_usd: 25, client_charged_usd: 0, is_fully_promoted: true });
-    const driver = await onlineDriver(t);
-    const bid = await api.post(`/orders/${created.id}/counter-offer`, driver.token, { driverGross: 27 });
-    expect(bid.body.offer.offer_price_cents).toBe(3000);
-    const accepted = (await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order;
-    expect(accepted).toMatchObject({ status: 'CONFIRMED', client_pays_usd: 30, promo_credit_usd: 26, client_charged_usd: 4, is_fully_promoted: false });
-    expect(await creditOf(client)).toMatchObject({ anyUSD: 0, redeemedUSD: 26 });
-    const types = (await transactions(client)).items.map((i: { type: string; amount_usd: number }) => `${i.type}:${i.amount_usd}`);
-    expect(types).toEqual(['ORDER_REDEMPTION:26', 'ORDER_REFUND:25', 'ORDER_REDEMPTION:25', 'MANUAL_ADJUSTMENT:26']);
-  });
-
-  it('covers a whole online order: nothing left to pay, so acceptance confirms it directly', async () => {
-    const client = await signInClient(t);
-    await grant(client, 30);
-    const created = (await api.post('/orders', client.token, orderBody({ basePrice: 25, paymentMethod: 'EXCHANGE_PAY' }))).body.order;
-    expect(created).toMatchObject({ client_solidary_usd: 0.25, client_pays_usd: 25.25, promo_credit_usd: 25.25, client_charged_usd: 0, is_fully_promoted: true });
-    const driver = await onlineDriver(t);
-    const bid = await api.post(`/orders/${created.id}/accept`, driver.token, {});
-    const accepted = (await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order;
-    expect(accepted.status).toBe('CONFIRMED');
-    expect(accepted.delivery_pin).toMatch(/^\d{4}$/);
-    // Online orders never show the driver the client's side of the money.
-    const driverView = (await api.get(`/orders/${created.id}`, driver.token)).body.order;
-    expect(driverView).not.toHaveProperty('promo_credit_usd');
-    expect(driverView).toMatchObject({ driver_solidary_usd: 0.23, driver_receives_usd: 22.27 });
-  });
-
   it('re-applies credit on a payment-method change and refunds it on cancellation', async () => {
     const client = await signInClient(t);
     await grant(client, 5);

@@ -300,33 +300,7 @@ describe('payment forms', () => {
 });
 
 describe('order effects', () => {
-  it('the payment window expiry expires the order and fails its payment', async () => {
-    const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
-    must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }), 200);
-    clock.advance(31 * 60_000);
-    let payment: any;
-    for (let i = 0; i < 6; i++) {
-      await t.service.ctx.scheduler.tick();
-      payment = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
-      if (payment.status === 'FAILED') break;
-    }
-    expect(payment).toMatchObject({ status: 'FAILED', failure_reason: 'The payment window expired.' });
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('EXPIRED');
-  });
-
-  it('cancelling the order fails its pending payment', async () => {
-    const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
-    must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }), 200);
-    must('cancel', await api.post(`/orders/${orderId}/cancel`, client.token, { reason_code: 'CLIENT_CHANGED_MIND' }), 200);
-    let payment: any;
-    for (let i = 0; i < 6; i++) {
-      await t.service.ctx.scheduler.tick();
-      payment = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
-      if (payment.status === 'FAILED') break;
-    }
-    expect(payment).toMatchObject({ status: 'FAILED', failure_reason: 'The order was cancelled.' });
-  });
-
+  // An order's expiry and cancellation fail its payment: commands/payment/reactions.test.ts and domain/payment/payment.test.ts.
   it('cash: the intent is listed for review but not actionable, and delivery confirms it', async () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);

@@ -27,7 +27,7 @@ describe('ratings', () => {
     await t?.stop();
   });
 
-  it('the customer rates the delivered order’s driver; the rating shows on the receipt, /me and the summary', async () => {
+  it('the customer rates the delivered order’s driver (only the customer, only a valid body); the rating shows on the receipt, /me and the summary', async () => {
     const driver = await onlineDriver(t);
     const f = await deliveredOrder({ driver });
 
@@ -35,162 +35,25 @@ describe('ratings', () => {
     expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).body.receipt.rating).toBeNull();
     expect((await api.get('/driver/rating', driver.token)).body).toEqual({ average: 0, total: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }, recent: [] });
 
-    const rated = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 4, tags: [' puntual ', 'amable'], comment: 'Muy buen servicio' });
-    expect(rated.status).toBe(201);
-    expect(rated.body).toEqual({
-      rating: {
-        id: expect.any(Number),
-        order_id: f.orderId,
-        from_user_id: f.client.user.id,
-        to_driver_id: driver.driverId,
-        score: 4,
-        comment: 'Muy buen servicio',
-        tags: ['puntual', 'amable'],
-        created_at: '2026-03-01T10:00:00.000Z',
-        updated_at: '2026-03-01T10:00:00.000Z',
-      },
-      driver: { avgRating: 4, totalRatings: 1 },
-    });
-
-    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: rated.body.rating });
-    const receipt = await api.get(`/orders/${f.orderId}/receipt`, f.client.token);
-    expect(receipt.status).toBe(200);
-    expect(receipt.body.receipt.rating).toEqual({ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' });
-    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4 });
-
-    // A second order rated through the alias, later and without a comment; a third with a blank comment.
-    clock.advance(60_000);
-    const g = await deliveredOrder({ driver });
-    const alias = await api.post(`/orders/${g.orderId}/rating`, g.client.token, { score: 5 });
-    expect(alias.status).toBe(201);
-    expect(alias.body.rating).toMatchObject({ order_id: g.orderId, score: 5, comment: null, tags: [] });
-    expect(alias.body.driver).toEqual({ avgRating: 4.5, totalRatings: 2 });
-
-    clock.advance(60_000);
-    const h = await deliveredOrder({ driver });
-    const third = await api.post('/ratings', h.client.token, { orderId: h.orderId, score: 4, comment: '   ', tags: [] });
-    expect(third.status).toBe(201);
-    expect(third.body.rating.comment).toBeNull();
-    expect(third.body.driver).toEqual({ avgRating: 13 / 3, totalRatings: 3 });
-
-    clock.advance(60_000);
-    const k = await deliveredOrder({ driver });
-    const fourth = await api.post('/ratings', k.client.token, { orderId: k.orderId, score: 1, comment: 'Llegó tarde', tags: ['tarde'] });
-    expect(fourth.body.driver).toEqual({ avgRating: 3.5, totalRatings: 4 });
-
-    const summary = await api.get('/driver/rating', driver.token);
-    expect(summary.status).toBe(200);
-    expect(summary.body).toEqual({
-      average: 3.5,
-      total: 4,
-      distribution: { 1: 1, 2: 0, 3: 0, 4: 2, 5: 1 },
-      // Latest commented ratings first, with nothing that names the customer or the order.
-      recent: [
-        { score: 1, comment: 'Llegó tarde', tags: ['tarde'], created_at: '2026-03-01T10:03:00.000Z' },
-        { score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' },
-      ],
-    });
-    const me = await api.get('/me', driver.token);
-    expect(me.body.user.driver).toMatchObject({ avgRating: 3.5, ratingsCount: 4 });
-  });
-
-  it('keeps /me, the POST answer and the summary on the same non-terminating average', async () => {
-    const driver = await onlineDriver(t);
-    let last: { avgRating: number; totalRatings: number } | undefined;
-    for (const score of [5, 4, 4]) {
-      const f = await deliveredOrder({ driver });
-      const r = await api.post('/ratings', f.client.token, { orderId: f.orderId, score });
-      expect(r.status).toBe(201);
-      last = r.body.driver;
-    }
-    expect(last).toEqual({ avgRating: 13 / 3, totalRatings: 3 });
-    expect((await api.get('/me', driver.token)).body.user.driver.avgRating).toBe(13 / 3);
-    expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ average: 13 / 3, total: 3, recent: [] });
-  });
-
-  it('lets exactly one of concurrent ratings of an order through: one 201, the others 409 AlreadyRated', async () => {
-    const driver = await onlineDriver(t);
-    const f = await deliveredOrder({ driver });
-    const rs = await Promise.all([
-      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }),
-      api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 1 }),
-      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 3 }),
-    ]);
-    expect(rs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error).toBe('AlreadyRated');
-    const winner = rs.find((r) => r.status === 201)!.body.rating;
-    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body.rating).toEqual(winner);
-    expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ total: 1, average: winner.score });
-    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: winner.score, ratingsCount: 1 });
-
-    const again = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 });
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe('AlreadyRated');
-  });
-
-  it('refuses orders that cannot be rated yet: no driver, or not delivered', async () => {
-    const client = await signInClient(t);
-    const open = await api.post('/orders', client.token, orderBody());
-    expect(open.status).toBe(201);
-    const noDriver = await api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 });
-    expect(noDriver.status).toBe(409);
-    expect(noDriver.body.error).toBe('NoDriverAssigned');
-    expect((await api.post(`/orders/${open.body.order.id}/cancel`, client.token, {})).status).toBe(200);
-    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe('NoDriverAssigned');
-
-    const f = await confirmedOrder(t);
-    const confirmed = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 });
-    expect(confirmed.status).toBe(409);
-    expect(confirmed.body.error).toBe('OrderNotDelivered');
-    await arrive(t, f);
-    expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe('OrderNotDelivered');
-    expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).status).toBe(409);
-  });
-
-  it('lets only the customer rate: strangers get 404, the driver, a losing bidder and admins 403', async () => {
-    const client = await signInClient(t);
-    const winner = await onlineDriver(t);
-    const loser = await onlineDriver(t);
-    const created = await api.post('/orders', client.token, orderBody());
-    const orderId: number = created.body.order.id;
-    expect((await api.post(`/orders/${orderId}/accept`, loser.token, {})).status).toBe(201);
-    const bid = await api.post(`/orders/${orderId}/accept`, winner.token, {});
-    const accepted = await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token);
-    expect(accepted.status).toBe(200);
-    const f: Flow = { client, driver: winner, orderId, offerId: bid.body.offer.id, pin: accepted.body.order.delivery_pin };
-    await arrive(t, f);
-    expect((await api.post(`/orders/${orderId}/deliver`, winner.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
-
+    // Who may rate (domain/rating/rating.test.ts holds every party): a stranger gets 404, a non-customer party 403.
     const stranger = await signInClient(t);
-    const strangerDriver = await onlineDriver(t);
-    const admin = await signInAdmin(t);
-    for (const token of [stranger.token, strangerDriver.token]) {
-      const r = await api.post('/ratings', token, { orderId, score: 5 });
-      expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
-      expect((await api.get(`/ratings/order/${orderId}`, token)).status).toBe(404);
-    }
-    for (const token of [winner.token, loser.token, admin.token]) {
-      const r = await api.post(`/orders/${orderId}/rating`, token, { score: 5 });
+    const post = await api.post('/ratings', stranger.token, { orderId: f.orderId, score: 5 });
+    expect([post.status, post.body.error]).toEqual([404, 'OrderNotFound']);
+    expect((await api.get(`/ratings/order/${f.orderId}`, stranger.token)).status).toBe(404);
+    for (const token of [driver.token, (await signInAdmin(t)).token]) {
+      const r = await api.post(`/orders/${f.orderId}/rating`, token, { score: 5 });
       expect([r.status, r.body.error]).toEqual([403, 'Forbidden']);
     }
-    const unknown = await api.post('/ratings', client.token, { orderId: 987_654_321, score: 5 });
+    const unknown = await api.post('/ratings', f.client.token, { orderId: 987_654_321, score: 5 });
     expect([unknown.status, unknown.body.error]).toEqual([404, 'OrderNotFound']);
     for (const path of ['/orders/987654321/rating', '/orders/abc/rating', '/orders/0/rating']) {
-      const r = await api.post(path, client.token, { score: 5 });
+      const r = await api.post(path, f.client.token, { score: 5 });
       expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
     }
-    expect((await api.get('/ratings/order/abc', client.token)).status).toBe(404);
-    expect((await t.request('POST', '/api/v1/ratings', { body: { orderId, score: 5 } })).status).toBe(401);
+    expect((await api.get('/ratings/order/abc', f.client.token)).status).toBe(404);
+    expect((await t.request('POST', '/api/v1/ratings', { body: { orderId: f.orderId, score: 5 } })).status).toBe(401);
 
-    // Nothing of the refused attempts was recorded; the customer still rates, and reads only their own.
-    const ok = await api.post('/ratings', client.token, { orderId, score: 5 });
-    expect(ok.status).toBe(201);
-    expect((await api.get(`/ratings/order/${orderId}`, winner.token)).body).toEqual({ rating: null });
-    expect((await api.get('/driver/rating', loser.token)).body.total).toBe(0);
-  });
-
-  it('answers bad bodies with 422 naming each field, and records nothing', async () => {
-    const f = await deliveredOrder();
+    // Bad bodies: 422 naming each field, on both routes.
     const cases: [Record<string, unknown>, string[]][] = [
       [{ score: 5 }, ['orderId']],
       [{ orderId: 'x', score: 5 }, ['orderId']],
@@ -219,11 +82,92 @@ describe('ratings', () => {
     const alias = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 0, tags: ['x'.repeat(41)] });
     expect(alias.status).toBe(422);
     expect(Object.keys(alias.body.details.fieldErrors).sort()).toEqual(['score', 'tags.0']);
+    // Nothing of the refused attempts was recorded.
     expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
 
-    const edge = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 1, tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)], comment: 'x'.repeat(500) });
-    expect(edge.status).toBe(201);
-    expect(edge.body.rating.tags).toHaveLength(6);
+    const rated = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 4, tags: [' puntual ', 'amable'], comment: 'Muy buen servicio' });
+    expect(rated.status).toBe(201);
+    expect(rated.body).toEqual({
+      rating: {
+        id: expect.any(Number),
+        order_id: f.orderId,
+        from_user_id: f.client.user.id,
+        to_driver_id: driver.driverId,
+        score: 4,
+        comment: 'Muy buen servicio',
+        tags: ['puntual', 'amable'],
+        created_at: '2026-03-01T10:00:00.000Z',
+        updated_at: '2026-03-01T10:00:00.000Z',
+      },
+      driver: { avgRating: 4, totalRatings: 1 },
+    });
+
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: rated.body.rating });
+    // Only its author reads it here.
+    expect((await api.get(`/ratings/order/${f.orderId}`, driver.token)).body).toEqual({ rating: null });
+    const receipt = await api.get(`/orders/${f.orderId}/receipt`, f.client.token);
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.receipt.rating).toEqual({ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4 });
+
+    // A second order rated through the alias, later, with a blank comment and the longest tags allowed.
+    clock.advance(60_000);
+    const g = await deliveredOrder({ driver });
+    const second = await api.post(`/orders/${g.orderId}/rating`, g.client.token, { score: 5, comment: '   ', tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)] });
+    expect(second.status).toBe(201);
+    expect(second.body.rating).toMatchObject({ order_id: g.orderId, score: 5, comment: null });
+    expect(second.body.rating.tags).toHaveLength(6);
+    expect(second.body.driver).toEqual({ avgRating: 4.5, totalRatings: 2 });
+
+    // Average, distribution and the commented ones only (projections/ratings/ratingViews.int.test.ts holds the rest).
+    const summary = await api.get('/driver/rating', driver.token);
+    expect(summary.status).toBe(200);
+    expect(summary.body).toEqual({
+      average: 4.5,
+      total: 2,
+      distribution: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 1 },
+      recent: [{ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' }],
+    });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4.5, ratingsCount: 2 });
+  });
+
+  it('refuses an order before it is delivered (409 OrderNotDelivered), then lets exactly one of concurrent ratings through: one 201, the others 409 AlreadyRated', async () => {
+    const driver = await onlineDriver(t);
+    const f = await confirmedOrder(t, { driver });
+    const confirmed = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toBe('OrderNotDelivered');
+    await arrive(t, f);
+    expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe('OrderNotDelivered');
+    expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).status).toBe(409);
+    expect((await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+
+    // Every body is valid (the longest comment allowed among them): a refusal is the race, never validation.
+    const rs = await Promise.all([
+      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }),
+      api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 1, comment: 'x'.repeat(500) }),
+      api.post('/ratings', f.client.token, { orderId: f.orderId, score: 3 }),
+    ]);
+    expect(rs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error).toBe('AlreadyRated');
+    const winner = rs.find((r) => r.status === 201)!.body.rating;
+    expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body.rating).toEqual(winner);
+    expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ total: 1, average: winner.score });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: winner.score, ratingsCount: 1 });
+
+    const again = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('AlreadyRated');
+  });
+
+  it('refuses an order without a driver: 409 NoDriverAssigned on both routes', async () => {
+    const client = await signInClient(t);
+    const open = await api.post('/orders', client.token, orderBody());
+    expect(open.status).toBe(201);
+    const noDriver = await api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 });
+    expect(noDriver.status).toBe(409);
+    expect(noDriver.body.error).toBe('NoDriverAssigned');
+    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe('NoDriverAssigned');
   });
 
   it('serves the rating summary to drivers only', async () => {

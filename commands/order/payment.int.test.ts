@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
+import { ManualClock } from '../../infra/clock.js';
+import type { AppContext } from '../../infra/context.js';
+import { spec } from '../../tests/support/deciderSpec.js';
+import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/streams.js';
+import { createHandle } from '../handle.js';
+import { confirmPayment } from './payment.js';
+
+/** The order's side of payments, as the payments area calls it, against a real event store (in-memory PGlite). */
+
+const clock = new ManualClock('2026-01-01T12:05:00Z');
+const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
+const create: CreateOrder = {
+  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
+  waterPriceCents: 1005, waterType: 'POTABLE', paymentMethod: 'PAYPROV_DI', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
+  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
+  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null,
+};
+const waiting: OrderCommand[] = [
+  create,
+  { type: 'PlaceOffer', offerId: 100, driverId: 21, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },
+  { type: 'AcceptOffer', offerId: 100, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) },
+];
+
+let t: StreamsUnderTest;
+let ctx: AppContext;
+beforeAll(async () => {
+  t = await streamsOnPgLite();
+  ctx = { store: t.store, handle: createHandle(t.store), clock } as unknown as AppContext;
+});
+afterAll(() => t?.close());
+
+describe('confirmPayment', () => {
+  it('confirms a waiting order once: a repeated confirmation of the same payment appends nothing and answers position 0', async () => {
+    await t.existingStream(orderStream(1), spec(orderDecider).history(waiting));
+    const first = await confirmPayment(ctx, 1, 77);
+    expect(first.position).toBeGreaterThan(0);
+    expect(first.state).toMatchObject({ status: 'CONFIRMED', paidPaymentId: 77 });
+    expect((await confirmPayment(ctx, 1, 77)).position).toBe(0);
+    await t.expectNewEvents(orderStream(1), [{ type: 'OrderPaid', data: { orderId: 1, paymentId: 77, paidAt: clock.now().toISOString() } }]);
+  });
+});

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
+import { orderStream } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
+import { spec } from '../../tests/support/deciderSpec.js';
+import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
+
+/** Which inbox each event reaches: given a driver's and an order's events, then each user's notifications, oldest first. */
+
+const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
+const destination = { latitude: 10.4806, longitude: -66.9036 };
+const create = (orderId: number, clientId: number): CreateOrder => ({
+  type: 'CreateOrder', orderId, clientId, ...destination, address: 'Av. Principal', addressReference: null, litersRequested: 2000,
+  waterPriceCents: 2500, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
+  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
+  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null,
+});
+const confirmed = (orderId: number, clientId: number, driverId: number): OrderCommand[] => [
+  create(orderId, clientId),
+  { type: 'PlaceOffer', offerId: orderId * 100, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 8000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },
+  { type: 'AcceptOffer', offerId: orderId * 100, clientId, driverRemainingLiters: 8000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) },
+];
+
+let t: ProjectorUnderTest;
+beforeAll(async () => {
+  t = await projectorOnPgLite(notificationsProjector, notificationMigrations);
+});
+afterAll(() => t?.close());
+
+/** A driver profile (its user is 100 + driverId), approved by an admin. */
+const approvedDriver = (driverId: number) =>
+  t.given(`driver-${driverId}`, [
+    { type: 'DriverRegistered', data: { driverId, userId: 100 + driverId, phone: `+5841400000${driverId}`, name: 'Pedro', registeredAt: at(0).toISOString() } },
+    { type: 'DriverApproved', data: { driverId, adminId: 1, at: at(0).toISOString() } },
+  ]);
+const orderLife = (orderId: number, commands: OrderCommand[]) => t.given(orderStream(orderId), spec(orderDecider).history(commands));
+const inbox = async (userId: number) =>
+  (await t.db.selectFrom('notifications').select(['type', 'data']).where('user_id', '=', userId).orderBy('position').execute()).map((n) => [n.type, n.data]);
+
+describe('notifications projector', () => {
+  it('follows an order from offer to delivery in the client’s and the driver’s inbox', async () => {
+    await approvedDriver(21);
+    await orderLife(1, [
+      ...confirmed(1, 7, 21),
+      { type: 'StartTrip', driverId: 21, now: at(3) },
+      { type: 'RecordLocation', driverId: 21, ...destination, now: at(4) },
+      { type: 'MarkArrived', driverId: 21, now: at(5) },
+      { type: 'Deliver', driverId: 21, deliveryPin: '4821', actualLiters: 1900, redeemedCreditCents: 0, now: at(6) },
+    ]);
+    expect(await inbox(7)).toEqual([
+      ['offer_received', { order_id: 1, offer_id: 100 }],
+      ['order_started', { order_id: 1 }],
+      ['driver_arrived', { order_id: 1 }],
+      ['order_delivered', { order_id: 1, actual_liters: 1900 }],
+    ]);
+    expect(await inbox(121)).toEqual([
+      ['driver_approved', { driver_id: 21 }],
+      ['offer_accepted', { order_id: 1, offer_id: 100, status: 'CONFIRMED' }],
+      ['order_delivered', { order_id: 1, actual_liters: 1900 }],
+    ]);
+  });
+
+  it('tells the other party of a cancellation, not the one who cancelled', async () => {
+    await approvedDriver(22);
+    await orderLife(2, [...confirmed(2, 8, 22), { type: 'CancelOrder', actor: { role: 'CLIENT', userId: 8 }, reasonCode: 'CLIENT_CHANGED_MIND', reason: null, now: at(3) }]);
+    expect((await inbox(8)).map(([type]) => type)).toEqual(['offer_received']);
+    expect((await inbox(122)).at(-1)).toEqual(['order_cancelled', expect.objectContaining({ order_id: 2, cancelled_by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND' })]);
+  });
+});
