@@ -144,7 +144,20 @@ describe('surplus listings', () => {
     expect(r.body.order).not.toHaveProperty('delivery_pin');
   });
 
-  // A reservation's credit (SURPLUS first, then ANY, never ORDERS): domain/credit/credit.test.ts, commands/order/reactions.test.ts.
+  // The rule is the credit decider's and the reaction's; this checks that a reservation's order is created
+  // with the surplus bucket (commands/order/create.ts) and priced with what it redeems.
+  it('a reservation spends SURPLUS credit first, then ANY, never ORDERS', async () => {
+    const client = await signInClient(t);
+    for (const [scope, amount] of [['SURPLUS', 2.5], ['ORDERS', 5], ['ANY', 1]] as const) {
+      const g = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, { type: 'credit', scope, amount, reason: 'Compensación por un pedido tardío' });
+      expect(g.status).toBe(200);
+    }
+    const listing = await publish(await driver());
+    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody());
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.order).toMatchObject({ client_pays_usd: 22.23, promo_credit_usd: 3.5, client_charged_usd: 18.73, is_fully_promoted: false });
+    expect((await api.get('/credit/me', client.token)).body).toMatchObject({ surplusUSD: 0, anyUSD: 0, ordersUSD: 5 });
+  });
 
   it('two clients reserving at once: one order, one 409', async () => {
     const listing = await publish(await driver());
