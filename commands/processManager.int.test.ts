@@ -3,14 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { conflict } from '../domain/errors.js';
 import { createDb } from '../infra/db/database.js';
 import { migrateToLatest } from '../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../infra/logger.js';
-import { freshDatabaseUrl } from '../tests/support/testService.js';
 import { derivedEventId } from './origin.js';
 import { processManager, processManagerMigrations, type Cause, type ProcessContext } from './processManager.js';
+import { backends } from '../tests/support/backends.js';
 
 /**
  * The process manager mechanism against every database the service runs on, through a process of this
@@ -19,19 +18,6 @@ import { processManager, processManagerMigrations, type Cause, type ProcessConte
  * DomainError), or crashing (any other error) the first time it is reacted to.
  */
 type Outcome = 'answer' | 'refuse' | 'crash-once';
-
-const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
-  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
-];
-if (process.env.DATABASE_URL) {
-  backends.push({
-    name: 'postgres',
-    async open() {
-      const fresh = await freshDatabaseUrl();
-      return { pool: createPostgresPool(fresh.url), drop: fresh.drop };
-    },
-  });
-}
 
 describe.each(backends)('process manager on $name', (backend) => {
   let ctx: ProcessContext;

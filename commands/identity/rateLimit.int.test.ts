@@ -2,23 +2,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createDb } from '../../infra/db/database.js';
 import { DatabaseUnavailable } from '../../infra/db/databaseUnavailable.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import type { SqlPool } from '../../infra/db/sqlPool.js';
 import { identityMigrations } from '../../infra/identity/schema.js';
-import { freshDatabaseUrl } from '../../tests/support/testService.js';
 import { purgeExpiredRateLimits, rateLimit } from './rateLimit.js';
-
-const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
-  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
-];
-if (process.env.DATABASE_URL) {
-  backends.push({
-    name: 'postgres',
-    async open() {
-      const fresh = await freshDatabaseUrl();
-      return { pool: createPostgresPool(fresh.url), drop: fresh.drop };
-    },
-  });
-}
+import { backends } from '../../tests/support/backends.js';
 
 const MINUTE = 60_000;
 

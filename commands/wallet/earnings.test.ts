@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
-import type { Pricing } from '../../domain/pricing.js';
+import { samplePricing } from '../../tests/support/pricing.js';
 import { exchangeRateAmount, walletEntriesForDelivery, type DeliveryCause } from './earnings.js';
 
-const pricing = (over: Partial<Pricing> = {}): Pricing => ({
-  paymentMethod: 'PAYPROV_DI',
-  basePriceCents: 2500,
-  driverGrossCents: 2250,
-  platformRevenueCents: 250,
-  clientSolidaryCents: 25,
-  driverSolidaryCents: 23,
-  platformSolidaryCents: 0,
-  clientPaysCents: 2525,
-  driverReceivesCents: 2227,
-  solidaryFundCents: 48,
-  promoCreditCents: 0,
-  clientChargedCents: 2525,
-  isFullyPromoted: false,
-  breakdown: [],
-  ...over,
-});
+const pricing = samplePricing;
 
 const delivered = (over: Partial<OrderDeliveredData> = {}): DeliveryCause => ({
   eventId: 'delivery-event-1',

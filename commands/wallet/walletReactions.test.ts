@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { derivedEventId } from '../origin.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
 import type { Pricing } from '../../domain/pricing.js';
+import { samplePricing } from '../../tests/support/pricing.js';
 import { walletDecider, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import type { Cause, Send } from '../processManager.js';
@@ -13,23 +14,7 @@ const NOW = new Date('2026-03-01T12:05:00.000Z');
 const DRIVER = 8;
 const CAP_CENTS = 5000;
 
-const pricing = (over: Partial<Pricing> = {}): Pricing => ({
-  paymentMethod: 'CASH_USD',
-  basePriceCents: 2500,
-  driverGrossCents: 2250,
-  platformRevenueCents: 250,
-  clientSolidaryCents: 25,
-  driverSolidaryCents: 23,
-  platformSolidaryCents: 0,
-  clientPaysCents: 2525,
-  driverReceivesCents: 2227,
-  solidaryFundCents: 48,
-  promoCreditCents: 0,
-  clientChargedCents: 2525,
-  isFullyPromoted: false,
-  breakdown: [],
-  ...over,
-});
+const pricing = (over: Partial<Pricing> = {}): Pricing => samplePricing({ paymentMethod: 'CASH_USD', ...over });
 
 const delivery = (over: Partial<OrderDeliveredData> = {}): Cause => ({
   eventId: 'delivery-1',

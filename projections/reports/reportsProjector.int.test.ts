@@ -5,34 +5,21 @@ import { driversReport } from '../../api/admin/reports/driversReport.js';
 import type { ReportContext } from '../../api/admin/reports/report.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
-import { freshDatabaseUrl } from '../../tests/support/testService.js';
 import { projectionRunnerMigrations } from '../migrations.js';
 import { rebuildProjection } from '../rebuild.js';
 import { applyEvents } from '../runner.js';
 import { reportTableMigrations } from './reportTables.js';
 import { reportsProjector } from './reportsProjector.js';
+import { backends } from '../../tests/support/backends.js';
 
 /**
  * The driver report's balance and cash debt follow the wallet's LedgerEntryRecorded events (issue #10's
  * stream wallet-<driverId>, appended here directly), and the report tables, daily roll-ups included,
  * rebuilt from the log equal the ones built event by event.
  */
-const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
-  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
-];
-if (process.env.DATABASE_URL) {
-  backends.push({
-    name: 'postgres',
-    async open() {
-      const fresh = await freshDatabaseUrl();
-      return { pool: createPostgresPool(fresh.url), drop: fresh.drop };
-    },
-  });
-}
 
 const AT = '2026-03-01T12:00:00.000Z';
 const SETTINGS = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };

@@ -8,33 +8,20 @@ import type { BusMessage } from '../../infra/bus/port.js';
 import { ManualClock } from '../../infra/clock.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
-import { freshDatabaseUrl } from '../../tests/support/testService.js';
 import { projectionRunnerMigrations } from '../migrations.js';
 import { rebuildProjection } from '../rebuild.js';
 import { ProjectionRunner } from '../runner.js';
 import { walletLedgerProjector, walletMigrations } from './walletLedger.js';
+import { backends } from '../../tests/support/backends.js';
 
 /**
  * The wallet read models against every database the service runs on: built live by the runner while
  * wallets take entries, then rebuilt from the log with the rebuild mechanism (projections/rebuild.ts):
  * both are equal row for row, and the ledger explains every balance.
  */
-const backends: { name: string; open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }> }[] = [
-  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
-];
-if (process.env.DATABASE_URL) {
-  backends.push({
-    name: 'postgres',
-    async open() {
-      const fresh = await freshDatabaseUrl();
-      return { pool: createPostgresPool(fresh.url), drop: fresh.drop };
-    },
-  });
-}
 
 const snapshot = async (db: Db) => ({
   wallets: await db.selectFrom('wallets').selectAll().orderBy('driver_id').execute(),
