@@ -9,9 +9,11 @@ import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProv
  * with payout accounts and balances, and a context whose event store fails where a test says, the way a
  * process killed between two appends would leave the log.
  */
+/** Shared by every world of a test file: two worlds on one service must never hand out the same driver id. */
+let nextDriver = 10_000 + Math.floor(Math.random() * 1000) * 100;
+
 export const settlementWorld = (ctx: AppContext) => {
   const wallet = walletCommands(ctx);
-  let nextDriver = 10_000 + Math.floor(Math.random() * 1000) * 100;
   const driver = async (idDigit: string, cents: number): Promise<number> => {
     const driverId = ++nextDriver;
     await wallet.setPayoutAccount({ driverId, userId: driverId, account: { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V1000${driverId}${idDigit}`, phone: '04141234567', accountNumber: null, accountType: null }, otpVerified: false });
