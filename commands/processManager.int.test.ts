@@ -7,6 +7,7 @@ import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../infra/logger.js';
+import { StreamBusy } from './handle.js';
 import { derivedEventId } from './origin.js';
 import { processManager, processManagerMigrations, type Cause, type ProcessContext } from './processManager.js';
 import { backends } from '../tests/support/backends.js';
@@ -14,10 +15,11 @@ import { backends } from '../tests/support/backends.js';
 /**
  * The process manager mechanism against every database the service runs on, through a process of this
  * file's own: each `Asked` event on one of the test's `ask-` streams is answered by one `Answered` event
- * whose id derives from the question's. Tests share a database; each has its own process and streams. A question's `outcome` says how its reaction goes: answered, refused (a
- * DomainError), or crashing (any other error) the first time it is reacted to.
+ * whose id derives from the question's. Tests share a database; each has its own process and streams. A
+ * question's `outcome` says how its reaction goes: answered, refused (a DomainError), crashing (any other
+ * error) or finding its stream busy (StreamBusy) the first time it is reacted to.
  */
-type Outcome = 'answer' | 'refuse' | 'crash-once';
+type Outcome = 'answer' | 'refuse' | 'crash-once' | 'busy-once';
 
 describe.each(backends)('process manager on $name', (backend) => {
   let ctx: ProcessContext;
@@ -38,6 +40,10 @@ describe.each(backends)('process manager on $name', (backend) => {
         if (outcome === 'crash-once' && !crashed.has(e.eventId)) {
           crashed.add(e.eventId);
           throw new Error(`reaction to question ${n} crashes`);
+        }
+        if (outcome === 'busy-once' && !crashed.has(e.eventId)) {
+          crashed.add(e.eventId);
+          throw new StreamBusy(`answer-${name}-${n}`);
         }
         const answer = { eventId: derivedEventId(e.eventId, 'answer'), type: 'Answered', data: { n } };
         return (await c.store.appendToStream(`answer-${name}-${n}`, [answer], { expectedRevision: 'any' })).position;
@@ -150,6 +156,27 @@ describe.each(backends)('process manager on $name', (backend) => {
     expect(reactedTo).toEqual([1, 2, 2, 3]);
     expect(await answered()).toEqual([1, 2, 3]);
     expect(await checkpoint()).toBeGreaterThan(asked[2].globalPosition);
+  });
+
+  it('a stream that stays busy is no refusal: inline it is left to the catch-up, which answers it', async () => {
+    const error = vi.spyOn(ctx.logger, 'error');
+    const pm = processUnderTest();
+    const asked = await ask([1, 'busy-once'], [2, 'answer']);
+    await pm.inline(ctx, asked);
+    expect(await answered()).toEqual([2]);
+    await pm.catchUpJob(ctx, { everyMs: 1000 }).run(now);
+    // In the log, question 1's answer now follows question 2's.
+    expect(await answered()).toEqual([2, 1]);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('in the catch-up, a busy stream stops the run at its event, and the next run retries it', async () => {
+    const job = processUnderTest().catchUpJob(ctx, { everyMs: 1000 });
+    const asked = await ask([1, 'answer'], [2, 'busy-once'], [3, 'answer']);
+    await expect(job.run(now)).rejects.toBeInstanceOf(StreamBusy);
+    expect(await checkpoint()).toBe(asked[0].globalPosition);
+    await job.run(now);
+    expect(await answered()).toEqual([1, 2, 3]);
   });
 
   it('overlapping runs share one pass over the log', async () => {
