@@ -278,8 +278,8 @@ export class ProjectionRunner {
 
   /**
    * One batch for every projector this instance leads that is not applying one already; true when it
-   * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing. Only projectors with events to handle open a
-   * transaction; the others' checkpoints move in one statement. The projectors' batches run side by side
+   * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing.
+   * Only projectors with events to handle open a transaction; the others' checkpoints move in one statement. The projectors' batches run side by side
    * (each on its own connection on PostgreSQL; PGlite queues them on its one connection), which is safe
    * because a projector reads and writes only its own tables; and the loop does not wait for the slowest
    * before reading on for the others, so a projector that is slow to apply (the reports' roll-ups) delays

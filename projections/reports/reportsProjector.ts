@@ -16,7 +16,7 @@ const COUNTED = ['OrderCreated', 'OfferAccepted', 'PaymentMethodChanged', 'Order
  * one order.
  */
 export const reportsProjector = projector('reports', {
-  // Each order event also moves the daily roll-ups (about ten statements): only report readers wait for it.
+  // Each counted order event also moves the daily roll-ups (six statements): only report readers wait for it.
   settledOnRead: true,
   tables: ['report_orders', 'report_order_offers', 'report_drivers', 'report_driver_documents', 'report_daily', 'report_daily_drivers', 'report_driver_running', 'report_driver_cities', 'report_calendar'],
   handlers: {

@@ -145,7 +145,6 @@ export const buildDataset = async (): Promise<Dataset> => {
   };
 };
 
-/** Waits until the read models have applied every event the dataset wrote. */
 /** Every reaction run (the wallet's entries follow deliveries from the scheduler), then every read model caught up. */
 export const settled = async (d: Dataset): Promise<void> => {
   await d.t.service.ctx.scheduler.tick();
