@@ -38,9 +38,17 @@ export const derivedEventId = (causeEventId: string, purpose: string): string =>
 /** The ids of a reaction's events, by index, for one purpose. */
 export const derivedEventIds = (cause: { eventId: string }, purpose: string) => (index: number) => derivedEventId(cause.eventId, `${purpose}/${index}`);
 
-export type IdSequence = 'order_id_seq' | 'offer_id_seq' | 'payment_id_seq' | 'surplus_listing_id_seq' | 'rating_id_seq' | 'incident_id_seq';
+export type IdSequence =
+  | 'order_id_seq'
+  | 'offer_id_seq'
+  | 'payment_id_seq'
+  | 'surplus_listing_id_seq'
+  | 'rating_id_seq'
+  | 'incident_id_seq'
+  | 'promotion_id_seq'
+  | 'promotion_grant_id_seq';
 
-/** The next id of a numbered aggregate (orders, offers, payments, surplus listings, ratings, incidents). */
+/** The next id of a numbered aggregate (orders, offers, payments, surplus listings, ratings, incidents, promotions and their grants). */
 export const nextId = async (db: Db, sequence: IdSequence): Promise<number> => {
   const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id`.execute(db);
   return Number(rows[0].id);

@@ -7,22 +7,33 @@ import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../infra/logger.js';
-import { StreamBusy } from './handle.js';
-import { derivedEventId } from './origin.js';
-import { processManager, processManagerMigrations, type Cause, type ProcessContext } from './processManager.js';
+import { ManualClock } from '../infra/clock.js';
+import { createHandle, StreamBusy } from './handle.js';
+import { processManager, processManagerMigrations, send, type ReactionContext } from './processManager.js';
 import { backends } from '../tests/support/backends.js';
 
 /**
  * The process manager mechanism against every database the service runs on, through a process of this
  * file's own: each `Asked` event on one of the test's `ask-` streams is answered by one `Answered` event
  * whose id derives from the question's. Tests share a database; each has its own process and streams. A
- * question's `outcome` says how its reaction goes: answered, refused (a DomainError), crashing (any other
- * error) or finding its stream busy (StreamBusy) the first time it is reacted to.
+ * question's `outcome` says how its reaction goes: answered, refused (the answer's decider throws a
+ * DomainError), crashing (reading its state fails) or finding its stream busy (StreamBusy) the first time
+ * it is reacted to.
  */
 type Outcome = 'answer' | 'refuse' | 'crash-once' | 'busy-once';
+type Question = { n: number; outcome: Outcome };
+
+const answerDecider = {
+  initialState: null,
+  evolve: () => null,
+  decide: ({ n, outcome }: Question) => {
+    if (outcome === 'refuse') throw conflict('Refused', `question ${n} is refused`);
+    return [{ type: 'Answered', data: { n } }];
+  },
+};
 
 describe.each(backends)('process manager on $name', (backend) => {
-  let ctx: ProcessContext;
+  let ctx: ReactionContext;
   let store: EventStore;
   let close: () => Promise<void>;
   let reactedTo: number[];
@@ -30,13 +41,12 @@ describe.each(backends)('process manager on $name', (backend) => {
   let name: string;
 
   const processUnderTest = () =>
-    processManager({
+    processManager<ReactionContext, null>({
       name,
       reactsTo: (e) => e.streamId.startsWith(`ask-${name}-`) && e.type === 'Asked',
-      async react(c: ProcessContext, e: Cause) {
-        const { n, outcome } = e.data as { n: number; outcome: Outcome };
+      async stateOf(_streams, e) {
+        const { n, outcome } = e.data as Question;
         reactedTo.push(n);
-        if (outcome === 'refuse') throw conflict('Refused', `question ${n} is refused`);
         if (outcome === 'crash-once' && !crashed.has(e.eventId)) {
           crashed.add(e.eventId);
           throw new Error(`reaction to question ${n} crashes`);
@@ -45,8 +55,11 @@ describe.each(backends)('process manager on $name', (backend) => {
           crashed.add(e.eventId);
           throw new StreamBusy(`answer-${name}-${n}`);
         }
-        const answer = { eventId: derivedEventId(e.eventId, 'answer'), type: 'Answered', data: { n } };
-        return (await c.store.appendToStream(`answer-${name}-${n}`, [answer], { expectedRevision: 'any' })).position;
+        return null;
+      },
+      decide: (e) => {
+        const question = e.data as Question;
+        return [send(answerDecider, `answer-${name}-${question.n}`, question, 'answer')];
       },
     });
 
@@ -82,7 +95,7 @@ describe.each(backends)('process manager on $name', (backend) => {
     const db = createDb(pool);
     await migrateToLatest(db, { ...eventStoreMigrations, ...processManagerMigrations });
     store = createPostgresEventStore(pool, { pollMs: 20 });
-    ctx = { db, store, logger: createLogger('silent'), settle: async () => {} };
+    ctx = { db, store, logger: createLogger('silent'), settle: async () => {}, handle: createHandle(store), clock: new ManualClock('2030-01-01T00:00:00Z') };
     close = async () => {
       await store.close();
       await db.destroy();

@@ -22,11 +22,8 @@ import { causedBy, derivedEventIds } from './origin.js';
 /** The event a reaction follows: recorded in the log, or just appended by a command handler. */
 export type Cause = Pick<RecordedEvent, 'eventId' | 'type' | 'data' | 'streamId'>;
 
-/** What the mechanism itself needs; reactions may ask for more. */
-export type ProcessContext = Pick<AppContext, 'db' | 'store' | 'logger' | 'settle'>;
-
-/** What a process of pure reactions needs: the one handler sends its commands. */
-export type ReactionContext = ProcessContext & Pick<AppContext, 'handle' | 'clock'>;
+/** What the mechanism needs (checkpoints, the log, the one handler for the commands); reactions may ask for more. */
+export type ReactionContext = Pick<AppContext, 'db' | 'store' | 'logger' | 'settle' | 'handle' | 'clock'>;
 
 /**
  * A command for one stream, as a reaction decides it. The runner sends it through the one handler with
@@ -97,14 +94,6 @@ export class Streams {
   }
 }
 
-interface ImperativeDefinition<C extends ProcessContext> {
-  /** Names its checkpoint and its job. */
-  name: string;
-  reactsTo(event: Cause): boolean;
-  /** Returns the global position of the last event it appended (0 when none). */
-  react(ctx: C, event: Cause): Promise<number>;
-}
-
 /** A process of pure reactions: the runner reads the state, sends the commands and follows up inline. */
 export interface ReactionDefinition<St> {
   /** Names its checkpoint and its job. */
@@ -115,10 +104,6 @@ export interface ReactionDefinition<St> {
   /** Pure: the commands the event calls for, given the state now. */
   decide(event: Cause, state: St, now: Date): Send[];
 }
-
-export type ProcessManagerDefinition<C extends ProcessContext> = ImperativeDefinition<C>;
-
-const isPure = (d: ImperativeDefinition<never> | ReactionDefinition<unknown>): d is ReactionDefinition<unknown> => 'decide' in d;
 
 /** How deep the inline half follows its own commands' events (a repriced order reconciles its credit once more). */
 const MAX_FOLLOW_UP_DEPTH = 3;
@@ -156,7 +141,7 @@ export interface CatchUpOptions {
   trailHead?: boolean;
 }
 
-export interface ProcessManager<C extends ProcessContext> {
+export interface ProcessManager<C extends ReactionContext> {
   name: string;
   /**
    * The inline half, for events a command handler just appended; returns the last position appended.
@@ -204,16 +189,11 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
     .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
     .execute();
 
-export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C>;
-/** @deprecated the imperative shape before issue #9: prefer `stateOf` + a pure `decide`. */
-export function processManager<C extends ProcessContext>(definition: ImperativeDefinition<C>): ProcessManager<C>;
-export function processManager<C extends ProcessContext>(definition: ImperativeDefinition<C> | ReactionDefinition<unknown>): ProcessManager<C> {
+export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C> {
   const { name, reactsTo } = definition;
-  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> => {
-    if (!isPure(definition)) return definition.react(ctx, e);
-    // Inline, a reaction follows up on its own commands; the catch-up reaches those events in the log.
-    return reactPurely(definition)(ctx as unknown as ReactionContext, e, streams ?? new Streams(ctx), streams !== null);
-  };
+  // Inline, a reaction follows up on its own commands; the catch-up reaches those events in the log.
+  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> =>
+    reactPurely(definition)(ctx, e, streams ?? new Streams(ctx), streams !== null);
   /**
    * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
    * busy is no refusal: inline, the reaction is left to the catch-up (the command it follows stands); in

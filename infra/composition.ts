@@ -18,7 +18,7 @@ import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool
 import type { EventStore } from './eventStore/port.js';
 import { createPostgresEventStore } from './eventStore/postgresEventStore.js';
 import { createLogger, type Logger } from './logger.js';
-import { modules as defaultModules } from './modules.js';
+import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
 import { createDrainingServer, type DrainingServer } from './drainingServer.js';
 import { Scheduler } from './scheduler.js';
@@ -36,6 +36,8 @@ export interface BuildOptions {
   modules?: AppModule[];
   /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
   abort?: AbortSignal;
+  /** A database the caller opened (tests: PGlite from a migrated template) instead of the config's; the service closes it. */
+  pool?: SqlPool;
 }
 
 export interface Service {
@@ -75,11 +77,11 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const modules = options.modules ?? defaultModules;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
-  const pool = await openPool(config);
+  const pool = options.pool ?? (await openPool(config));
   const db = createDb(pool);
   try {
     await waitForDatabase(pool, logger, { abort: options.abort });
-    await migrateToLatest(db, Object.assign({}, ...modules.map((m) => m.migrations ?? {})));
+    await migrateToLatest(db, migrationsOf(modules));
   } catch (err) {
     await db.destroy();
     throw err;
@@ -128,7 +130,10 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
       await followReadModels(position, settledOnWrite);
     },
     async caughtUp(projector) {
-      const head = await store.headPosition().catch(() => 0);
+      const head = await store.headPosition().catch((err: unknown) => {
+        logger.warn({ err, projector }, 'could not read the head of the log; the read model is read as it is');
+        return 0;
+      });
       if (head > 0) await followReadModels(head, [projector]);
     },
   };

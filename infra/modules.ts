@@ -1,3 +1,4 @@
+import type { Migration } from 'kysely';
 import type { AppModule } from './context.js';
 import { eventStoreMigrations } from './eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
@@ -55,3 +56,6 @@ export const modules: AppModule[] = [
   // Reports (#12)
   reportsModule,
 ];
+
+/** Every module's migrations in one set, as the service, the CLIs and the test templates run them. */
+export const migrationsOf = (ms: readonly AppModule[] = modules): Record<string, Migration> => Object.assign({}, ...ms.map((m) => m.migrations ?? {}));

@@ -91,8 +91,8 @@ interface State {
 /**
  * Keeps every projector caught up with the log: catch-up then live, one transaction per batch that
  * writes the read model and advances the checkpoint together, so an event is applied exactly once even
- * across crashes. Publishing to the bus happens after commit (at most once: a crash in between loses a
- * real-time message, never a read-model row).
+ * across crashes. Publishing to the bus happens after commit: a crash in between loses a real-time message,
+ * never a read-model row, and a batch lost to the asynchronous commit is applied again and may publish again.
  */
 export class ProjectionRunner {
   private states: State[];
@@ -166,9 +166,9 @@ export class ProjectionRunner {
   async waitFor(position: number, timeoutMs: number, names?: string[]): Promise<boolean> {
     const watched = names ? this.states.filter((s) => names.includes(s.projector.name)) : this.states;
     const reached = () => watched.every((s) => s.position >= position);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     while (!reached()) {
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0 || !this.running) return reached();
       if (watched.some((s) => !s.leader)) {
         // Another instance owns some of these projectors: learn its progress from the checkpoints.
@@ -239,7 +239,7 @@ export class ProjectionRunner {
   }
 
   private async run(): Promise<void> {
-    let lastClaim = Date.now();
+    let lastClaim = performance.now();
     let failures = 0;
     // Both armed before each read: an append during a batch, or a projector finishing its batch, wakes the
     // loop at once, and no wake-up is lost in between (each wake is followed by a read).
@@ -249,10 +249,10 @@ export class ProjectionRunner {
       try {
         if (this.leaderClient?.broken) {
           this.loseLeadership();
-          lastClaim = 0;
+          lastClaim = Number.NEGATIVE_INFINITY;
         }
-        if (this.deps.lead !== false && this.states.some((s) => !s.leader) && Date.now() - lastClaim > 2000) {
-          lastClaim = Date.now();
+        if (this.deps.lead !== false && this.states.some((s) => !s.leader) && performance.now() - lastClaim > 2000) {
+          lastClaim = performance.now();
           await this.claimLeadership();
           await this.loadCheckpoints(this.states.filter((s) => s.leader && !s.inFlight));
         }
@@ -270,7 +270,7 @@ export class ProjectionRunner {
         const retryInMs = this.retryDelay(err, failures);
         this.deps.logger.error({ err, retryInMs }, 'projection loop failed; retrying');
         // A failed claim may have left some projectors unclaimed: claim again at the next turn.
-        lastClaim = 0;
+        lastClaim = Number.NEGATIVE_INFINITY;
         if (this.running) await this.waitNotify(retryInMs);
       }
     }
@@ -279,14 +279,16 @@ export class ProjectionRunner {
   /**
    * One batch for every projector this instance leads that is not applying one already; true when it
    * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing.
-   * Only projectors with events to handle open a transaction; the others' checkpoints move in one statement. The projectors' batches run side by side
-   * (each on its own connection on PostgreSQL; PGlite queues them on its one connection), which is safe
-   * because a projector reads and writes only its own tables; and the loop does not wait for the slowest
-   * before reading on for the others, so a projector that is slow to apply (the reports' roll-ups) delays
-   * only itself. Waiters wake as each projector commits.
+   * Only projectors with events to handle open a transaction; the others' checkpoints move in one
+   * statement. The projectors' batches run side by side (each on its own connection on PostgreSQL; PGlite
+   * queues them on its one connection), which is safe because a projector reads and writes only its own
+   * tables; and the loop does not wait for the slowest before the others apply what the log shows. On
+   * PostgreSQL a batch in flight is a writing transaction, so the log shows nothing appended after it
+   * began until it commits (docs/decisions.md, "$all"): a slow batch still delays what comes next.
+   * Waiters wake as each projector commits.
    */
   private async step(): Promise<boolean> {
-    const now = Date.now();
+    const now = performance.now();
     const active = this.states.filter((s) => s.leader && s.retryAt <= now && !s.inFlight);
     if (active.length === 0) return false;
     const from = Math.min(...active.map((s) => s.position));
@@ -386,7 +388,7 @@ export class ProjectionRunner {
   private backOff(states: State[], err: unknown): void {
     for (const s of states) {
       s.failures += 1;
-      s.retryAt = Date.now() + this.retryDelay(err, s.failures);
+      s.retryAt = performance.now() + this.retryDelay(err, s.failures);
       this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
     }
   }

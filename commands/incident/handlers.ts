@@ -1,4 +1,5 @@
-import { decide, evolve, initialState } from '../../domain/incident/incident.js';
+import { incidentStream } from '../../domain/incident/events.js';
+import { incidentDecider } from '../../domain/incident/incident.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -7,11 +8,6 @@ import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
-
-/** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
-export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;
-
-const incidentDecider = { initialState, evolve, decide };
 
 export interface ReportIncidentInput {
   orderId: number;

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { DomainError } from '../../domain/errors.js';
+import { conflict, type DomainError } from '../../domain/errors.js';
+import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order } from '../../domain/order/order.js';
 import type { AppContext } from '../../infra/context.js';
-import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { Decider } from '../../domain/decider.js';
-import { loadState } from '../handle.js';
+import { loadState, StreamBusy } from '../handle.js';
 
 /**
  * "One active order per customer" and "one active order per driver" span several order streams, so no
@@ -28,18 +28,26 @@ interface SlotState {
   takenAt: string | null;
 }
 
-/** Giving a slot back: only the order that holds it releases it. */
-interface ReleaseSlot {
-  orderId: number;
-  at: string;
-}
+type SlotCommand =
+  /** Taking the slot from `holder` (null: free), whose order the taker found no longer holding it. */
+  | { type: 'TakeSlot'; orderId: number; holder: number | null; at: string }
+  /** Giving a slot back: only the order that holds it releases it. */
+  | { type: 'ReleaseSlot'; orderId: number; at: string };
 
-const slotDecider: Decider<ReleaseSlot, SlotState, SlotEvent> = {
+const slotDecider: Decider<SlotCommand, SlotState, SlotEvent> = {
   initialState: { orderId: null, takenAt: null },
   evolve: (s, e) =>
     e.type === 'OrderSlotTaken' ? { orderId: e.data.orderId, takenAt: e.data.at } : s.orderId === e.data.orderId ? { orderId: null, takenAt: null } : s,
-  decide: (c, s) => (s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : []),
+  decide: (c, s) => {
+    if (c.type === 'ReleaseSlot') return s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : [];
+    if (s.orderId === c.orderId) return [];
+    // The holder was judged on the state as read; a slot that changed hands since is judged again.
+    if (s.orderId !== c.holder) throw conflict('Conflict', 'The slot changed hands.');
+    return [{ type: 'OrderSlotTaken', data: { orderId: c.orderId, at: c.at } }];
+  },
 };
+
+const SLOT_ATTEMPTS = 8;
 
 export const customerSlot = (clientId: number): string => `customer-orders-${clientId}`;
 export const driverSlot = (driverId: number): string => `driver-orders-${driverId}`;
@@ -57,6 +65,11 @@ const holdsDriver = (driverId: number) => (order: Order | null, pending: boolean
   return pending && (!order || order.status === 'BROADCASTING' || order.status === 'COUNTER_OFFERED');
 };
 
+/**
+ * Whether the named order still holds the slot is read from that order's stream, so each attempt reads
+ * the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
+ * there: a slot that changed hands meanwhile is read and judged again here).
+ */
 const takeSlot = async (
   ctx: AppContext,
   streamId: string,
@@ -65,32 +78,28 @@ const takeSlot = async (
   busy: () => DomainError,
   metadata?: EventMetadata,
 ): Promise<void> => {
-  for (let attempt = 1; ; attempt++) {
-    const { state, version } = await loadState(ctx.store, streamId, slotDecider);
-    if (state.orderId === orderId) return;
-    if (state.orderId !== null) {
-      const { state: held } = await loadState(ctx.store, `order-${state.orderId}`, orderDecider);
-      const pending = ctx.clock.now().getTime() - Date.parse(state.takenAt!) < SLOT_PENDING_MS;
+  for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
+    const slot = await loadState(ctx.store, streamId, slotDecider);
+    const { orderId: holder, takenAt } = slot.state;
+    if (holder === orderId) return;
+    if (holder !== null) {
+      const { state: held } = await loadState(ctx.store, orderStream(holder), orderDecider);
+      const pending = ctx.clock.now().getTime() - Date.parse(takenAt!) < SLOT_PENDING_MS;
       if (holds(held, pending)) throw busy();
     }
     try {
-      await ctx.store.appendToStream(
-        streamId,
-        [{ eventId: randomUUID(), type: 'OrderSlotTaken', data: { orderId, at: ctx.clock.now().toISOString() }, metadata }],
-        { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
-      );
+      await ctx.handle(slotDecider, streamId, { type: 'TakeSlot', orderId, holder, at: ctx.clock.now().toISOString() }, { metadata, loaded: slot, attempts: 1 });
       return;
     } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < 8) continue;
-      if (err instanceof ConcurrencyError) throw busy();
-      throw err;
+      if (!(err instanceof StreamBusy)) throw err;
     }
   }
+  throw busy();
 };
 
 /** Gives the slot back when the command it was taken for did not happen. */
 const releaseSlot = async (ctx: AppContext, streamId: string, orderId: number, metadata?: EventMetadata): Promise<void> => {
-  await ctx.handle(slotDecider, streamId, { orderId, at: ctx.clock.now().toISOString() }, { metadata });
+  await ctx.handle(slotDecider, streamId, { type: 'ReleaseSlot', orderId, at: ctx.clock.now().toISOString() }, { metadata });
 };
 
 /** Runs `command` holding the slot; a failed command gives the slot back before its error propagates. */

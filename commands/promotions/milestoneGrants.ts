@@ -1,166 +1,163 @@
 import { creditDecider } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
-import { countingFrom, milestoneReached } from '../../domain/promotion/promotion.js';
+import { deliveriesCountedFrom, grants, opensTo, promotionDecider, type GrantMilestone, type PromotionState } from '../../domain/promotion/campaign.js';
+import { promotionStream, type PromotionGrantedData } from '../../domain/promotion/events.js';
+import type { Audience } from '../../domain/promotion/promotion.js';
 import type { AppContext } from '../../infra/context.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { causedBy, derivedEventId } from '../origin.js';
-import { processManager, type Cause } from '../processManager.js';
-import { walletCommands } from '../wallet/handlers.js';
-import { recordGrant, toCampaign } from './campaigns.js';
-
+import { derivedEventId, nextId } from '../origin.js';
+import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { sendToWallet } from '../wallet/handlers.js';
 
 /**
- * The city an order was served in is its driver's profile city (orders carry coordinates but no city;
- * a driver works in one city). Used for city campaigns and for the admins' city scope of customers.
+ * Milestone grants (back-office §4.6, DOMAIN.md): a delivery tells every campaign running at its time
+ * about its client and its driver; a campaign whose milestone they reached grants once (its own stream
+ * decides: domain/promotion/campaign.ts); each grant then pays out on the recipient's stream, a client's
+ * credit (PROMO_GRANT) or a driver's wallet (PROMO_BONUS).
  */
-const driverCity = async (ctx: AppContext, driverId: number): Promise<number | null> =>
-  (await ctx.db.selectFrom('drivers').select('city_id').where('driver_id', '=', driverId).executeTakeFirst())?.city_id ?? null;
 
-/**
- * The client's deliveries up to and including this one (delivered_at ≤ its time), so a late catch-up
- * that already sees later deliveries in the read model still attributes the milestone to the right order.
- */
-const countDeliveries = async (ctx: AppContext, d: OrderDeliveredData, opts: { from: Date | null; cityId: number | null }): Promise<number> => {
-  let q = ctx.db
-    .selectFrom('order_views as o')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('o.client_id', '=', d.clientId)
-    .where('o.status', '=', 'DELIVERED')
-    .where('o.delivered_at', '<=', new Date(d.deliveredAt));
-  if (opts.from) q = q.where('o.delivered_at', '>=', opts.from);
-  if (opts.cityId !== null) q = q.innerJoin('drivers as d', 'd.driver_id', 'o.driver_id').where('d.city_id', '=', opts.cityId);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+/** One campaign a delivery may grant, for one recipient: the campaign as its stream stands and the facts. */
+export interface GrantCandidate {
+  promotionId: number;
+  campaign: PromotionState;
+  /** Minted before deciding, only for a candidate the campaign grants as it stands (null otherwise). */
+  grantId: number | null;
+  facts: Omit<GrantMilestone, 'type' | 'grantId' | 'now'>;
+}
+
+export type GrantReactionState = GrantCandidate[];
+
+/** The ids of a grant's payout follow from the grant, so paying it twice appends nothing. */
+const grantCause = (grantId: number) => `promotion-grant-${grantId}`;
+
+const payout = (g: PromotionGrantedData): Send[] => {
+  const cause = grantCause(g.grantId);
+  if (g.audience === 'DRIVER') {
+    if (g.driverId === null) return [];
+    const entryId = derivedEventId(cause, 'wallet/PROMO_BONUS');
+    return [
+      sendToWallet(
+        {
+          type: 'RecordEntry',
+          driverId: g.driverId,
+          entryId,
+          ledgerType: 'PROMO_BONUS',
+          direction: 'CREDIT',
+          amountCents: g.amountCents,
+          orderId: null,
+          receiptId: null,
+          exchangeRateAmount: null,
+          description: `Bono de la promoción #${g.promotionId}`,
+          causeId: cause,
+          now: new Date(g.grantedAt),
+        },
+        'wallet/PROMO_BONUS',
+      ),
+    ];
+  }
+  if (g.creditScope === null) return [];
+  return [
+    send(
+      creditDecider,
+      creditStream(g.userId),
+      { type: 'GrantCredit', clientId: g.userId, grantId: g.grantId, promotionId: g.promotionId, orderId: g.orderId, scope: g.creditScope, amountCents: g.amountCents, now: new Date(g.grantedAt) },
+      'credit',
+      { eventIds: (i) => derivedEventId(cause, `credit/${i}`) },
+    ),
+  ];
 };
 
-/** Campaigns of one audience running at the delivery time, oldest first. */
-const runningCampaigns = (ctx: AppContext, audience: 'CLIENT' | 'DRIVER', at: Date) =>
+/**
+ * Pure: a delivery sends each candidate campaign that grants its recipient a GrantMilestone (the campaign
+ * decides again on its stream, so a cap reached meanwhile grants nothing); a grant pays out.
+ */
+export const grantReactions = (e: Cause, candidates: GrantReactionState, now: Date): Send[] => {
+  if (e.type === 'PromotionGranted') return payout(e.data as PromotionGrantedData);
+  return candidates
+    .filter((c) => c.grantId !== null && grants(c.campaign, c.facts))
+    .map((c) =>
+      send(promotionDecider, promotionStream(c.promotionId), { type: 'GrantMilestone', grantId: c.grantId!, ...c.facts, now }, `promotion-${c.promotionId}/grant/${c.facts.userId}`),
+    );
+};
+
+/** Campaigns of one audience the read model shows running at the delivery time (the stream has the last word). */
+const runningCampaigns = (ctx: AppContext, audience: Audience, at: Date, cityId: number | null) =>
   ctx.db
     .selectFrom('promotions')
-    .selectAll()
+    .select('id')
     .where('audience', '=', audience)
     .where('active', '=', true)
     .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', at)]))
     .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
+    .where((eb) => (cityId === null ? eb('city_id', 'is', null) : eb.or([eb('city_id', 'is', null), eb('city_id', '=', cityId)])))
     .orderBy('id')
     .execute();
 
 /**
- * Client milestone grants: on each delivery, every CLIENT campaign running at the delivery time (and
- * platform-wide or of the order's city) whose milestone the client has reached grants its amount once.
- * The grant row (unique per campaign and client) gives the grant id; the credit stream ignores a grant id
- * it already holds, and the events' ids derive from the grant, so running twice grants nothing more.
- * DRIVER campaigns grant through driverBonuses below.
+ * A recipient's deliveries up to and including this one (delivered_at ≤ its time), so a late catch-up that
+ * already sees later deliveries in the read model still attributes the milestone to the right order. A
+ * city campaign counts the client's deliveries in its city only.
  */
-const clientCredits = async (ctx: AppContext, e: Cause): Promise<number> => {
-  const d = e.data as OrderDeliveredData;
-  // The milestone is counted on the orders read model: wait until it holds this delivery.
-  const position = (e as Partial<RecordedEvent>).globalPosition;
-  if (position !== undefined) await ctx.settle(position);
-  const deliveredAt = new Date(d.deliveredAt);
-  const campaigns = await runningCampaigns(ctx, 'CLIENT', deliveredAt);
-  // Grants this delivery already won are paid out again (idempotently) even if their campaign has since
-  // stopped: a crash between the grant row and the credit must not lose the credit.
-  const payouts = await ctx.db
-    .selectFrom('promotion_grants')
-    .selectAll()
-    .where('user_id', '=', d.clientId)
-    .where('order_id', '=', d.orderId)
-    .where('audience', '=', 'CLIENT')
-    .execute();
-  const settled = new Set(payouts.map((g) => g.promotion_id));
-  const orderCity = campaigns.length ? await driverCity(ctx, d.driverId) : null;
-  for (const row of campaigns) {
-    if (settled.has(row.id) || (row.city_id !== null && row.city_id !== orderCity)) continue;
-    const campaign = toCampaign(row);
-    const counted = await countDeliveries(ctx, d, { from: countingFrom(campaign), cityId: row.city_id });
-    if (!milestoneReached(campaign, counted)) continue;
-    const grant = await recordGrant(ctx.db, { promotionId: row.id, userId: d.clientId, orderId: d.orderId, at: deliveredAt, now: ctx.clock.now() });
-    // A grant won by an earlier delivery was paid out by that delivery's reaction.
-    if (grant && grant.order_id === d.orderId) payouts.push(grant);
-  }
-  let last = 0;
-  for (const grant of payouts) {
-    if (grant.credit_scope === null) continue;
-    const { position: appended } = await ctx.handle(
-      creditDecider,
-      creditStream(d.clientId),
-      { type: 'GrantCredit', clientId: d.clientId, grantId: grant.id, promotionId: grant.promotion_id, orderId: d.orderId, scope: grant.credit_scope, amountCents: grant.amount_cents, now: grant.created_at },
-      { eventIds: (i) => derivedEventId(`promotion-grant-${grant.id}`, `credit/${i}`), metadata: { causationId: e.eventId } },
-    );
-    last = Math.max(last, appended);
-  }
-  return last;
-};
-
-/** The driver's deliveries up to and including this one, as countDeliveries counts a client's. */
-const countDriverDeliveries = async (ctx: AppContext, d: OrderDeliveredData, opts: { from: Date | null }): Promise<number> => {
+const countDeliveries = async (ctx: AppContext, d: OrderDeliveredData, who: { clientId: number } | { driverId: number }, from: Date | null, cityId: number | null): Promise<number> => {
   let q = ctx.db
     .selectFrom('order_views as o')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('o.driver_id', '=', d.driverId)
     .where('o.status', '=', 'DELIVERED')
     .where('o.delivered_at', '<=', new Date(d.deliveredAt));
-  if (opts.from) q = q.where('o.delivered_at', '>=', opts.from);
+  q = 'clientId' in who ? q.where('o.client_id', '=', who.clientId) : q.where('o.driver_id', '=', who.driverId);
+  if (from) q = q.where('o.delivered_at', '>=', from);
+  if (cityId !== null) q = q.innerJoin('drivers as d', 'd.driver_id', 'o.driver_id').where('d.city_id', '=', cityId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 };
 
 /**
- * Driver milestone grants (#10): the same rules as the clients' (a grant row per campaign and driver's
- * user), paid into the driver's wallet as PROMO_BONUS. The entry's id and cause derive from the grant, so
- * running twice records nothing more. A driver campaign's city is the driver's own city.
+ * I/O: the campaigns a delivery may grant, each read from its stream, with the recipient's counted
+ * deliveries and, where the campaign grants, a grant id. The city an order was served in is its driver's
+ * profile city (orders carry coordinates but no city; a driver works in one city).
  */
-const driverBonuses = async (ctx: AppContext, e: Cause): Promise<number> => {
+const deliveryCandidates = async (ctx: AppContext, streams: Streams, e: Cause): Promise<GrantReactionState> => {
   const d = e.data as OrderDeliveredData;
+  // Milestones are counted on the orders read model: wait until it holds this delivery.
   const position = (e as Partial<RecordedEvent>).globalPosition;
   if (position !== undefined) await ctx.settle(position);
-  const deliveredAt = new Date(d.deliveredAt);
   const driver = await ctx.db.selectFrom('drivers').select(['user_id', 'city_id']).where('driver_id', '=', d.driverId).executeTakeFirst();
-  if (!driver) return 0;
-  const payouts = await ctx.db
-    .selectFrom('promotion_grants')
-    .selectAll()
-    .where('user_id', '=', driver.user_id)
-    .where('order_id', '=', d.orderId)
-    .where('audience', '=', 'DRIVER')
-    .execute();
-  const settled = new Set(payouts.map((g) => g.promotion_id));
-  for (const row of await runningCampaigns(ctx, 'DRIVER', deliveredAt)) {
-    if (settled.has(row.id) || (row.city_id !== null && row.city_id !== driver.city_id)) continue;
-    const campaign = toCampaign(row);
-    if (!milestoneReached(campaign, await countDriverDeliveries(ctx, d, { from: countingFrom(campaign) }))) continue;
-    const grant = await recordGrant(ctx.db, { promotionId: row.id, userId: driver.user_id, orderId: d.orderId, at: deliveredAt, now: ctx.clock.now() });
-    if (grant && grant.order_id === d.orderId) payouts.push(grant);
+  if (!driver) return [];
+  const deliveredAt = new Date(d.deliveredAt);
+  const recipients = [
+    { audience: 'CLIENT' as const, userId: d.clientId, driverId: null, who: { clientId: d.clientId } },
+    { audience: 'DRIVER' as const, userId: driver.user_id, driverId: d.driverId, who: { driverId: d.driverId } },
+  ];
+  const candidates: GrantCandidate[] = [];
+  for (const r of recipients) {
+    for (const { id } of await runningCampaigns(ctx, r.audience, deliveredAt, driver.city_id)) {
+      const campaign = await streams.read(promotionStream(id), promotionDecider);
+      const recipient = { userId: r.userId, cityId: driver.city_id, deliveredAt };
+      // Deliveries are counted only where the campaign as it stands could grant at all.
+      if (!opensTo(campaign, recipient)) continue;
+      // A client's city campaign counts deliveries in its city; a driver's are all in the driver's city.
+      const countedCity = r.audience === 'CLIENT' ? campaign.terms.cityId : null;
+      const facts = {
+        ...recipient,
+        driverId: r.driverId,
+        orderId: d.orderId,
+        countedDeliveries: await countDeliveries(ctx, d, r.who, deliveriesCountedFrom(campaign), countedCity),
+      };
+      const grantId = grants(campaign, facts) ? await nextId(ctx.db, 'promotion_grant_id_seq') : null;
+      candidates.push({ promotionId: id, campaign, grantId, facts });
+    }
   }
-  let last = 0;
-  for (const grant of payouts) {
-    const cause = `promotion-grant-${grant.id}`;
-    const { position: appended } = await walletCommands(ctx).record(
-      {
-        driverId: d.driverId,
-        entryId: derivedEventId(cause, 'wallet/PROMO_BONUS'),
-        ledgerType: 'PROMO_BONUS',
-        direction: 'CREDIT',
-        amountCents: grant.amount_cents,
-        orderId: null,
-        receiptId: null,
-        exchangeRateAmount: null,
-        description: `Bono de la promoción #${grant.promotion_id}`,
-        causeId: cause,
-      },
-      causedBy(e),
-    );
-    last = Math.max(last, appended);
-  }
-  return last;
+  return candidates;
 };
 
-export const milestoneGrantsProcess = processManager<AppContext>({
-  name: 'promotion-milestone-grants',
-  reactsTo: (e) => e.type === 'OrderDelivered',
-  react: async (ctx, e) => Math.max(await clientCredits(ctx, e), await driverBonuses(ctx, e)),
-});
+export const milestoneGrantsProcess = (ctx: AppContext) =>
+  processManager<AppContext, GrantReactionState>({
+    name: 'promotion-milestone-grants',
+    reactsTo: (e) => (e.type === 'OrderDelivered' && e.streamId.startsWith('order-')) || e.type === 'PromotionGranted',
+    stateOf: (streams, e) => (e.type === 'OrderDelivered' ? deliveryCandidates(ctx, streams, e) : Promise.resolve([])),
+    decide: grantReactions,
+  });
 
 /** Only the catch-up half: deliveries are decided in the order area, which does not call into promotions. */
-export const milestoneGrantsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => milestoneGrantsProcess.catchUpJob(ctx, { everyMs });
+export const milestoneGrantsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });

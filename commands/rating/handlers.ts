@@ -1,4 +1,5 @@
-import { decide, evolve, initialState } from '../../domain/rating/rating.js';
+import { ratingStream } from '../../domain/rating/events.js';
+import { ratingDecider } from '../../domain/rating/rating.js';
 import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -7,11 +8,6 @@ import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
-
-/** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
-export const ratingStream = (orderId: number): string => `rating-${orderId}`;
-
-const ratingDecider = { initialState, evolve, decide };
 
 export interface RateDriverInput {
   orderId: number;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerEntryRecordedData, PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
 import { walletStream } from '../../domain/wallet/events.js';
-import { walletDecider, type EntryRequest, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
+import { walletDecider, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DomainEvent } from '../../domain/decider.js';
@@ -17,7 +17,7 @@ export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ?
  * Every delivery, adjustment and payout of a driver lands on one stream, and a reaction that gave up would
  * be lost (the process manager treats a domain error as final): the wallet tries a busy stream longer.
  */
-export const WALLET_ATTEMPTS = 56;
+const WALLET_ATTEMPTS = 56;
 
 /**
  * A LedgerEntryRecorded keeps its entry id as its event id (so a redelivered cause appends nothing); a
@@ -59,16 +59,11 @@ export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<AppContext, '
 /** The entry id of a settlement receipt's PAYOUT_SENT: one per receipt, whoever records it and however often. */
 export const payoutEntryId = (receiptId: string): string => derivedEventId(`receipt-${receiptId}`, 'wallet/PAYOUT_SENT');
 
-/** The wallet commands the API, the reactions and the settlement area send. */
+/** The wallet commands the API sends (reactions send theirs with sendToWallet). */
 export const walletCommands = (ctx: Ctx) => ({
   open: (driverId: number, m?: EventMetadata) => runWallet(ctx, driverId, { type: 'OpenWallet', driverId }, m),
-  /** An entry a reaction decided (walletReactions.ts, promotions' driver grants). */
-  record: (entry: EntryRequest, m?: EventMetadata) => runWallet(ctx, entry.driverId, { type: 'RecordEntry', ...entry }, m),
   adjust: (a: { driverId: number; direction: 'CREDIT' | 'DEBIT'; amountCents: number; reason: string; adminId: number }, m?: EventMetadata) =>
     runWallet(ctx, a.driverId, { type: 'AdjustBalance', entryId: randomUUID(), ...a }, m),
-  /** PAYOUT_SENT for a paid receipt (#11): idempotent, the entry id derives from the receipt. */
-  recordPayout: (p: { driverId: number; receiptId: string; amountCents: number }, m?: EventMetadata) =>
-    runWallet(ctx, p.driverId, { type: 'RecordPayout', entryId: payoutEntryId(p.receiptId), ...p }, m),
   setPayoutAccount: (a: { driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean }, m?: EventMetadata) =>
     runWallet(ctx, a.driverId, { type: 'SetPayoutAccount', ...a }, m),
 });

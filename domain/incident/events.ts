@@ -31,3 +31,6 @@ export interface IncidentReportedData {
 }
 
 export type IncidentEvent = DomainEvent<'IncidentReported', IncidentReportedData>;
+
+/** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
+export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;

@@ -59,3 +59,5 @@ export const decide = (cmd: ReportIncident, state: IncidentState): IncidentEvent
     },
   ];
 };
+
+export const incidentDecider = { initialState, evolve, decide };

@@ -1,9 +1,8 @@
 import type { CreditBucket } from '../credit/events.js';
 
 /**
- * Milestone promotion campaigns (back-office §2.4, §3.6). The campaign itself is state-stored
- * configuration; what it gives is recorded twice: a grant row (one per campaign and recipient) and the
- * recipient's credit movement (PROMO_GRANT on the event-sourced credit stream). These rules are pure.
+ * Milestone promotion campaigns (back-office §2.4, §3.6): the rules a campaign's decider (campaign.ts)
+ * and the back office's answers share.
  */
 export const AUDIENCES = ['CLIENT', 'DRIVER'] as const;
 export type Audience = (typeof AUDIENCES)[number];

@@ -20,3 +20,6 @@ export interface RatingSubmittedData {
 export type RatingEvent = DomainEvent<'RatingSubmitted', RatingSubmittedData>;
 
 export const RATING_LIMITS = { minScore: 1, maxScore: 5, maxTags: 6, maxTagLength: 40, maxCommentLength: 500 } as const;
+
+/** One stream per rated order: its expected revision lets exactly one of two racing ratings through. */
+export const ratingStream = (orderId: number): string => `rating-${orderId}`;

@@ -68,3 +68,5 @@ export const decide = (cmd: RateDriver, state: RatingState): RatingEvent[] => {
     },
   ];
 };
+
+export const ratingDecider = { initialState, evolve, decide };

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createDb } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createPgLitePool, createPostgresPool } from '../db/sqlPool.js';
-import { modules } from '../modules.js';
+import { migrationsOf } from '../modules.js';
 
 const Args = z.object({ email: z.string().email(), password: z.string().min(8).max(128), name: z.string().min(2).max(80).default('Super admin') });
 
@@ -25,7 +25,7 @@ const main = async () => {
   const pool = config.DATABASE_URL ? await createPostgresPool(config.DATABASE_URL) : await createPgLitePool(config.PGLITE_DIR);
   const db = createDb(pool);
   try {
-    await migrateToLatest(db, Object.assign({}, ...modules.map((m) => m.migrations ?? {})));
+    await migrateToLatest(db, migrationsOf());
     const outcome = await createSuperAdmin(db, systemClock.now(), args.data.email, args.data.password, args.data.name);
     console.log(outcome === 'created' ? `Super admin ${args.data.email} created.` : 'A super admin already exists (or the email is taken); nothing changed.');
   } finally {

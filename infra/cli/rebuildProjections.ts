@@ -5,7 +5,7 @@ import { openPool, openStore } from '../composition.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDb } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { modules } from '../modules.js';
+import { migrationsOf, modules } from '../modules.js';
 
 /**
  * `npm run projections:rebuild [-- name…]`: replays the log into fresh tables for the named projectors
@@ -30,7 +30,7 @@ const main = async () => {
   const db = createDb(pool);
   const store = await openStore(config, pool);
   try {
-    await migrateToLatest(db, Object.assign({}, ...modules.map((m) => m.migrations ?? {})));
+    await migrateToLatest(db, migrationsOf());
     const width = Math.max(...chosen.map((p) => p.name.length));
     const results: RebuildResult[] = [];
     for (const p of chosen) {

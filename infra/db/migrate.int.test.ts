@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from './database.js';
 import { migrateToLatest } from './migrate.js';
-import { createPgLitePool } from './sqlPool.js';
+import { pgLiteFrom } from '../../tests/support/pgliteTemplates.js';
 
 describe('migrateToLatest', () => {
   it('names the migration that failed', async () => {
-    const db = createDb(await createPgLitePool('memory://'));
+    const db = createDb(await pgLiteFrom('empty'));
     try {
       await expect(
         migrateToLatest(db, {
@@ -20,7 +20,7 @@ describe('migrateToLatest', () => {
   });
 
   it('says the migrations could not run when none failed by itself, instead of an empty name', async () => {
-    const db = createDb(await createPgLitePool('memory://'));
+    const db = createDb(await pgLiteFrom('empty'));
     // Kysely fails before running any migration (here: reading the list), so no result names one.
     await expect(
       migrateToLatest(db, new Proxy({}, { ownKeys: () => { throw new Error('provider failed'); } })),

@@ -94,11 +94,14 @@ const initdbInChild = async (dir: string): Promise<void> => {
   await promisify(execFile)(process.execPath, [...process.execArgv, script, dir], { timeout: 300_000 });
 };
 
+export type PgLitePool = SqlPool & { db: PGlite };
+
 /**
  * PGlite is a single connection: a transaction must own it from BEGIN to COMMIT, so `connect()` hands
- * it out to one caller at a time and queues the rest.
+ * it out to one caller at a time and queues the rest. `loadDataDir` (a `dumpDataDir` tarball) starts an
+ * in-memory database from a copy instead of initdb: tests start hundreds of databases.
  */
-export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16 }: { sharedBuffersMb?: number } = {}): Promise<SqlPool & { db: PGlite }> => {
+export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, loadDataDir }: { sharedBuffersMb?: number; loadDataDir?: Blob } = {}): Promise<PgLitePool> => {
   const inMemory = dir.startsWith('memory://');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   const lock = inMemory ? null : lockDirectory(dir);
@@ -106,6 +109,7 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16 }: { 
   try {
     if (!inMemory && !existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir);
     db = await PGlite.create(dir, {
+      loadDataDir,
       parsers: { 20: (v: string) => Number(v) },
       // PostgreSQL's default 128 MB of shared buffers is most of a fresh store's memory; one connection
       // over a small database does not need it (docs/decisions.md, "Operations").

@@ -1,9 +1,9 @@
 import type { CreditBucket } from '../../domain/credit/events.js';
-import type { Audience } from '../../domain/promotion/promotion.js';
-import type { PromotionGrantRow, PromotionRow } from '../../commands/promotions/campaigns.js';
+import type { Audience, Campaign } from '../../domain/promotion/promotion.js';
 import type { Db } from '../../infra/db/database.js';
+import type { PromotionGrantRow, PromotionRow } from './promotionViews.js';
 
-/** Reads of the state-stored campaigns and their grant rows (commands/promotions/campaigns.ts). */
+/** Reads of the campaigns read model and its grant rows (promotionViews.ts). */
 export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number }): Promise<PromotionRow[]> => {
   let q = db.selectFrom('promotions').selectAll();
   if (f.audience) q = q.where('audience', '=', f.audience);
@@ -12,6 +12,22 @@ export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: C
   if (f.cityId !== undefined) q = q.where('city_id', '=', f.cityId);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 };
+
+/** A row as the campaign rules read it (is_running in answers; which campaigns a delivery may grant). */
+export const toCampaign = (r: PromotionRow): Campaign => ({
+  audience: r.audience,
+  creditScope: r.credit_scope,
+  milestoneOrders: r.milestone_orders,
+  milestoneBasis: r.milestone_basis,
+  amountCents: r.amount_cents,
+  cityId: r.city_id,
+  startsAt: r.starts_at,
+  endsAt: r.ends_at,
+  maxGrants: r.max_grants,
+  grantsCount: r.grants_count,
+  active: r.active,
+  createdAt: r.created_at,
+});
 
 export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> => db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
 

@@ -19,7 +19,7 @@ import type { EventHandler } from '../projector.js';
  */
 
 /** One bucket's figures: the name of each and what one order row contributes to it. */
-export const CONTRIBUTIONS = {
+const CONTRIBUTIONS = {
   orders: sql`1`,
   accepted: sql`(o.accepted_at IS NOT NULL)::int`,
   delivered: sql`(o.status = 'DELIVERED')::int`,
@@ -56,7 +56,7 @@ export type ReportDailyRow = { day: string; city_id: number | null; water_type: 
 export type ReportDailyDriverRow = ReportDailyRow & { driver_id: number | null };
 
 /** Each roll-up and its bucket key: every report filter it can answer is a column of the key. */
-export const ROLLUPS = {
+const ROLLUPS = {
   report_daily: ['day', 'city_id', 'water_type'],
   report_daily_drivers: ['day', 'city_id', 'driver_id', 'water_type'],
 } as const;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandle } from '../../commands/handle.js';
-import { walletCommands } from '../../commands/wallet/handlers.js';
+import { payoutEntryId, runWallet, walletCommands } from '../../commands/wallet/handlers.js';
 import { LEDGER_TYPES } from '../../domain/wallet/events.js';
 import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
 import type { BusMessage } from '../../infra/bus/port.js';
@@ -61,7 +61,8 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     await runner.start();
 
     const clock = new ManualClock();
-    const wallet = walletCommands({ handle: createHandle(store), clock, store });
+    const walletCtx = { handle: createHandle(store), clock, store };
+    const wallet = walletCommands(walletCtx);
     const random = prng(7);
     const drivers = [1, 2, 3, 4];
     let head = 0;
@@ -73,12 +74,13 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       const pick = random();
       const r =
         pick < 0.1
-          ? await wallet.recordPayout({ driverId, receiptId: `r-${driverId}-${i % 5}`, amountCents })
+          ? await runWallet(walletCtx, driverId, { type: 'RecordPayout', driverId, entryId: payoutEntryId(`r-${driverId}-${i % 5}`), receiptId: `r-${driverId}-${i % 5}`, amountCents })
           : pick < 0.2
             ? await wallet.adjust({ driverId, direction: random() < 0.5 ? 'CREDIT' : 'DEBIT', amountCents, reason: 'Ajuste de prueba', adminId: 1 })
             : pick < 0.25
               ? await wallet.setPayoutAccount({ driverId, userId: driverId * 10, account: { method: 'BANK_TRANSFER', bankCode: null, idNumber: null, phone: null, accountNumber: `acc-${i}`, accountType: 'ahorro' }, otpVerified: false })
-              : await wallet.record({
+              : await runWallet(walletCtx, driverId, {
+                  type: 'RecordEntry',
                   driverId,
                   entryId: randomUUID(),
                   ledgerType: LEDGER_TYPES[Math.floor(random() * 3)],

@@ -8,7 +8,7 @@ import { createPgLitePool } from '../../infra/db/sqlPool.js';
 import { signInClient, type SignedInUser } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import { freshDatabaseUrl } from '../support/testService.js';
-import { freePort, request, spawnService, waitForHealth, type ChildService } from './faults.support.js';
+import { freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
 
 /**
  * Issue #13, fault 4: SIGTERM under steady keep-alive traffic. Every request the service read is
@@ -110,7 +110,15 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       }
     };
     const traffic = Promise.all(clients.map(worker));
-    await new Promise((r) => setTimeout(r, 1500));
+    // The signal comes once the traffic is past its first round (more orders than clients), however long
+    // that takes on a busy machine: a fixed wait made this a test of the machine's speed. A client's
+    // failure before the signal ends the wait with that failure.
+    await Promise.race([
+      waitUntil('more orders acknowledged than there are clients', async () => acknowledged.created.size > clients.length, 60_000),
+      traffic.then(() => {
+        throw new Error('the traffic stopped before the signal');
+      }),
+    ]);
     signalledAt = Date.now();
     s.child.kill('SIGTERM');
     const code = await s.exited;
@@ -131,7 +139,6 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       expect(committed('OrderCreated')).toEqual([...acknowledged.created].sort((a, b) => a - b));
       expect(committed('OrderCancelled')).toEqual([...acknowledged.cancelled].sort((a, b) => a - b));
     }
-    expect(acknowledged.created.size).toBeGreaterThan(8);
     console.info(`drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} requests refused before being read (${[...new Set(failures)].join(', ')})`);
   });
 });

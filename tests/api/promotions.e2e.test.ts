@@ -110,6 +110,8 @@ describe('promotion campaigns (back office, super admin)', () => {
       [{ amount_usd: 1.005 }, 'amount_usd'],
       [{ name: '' }, 'name'],
       [{ city_id: 999 }, 'city_id'],
+      [{ city_id: 2 ** 31 }, 'city_id'],
+      [{ max_grants: 2 ** 31 }, 'max_grants'],
       [{ credit_scope: null }, 'credit_scope'],
       [{ credit_scope: 'EVERYTHING' }, 'credit_scope'],
       [{ audience: 'DRIVER', credit_scope: 'ANY' }, 'credit_scope'],
@@ -125,6 +127,10 @@ describe('promotion campaigns (back office, super admin)', () => {
     const edges = await api.post('/admin/promotions', root.token, campaign({ name: 'n'.repeat(120), description: 'd'.repeat(255), milestone_orders: 1000, amount_usd: 10_000, max_grants: 1 }));
     expect(edges.status).toBe(201);
     expect((await api.post('/admin/promotions', root.token, campaign({ amount_usd: 0.01, milestone_orders: 1 }))).status).toBe(201);
+    // The largest cap the read model holds is stored and read back.
+    const widest = await api.post('/admin/promotions', root.token, campaign({ max_grants: 2 ** 31 - 1 }));
+    expect(widest.status).toBe(201);
+    expect((await api.get(`/admin/promotions/${widest.body.promotion.id}`, root.token)).body.promotion.max_grants).toBe(2 ** 31 - 1);
   });
 
   it('merge-updates only the fields sent, checking combinations on the effective values', async () => {

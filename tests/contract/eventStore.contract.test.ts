@@ -3,7 +3,7 @@ import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestCont
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool } from '../../infra/db/sqlPool.js';
+import { createPostgresPool } from '../../infra/db/sqlPool.js';
 import { createEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
@@ -29,6 +29,7 @@ const readAllThrough = async (store: EventStore, from: number, limit: number, th
   }
 };
 import { freshDatabaseUrl } from '../support/testService.js';
+import { pgLiteFrom } from '../support/pgliteTemplates.js';
 
 interface Harness {
   store: EventStore;
@@ -339,7 +340,7 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
 describe('EventStore contract: PGlite', () => {
   eventStoreContract(async () => {
-    const pool = await createPgLitePool('memory://');
+    const pool = await pgLiteFrom('empty');
     const db = createDb(pool);
     await migrateToLatest(db, eventStoreMigrations);
     const store = createPostgresEventStore(pool, { pollMs: 50 });

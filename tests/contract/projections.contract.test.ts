@@ -4,12 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { EventStore, RecordedEvent } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../../projections/migrations.js';
+import { pgLiteFrom } from '../support/pgliteTemplates.js';
 import { projector, type Projector } from '../../projections/projector.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { ProjectionRunner } from '../../projections/runner.js';
@@ -128,7 +129,7 @@ const backends: { name: string; open(names: string[]): Promise<Env> }[] = [
   {
     name: 'pglite',
     async open(names) {
-      return open(await createPgLitePool('memory://'), names);
+      return open(await pgLiteFrom('empty'), names);
     },
   },
 ];

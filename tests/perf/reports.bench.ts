@@ -27,7 +27,7 @@ const SEED_CHUNK = 100_000;
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-export const seed = async (t: TestService) => {
+const seed = async (t: TestService) => {
   const db = t.service.ctx.db;
   const started = performance.now();
   await sql`INSERT INTO users (phone, name, role) SELECT '+58412' || lpad(g::text, 7, '0'), 'Cliente ' || lpad(g::text, 5, '0'), 'CLIENT' FROM generate_series(1, ${CLIENTS}) g`.execute(db);

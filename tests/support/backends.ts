@@ -1,4 +1,5 @@
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { pgLiteFrom } from './pgliteTemplates.js';
 import { freshDatabaseUrl } from './testService.js';
 
 export interface Backend {
@@ -9,7 +10,7 @@ export interface Backend {
 
 /** The databases an integration test runs on: in-memory PGlite always, PostgreSQL too when DATABASE_URL is set. */
 export const backends: Backend[] = [
-  { name: 'pglite', open: async () => ({ pool: await createPgLitePool('memory://') }) },
+  { name: 'pglite', open: async () => ({ pool: await pgLiteFrom('empty') }) },
   ...(process.env.DATABASE_URL
     ? [
         {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Migration } from 'kysely';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool } from '../../infra/db/sqlPool.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { handles, type Projector } from '../../projections/projector.js';
+import { pgLiteFrom } from './pgliteTemplates.js';
 
 /**
  * Projector tests on in-memory PGlite: given events (as a stream would record them), the projector
@@ -17,7 +17,7 @@ export interface ProjectorUnderTest {
 }
 
 export const projectorOnPgLite = async (projector: Projector, migrations: Record<string, Migration>): Promise<ProjectorUnderTest> => {
-  const db = createDb(await createPgLitePool('memory://'));
+  const db = createDb(await pgLiteFrom('empty'));
   await migrateToLatest(db, migrations);
   let globalPosition = 0;
   const streamPositions = new Map<string, number>();

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
+import { pgLiteFrom } from './pgliteTemplates.js';
 
 /**
  * The middle tier of command tests: a real event store on in-memory PGlite, streams set up as history
@@ -25,7 +25,7 @@ export interface StreamsUnderTest {
 }
 
 export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
-  const pool = await createPgLitePool('memory://');
+  const pool = await pgLiteFrom('empty');
   const db = createDb(pool);
   await migrateToLatest(db, eventStoreMigrations);
   const store = createPostgresEventStore(pool, { pollMs: 20 });

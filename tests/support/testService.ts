@@ -4,6 +4,7 @@ import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type ProcessRole, type Service } from '../../infra/composition.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
+import { pgLiteFrom } from './pgliteTemplates.js';
 
 /**
  * A fresh Postgres database on the server of DATABASE_URL, so that test files running side by side
@@ -76,7 +77,12 @@ export const startTestService = async (
     JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
     ...options.env,
   };
-  const service = await buildService({ config: loadConfig(env), clock: options.clock, roles: options.roles });
+  const config = loadConfig(env);
+  // An embedded test database starts as a copy of a migrated one: the migrations still run, and find nothing
+  // to do. Benchmarks start test services outside vitest, where no template was built.
+  const fromTemplate = process.env.VITEST !== undefined && !config.DATABASE_URL && config.PGLITE_DIR === 'memory://';
+  const pool = fromTemplate ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB }) : undefined;
+  const service = await buildService({ config, clock: options.clock, roles: options.roles, pool });
   const port = await service.start(0);
   const baseUrl = `http://127.0.0.1:${port}`;
   // Every response a test receives is checked against the served document (tests/support/openapiContract.ts).

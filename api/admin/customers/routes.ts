@@ -114,7 +114,7 @@ const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.
 
 /**
  * The admin's cities. A customer belongs to the cities of their orders, which the reports' read model
- * records; commands do not wait for it, so a city-limited admin's read does (ctx.caughtUp).
+ * records; commands do not wait for it, so a city-limited admin's read (or credit adjustment) does (ctx.caughtUp).
  */
 const customerScopeOf = async (ctx: AppContext, actor: Actor) => {
   const scope = await cityScopeOf(ctx, actor);

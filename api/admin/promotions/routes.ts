@@ -1,12 +1,16 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { createPromotion, deletePromotion, promotionNotFound, toCampaign, updatePromotion, type CampaignFields, type PromotionRow } from '../../../commands/promotions/campaigns.js';
+import { metadataOf } from '../../../commands/origin.js';
+import { createPromotion, deletePromotion, updatePromotion } from '../../../commands/promotions/campaigns.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
+import { promotionNotFound } from '../../../domain/promotion/campaign.js';
+import type { PromotionTerms } from '../../../domain/promotion/events.js';
 import { validationError } from '../../../domain/errors.js';
 import { centsToUsd } from '../../../domain/money.js';
 import { AUDIENCES, isRunning, MILESTONE_BASES } from '../../../domain/promotion/promotion.js';
 import type { AppContext } from '../../../infra/context.js';
-import { grantsOf, listPromotions, promotionById, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
+import { grantsOf, listPromotions, promotionById, toCampaign, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
+import type { PromotionRow } from '../../../projections/promotions/promotionViews.js';
 import { requireRole } from '../../auth.js';
 import { decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
 import { defineRoute, PathId } from '../../route.js';
@@ -24,6 +28,12 @@ const instant = z
   }, 'must be a real date')
   .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s));
 
+/**
+ * The read model's integer columns bound ids and counts: a bigger one would be accepted into a campaign's
+ * event and then stop the projector that cannot store it.
+ */
+const INTEGER_MAX = 2_147_483_647;
+
 const fields = {
   name: z.string().trim().min(1).max(120),
   description: z.string().max(255).nullable(),
@@ -32,10 +42,10 @@ const fields = {
   milestone_orders: z.number().int().min(1).max(1000),
   milestone_basis: z.enum(MILESTONE_BASES),
   amount_usd: z.number().min(0.01, 'must be at least 0.01').pipe(usdAmount(10_000)),
-  city_id: z.number().int().positive().nullable(),
+  city_id: z.number().int().positive().max(INTEGER_MAX).nullable(),
   starts_at: instant.nullable(),
   ends_at: instant.nullable(),
-  max_grants: z.number().int().min(1).nullable(),
+  max_grants: z.number().int().min(1).max(INTEGER_MAX).nullable(),
   active: z.boolean(),
 };
 
@@ -131,13 +141,24 @@ const toGrant = (g: GrantWithUser) => ({
   created_at: g.created_at.toISOString(),
 });
 
-/** The body's amount_usd arrives as cents (usdAmount); the table calls it amount_cents. */
-const toFields = <T extends { amount_usd?: number }>(body: T) => {
-  const { amount_usd, ...rest } = body;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[k] = v;
-  if (amount_usd !== undefined) out.amount_cents = amount_usd;
-  return out;
+type Body = z.infer<typeof UpdateBody>;
+
+/** The sent fields as the campaign's terms (amount_usd arrives as cents: usdAmount); absent ones stay absent. */
+const termsOf = (b: Body): Partial<PromotionTerms> => {
+  const t: Partial<PromotionTerms> = {};
+  if (b.name !== undefined) t.name = b.name;
+  if (b.description !== undefined) t.description = b.description;
+  if (b.audience !== undefined) t.audience = b.audience;
+  if (b.credit_scope !== undefined) t.creditScope = b.credit_scope;
+  if (b.milestone_orders !== undefined) t.milestoneOrders = b.milestone_orders;
+  if (b.milestone_basis !== undefined) t.milestoneBasis = b.milestone_basis;
+  if (b.amount_usd !== undefined) t.amountCents = b.amount_usd;
+  if (b.city_id !== undefined) t.cityId = b.city_id;
+  if (b.starts_at !== undefined) t.startsAt = b.starts_at?.toISOString() ?? null;
+  if (b.ends_at !== undefined) t.endsAt = b.ends_at?.toISOString() ?? null;
+  if (b.max_grants !== undefined) t.maxGrants = b.max_grants;
+  if (b.active !== undefined) t.active = b.active;
+  return t;
 };
 
 /** Back-office §4.6: milestone promotion campaigns, super admins only. */
@@ -161,11 +182,14 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     router,
     ctx.openapi,
     { method: 'post', path: '/admin/promotions', summary: 'Create a promotion campaign', tags, guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created', schema: PromotionAnswer } }, errors: [403] },
-    async ({ body, res }) => {
-      const now = ctx.clock.now();
-      const row = await createPromotion(ctx.db, toFields(body) as unknown as CampaignFields, now);
+    async ({ body, res, actor, req }) => {
+      // The create body's defaults fill every term.
+      const { promotionId, position } = await createPromotion(ctx, termsOf(body) as PromotionTerms, metadataOf(actor, req.id));
+      await ctx.settle(position);
+      const row = await promotionById(ctx.db, promotionId);
+      if (!row) throw promotionNotFound();
       res.status(201);
-      return { promotion: toPromotion(row, now) };
+      return { promotion: toPromotion(row, ctx.clock.now()) };
     },
   );
 
@@ -184,12 +208,13 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     router,
     ctx.openapi,
     { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND, 409] },
-    async ({ params, body, req }) => {
+    async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
-      const now = ctx.clock.now();
       const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
-      const row = await updatePromotion(ctx.db, id, toFields(body) as Partial<CampaignFields>, sent, now);
-      return { promotion: toPromotion(row, now) };
+      await ctx.settle(await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id)));
+      const row = await promotionById(ctx.db, id);
+      if (!row) throw promotionNotFound();
+      return { promotion: toPromotion(row, ctx.clock.now()) };
     },
   );
 
@@ -197,8 +222,8 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     router,
     ctx.openapi,
     { method: 'delete', path: '/admin/promotions/:promotionId', summary: 'Delete a promotion campaign without grants', tags, guards: superAdmin, params: PromotionParams, responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } }, errors: [403, NOT_FOUND, 409] },
-    async ({ params }) => {
-      await deletePromotion(ctx.db, promotionId(params.promotionId));
+    async ({ params, actor, req }) => {
+      await ctx.settle(await deletePromotion(ctx, promotionId(params.promotionId), metadataOf(actor, req.id)));
       return { deleted: true };
     },
   );

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { FIGURES, orderBuckets, pgZone, type Figure } from '../../../projections/reports/dailyRollup.js';
 import type { ReportContext } from './report.js';
-import { addDays, type DateWindow } from './reportQuery.js';
+import { addDays, addMonths, type DateWindow } from './reportQuery.js';
 import { allOf, inScope } from './sortedRows.js';
 
 /** The filters a daily roll-up answers: each is a column of its bucket key. */
@@ -10,6 +10,16 @@ export interface BucketFilter {
   driver_id?: number;
   water_type?: string;
 }
+
+/** The admin's cities and the bucket-key filters, on a bucket (`d`) or a report_orders row (`o`). */
+export const keyWhere = (scope: ReportContext['scope'], f: BucketFilter, alias: 'd' | 'o'): RawBuilder<unknown>[] => {
+  const col = (c: string) => sql.ref(`${alias}.${c}`);
+  const where: RawBuilder<unknown>[] = inScope(scope, col('city_id'));
+  if (f.city_id !== undefined) where.push(sql`${col('city_id')} = ${f.city_id}`);
+  if (f.driver_id !== undefined) where.push(sql`${col('driver_id')} = ${f.driver_id}`);
+  if (f.water_type !== undefined) where.push(sql`${col('water_type')} = ${f.water_type}`);
+  return where;
+};
 
 /**
  * The daily buckets `d` (day, city_id, driver_id, water_type and the figures of dailyRollup.ts) of the
@@ -20,14 +30,7 @@ export interface BucketFilter {
  */
 export const buckets = (rc: ReportContext, w: DateWindow, f: BucketFilter, opts: { drivers?: boolean; rowOnly?: RawBuilder<unknown>[] } = {}): RawBuilder<unknown> => {
   const rowOnly = opts.rowOnly ?? [];
-  const keyed = (alias: 'd' | 'o') => {
-    const col = (c: string) => sql.ref(`${alias}.${c}`);
-    const where: RawBuilder<unknown>[] = inScope(rc.scope, col('city_id'));
-    if (f.city_id !== undefined) where.push(sql`${col('city_id')} = ${f.city_id}`);
-    if (f.driver_id !== undefined) where.push(sql`${col('driver_id')} = ${f.driver_id}`);
-    if (f.water_type !== undefined) where.push(sql`${col('water_type')} = ${f.water_type}`);
-    return where;
-  };
+  const keyed = (alias: 'd' | 'o') => keyWhere(rc.scope, f, alias);
   if (rc.rowsOnly || rowOnly.length > 0) {
     return orderBuckets(sql`${pgZone(rc.tz)}::text`, allOf([sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyed('o'), ...rowOnly]));
   }
@@ -38,12 +41,10 @@ export const buckets = (rc: ReportContext, w: DateWindow, f: BucketFilter, opts:
 /** Σ figure over the buckets `b`, as a number (counts and sums of one window fit a float8 exactly). */
 export const total = (f: Figure): RawBuilder<number> => sql<number>`coalesce(sum(b.${sql.ref(f)}), 0)::float8`;
 
-export type Granularity = 'day' | 'week' | 'month';
-
 /** The first day of the period (ISO week from Monday) after the one `day` falls in. */
 const nextPeriod = (day: string, g: 'week' | 'month'): string => {
   const d = new Date(`${day}T00:00:00Z`);
-  if (g === 'month') return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  if (g === 'month') return addMonths(`${day.slice(0, 7)}-01`, 1);
   return addDays(day, 7 - ((d.getUTCDay() + 6) % 7));
 };
 

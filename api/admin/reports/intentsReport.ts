@@ -6,8 +6,8 @@ import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
-import { buckets, total } from './dailyBuckets.js';
-import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
+import { buckets, keyWhere, total } from './dailyBuckets.js';
+import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /**
  * Back-office §4.2 non-converted purchase intents: orders created in the window that ended CANCELLED or
@@ -78,10 +78,8 @@ interface Row {
 /** Filters that apply to every published order (the totals' base) and those that pick among the intents. */
 const baseWhere = (rc: ReportContext, q: IntentsQuery): RawBuilder<unknown>[] => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
-  const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
-  if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
+  const where = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyWhere(rc.scope, { city_id: q.city_id, water_type: q.water_type }, 'o')];
   if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
-  if (q.water_type) where.push(sql`o.water_type = ${q.water_type}`);
   return where;
 };
 

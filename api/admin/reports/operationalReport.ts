@@ -54,30 +54,25 @@ const ZERO: Omit<Sums, 'day'> = {
 /**
  * Over the whole window (day null), and per day too when byDay (grouping sets), summed over the day
  * buckets (dailyBuckets.ts); a client filter reads the rows. Averages are carried as sums and counts
- * (minutes in tenths), so totals stay exact. Active drivers are counted apart, over driver buckets.
+ * (minutes in tenths), so totals stay exact. By day the buckets are the drivers' (the same orders split by
+ * driver, unassigned ones under none), so one pass also counts the active drivers.
  */
 const sums = async (rc: ReportContext, q: OperationalQuery, w: DateWindow, byDay: boolean): Promise<Sums[]> => {
   const filter = { city_id: q.city_id, driver_id: q.driver_id, water_type: q.water_type };
   const rowOnly = q.client_id === undefined ? [] : [sql`o.client_id = ${q.client_id}`];
-  const day = sql`to_char(b.day, 'YYYY-MM-DD')`;
   const grouping = byDay ? sql`GROUP BY GROUPING SETS ((b.day), ())` : sql``;
-  const dayOf = byDay ? day : sql`NULL`;
-  const [figures, active] = await Promise.all([
-    sql<Omit<Sums, 'active_drivers'>>`SELECT ${dayOf} AS day,
-        ${total('orders')} AS published, ${total('accepted')} AS accepted, ${total('delivered')} AS delivered,
-        ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
-        ${total('liters_requested')} AS liters_requested, ${total('liters_delivered')} AS liters_delivered,
-        ${total('gross_cents')} AS gross_cents, ${total('commission_cents')} AS commission_cents,
-        ${total('acceptance_tenths')} AS acceptance_tenths, ${total('acceptance_n')} AS acceptance_n,
-        ${total('delivery_tenths')} AS delivery_tenths, ${total('delivery_n')} AS delivery_n
-      FROM (${buckets(rc, w, filter, { rowOnly })}) b ${grouping}`.execute(rc.db),
-    byDay
-      ? sql<{ day: string | null; active_drivers: number }>`SELECT ${dayOf} AS day, count(DISTINCT b.driver_id) FILTER (WHERE b.accepted > 0)::int AS active_drivers
-          FROM (${buckets(rc, w, filter, { rowOnly, drivers: true })}) b ${grouping}`.execute(rc.db)
-      : { rows: [] },
-  ]);
-  const activeOn = new Map(active.rows.map((a) => [a.day, a.active_drivers]));
-  return figures.rows.map((s) => ({ ...s, active_drivers: activeOn.get(s.day) ?? 0 }));
+  const dayOf = byDay ? sql`to_char(b.day, 'YYYY-MM-DD')` : sql`NULL`;
+  const activeDrivers = byDay ? sql`count(DISTINCT b.driver_id) FILTER (WHERE b.accepted > 0)::int` : sql`0`;
+  const { rows } = await sql<Sums>`SELECT ${dayOf} AS day,
+      ${total('orders')} AS published, ${total('accepted')} AS accepted, ${total('delivered')} AS delivered,
+      ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
+      ${total('liters_requested')} AS liters_requested, ${total('liters_delivered')} AS liters_delivered,
+      ${total('gross_cents')} AS gross_cents, ${total('commission_cents')} AS commission_cents,
+      ${total('acceptance_tenths')} AS acceptance_tenths, ${total('acceptance_n')} AS acceptance_n,
+      ${total('delivery_tenths')} AS delivery_tenths, ${total('delivery_n')} AS delivery_n,
+      ${activeDrivers} AS active_drivers
+    FROM (${buckets(rc, w, filter, { rowOnly, drivers: byDay })}) b ${grouping}`.execute(rc.db);
+  return rows;
 };
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -5,8 +5,8 @@ import { ORDER_STATUSES } from '../../../domain/order/events.js';
 import { ORIGIN_LABELS, PAYMENT_STATUS_LABELS, statusLabel } from './labels.js';
 import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, orderedPair, page, resolveWindow, sortParam } from './reportQuery.js';
-import { buckets, total, type BucketFilter } from './dailyBuckets.js';
-import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
+import { buckets, keyWhere, total, type BucketFilter } from './dailyBuckets.js';
+import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /** Back-office §4.2 detailed orders: one row per order of any state, by creation date. */
 
@@ -132,11 +132,8 @@ const windowOfQuery = (rc: ReportContext, q: OrdersQuery) => {
 const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
   const w = windowOfQuery(rc, q);
   const { keyed, rowOnly } = filtersOf(q);
-  const where: RawBuilder<unknown>[] = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
-  if (keyed.city_id !== undefined) where.push(sql`o.city_id = ${keyed.city_id}`);
-  if (keyed.driver_id !== undefined) where.push(sql`o.driver_id = ${keyed.driver_id}`);
-  if (keyed.water_type) where.push(sql`o.water_type = ${keyed.water_type}`);
-  return sql`SELECT ${ordersFrom(true)} WHERE ${allOf([...where, ...rowOnly])}`;
+  const where = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyWhere(rc.scope, keyed, 'o'), ...rowOnly];
+  return sql`SELECT ${ordersFrom(true)} WHERE ${allOf(where)}`;
 };
 
 const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });

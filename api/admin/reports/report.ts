@@ -18,7 +18,10 @@ export interface Column<Item> {
 export interface ReportContext {
   db: Db;
   scope: CityScope;
-  /** IANA zone whose calendar days the date filters name (the settlement timezone, as report_calendar holds it). */
+  /**
+   * The settlement timezone as report_calendar holds it (an IANA name or ±HH:MM, ISO sign), whose calendar
+   * days the date filters name; in SQL always pgZone(tz).
+   */
   tz: string;
   /** Today in `tz` (YYYY-MM-DD). */
   today: string;

@@ -23,7 +23,7 @@ export const EXPORT_BATCH_ROWS = 1000;
 
 const direction = (dir: 'asc' | 'desc') => sql.raw(dir === 'asc' ? 'ASC' : 'DESC');
 
-/** One page of rows; the row count comes with the report's totals, which scan the same rows anyway. */
+/** One page of rows; the row count comes with the report's totals. */
 export const pageOf = async <Row>(db: Db, s: SortedSource, limit: number, page: number): Promise<Row[]> => {
   const d = direction(s.dir);
   const order = sql`ORDER BY ${s.key} ${d}, r.id ${d}`;
