@@ -105,13 +105,18 @@ export interface ReactionDefinition<St> {
   decide(event: Cause, state: St, now: Date): Send[];
 }
 
-/** How deep the inline half follows its own commands' events (a repriced order reconciles its credit once more). */
+/**
+ * How deep a reaction follows its own commands' events (a repriced order reconciles its credit once more;
+ * a grant pays out). The catch-up follows them too instead of waiting to meet them in the log: on
+ * PostgreSQL the log hides an event while an older transaction is open, so the run that appended it
+ * might end before it shows, and the follow-up would wait for the next run.
+ */
 const MAX_FOLLOW_UP_DEPTH = 3;
 
-/** Runs a pure reaction: read, decide, send each command; inline, react to what those commands appended. */
+/** Runs a pure reaction: read, decide, send each command, then react to what those commands appended. */
 const reactPurely =
   <St>(def: ReactionDefinition<St>) =>
-  async (ctx: ReactionContext, e: Cause, streams: Streams, followUp: boolean, depth = 0): Promise<number> => {
+  async (ctx: ReactionContext, e: Cause, streams: Streams, depth = 0): Promise<number> => {
     const state = await def.stateOf(streams, e);
     let last = 0;
     for (const s of def.decide(e, state, ctx.clock.now())) {
@@ -123,10 +128,10 @@ const reactPurely =
       });
       streams.remember(s.streamId, handled);
       last = Math.max(last, handled.position);
-      if (!followUp || depth >= MAX_FOLLOW_UP_DEPTH) continue;
+      if (depth >= MAX_FOLLOW_UP_DEPTH) continue;
       for (const appended of handled.events) {
         const next: Cause = { ...appended, streamId: s.streamId };
-        if (def.reactsTo(next)) last = Math.max(last, await reactPurely(def)(ctx, next, streams, followUp, depth + 1));
+        if (def.reactsTo(next)) last = Math.max(last, await reactPurely(def)(ctx, next, streams, depth + 1));
       }
     }
     return last;
@@ -191,9 +196,7 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
 
 export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C> {
   const { name, reactsTo } = definition;
-  // Inline, a reaction follows up on its own commands; the catch-up reaches those events in the log.
-  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> =>
-    reactPurely(definition)(ctx, e, streams ?? new Streams(ctx), streams !== null);
+  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> => reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
   /**
    * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
    * busy is no refusal: inline, the reaction is left to the catch-up (the command it follows stands); in
