@@ -70,17 +70,28 @@ export const spawnService = (env: Record<string, string>, command: string[] = [p
   return { child, port, output: () => output, exited, client };
 };
 
-export const waitUntil = async (what: string, probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> => {
+export const waitUntil = async (what: string | (() => string), probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
 };
 
-export const waitForHealth = (s: ChildService, timeoutMs?: number) =>
-  waitUntil(`health of the service on :${s.port}\n${s.output().slice(-2000)}`, async () => (await fetch(`http://127.0.0.1:${s.port}/health`)).ok, timeoutMs);
+/**
+ * Until the child itself logs that it serves on its port, and /health answers there. The port was free
+ * when picked, but another process may bind it first (the suite starts hundreds of services); its /health
+ * must not pass for the child's.
+ */
+export const waitForHealth = (s: ChildService, timeoutMs?: number) => {
+  const startedHere = (line: string) => line.includes('"msg":"service started"') && line.includes(`"port":${s.port},`);
+  return waitUntil(
+    () => `health of the service on :${s.port}\n${s.output().slice(-2000)}`,
+    async () => s.output().split('\n').some(startedHere) && (await fetch(`http://127.0.0.1:${s.port}/health`)).ok,
+    timeoutMs,
+  );
+};
 
 /**
  * A TCP hop between the service and a server (PostgreSQL, NATS) that can play the server going away: `down()` cuts every
