@@ -139,14 +139,30 @@ describe('operational report', () => {
       liters_requested: 7500,
       liters_delivered: 4800,
       avg_ticket_usd: 34.72,
-      avg_acceptance_minutes: expect.any(Number),
-      avg_delivery_minutes: expect.any(Number),
+      // Accepted after 3 (o1), 2 (o2) and 1 (o4) minutes; o1 and o2 delivered 30 minutes after acceptance.
+      avg_acceptance_minutes: 2,
+      avg_delivery_minutes: 30,
       active_drivers: 2,
       gross_income_usd: 69.44,
       commission_usd: 6.94,
     });
     expect(items.find((i: { date: string }) => i.date === '2026-02-20')).toMatchObject({ published: 0, conversion_pct: 0, avg_ticket_usd: null, avg_acceptance_minutes: null, gross_income_usd: 0 });
-    expect(totals).toMatchObject({ published: 7, accepted: 4, delivered: 3, cancelled: 3, expired: 1, conversion_pct: 42.9, liters_delivered: 5800, active_drivers: 3, gross_income_usd: 84.44, commission_usd: 8.44 });
+    // o5 was accepted after 6 minutes and delivered 20 minutes later: (3 + 2 + 1 + 6) / 4 and (30 + 30 + 20) / 3.
+    expect(items.find((i: { date: string }) => i.date === '2026-03-11')).toMatchObject({ avg_acceptance_minutes: 6, avg_delivery_minutes: 20 });
+    expect(totals).toMatchObject({
+      published: 7,
+      accepted: 4,
+      delivered: 3,
+      cancelled: 3,
+      expired: 1,
+      conversion_pct: 42.9,
+      liters_delivered: 5800,
+      avg_acceptance_minutes: 3,
+      avg_delivery_minutes: 26.7,
+      active_drivers: 3,
+      gross_income_usd: 84.44,
+      commission_usd: 8.44,
+    });
     for (const f of ['published', 'delivered', 'cancelled', 'expired', 'liters_requested']) {
       expect(items.reduce((s: number, i: Record<string, number>) => s + i[f], 0), f).toBe(totals[f]);
     }
