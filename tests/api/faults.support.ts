@@ -80,18 +80,19 @@ export const waitUntil = async (what: string | (() => string), probe: () => Prom
 };
 
 /**
- * Until the child itself logs that it serves on its port, and /health answers there. The port was free
- * when picked, but another process may bind it first (the suite starts hundreds of services); its /health
- * must not pass for the child's.
+ * Whether a child's log says that it serves on `port`. A port was free when picked, but another process
+ * may bind it first (the suite starts hundreds of services): its /health must not pass for the child's.
  */
-export const waitForHealth = (s: ChildService, timeoutMs?: number) => {
-  const startedHere = (line: string) => line.includes('"msg":"service started"') && line.includes(`"port":${s.port},`);
-  return waitUntil(
+export const startedOn = (output: string, port: number) =>
+  output.split('\n').some((line) => line.includes('"msg":"service started"') && line.includes(`"port":${port},`));
+
+/** Until the child itself logs that it serves on its port, and /health answers there. */
+export const waitForHealth = (s: ChildService, timeoutMs?: number) =>
+  waitUntil(
     () => `health of the service on :${s.port}\n${s.output().slice(-2000)}`,
-    async () => s.output().split('\n').some(startedHere) && (await fetch(`http://127.0.0.1:${s.port}/health`)).ok,
+    async () => startedOn(s.output(), s.port) && (await fetch(`http://127.0.0.1:${s.port}/health`)).ok,
     timeoutMs,
   );
-};
 
 /**
  * A TCP hop between the service and a server (PostgreSQL, NATS) that can play the server going away: `down()` cuts every

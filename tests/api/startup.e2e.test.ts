@@ -1,44 +1,23 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../api/route.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type Service } from '../../infra/composition.js';
 import { modules } from '../../infra/modules.js';
-
-const freePort = async (): Promise<number> => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
-  s.close();
-  await once(s, 'close');
-  return port;
-};
+import { freePort, startedOn, waitUntil } from './faults.support.js';
 
 const startProcess = (env: Record<string, string>) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], {
-    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent', ...env },
+    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  return { child, stderr: () => stderr };
-};
-
-const waitForHealth = async (port: number) => {
-  for (let i = 0; i < 600; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/health`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('service did not come up');
+  return { child, stdout: () => stdout, stderr: () => stderr };
 };
 
 // Child processes start tsx from scratch: on a loaded machine that alone can take most of a minute.
@@ -64,9 +43,9 @@ describe('start-up and shutdown', { timeout: 180_000 }, () => {
 
   it('npm start with no environment serves /health and the OpenAPI document, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const { child } = startProcess({ PORT: String(port) });
+    const { child, stdout } = startProcess({ PORT: String(port) });
     try {
-      await waitForHealth(port);
+      await waitUntil(`health of the service on :${port}`, async () => startedOn(stdout(), port) && (await fetch(`http://127.0.0.1:${port}/health`)).ok);
       const doc = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
       expect(doc.status).toBe(200);
       expect((await doc.json()).openapi).toBe('3.1.0');
