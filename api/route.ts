@@ -147,9 +147,13 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable (Retry-After header)',
 };
 
-/** The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request schema). */
+/**
+ * The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request
+ * schema) and 503, which any operation can answer while its database is away (a route's own description
+ * of a 503 replaces the general one).
+ */
 const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
-  const own = new Map<number, string>();
+  const own = new Map<number, string>([[503, ERROR_DESCRIPTIONS[503]]]);
   if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
   if (spec.body || spec.bodyContent || spec.query || spec.params || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
   for (const e of spec.errors ?? []) {

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { driverCommands } from '../../commands/driver/handlers.js';
 import { DOCUMENT_TYPES } from '../../domain/driver/events.js';
-import { forbidden, notFound, validationError } from '../../domain/errors.js';
+import { forbidden, validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver, listDriverDocuments } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
@@ -10,6 +10,7 @@ import { requestMetadata } from '../identity/requestMetadata.js';
 import { defineRoute } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
+import { readBack } from '../readBack.js';
 
 const Latitude = z.number().min(-90).max(90);
 const Longitude = z.number().min(-180).max(180);
@@ -49,10 +50,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     return actor.driverId;
   };
   const answer = async (driverId: number, position: number) => {
-    await ctx.settle(position);
-    const d = await findDriver(ctx.db, driverId, ctx.clock.now());
-    if (!d) throw notFound('DriverNotFound', 'No such driver.');
-    return { driver: driverView(d) };
+    return { driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))) };
   };
 
   defineRoute(
@@ -84,8 +82,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
       const r = await commands.recordDocument(driverId, { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null }, requestMetadata(req, actor));
-      await ctx.settle(r.position);
-      const document = (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type)!;
+      const document = await readBack(ctx, r.position, async () => (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type));
       res.status(201);
       return { document: documentView(document) };
     },

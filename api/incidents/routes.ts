@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { forbidden, notFound } from '../../domain/errors.js';
+import { forbidden } from '../../domain/errors.js';
 import { INCIDENT_DESCRIPTION_MAX, INCIDENT_TYPES } from '../../domain/incident/events.js';
 import { metadataOf } from '../../commands/origin.js';
 import { reportIncident } from '../../commands/incident/handlers.js';
@@ -11,6 +11,7 @@ import { authenticate } from '../auth.js';
 import { bundleForParty } from '../orders/orderReads.js';
 import { OrderParams, orderIdFrom } from '../orders/schemas.js';
 import { defineRoute } from '../route.js';
+import { readBack } from '../readBack.js';
 
 const IncidentBody = z
   .object({
@@ -63,9 +64,7 @@ export const incidentRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, body, actor, req, res }) => {
       const orderId = orderIdFrom(params);
       const { position, incident } = await reportIncident(ctx, actor, { orderId, type: body.type, description: body.description || null }, metadataOf(actor, req.id));
-      await ctx.settle(position);
-      const row = await findIncident(ctx.db, incident.incidentId);
-      if (!row) throw notFound('OrderNotFound', 'Order not found.');
+      const row = await readBack(ctx, position, () => findIncident(ctx.db, incident.incidentId));
       res.status(201);
       return { incident: incidentView(row) };
     },

@@ -12,6 +12,7 @@ import { defineRoute } from '../route.js';
 import { loadBundle } from '../orders/orderReads.js';
 import { idFrom, OfferParams, OrderParams, orderIdFrom, usdAmount } from '../orders/schemas.js';
 import { toClientView, toDriverOfferView, toDriverView } from '../orders/views.js';
+import { readBack } from '../readBack.js';
 
 const estimatedMinutes = z.number().int().min(1).max(240).optional();
 
@@ -61,9 +62,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
       { orderId, driverGrossCents, estimatedMinutes: body.estimatedMinutes ?? null, force: body.force ?? false },
       metadataOf(actor, requestId),
     );
-    await ctx.settle(position);
-    const offer = await findOfferRow(ctx.db, offerId);
-    if (!offer) throw offerNotFound();
+    const offer = await readBack(ctx, position, () => findOfferRow(ctx.db, offerId));
     return { offer: toDriverOfferView(offer), ...(offer.over_capacity ? { warning: OVER_CAPACITY_WARNING } : {}) };
   };
 
@@ -94,10 +93,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   }
 
   const settledClientView = async (position: number, orderId: number) => {
-    await ctx.settle(position);
-    const b = await loadBundle(ctx, orderId);
-    if (!b) throw notFound('OrderNotFound', 'Order not found.');
-    return { order: toClientView(b) };
+    return { order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))) };
   };
 
   for (const path of ['/orders/offers/:offerId/accept', '/counter-offers/:offerId/accept']) {

@@ -21,6 +21,7 @@ import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
 import { decodeCursor, encodeCursor, idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
 import { ClientOrder, DriverOrder, OrderForRole, OrderHistoryItem, OrderStatus, Receipt } from './viewSchemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
+import { readBack } from '../readBack.js';
 
 const CreateOrderBody = z.object({
   latitude,
@@ -95,12 +96,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   const tags = ['orders'];
 
   /** Read-your-writes: wait for the position, then answer from the read model like the GETs. */
-  const settledBundle = async (position: number, orderId: number): Promise<OrderBundle> => {
-    await ctx.settle(position);
-    const b = await loadBundle(ctx, orderId);
-    if (!b) throw notFound('OrderNotFound', 'Order not found.');
-    return b;
-  };
+  const settledBundle = (position: number, orderId: number): Promise<OrderBundle> => readBack(ctx, position, () => loadBundle(ctx, orderId));
 
   defineRoute(
     router,

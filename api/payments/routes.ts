@@ -20,6 +20,7 @@ import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { idFrom, OrderParams } from '../orders/schemas.js';
 import { PaymentSchema, toFormReportView, toPaymentView } from './views.js';
+import { readBack } from '../readBack.js';
 
 const RequestBody = z.object({ method: z.string().trim().min(1).max(40) });
 
@@ -53,10 +54,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
   /** Read-your-writes: the payment as the read model holds it once the written position is applied. */
   const paymentAfter = async (position: number, paymentId: number): Promise<PaymentRow> => {
     // The payment may have been written by a concurrent request: settle on its stream's head too.
-    await ctx.settle(Math.max(position, await streamHead(ctx, paymentStream(paymentId))));
-    const row = await findPaymentRow(ctx.db, paymentId);
-    if (!row) throw new Error(`payment ${paymentId} is not in the read model after settling`);
-    return row;
+    return readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () => findPaymentRow(ctx.db, paymentId));
   };
 
   defineRoute(

@@ -13,6 +13,7 @@ import { authenticate, requireRole, type Actor } from '../auth.js';
 import { bundleForParty } from '../orders/orderReads.js';
 import { OrderParams, orderIdFrom } from '../orders/schemas.js';
 import { defineRoute } from '../route.js';
+import { readBack } from '../readBack.js';
 
 const { minScore, maxScore, maxTags, maxTagLength, maxCommentLength } = RATING_LIMITS;
 
@@ -64,10 +65,11 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
 
   const rate = async (actor: Actor, input: RateDriverInput, requestId: unknown) => {
     const { position, rating } = await rateDriver(ctx, actor, input, metadataOf(actor, requestId));
-    await ctx.settle(position);
-    const row = await ratingOfOrder(ctx.db, input.orderId);
-    const driver = await findDriver(ctx.db, rating.driverId, ctx.clock.now());
-    if (!row || !driver) throw notFound('OrderNotFound', 'Order not found.');
+    const { row, driver } = await readBack(ctx, position, async () => {
+      const row = await ratingOfOrder(ctx.db, input.orderId);
+      const driver = await findDriver(ctx.db, rating.driverId, ctx.clock.now());
+      return row && driver ? { row, driver } : null;
+    });
     return { rating: ratingView(row), driver: { avgRating: driver.avgRating, totalRatings: driver.ratingsCount } };
   };
 

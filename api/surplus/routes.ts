@@ -23,6 +23,7 @@ import { toClientView } from '../orders/views.js';
 import { ClientOrder } from '../orders/viewSchemas.js';
 import { defineRoute, PathId } from '../route.js';
 import { nearbySurplusView, surplusView } from './views.js';
+import { readBack } from '../readBack.js';
 
 const SURPLUS_NEARBY_DEFAULT_RADIUS_KM = 15;
 
@@ -127,9 +128,7 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
         },
         metadataOf(actor, req.id),
       );
-      await ctx.settle(position);
-      const row = await findSurplusListing(ctx.db, listingId);
-      if (!row) throw notFound('NotFound', 'Surplus listing not found.');
+      const row = await readBack(ctx, position, () => findSurplusListing(ctx.db, listingId));
       res.status(201);
       return { listing: surplusView(row) };
     },
@@ -212,10 +211,7 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
         },
         metadataOf(actor, req.id),
       );
-      await ctx.settle(position);
-      const b = await loadBundle(ctx, orderId);
-      if (!b) throw notFound('OrderNotFound', 'Order not found.');
-      return { order: toClientView(b) };
+      return { order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))) };
     },
   );
 };

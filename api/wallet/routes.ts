@@ -13,6 +13,7 @@ import { defineRoute } from '../route.js';
 import { emptyLedgerPage, LedgerPage, LedgerQuery, ledgerPageOf } from './ledgerQuery.js';
 import { currentBalance, noWallet } from './walletReads.js';
 import { BalanceSummaryView, PayoutConfigView, toBalanceView, toPayoutConfigView } from './views.js';
+import { readBack } from '../readBack.js';
 
 /** An optional text field: blank means not given. */
 const optionalText = (max: number) =>
@@ -107,9 +108,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     const user = await findUserById(ctx, actor.id);
     const { otp, ...account } = body;
     const { position } = await setPayoutAccount(ctx, { driverId, userId: actor.id, phone: user?.phone ?? '', account: account as PayoutAccount, otp }, requestMetadata(req, actor));
-    await ctx.settle(position);
-    const row = await payoutAccountOf(ctx.db, driverId);
-    return { config: toPayoutConfigView(row!) };
+    return { config: toPayoutConfigView(await readBack(ctx, position, () => payoutAccountOf(ctx.db, driverId))) };
   };
   const configResponses = { 200: { description: 'The payout account', schema: z.object({ config: PayoutConfigView }) } };
   defineRoute(

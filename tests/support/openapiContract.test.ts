@@ -25,7 +25,12 @@ const documentOf = () => {
     noop,
   );
   defineRoute(router, registry, { method: 'delete', path: '/things/:thingId', summary: 'Remove', auth: false, responses: { 204: { description: 'Gone', schema: null } } }, noop);
-  defineRoute(router, registry, { method: 'get', path: '/things/export', summary: 'CSV', auth: false, responses: { 200: { description: 'CSV', schema: FileBody, mediaType: 'text/csv' } } }, noop);
+  defineRoute(
+    router,
+    registry,
+    { method: 'get', path: '/things/export', summary: 'CSV', auth: false, responses: { 200: { description: 'CSV', schema: FileBody, mediaType: 'text/csv' } }, errors: [{ status: 503, description: 'ExportsPaused' }] },
+    noop,
+  );
   return buildOpenApiDocument(registry) as any;
 };
 
@@ -33,12 +38,15 @@ const json = { 'content-type': 'application/json; charset=utf-8' };
 const url = (p: string) => `http://127.0.0.1:1/api/v1${p}`;
 
 describe('defineRoute in the OpenAPI document', () => {
-  it('derives operation ids, integer path ids, the error statuses with the envelope, a 204 without body, a CSV body', () => {
+  it('derives operation ids, integer path ids, the error statuses with the envelope (503 on every operation), a 204 without body, a CSV body', () => {
     const doc = documentOf();
     const get = doc.paths['/things/{thingId}'].get;
     expect(get.operationId).toBe('getThingsByThingId');
     expect(get.parameters[0]).toMatchObject({ name: 'thingId', in: 'path', schema: { type: 'integer' } });
-    expect(Object.keys(get.responses)).toEqual(['200', '401', '404', '422', '429']);
+    expect(Object.keys(get.responses)).toEqual(['200', '401', '404', '422', '429', '503']);
+    expect(get.responses['503']).toMatchObject({ description: 'Temporarily unavailable (Retry-After header)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    expect(Object.keys(doc.paths['/things/{thingId}'].delete.responses)).toEqual(['204', '422', '503']);
+    expect(doc.paths['/things/export'].get.responses['503'].description).toBe('ExportsPaused');
     expect(get.responses['404']).toMatchObject({ description: 'ThingNotFound', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
     expect(doc.paths['/things/{thingId}'].delete.responses['204']).toEqual({ description: 'Gone' });
     expect(Object.keys(doc.paths['/things/export'].get.responses['200'].content)).toEqual(['text/csv']);

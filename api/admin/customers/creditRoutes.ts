@@ -11,6 +11,7 @@ import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
 import { CustomerParams, decodeCursor, encodeCursor, limit, usdAmount } from '../../orders/schemas.js';
 import { visibleCustomerOf } from './routes.js';
 import { defineRoute } from '../../route.js';
+import { readBack } from '../../readBack.js';
 
 const AdjustBody = z.object({
   type: z.enum(['credit', 'debit']),
@@ -48,8 +49,7 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
         { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
         metadataOf(actor, req.id),
       );
-      await ctx.settle(position);
-      const [transaction] = await transactionsOfEvent(ctx.db, eventId);
+      const transaction = await readBack(ctx, position, async () => (await transactionsOfEvent(ctx.db, eventId))[0]);
       return { transaction: toCreditTransaction(transaction) };
     },
   );

@@ -11,6 +11,7 @@ import { requestMetadata } from '../../identity/requestMetadata.js';
 import { DriverDocumentView, DriverView } from '../../drivers/viewSchemas.js';
 import { pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
+import { readBack } from '../../readBack.js';
 
 const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
 const ReasonBody = z.object({ reason: z.string().trim().min(3).max(500) });
@@ -37,8 +38,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
     return d;
   };
   const answer = async (driverId: number, position: number) => {
-    await ctx.settle(position);
-    return { driver: driverView((await findDriver(ctx.db, driverId, ctx.clock.now()))!) };
+    return { driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))) };
   };
 
   defineRoute(

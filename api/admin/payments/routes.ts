@@ -15,6 +15,7 @@ import { PaymentSchema } from '../../payments/views.js';
 import { defineRoute, PathId } from '../../route.js';
 import { idFrom } from '../../orders/schemas.js';
 import { toReviewItem } from '../../payments/views.js';
+import { readBack } from '../../readBack.js';
 
 const QueueQuery = z.object({
   method: z.enum(REVIEW_METHODS).optional(),
@@ -74,8 +75,7 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
       const { position, payment } = await approvePayment(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
       // A concurrent webhook may have confirmed both streams first: settle on their heads too.
       const heads = await Promise.all([streamHead(ctx, paymentStream(paymentId)), streamHead(ctx, orderStream(payment.orderId))]);
-      await ctx.settle(Math.max(position, ...heads));
-      const p = (await findPaymentRow(ctx.db, paymentId))!;
+      const p = await readBack(ctx, Math.max(position, ...heads), () => findPaymentRow(ctx.db, paymentId));
       const order = await findOrderRow(ctx.db, p.order_id);
       return {
         payment: { id: p.id, method: p.method, status: p.status, confirmed_at: p.confirmed_at ? new Date(p.confirmed_at).toISOString() : null, amount_usd: centsToUsd(p.amount_cents) },
@@ -100,8 +100,7 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
       const { position } = await rejectPaymentByAdmin(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
-      await ctx.settle(Math.max(position, await streamHead(ctx, paymentStream(paymentId))));
-      const p = (await findPaymentRow(ctx.db, paymentId))!;
+      const p = await readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () => findPaymentRow(ctx.db, paymentId));
       return { payment: { id: p.id, method: p.method, status: p.status, failure_reason: p.failure_reason } };
     },
   );

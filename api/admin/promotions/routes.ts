@@ -14,6 +14,7 @@ import type { PromotionRow } from '../../../projections/promotions/promotionView
 import { requireRole } from '../../auth.js';
 import { decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
 import { defineRoute, PathId } from '../../route.js';
+import { readBack } from '../../readBack.js';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -185,9 +186,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     async ({ body, res, actor, req }) => {
       // The create body's defaults fill every term.
       const { promotionId, position } = await createPromotion(ctx, termsOf(body) as PromotionTerms, metadataOf(actor, req.id));
-      await ctx.settle(position);
-      const row = await promotionById(ctx.db, promotionId);
-      if (!row) throw promotionNotFound();
+      const row = await readBack(ctx, position, () => promotionById(ctx.db, promotionId));
       res.status(201);
       return { promotion: toPromotion(row, ctx.clock.now()) };
     },
@@ -211,9 +210,7 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
       const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
-      await ctx.settle(await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id)));
-      const row = await promotionById(ctx.db, id);
-      if (!row) throw promotionNotFound();
+      const row = await readBack(ctx, await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id)), () => promotionById(ctx.db, id));
       return { promotion: toPromotion(row, ctx.clock.now()) };
     },
   );

@@ -12,6 +12,7 @@ import { defineRoute } from '../../route.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
 import { balanceAsOf, currentBalance } from '../../wallet/walletReads.js';
+import { readBack } from '../../readBack.js';
 
 const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
 const AdjustmentBody = z.object({
@@ -56,9 +57,10 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
         { driverId: params.driverId, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
         requestMetadata(req, actor),
       );
-      await ctx.settle(r.position);
       const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded') as LedgerEntryRecorded;
-      const row = await ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirstOrThrow();
+      const row = await readBack(ctx, r.position, () =>
+        ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirst(),
+      );
       res.status(201);
       return { entry: toLedgerEntryView(row) };
     },
