@@ -5,14 +5,26 @@ import type { TestResponse, TestService } from '../support/testService.js';
 
 /** Fault tests drive the service as an operator does: as a child process, from outside. */
 
-export const freePort = async (): Promise<number> => {
+const bindable = async (port: number): Promise<boolean> => {
   const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
+  s.listen(port, '127.0.0.1');
+  const [outcome] = await Promise.race([once(s, 'listening').then(() => ['listening']), once(s, 'error')]);
+  if (outcome !== 'listening') return false;
   s.close();
   await once(s, 'close');
-  return port;
+  return true;
+};
+
+/**
+ * A port for a child service to listen on, picked at random below Linux's ephemeral range (32768 and
+ * up): the port the OS hands to a `listen(0)` or an outgoing connection comes from that range, so
+ * between this pick and the child's bind no test service or client socket can take it.
+ */
+export const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
 };
 
 export interface ChildService {
