@@ -49,9 +49,9 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     if (!actor.driverId) throw forbidden('Forbidden', 'This account has no driver profile.');
     return actor.driverId;
   };
-  const answer = async (driverId: number, position: number) => {
-    return { driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))) };
-  };
+  const answer = async (driverId: number, position: number) => ({
+    driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))),
+  });
 
   defineRoute(
     router,

@@ -92,9 +92,7 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     );
   }
 
-  const settledClientView = async (position: number, orderId: number) => {
-    return { order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))) };
-  };
+  const settledClientView = async (position: number, orderId: number) => ({ order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))) });
 
   for (const path of ['/orders/offers/:offerId/accept', '/counter-offers/:offerId/accept']) {
     defineRoute(

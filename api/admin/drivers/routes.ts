@@ -37,9 +37,9 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
     if (!d || !inScope(actor, d)) throw notFound('DriverNotFound', 'No such driver.');
     return d;
   };
-  const answer = async (driverId: number, position: number) => {
-    return { driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))) };
-  };
+  const answer = async (driverId: number, position: number) => ({
+    driver: driverView(await readBack(ctx, position, () => findDriver(ctx.db, driverId, ctx.clock.now()))),
+  });
 
   defineRoute(
     router,

@@ -210,7 +210,8 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
       const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
-      const row = await readBack(ctx, await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id)), () => promotionById(ctx.db, id));
+      const position = await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id));
+      const row = await readBack(ctx, position, () => promotionById(ctx.db, id));
       return { promotion: toPromotion(row, ctx.clock.now()) };
     },
   );
