@@ -18,7 +18,8 @@ const bindable = async (port: number): Promise<boolean> => {
 /**
  * A port for a child service to listen on, picked at random below Linux's ephemeral range (32768 and
  * up): the port the OS hands to a `listen(0)` or an outgoing connection comes from that range, so
- * between this pick and the child's bind no test service or client socket can take it.
+ * between this pick and the child's bind no test service or client socket takes it; only another
+ * random pick could, one chance in 12 000.
  */
 export const freePort = async (): Promise<number> => {
   for (;;) {
