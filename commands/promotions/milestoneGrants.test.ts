@@ -12,7 +12,6 @@ import { grantReactions, type GrantCandidate } from './milestoneGrants.js';
 const NOW = new Date('2026-05-10T12:00:05.000Z');
 const DELIVERED = new Date('2026-05-10T12:00:00.000Z');
 
-
 const campaignWith = (promotionId: number, over: Partial<PromotionTerms> = {}, ...past: PromotionCommand[]): PromotionState =>
   spec(promotionDecider)
     .givenCommands({ type: 'CreatePromotion', promotionId, terms: sampleTerms(over), cityKnown: true, now: new Date('2026-05-01T00:00:00Z') }, ...past)

@@ -10,9 +10,7 @@ export interface CampaignState {
   promotionId: number;
   terms: PromotionTerms;
   createdAt: string;
-  grantsCount: number;
-  grantedAmountCents: number;
-  /** User ids granted, one grant each. */
+  /** User ids granted, one grant each: their number is the grants count the cap and the frozen terms read. */
   recipients: readonly number[];
   deleted: boolean;
 }
@@ -23,24 +21,22 @@ export const initialState: PromotionState = null;
 export const evolve = (state: PromotionState, event: PromotionEvent): PromotionState => {
   switch (event.type) {
     case 'PromotionCreated':
-      return { promotionId: event.data.promotionId, terms: event.data.terms, createdAt: event.data.createdAt, grantsCount: 0, grantedAmountCents: 0, recipients: [], deleted: false };
+      return { promotionId: event.data.promotionId, terms: event.data.terms, createdAt: event.data.createdAt, recipients: [], deleted: false };
     case 'PromotionUpdated':
       return state && { ...state, terms: { ...state.terms, ...event.data.changes } };
     case 'PromotionDeleted':
       return state && { ...state, deleted: true };
     case 'PromotionGranted':
-      return (
-        state && {
-          ...state,
-          grantsCount: state.grantsCount + 1,
-          grantedAmountCents: state.grantedAmountCents + event.data.amountCents,
-          recipients: [...state.recipients, event.data.userId],
-        }
-      );
+      return state && { ...state, recipients: [...state.recipients, event.data.userId] };
   }
 };
 
-/** The campaign's rules (promotion.ts) read dates, not the event's strings. */
+/** The campaign's window as the rules (promotion.ts) read it: dates, not the event's strings. */
+const windowOf = (t: Pick<PromotionTerms, 'startsAt' | 'endsAt'>): Pick<Campaign, 'startsAt' | 'endsAt'> => ({
+  startsAt: t.startsAt === null ? null : new Date(t.startsAt),
+  endsAt: t.endsAt === null ? null : new Date(t.endsAt),
+});
+
 export const campaignOf = (s: CampaignState): Campaign => ({
   audience: s.terms.audience,
   creditScope: s.terms.creditScope,
@@ -48,10 +44,9 @@ export const campaignOf = (s: CampaignState): Campaign => ({
   milestoneBasis: s.terms.milestoneBasis,
   amountCents: s.terms.amountCents,
   cityId: s.terms.cityId,
-  startsAt: s.terms.startsAt === null ? null : new Date(s.terms.startsAt),
-  endsAt: s.terms.endsAt === null ? null : new Date(s.terms.endsAt),
+  ...windowOf(s.terms),
   maxGrants: s.terms.maxGrants,
-  grantsCount: s.grantsCount,
+  grantsCount: s.recipients.length,
   active: s.terms.active,
   createdAt: new Date(s.createdAt),
 });
@@ -102,12 +97,7 @@ export type PromotionCommand = CreatePromotion | UpdatePromotion | DeletePromoti
 export const promotionNotFound = () => notFound('PromotionNotFound', 'Promotion not found.');
 
 const checkTerms = (terms: PromotionTerms, cityKnown: boolean): void => {
-  const errors = combinationErrors({
-    audience: terms.audience,
-    creditScope: terms.creditScope,
-    startsAt: terms.startsAt === null ? null : new Date(terms.startsAt),
-    endsAt: terms.endsAt === null ? null : new Date(terms.endsAt),
-  });
+  const errors = combinationErrors({ audience: terms.audience, creditScope: terms.creditScope, ...windowOf(terms) });
   if (Object.keys(errors).length) throw validationError(errors);
   if (terms.cityId !== null && !cityKnown) throw validationError({ city_id: ['Unknown city.'] });
 };
@@ -140,7 +130,7 @@ export const decide = (cmd: PromotionCommand, state: PromotionState): PromotionE
     }
     case 'UpdatePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
-      const frozen = frozenFieldsTouched(state.grantsCount, cmd.sentFields);
+      const frozen = frozenFieldsTouched(state.recipients.length, cmd.sentFields);
       if (frozen.length) throw conflict('PromotionAlreadyGranted', `The campaign has grants; these fields can no longer change: ${frozen.join(', ')}.`, { fields: frozen });
       // Combinations are checked on the effective terms; the city only when it is the one sent.
       checkTerms({ ...state.terms, ...cmd.changes }, cmd.changes.cityId === undefined || cmd.cityKnown);
@@ -149,7 +139,7 @@ export const decide = (cmd: PromotionCommand, state: PromotionState): PromotionE
     }
     case 'DeletePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
-      if (state.grantsCount > 0) throw conflict('PromotionHasGrants', 'The campaign has grants and cannot be deleted; deactivate it instead.');
+      if (state.recipients.length > 0) throw conflict('PromotionHasGrants', 'The campaign has grants and cannot be deleted; deactivate it instead.');
       return [{ type: 'PromotionDeleted', data: { promotionId: state.promotionId, deletedAt: cmd.now.toISOString() } }];
     }
     case 'GrantMilestone': {
