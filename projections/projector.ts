@@ -4,6 +4,9 @@ import type { BusMessage } from '../infra/bus/port.js';
 
 export type EventHandler = (trx: Trx, event: RecordedEvent<string, any>) => Promise<unknown>;
 
+/** An event's optional ISO instant as a timestamptz column takes it. */
+export const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
+
 /**
  * A projector maps events to read-model rows and nothing else. The runner owns transactions,
  * checkpoints, batching and publishing. Read-model tables must not use serial columns (a rebuild

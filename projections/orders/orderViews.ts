@@ -21,7 +21,7 @@ import type {
 import type { BreakdownLine, Pricing } from '../../domain/pricing.js';
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { projector } from '../projector.js';
+import { dateOrNull, projector } from '../projector.js';
 import type { OrderViewRow } from './orderTables.js';
 
 /**
@@ -66,8 +66,6 @@ const withdrawPending = (trx: Trx, orderId: number, at: string) =>
     .where('status', '=', 'PENDING')
     .execute();
 
-const date = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
-
 export const orderViewsProjector = projector('order_views', {
   tables: ['order_views', 'order_offers'],
   handlers: {
@@ -98,7 +96,7 @@ export const orderViewsProjector = projector('order_views', {
           created_at: new Date(d.createdAt),
           updated_at: new Date(d.createdAt),
           expires_at: new Date(d.expiresAt),
-          payment_expires_at: date(d.paymentExpiresAt),
+          payment_expires_at: dateOrNull(d.paymentExpiresAt),
           accepted_at: d.driverId === null ? null : new Date(d.createdAt),
           reported_payment_id: null,
           paid_payment_id: null,
@@ -157,7 +155,7 @@ export const orderViewsProjector = projector('order_views', {
         driver_id: d.driverId,
         accepted_offer_id: d.offerId,
         accepted_at: new Date(d.acceptedAt),
-        payment_expires_at: date(d.paymentExpiresAt),
+        payment_expires_at: dateOrNull(d.paymentExpiresAt),
         ...pricingColumns(d.pricing),
       });
     },

@@ -4,7 +4,7 @@ import type { PromotionCreatedData, PromotionDeletedData, PromotionGrantedData, 
 import type { Audience, MilestoneBasis } from '../../domain/promotion/promotion.js';
 import type { Database } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { projector } from '../projector.js';
+import { dateOrNull, projector } from '../projector.js';
 
 /** The campaigns read model: one row per campaign with its grant counters, and one row per grant. */
 declare module '../../infra/db/database.js' {
@@ -104,8 +104,6 @@ export const promotionViewMigrations: Record<string, Migration> = {
     },
   },
 };
-
-const dateOrNull = (s: string | null): Date | null => (s === null ? null : new Date(s));
 
 /** The columns the sent terms change (only those present). */
 const columnsOf = (t: Partial<PromotionTerms>): Updateable<Database['promotions']> => {
