@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -19,13 +19,12 @@ export default async function setup(project: TestProject) {
     writeFileSync(path, new Uint8Array(await (await pool.db.dumpDataDir('none')).arrayBuffer()));
     return path;
   };
-  const emptyPool = await createPgLitePool('memory://');
-  const empty = await dump(emptyPool, 'empty');
-  await emptyPool.end();
-  const migratedPool = await createPgLitePool('memory://', { loadDataDir: new Blob([readFileSync(empty)]) });
-  const db = createDb(migratedPool);
+  // One database: dumped fresh, then migrated and dumped again.
+  const pool = await createPgLitePool('memory://');
+  const empty = await dump(pool, 'empty');
+  const db = createDb(pool);
   await migrateToLatest(db, migrationsOf());
-  const migrated = await dump(migratedPool, 'migrated');
+  const migrated = await dump(pool, 'migrated');
   await db.destroy();
   project.provide('pgliteTemplates', { empty, migrated } satisfies PgLiteTemplates);
   return () => rmSync(dir, { recursive: true, force: true });
