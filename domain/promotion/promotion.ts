@@ -1,4 +1,4 @@
-import type { CreditBucket } from '../credit/events.js';
+import type { PromotionTerms } from './events.js';
 
 /**
  * Milestone promotion campaigns (back-office §2.4, §3.6): the rules a campaign's decider (campaign.ts)
@@ -12,20 +12,13 @@ export type MilestoneBasis = (typeof MILESTONE_BASES)[number];
 /** Fields that a first grant freezes (§3.6): changing them would make earlier grants unfair. */
 export const FROZEN_AFTER_GRANT = ['audience', 'credit_scope', 'milestone_orders', 'milestone_basis', 'amount_usd'] as const;
 
-export interface Campaign {
-  audience: Audience;
-  creditScope: CreditBucket | null;
-  milestoneOrders: number;
-  milestoneBasis: MilestoneBasis;
-  amountCents: number;
-  cityId: number | null;
+/** A campaign as its rules read it: the terms its events carry (the window as dates) and its grants so far. */
+export type Campaign = Omit<PromotionTerms, 'name' | 'description' | 'startsAt' | 'endsAt'> & {
   startsAt: Date | null;
   endsAt: Date | null;
-  maxGrants: number | null;
   grantsCount: number;
-  active: boolean;
   createdAt: Date;
-}
+};
 
 /** Active, inside its window (starts_at inclusive, ends_at exclusive) and under its cap. */
 export const isRunning = (c: Pick<Campaign, 'active' | 'startsAt' | 'endsAt' | 'maxGrants' | 'grantsCount'>, at: Date): boolean =>
