@@ -6,6 +6,7 @@ import { noAuthenticator } from '../api/auth.js';
 import { createOpenApiRegistry } from '../api/openapi.js';
 import { createHandle } from '../commands/handle.js';
 import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
+import type { Projector } from '../projections/projector.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { createInProcessBus } from './bus/inProcessBus.js';
 import type { Bus } from './bus/port.js';
@@ -72,6 +73,13 @@ const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
   return createInProcessBus();
 };
 
+/**
+ * Every read model but those settled on read is applied in the append's transaction (docs/decisions.md,
+ * "Inline and asynchronous read models"); EventStoreDB keeps the log elsewhere, so there all are
+ * asynchronous and a write waits for those it reads.
+ */
+export const inlineProjectorsOf = (config: Config, projectors: Projector[]): Projector[] => (config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead));
+
 /** The composition root: builds every port and module from config, once. */
 export const buildService = async (options: BuildOptions): Promise<Service> => {
   const { config } = options;
@@ -90,9 +98,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   }
   const bus = await openBus(config, logger);
   const projectors = modules.flatMap((m) => m.projectors ?? []);
-  // Every read model but those settled on read is applied in the append's transaction; EventStoreDB keeps
-  // the log elsewhere, so there all are asynchronous and a write waits for those it reads.
-  const inlineProjectors = config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead);
+  const inlineProjectors = inlineProjectorsOf(config, projectors);
   const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
   try {
     await catchUpInlineProjections({ db, pool, store, logger }, inlineProjectors);

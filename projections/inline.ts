@@ -1,13 +1,13 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import { createDb, type Db, type Trx } from '../infra/db/database.js';
-import type { SqlClient, SqlPool } from '../infra/db/sqlPool.js';
+import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
 import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/migrations.js';
 import type { InlineProjection } from '../infra/eventStore/postgresEventStore.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
-import { handles, type Projector } from './projector.js';
-import { applyEvents } from './runner.js';
+import type { Projector } from './projector.js';
+import { applyEvents, messagesOf } from './runner.js';
 
 /**
  * Inline read models (docs/decisions.md, "Inline and asynchronous read models"): applied in the append's
@@ -32,14 +32,6 @@ export const inlineProjectionMigrations: Record<string, Migration> = {
   },
 };
 
-/** A pool of one connection, the one holding the append's transaction: Kysely runs the handlers on it. */
-const onConnection = (client: SqlClient, kind: SqlPool['kind']): SqlPool => ({
-  kind,
-  connect: async () => ({ query: client.query.bind(client), release: () => undefined, broken: false }),
-  query: (text, params) => client.query(text, params),
-  end: async () => undefined,
-});
-
 /** The hook the event store calls inside each append that carries an event an inline read model handles. */
 export const inlineProjection = (projectors: Projector[], deps: { bus: Bus; db: Db; logger: Logger; kind: SqlPool['kind'] }): InlineProjection => {
   const types = new Set(projectors.flatMap((p) => Object.keys(p.handlers)));
@@ -49,12 +41,13 @@ export const inlineProjection = (projectors: Projector[], deps: { bus: Bus; db: 
   return {
     handles: (type) => types.has(type),
     async apply(client, events) {
-      const trx = createDb(onConnection(client, deps.kind)) as unknown as Trx;
-      for (const p of projectors) await applyEvents(trx, p, events);
+      const trx = createDb(onOneConnection(client, deps.kind)) as unknown as Trx;
+      const emitted = projectors.map(() => [] as BusMessage[]);
+      for (const [i, p] of projectors.entries()) await applyEvents(trx, p, events, (m) => emitted[i].push(m));
       return () => {
-        const messages = projectors.flatMap((p) => (p.publish ? events.filter((e) => handles(p, e)).map(async (e) => p.publish!(e, deps.db)) : []));
-        if (messages.length === 0) return;
-        publish(messages).catch((err) => deps.logger.warn({ err }, 'publishing after an inline projection failed'));
+        publish(projectors.map((p, i) => messagesOf(p, events, emitted[i], deps.db))).catch((err) =>
+          deps.logger.warn({ err }, 'publishing after an inline projection failed'),
+        );
       };
     },
   };
@@ -88,7 +81,7 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; st
     await client.query('SELECT pg_advisory_lock($1)', [APPEND_LOCK_KEY]);
     try {
       await waitForAppendsInFlight(client);
-      const db = createDb(onConnection(client, deps.pool.kind));
+      const db = createDb(onOneConnection(client, deps.pool.kind));
       const done = new Set((await db.selectFrom('inline_projections').select('name').execute()).map((r) => r.name));
       for (const p of projectors.filter((x) => !done.has(x.name))) {
         const checkpoint = await db.selectFrom('projection_checkpoints').select('position').where('name', '=', p.name).executeTakeFirst();
@@ -99,7 +92,7 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; st
         try {
           const trx = db as unknown as Trx;
           do {
-            events = await committedAfter(client, position, 1000);
+            events = await committedAfter(trx, position, 1000);
             await applyEvents(trx, p, events);
             position = events.at(-1)?.globalPosition ?? position;
           } while (events.length === 1000);
@@ -124,8 +117,8 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; st
  * Every committed event after `from`, whatever is still in flight: for callers that hold the append lock
  * or the inline tables' locks, so that what is in flight applies itself when it commits.
  */
-export const committedAfter = async (client: Pick<SqlClient, 'query'>, from: number, limit: number): Promise<RecordedEvent[]> => {
-  const { rows } = await client.query<{
+export const committedAfter = async (db: Db | Trx, from: number, limit: number): Promise<RecordedEvent[]> => {
+  const { rows } = await sql<{
     global_position: number;
     event_id: string;
     stream_id: string;
@@ -134,10 +127,8 @@ export const committedAfter = async (client: Pick<SqlClient, 'query'>, from: num
     data: unknown;
     metadata: RecordedEvent['metadata'];
     recorded_at: Date;
-  }>('SELECT global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2', [
-    from,
-    limit,
-  ]);
+  }>`SELECT global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at
+       FROM public.events WHERE global_position > ${from} ORDER BY global_position LIMIT ${limit}`.execute(db);
   return rows.map((r) => ({
     eventId: r.event_id,
     type: r.type,
@@ -146,6 +137,6 @@ export const committedAfter = async (client: Pick<SqlClient, 'query'>, from: num
     streamId: r.stream_id,
     streamPosition: Number(r.stream_position),
     globalPosition: Number(r.global_position),
-    recordedAt: r.recorded_at,
+    recordedAt: new Date(r.recorded_at),
   }));
 };

@@ -206,3 +206,14 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, load
     },
   };
 };
+
+/**
+ * One connection as a pool (release keeps it open): Kysely then runs every statement on it, inside
+ * whatever transaction it holds, such as an append's.
+ */
+export const onOneConnection = (client: SqlClient, kind: SqlPool['kind']): SqlPool => ({
+  kind,
+  connect: async () => ({ query: client.query.bind(client), release: () => undefined, get broken() { return client.broken; } }),
+  query: (text, params, name) => client.query(text, params, name),
+  end: async () => undefined,
+});

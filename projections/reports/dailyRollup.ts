@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
 import { DEFAULT_CONFIG, type ConfigEvent } from '../../domain/settlement/config.js';
 import type { Db, Trx } from '../../infra/db/database.js';
+import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { EventHandler } from '../projector.js';
 
@@ -206,19 +207,19 @@ type OrderEvent = RecordedEvent<string, { orderId: number }>;
  */
 export const applyWithRollups =
   (handlers: Record<string, EventHandler>, counted: ReadonlySet<string>) =>
-  async (trx: Trx, events: RecordedEvent[]): Promise<void> => {
+  async (trx: Trx, events: RecordedEvent[], emit: (message: BusMessage) => void): Promise<void> => {
     let segment: RecordedEvent[] = [];
     const flush = async () => {
       const orderIds = [...new Set(segment.filter((e) => counted.has(e.type)).map((e) => (e as OrderEvent).data.orderId))];
       if (orderIds.length > 0) await count(trx, orderIds, -1);
-      for (const e of segment) await handlers[e.type](trx, e);
+      for (const e of segment) await handlers[e.type](trx, e, emit);
       if (orderIds.length > 0) await count(trx, orderIds, 1);
       segment = [];
     };
     for (const e of events) {
       if (Object.hasOwn(calendarHandlers, e.type)) {
         await flush();
-        await calendarHandlers[e.type](trx, e);
+        await calendarHandlers[e.type](trx, e, emit);
       } else segment.push(e);
     }
     await flush();
