@@ -167,7 +167,7 @@ const onPostgres = async (split: boolean) => {
   const saved = process.env.DATABASE_URL;
   process.env.DATABASE_URL = saved ?? DEFAULT_PG;
   const fresh = await freshDatabaseUrl();
-  process.env.DATABASE_URL = saved;
+  if (saved === undefined) delete process.env.DATABASE_URL;
   const name = new URL(fresh.url).pathname.slice(1);
   const env = { DATABASE_URL: fresh.url, OFFICIAL_RATE_VES: '36.5' };
   const processes: ServiceProcess[] = [];
