@@ -5,7 +5,7 @@ type Counted = { type: 'Added'; data: { n: number; total: number } };
 /** A counter that refuses to pass 3: each command sees the total its predecessors left. */
 const counter: Decider<{ add: number }, number, Counted> = {
   initialState: 0,
-  evolve: (total, e) => e.data.total,
+  evolve: (_total, e) => e.data.total,
   decide: (c, total) => {
     if (total + c.add > 3) throw new Error('over 3');
     return [{ type: 'Added', data: { n: c.add, total: total + c.add } }];
