@@ -21,9 +21,10 @@ export interface Projector {
   /** Optional faster path: all handled events of one batch at once (bulk writes). */
   applyBatch?: (trx: Trx, events: RecordedEvent[], emit: (message: BusMessage) => void) => Promise<void>;
   /**
-   * Commands do not wait for this read model before they answer (ctx.settle); its readers wait for it to
-   * reach the head of the log when they read (ctx.caughtUp). For read models that are slow to keep and
-   * read by few (the back-office reports), so that every command need not pay for them.
+   * Asynchronous: the runner keeps it, writes never wait for it, and its readers wait for it to reach the
+   * head of the log when they read (ctx.caughtUp). For the fan-out and the expensive read models that no
+   * write's answer reads (reports, the inbox). Every other read model is applied inline, in the append's
+   * transaction (projections/inline.ts), wherever the event store allows it.
    */
   settledOnRead?: boolean;
   /** Messages that follow from the event alone, fanned out after the batch that holds it has committed. */
