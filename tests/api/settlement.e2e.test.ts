@@ -70,6 +70,11 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
     const reconciled = await s.run('reconcile');
     expect(reconciled.receipts.map((r) => [r.driver_id, r.status])).toEqual([[silent.driverId, 'FAILED']]);
     expect(await s.receipt(silentReceipt.id)).toMatchObject({ failure_kind: 'deadline', failure_reason: 'reconcile_deadline_exceeded' });
+    // A RJCT arriving after the deadline (redelivered) is recorded once, but the money's fate is still unknown: it stays a deadline failure.
+    for (let i = 0; i < 2; i++) expect((await s.webhook({ internal_id: silentReceipt.payout_orders[0].idempotency_key, transaction_id: 'T-8', status: 'RJCT', rejected_code: 'AC01' })).status).toBe(200);
+    const lateReject = await s.receipt(silentReceipt.id);
+    expect(lateReject).toMatchObject({ status: 'FAILED', failure_kind: 'deadline', failure_reason: 'reconcile_deadline_exceeded' });
+    expect(lateReject.payout_orders[0].attempts.map((a: { result: string }) => a.result)).toEqual(['NO_ANSWER', 'NO_ANSWER', 'REJECTED']);
 
     // The tray and its filter.
     const root = await signInAdmin(t);
