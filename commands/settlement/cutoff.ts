@@ -5,9 +5,12 @@ import { receiptLines, SETTLEABLE_TYPES, settleableEntries, type SettleableEntry
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
 import { derivedEventId } from '../origin.js';
+import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
@@ -70,10 +73,17 @@ const beneficiaryOf = async (ctx: SettlementCtx, driverId: number): Promise<{ be
   };
 };
 
+/** What every receipt of one cutoff run shares: the configuration and the official rate at the cutoff. */
+interface CutoffTerms {
+  config: SettlementConfig;
+  /** Bolivars per USD in force at the cutoff: the ADJUSTMENT lines' rate. */
+  rate: string;
+}
+
 /** Issues the receipt a reservation promised (again after a crash: the event id makes it once). */
 const issueReserved = async (
   ctx: SettlementCtx,
-  config: SettlementConfig,
+  { config, rate }: CutoffTerms,
   reserved: { driverId: number; receiptId: string; entries?: SettleableEntry[] },
   now: Date,
   metadata: EventMetadata,
@@ -84,7 +94,7 @@ const issueReserved = async (
   if (entries.length === 0 || !account) return null;
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
-  const { lines, totals } = receiptLines(entries, config.ivaPrc);
+  const { lines, totals } = receiptLines(entries, config.ivaPrc, rate);
   const data: ReceiptIssuedData = {
     receiptId,
     receiptNumber,
@@ -121,7 +131,8 @@ const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<nu
  * from the pool's version, so two cutoffs deciding on the same pool reserve the same receipt (one append
  * wins, the other appends nothing or decides again on the new version).
  */
-const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+  const { config } = terms;
   const entries = await entriesOf(ctx, driverId);
   const figures = {
     balanceCents: entries.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
@@ -146,7 +157,7 @@ const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, dri
   );
   // Nothing appended (a racing run reserved first and nothing is left) also leaves no receipt to issue here.
   if (!receiptId) return null;
-  return issueReserved(ctx, config, { driverId, receiptId, entries: reserved }, now, metadata);
+  return issueReserved(ctx, terms, { driverId, receiptId, entries: reserved }, now, metadata);
 };
 
 /**
@@ -157,6 +168,10 @@ const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, dri
 export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   const now = ctx.clock.now();
   const config = await loadSettlementConfig(ctx);
+  // Without an official rate no line can be paid in bolivars: nothing is reserved or issued.
+  const official = await officialRateAt(ctx.db, now);
+  if (!official) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force: the cutoff cannot price its receipts.');
+  const terms: CutoffTerms = { config, rate: exchangeRateAmount(official.rateCents) };
   await ctx.settle(await ctx.store.headPosition());
   const out: RunReceipt[] = [];
   const orphans = await ctx.db
@@ -167,7 +182,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))))
     .execute();
   for (const o of orphans) {
-    const issued = await issueReserved(ctx, config, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
+    const issued = await issueReserved(ctx, terms, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
     if (issued) out.push(issued);
   }
   const candidates = await ctx.db
@@ -185,7 +200,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
   let stopped = false;
   const worker = async () => {
     while (next < candidates.length && !stopped) {
-      const issued = await cutoffForDriver(ctx, config, Number(candidates[next++].driver_id), now, metadata);
+      const issued = await cutoffForDriver(ctx, terms, Number(candidates[next++].driver_id), now, metadata);
       if (issued) out.push(issued);
     }
   };

@@ -30,7 +30,8 @@ export interface ReceiptLine {
   /** Negative: what the platform kept. */
   commissionCents: number;
   netCents: number;
-  exchangeRateAmount: string | null;
+  /** Bolivars per USD: the order's snapshot on an ORDER line, the official rate at the cutoff on an ADJUSTMENT line. */
+  exchangeRateAmount: string;
   totalBsCents: number;
 }
 

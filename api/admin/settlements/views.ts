@@ -41,7 +41,7 @@ export const AdminLine = z.object({
   order_total_usd: usd,
   commission_usd: usd,
   net_usd: usd,
-  exchange_rate_amount: z.string().nullable(),
+  exchange_rate_amount: z.string(),
   total_bs_cents: z.number().int(),
 });
 
@@ -143,7 +143,7 @@ export const DriverReceiptDetail = DriverReceiptItem.extend({
       order_date: z.string().nullable(),
       description: z.string(),
       net_usd: usd,
-      exchange_rate_amount: z.string().nullable(),
+      exchange_rate_amount: z.string(),
       total_bs_cents: z.number().int(),
     }),
   ),
