@@ -9,7 +9,7 @@ import { unprocessable } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
-import { derivedEventId } from '../origin.js';
+import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
@@ -18,7 +18,7 @@ export type SettlementCtx = Pick<AppContext, 'db' | 'store' | 'handle' | 'clock'
 
 /** What a run answers for each receipt it issued or moved. */
 export interface RunReceipt {
-  id: string;
+  id: number;
   receipt_number: string;
   driver_id: number;
   status: string;
@@ -95,8 +95,11 @@ const issueReserved = async (
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
   const { lines, totals } = receiptLines(entries, config.ivaPrc, rate);
+  // Minted again by a run that finishes a crashed one: only the ids of the event that is stored count.
+  const [recordId, lineIds] = await Promise.all([nextId(ctx.db, 'receipt_id_seq'), nextIds(ctx.db, 'receipt_line_id_seq', lines.length)]);
   const data: ReceiptIssuedData = {
     receiptId,
+    recordId,
     receiptNumber,
     fiscalPeriod,
     driverId,
@@ -105,7 +108,7 @@ const issueReserved = async (
     cutoffTo: now.toISOString(),
     ivaPrc: config.ivaPrc,
     entryIds: entries.map((e) => e.entryId),
-    lines,
+    lines: lines.map((l, i) => ({ recordId: lineIds[i], ...l })),
     totals,
     beneficiary: account.beneficiary,
     issuedAt: now.toISOString(),
@@ -113,7 +116,7 @@ const issueReserved = async (
   const { state, events } = await ctx.handle(receiptDecider, receiptStream(receiptId), { type: 'IssueReceipt', data }, { metadata, eventIds: () => derivedEventId(receiptId, 'issued') });
   // Issued by a racing run already: reported by that run.
   if (events.length === 0) return null;
-  return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
+  return { id: state.issued!.recordId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
 };
 
 const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {

@@ -1,6 +1,9 @@
 import { roundHalfAwayFromZero } from '../money.js';
 import type { ReceiptLine, ReceiptTotals } from './events.js';
 
+/** A line's figures; the cutoff gives it its record id. */
+export type LineFigures = Omit<ReceiptLine, 'recordId'>;
+
 /** A wallet ledger entry as the cutoff sees it (the wallet's LedgerEntryRecorded), with its order's figures. */
 export interface SettleableEntry {
   entryId: string;
@@ -47,9 +50,9 @@ export const settleableEntries = (
  * The commission is tax-inclusive: its tax part at ivaPrc is |commission| × iva / (100 + iva), the base
  * the rest. Lines follow the entries' order (the ledger's).
  */
-export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffRate: string): { lines: ReceiptLine[]; totals: ReceiptTotals } => {
+export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffRate: string): { lines: LineFigures[]; totals: ReceiptTotals } => {
   const byOrder = new Map<number, SettleableEntry[]>();
-  const lines: Omit<ReceiptLine, 'lineNumber'>[] = [];
+  const lines: Omit<LineFigures, 'lineNumber'>[] = [];
   for (const e of entries) {
     if (e.orderId !== null && !ADJUSTMENT_TYPES.has(e.type)) {
       const group = byOrder.get(e.orderId);
@@ -58,7 +61,7 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffR
         continue;
       }
       byOrder.set(e.orderId, [e]);
-      lines.push({ type: 'ORDER', orderId: e.orderId } as Omit<ReceiptLine, 'lineNumber'>);
+      lines.push({ type: 'ORDER', orderId: e.orderId } as Omit<LineFigures, 'lineNumber'>);
     } else {
       lines.push({
         type: 'ADJUSTMENT',
@@ -75,7 +78,7 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffR
       });
     }
   }
-  const full: ReceiptLine[] = lines.map((l, i) => {
+  const full: LineFigures[] = lines.map((l, i) => {
     if (l.type === 'ADJUSTMENT') return { ...l, lineNumber: i + 1 };
     const group = byOrder.get(l.orderId!)!;
     const first = group[0];
@@ -98,7 +101,7 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffR
       totalBsCents: bsCentsOf(netCents, rate),
     };
   });
-  const sum = (f: (l: ReceiptLine) => number) => full.reduce((s, l) => s + f(l), 0);
+  const sum = (f: (l: LineFigures) => number) => full.reduce((s, l) => s + f(l), 0);
   const commissionCents = sum((l) => l.commissionCents);
   const remunerationTotalCents = Math.abs(commissionCents);
   // round(total × iva / (100 + iva)) = total − round(total × 100 / (100 + iva)): the base is the rest.

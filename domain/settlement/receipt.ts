@@ -22,6 +22,7 @@ import type {
  */
 export interface PayoutOrderState {
   id: string;
+  recordId: number;
   idempotencyKey: string;
   method: PayoutMethod;
   provider: string;
@@ -133,6 +134,7 @@ export const evolveReceipt = (s: ReceiptState, e: ReceiptEvent): ReceiptState =>
       const d = e.data;
       const order: PayoutOrderState = {
         id: d.payoutOrderId,
+        recordId: d.recordId,
         idempotencyKey: d.idempotencyKey,
         method: d.method,
         provider: d.provider,
@@ -181,10 +183,19 @@ export interface Admin {
   adminName: string | null;
 }
 
+/** A payout order's ids: derived from the receipt (internal), and its record id (minted by the run). */
+export interface NewOrder {
+  payoutOrderId: string;
+  recordId: number;
+  idempotencyKey: string;
+  provider: string;
+  at: string;
+}
+
 export type ReceiptCommand =
   | { type: 'IssueReceipt'; data: ReceiptIssuedData }
-  | { type: 'CreatePayoutOrder'; payoutOrderId: string; idempotencyKey: string; provider: string; at: string }
-  | ({ type: 'RetryPayout'; payoutOrderId: string; idempotencyKey: string; provider: string; at: string } & Admin)
+  | ({ type: 'CreatePayoutOrder' } & NewOrder)
+  | ({ type: 'RetryPayout' } & NewOrder & Admin)
   | ({ type: 'RecordAttempt' } & Omit<PayoutAttemptedData, 'receiptId'>)
   | { type: 'ReconcileDeadline'; now: string; reconcileMinutes: number }
   | ({ type: 'MarkExternal'; reference: string; reason: string; at: string } & Admin)
@@ -194,13 +205,14 @@ const mustBeFailed = (s: ReceiptState) => {
   if (s.status !== 'FAILED') throw conflict('ReceiptNotFailed', `The receipt is ${s.status}, not FAILED.`);
 };
 
-const newOrder = (s: ReceiptState, c: { payoutOrderId: string; idempotencyKey: string; provider: string; at: string }, retry: Admin | null): ReceiptEvent => {
+const newOrder = (s: ReceiptState, c: NewOrder, retry: Admin | null): ReceiptEvent => {
   const issued = s.issued!;
   return {
     type: 'PayoutOrderCreated',
     data: {
       receiptId: issued.receiptId,
       payoutOrderId: c.payoutOrderId,
+      recordId: c.recordId,
       idempotencyKey: c.idempotencyKey,
       method: issued.beneficiary.method,
       provider: c.provider,
