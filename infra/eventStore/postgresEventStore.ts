@@ -154,6 +154,9 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
           const e = err as PgError;
           // A redelivered batch racing its twin: the twin won, so this append is the no-op it promises.
           if (e.code === '23505' && e.constraint === 'events_event_id_key' && attempt < 3) continue;
+          // Two appends whose inline read models locked the same rows in opposite orders: PostgreSQL
+          // rolled one back whole, events and rows, so it can simply run again.
+          if (e.code === '40P01' && attempt < 3) continue;
           // 'any' does not care which revision it lands on: try again on the new head.
           if (err instanceof ConcurrencyError && expectedRevision === 'any' && attempt < 10) continue;
           throw err;
