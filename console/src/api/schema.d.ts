@@ -3590,15 +3590,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -11261,11 +11252,11 @@ export interface operations {
     };
     getStationsNearby: {
         parameters: {
-            query?: {
-                lat?: number | null;
-                lng?: number | null;
-                radiusKm?: number;
-                type?: "WATER" | "FUEL";
+            query: {
+                lat: number;
+                lng: number;
+                radiusKm?: number | null;
+                type?: "WATER" | "FUEL" | null;
             };
             header?: never;
             path?: never;
@@ -11324,11 +11315,11 @@ export interface operations {
     };
     getStations: {
         parameters: {
-            query?: {
-                lat?: number | null;
-                lng?: number | null;
-                radiusKm?: number;
-                type?: "WATER" | "FUEL";
+            query: {
+                lat: number;
+                lng: number;
+                radiusKm?: number | null;
+                type?: "WATER" | "FUEL" | null;
             };
             header?: never;
             path?: never;
@@ -12912,12 +12903,12 @@ export interface operations {
     };
     getSurplus: {
         parameters: {
-            query?: {
-                lat?: number | null;
-                lng?: number | null;
-                radiusKm?: number;
-                paymentMethod?: string;
-                paymentFormId?: number;
+            query: {
+                lat: number;
+                lng: number;
+                radiusKm?: number | null;
+                paymentMethod?: string | null;
+                paymentFormId?: number | null;
             };
             header?: never;
             path?: never;
@@ -13102,12 +13093,12 @@ export interface operations {
     };
     getSurplusNearby: {
         parameters: {
-            query?: {
-                lat?: number | null;
-                lng?: number | null;
-                radiusKm?: number;
-                paymentMethod?: string;
-                paymentFormId?: number;
+            query: {
+                lat: number;
+                lng: number;
+                radiusKm?: number | null;
+                paymentMethod?: string | null;
+                paymentFormId?: number | null;
             };
             header?: never;
             path?: never;

@@ -103,7 +103,7 @@ const EventDetail = ({ e }: { e: { type: string; recorded_at: string; actor: { i
       <dt>{t.replay.actor}</dt><dd>{actorOf(e.actor)}</dd>
       <dt>{t.replay.correlation}</dt><dd>{e.correlation_id ?? '—'}</dd>
     </dl>
-    <pre aria-label={t.replay.data}>{JSON.stringify(e.data, null, 2)}</pre>
+    <pre tabIndex={0} aria-label={t.replay.data}>{JSON.stringify(e.data, null, 2)}</pre>
   </details>
 );
 

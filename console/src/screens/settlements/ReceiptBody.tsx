@@ -22,7 +22,7 @@ export const ReceiptBody = ({ receipt: r }: { receipt: Receipt }) => (
       <dt>{s.issued}</dt><dd>{fmt.dateTime(r.issued_at)}</dd>
     </dl>
     <h4>{s.lines}</h4>
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={s.lines}>
       <table>
         <thead>
           <tr><th scope="col">#</th><th scope="col">{s.lineType}</th><th scope="col">{t.fields.id}</th><th scope="col">{s.description}</th><th scope="col">{s.subtotal}</th><th scope="col">{s.commission}</th><th scope="col">{s.net}</th><th scope="col">{s.totalBs}</th></tr>

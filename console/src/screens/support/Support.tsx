@@ -145,7 +145,7 @@ const Room = () => {
             </div>
             {claim.isError && <ErrorView error={claim.error} />}
             {release.isError && <ErrorView error={release.error} />}
-            <ol className="chat" ref={listRef} aria-label={s.conversation} aria-live="polite">
+            <ol className="chat" tabIndex={0} ref={listRef} aria-label={s.conversation} aria-live="polite">
               {data.messages.map((m) => (
                 <li key={m.id} className={m.sender_role}>
                   <strong>{m.sender_name ?? m.sender_role}</strong> <span className="muted">{fmt.dateTime(m.created_at)}</span>
