@@ -3602,6 +3602,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +3668,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +3719,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +3771,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3834,6 +3842,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3904,6 +3914,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,6 +3982,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4035,6 +4049,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,6 +4099,8 @@ export interface operations {
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4101,6 +4119,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,6 +4202,8 @@ export interface operations {
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,6 +4213,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4276,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +4352,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +4403,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,6 +4455,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,6 +4520,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,6 +4595,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +4681,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4694,6 +4732,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +4811,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,6 +4895,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,6 +4981,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +5053,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5027,6 +5075,8 @@ export interface operations {
             /** @description The cities */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5050,6 +5100,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,6 +5164,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +5186,8 @@ export interface operations {
             /** @description Logged out */
             204: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5157,6 +5213,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +5235,8 @@ export interface operations {
             /** @description Token; also in the Authorization response header */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5210,6 +5270,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5253,6 +5315,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,6 +5355,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5336,6 +5402,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5380,6 +5448,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,6 +5473,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,6 +5514,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5475,6 +5549,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5522,6 +5598,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5634,8 @@ export interface operations {
             /** @description The admin */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +5692,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5638,6 +5720,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5677,6 +5761,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5699,6 +5785,8 @@ export interface operations {
             /** @description The driver and documents */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5747,6 +5835,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,6 +5859,8 @@ export interface operations {
             /** @description The driver */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5825,6 +5917,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5853,6 +5947,8 @@ export interface operations {
             /** @description The driver */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5909,6 +6005,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +6035,8 @@ export interface operations {
             /** @description The driver */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,6 +6093,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,6 +6117,8 @@ export interface operations {
             /** @description The driver */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6071,6 +6175,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,6 +6200,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6138,6 +6246,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6166,6 +6276,8 @@ export interface operations {
             /** @description Recorded */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6204,6 +6316,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6224,6 +6338,8 @@ export interface operations {
             /** @description Catalogue */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,6 +6360,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6390,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6439,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6339,6 +6461,8 @@ export interface operations {
             /** @description Forms */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +6483,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6382,6 +6508,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6426,6 +6554,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6484,6 +6614,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,6 +6654,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6578,6 +6712,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6634,6 +6770,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6683,6 +6821,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6758,6 +6898,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,6 +6965,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7052,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,6 +7127,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7067,6 +7215,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7153,6 +7303,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7240,6 +7392,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7327,6 +7481,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7405,6 +7561,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +7641,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7561,6 +7721,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7640,6 +7802,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7730,6 +7894,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,6 +7990,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7873,6 +8041,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,6 +8103,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7953,6 +8125,8 @@ export interface operations {
             /** @description The reasons */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,6 +8150,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8054,6 +8230,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,6 +8313,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8225,6 +8405,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8322,6 +8504,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8417,6 +8601,8 @@ export interface operations {
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +8612,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8511,6 +8699,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8540,6 +8730,8 @@ export interface operations {
             /** @description CANCELLED, as the caller’s role sees it */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8596,6 +8788,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8714,6 +8908,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8736,6 +8932,8 @@ export interface operations {
             /** @description The order as the caller’s role sees it */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +8981,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8844,6 +9044,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8891,6 +9093,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8927,6 +9131,8 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8983,6 +9189,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9010,6 +9218,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,6 +9269,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,6 +9293,8 @@ export interface operations {
             /** @description The payment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9146,6 +9360,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9174,6 +9390,8 @@ export interface operations {
             /** @description The intent and, for redirect methods, the checkout link */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9240,6 +9458,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9271,6 +9491,8 @@ export interface operations {
             /** @description OTP requested */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9338,6 +9560,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9370,6 +9594,8 @@ export interface operations {
             /** @description The payment after the debit */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9435,6 +9661,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9457,6 +9685,8 @@ export interface operations {
             /** @description The form */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +9768,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9569,6 +9801,8 @@ export interface operations {
             /** @description The reported payment, awaiting review */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9634,6 +9868,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9699,6 +9935,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9723,6 +9961,8 @@ export interface operations {
             /** @description Oldest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9770,6 +10010,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9798,6 +10040,8 @@ export interface operations {
             /** @description The payment and its order, CONFIRMED */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9864,6 +10108,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9892,6 +10138,8 @@ export interface operations {
             /** @description The payment, FAILED */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9953,6 +10201,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9982,6 +10232,8 @@ export interface operations {
             /** @description The rating and the driver’s new average */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10042,6 +10294,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10072,6 +10326,8 @@ export interface operations {
             /** @description The rating and the driver’s new average */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10132,6 +10388,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10154,6 +10412,8 @@ export interface operations {
             /** @description The rating or null */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,6 +10461,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10273,6 +10535,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10295,6 +10559,8 @@ export interface operations {
             /** @description Newest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,6 +10608,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,6 +10640,8 @@ export interface operations {
             /** @description The incident */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10428,6 +10698,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10457,6 +10729,8 @@ export interface operations {
             /** @description The room with its last 50 messages */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10513,6 +10787,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10535,6 +10811,8 @@ export interface operations {
             /** @description Messages */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10592,6 +10870,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10620,6 +10900,8 @@ export interface operations {
             /** @description Stored and published on the room’s channel */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +10959,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10699,6 +10983,8 @@ export interface operations {
             /** @description When it was read */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10755,6 +11041,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10780,6 +11068,8 @@ export interface operations {
             /** @description A page of support rooms */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +11110,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10842,6 +11134,8 @@ export interface operations {
             /** @description The room */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10913,6 +11207,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10935,6 +11231,8 @@ export interface operations {
             /** @description Claimed by the caller */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11000,6 +11298,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,6 +11328,8 @@ export interface operations {
             /** @description Stored and published on the room’s channel */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11095,6 +11397,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,6 +11421,8 @@ export interface operations {
             /** @description Back in the pool */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11173,6 +11479,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11195,6 +11503,8 @@ export interface operations {
             /** @description When it was read */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11242,6 +11552,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11267,6 +11579,8 @@ export interface operations {
             /** @description Stations */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,6 +11610,8 @@ export interface operations {
             /** @description Cooldown (20 per minute) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +11621,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11330,6 +11648,8 @@ export interface operations {
             /** @description Stations */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11359,6 +11679,8 @@ export interface operations {
             /** @description Cooldown (20 per minute) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11368,6 +11690,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11448,6 +11772,8 @@ export interface operations {
             /** @description Cooldown with retryAfterMinutes */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11457,6 +11783,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11538,6 +11866,8 @@ export interface operations {
             /** @description Cooldown with retryAfterMinutes */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +11877,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11569,6 +11901,8 @@ export interface operations {
             /** @description Detail */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11608,6 +11942,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11633,6 +11969,8 @@ export interface operations {
             /** @description A page of comments */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11673,6 +12011,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11748,6 +12088,8 @@ export interface operations {
             /** @description Cooldown */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11757,6 +12099,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11828,6 +12172,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,6 +12196,8 @@ export interface operations {
             /** @description plantilla_estaciones.csv */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11886,6 +12234,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,6 +12267,8 @@ export interface operations {
             /** @description Imported inline */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11937,6 +12289,8 @@ export interface operations {
             /** @description Queued as a job */
             202: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11978,6 +12332,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12000,6 +12356,8 @@ export interface operations {
             /** @description The job */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,6 +12403,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12071,6 +12431,8 @@ export interface operations {
             /** @description A page of stations */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12111,6 +12473,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12148,6 +12512,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12186,6 +12552,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12208,6 +12576,8 @@ export interface operations {
             /** @description Detail */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12266,6 +12636,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12288,6 +12660,8 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12336,6 +12710,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12375,6 +12751,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12422,6 +12800,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12451,6 +12831,8 @@ export interface operations {
             /** @description New state */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,6 +12883,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12529,6 +12913,8 @@ export interface operations {
             /** @description A page of reports */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12578,6 +12964,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12603,6 +12991,8 @@ export interface operations {
             /** @description A page of comments */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12652,6 +13042,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12675,6 +13067,8 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12723,6 +13117,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12773,6 +13169,8 @@ export interface operations {
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12796,6 +13194,8 @@ export interface operations {
             /** @description Predictions (empty when none) */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12834,6 +13234,8 @@ export interface operations {
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12857,6 +13259,8 @@ export interface operations {
             /** @description The place */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12893,6 +13297,8 @@ export interface operations {
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12919,6 +13325,8 @@ export interface operations {
             /** @description Nearest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12955,6 +13363,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13034,6 +13444,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13083,6 +13495,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13109,6 +13523,8 @@ export interface operations {
             /** @description Nearest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13145,6 +13561,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13224,6 +13642,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13303,6 +13723,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13392,6 +13814,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13419,6 +13843,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13458,6 +13884,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13483,6 +13911,8 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13562,6 +13992,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13584,6 +14016,8 @@ export interface operations {
             /** @description The account or null */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13631,6 +14065,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13661,6 +14097,8 @@ export interface operations {
             /** @description The account */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13708,6 +14146,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13730,6 +14170,8 @@ export interface operations {
             /** @description Removed */
             204: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13773,6 +14215,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13798,6 +14242,8 @@ export interface operations {
             /** @description Newest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13836,6 +14282,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13888,6 +14336,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13926,6 +14376,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13948,6 +14400,8 @@ export interface operations {
             /** @description The campaign */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,6 +14449,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14017,6 +14473,8 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14074,6 +14532,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14116,6 +14576,8 @@ export interface operations {
             /** @description The campaign */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14172,6 +14634,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14197,6 +14661,8 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14260,6 +14726,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14280,6 +14748,8 @@ export interface operations {
             /** @description The balance summary */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14307,6 +14777,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14333,6 +14805,8 @@ export interface operations {
             /** @description Ledger entries, newest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14360,6 +14834,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14422,6 +14898,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14442,6 +14920,8 @@ export interface operations {
             /** @description {config} or {config: null} */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14462,6 +14942,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14496,6 +14978,8 @@ export interface operations {
             /** @description The payout account */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14543,6 +15027,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14633,6 +15119,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14664,6 +15152,8 @@ export interface operations {
             /** @description The ledger entry */
             201: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14720,6 +15210,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14744,6 +15236,8 @@ export interface operations {
             /** @description The balance summary then */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,6 +15286,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14820,6 +15316,8 @@ export interface operations {
             /** @description Ledger entries, newest first */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14865,6 +15363,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14885,6 +15385,8 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14924,6 +15426,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14957,6 +15461,8 @@ export interface operations {
             /** @description The configuration and the audit entry (null for a no-op) */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15016,6 +15522,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15045,6 +15553,8 @@ export interface operations {
             /** @description A page of receipts */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15108,6 +15618,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15132,6 +15644,8 @@ export interface operations {
             /** @description A page of failed receipts */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15193,6 +15707,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15217,6 +15733,8 @@ export interface operations {
             /** @description The receipt */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15353,6 +15871,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15375,6 +15895,8 @@ export interface operations {
             /** @description The events */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15435,6 +15957,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15457,6 +15981,8 @@ export interface operations {
             /** @description The receipt, its new payout order and the audit entry */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15534,6 +16060,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15563,6 +16091,8 @@ export interface operations {
             /** @description The receipt and the audit entry */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15635,6 +16165,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15663,6 +16195,8 @@ export interface operations {
             /** @description The receipt and the audit entry */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15735,6 +16269,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15762,6 +16298,8 @@ export interface operations {
             /** @description The receipts the run issued or moved */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15807,6 +16345,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15833,6 +16373,8 @@ export interface operations {
             /** @description A cursor page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15878,6 +16420,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15900,6 +16444,8 @@ export interface operations {
             /** @description The receipt */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15969,6 +16515,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16026,6 +16574,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16089,6 +16639,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16111,6 +16663,8 @@ export interface operations {
             /** @description Every event of the order */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16171,6 +16725,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16210,6 +16766,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16297,6 +16855,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16337,6 +16897,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,6 +16936,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16407,6 +16971,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16480,6 +17046,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16514,6 +17082,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16551,6 +17121,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16584,6 +17156,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16675,6 +17249,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16709,6 +17285,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16746,6 +17324,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16775,6 +17355,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16867,6 +17449,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16897,6 +17481,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16934,6 +17520,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16967,6 +17555,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17047,6 +17637,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17081,6 +17673,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17118,6 +17712,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17147,6 +17743,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17216,6 +17814,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17246,6 +17846,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17283,6 +17885,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17310,6 +17914,8 @@ export interface operations {
             /** @description The report page */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17370,6 +17976,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17398,6 +18006,8 @@ export interface operations {
             /** @description text/csv (UTF-8 with BOM) or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, streamed as an attachment */
             200: {
                 headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17435,6 +18045,8 @@ export interface operations {
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
