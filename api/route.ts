@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { z, type ZodType } from 'zod';
 import { validationError } from '../domain/errors.js';
 import { fieldErrorsOf } from './errorMapper.js';
+import { ERROR_CODES } from './errorCodes.js';
 import { ErrorBody, TAGS } from './openapi.js';
 import type { Actor, RoleGuards } from './auth.js';
 
@@ -136,6 +137,29 @@ const pathParamsOf = (path: string, declared: ZodType | undefined) => {
   return { params: z.object(Object.fromEntries(names.map((n) => [n, /(^id|Id)$/.test(n) ? PathId : z.string()]))) as never };
 };
 
+/** Identifiers an answer at this status may carry whatever the operation: the token check's, the database's. */
+const ALWAYS: Partial<Record<number, readonly string[]>> = { 401: ['Unauthorized'], 503: ['ServiceUnavailable'] };
+/** An error identifier named in a description: a word of two or more capitalised parts (InvalidWebhook). */
+const IDENTIFIER = /\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b/g;
+const errorBodies = new Map<string, ZodType>();
+
+/**
+ * The Error envelope of one operation's answer at one status: its `error` is the enum of the identifiers
+ * it can carry (api/errorCodes.ts), or the plain string where none are known.
+ */
+const errorBodyOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>, operationId: string, status: number, description: string): ZodType => {
+  const known = [...(ALWAYS[status] ?? []), ...(ERROR_CODES[operationId]?.[status] ?? []), ...(description.match(IDENTIFIER) ?? [])];
+  // A role guard's refusal, and the request schema's.
+  if (status === 403 && (spec.guards as RoleGuards | undefined)?.roles) known.push('Forbidden');
+  if (status === 422 && (spec.body || spec.query || spec.params || spec.path.includes(':'))) known.push('ValidationError');
+  const codes = [...new Set(known)].sort();
+  if (codes.length === 0) return ErrorBody;
+  const key = codes.join(',');
+  let body = errorBodies.get(key);
+  if (!body) errorBodies.set(key, (body = ErrorBody.extend({ error: z.enum(codes as [string, ...string[]]) })));
+  return body;
+};
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request',
   401: 'Missing, invalid or expired token',
@@ -210,6 +234,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
 ): void => {
   const openApiPath = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
   const security = securityOf(spec);
+  const operationId = spec.operationId ?? operationIdOf(spec.method, spec.path);
   const renewsJwt = security.some((s) => 'adminJwt' in s);
   // Every tag is described once in TAGS, so the document never lists a tag without a description.
   const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
@@ -217,7 +242,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   registry.registerPath({
     method: spec.method,
     path: openApiPath,
-    operationId: spec.operationId ?? operationIdOf(spec.method, spec.path),
+    operationId,
     summary: spec.summary,
     tags: spec.tags,
     security,
@@ -232,7 +257,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       ...Object.fromEntries(
         errorStatusesOf(spec).map(([status, description]) => [
           String(status),
-          { description, ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: ErrorBody } } },
+          { description, ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: errorBodyOf(spec, operationId, status, description) } } },
         ]),
       ),
     },

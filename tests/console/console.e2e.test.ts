@@ -246,6 +246,20 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await accessible('customer detail');
   });
 
+  it('fits a tablet: the menu wraps above the content and wide tables scroll inside their frame', async () => {
+    await page.setViewportSize({ width: 820, height: 1180 });
+    try {
+      for (const path of ['/reports/orders', `/replay/receipt/${failedReceipt.id}`, '/settlements/tray']) {
+        await page.goto(url(path));
+        await main().getByRole('heading', { level: 1 }).waitFor();
+        await main().locator('table, .timeline').first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(820);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('says 403 plainly, and sends a refused token back to sign-in', async () => {
     const plain = await signInAdmin(t, { superAdmin: false });
     await page.evaluate((s) => sessionStorage.setItem('console.session', JSON.stringify(s)), { token: plain.token, admin: plain.admin });

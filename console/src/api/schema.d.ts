@@ -3596,7 +3596,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3607,7 +3612,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3644,7 +3654,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3653,7 +3668,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -3662,7 +3682,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3673,7 +3698,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3704,7 +3734,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3713,7 +3748,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3724,7 +3764,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3756,7 +3801,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3765,7 +3815,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3776,7 +3831,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3809,7 +3869,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3818,7 +3883,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description NotFound */
@@ -3827,7 +3897,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -3836,7 +3911,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3847,7 +3927,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3881,7 +3966,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3890,7 +3980,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description NotFound */
@@ -3899,7 +3994,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -3908,7 +4008,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3919,7 +4024,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3958,7 +4068,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -3967,7 +4082,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -3976,7 +4096,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -3987,7 +4112,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4025,7 +4155,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4034,7 +4169,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4043,7 +4183,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4054,7 +4199,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4093,7 +4243,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
@@ -4104,7 +4259,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SmsSendError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description An upstream provider failed */
@@ -4124,7 +4284,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4178,7 +4343,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "InvalidOtp" | "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -4187,7 +4357,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "RoleConflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4196,7 +4371,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
@@ -4207,7 +4387,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4218,7 +4403,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4261,7 +4451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4270,7 +4465,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4281,7 +4481,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4328,7 +4533,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4337,7 +4547,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4346,7 +4561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4357,7 +4577,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4388,7 +4613,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4397,7 +4627,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4408,7 +4643,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4440,7 +4680,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4449,7 +4694,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4460,7 +4710,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4496,7 +4751,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "MissingPhone";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -4505,7 +4765,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UserNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4514,7 +4779,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4525,7 +4795,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4571,7 +4846,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NoClientProfile" | "NoDriverProfile";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -4580,7 +4860,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UserNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4589,7 +4874,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4600,7 +4890,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4639,7 +4934,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4648,7 +4948,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -4675,7 +4980,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4686,7 +4996,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4717,7 +5032,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4726,7 +5046,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4737,7 +5062,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4778,7 +5108,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4787,7 +5122,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -4805,7 +5145,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4816,7 +5161,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4853,7 +5203,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4862,7 +5217,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -4880,7 +5240,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4889,7 +5254,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4900,7 +5270,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4939,7 +5314,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -4948,7 +5328,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -4966,7 +5351,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotAllowed";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4975,7 +5365,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4986,7 +5381,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5020,7 +5420,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5029,7 +5434,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5047,7 +5457,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5058,7 +5473,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5094,7 +5514,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5105,7 +5530,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5149,7 +5579,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5158,7 +5593,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5169,7 +5609,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5198,7 +5643,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5207,7 +5657,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5218,7 +5673,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5255,7 +5715,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5264,7 +5729,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5275,7 +5745,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5309,7 +5784,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5320,7 +5800,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5349,7 +5834,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5360,7 +5850,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5396,7 +5891,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5407,7 +5907,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5442,7 +5947,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5453,7 +5963,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5490,7 +6005,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5499,7 +6019,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5508,7 +6033,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5519,7 +6049,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5565,7 +6100,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5574,7 +6114,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5592,7 +6137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5603,7 +6153,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5650,7 +6205,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5659,7 +6219,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -5668,7 +6233,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5677,7 +6247,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5686,7 +6261,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5697,7 +6277,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5737,7 +6322,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5746,7 +6336,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5755,7 +6350,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5766,7 +6366,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5802,7 +6407,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5811,7 +6421,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -5820,7 +6435,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5829,7 +6449,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5840,7 +6465,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5875,7 +6505,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5884,7 +6519,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound */
@@ -5893,7 +6533,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description WrongStatus */
@@ -5902,7 +6547,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5911,7 +6561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -5922,7 +6577,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5963,7 +6623,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -5972,7 +6637,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound */
@@ -5981,7 +6651,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description WrongStatus */
@@ -5990,7 +6665,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5999,7 +6679,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6010,7 +6695,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6051,7 +6741,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6060,7 +6755,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound */
@@ -6069,7 +6769,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description WrongStatus */
@@ -6078,7 +6783,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6087,7 +6797,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6098,7 +6813,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6133,7 +6853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6142,7 +6867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound */
@@ -6151,7 +6881,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description WrongStatus */
@@ -6160,7 +6895,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6169,7 +6909,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6180,7 +6925,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6222,7 +6972,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6231,7 +6986,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6240,7 +7000,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6251,7 +7016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6292,7 +7062,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6301,7 +7076,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6310,7 +7090,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6321,7 +7106,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6354,7 +7144,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6365,7 +7160,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6406,7 +7206,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6415,7 +7220,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description NotFound */
@@ -6424,7 +7234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6433,7 +7248,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6444,7 +7264,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6477,7 +7302,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6488,7 +7318,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6530,7 +7365,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6539,7 +7379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6548,7 +7393,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6559,7 +7409,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6630,7 +7485,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6639,7 +7499,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6648,7 +7513,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6659,7 +7529,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6728,7 +7603,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6737,7 +7617,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -6746,7 +7631,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -6764,7 +7654,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6775,7 +7670,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6806,7 +7706,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6815,7 +7720,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6826,7 +7736,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6874,7 +7789,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6883,7 +7803,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6892,7 +7817,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6903,7 +7833,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6932,7 +7867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -6941,7 +7881,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -6950,7 +7895,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6959,7 +7909,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -6970,7 +7925,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7019,7 +7979,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7028,7 +7993,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7037,7 +8007,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7046,7 +8021,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7057,7 +8037,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7094,7 +8079,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7103,7 +8093,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7112,7 +8107,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7121,7 +8121,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7132,7 +8137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7173,7 +8183,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7182,7 +8197,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7191,7 +8211,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -7200,7 +8225,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict" | "InsufficientLiters";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7209,7 +8239,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7220,7 +8255,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7261,7 +8301,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7270,7 +8315,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7297,7 +8347,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7308,7 +8363,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7350,7 +8410,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7359,7 +8424,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7377,7 +8447,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7386,7 +8461,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7397,7 +8477,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7439,7 +8524,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7448,7 +8538,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7475,7 +8570,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7486,7 +8586,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7519,7 +8624,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7528,7 +8638,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7537,7 +8652,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -7546,7 +8666,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7555,7 +8680,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7566,7 +8696,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7599,7 +8734,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7608,7 +8748,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7626,7 +8771,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7635,7 +8785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7646,7 +8801,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7679,7 +8839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7688,7 +8853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7706,7 +8876,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7715,7 +8890,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7726,7 +8906,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7760,7 +8945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7769,7 +8959,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7778,7 +8973,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -7787,7 +8987,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7796,7 +9001,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7807,7 +9017,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7870,7 +9085,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7879,7 +9099,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7888,7 +9113,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7899,7 +9129,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7948,7 +9183,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -7957,7 +9197,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -7975,7 +9220,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ActiveOrderExists";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7984,7 +9234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ExchangeRateUnavailable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -7995,7 +9250,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8026,7 +9286,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8035,7 +9300,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8046,7 +9316,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8079,7 +9354,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8088,7 +9368,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8097,7 +9382,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8108,7 +9398,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8144,7 +9439,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8155,7 +9455,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8188,7 +9493,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8197,7 +9507,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8206,7 +9521,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8215,7 +9535,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8224,7 +9549,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8235,7 +9565,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8271,7 +9606,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8280,7 +9620,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8289,7 +9634,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8298,7 +9648,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8307,7 +9662,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8318,7 +9678,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8363,7 +9728,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8372,7 +9742,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8381,7 +9756,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8390,7 +9770,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NoLocation" | "TooFarFromDestination" | "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8399,7 +9784,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8410,7 +9800,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8462,7 +9857,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8471,7 +9871,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8480,7 +9885,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8489,7 +9899,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NoTracking";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8498,7 +9913,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8509,7 +9929,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8550,7 +9975,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DeliveryError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -8559,7 +9989,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8568,7 +10003,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8577,7 +10017,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8586,7 +10031,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DeliveryError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8595,7 +10045,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Too many requests (Retry-After header and retryAfterSeconds) */
@@ -8617,7 +10072,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8635,7 +10095,8 @@ export interface operations {
             content: {
                 "application/json": {
                     paymentMethod: string;
-                    paymentFormId?: unknown;
+                    /** @description The payment form; required when paymentMethod is PAYMENT_FORM, ignored otherwise */
+                    paymentFormId?: number | null;
                 };
             };
         };
@@ -8657,7 +10118,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8666,7 +10132,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8675,7 +10146,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8684,7 +10160,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentMethodLocked";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8693,7 +10174,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8704,7 +10190,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8746,7 +10237,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8755,7 +10251,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CancelError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8764,7 +10265,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CancelError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8773,7 +10279,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CancelError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8782,7 +10293,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8793,7 +10309,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8866,7 +10387,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8875,7 +10401,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8884,7 +10415,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -8893,7 +10429,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotDelivered";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8902,7 +10443,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8913,7 +10459,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8948,7 +10499,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -8957,7 +10513,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -8966,7 +10527,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8975,7 +10541,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -8986,7 +10557,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9020,7 +10596,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9029,7 +10610,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -9038,7 +10624,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9049,7 +10640,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9078,7 +10674,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9087,7 +10688,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9098,7 +10704,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9147,7 +10758,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9156,7 +10772,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9165,7 +10786,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9183,7 +10809,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9194,7 +10825,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9236,7 +10872,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9245,7 +10886,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9254,7 +10900,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -9263,7 +10914,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9274,7 +10930,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9318,7 +10979,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9327,7 +10993,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9336,7 +11007,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9354,7 +11030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9365,7 +11046,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9407,7 +11093,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -9416,7 +11107,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9434,7 +11130,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9452,7 +11153,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9463,7 +11169,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9509,7 +11220,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -9518,7 +11234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9527,7 +11248,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9536,7 +11262,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9554,7 +11285,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unprocessable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9565,7 +11301,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9610,7 +11351,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -9619,7 +11365,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9628,7 +11379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9655,7 +11411,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unprocessable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9666,7 +11427,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9726,7 +11492,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9744,7 +11515,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9762,7 +11538,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unprocessable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9773,7 +11554,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9826,7 +11612,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9844,7 +11635,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9862,7 +11658,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unprocessable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9873,7 +11674,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9902,7 +11708,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "InvalidWebhook" | "UnsupportedProvider";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -9920,7 +11731,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description An empty body: the provider retries the delivery */
@@ -9929,7 +11745,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "EmptyWebhookBody";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -9940,7 +11761,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9986,7 +11812,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -9995,7 +11826,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10004,7 +11840,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10015,7 +11856,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10066,7 +11912,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10075,7 +11926,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10084,7 +11940,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10102,7 +11963,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentApprovalFailed" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10113,7 +11979,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10159,7 +12030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10168,7 +12044,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10177,7 +12058,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10195,7 +12081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentRejectionFailed" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10206,7 +12097,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10252,7 +12148,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10270,7 +12171,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10279,7 +12185,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10288,7 +12199,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10299,7 +12215,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10346,7 +12267,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10355,7 +12281,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10364,7 +12295,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10373,7 +12309,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10382,7 +12323,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10393,7 +12339,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10428,7 +12379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10446,7 +12402,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10455,7 +12416,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10466,7 +12432,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10511,7 +12482,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10520,7 +12496,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10540,7 +12521,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10575,7 +12561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10584,7 +12575,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10593,7 +12589,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10602,7 +12603,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10613,7 +12619,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10656,7 +12667,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -10665,7 +12681,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -10674,7 +12695,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10692,7 +12718,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10703,7 +12734,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10745,7 +12781,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -10754,7 +12795,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: not a member of this chat */
@@ -10763,7 +12809,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: unknown order or room */
@@ -10772,7 +12823,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10781,7 +12837,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10792,7 +12853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10828,7 +12894,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -10837,7 +12908,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: not a member of this chat */
@@ -10846,7 +12922,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: unknown order or room */
@@ -10855,7 +12936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10864,7 +12950,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10875,7 +12966,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10917,7 +13013,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -10926,7 +13027,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: not a member of this chat */
@@ -10935,7 +13041,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: unknown order or room */
@@ -10944,7 +13055,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -10953,7 +13069,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -10964,7 +13085,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10999,7 +13125,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -11008,7 +13139,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: not a member of this chat */
@@ -11017,7 +13153,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ChatError: unknown order or room */
@@ -11026,7 +13167,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11035,7 +13181,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11046,7 +13197,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11086,7 +13242,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -11095,7 +13256,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11104,7 +13270,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11115,7 +13286,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11156,7 +13332,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -11165,7 +13346,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: claimed by another admin */
@@ -11174,7 +13360,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden" | "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: unknown room, or not a support room */
@@ -11183,7 +13374,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: lost the claim race */
@@ -11192,7 +13388,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11201,7 +13402,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11212,7 +13418,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11247,7 +13458,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -11256,7 +13472,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: claimed by another admin */
@@ -11265,7 +13486,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden" | "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: unknown room, or not a support room */
@@ -11274,7 +13500,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: lost the claim race */
@@ -11283,7 +13514,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11292,7 +13528,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11303,7 +13544,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11346,7 +13592,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -11355,7 +13606,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: claimed by another admin */
@@ -11364,7 +13620,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden" | "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: unknown room, or not a support room */
@@ -11373,7 +13634,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: lost the claim race */
@@ -11382,7 +13648,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ValidationError */
@@ -11391,7 +13662,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11402,7 +13678,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11437,7 +13718,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: not the assigned admin */
@@ -11446,7 +13732,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden" | "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: unknown room */
@@ -11455,7 +13746,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: the room is not claimed */
@@ -11464,7 +13760,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11473,7 +13774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11484,7 +13790,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11519,7 +13830,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: claimed by another admin */
@@ -11528,7 +13844,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden" | "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description SupportError: unknown room, or not a support room */
@@ -11537,7 +13858,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11546,7 +13872,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11557,7 +13888,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11595,7 +13931,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11604,7 +13945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Cooldown (20 per minute) */
@@ -11626,7 +13972,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11664,7 +14015,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11673,7 +14029,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Cooldown (20 per minute) */
@@ -11684,7 +14045,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11695,7 +14061,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11739,7 +14110,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Forbidden: not a driver */
@@ -11748,7 +14124,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound, StationNotFound */
@@ -11757,7 +14138,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound" | "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11766,7 +14152,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Cooldown with retryAfterMinutes */
@@ -11777,7 +14168,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11788,7 +14184,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11833,7 +14234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Forbidden: not a driver */
@@ -11842,7 +14248,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description DriverNotFound, StationNotFound */
@@ -11851,7 +14262,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound" | "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11860,7 +14276,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Cooldown with retryAfterMinutes */
@@ -11871,7 +14292,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11882,7 +14308,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11918,7 +14349,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -11927,7 +14363,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11936,7 +14377,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11947,7 +14393,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11987,7 +14438,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -11996,7 +14452,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12005,7 +14466,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12016,7 +14482,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12055,7 +14526,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12064,7 +14540,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12073,7 +14554,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12082,7 +14568,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Cooldown */
@@ -12093,7 +14584,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12104,7 +14600,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12139,7 +14640,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Forbidden (not the author) */
@@ -12148,7 +14654,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description NotFound, StationNotFound */
@@ -12157,7 +14668,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12166,7 +14682,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12177,7 +14698,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12210,7 +14736,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12219,7 +14750,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12228,7 +14764,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12239,7 +14780,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12308,7 +14854,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12326,7 +14877,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "EmptyFile" | "InvalidEncoding" | "MissingHeaders" | "TooManyRows" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12337,7 +14893,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12370,7 +14931,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Forbidden */
@@ -12379,7 +14945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ImportJobNotFound */
@@ -12388,7 +14959,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ImportJobNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12397,7 +14973,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12408,7 +14989,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12449,7 +15035,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12458,7 +15049,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12467,7 +15063,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12478,7 +15079,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12528,7 +15134,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12537,7 +15148,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
@@ -12546,7 +15162,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CoordsOutOfRange" | "DuplicateStation" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12557,7 +15178,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12603,7 +15229,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12612,7 +15243,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12621,7 +15257,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12630,7 +15271,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12641,7 +15287,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12677,7 +15328,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12686,7 +15342,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12695,7 +15356,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description HasRecentReports */
@@ -12704,7 +15370,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "HasRecentReports" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12715,7 +15386,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12767,7 +15443,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12776,7 +15457,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12785,7 +15471,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
@@ -12794,7 +15485,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CoordsOutOfRange" | "DuplicateStation" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12805,7 +15501,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12850,7 +15551,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12859,7 +15565,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12868,7 +15579,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12877,7 +15593,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12888,7 +15609,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12931,7 +15657,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -12940,7 +15671,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -12949,7 +15685,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12958,7 +15699,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12969,7 +15715,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13009,7 +15760,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13018,7 +15774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound */
@@ -13027,7 +15788,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13036,7 +15802,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13047,7 +15818,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13084,7 +15860,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13093,7 +15874,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description StationNotFound, CommentNotFound */
@@ -13102,7 +15888,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CommentNotFound" | "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13111,7 +15902,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13122,7 +15918,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13154,7 +15955,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description UpstreamError: the maps provider failed */
@@ -13163,7 +15969,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UpstreamError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
@@ -13174,7 +15985,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "GeocodingNotConfigured" | "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13210,7 +16026,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13219,7 +16040,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description UpstreamError: the maps provider failed */
@@ -13228,7 +16054,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UpstreamError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
@@ -13239,7 +16070,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "GeocodingNotConfigured" | "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13273,7 +16109,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13282,7 +16123,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description UpstreamError: the maps provider failed */
@@ -13291,7 +16137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UpstreamError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description GeocodingNotConfigured: no maps-provider key on this server */
@@ -13302,7 +16153,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "GeocodingNotConfigured" | "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13348,7 +16204,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13357,7 +16218,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13368,7 +16234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13411,7 +16282,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13420,7 +16296,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict: the driver has an active order */
@@ -13429,7 +16310,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13438,7 +16324,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13449,7 +16340,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13480,7 +16376,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13489,7 +16390,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13500,7 +16406,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13546,7 +16457,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13555,7 +16471,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13566,7 +16487,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13600,7 +16526,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13609,7 +16540,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13618,7 +16554,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -13627,7 +16568,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13636,7 +16582,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13647,7 +16598,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13681,7 +16637,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13690,7 +16651,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13708,7 +16674,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13717,7 +16688,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13728,7 +16704,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13772,7 +16753,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13781,7 +16767,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13790,7 +16781,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -13799,7 +16795,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ActiveOrderExists" | "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13808,7 +16809,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ExchangeRateUnavailable" | "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13819,7 +16825,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13860,7 +16871,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13869,7 +16885,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13878,7 +16899,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13889,7 +16915,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13959,7 +16990,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -13968,7 +17004,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description CustomerNotFound */
@@ -13977,7 +17018,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -13986,7 +17032,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -13997,7 +17048,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14032,7 +17088,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14041,7 +17102,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description CustomerNotFound */
@@ -14050,7 +17116,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14059,7 +17130,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14070,7 +17146,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14113,7 +17194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14122,7 +17208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description CustomerNotFound */
@@ -14131,7 +17222,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14140,7 +17236,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14151,7 +17252,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14182,7 +17288,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14191,7 +17302,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description CustomerNotFound */
@@ -14200,7 +17316,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14209,7 +17330,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14220,7 +17346,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14258,7 +17389,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14267,7 +17403,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14276,7 +17417,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14287,7 +17433,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14352,7 +17503,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14361,7 +17517,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14370,7 +17531,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14381,7 +17547,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14416,7 +17587,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14425,7 +17601,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description PromotionNotFound */
@@ -14434,7 +17615,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14443,7 +17629,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14454,7 +17645,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14490,7 +17686,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14499,7 +17700,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description PromotionNotFound */
@@ -14508,7 +17714,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -14517,7 +17728,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionHasGrants";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14526,7 +17742,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14537,7 +17758,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14592,7 +17818,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14601,7 +17832,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description PromotionNotFound */
@@ -14610,7 +17846,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -14619,7 +17860,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionAlreadyGranted";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14628,7 +17874,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14639,7 +17890,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14693,7 +17949,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14702,7 +17963,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description PromotionNotFound */
@@ -14711,7 +17977,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PromotionNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14720,7 +17991,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14731,7 +18007,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14762,7 +18043,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -14782,7 +18068,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14819,7 +18110,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14828,7 +18124,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14839,7 +18140,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14874,7 +18180,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -14883,7 +18194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -14892,7 +18208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14903,7 +18224,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14936,7 +18262,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -14947,7 +18278,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14994,7 +18330,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "InvalidPayoutConfig" | "NoDriverProfile";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -15003,7 +18344,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "InvalidOtp" | "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -15021,7 +18367,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15032,7 +18383,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15077,7 +18433,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "InvalidPayoutConfig";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -15086,7 +18447,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15095,7 +18461,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -15113,7 +18484,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15124,7 +18500,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15168,7 +18549,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15177,7 +18563,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -15186,7 +18577,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -15204,7 +18600,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15215,7 +18616,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15253,7 +18659,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15262,7 +18673,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -15271,7 +18687,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15280,7 +18701,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15291,7 +18717,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15330,7 +18761,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15339,7 +18775,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -15348,7 +18789,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15357,7 +18803,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15368,7 +18819,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15411,7 +18867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15420,7 +18881,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15431,7 +18897,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15498,7 +18969,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15507,7 +18983,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15516,7 +18997,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15527,7 +19013,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15594,7 +19085,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15603,7 +19099,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15612,7 +19113,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15623,7 +19129,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15683,7 +19194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15692,7 +19208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15701,7 +19222,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15712,7 +19238,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15838,7 +19369,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15847,7 +19383,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -15856,7 +19397,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15865,7 +19411,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15876,7 +19427,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15913,7 +19469,10 @@ export interface operations {
                             } | null;
                             correlation_id: string | null;
                             causation_id: string | null;
-                            data?: unknown;
+                            /** @description The event's own fields as recorded (after upcasting); their shape is that of the event `type` */
+                            data: {
+                                [key: string]: unknown;
+                            };
                         }[];
                     };
                 };
@@ -15924,7 +19483,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -15933,7 +19497,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -15942,7 +19511,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -15951,7 +19525,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15962,7 +19541,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16018,7 +19602,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16027,7 +19616,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -16036,7 +19630,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -16045,7 +19644,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFailed" | "RetryUnsafeDeadline";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16054,7 +19658,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16065,7 +19674,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16123,7 +19737,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16132,7 +19751,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -16159,7 +19783,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16170,7 +19799,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16227,7 +19861,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16236,7 +19875,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -16254,7 +19898,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFailed";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16263,7 +19912,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16274,7 +19928,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16321,7 +19980,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16330,7 +19994,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16339,7 +20008,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16350,7 +20024,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16405,7 +20084,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16414,7 +20098,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16425,7 +20114,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16491,7 +20185,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -16500,7 +20199,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16509,7 +20213,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16520,7 +20229,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16559,7 +20273,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16568,7 +20287,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16579,7 +20303,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16624,7 +20353,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16633,7 +20367,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16644,7 +20383,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16681,7 +20425,10 @@ export interface operations {
                             } | null;
                             correlation_id: string | null;
                             causation_id: string | null;
-                            data?: unknown;
+                            /** @description The event's own fields as recorded (after upcasting); their shape is that of the event `type` */
+                            data: {
+                                [key: string]: unknown;
+                            };
                         }[];
                     };
                 };
@@ -16692,7 +20439,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16701,7 +20453,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -16710,7 +20467,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16719,7 +20481,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16730,7 +20497,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16831,7 +20603,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16840,7 +20617,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16849,7 +20631,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16860,7 +20647,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16912,7 +20704,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -16921,7 +20718,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -16930,7 +20732,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -16941,7 +20748,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17022,7 +20834,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17031,7 +20848,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17040,7 +20862,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17051,7 +20878,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17097,7 +20929,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17106,7 +20943,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17115,7 +20957,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17126,7 +20973,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17225,7 +21077,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17234,7 +21091,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17243,7 +21105,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17254,7 +21121,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17300,7 +21172,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17309,7 +21186,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17318,7 +21200,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17329,7 +21216,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17425,7 +21317,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17434,7 +21331,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17443,7 +21345,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17454,7 +21361,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17496,7 +21408,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17505,7 +21422,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17514,7 +21436,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17525,7 +21452,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17613,7 +21545,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17622,7 +21559,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17631,7 +21573,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17642,7 +21589,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17688,7 +21640,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17697,7 +21654,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17706,7 +21668,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17717,7 +21684,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17790,7 +21762,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17799,7 +21776,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17808,7 +21790,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17819,7 +21806,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17861,7 +21853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17870,7 +21867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17879,7 +21881,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17890,7 +21897,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17952,7 +21964,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -17961,7 +21978,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -17970,7 +21992,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -17981,7 +22008,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18021,7 +22053,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not allowed for this caller */
@@ -18030,7 +22067,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -18039,7 +22081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -18050,7 +22097,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
