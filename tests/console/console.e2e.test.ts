@@ -246,6 +246,28 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await accessible('customer detail');
   });
 
+  it("takes a renewed JWT from an answer's Authorization header, and retries a 503 after its Retry-After", async () => {
+    const renewed = (await signInAdmin(t)).token;
+    let unavailable = 0;
+    await page.route('**/api/v1/admin/drivers?*', async (route) => {
+      if (unavailable++ === 0) return route.fulfill({ status: 503, headers: { 'retry-after': '1', 'content-type': 'application/json' }, body: JSON.stringify({ error: 'ServiceUnavailable', message: 'Database unavailable', retryAfterSeconds: 1 }) });
+      const answer = await route.fetch();
+      return route.fulfill({ response: answer, headers: { ...answer.headers(), authorization: `Bearer ${renewed}` } });
+    });
+    try {
+      await page.goto(url('/drivers'));
+      await main().locator('table tbody tr').first().waitFor();
+      expect(unavailable).toBe(2);
+      expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('console.session')!).token)).toBe(renewed);
+    } finally {
+      await page.unroute('**/api/v1/admin/drivers?*');
+    }
+    // The next call carries the renewed token.
+    const sent = page.waitForRequest((r) => r.url().includes('/api/v1/admin/customers'));
+    await page.goto(url('/customers'));
+    expect((await sent).headers().authorization).toBe(`Bearer ${renewed}`);
+  });
+
   it('fits a tablet: the menu wraps above the content and wide tables scroll inside their frame', async () => {
     await page.setViewportSize({ width: 820, height: 1180 });
     try {
