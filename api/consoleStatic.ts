@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type Router } from 'express';
 
@@ -53,6 +54,23 @@ export const consoleRoutes = (dir: string | undefined = consoleDistDir()): Route
     });
     return router;
   }
+  router.use('/assets', (req, res, next) => {
+    res.setHeader('Vary', 'Accept-Encoding');
+    const name = req.path;
+    if (!/^\/[\w.-]+\.(js|css)$/.test(name)) return next();
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    // The build's Brotli and gzip copies (console/build.mjs), for browsers that take them.
+    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      const file = `${dir}/assets${name}${suffix}`;
+      if (new RegExp(`\\b${encoding}\\b`).test(accepted) && existsSync(file)) {
+        res.setHeader('Content-Encoding', encoding);
+        res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        res.type(extname(name));
+        return res.sendFile(file);
+      }
+    }
+    next();
+  });
   router.use('/assets', express.static(`${dir}/assets`, { immutable: true, maxAge: '365d', index: false }), (_req, res) => {
     res.status(404).type('text/plain').send('No such asset.');
   });

@@ -14,4 +14,14 @@ try {
   process.exit(0);
 }
 await vite.build({ root, configFile: `${root}/vite.config.ts`, logLevel: 'warn' });
+// Brotli and gzip copies of the scripts and styles, which the service sends to browsers that accept them
+// (api/consoleStatic.ts): compressed once here rather than on every request.
+const { readdirSync, readFileSync, writeFileSync } = await import('node:fs');
+const { brotliCompressSync, gzipSync, constants } = await import('node:zlib');
+const assets = `${root}/dist/assets`;
+for (const name of readdirSync(assets).filter((n) => /\.(js|css)$/.test(n))) {
+  const bytes = readFileSync(`${assets}/${name}`);
+  writeFileSync(`${assets}/${name}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(`${assets}/${name}.gz`, gzipSync(bytes, { level: 9 }));
+}
 console.log('console: built into console/dist');

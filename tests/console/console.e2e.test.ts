@@ -88,7 +88,12 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     const html = await index.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1];
-    expect((await fetch(t.baseUrl + asset)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const script = await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'br' } });
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.get('content-encoding')).toBe('br');
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(await script.text()).toContain('createRoot');
+    expect((await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'identity' } })).headers.get('content-encoding')).toBeNull();
     expect((await fetch(url('/assets/missing.js'))).status).toBe(404);
     expect((await fetch(`${t.baseUrl}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
   });
