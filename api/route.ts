@@ -48,6 +48,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   bodyContent?: Record<string, ZodType>;
   query?: Q;
   params?: P;
+  /** Request headers the route reads (lower-case names), validated like the rest (422) and documented. */
+  headers?: z.ZodObject;
   /** Every success status → description and the body's schema (required: a client is typed from it). */
   responses: Record<number, SuccessResponse>;
   /**
@@ -112,7 +114,7 @@ const rejectNul = (parts: unknown[]) => {
   if (fields.length) throw validationError(Object.fromEntries(fields.map((f) => [f, ['Must not contain NUL characters.']])));
 };
 
-const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' | 'params') => {
+const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' | 'params' | 'headers') => {
   const r = schema.safeParse(value ?? (where === 'body' ? {} : value));
   if (!r.success) throw validationError(fieldErrorsOf(r.error));
   return r.data;
@@ -181,7 +183,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
   const own = new Map<number, string>([[503, ERROR_DESCRIPTIONS[503]]]);
   if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
-  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
+  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
   for (const e of spec.errors ?? []) {
     if (typeof e === 'number') own.set(e, own.get(e) ?? ERROR_DESCRIPTIONS[e] ?? 'Error');
     else own.set(e.status, e.description);
@@ -249,6 +251,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
     request: {
       ...(pathParamsOf(spec.path, spec.params) ?? {}),
       ...(spec.query ? { query: spec.query as never } : {}),
+      ...(spec.headers ? { headers: spec.headers as never } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.bodyContent ? { body: { required: true, content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])) } } : {}),
     },
@@ -267,6 +270,7 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       rejectNul([req.params, spec.query ? req.query : undefined, spec.body ? req.body : undefined]);
       const params = spec.params ? parseOrThrow(spec.params, req.params, 'params') : req.params;
       const query = spec.query ? parseOrThrow(spec.query, req.query, 'query') : undefined;
+      if (spec.headers) parseOrThrow(spec.headers, req.headers, 'headers');
       const body = spec.body ? parseOrThrow(spec.body, req.body, 'body') : undefined;
       const result = await handler({ body, query, params, actor: req.actor as Actor, req, res } as Valid<Out<B>, Out<Q>, Out<P>>);
       if (res.headersSent) return;

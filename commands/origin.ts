@@ -46,10 +46,20 @@ export type IdSequence =
   | 'rating_id_seq'
   | 'incident_id_seq'
   | 'promotion_id_seq'
-  | 'promotion_grant_id_seq';
+  | 'promotion_grant_id_seq'
+  | 'receipt_id_seq'
+  | 'receipt_line_id_seq'
+  | 'payout_order_id_seq';
 
-/** The next id of a numbered aggregate (orders, offers, payments, surplus listings, ratings, incidents, promotions and their grants). */
-export const nextId = async (db: Db, sequence: IdSequence): Promise<number> => {
-  const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id`.execute(db);
-  return Number(rows[0].id);
+/**
+ * The next id of a numbered aggregate or record (orders, offers, payments, surplus listings, ratings,
+ * incidents, promotions and their grants, settlement receipts, their lines and payout orders).
+ */
+export const nextId = async (db: Db, sequence: IdSequence): Promise<number> => (await nextIds(db, sequence, 1))[0];
+
+/** `count` ids at once (a receipt's lines), in one round trip. */
+export const nextIds = async (db: Db, sequence: IdSequence, count: number): Promise<number[]> => {
+  if (count === 0) return [];
+  const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id FROM generate_series(1, ${count})`.execute(db);
+  return rows.map((r) => Number(r.id));
 };

@@ -241,6 +241,7 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
         while (position < upTo) {
           const events = (await ctx.store.readAll(position, BATCH)).filter((e) => e.globalPosition <= upTo);
           if (events.length === 0) break;
+          const from = position;
           try {
             for (const e of events) {
               if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, { event: e.globalPosition }));
@@ -248,7 +249,7 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
             }
           } finally {
             // Up to the last event fully handled: an error stops before its event, which the next run retries.
-            await saveCheckpoint(ctx.db, name, position);
+            if (position > from) await saveCheckpoint(ctx.db, name, position);
           }
         }
         await ctx.settle(last);

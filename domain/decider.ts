@@ -18,3 +18,22 @@ export const fold = <S, E>(evolve: (s: S, e: E) => S, initial: S, events: Iterab
   for (const e of events) s = evolve(s, e);
   return s;
 };
+
+/**
+ * Several commands decided in turn, each on the state the previous one's events leave: one decision, so
+ * one append (the live location sent with an arrival is recorded with it).
+ */
+export const inTurn = <C, S, E extends DomainEvent>(decider: Decider<C, S, E>): Decider<C[], S, E> => ({
+  initialState: decider.initialState,
+  evolve: decider.evolve,
+  decide: (commands, state) => {
+    const events: E[] = [];
+    let s = state;
+    for (const c of commands) {
+      const decided = decider.decide(c, s);
+      events.push(...decided);
+      s = fold(decider.evolve, s, decided);
+    }
+    return events;
+  },
+});

@@ -2,7 +2,8 @@ import type { Db, Trx } from '../infra/db/database.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { BusMessage } from '../infra/bus/port.js';
 
-export type EventHandler = (trx: Trx, event: RecordedEvent<string, any>) => Promise<unknown>;
+/** `emit` hands a message to the runner, which publishes it once the handler's transaction has committed. */
+export type EventHandler = (trx: Trx, event: RecordedEvent<string, any>, emit: (message: BusMessage) => void) => Promise<unknown>;
 
 /** An event's optional ISO instant as a timestamptz column takes it. */
 export const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
@@ -18,14 +19,15 @@ export interface Projector {
   tables: string[];
   handlers: Record<string, EventHandler>;
   /** Optional faster path: all handled events of one batch at once (bulk writes). */
-  applyBatch?: (trx: Trx, events: RecordedEvent[]) => Promise<void>;
+  applyBatch?: (trx: Trx, events: RecordedEvent[], emit: (message: BusMessage) => void) => Promise<void>;
   /**
-   * Commands do not wait for this read model before they answer (ctx.settle); its readers wait for it to
-   * reach the head of the log when they read (ctx.caughtUp). For read models that are slow to keep and
-   * read by few (the back-office reports), so that every command need not pay for them.
+   * Asynchronous: the runner keeps it, writes never wait for it, and its readers wait for it to reach the
+   * head of the log when they read (ctx.caughtUp). For the fan-out and the expensive read models that no
+   * write's answer reads (reports, the inbox). Every other read model is applied inline, in the append's
+   * transaction (projections/inline.ts), wherever the event store allows it.
    */
   settledOnRead?: boolean;
-  /** Messages to fan out after the batch that holds this event has committed. */
+  /** Messages that follow from the event alone, fanned out after the batch that holds it has committed. */
   publish?: (event: RecordedEvent<string, any>, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }
 

@@ -2,11 +2,17 @@ import { sql } from 'kysely';
 import type { Db, Trx } from '../infra/db/database.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import type { Projector } from './projector.js';
+import { committedAfter } from './inline.js';
 import { applyEvents } from './runner.js';
 
 export interface RebuildDeps {
   db: Db;
   store: EventStore;
+  /**
+   * The projector is applied inline, in each append's transaction: it has no checkpoint, and the swap
+   * itself replays what was committed since the last read (projections/inline.ts).
+   */
+  inline?: boolean;
   batchSize?: number;
   /** Called after every replayed batch: `position` of `head` (head grows while events keep arriving). */
   onProgress?: (position: number, head: number) => void;
@@ -46,6 +52,11 @@ export const rebuildSchemaName = (name: string): string => `rebuild_${name.toLow
  * again (the events cannot be read inside the swap: on PGlite it holds the only connection). When the
  * rebuild ended up further along, the checkpoint moves with it and the live runner resumes from there
  * (runner.ts, CheckpointMoved).
+ *
+ * An inline read model has no checkpoint: appends write its live tables in their own transactions. The
+ * swap locks those tables (appends that wrote them commit first; later ones wait), replays every event
+ * committed since the last read into the rebuilt tables, and swaps: an append still in flight has not
+ * written the tables yet, and writes the rebuilt ones once the swap commits.
  */
 export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promise<RebuildResult> => {
   const { db, store } = deps;
@@ -58,7 +69,7 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
   await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   // A row to lock in the swap, even for a projector that never ran.
-  await db.insertInto('projection_checkpoints').values({ name: p.name, position: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  if (!deps.inline) await db.insertInto('projection_checkpoints').values({ name: p.name, position: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
   let position = 0;
   let events = 0;
   try {
@@ -88,27 +99,41 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
       try {
         await db.transaction().execute(async (trx) => {
           await sql`SET LOCAL lock_timeout = '10s'`.execute(trx);
-          // The checkpoint row first, as a runner's batch does (runner.ts, applyBatch): a batch in flight
-          // commits before we go on, and the next one waits for the swap.
-          const live = await trx
-            .selectFrom('projection_checkpoints')
-            .select('position')
-            .where('name', '=', p.name)
-            .forUpdate()
-            .executeTakeFirstOrThrow();
-          if (p.tables.length > 0) {
-            await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+          if (deps.inline) {
+            if (p.tables.length > 0) await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+            await inRebuildSchema(trx);
+            for (let more = true; more; ) {
+              const batch = await committedAfter(trx, position, batchSize);
+              await applyEvents(trx, p, batch);
+              position = batch.at(-1)?.globalPosition ?? position;
+              events += batch.length;
+              more = batch.length === batchSize;
+            }
+          } else {
+            // The checkpoint row first, as a runner's batch does (runner.ts, applyBatch): a batch in flight
+            // commits before we go on, and the next one waits for the swap.
+            const live = await trx
+              .selectFrom('projection_checkpoints')
+              .select('position')
+              .where('name', '=', p.name)
+              .forUpdate()
+              .executeTakeFirstOrThrow();
+            if (p.tables.length > 0) {
+              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+            }
+            const livePosition = Number(live.position);
+            if (livePosition > position) throw new Behind(livePosition);
           }
-          const livePosition = Number(live.position);
-          if (livePosition > position) throw new Behind(livePosition);
           for (const t of p.tables) await sql`DROP TABLE ${sql.id('public', t)}`.execute(trx);
           for (const t of p.tables) await sql`ALTER TABLE ${sql.id(schema, t)} SET SCHEMA public`.execute(trx);
           await sql`DROP SCHEMA ${sql.id(schema)}`.execute(trx);
-          await trx
-            .insertInto('projection_checkpoints')
-            .values({ name: p.name, position })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
-            .execute();
+          if (!deps.inline) {
+            await trx
+              .insertInto('projection_checkpoints')
+              .values({ name: p.name, position })
+              .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at: sql`now()` }))
+              .execute();
+          }
         });
         return { name: p.name, position, events, attempts: attempt, ms: Date.now() - started };
       } catch (err) {

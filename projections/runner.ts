@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Trx } from '../infra/db/database.js';
-import type { SqlClient, SqlPool } from '../infra/db/sqlPool.js';
+import { createDb, type Db, type Trx } from '../infra/db/database.js';
+import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import type { Logger } from '../infra/logger.js';
@@ -20,6 +20,9 @@ export interface RunnerDeps {
   lead?: boolean;
 }
 
+/** How often the stored checkpoints of idle projectors catch up with their positions in memory. */
+const IDLE_WRITE_MS = 200;
+
 /** Stable advisory-lock key for a projector name: one owner per projector across instances. */
 export const projectorLockKey = (name: string): number => {
   let h = 0x5eed;
@@ -28,22 +31,30 @@ export const projectorLockKey = (name: string): number => {
 };
 
 /** Runs a projector's handlers (or its bulk path) over the events it handles, nothing else. */
-export const applyEvents = async (trx: Trx, p: Projector, events: RecordedEvent[]): Promise<void> => {
+export const applyEvents = async (trx: Trx, p: Projector, events: RecordedEvent[], emit: (m: BusMessage) => void = () => undefined): Promise<void> => {
   const relevant = events.filter((e) => handles(p, e));
   if (p.applyBatch) {
-    if (relevant.length > 0) await p.applyBatch(trx, relevant);
+    if (relevant.length > 0) await p.applyBatch(trx, relevant, emit);
   } else {
-    for (const e of relevant) await p.handlers[e.type](trx, e);
+    for (const e of relevant) await p.handlers[e.type](trx, e, emit);
   }
 };
+
+/** What a committed batch fans out: the messages its handlers emitted, then those its events imply. */
+export const messagesOf = async (p: Projector, events: RecordedEvent[], emitted: BusMessage[], db: Db): Promise<BusMessage[]> => [
+  ...emitted,
+  ...(p.publish ? (await Promise.all(events.filter((e) => handles(p, e)).map(async (e) => p.publish!(e, db)))).flat() : []),
+];
 
 /**
  * A read-model batch commits without waiting for its WAL flush. The rows and their checkpoint commit
  * together, and PostgreSQL replays its log in order, so a crash can only lose the last few batches whole:
  * the runner finds the older checkpoint and applies those events again. Waiting for the disk (several ms
- * per commit on a busy machine) bought nothing but read-your-writes latency: the events themselves are
- * appended with a synchronous commit.
+ * per commit on a busy machine) bought nothing: the events themselves are appended with a synchronous
+ * commit. On PostgreSQL each projector's batches run on a session of their own with this set once; PGlite's
+ * one connection is everyone's, so there it is set for each batch's transaction alone.
  */
+const ASYNC_COMMIT = 'SET synchronous_commit TO OFF';
 const relaxDurability = (trx: Trx) => sql`SET LOCAL synchronous_commit TO OFF`.execute(trx);
 
 /** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
@@ -56,12 +67,13 @@ export class CheckpointMoved extends Error {
 
 /**
  * Applies one batch of events for one projector inside the given transaction, checkpoint included.
- * The checkpoint only moves from `from`, where this runner left it; otherwise the batch rolls back
- * (CheckpointMoved), so tables that a rebuild swapped in further along never see an event twice. The
- * checkpoint row is written first: a rebuild locks that row before the tables, so the two never wait
- * for each other in opposite orders.
+ * The checkpoint only moves from at most `from`, where this runner left it (the stored row may lag that
+ * by events the projector does not handle: idle advances are written at intervals); a row further along
+ * means a rebuild swapped in tables built further, and the batch rolls back (CheckpointMoved), so those
+ * tables never see an event twice. The checkpoint row is written first: a rebuild locks that row before
+ * the tables, so the two never wait for each other in opposite orders.
  */
-export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], from: number, upTo: number): Promise<void> => {
+export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], from: number, upTo: number, emit?: (m: BusMessage) => void): Promise<void> => {
   const written = await trx
     .insertInto('projection_checkpoints')
     .values({ name: p.name, position: upTo })
@@ -69,11 +81,11 @@ export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[]
       oc
         .column('name')
         .doUpdateSet({ position: upTo, updated_at: sql`now()` })
-        .where('projection_checkpoints.position', '=', from),
+        .where('projection_checkpoints.position', '<=', from),
     )
     .executeTakeFirst();
   if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
-  await applyEvents(trx, p, events);
+  await applyEvents(trx, p, events, emit);
 };
 
 interface State {
@@ -86,6 +98,8 @@ interface State {
   published: Promise<void>;
   /** Its batch being applied, if any: the loop reads on for the other projectors meanwhile. */
   inFlight: Promise<void> | null;
+  /** PostgreSQL: the connection its batches run on, with asynchronous commit set once for the session. */
+  session: { client: SqlClient; db: Db } | null;
 }
 
 /**
@@ -104,9 +118,11 @@ export class ProjectionRunner {
   private wakeLoop: () => void = () => undefined;
   private readonly pollMs: number;
   private readonly batchSize: number;
+  /** When the checkpoints of projectors with nothing to apply were last written (they move in memory at once). */
+  private idleWrittenAt = 0;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve(), inFlight: null }));
+    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve(), inFlight: null, session: null }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
   }
@@ -131,6 +147,7 @@ export class ProjectionRunner {
     this.loop = null;
     await Promise.all(this.states.map((s) => s.inFlight));
     await Promise.all(this.states.map((s) => s.published));
+    for (const s of this.states) this.dropSession(s);
     if (this.leaderClient) {
       const client = this.leaderClient;
       this.leaderClient = null;
@@ -311,12 +328,19 @@ export class ProjectionRunner {
 
   /** Never throws: a failing projector backs off alone while the others go on. */
   private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
+    const emitted: BusMessage[] = [];
     try {
-      await this.deps.db.transaction().execute(async (trx) => {
-        await relaxDurability(trx);
-        await applyBatch(trx, s.projector, events, s.position, upTo);
-      });
+      if (this.deps.pool.kind === 'pglite') {
+        await this.deps.db.transaction().execute(async (trx) => {
+          await relaxDurability(trx);
+          await applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m));
+        });
+      } else {
+        const { db } = await this.sessionOf(s);
+        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
+      }
     } catch (err) {
+      if (s.session?.client.broken) this.dropSession(s);
       if (err instanceof CheckpointMoved) {
         this.deps.logger.info({ projector: s.projector.name, from: s.position }, 'checkpoint moved by a rebuild; resuming from it');
         await this.loadCheckpoints([s]).catch((e) => this.backOff([s], e));
@@ -327,43 +351,60 @@ export class ProjectionRunner {
     }
     this.advanced([s], upTo);
     // The next batch need not wait for the bus: messages follow their commits in order, one chain per projector.
-    s.published = s.published.then(() => this.publish(s.projector, events));
+    s.published = s.published.then(() => this.publish(s.projector, events, emitted));
+  }
+
+  private async sessionOf(s: State): Promise<{ client: SqlClient; db: Db }> {
+    if (s.session) return s.session;
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query(ASYNC_COMMIT);
+    } catch (err) {
+      client.release();
+      throw err;
+    }
+    s.session = { client, db: createDb(onOneConnection(client, this.deps.pool.kind)) };
+    return s.session;
+  }
+
+  private dropSession(s: State): void {
+    s.session?.client.release();
+    s.session = null;
   }
 
   /**
-   * Moves the checkpoints of projectors that have nothing to apply in this batch, with the same guard as
-   * applyBatch (only from where this runner left them), in one statement per starting position, usually
-   * one. They are still written every batch: instances that only serve the API follow these rows.
+   * Projectors with nothing to apply in this batch move at once in memory, and their stored checkpoints
+   * follow at most every IDLE_WRITE_MS, in one statement: instances that only serve the API follow those
+   * rows, and a restart re-reads a few events it does not handle. The write only moves a row forward; a
+   * row a rebuild moved further is left, and reloaded.
    */
   private async advanceIdle(states: State[], upTo: number): Promise<void> {
-    const byFrom = new Map<number, State[]>();
-    for (const s of states) byFrom.set(s.position, [...(byFrom.get(s.position) ?? []), s]);
-    for (const [from, group] of byFrom) {
-      try {
-        const written = await this.deps.db.transaction().execute(async (trx) => {
-          await relaxDurability(trx);
-          return trx
-            .insertInto('projection_checkpoints')
-            .values(group.map((s) => ({ name: s.projector.name, position: upTo })))
-            .onConflict((oc) =>
-              oc
-                .column('name')
-                .doUpdateSet({ position: upTo, updated_at: sql`now()` })
-                .where('projection_checkpoints.position', '=', from),
-            )
-            .returning('name')
-            .execute();
-        });
-        const names = new Set(written.map((r) => r.name));
-        this.advanced(group.filter((s) => names.has(s.projector.name)), upTo);
-        const moved = group.filter((s) => !names.has(s.projector.name));
-        if (moved.length > 0) {
-          this.deps.logger.info({ projectors: moved.map((s) => s.projector.name), from }, 'checkpoint moved by a rebuild; resuming from it');
-          await this.loadCheckpoints(moved);
-        }
-      } catch (err) {
-        this.backOff(group, err);
+    this.advanced(states, upTo);
+    const now = performance.now();
+    if (now - this.idleWrittenAt < IDLE_WRITE_MS) return;
+    this.idleWrittenAt = now;
+    const idle = this.states.filter((s) => s.leader && !s.inFlight);
+    if (idle.length === 0) return;
+    try {
+      const written = await this.deps.db
+        .insertInto('projection_checkpoints')
+        .values(idle.map((s) => ({ name: s.projector.name, position: s.position })))
+        .onConflict((oc) =>
+          oc
+            .column('name')
+            .doUpdateSet({ position: sql`excluded.position`, updated_at: sql`now()` })
+            .where('projection_checkpoints.position', '<=', sql<number>`excluded.position`),
+        )
+        .returning('name')
+        .execute();
+      const names = new Set(written.map((r) => r.name));
+      const moved = idle.filter((s) => !names.has(s.projector.name));
+      if (moved.length > 0) {
+        this.deps.logger.info({ projectors: moved.map((s) => s.projector.name) }, 'checkpoint moved by a rebuild; resuming from it');
+        await this.loadCheckpoints(moved);
       }
+    } catch (err) {
+      this.backOff(idle, err);
     }
   }
 
@@ -393,16 +434,11 @@ export class ProjectionRunner {
     }
   }
 
-  private async publish(p: Projector, events: RecordedEvent[]): Promise<void> {
-    if (!p.publish) return;
-    for (const e of events) {
-      if (!handles(p, e)) continue;
-      try {
-        const messages: BusMessage[] = await p.publish(e, this.deps.db);
-        for (const m of messages) await this.deps.bus.publish(m.subject, m.data);
-      } catch (err) {
-        this.deps.logger.warn({ err, projector: p.name, event: e.globalPosition }, 'publishing after commit failed');
-      }
+  private async publish(p: Projector, events: RecordedEvent[], emitted: BusMessage[]): Promise<void> {
+    try {
+      for (const m of await messagesOf(p, events, emitted, this.deps.db)) await this.deps.bus.publish(m.subject, m.data);
+    } catch (err) {
+      this.deps.logger.warn({ err, projector: p.name, from: events[0]?.globalPosition }, 'publishing after commit failed');
     }
   }
 }

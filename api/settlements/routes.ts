@@ -10,8 +10,8 @@ import { dayRange, driverReceipts, receiptById } from '../../projections/settlem
 import { DriverReceiptDetail, DriverReceiptItem, toDriverReceiptDetail, toDriverReceiptItem } from '../admin/settlements/views.js';
 import { authenticate } from '../auth.js';
 import { requestMetadata } from '../identity/requestMetadata.js';
-import { decodeCursor, encodeCursor, isoDate, limit } from '../orders/schemas.js';
-import { defineRoute } from '../route.js';
+import { decodeCursor, encodeCursor, idFrom, isoDate, limit } from '../orders/schemas.js';
+import { defineRoute, PathId } from '../route.js';
 
 const SettlementsQuery = z
   .object({
@@ -23,7 +23,8 @@ const SettlementsQuery = z
   })
   .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
 
-const isKey = (k: unknown): k is [string, string] => Array.isArray(k) && k.length === 2 && k.every((x) => typeof x === 'string') && !Number.isNaN(Date.parse(k[0] as string));
+const isKey = (k: unknown): k is [string, number] =>
+  Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && !Number.isNaN(Date.parse(k[0])) && Number.isSafeInteger(k[1]);
 
 const Notice = z.object({
   internal_id: z.string().min(1).max(100),
@@ -74,7 +75,7 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       const items = rows.slice(0, query.limit);
       const hasMore = rows.length > query.limit;
       const last = items[items.length - 1]?.issued;
-      return { items: items.map(toDriverReceiptItem), next_cursor: hasMore && last ? encodeCursor([last.issuedAt, last.receiptId]) : null, has_more: hasMore };
+      return { items: items.map(toDriverReceiptItem), next_cursor: hasMore && last ? encodeCursor([last.issuedAt, last.recordId]) : null, has_more: hasMore };
     },
   );
 
@@ -87,12 +88,12 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       summary: 'One own receipt with its lines',
       tags,
       guards: anyone,
-      params: z.object({ id: z.string() }),
+      params: z.object({ id: PathId }),
       responses: { 200: { description: 'The receipt', schema: z.object({ settlement: DriverReceiptDetail }) } },
       errors: [401, 404],
     },
     async ({ params, actor }) => {
-      const s = await receiptById(ctx.db, params.id);
+      const s = await receiptById(ctx.db, idFrom(params.id, () => notFound('ReceiptNotFound', 'Receipt not found.')));
       if (!s || !actor.driverId || s.issued!.driverId !== actor.driverId) throw notFound('ReceiptNotFound', 'Receipt not found.');
       return { settlement: toDriverReceiptDetail(s) };
     },

@@ -18,10 +18,10 @@ export const BalanceSummaryView = z
 
 export const LedgerEntryView = z
   .object({
-    id: z.string(),
+    id: z.number().int(),
     wallet_id: z.number().int(),
     order_id: z.number().int().nullable(),
-    receipt_id: z.string().nullable(),
+    receipt_id: z.number().int().nullable(),
     type: z.enum(LEDGER_TYPES),
     direction: z.enum(LEDGER_DIRECTIONS),
     amount_cents: z.number().int(),
@@ -58,12 +58,15 @@ export const toBalanceView = (s: BalanceSummary): z.infer<typeof BalanceSummaryV
   canGoOnline: s.canGoOnline,
 });
 
-/** The wallet's id is its driver's id: one wallet per driver. */
+/**
+ * The wallet's id is its driver's id: one wallet per driver. An entry's id is its event's place in the
+ * log: entries are written by reactions, pure decisions that cannot mint a number, and the log fixes it.
+ */
 export const toLedgerEntryView = (r: WalletLedgerRow): z.infer<typeof LedgerEntryView> => ({
-  id: r.entry_id,
+  id: Number(r.global_position),
   wallet_id: r.driver_id,
   order_id: r.order_id,
-  receipt_id: r.receipt_id,
+  receipt_id: r.receipt_id === null ? null : Number(r.receipt_id),
   type: r.type,
   direction: r.direction,
   amount_cents: r.amount_cents,

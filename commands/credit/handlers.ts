@@ -4,13 +4,16 @@ import { creditStream, type CreditBucket } from '../../domain/credit/events.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 
-/** Back office: POST /admin/customers/{id}/credit/adjust. Returns the id of the event it appended. */
+/**
+ * Back office: POST /admin/customers/{id}/credit/adjust. Returns the id of the event it appended: the
+ * request's own id when it has one (commands/idempotency.ts), so a repeat is the store's no-op.
+ */
 export const adjustCredit = async (
   ctx: AppContext,
   input: { clientId: number; adminId: number; direction: 'CREDIT' | 'DEBIT'; scope: CreditBucket; amountCents: number; reason: string },
   metadata?: EventMetadata,
+  eventId: string = randomUUID(),
 ) => {
-  const eventId = randomUUID();
   const { position } = await ctx.handle(creditDecider, creditStream(input.clientId), { type: 'AdjustCredit', ...input, now: ctx.clock.now() }, { metadata, eventIds: () => eventId });
   return { eventId, position };
 };

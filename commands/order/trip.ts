@@ -5,6 +5,10 @@ import { asAssignedDriver } from '../../domain/order/access.js';
 import { conflict } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
+import type { OrderCommand } from '../../domain/order/commands.js';
+import { inTurn } from '../../domain/decider.js';
+
+const arrivalDecider = inTurn(orderDecider);
 import { failureOf } from '../../domain/order/trip.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -27,33 +31,28 @@ export const recordLocation = (ctx: AppContext, actor: Actor, input: { orderId: 
     { metadata },
   );
 
-/** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first; the stream is read once for both. */
+/** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first, in the same append. */
 export const markArrived = async (
   ctx: AppContext,
   actor: Actor,
   input: { orderId: number; latitude?: number; longitude?: number },
   metadata?: EventMetadata,
 ) => {
-  const stream = orderStream(input.orderId);
   const { latitude, longitude } = input;
-  let located;
-  if (latitude !== undefined && longitude !== undefined) {
-    located = await ctx.handle(
-      orderDecider,
-      stream,
-      (s) => {
-        const { order, driverId } = asAssignedDriver(s, actor);
-        if (order.status !== 'IN_PROGRESS' && order.status !== 'ARRIVED') throw conflict('WrongStatus', 'The order is not in progress.');
-        return { type: 'RecordLocation', driverId, latitude, longitude, now: ctx.clock.now() };
-      },
-      { metadata },
-    );
-  }
-  const arrived = await ctx.handle(orderDecider, stream, (s) => ({ type: 'MarkArrived', driverId: asAssignedDriver(s, actor).driverId, now: ctx.clock.now() }), {
-    metadata,
-    loaded: located,
-  });
-  return { position: Math.max(located?.position ?? 0, arrived.position), order: arrived.state! };
+  const arrived = await ctx.handle(
+    arrivalDecider,
+    orderStream(input.orderId),
+    (s): OrderCommand[] => {
+      const { order, driverId } = asAssignedDriver(s, actor);
+      const now = ctx.clock.now();
+      const arrive: OrderCommand = { type: 'MarkArrived', driverId, now };
+      if (latitude === undefined || longitude === undefined) return [arrive];
+      if (order.status !== 'IN_PROGRESS' && order.status !== 'ARRIVED') throw conflict('WrongStatus', 'The order is not in progress.');
+      return [{ type: 'RecordLocation', driverId, latitude, longitude, now }, arrive];
+    },
+    { metadata },
+  );
+  return { position: arrived.position, order: arrived.state! };
 };
 
 /** POST /orders/{id}/deliver: a wrong PIN is recorded (it counts towards the lock) and then refused. */

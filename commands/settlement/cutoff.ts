@@ -5,9 +5,12 @@ import { receiptLines, SETTLEABLE_TYPES, settleableEntries, type SettleableEntry
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { derivedEventId } from '../origin.js';
+import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { derivedEventId, nextId, nextIds } from '../origin.js';
+import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
@@ -15,7 +18,7 @@ export type SettlementCtx = Pick<AppContext, 'db' | 'store' | 'handle' | 'clock'
 
 /** What a run answers for each receipt it issued or moved. */
 export interface RunReceipt {
-  id: string;
+  id: number;
   receipt_number: string;
   driver_id: number;
   status: string;
@@ -70,10 +73,17 @@ const beneficiaryOf = async (ctx: SettlementCtx, driverId: number): Promise<{ be
   };
 };
 
+/** What every receipt of one cutoff run shares: the configuration and the official rate at the cutoff. */
+interface CutoffTerms {
+  config: SettlementConfig;
+  /** Bolivars per USD in force at the cutoff: the ADJUSTMENT lines' rate. */
+  rate: string;
+}
+
 /** Issues the receipt a reservation promised (again after a crash: the event id makes it once). */
 const issueReserved = async (
   ctx: SettlementCtx,
-  config: SettlementConfig,
+  { config, rate }: CutoffTerms,
   reserved: { driverId: number; receiptId: string; entries?: SettleableEntry[] },
   now: Date,
   metadata: EventMetadata,
@@ -84,9 +94,12 @@ const issueReserved = async (
   if (entries.length === 0 || !account) return null;
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
-  const { lines, totals } = receiptLines(entries, config.ivaPrc);
+  const { lines, totals } = receiptLines(entries, config.ivaPrc, rate);
+  // Minted again by a run that finishes a crashed one: only the ids of the event that is stored count.
+  const [recordId, lineIds] = await Promise.all([nextId(ctx.db, 'receipt_id_seq'), nextIds(ctx.db, 'receipt_line_id_seq', lines.length)]);
   const data: ReceiptIssuedData = {
     receiptId,
+    recordId,
     receiptNumber,
     fiscalPeriod,
     driverId,
@@ -95,7 +108,7 @@ const issueReserved = async (
     cutoffTo: now.toISOString(),
     ivaPrc: config.ivaPrc,
     entryIds: entries.map((e) => e.entryId),
-    lines,
+    lines: lines.map((l, i) => ({ recordId: lineIds[i], ...l })),
     totals,
     beneficiary: account.beneficiary,
     issuedAt: now.toISOString(),
@@ -103,7 +116,7 @@ const issueReserved = async (
   const { state, events } = await ctx.handle(receiptDecider, receiptStream(receiptId), { type: 'IssueReceipt', data }, { metadata, eventIds: () => derivedEventId(receiptId, 'issued') });
   // Issued by a racing run already: reported by that run.
   if (events.length === 0) return null;
-  return { id: receiptId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
+  return { id: state.issued!.recordId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
 };
 
 const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
@@ -121,7 +134,8 @@ const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<nu
  * from the pool's version, so two cutoffs deciding on the same pool reserve the same receipt (one append
  * wins, the other appends nothing or decides again on the new version).
  */
-const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+  const { config } = terms;
   const entries = await entriesOf(ctx, driverId);
   const figures = {
     balanceCents: entries.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
@@ -146,7 +160,7 @@ const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, dri
   );
   // Nothing appended (a racing run reserved first and nothing is left) also leaves no receipt to issue here.
   if (!receiptId) return null;
-  return issueReserved(ctx, config, { driverId, receiptId, entries: reserved }, now, metadata);
+  return issueReserved(ctx, terms, { driverId, receiptId, entries: reserved }, now, metadata);
 };
 
 /**
@@ -157,6 +171,10 @@ const cutoffForDriver = async (ctx: SettlementCtx, config: SettlementConfig, dri
 export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   const now = ctx.clock.now();
   const config = await loadSettlementConfig(ctx);
+  // Without an official rate no line can be paid in bolivars: nothing is reserved or issued.
+  const official = await officialRateAt(ctx.db, now);
+  if (!official) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force: the cutoff cannot price its receipts.');
+  const terms: CutoffTerms = { config, rate: exchangeRateAmount(official.rateCents) };
   await ctx.settle(await ctx.store.headPosition());
   const out: RunReceipt[] = [];
   const orphans = await ctx.db
@@ -167,7 +185,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))))
     .execute();
   for (const o of orphans) {
-    const issued = await issueReserved(ctx, config, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
+    const issued = await issueReserved(ctx, terms, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
     if (issued) out.push(issued);
   }
   const candidates = await ctx.db
@@ -185,7 +203,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
   let stopped = false;
   const worker = async () => {
     while (next < candidates.length && !stopped) {
-      const issued = await cutoffForDriver(ctx, config, Number(candidates[next++].driver_id), now, metadata);
+      const issued = await cutoffForDriver(ctx, terms, Number(candidates[next++].driver_id), now, metadata);
       if (issued) out.push(issued);
     }
   };

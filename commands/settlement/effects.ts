@@ -9,7 +9,7 @@ import { payoutEntryId, sendToWallet } from '../wallet/handlers.js';
 import type { SettlementCtx } from './cutoff.js';
 
 export type SettlementEffect =
-  | { type: 'RecordPayout'; driverId: number; receiptId: string; amountCents: number }
+  | { type: 'RecordPayout'; driverId: number; receiptId: string; receiptRecordId: number; receiptNumber: string; amountCents: number }
   | { type: 'ReleaseEntries'; driverId: number; receiptId: string };
 
 /**
@@ -20,8 +20,8 @@ export type SettlementEffect =
  */
 export const effectsOf = (s: ReceiptState): SettlementEffect[] => {
   if (!s.issued) return [];
-  const { receiptId, driverId, totals } = s.issued;
-  if (s.status === 'PAID' || s.status === 'PAID_EXTERNALLY') return [{ type: 'RecordPayout', driverId, receiptId, amountCents: totals.payableCents }];
+  const { receiptId, recordId, receiptNumber, driverId, totals } = s.issued;
+  if (s.status === 'PAID' || s.status === 'PAID_EXTERNALLY') return [{ type: 'RecordPayout', driverId, receiptId, receiptRecordId: recordId, receiptNumber, amountCents: totals.payableCents }];
   if (s.status === 'VOIDED') return [{ type: 'ReleaseEntries', driverId, receiptId }];
   return [];
 };

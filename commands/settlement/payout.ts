@@ -2,7 +2,7 @@ import { receiptStream } from '../../domain/settlement/events.js';
 import { currentOrder, receiptDecider, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
-import { derivedEventId } from '../origin.js';
+import { derivedEventId, nextId } from '../origin.js';
 import type { RunReceipt, SettlementCtx } from './cutoff.js';
 import { settlementEffectsProcess } from './effects.js';
 
@@ -18,10 +18,14 @@ export const runReceipt = async (ctx: SettlementCtx, receiptId: string, command:
   return { ...handled, position: Math.max(handled.position, effects) };
 };
 
-/** The ids of a receipt's n-th payout order follow from the receipt, so two runs creating it agree. */
-const orderIds = (receiptId: string, n: number) => ({
+/**
+ * The internal ids of a receipt's n-th payout order follow from the receipt, so two runs creating it
+ * agree; its record id is minted, and only the one in the stored event counts.
+ */
+const orderIds = (receiptId: string, n: number, recordId: number) => ({
   payoutOrderId: derivedEventId(receiptId, `payout-order-${n}`),
   idempotencyKey: derivedEventId(receiptId, `payout-key-${n}`),
+  recordId,
 });
 
 const attemptOf = (order: PayoutOrderState, answer: PayoutAnswer, synchronous: boolean, at: string): ReceiptCommand => {
@@ -47,7 +51,7 @@ const sendOrder = async (ctx: SettlementCtx, receiptId: string, state: ReceiptSt
   return (await runReceipt(ctx, receiptId, () => attemptOf(order, answer, synchronous, at), metadata)).state;
 };
 
-const summary = (s: ReceiptState): RunReceipt => ({ id: s.issued!.receiptId, receipt_number: s.issued!.receiptNumber, driver_id: s.issued!.driverId, status: s.status });
+const summary = (s: ReceiptState): RunReceipt => ({ id: s.issued!.recordId, receipt_number: s.issued!.receiptNumber, driver_id: s.issued!.driverId, status: s.status });
 
 /**
  * The payout run: every GENERATED receipt gets its payout order, sent to the provider; an IN_PAYMENT
@@ -63,7 +67,14 @@ export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     const open = currentOrder(row.state);
     if (row.status === 'IN_PAYMENT' && (!open || open.status !== 'SENT' || open.acknowledged)) continue;
     const at = ctx.clock.now().toISOString();
-    const created = await runReceipt(ctx, row.id, (s) => ({ type: 'CreatePayoutOrder', ...orderIds(row.id, s.payoutOrders.length + 1), provider: ctx.providers.payouts.name, at }), metadata);
+    // An IN_PAYMENT receipt gets no new order: its open one is sent again.
+    const recordId = row.status === 'GENERATED' ? await nextId(ctx.db, 'payout_order_id_seq') : null;
+    const created = await runReceipt(
+      ctx,
+      row.id,
+      (s) => (recordId === null ? null : { type: 'CreatePayoutOrder', ...orderIds(row.id, s.payoutOrders.length + 1, recordId), provider: ctx.providers.payouts.name, at }),
+      metadata,
+    );
     const after = await sendOrder(ctx, row.id, created.state, true, metadata);
     out.push(summary(after));
   }
@@ -86,7 +97,8 @@ export const runReconcile = async (ctx: SettlementCtx, metadata: EventMetadata =
 /** Tray: retry a business-failed receipt with a new payout order (the old one is never reopened). */
 export const retryReceipt = async (ctx: SettlementCtx, receiptId: string, admin: Admin, metadata: EventMetadata) => {
   const at = ctx.clock.now().toISOString();
-  const created = await runReceipt(ctx, receiptId, (s) => ({ type: 'RetryPayout', ...orderIds(receiptId, s.payoutOrders.length + 1), provider: ctx.providers.payouts.name, at, ...admin }), metadata);
+  const recordId = await nextId(ctx.db, 'payout_order_id_seq');
+  const created = await runReceipt(ctx, receiptId, (s) => ({ type: 'RetryPayout', ...orderIds(receiptId, s.payoutOrders.length + 1, recordId), provider: ctx.providers.payouts.name, at, ...admin }), metadata);
   const state = await sendOrder(ctx, receiptId, created.state, true, metadata);
   return { state, position: await ctx.store.headPosition() };
 };

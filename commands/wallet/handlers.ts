@@ -62,8 +62,9 @@ export const payoutEntryId = (receiptId: string): string => derivedEventId(`rece
 /** The wallet commands the API sends (reactions send theirs with sendToWallet). */
 export const walletCommands = (ctx: Ctx) => ({
   open: (driverId: number, m?: EventMetadata) => runWallet(ctx, driverId, { type: 'OpenWallet', driverId }, m),
-  adjust: (a: { driverId: number; direction: 'CREDIT' | 'DEBIT'; amountCents: number; reason: string; adminId: number }, m?: EventMetadata) =>
-    runWallet(ctx, a.driverId, { type: 'AdjustBalance', entryId: randomUUID(), ...a }, m),
+  /** The entry id is the request's (commands/idempotency.ts): a repeated request books nothing more. */
+  adjust: (a: { driverId: number; entryId?: string; direction: 'CREDIT' | 'DEBIT'; amountCents: number; reason: string; adminId: number }, m?: EventMetadata) =>
+    runWallet(ctx, a.driverId, { type: 'AdjustBalance', ...a, entryId: a.entryId ?? randomUUID() }, m),
   setPayoutAccount: (a: { driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean }, m?: EventMetadata) =>
     runWallet(ctx, a.driverId, { type: 'SetPayoutAccount', ...a }, m),
 });

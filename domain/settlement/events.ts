@@ -18,7 +18,13 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 export const PAYOUT_METHODS = ['PAGO_MOVIL', 'BANK_TRANSFER'] as const;
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
+/**
+ * Record ids: the API's integer ids of receipts, their lines and payout orders, minted from sequences by the
+ * run that creates them and carried in the event, so a rebuild of the read models finds the same ids. The
+ * UUID `receiptId` stays the stream's name inside.
+ */
 export interface ReceiptLine {
+  recordId: number;
   lineNumber: number;
   type: 'ORDER' | 'ADJUSTMENT';
   orderId: number | null;
@@ -30,7 +36,8 @@ export interface ReceiptLine {
   /** Negative: what the platform kept. */
   commissionCents: number;
   netCents: number;
-  exchangeRateAmount: string | null;
+  /** Bolivars per USD: the order's snapshot on an ORDER line, the official rate at the cutoff on an ADJUSTMENT line. */
+  exchangeRateAmount: string;
   totalBsCents: number;
 }
 
@@ -60,6 +67,7 @@ export interface ReceiptTotals {
 
 export interface ReceiptIssuedData {
   receiptId: string;
+  recordId: number;
   receiptNumber: string;
   fiscalPeriod: string;
   driverId: number;
@@ -77,6 +85,7 @@ export interface ReceiptIssuedData {
 export interface PayoutOrderCreatedData {
   receiptId: string;
   payoutOrderId: string;
+  recordId: number;
   idempotencyKey: string;
   method: PayoutMethod;
   provider: string;

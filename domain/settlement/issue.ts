@@ -1,6 +1,9 @@
 import { roundHalfAwayFromZero } from '../money.js';
 import type { ReceiptLine, ReceiptTotals } from './events.js';
 
+/** A line's figures; the cutoff gives it its record id. */
+export type LineFigures = Omit<ReceiptLine, 'recordId'>;
+
 /** A wallet ledger entry as the cutoff sees it (the wallet's LedgerEntryRecorded), with its order's figures. */
 export interface SettleableEntry {
   entryId: string;
@@ -21,8 +24,8 @@ export const SETTLEABLE_TYPES = ['ORDER_EARNING', 'SURPLUS_EARNING', 'CASH_COMMI
 
 const signed = (e: SettleableEntry): number => (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents);
 
-/** Bolivar cents of a USD-cents amount at a rate given as bolivars per USD (a decimal string); 0 without a rate. */
-export const bsCentsOf = (cents: number, rate: string | null): number => (rate === null ? 0 : roundHalfAwayFromZero(cents * Number(rate)));
+/** Bolivar cents of a USD-cents amount at a rate given as bolivars per USD (a decimal string). */
+export const bsCentsOf = (cents: number, rate: string): number => roundHalfAwayFromZero(cents * Number(rate));
 
 /**
  * The entries a cutoff settles: every uncovered entry, when together they reach the minimum balance and
@@ -41,13 +44,15 @@ export const settleableEntries = (
 
 /**
  * Lines and totals of a receipt: one ORDER line per order (all its entries netted: a cash order nets to
- * minus its commission), one ADJUSTMENT line per promotion or manual entry. The commission is
- * tax-inclusive: its tax part at ivaPrc is |commission| × iva / (100 + iva), the base the rest.
- * Lines follow the entries' order (the ledger's).
+ * minus its commission), one ADJUSTMENT line per promotion or manual entry. Every line is paid in
+ * bolivars at a rate of its own: an ORDER line at its order's snapshot, an ADJUSTMENT line at the official
+ * rate in force at the cutoff (`cutoffRate`), so the receipt's bolivars (Σ lines) pay every dollar it owes.
+ * The commission is tax-inclusive: its tax part at ivaPrc is |commission| × iva / (100 + iva), the base
+ * the rest. Lines follow the entries' order (the ledger's).
  */
-export const receiptLines = (entries: SettleableEntry[], ivaPrc: number): { lines: ReceiptLine[]; totals: ReceiptTotals } => {
+export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffRate: string): { lines: LineFigures[]; totals: ReceiptTotals } => {
   const byOrder = new Map<number, SettleableEntry[]>();
-  const lines: Omit<ReceiptLine, 'lineNumber'>[] = [];
+  const lines: Omit<LineFigures, 'lineNumber'>[] = [];
   for (const e of entries) {
     if (e.orderId !== null && !ADJUSTMENT_TYPES.has(e.type)) {
       const group = byOrder.get(e.orderId);
@@ -56,7 +61,7 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number): { line
         continue;
       }
       byOrder.set(e.orderId, [e]);
-      lines.push({ type: 'ORDER', orderId: e.orderId } as Omit<ReceiptLine, 'lineNumber'>);
+      lines.push({ type: 'ORDER', orderId: e.orderId } as Omit<LineFigures, 'lineNumber'>);
     } else {
       lines.push({
         type: 'ADJUSTMENT',
@@ -68,17 +73,19 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number): { line
         orderTotalCents: 0,
         commissionCents: 0,
         netCents: signed(e),
-        exchangeRateAmount: e.exchangeRateAmount,
-        totalBsCents: bsCentsOf(signed(e), e.exchangeRateAmount),
+        exchangeRateAmount: cutoffRate,
+        totalBsCents: bsCentsOf(signed(e), cutoffRate),
       });
     }
   }
-  const full: ReceiptLine[] = lines.map((l, i) => {
+  const full: LineFigures[] = lines.map((l, i) => {
     if (l.type === 'ADJUSTMENT') return { ...l, lineNumber: i + 1 };
     const group = byOrder.get(l.orderId!)!;
     const first = group[0];
     const netCents = group.reduce((s, e) => s + signed(e), 0);
     const subtotalCents = first.order?.priceCents ?? 0;
+    // An order's entries carry its rate snapshot; the cutoff's rate only stands in for one recorded without it.
+    const rate = first.exchangeRateAmount ?? cutoffRate;
     return {
       lineNumber: i + 1,
       type: 'ORDER',
@@ -90,11 +97,11 @@ export const receiptLines = (entries: SettleableEntry[], ivaPrc: number): { line
       orderTotalCents: subtotalCents,
       commissionCents: -(first.order?.commissionCents ?? 0),
       netCents,
-      exchangeRateAmount: first.exchangeRateAmount,
-      totalBsCents: bsCentsOf(netCents, first.exchangeRateAmount),
+      exchangeRateAmount: rate,
+      totalBsCents: bsCentsOf(netCents, rate),
     };
   });
-  const sum = (f: (l: ReceiptLine) => number) => full.reduce((s, l) => s + f(l), 0);
+  const sum = (f: (l: LineFigures) => number) => full.reduce((s, l) => s + f(l), 0);
   const commissionCents = sum((l) => l.commissionCents);
   const remunerationTotalCents = Math.abs(commissionCents);
   // round(total × iva / (100 + iva)) = total − round(total × 100 / (100 + iva)): the base is the rest.

@@ -6,6 +6,7 @@ import { decideReceipt, evolveReceipt, initialReceipt, type ReceiptCommand, type
 
 const issued: ReceiptIssuedData = {
   receiptId: 'r1',
+  recordId: 1,
   receiptNumber: '2026-11-000001',
   fiscalPeriod: '2026-11',
   driverId: 7,
@@ -38,7 +39,7 @@ const thenThrows = (f: () => unknown, code: string) => {
 const issue: ReceiptEvent = { type: 'ReceiptIssued', data: issued };
 const order = (id = 'o1', retry: { adminId: number; adminName: string | null } | null = null): ReceiptEvent => ({
   type: 'PayoutOrderCreated',
-  data: { receiptId: 'r1', payoutOrderId: id, idempotencyKey: `k-${id}`, method: 'PAGO_MOVIL', provider: 'simulator', amountCents: 1000, amountBsCents: 36000, retry, at: '2026-11-23T23:00:00.000Z' },
+  data: { receiptId: 'r1', payoutOrderId: id, recordId: Number(id.slice(1)), idempotencyKey: `k-${id}`, method: 'PAGO_MOVIL', provider: 'simulator', amountCents: 1000, amountBsCents: 36000, retry, at: '2026-11-23T23:00:00.000Z' },
 });
 const attempt = (result: 'CONFIRMED' | 'REJECTED' | 'ACKNOWLEDGED' | 'ERROR' | 'NO_ANSWER', id = 'o1', synchronous = true): ReceiptCommand => ({
   type: 'RecordAttempt',
@@ -61,10 +62,10 @@ describe('settlement receipt', () => {
   });
 
   it('GENERATED → IN_PAYMENT with a payout order for the payable amount; a second payout run adds none', () => {
-    const s = apply(given(issue), { type: 'CreatePayoutOrder', payoutOrderId: 'o1', idempotencyKey: 'k1', provider: 'simulator', at });
+    const s = apply(given(issue), { type: 'CreatePayoutOrder', payoutOrderId: 'o1', recordId: 1, idempotencyKey: 'k1', provider: 'simulator', at });
     expect(s.status).toBe('IN_PAYMENT');
     expect(s.payoutOrders).toMatchObject([{ id: 'o1', status: 'SENT', amountCents: 1000, idempotencyKey: 'k1' }]);
-    expect(when(s, { type: 'CreatePayoutOrder', payoutOrderId: 'o2', idempotencyKey: 'k2', provider: 'simulator', at })).toEqual([]);
+    expect(when(s, { type: 'CreatePayoutOrder', payoutOrderId: 'o2', recordId: 2, idempotencyKey: 'k2', provider: 'simulator', at })).toEqual([]);
   });
 
   it('a confirmation makes it PAID; a repeated confirmation changes nothing', () => {
@@ -77,7 +78,7 @@ describe('settlement receipt', () => {
   it('a rejection is a business failure: retry is allowed and creates a new order, the old one stays FAILED', () => {
     const failed = apply(given(issue, order()), attempt('REJECTED'));
     expect(failed).toMatchObject({ status: 'FAILED', failureKind: 'business', failureReason: 'AC04' });
-    const retried = apply(failed, { type: 'RetryPayout', payoutOrderId: 'o2', idempotencyKey: 'k2', provider: 'simulator', at, ...admin });
+    const retried = apply(failed, { type: 'RetryPayout', payoutOrderId: 'o2', recordId: 2, idempotencyKey: 'k2', provider: 'simulator', at, ...admin });
     expect(retried.status).toBe('IN_PAYMENT');
     expect(retried.payoutOrders.map((o) => [o.id, o.status])).toEqual([['o1', 'FAILED'], ['o2', 'SENT']]);
     const paid = apply(retried, attempt('CONFIRMED', 'o2'));
@@ -97,15 +98,27 @@ describe('settlement receipt', () => {
     expect(when(s, { type: 'ReconcileDeadline', now: '2026-11-23T23:59:59.000Z', reconcileMinutes: 60 })).toEqual([]);
     const failed = apply(s, { type: 'ReconcileDeadline', now: '2026-11-24T00:00:00.000Z', reconcileMinutes: 60 });
     expect(failed).toMatchObject({ status: 'FAILED', failureKind: 'deadline', failureReason: 'reconcile_deadline_exceeded' });
-    thenThrows(() => when(failed, { type: 'RetryPayout', payoutOrderId: 'o2', idempotencyKey: 'k2', provider: 'simulator', at, ...admin }), 'RetryUnsafeDeadline');
+    thenThrows(() => when(failed, { type: 'RetryPayout', payoutOrderId: 'o2', recordId: 2, idempotencyKey: 'k2', provider: 'simulator', at, ...admin }), 'RetryUnsafeDeadline');
     expect(apply(failed, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
+  });
+
+  it('a rejection after the deadline is recorded on the order, once, but the receipt stays FAILED deadline and retry stays refused', () => {
+    const failed = apply(given(issue, order()), { type: 'ReconcileDeadline', now: '2026-11-24T00:00:00.000Z', reconcileMinutes: 60 });
+    const late = apply(failed, attempt('REJECTED', 'o1', false));
+    expect(late).toMatchObject({ status: 'FAILED', failureKind: 'deadline', failureReason: 'reconcile_deadline_exceeded' });
+    expect(late.payoutOrders[0]).toMatchObject({ status: 'SENT', lastError: 'AC04' });
+    expect(late.payoutOrders[0].attempts.map((a) => a.result)).toEqual(['REJECTED']);
+    thenThrows(() => when(late, { type: 'RetryPayout', payoutOrderId: 'o2', recordId: 2, idempotencyKey: 'k2', provider: 'simulator', at, ...admin }), 'RetryUnsafeDeadline');
+    expect(when(late, attempt('REJECTED', 'o1', false))).toEqual([]);
+    // The provider's confirmation is still what settles it.
+    expect(apply(late, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
   });
 
   it('tray actions need FAILED', () => {
     const s = given(issue, order());
     thenThrows(() => when(s, { type: 'Annul', reason: 'x', at, ...admin }), 'ReceiptNotFailed');
     thenThrows(() => when(s, { type: 'MarkExternal', reason: 'x', reference: 'r', at, ...admin }), 'ReceiptNotFailed');
-    thenThrows(() => when(s, { type: 'RetryPayout', payoutOrderId: 'o2', idempotencyKey: 'k2', provider: 'simulator', at, ...admin }), 'ReceiptNotFailed');
+    thenThrows(() => when(s, { type: 'RetryPayout', payoutOrderId: 'o2', recordId: 2, idempotencyKey: 'k2', provider: 'simulator', at, ...admin }), 'ReceiptNotFailed');
     thenThrows(() => when(given(), { type: 'Annul', reason: 'x', at, ...admin }), 'ReceiptNotFound');
   });
 

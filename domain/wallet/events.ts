@@ -45,7 +45,8 @@ export interface LedgerEntryRecordedData {
   /** The running balance after this entry; negative while the driver owes cash commissions. */
   balanceAfterCents: number;
   orderId: number | null;
-  receiptId: string | null;
+  /** The settlement receipt a PAYOUT_SENT pays, by its record id (the integer the API answers). */
+  receiptId: number | null;
   /** The related order's official VES rate snapshot (bolivars per USD, e.g. "36.50"); null without an order. */
   exchangeRateAmount: string | null;
   description: string;

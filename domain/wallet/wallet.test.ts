@@ -86,11 +86,17 @@ describe('wallet decider', () => {
   });
 
   it('records a payout once per receipt', () => {
-    const payout: WalletCommand = { type: 'RecordPayout', driverId: 4, entryId: 'p-1', receiptId: 'r-7', amountCents: 800, now };
+    const payout: WalletCommand = { type: 'RecordPayout', driverId: 4, entryId: 'p-1', receiptId: 'r-7', receiptRecordId: 7, receiptNumber: '2026-11-000007', amountCents: 800, now };
     const s = given(earning({ amountCents: 1000 }), payout);
     expect(s.balanceCents).toBe(200);
     expect(decide({ ...payout, entryId: 'p-2' }, s)).toEqual([]);
-    expect(entries(decide({ ...payout, receiptId: 'r-8', entryId: 'p-3' }, s))[0]).toMatchObject({ type: 'PAYOUT_SENT', direction: 'DEBIT', receiptId: 'r-8', balanceAfterCents: -600 });
+    expect(entries(decide({ ...payout, receiptId: 'r-8', receiptRecordId: 8, receiptNumber: '2026-11-000008', entryId: 'p-3' }, s))[0]).toMatchObject({
+      type: 'PAYOUT_SENT',
+      direction: 'DEBIT',
+      receiptId: 8,
+      description: 'Pago del recibo 2026-11-000008',
+      balanceAfterCents: -600,
+    });
   });
 
   describe('payout account', () => {

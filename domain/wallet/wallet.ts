@@ -33,7 +33,7 @@ export type EntryRequest = {
   direction: LedgerDirection;
   amountCents: number;
   orderId: number | null;
-  receiptId: string | null;
+  receiptId: number | null;
   exchangeRateAmount: string | null;
   description: string;
   causeId: string;
@@ -44,8 +44,11 @@ export type WalletCommand =
   | ({ type: 'RecordEntry' } & EntryRequest & At)
   /** A super admin's MANUAL_ADJUSTMENT; the entry id is the request's own cause. */
   | ({ type: 'AdjustBalance'; driverId: number; entryId: string; direction: LedgerDirection; amountCents: number; reason: string; adminId: number } & At)
-  /** PAYOUT_SENT for a paid settlement receipt, once per receipt (the settlement area sends it). */
-  | ({ type: 'RecordPayout'; driverId: number; entryId: string; receiptId: string; amountCents: number } & At)
+  /**
+   * PAYOUT_SENT for a paid settlement receipt, once per receipt (the settlement area sends it): the
+   * receipt's stream id is the entry's cause, its record id and number what the ledger shows.
+   */
+  | ({ type: 'RecordPayout'; driverId: number; entryId: string; receiptId: string; receiptRecordId: number; receiptNumber: string; amountCents: number } & At)
   | ({ type: 'SetPayoutAccount'; driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean } & At);
 
 const causeKey = (causeId: string, type: LedgerType) => `${causeId}/${type}`;
@@ -145,9 +148,9 @@ export const decide = (cmd: WalletCommand, s: WalletState): WalletEvent[] => {
           direction: 'DEBIT',
           amountCents: cmd.amountCents,
           orderId: null,
-          receiptId: cmd.receiptId,
+          receiptId: cmd.receiptRecordId,
           exchangeRateAmount: null,
-          description: `Pago del recibo ${cmd.receiptId}`,
+          description: `Pago del recibo ${cmd.receiptNumber}`,
           causeId: `receipt-${cmd.receiptId}`,
         },
         null,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { rebuildProjection, type RebuildResult } from '../../projections/rebuild.js';
-import { openPool, openStore } from '../composition.js';
+import { inlineProjectorsOf, openPool, openStore } from '../composition.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDb } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -31,6 +31,7 @@ const main = async () => {
   const store = await openStore(config, pool);
   try {
     await migrateToLatest(db, migrationsOf());
+    const inline = inlineProjectorsOf(config, all);
     const width = Math.max(...chosen.map((p) => p.name.length));
     const results: RebuildResult[] = [];
     for (const p of chosen) {
@@ -45,6 +46,7 @@ const main = async () => {
             {
               db,
               store,
+              inline: inline.includes(p),
               onProgress: (position, head) => {
                 bar.setTotal(Math.max(1, head));
                 bar.update(position);

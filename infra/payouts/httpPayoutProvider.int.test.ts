@@ -21,7 +21,9 @@ describe('HTTP payout provider against a local fake provider', () => {
       [{ status: 202, body: { status: 'PROC' } }, { kind: 'acknowledged', providerCode: 'PROC', transactionId: null }],
       [{ status: 200, body: { status: 'RJCT', rejected_code: 'AC04' } }, { kind: 'rejected', providerCode: 'AC04', reason: 'AC04' }],
       [{ status: 200, body: { status: 'CANC' } }, { kind: 'rejected', providerCode: 'CANC', reason: 'CANC' }],
-      [{ status: 422, body: { error: 'bad account' } }, { kind: 'rejected', providerCode: 'HTTP_422', reason: 'HTTP_422' }],
+      // The provider's status decides whatever the HTTP code: an explicit RJCT on a 422, the first answer on a 409.
+      [{ status: 422, body: { status: 'RJCT', rejected_code: 'AC01' } }, { kind: 'rejected', providerCode: 'AC01', reason: 'AC01' }],
+      [{ status: 409, body: { status: 'ACCP', transaction_id: 'T0', ref_ibp: 'R0' } }, { kind: 'confirmed', providerCode: 'ACCP', transactionId: 'T0', reference: 'R0' }],
     ];
     for (const [a, expected] of cases) {
       const { provider, fake } = await answering(a);
@@ -36,6 +38,15 @@ describe('HTTP payout provider against a local fake provider', () => {
     for (const [a, error] of [['hang', 'timeout'], [{ status: 503, body: {} }, 'server_error'], ['garbage', 'malformed'], [{ status: 200, body: { status: 'DONE' } }, 'malformed']] as const) {
       const { provider, fake } = await answering(a);
       expect(await provider.send(request)).toMatchObject({ kind: 'unknown', error });
+      await fake.close();
+      close = undefined;
+    }
+  });
+
+  it('an HTTP refusal without a payout status (408, 409 already processed, 429, 400) is an unknown outcome: the money may have gone', async () => {
+    for (const status of [408, 409, 429, 400, 401]) {
+      const { provider, fake } = await answering({ status, body: { error: status === 409 ? 'already processed' : 'no' } });
+      expect(await provider.send(request), `HTTP ${status}`).toMatchObject({ kind: 'unknown', error: 'refused', detail: `HTTP ${status} without a payout status` });
       await fake.close();
       close = undefined;
     }

@@ -10,8 +10,11 @@ const Answer = z.object({
 
 /**
  * The payout provider over HTTP: POST {url}/payouts with the order, bearer key, bounded by a timeout.
- * The status of a 2xx JSON answer decides; a 4xx is the provider refusing the request (nothing was
- * paid); a timeout, a 5xx, a network error or a body we cannot read says nothing about the money.
+ * Only the provider's own status in a readable answer says what became of the money, whatever the HTTP
+ * code (a 409 "already processed" may carry the first answer's status). An HTTP code alone proves
+ * nothing: a 408, a 409, a 429 or a 5xx may follow a payment the provider already made under this
+ * internal id, so it is an unknown outcome, re-sent with the same id, never a rejection (a rejection
+ * lets an admin retry under a new id, which would pay twice).
  */
 export class HttpPayoutProvider implements PayoutProvider {
   readonly name = 'payprov';
@@ -47,12 +50,13 @@ export class HttpPayoutProvider implements PayoutProvider {
     }
     const text = await res.text().catch(() => '');
     if (res.status >= 500) return { kind: 'unknown', error: 'server_error', detail: `HTTP ${res.status}` };
-    if (res.status >= 400) return { kind: 'rejected', providerCode: `HTTP_${res.status}`, reason: `HTTP_${res.status}` };
     let parsed: z.infer<typeof Answer>;
     try {
       parsed = Answer.parse(JSON.parse(text));
     } catch {
-      return { kind: 'unknown', error: 'malformed', detail: `unreadable answer (HTTP ${res.status})` };
+      return res.status >= 400
+        ? { kind: 'unknown', error: 'refused', detail: `HTTP ${res.status} without a payout status` }
+        : { kind: 'unknown', error: 'malformed', detail: `unreadable answer (HTTP ${res.status})` };
     }
     switch (parsed.status) {
       case 'ACCP':

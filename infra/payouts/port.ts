@@ -12,15 +12,16 @@ export interface PayoutRequest {
  * What the provider's answer proves about the money:
  * - confirmed: it went (ACCP);
  * - acknowledged: accepted for processing, the final answer comes by webhook (PEND, PROC);
- * - rejected: it did not go (RJCT, CANC, or a refusal of the request itself), retry is safe;
- * - unknown: no usable answer (timeout, 5xx, malformed body, silence): it may or may not have gone, so
- *   the order stays open and is re-sent with the same internal id until the reconciliation deadline.
+ * - rejected: the provider's explicit RJCT or CANC: it did not go, retry is safe;
+ * - unknown: no usable answer (timeout, 5xx, an HTTP refusal without a payout status such as 408, 409
+ *   or 429, malformed body, silence): it may or may not have gone, so the order stays open and is re-sent
+ *   with the same internal id until the reconciliation deadline.
  */
 export type PayoutAnswer =
   | { kind: 'confirmed'; providerCode: string; transactionId: string | null; reference: string | null }
   | { kind: 'acknowledged'; providerCode: string; transactionId: string | null }
   | { kind: 'rejected'; providerCode: string; reason: string }
-  | { kind: 'unknown'; error: 'timeout' | 'server_error' | 'malformed' | 'no_answer' | 'network'; detail: string };
+  | { kind: 'unknown'; error: 'timeout' | 'server_error' | 'refused' | 'malformed' | 'no_answer' | 'network'; detail: string };
 
 export interface PayoutProvider {
   readonly name: string;

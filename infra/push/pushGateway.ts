@@ -24,6 +24,9 @@ export const startPushGateway = (ctx: AppContext): PushGateway => {
   const inFlight = new Set<Promise<void>>();
 
   const push = async (userId: number, n: CreatedNotification) => {
+    // Most users have no device registered: one read, and nothing to claim.
+    const devices = await deviceTokensOf(ctx.db, userId);
+    if (devices.length === 0) return;
     const claimed = await ctx.db
       .insertInto('push_deliveries')
       .values({ notification_id: n.id, user_id: userId })
@@ -32,7 +35,7 @@ export const startPushGateway = (ctx: AppContext): PushGateway => {
       .executeTakeFirst();
     if (!claimed) return;
     const message = { userId, notificationId: n.id, type: n.type, title: n.title, body: n.body, priority: n.priority, data: n.data ?? {} };
-    for (const device of await deviceTokensOf(ctx.db, userId)) {
+    for (const device of devices) {
       try {
         const result = await ctx.providers.push.send(device, message);
         if (result === 'unregistered') {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Db, Trx } from '../../infra/db/database.js';
+import type { Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector, type EventHandler } from '../projector.js';
@@ -19,7 +19,7 @@ export interface NotificationRow {
   body: string;
   priority: string;
   data: unknown;
-  /** The event that caused it: the publisher finds the rows of an event by it. */
+  /** The event that caused it. */
   event_id: string;
   /** The causing event's global position: the inbox's order (newest first) and its cursor. */
   position: number;
@@ -69,8 +69,14 @@ export const notificationMigrations: Record<string, Migration> = {
 const FANOUT_MAX_AGE_MS = 15 * 60_000;
 
 type E = RecordedEvent<string, any>;
+type Emit = (message: BusMessage) => void;
 
-const insertDrafts = async (trx: Trx, e: E, drafts: NotificationDraft[]) => {
+const channelOf = (userId: number | string) => `notifications.${userId}`;
+
+/** Only what happens now reaches devices (ws gateway, push gateway on `notifications.<userId>`). */
+const live = (e: E) => Date.now() - new Date(e.recordedAt).getTime() <= FANOUT_MAX_AGE_MS;
+
+const insertDrafts = async (trx: Trx, e: E, drafts: NotificationDraft[], emit: Emit) => {
   const rows = new Map<string, NotificationRow>();
   for (const d of drafts) {
     const userId = idOf(d.userId);
@@ -91,66 +97,56 @@ const insertDrafts = async (trx: Trx, e: E, drafts: NotificationDraft[]) => {
     });
   }
   if (rows.size === 0) return;
-  await trx
+  // The rows as inserted go out on the bus: nothing reads them back (a batch applied again inserts, and so
+  // announces, nothing).
+  const inserted = await trx
     .insertInto('notifications')
     .values([...rows.values()])
     .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
     .execute();
+  if (!live(e)) return;
+  for (const r of inserted) emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
 };
 
 const inboxHandlers: Record<string, EventHandler> = {
-  NotificationRead: async (trx, e: RecordedEvent<string, NotificationReadData>) =>
-    trx
+  NotificationRead: async (trx, e: RecordedEvent<string, NotificationReadData>, emit) => {
+    const read = await trx
       .updateTable('notifications')
       .set({ read_at: new Date(e.data.readAt) })
       .where('id', '=', e.data.notificationId)
       .where('user_id', '=', e.data.userId)
       .where('read_at', 'is', null)
-      .execute(),
-  AllNotificationsRead: async (trx, e: RecordedEvent<string, AllNotificationsReadData>) =>
-    trx.updateTable('notifications').set({ read_at: new Date(e.data.readAt) }).where('user_id', '=', e.data.userId).where('read_at', 'is', null).execute(),
-  NotificationDeleted: async (trx, e: RecordedEvent<string, NotificationDeletedData>) =>
-    trx.deleteFrom('notifications').where('id', '=', e.data.notificationId).where('user_id', '=', e.data.userId).execute(),
+      .returning(['id', 'read_at'])
+      .executeTakeFirst();
+    if (read?.read_at && live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notification.read', data: { id: read.id, read_at: new Date(read.read_at).toISOString() } } });
+  },
+  AllNotificationsRead: async (trx, e: RecordedEvent<string, AllNotificationsReadData>, emit) => {
+    await trx.updateTable('notifications').set({ read_at: new Date(e.data.readAt) }).where('user_id', '=', e.data.userId).where('read_at', 'is', null).execute();
+    if (live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notifications.read_all', data: { read_at: new Date(e.data.readAt).toISOString() } } });
+  },
+  NotificationDeleted: async (trx, e: RecordedEvent<string, NotificationDeletedData>, emit) => {
+    await trx.deleteFrom('notifications').where('id', '=', e.data.notificationId).where('user_id', '=', e.data.userId).execute();
+    if (live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notification.deleted', data: { id: e.data.notificationId } } });
+  },
   NotificationsPurged: async (trx, e: RecordedEvent<string, NotificationsPurgedData>) =>
     trx.deleteFrom('notifications').where('created_at', '<', new Date(e.data.before)).execute(),
 };
 
 const ruleHandler =
   (type: string): EventHandler =>
-  async (trx, e) => {
+  async (trx, e, emit) => {
     for (const track of notificationTrackers[type] ?? []) await track(trx, e);
     const drafts: NotificationDraft[] = [];
     for (const rule of notificationRules[type] ?? []) drafts.push(...(await rule(e, { trx })));
-    await insertDrafts(trx, e, drafts);
+    await insertDrafts(trx, e, drafts, emit);
   };
-
-const channelOf = (userId: number | string) => `notifications.${userId}`;
-
-/** After commit: what the user's devices hear on `notifications.<userId>` (ws gateway, push gateway). */
-const publish = async (e: E, db: Db): Promise<BusMessage[]> => {
-  if (Date.now() - new Date(e.recordedAt).getTime() > FANOUT_MAX_AGE_MS) return [];
-  if (notificationRules[e.type]) {
-    const rows = await db.selectFrom('notifications').selectAll().where('event_id', '=', e.eventId).orderBy('id').execute();
-    return rows.map((r) => ({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } }));
-  }
-  switch (e.type) {
-    case 'NotificationRead': {
-      const row = await db.selectFrom('notifications').select(['id', 'read_at']).where('id', '=', e.data.notificationId).executeTakeFirst();
-      return row?.read_at ? [{ subject: channelOf(e.data.userId), data: { event: 'notification.read', data: { id: row.id, read_at: new Date(row.read_at).toISOString() } } }] : [];
-    }
-    case 'AllNotificationsRead':
-      return [{ subject: channelOf(e.data.userId), data: { event: 'notifications.read_all', data: { read_at: new Date(e.data.readAt).toISOString() } } }];
-    case 'NotificationDeleted':
-      return [{ subject: channelOf(e.data.userId), data: { event: 'notification.deleted', data: { id: e.data.notificationId } } }];
-    default:
-      return [];
-  }
-};
 
 const eventTypes = new Set([...Object.keys(notificationRules), ...Object.keys(notificationTrackers)]);
 
 export const notificationsProjector = projector('notifications', {
+  // A fan-out, kept off the write path: writes never wait for it; the inbox routes wait for it at read time.
+  settledOnRead: true,
   tables: ['notifications', ...notificationTrackerTables],
   handlers: { ...Object.fromEntries([...eventTypes].map((t) => [t, ruleHandler(t)])), ...inboxHandlers },
-  publish,
 });

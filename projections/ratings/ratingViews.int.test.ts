@@ -24,9 +24,9 @@ const both = projector('ratings+drivers', {
   tables: [...ratingViewsProjector.tables, ...driversProjector.tables],
   handlers: {
     ...driversProjector.handlers,
-    RatingSubmitted: async (trx, e) => {
-      await ratingViewsProjector.handlers.RatingSubmitted(trx, e);
-      await driversProjector.handlers.RatingSubmitted(trx, e);
+    RatingSubmitted: async (trx, e, emit) => {
+      await ratingViewsProjector.handlers.RatingSubmitted(trx, e, emit);
+      await driversProjector.handlers.RatingSubmitted(trx, e, emit);
     },
   },
 });

@@ -41,23 +41,28 @@ export const receiptsPage = async (db: Db, f: ReceiptFilter & { failureKind?: st
   const rows = await q
     .select('state')
     .orderBy('issued_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('record_id', 'desc')
     .limit(page.limit)
     .offset((page.page - 1) * page.limit)
     .execute();
   return { rows: rows.map((r) => r.state), total: Number(total) };
 };
 
-/** A driver's receipts, newest first, after a (issued_at, id) key. */
-export const driverReceipts = async (db: Db, f: ReceiptFilter & { driverId: number }, page: { limit: number; after?: [string, string] }): Promise<ReceiptState[]> => {
+/** A driver's receipts, newest first, after an (issued_at, record id) key. */
+export const driverReceipts = async (db: Db, f: ReceiptFilter & { driverId: number }, page: { limit: number; after?: [string, number] }): Promise<ReceiptState[]> => {
   let q = filtered(db, f).select('state');
   if (page.after) {
     const [at, id] = page.after;
-    q = q.where((eb) => eb.or([eb('issued_at', '<', new Date(at)), eb.and([eb('issued_at', '=', new Date(at)), eb('id', '<', id)])]));
+    q = q.where((eb) => eb.or([eb('issued_at', '<', new Date(at)), eb.and([eb('issued_at', '=', new Date(at)), eb('record_id', '<', id)])]));
   }
-  const rows = await q.orderBy('issued_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  const rows = await q.orderBy('issued_at', 'desc').orderBy('record_id', 'desc').limit(page.limit).execute();
   return rows.map((r) => r.state);
 };
 
-export const receiptById = async (db: Db, id: string): Promise<ReceiptState | undefined> =>
-  (await db.selectFrom('settlement_receipts').select('state').where('id', '=', id).executeTakeFirst())?.state;
+/** The receipt with this record id (the API's integer id). */
+export const receiptById = async (db: Db, recordId: number): Promise<ReceiptState | undefined> =>
+  (await db.selectFrom('settlement_receipts').select('state').where('record_id', '=', recordId).executeTakeFirst())?.state;
+
+/** The stream id (UUID) of the receipt with this record id: the history and as-of views read its stream. */
+export const receiptStreamIdOf = async (db: Db, recordId: number): Promise<string | undefined> =>
+  (await db.selectFrom('settlement_receipts').select('id').where('record_id', '=', recordId).executeTakeFirst())?.id;

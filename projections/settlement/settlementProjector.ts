@@ -50,6 +50,7 @@ const receiptEvent: EventHandler = async (trx: Trx, e: RecordedEvent<string, any
       .insertInto('settlement_receipts')
       .values({
         id: receiptId,
+        record_id: issued.recordId,
         receipt_number: issued.receiptNumber,
         driver_id: issued.driverId,
         fiscal_period: issued.fiscalPeriod,

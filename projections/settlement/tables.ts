@@ -30,7 +30,9 @@ declare module '../../infra/db/database.js' {
     };
     /** One row per receipt: filter columns, and the folded receipt (the detail views read `state`). */
     settlement_receipts: {
+      /** The receipt's stream id (a UUID); `record_id` is the integer id the API answers. */
       id: string;
+      record_id: number;
       receipt_number: string;
       driver_id: number;
       fiscal_period: string;
@@ -130,6 +132,27 @@ export const settlementMigrations: Record<string, Migration> = {
       for (const t of ['settlement_scheduled_runs', 'settlement_receipt_numbers', 'settlement_config_audit', 'settlement_payout_orders', 'settlement_receipts', 'settlement_payout_accounts', 'settlement_entries']) {
         await sql`DROP TABLE ${sql.table(t)}`.execute(db);
       }
+    },
+  },
+  /**
+   * Integer record ids (receipts, lines, payout orders): minted from these sequences by the runs and carried
+   * in the events. Receipts stored before it have no record id: a database with any must be rebuilt from a
+   * log whose events carry them (none exists outside development).
+   */
+  '0201_settlement_record_ids': {
+    async up(db: Kysely<unknown>) {
+      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq']) await sql`CREATE SEQUENCE IF NOT EXISTS ${sql.id(seq)}`.execute(db);
+      await sql`ALTER TABLE settlement_receipts ADD COLUMN record_id bigint`.execute(db);
+      await sql`CREATE UNIQUE INDEX settlement_receipts_record_id ON settlement_receipts (record_id)`.execute(db);
+      // Lists break ties of issued_at by the record id (what a client sees), not by the stream's UUID.
+      await sql`DROP INDEX settlement_receipts_driver`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, record_id DESC)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP INDEX settlement_receipts_driver`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
+      await sql`ALTER TABLE settlement_receipts DROP COLUMN record_id`.execute(db);
+      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq']) await sql`DROP SEQUENCE ${sql.id(seq)}`.execute(db);
     },
   },
 };

@@ -74,7 +74,7 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       const pick = random();
       const r =
         pick < 0.1
-          ? await runWallet(walletCtx, driverId, { type: 'RecordPayout', driverId, entryId: payoutEntryId(`r-${driverId}-${i % 5}`), receiptId: `r-${driverId}-${i % 5}`, amountCents })
+          ? await runWallet(walletCtx, driverId, { type: 'RecordPayout', driverId, entryId: payoutEntryId(`r-${driverId}-${i % 5}`), receiptId: `r-${driverId}-${i % 5}`, receiptRecordId: driverId * 10 + (i % 5), receiptNumber: `2026-11-${driverId}${i % 5}`, amountCents })
           : pick < 0.2
             ? await wallet.adjust({ driverId, direction: random() < 0.5 ? 'CREDIT' : 'DEBIT', amountCents, reason: 'Ajuste de prueba', adminId: 1 })
             : pick < 0.25

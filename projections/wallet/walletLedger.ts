@@ -22,12 +22,16 @@ export interface WalletLedgerRow {
   amount_cents: number;
   balance_after_cents: number;
   order_id: number | null;
-  receipt_id: string | null;
+  /** The paid receipt's record id (PAYOUT_SENT). */
+  receipt_id: number | null;
   exchange_rate_amount: string | null;
   description: string;
   cause_id: string;
   admin_id: number | null;
-  /** The entry's place in the log: the ledger's newest-first order and its cursor. */
+  /**
+   * The entry's place in the log: the ledger's newest-first order, its cursor, and the entry's integer id
+   * (fixed by the log, so a rebuild gives every entry the same id).
+   */
   global_position: number;
   created_at: Date;
 }
@@ -98,6 +102,18 @@ export const walletMigrations: Record<string, Migration> = {
       await sql`DROP TABLE wallet_payout_accounts`.execute(db);
       await sql`DROP TABLE wallet_ledger`.execute(db);
       await sql`DROP TABLE wallets`.execute(db);
+    },
+  },
+  /**
+   * A PAYOUT_SENT entry names its receipt by the receipt's integer record id. Earlier entries named it by
+   * its stream UUID, which no route answers any more: a database holding any is rebuilt from the log.
+   */
+  '0101_wallet_ledger_receipt_record_id': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE wallet_ledger ALTER COLUMN receipt_id TYPE bigint USING NULL`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE wallet_ledger ALTER COLUMN receipt_id TYPE text`.execute(db);
     },
   },
 };

@@ -70,6 +70,11 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
     const reconciled = await s.run('reconcile');
     expect(reconciled.receipts.map((r) => [r.driver_id, r.status])).toEqual([[silent.driverId, 'FAILED']]);
     expect(await s.receipt(silentReceipt.id)).toMatchObject({ failure_kind: 'deadline', failure_reason: 'reconcile_deadline_exceeded' });
+    // A RJCT arriving after the deadline (redelivered) is recorded once, but the money's fate is still unknown: it stays a deadline failure.
+    for (let i = 0; i < 2; i++) expect((await s.webhook({ internal_id: silentReceipt.payout_orders[0].idempotency_key, transaction_id: 'T-8', status: 'RJCT', rejected_code: 'AC01' })).status).toBe(200);
+    const lateReject = await s.receipt(silentReceipt.id);
+    expect(lateReject).toMatchObject({ status: 'FAILED', failure_kind: 'deadline', failure_reason: 'reconcile_deadline_exceeded' });
+    expect(lateReject.payout_orders[0].attempts.map((a: { result: string }) => a.result)).toEqual(['NO_ANSWER', 'NO_ANSWER', 'REJECTED']);
 
     // The tray and its filter.
     const root = await signInAdmin(t);
@@ -135,6 +140,19 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
     expect(detail.settlement).toMatchObject({ status: 'PAID', payable_usd: 20, iva_prc: '16', payout_method: 'PAGO_MOVIL' });
     expect(detail.settlement.lines).toMatchObject([{ line_number: 1, type: 'ADJUSTMENT', order_id: null, net_usd: 20 }]);
     expect((await s.api.get(`/wallet/me/settlements/${s.byDriver(cutoff.receipts, paid).id}`, rejected.token)).status).toBe(404);
+
+    // Record ids are integers everywhere; a path id that is not one is an unknown receipt.
+    expect(Number.isSafeInteger(detail.settlement.id)).toBe(true);
+    const adminDetail = await s.receipt(detail.settlement.id);
+    for (const id of [adminDetail.id, ...adminDetail.lines.map((l: { id: number }) => l.id), ...adminDetail.payout_orders.map((o: { id: number }) => o.id)]) expect(Number.isSafeInteger(id)).toBe(true);
+    const payoutEntry = must('ledger', await s.api.get('/wallet/me/transactions?type=PAYOUT_SENT', paid.token)).items[0];
+    expect(payoutEntry).toMatchObject({ id: expect.any(Number), receipt_id: detail.settlement.id, description: `Pago del recibo ${detail.settlement.receipt_number}` });
+    for (const bad of ['abc', '1.5', '0', '-1', '00000000-0000-4000-8000-000000000000']) {
+      expect((await s.api.get(`/wallet/me/settlements/${bad}`, paid.token)).status, bad).toBe(404);
+      expect((await s.api.get(`/admin/settlements/receipts/${bad}`, root.token)).body.error, bad).toBe('ReceiptNotFound');
+      expect((await s.api.get(`/admin/settlements/receipts/${bad}/history`, root.token)).status, bad).toBe(404);
+      expect((await s.api.post(`/admin/settlements/receipts/${bad}/annul`, root.token, { reason: 'no existe' })).status, bad).toBe(404);
+    }
 
     // Admin list filters.
     const all = must('list', await s.api.get('/admin/settlements/receipts', root.token));

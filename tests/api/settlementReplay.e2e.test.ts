@@ -77,6 +77,8 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     expect(orderLine.net_usd).toBeLessThan(0);
     expect(orderLine.net_usd).toBe(orderLine.commission_usd);
     expect(adjustment).toMatchObject({ type: 'ADJUSTMENT', order_id: null, net_usd: 20, commission_usd: 0, subtotal_usd: 0 });
+    // The credit is paid in bolivars too, at the official rate in force at the cutoff.
+    expect(adjustment).toMatchObject({ exchange_rate_amount: '36.50', total_bs_cents: 2000 * 36.5 });
     expect(detail.payable_usd).toBeCloseTo(20 + orderLine.net_usd, 2);
     expect(detail.remuneration_total_usd).toBe(-orderLine.commission_usd);
     expect(detail.iva_usd + detail.remuneration_base_usd).toBeCloseTo(detail.remuneration_total_usd, 2);
@@ -84,6 +86,8 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
 
     clock.advance(60_000);
     await s.run('payout');
+    // The driver is paid every bolivar the lines add up to.
+    expect((await s.receipt(mine.id)).payout_orders.map((o: { amount_bs_cents: number }) => o.amount_bs_cents)).toEqual([detail.net_bs_cents]);
     clock.advance(60_000);
     const key = (await s.receipt(s.byDriver(cutoff.receipts, other).id)).payout_orders[0].idempotency_key;
     expect((await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'RJCT', rejected_code: 'AC01' })).status).toBe(200);
@@ -121,5 +125,21 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     expect(orderHistory.events.map((e: { type: string }) => e.type)).toContain('OrderDelivered');
     expect((await s.api.get('/admin/orders/999999/history', root.token)).status).toBe(404);
     expect((await s.api.get(`/admin/orders/${flow.orderId}/history`, driver.token)).status).toBe(403);
+  });
+});
+
+describe('the cutoff without an official rate', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ clock: new ManualClock('2026-11-23T21:00:00Z'), env: { DEVELOPMENT_RATE_VES: '0' } });
+  });
+  afterAll(() => t?.stop());
+
+  it('issues nothing and answers 422 ExchangeRateUnavailable: no line can be paid in bolivars', async () => {
+    const s = settlementSteps(t);
+    const driver = await s.driverWithBalance('1', 20);
+    const r = await s.api.post('/admin/settlements/run', (await signInAdmin(t)).token, { process: 'cutoff' });
+    expect([r.status, r.body.error]).toEqual([422, 'ExchangeRateUnavailable']);
+    expect(await s.wallet(driver)).toMatchObject({ balanceUSD: 20, pendingPayoutUSD: 0 });
   });
 });

@@ -101,7 +101,7 @@ describe('wallet', () => {
       const page = await ledger(driver);
       expect(page.items).toEqual([
         {
-          id: expect.any(String),
+          id: expect.any(Number),
           wallet_id: driver.driverId,
           order_id: orderId,
           receipt_id: null,

@@ -12,6 +12,7 @@ import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../../projections/migrations.js';
 import { pgLiteFrom } from '../support/pgliteTemplates.js';
 import { projector, type Projector } from '../../projections/projector.js';
+import { inlineProjection } from '../../projections/inline.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { freshDatabaseUrl } from '../support/testService.js';
@@ -315,6 +316,58 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(result.position).toBeLessThanOrEqual(head);
     expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
     await expectReadModelMatchesLog(env, 'pt');
+  });
+
+  it('an inline read model rebuilt while appends keep writing it equals one built from the log', async () => {
+    env = await backend.open(['pi']);
+    const p = countingProjector('pi');
+    const { db, pool } = env;
+    const store = createPostgresEventStore(pool, {
+      pollMs: 20,
+      inline: inlineProjection([p], { bus: createInProcessBus(), db, logger: createLogger('silent'), kind: pool.kind }),
+    });
+    await appendCounted(store, 1500);
+    await expectReadModelMatchesLog(env, 'pi');
+    const [, result] = await Promise.all([
+      appendCounted(store, 1000, { firstN: 1501, perAppend: 10, prefix: 'live' }),
+      rebuildProjection({ db, store, batchSize: 300, inline: true }, p),
+    ]);
+    expect(result.position).toBeLessThanOrEqual(await store.headPosition());
+    await appendCounted(store, 50, { firstN: 2501, prefix: 'after' });
+    await expectReadModelMatchesLog(env, 'pi');
+    expect((await db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).length).toBe(0);
+  });
+
+  it.runIf(backend.name === 'postgres')('a projector holding its transaction open delays neither another projector nor a write', async () => {
+    env = await backend.open(['pt', 'ph']);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // 'ph' writes its first row, then keeps its transaction open until the test lets it go.
+    const slow: Projector = projector('ph', {
+      tables: tablesOf('ph'),
+      handlers: {
+        Counted: async (trx, e: RecordedEvent<string, { n: number }>) => {
+          await sql`INSERT INTO ph_log (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
+          holding();
+          await gate;
+        },
+      },
+    });
+    const runner = env.runner([countingProjector('pt'), slow]);
+    await runner.start();
+    try {
+      await appendCounted(env.store, 1);
+      await held;
+      // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
+      const { position } = await env.store.appendToStream('while-held', [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }], { expectedRevision: 'no_stream' });
+      expect(await runner.waitFor(position, 10_000, ['pt'])).toBe(true);
+      expect(runner.positions().ph).toBeLessThan(position);
+    } finally {
+      release();
+    }
+    expect(await runner.waitFor(await env.store.headPosition(), WAIT_MS)).toBe(true);
   });
 
   it.runIf(backend.name === 'postgres')('runs each projector in exactly one of two instances; the other takes over', async () => {

@@ -3,7 +3,8 @@ import type { Migration } from 'kysely';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { handles, type Projector } from '../../projections/projector.js';
+import type { Projector } from '../../projections/projector.js';
+import { applyEvents } from '../../projections/runner.js';
 import { pgLiteFrom } from './pgliteTemplates.js';
 
 /**
@@ -29,9 +30,7 @@ export const projectorOnPgLite = async (projector: Projector, migrations: Record
         streamPositions.set(streamId, streamPosition + 1);
         return { eventId: randomUUID(), type: e.type, data: e.data, metadata: {}, streamId, streamPosition, globalPosition: ++globalPosition, recordedAt: new Date() };
       });
-      await db.transaction().execute(async (trx) => {
-        for (const e of recorded) if (handles(projector, e)) await projector.handlers[e.type](trx, e);
-      });
+      await db.transaction().execute((trx) => applyEvents(trx, projector, recorded));
     },
     close: () => db.destroy(),
   };

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { adjustCredit } from '../../../commands/credit/handlers.js';
+import { idempotentId } from '../../../commands/idempotency.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
 import { validationError } from '../../../domain/errors.js';
@@ -10,6 +11,7 @@ import { requireRole, type Actor } from '../../auth.js';
 import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
 import { CustomerParams, decodeCursor, encodeCursor, limit, usdAmount } from '../../orders/schemas.js';
 import { visibleCustomerOf } from './routes.js';
+import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { defineRoute } from '../../route.js';
 import { readBack } from '../../readBack.js';
 
@@ -41,15 +43,38 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/customers/:customerId/credit/adjust', summary: 'Credit or debit a customer’s promotional credit', tags, params: CustomerParams, guards: admin, body: AdjustBody, responses: { 200: { description: 'The transaction', schema: z.object({ transaction: CreditTransaction }) } }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/admin/customers/:customerId/credit/adjust',
+      summary: 'Credit or debit a customer’s promotional credit; an Idempotency-Key repeated within 24 hours answers the first transaction',
+      tags,
+      params: CustomerParams,
+      headers: IdempotencyHeaders,
+      guards: admin,
+      body: AdjustBody,
+      responses: { 200: { description: 'The transaction', schema: z.object({ transaction: CreditTransaction }) } },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const clientId = await customerId(actor, params.customerId);
-      const { eventId, position } = await adjustCredit(
-        ctx,
-        { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
-        metadataOf(actor, req.id),
+      const transactionOf = async (eventId: string) => (await transactionsOfEvent(ctx.db, eventId))[0];
+      const { id, booked } = await idempotentId(
+        { scope: `credit-adjustment/${clientId}`, adminId: actor.id, key: idempotencyKeyOf(req), now: ctx.clock.now() },
+        async (eventId) => (await transactionOf(eventId))?.created_at ?? null,
       );
-      const transaction = await readBack(ctx, position, async () => (await transactionsOfEvent(ctx.db, eventId))[0]);
+      // A repeat answers the first booking; a twin racing it appends nothing (its event id is taken) and
+      // gets the first booking's position from the store.
+      const position = booked
+        ? 0
+        : (
+            await adjustCredit(
+              ctx,
+              { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
+              metadataOf(actor, req.id),
+              id,
+            )
+          ).position;
+      const transaction = await readBack(ctx, position, () => transactionOf(id));
       return { transaction: toCreditTransaction(transaction) };
     },
   );

@@ -7,11 +7,11 @@ import { notFound } from '../../../domain/errors.js';
 import { FAILURE_KINDS, RECEIPT_STATUSES, receiptStream, type ReceiptEvent } from '../../../domain/settlement/events.js';
 import { evolveReceipt, initialReceipt, type ReceiptState } from '../../../domain/settlement/receipt.js';
 import type { AppContext } from '../../../infra/context.js';
-import { dayRange, receiptById, receiptsPage } from '../../../projections/settlement/receiptQueries.js';
+import { dayRange, receiptById, receiptsPage, receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { requestMetadata } from '../../identity/requestMetadata.js';
-import { isoDate, limit } from '../../orders/schemas.js';
-import { defineRoute } from '../../route.js';
+import { idFrom, isoDate, limit } from '../../orders/schemas.js';
+import { defineRoute, PathId } from '../../route.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
 
@@ -33,7 +33,8 @@ const ReceiptsQuery = z
   .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
 
 const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
-const ReceiptParams = z.object({ id: z.string() });
+/** Path ids are checked by idFrom (a malformed id is a 404 ReceiptNotFound, as an unknown one); the schema documents them. */
+const ReceiptParams = z.object({ id: PathId });
 const DetailQuery = z.object({
   as_of: z
     .string()
@@ -47,7 +48,7 @@ const AnnulBody = z.object({ reason: z.string().trim().min(1).max(500) });
 const RunBody = z.object({ process: z.enum(['cutoff', 'payout', 'reconcile']) });
 
 const ActionReceipt = z.object({
-  id: z.string(),
+  id: z.number().int(),
   receipt_number: z.string(),
   status: z.enum(RECEIPT_STATUSES),
   bank_reference: z.string().nullable(),
@@ -61,7 +62,7 @@ const receiptNotFound = () => notFound('ReceiptNotFound', 'Receipt not found.');
 
 const actionView = (s: ReceiptState) => ({
   receipt: {
-    id: s.issued!.receiptId,
+    id: s.issued!.recordId,
     receipt_number: s.issued!.receiptNumber,
     status: s.status,
     bank_reference: s.bankReference,
@@ -76,9 +77,9 @@ const actionView = (s: ReceiptState) => ({
 });
 
 /** The receipt folded from the events recorded up to an instant (the auditor's as-of view). */
-export const receiptAsOf = async (ctx: AppContext, id: string, asOf: Date): Promise<ReceiptState | null> => {
+export const receiptAsOf = async (ctx: AppContext, streamId: string, asOf: Date): Promise<ReceiptState | null> => {
   let s = initialReceipt;
-  for (const e of await ctx.store.readStream(receiptStream(id))) {
+  for (const e of await ctx.store.readStream(receiptStream(streamId))) {
     if (e.recordedAt.getTime() > asOf.getTime()) break;
     s = evolveReceipt(s, { type: e.type, data: e.data } as ReceiptEvent);
   }
@@ -90,6 +91,12 @@ const adminOf = (a: Actor) => ({ adminId: a.id, adminName: a.name ?? null });
 export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
   const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-settlements'];
+  /** The receipt's stream (its UUID) from the path's record id; 404 for an unknown or malformed one. */
+  const streamIdOf = async (raw: unknown): Promise<string> => {
+    const streamId = await receiptStreamIdOf(ctx.db, idFrom(raw, receiptNotFound));
+    if (!streamId) throw receiptNotFound();
+    return streamId;
+  };
 
   defineRoute(
     router,
@@ -128,7 +135,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 422],
     },
     async ({ params, query }) => {
-      const s = query.as_of ? await receiptAsOf(ctx, params.id, query.as_of) : await receiptById(ctx.db, params.id);
+      const s = query.as_of ? await receiptAsOf(ctx, await streamIdOf(params.id), query.as_of) : await receiptById(ctx.db, idFrom(params.id, receiptNotFound));
       if (!s) throw receiptNotFound();
       return { receipt: toReceiptDetail(s) };
     },
@@ -144,13 +151,14 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       tags: [...tags, 'admin-history'],
       guards,
       params: ReceiptParams,
-      responses: { 200: { description: 'The events', schema: z.object({ receipt_id: z.string(), events: z.array(HistoryItem) }) } },
+      responses: { 200: { description: 'The events', schema: z.object({ receipt_id: z.number().int(), events: z.array(HistoryItem) }) } },
       errors: [401, 403, 404],
     },
     async ({ params }) => {
-      const events = await ctx.store.readStream(receiptStream(params.id));
-      if (events.length === 0) throw receiptNotFound();
-      return { receipt_id: params.id, events: events.map(toHistoryItem) };
+      const recordId = idFrom(params.id, receiptNotFound);
+      const streamId = await receiptStreamIdOf(ctx.db, recordId);
+      if (!streamId) throw receiptNotFound();
+      return { receipt_id: recordId, events: (await ctx.store.readStream(receiptStream(streamId))).map(toHistoryItem) };
     },
   );
 
@@ -167,16 +175,16 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       responses: {
         200: {
           description: 'The receipt, its new payout order and the audit entry',
-          schema: z.object({ receipt: ActionReceipt, order: z.object({ id: z.string(), status: z.string(), idempotency_key: z.string() }), audit_entry: ActionAudit }),
+          schema: z.object({ receipt: ActionReceipt, order: z.object({ id: z.number().int(), status: z.string(), idempotency_key: z.string() }), audit_entry: ActionAudit }),
         },
       },
       errors: [401, 403, 404, 409],
     },
     async ({ params, actor, req }) => {
-      const { state, position } = await retryReceipt(ctx, params.id, adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await retryReceipt(ctx, await streamIdOf(params.id), adminOf(actor), requestMetadata(req, actor));
       await ctx.settle(position);
       const order = state.payoutOrders[state.payoutOrders.length - 1];
-      return { ...actionView(state), order: { id: order.id, status: order.status, idempotency_key: order.idempotencyKey } };
+      return { ...actionView(state), order: { id: order.recordId, status: order.status, idempotency_key: order.idempotencyKey } };
     },
   );
 
@@ -195,7 +203,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await markExternal(ctx, params.id, body, adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await markExternal(ctx, await streamIdOf(params.id), body, adminOf(actor), requestMetadata(req, actor));
       await ctx.settle(position);
       return actionView(state);
     },
@@ -216,7 +224,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await annulReceipt(ctx, params.id, body, adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await annulReceipt(ctx, await streamIdOf(params.id), body, adminOf(actor), requestMetadata(req, actor));
       await ctx.settle(position);
       return actionView(state);
     },
@@ -235,7 +243,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       responses: {
         200: {
           description: 'The receipts the run issued or moved',
-          schema: z.object({ process: z.string(), ran_at: z.string(), receipts: z.array(z.object({ id: z.string(), receipt_number: z.string(), driver_id: z.number(), status: z.string() })) }),
+          schema: z.object({ process: z.string(), ran_at: z.string(), receipts: z.array(z.object({ id: z.number().int(), receipt_number: z.string(), driver_id: z.number(), status: z.string() })) }),
         },
       },
       errors: [401, 403, 422],

@@ -11,7 +11,7 @@ const usd = z.number();
 const instant = z.string().nullable();
 
 export const ReceiptListItem = z.object({
-  id: z.string(),
+  id: z.number().int(),
   receipt_number: z.string(),
   driver_id: z.number(),
   driver_name: z.string().nullable(),
@@ -30,7 +30,7 @@ export const ReceiptListItem = z.object({
 });
 
 export const AdminLine = z.object({
-  id: z.string(),
+  id: z.number().int(),
   line_number: z.number().int(),
   type: z.enum(['ORDER', 'ADJUSTMENT']),
   order_id: z.number().nullable(),
@@ -41,12 +41,12 @@ export const AdminLine = z.object({
   order_total_usd: usd,
   commission_usd: usd,
   net_usd: usd,
-  exchange_rate_amount: z.string().nullable(),
+  exchange_rate_amount: z.string(),
   total_bs_cents: z.number().int(),
 });
 
 export const PayoutOrderView = z.object({
-  id: z.string(),
+  id: z.number().int(),
   idempotency_key: z.string(),
   method: z.enum(PAYOUT_METHODS),
   provider: z.string(),
@@ -98,7 +98,7 @@ export const ReceiptDetail = ReceiptListItem.extend({
 });
 
 export const TrayItem = z.object({
-  id: z.string(),
+  id: z.number().int(),
   receipt_number: z.string(),
   driver_id: z.number(),
   driver_name: z.string().nullable(),
@@ -115,7 +115,7 @@ export const TrayItem = z.object({
 });
 
 export const DriverReceiptItem = z.object({
-  id: z.string(),
+  id: z.number().int(),
   receipt_number: z.string(),
   fiscal_period: z.string(),
   status: z.enum(RECEIPT_STATUSES),
@@ -143,7 +143,7 @@ export const DriverReceiptDetail = DriverReceiptItem.extend({
       order_date: z.string().nullable(),
       description: z.string(),
       net_usd: usd,
-      exchange_rate_amount: z.string().nullable(),
+      exchange_rate_amount: z.string(),
       total_bs_cents: z.number().int(),
     }),
   ),
@@ -152,7 +152,7 @@ export const DriverReceiptDetail = DriverReceiptItem.extend({
 export const toReceiptListItem = (s: ReceiptState): z.infer<typeof ReceiptListItem> => {
   const r = s.issued!;
   return {
-    id: r.receiptId,
+    id: r.recordId,
     receipt_number: r.receiptNumber,
     driver_id: r.driverId,
     driver_name: r.beneficiary.name,
@@ -171,8 +171,8 @@ export const toReceiptListItem = (s: ReceiptState): z.infer<typeof ReceiptListIt
   };
 };
 
-const adminLine = (receiptId: string, l: ReceiptLine): z.infer<typeof AdminLine> => ({
-  id: `${receiptId}-${l.lineNumber}`,
+const adminLine = (l: ReceiptLine): z.infer<typeof AdminLine> => ({
+  id: l.recordId,
   line_number: l.lineNumber,
   type: l.type,
   order_id: l.orderId,
@@ -211,9 +211,9 @@ export const toReceiptDetail = (s: ReceiptState): z.infer<typeof ReceiptDetail> 
     payout_account: r.beneficiary.account,
     beneficiary_bank_code: r.beneficiary.bankCode,
     beneficiary_account_type: r.beneficiary.accountType,
-    lines: r.lines.map((l) => adminLine(r.receiptId, l)),
+    lines: r.lines.map(adminLine),
     payout_orders: s.payoutOrders.map((o) => ({
-      id: o.id,
+      id: o.recordId,
       idempotency_key: o.idempotencyKey,
       method: o.method,
       provider: o.provider,
@@ -245,7 +245,7 @@ export const toTrayItem = (s: ReceiptState): z.infer<typeof TrayItem> => {
   const order = currentOrder(s);
   const lastAttempt = order?.attempts[order.attempts.length - 1];
   return {
-    id: r.receiptId,
+    id: r.recordId,
     receipt_number: r.receiptNumber,
     driver_id: r.driverId,
     driver_name: r.beneficiary.name,
@@ -265,7 +265,7 @@ export const toTrayItem = (s: ReceiptState): z.infer<typeof TrayItem> => {
 export const toDriverReceiptItem = (s: ReceiptState): z.infer<typeof DriverReceiptItem> => {
   const r = s.issued!;
   return {
-    id: r.receiptId,
+    id: r.recordId,
     receipt_number: r.receiptNumber,
     fiscal_period: r.fiscalPeriod,
     status: s.status,

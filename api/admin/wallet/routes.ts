@@ -2,11 +2,13 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
-import { LEDGER_DIRECTIONS, type LedgerEntryRecorded } from '../../../domain/wallet/events.js';
+import { idempotentId } from '../../../commands/idempotency.js';
+import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
 import type { AppContext } from '../../../infra/context.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { requestMetadata } from '../../identity/requestMetadata.js';
+import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { usdAmount } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
@@ -43,24 +45,32 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/drivers/:driverId/wallet/adjustments',
-      summary: 'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in',
+      summary: 'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry',
       tags,
       guards: superAdmin,
       params: DriverParams,
+      headers: IdempotencyHeaders,
       body: AdjustmentBody,
       responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
       errors: [401, 403, 404, 409, 422],
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
-      const r = await commands.adjust(
-        { driverId: params.driverId, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
-        requestMetadata(req, actor),
+      const entryOf = (entryId: string) => ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', entryId).executeTakeFirst();
+      const { id, booked } = await idempotentId(
+        { scope: `wallet-adjustment/${params.driverId}`, adminId: actor.id, key: idempotencyKeyOf(req), now: ctx.clock.now() },
+        async (entryId) => (await entryOf(entryId))?.created_at ?? null,
       );
-      const recorded = r.events.find((e) => e.type === 'LedgerEntryRecorded') as LedgerEntryRecorded;
-      const row = await readBack(ctx, r.position, () =>
-        ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', recorded.data.entryId).executeTakeFirst(),
-      );
+      let position = 0;
+      if (!booked) {
+        const r = await commands.adjust(
+          { driverId: params.driverId, entryId: id, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
+          requestMetadata(req, actor),
+        );
+        // Nothing appended: a twin with the same key booked it a moment ago, which the read model must show.
+        position = r.events.length > 0 ? r.position : await ctx.store.headPosition();
+      }
+      const row = await readBack(ctx, position, () => entryOf(id));
       res.status(201);
       return { entry: toLedgerEntryView(row) };
     },
