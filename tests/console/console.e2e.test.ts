@@ -28,7 +28,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
   let page: Page;
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
-  let failedReceipt: { id: string; receipt_number: string; driver_id: number };
+  let failedReceipt: { id: string | number; receipt_number: string; driver_id: number };
   let payment: { id: number };
   let support: { roomId: number; orderId: number; client: { token: string } };
 

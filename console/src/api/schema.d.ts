@@ -1161,7 +1161,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit or debit a customer’s promotional credit */
+        /** Credit or debit a customer’s promotional credit; an Idempotency-Key repeated within 24 hours answers the first transaction */
         post: operations["postAdminCustomersByCustomerIdCreditAdjust"];
         delete?: never;
         options?: never;
@@ -2196,7 +2196,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in */
+        /** Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry */
         post: operations["postAdminDriversByDriverIdWalletAdjustments"];
         delete?: never;
         options?: never;
@@ -3520,10 +3520,10 @@ export interface components {
             has_more: boolean;
         };
         LedgerEntry: {
-            id: string;
+            id: number;
             wallet_id: number;
             order_id: number | null;
-            receipt_id: string | null;
+            receipt_id: number | null;
             /** @enum {string} */
             type: "ORDER_EARNING" | "SURPLUS_EARNING" | "CASH_COMMISSION_DEBT" | "CASH_SOLIDARY_DRIVER" | "CASH_SOLIDARY_CLIENT" | "PAYOUT_SENT" | "MANUAL_ADJUSTMENT" | "PROMO_BONUS" | "PROMO_REIMBURSEMENT";
             /** @enum {string} */
@@ -10717,7 +10717,10 @@ export interface operations {
     postAdminCustomersByCustomerIdCreditAdjust: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any client-chosen string (a UUID, say). Repeating the same key within 24 hours, as the same admin, answers the first result and books nothing more. */
+                "idempotency-key"?: string;
+            };
             path: {
                 customerId: number;
             };
@@ -18513,7 +18516,10 @@ export interface operations {
     postAdminDriversByDriverIdWalletAdjustments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any client-chosen string (a UUID, say). Repeating the same key within 24 hours, as the same admin, answers the first result and books nothing more. */
+                "idempotency-key"?: string;
+            };
             path: {
                 driverId: number;
             };
@@ -19051,7 +19057,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             driver_id: number;
                             driver_name: string | null;
@@ -19162,7 +19168,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             driver_id: number;
                             driver_name: string | null;
@@ -19255,7 +19261,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -19271,7 +19277,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         receipt: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             driver_id: number;
                             driver_name: string | null;
@@ -19310,7 +19316,7 @@ export interface operations {
                             beneficiary_bank_code: string | null;
                             beneficiary_account_type: string | null;
                             lines: {
-                                id: string;
+                                id: number;
                                 line_number: number;
                                 /** @enum {string} */
                                 type: "ORDER" | "ADJUSTMENT";
@@ -19322,11 +19328,11 @@ export interface operations {
                                 order_total_usd: number;
                                 commission_usd: number;
                                 net_usd: number;
-                                exchange_rate_amount: string | null;
+                                exchange_rate_amount: string;
                                 total_bs_cents: number;
                             }[];
                             payout_orders: {
-                                id: string;
+                                id: number;
                                 idempotency_key: string;
                                 /** @enum {string} */
                                 method: "PAGO_MOVIL" | "BANK_TRANSFER";
@@ -19442,7 +19448,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -19457,7 +19463,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        receipt_id: string;
+                        receipt_id: number;
                         events: {
                             global_position: number;
                             revision: number;
@@ -19556,7 +19562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -19572,7 +19578,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         receipt: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             /** @enum {string} */
                             status: "GENERATED" | "IN_PAYMENT" | "PAID" | "FAILED" | "PAID_EXTERNALLY" | "VOIDED";
@@ -19582,7 +19588,7 @@ export interface operations {
                             voided_at: string | null;
                         };
                         order: {
-                            id: string;
+                            id: number;
                             status: string;
                             idempotency_key: string;
                         };
@@ -19689,7 +19695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -19712,7 +19718,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         receipt: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             /** @enum {string} */
                             status: "GENERATED" | "IN_PAYMENT" | "PAID" | "FAILED" | "PAID_EXTERNALLY" | "VOIDED";
@@ -19814,7 +19820,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -19836,7 +19842,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         receipt: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             /** @enum {string} */
                             status: "GENERATED" | "IN_PAYMENT" | "PAID" | "FAILED" | "PAID_EXTERNALLY" | "VOIDED";
@@ -19966,7 +19972,7 @@ export interface operations {
                         process: string;
                         ran_at: string;
                         receipts: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             driver_id: number;
                             status: string;
@@ -20059,7 +20065,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             fiscal_period: string;
                             /** @enum {string} */
@@ -20129,7 +20135,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -20145,7 +20151,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         settlement: {
-                            id: string;
+                            id: number;
                             receipt_number: string;
                             fiscal_period: string;
                             /** @enum {string} */
@@ -20172,7 +20178,7 @@ export interface operations {
                                 order_date: string | null;
                                 description: string;
                                 net_usd: number;
-                                exchange_rate_amount: string | null;
+                                exchange_rate_amount: string;
                                 total_bs_cents: number;
                             }[];
                         };

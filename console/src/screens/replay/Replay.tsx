@@ -58,7 +58,7 @@ const useIndex = (length: number) => {
 };
 
 const ReceiptReplay = () => {
-  const { id } = useParams<{ id: string }>();
+  const id = Number(useParams<{ id: string }>().id);
   const history = useQuery({ queryKey: ['receipt-history', id], queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}/history', { params: { path: { id } } })) });
   const events = history.data?.events ?? [];
   const [index, setIndex] = useIndex(events.length);
@@ -127,7 +127,7 @@ const WalletReplay = () => {
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(client.GET('/admin/drivers/{driverId}/wallet', { params: { path: { driverId: id }, query: { as_of: asOf } } })),
   });
-  const timeline: TimelineEvent[] = entries.map((e) => ({ key: e.id, type: `${e.type} ${e.direction === 'CREDIT' ? '+' : '−'}${fmt.number(e.amount_usd)}`, at: e.created_at }));
+  const timeline: TimelineEvent[] = entries.map((e) => ({ key: String(e.id), type: `${e.type} ${e.direction === 'CREDIT' ? '+' : '−'}${fmt.number(e.amount_usd)}`, at: e.created_at }));
   return (
     <>
       <h2>{t.replay.wallet} #{id}</h2>

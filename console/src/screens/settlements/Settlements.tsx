@@ -123,7 +123,7 @@ const Receipts = () => {
       <QueryView query={list}>
         {(data) => (
           <>
-            <DataTable caption={s.receipts} columns={columns} rows={data.items} rowKey={(r) => r.id} />
+            <DataTable caption={s.receipts} columns={columns} rows={data.items} rowKey={(r) => String(r.id)} />
             <Pager meta={data.meta} onPage={(page) => set({ page: String(page) })} />
           </>
         )}
@@ -133,7 +133,7 @@ const Receipts = () => {
 };
 
 const ReceiptDetail = () => {
-  const { id } = useParams<{ id: string }>();
+  const id = Number(useParams<{ id: string }>().id);
   const receipt = useQuery({ queryKey: ['receipt', id], queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}', { params: { path: { id } } })) });
   return (
     <section>
@@ -189,7 +189,7 @@ const Tray = () => {
   const [action, setAction] = useState<Action | null>(null);
   const [message, setMessage] = useState('');
   const retry = useMutation({
-    mutationFn: (id: string) => unwrap(client.POST('/admin/settlements/receipts/{id}/retry', { params: { path: { id } } })),
+    mutationFn: (id: number) => unwrap(client.POST('/admin/settlements/receipts/{id}/retry', { params: { path: { id } } })),
     onSuccess: (r) => {
       setMessage(s.retried(r.receipt.status));
       void queryClient.invalidateQueries();
@@ -248,7 +248,7 @@ const Tray = () => {
       <QueryView query={tray}>
         {(data) => (
           <>
-            <DataTable caption={s.tray} columns={columns} rows={data.items} rowKey={(r) => r.id} />
+            <DataTable caption={s.tray} columns={columns} rows={data.items} rowKey={(r) => String(r.id)} />
             <Pager meta={data.meta} onPage={(page) => set({ page: String(page) })} />
           </>
         )}
