@@ -19895,7 +19895,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -20016,7 +20021,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ValidationError";
+                        error?: "ExchangeRateUnavailable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
