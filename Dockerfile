@@ -5,6 +5,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The back-office console is an npm workspace; npm ci's prepare script builds it into console/dist.
+COPY console console
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain domain
@@ -20,6 +22,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+COPY --from=build /app/console/dist console/dist
 # The embedded store (used when DATABASE_URL is unset) and its lock file live under /data.
 RUN mkdir -p /data && chown node:node /data
 USER node

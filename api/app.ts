@@ -3,6 +3,7 @@ import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppContext, AppModule } from '../infra/context.js';
 import { asyncApiDocument } from './asyncapi.js';
+import { consoleRoutes } from './consoleStatic.js';
 import { errorMapper } from './errorMapper.js';
 import { healthRoutes } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -65,6 +66,7 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   healthRoutes(ctx, v1);
   for (const m of modules) m.routes?.(ctx, v1);
   app.use('/api/v1', v1);
+  app.use('/console', consoleRoutes());
   app.use((_req, res) => {
     res.status(404).json({ error: 'RouteNotFound', message: 'No route matches this method and path.' });
   });

@@ -80,7 +80,15 @@ export const asyncApiDocument = {
       'Connect a websocket to /ws on the API port with the API bearer token (Authorization header, or ?token= for browsers); a bad token is refused with 401 before the upgrade. Frames are JSON text. The server pings every WS_HEARTBEAT_MS and drops a socket that missed a pong.',
   },
   servers: {
-    api: { host: 'localhost:3000', protocol: 'ws', pathname: '/ws', security: [{ $ref: '#/components/securitySchemes/bearer' }] },
+    // The websocket shares the API's host and port; the channel's address (/ws) is the path, so the server
+    // names no path of its own (the two would join as /ws/ws).
+    api: {
+      host: '{host}',
+      protocol: 'ws',
+      description: 'The API host; wss where TLS ends in front of it',
+      variables: { host: { default: 'localhost:3000', description: 'host[:port] the API is served at' } },
+      security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/tokenQuery' }],
+    },
   },
   channels: {
     ws: {
@@ -98,6 +106,9 @@ export const asyncApiDocument = {
     receiveEvents: { action: 'receive', channel: { $ref: '#/channels/ws' }, messages: [ref('chatEvent', 'ws'), ref('notificationEvent', 'ws')] },
   },
   components: {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'An app token or an admin JWT in the Authorization header of the upgrade request' },
+      tokenQuery: { type: 'httpApiKey', name: 'token', in: 'query', description: 'The same token as ?token= (browsers cannot set headers on a websocket)' },
+    },
   },
 } as const;

@@ -37,15 +37,22 @@ export const authenticate = (auth: Authenticator): RequestHandler => async (req,
   }
 };
 
+/** Role guards that name their roles, so the OpenAPI document says which token a route takes. */
+export type RoleGuards = RequestHandler[] & { roles?: readonly (Role | 'SUPER_ADMIN')[] };
+
 /** Role guard: 401 without a valid token, 403 for a valid token of another role. */
-export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN')[]): RequestHandler[] => [
-  authenticate(auth),
-  (req, _res, next) => {
-    const a = req.actor!;
-    const ok = roles.some((r) => (r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r));
-    next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
-  },
-];
+export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN')[]): RoleGuards =>
+  Object.assign(
+    [
+      authenticate(auth),
+      (req: Request, _res: Response, next: (err?: unknown) => void) => {
+        const a = req.actor!;
+        const ok = roles.some((r) => (r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r));
+        next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
+      },
+    ],
+    { roles },
+  );
 
 /** An authenticator that knows no token: the start state until identity is wired. */
 export const noAuthenticator: Authenticator = { authenticate: async () => null };

@@ -6,7 +6,29 @@ extendZodWithOpenApi(z);
 /** Paths register here as their routes are defined (api/route.ts); the document is built on request. */
 export const createOpenApiRegistry = () => {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  registry.registerComponent('securitySchemes', 'appToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The opaque token of a customer or driver, from the phone sign-in (POST /auth/otp/verify)',
+  });
+  registry.registerComponent('securitySchemes', 'adminJwt', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A back-office JWT from POST /admin/auth/login; an answer may carry its renewal in the Authorization header',
+  });
+  registry.registerComponent('securitySchemes', 'webhookSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Signature',
+    description: 'sha256=<hex HMAC-SHA256 of the raw body, keyed with the provider webhook secret>',
+  });
+  registry.registerComponent('securitySchemes', 'payoutToken', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: 'The payout provider webhook token (PAYOUT_WEBHOOK_TOKEN)',
+  });
   return registry;
 };
 

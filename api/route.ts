@@ -3,8 +3,9 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { z, type ZodType } from 'zod';
 import { validationError } from '../domain/errors.js';
 import { fieldErrorsOf } from './errorMapper.js';
+import { ERROR_CODES } from './errorCodes.js';
 import { ErrorBody, TAGS } from './openapi.js';
-import type { Actor } from './auth.js';
+import type { Actor, RoleGuards } from './auth.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -40,6 +41,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   guards?: RequestHandler[];
   /** Whether the route needs a bearer token (documents the security requirement and its 401). */
   auth?: boolean;
+  /** The security requirement when it is not a bearer token (webhooks: a signature, a query token). */
+  security?: Record<string, string[]>[];
   body?: B;
   /** A request body that is not JSON (the CSV upload): media type → schema, documented only; the handler reads it. */
   bodyContent?: Record<string, ZodType>;
@@ -136,6 +139,29 @@ const pathParamsOf = (path: string, declared: ZodType | undefined) => {
   return { params: z.object(Object.fromEntries(names.map((n) => [n, /(^id|Id)$/.test(n) ? PathId : z.string()]))) as never };
 };
 
+/** Identifiers an answer at this status may carry whatever the operation: the token check's, the database's. */
+const ALWAYS: Partial<Record<number, readonly string[]>> = { 401: ['Unauthorized'], 503: ['ServiceUnavailable'] };
+/** An error identifier named in a description: a word of two or more capitalised parts (InvalidWebhook). */
+const IDENTIFIER = /\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b/g;
+const errorBodies = new Map<string, ZodType>();
+
+/**
+ * The Error envelope of one operation's answer at one status: its `error` is the enum of the identifiers
+ * it can carry (api/errorCodes.ts), or the plain string where none are known.
+ */
+const errorBodyOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>, operationId: string, status: number, description: string): ZodType => {
+  const known = [...(ALWAYS[status] ?? []), ...(ERROR_CODES[operationId]?.[status] ?? []), ...(description.match(IDENTIFIER) ?? [])];
+  // A role guard's refusal, and the request schema's.
+  if (status === 403 && (spec.guards as RoleGuards | undefined)?.roles) known.push('Forbidden');
+  if (status === 422 && (spec.body || spec.query || spec.params || spec.path.includes(':'))) known.push('ValidationError');
+  const codes = [...new Set(known)].sort();
+  if (codes.length === 0) return ErrorBody;
+  const key = codes.join(',');
+  let body = errorBodies.get(key);
+  if (!body) errorBodies.set(key, (body = ErrorBody.extend({ error: z.enum(codes as [string, ...string[]]) })));
+  return body;
+};
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request',
   401: 'Missing, invalid or expired token',
@@ -165,14 +191,37 @@ const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefine
   return [...own].sort(([a], [b]) => a - b);
 };
 
-const successDoc = (spec: { method: string; path: string }, status: number, r: SuccessResponse) => {
+/**
+ * Which token a route takes: role guards name their roles (requireRole), so a back-office route takes the
+ * admin JWT, an app route the app token, and a route open to any signed-in caller either.
+ */
+const securityOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): Record<string, string[]>[] => {
+  if (spec.security) return spec.security;
+  if (spec.auth === false) return [];
+  const roles = (spec.guards as RoleGuards | undefined)?.roles;
+  const admin = roles?.filter((r) => r === 'ADMIN' || r === 'SUPER_ADMIN').length ?? -1;
+  if (roles && admin === roles.length) return [{ adminJwt: [] }];
+  if (roles && admin === 0) return [{ appToken: [] }];
+  return [{ appToken: [] }, { adminJwt: [] }];
+};
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const, minimum: 0 } } };
+const RENEWED_JWT = {
+  Authorization: {
+    description: 'Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on',
+    schema: { type: 'string' as const, pattern: '^Bearer ' },
+  },
+};
+
+const successDoc = (spec: { method: string; path: string }, status: number, r: SuccessResponse, renewsJwt = false) => {
   if (status >= 400) throw new Error(`${spec.method} ${spec.path}: ${status} belongs in errors, not responses`);
+  const headers = renewsJwt ? { headers: RENEWED_JWT } : {};
   if (r.schema === null) {
     if (status !== 204) throw new Error(`${spec.method} ${spec.path}: only a 204 may have no body schema`);
-    return { description: r.description };
+    return { description: r.description, ...headers };
   }
   const types = r.mediaType === undefined ? ['application/json'] : ([] as string[]).concat(r.mediaType);
-  return { description: r.description, content: Object.fromEntries(types.map((type) => [type, { schema: r.schema! }])) };
+  return { description: r.description, ...headers, content: Object.fromEntries(types.map((type) => [type, { schema: r.schema! }])) };
 };
 
 /**
@@ -186,16 +235,19 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   handler: (v: Valid<Out<B>, Out<Q>, Out<P>>) => Promise<unknown> | unknown,
 ): void => {
   const openApiPath = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  const security = securityOf(spec);
+  const operationId = spec.operationId ?? operationIdOf(spec.method, spec.path);
+  const renewsJwt = security.some((s) => 'adminJwt' in s);
   // Every tag is described once in TAGS, so the document never lists a tag without a description.
   const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
   if (unknownTag) throw new Error(`${spec.method} ${spec.path}: tag ${unknownTag} is not described in api/openapi.ts TAGS`);
   registry.registerPath({
     method: spec.method,
     path: openApiPath,
-    operationId: spec.operationId ?? operationIdOf(spec.method, spec.path),
+    operationId,
     summary: spec.summary,
     tags: spec.tags,
-    security: spec.auth === false ? [] : [{ bearer: [] }],
+    security,
     request: {
       ...(pathParamsOf(spec.path, spec.params) ?? {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -204,8 +256,13 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       ...(spec.bodyContent ? { body: { required: true, content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])) } } : {}),
     },
     responses: {
-      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r)])),
-      ...Object.fromEntries(errorStatusesOf(spec).map(([status, description]) => [String(status), { description, content: { 'application/json': { schema: ErrorBody } } }])),
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r, renewsJwt)])),
+      ...Object.fromEntries(
+        errorStatusesOf(spec).map(([status, description]) => [
+          String(status),
+          { description, ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: errorBodyOf(spec, operationId, status, description) } } },
+        ]),
+      ),
     },
   });
   const run = async (req: Request, res: Response, next: NextFunction) => {

@@ -63,7 +63,11 @@ const DeliverBody = z.object({
 
 /** paymentFormId is "required when PAYMENT_FORM, ignored otherwise" (spec §4.2): only checked for PAYMENT_FORM. */
 const PaymentMethodBody = z
-  .object({ paymentMethod: z.string().min(1).max(40), paymentFormId: z.unknown().optional() })
+  .object({
+    paymentMethod: z.string().min(1).max(40),
+    // Any value is taken (it is ignored unless PAYMENT_FORM); the document says what a client should send.
+    paymentFormId: z.unknown().optional().openapi({ type: ['integer', 'null'], minimum: 1, description: 'The payment form; required when paymentMethod is PAYMENT_FORM, ignored otherwise' } as never),
+  })
   .transform((b, c) => {
     if (b.paymentMethod !== PAYMENT_FORM) return { paymentMethod: b.paymentMethod, paymentFormId: null };
     const id = z.number().int().positive().nullable().optional().safeParse(b.paymentFormId);

@@ -223,6 +223,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       summary: 'Provider payment webhook (HMAC-SHA256 of the raw body in X-Signature: sha256=<hex>)',
       tags,
       auth: false,
+      security: [{ webhookSignature: [] }],
       params: ProviderParams,
       responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
       errors: [{ status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' }, 404, { status: 500, description: 'An empty body: the provider retries the delivery' }],

@@ -104,7 +104,7 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
     await ctx.settle(await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }));
     return { message: 'ok' };
   };
-  const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['payments'], auth: false, guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
+  const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['payments'], auth: false, security: [{ payoutToken: [] }], guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
 
   defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, requestMetadata(req)));
   defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, requestMetadata(req)));

@@ -24,7 +24,9 @@ import { CommentSchema, commentView, DetailReportSchema, detailReportView, Repor
 export const NEARBY_PER_MINUTE = 20;
 export const COMMENTS_PER_MINUTE = 10;
 
-const blankIsMissing = (v: unknown) => (v === '' ? undefined : v);
+// A query string holds no null; reading one as missing also tells the OpenAPI generator (which probes the
+// schema with null and undefined) that lat and lng are required numbers, not optional nullable ones.
+const blankIsMissing = (v: unknown) => (v === '' || v === null ? undefined : v);
 const num = () => z.preprocess(blankIsMissing, z.coerce.number());
 
 const NearbyQuery = z.object({

@@ -37,7 +37,9 @@ const ListBody = z.object({
   durationMinutes: z.number().int().min(SURPLUS_MIN_DURATION_MINUTES).max(SURPLUS_MAX_DURATION_MINUTES).optional(),
 });
 
-const blankIsMissing = (v: unknown) => (v === '' ? undefined : v);
+// A query string holds no null; reading one as missing also tells the OpenAPI generator (which probes the
+// schema with null and undefined) that lat and lng are required numbers, not optional nullable ones.
+const blankIsMissing = (v: unknown) => (v === '' || v === null ? undefined : v);
 const num = () => z.preprocess(blankIsMissing, z.coerce.number());
 
 const NearbyQuery = z.object({

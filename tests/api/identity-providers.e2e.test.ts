@@ -52,6 +52,9 @@ describe('identity in production mode', () => {
       expect(res.status, p).toBe(404);
       expect(res.body.error).toBe('RouteNotFound');
     }
+    // …and the production document lists none of them.
+    const doc = await t.request('GET', '/api/v1/openapi.json');
+    expect(Object.keys(doc.body.paths).filter((path) => path.startsWith('/dev/') || path.startsWith('/auth/dev-'))).toEqual([]);
     // The SMS itself went out (the simulator records it; read here only because production hides it).
     const [sms] = await t.service.ctx.outbox.list(phone);
     const code = /(\d{6})/.exec(sms.body)![1];

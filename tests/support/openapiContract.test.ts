@@ -44,10 +44,16 @@ describe('defineRoute in the OpenAPI document', () => {
     expect(get.operationId).toBe('getThingsByThingId');
     expect(get.parameters[0]).toMatchObject({ name: 'thingId', in: 'path', schema: { type: 'integer' } });
     expect(Object.keys(get.responses)).toEqual(['200', '401', '404', '422', '429', '503']);
-    expect(get.responses['503']).toMatchObject({ description: 'Temporarily unavailable (Retry-After header)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    // Each error answer is the Error envelope whose `error` lists the identifiers it can carry.
+    const envelope = (...codes: string[]) => ({ allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { type: 'string', enum: codes } } }] });
+    expect(get.responses['503']).toMatchObject({
+      description: 'Temporarily unavailable (Retry-After header)',
+      headers: { 'Retry-After': { schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: envelope('ServiceUnavailable') } },
+    });
     expect(Object.keys(doc.paths['/things/{thingId}'].delete.responses)).toEqual(['204', '422', '503']);
     expect(doc.paths['/things/export'].get.responses['503'].description).toBe('ExportsPaused');
-    expect(get.responses['404']).toMatchObject({ description: 'ThingNotFound', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    expect(get.responses['404']).toMatchObject({ description: 'ThingNotFound', content: { 'application/json': { schema: envelope('ThingNotFound') } } });
     expect(doc.paths['/things/{thingId}'].delete.responses['204']).toEqual({ description: 'Gone' });
     expect(Object.keys(doc.paths['/things/export'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(operationIdOf('post', '/orders/:orderId/accept-counter')).toBe('postOrdersByOrderIdAcceptCounter');

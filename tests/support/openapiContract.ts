@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -15,6 +16,7 @@ const OUTSIDE_THE_DOCUMENT = new Set(['/openapi.json', '/asyncapi.json', '/healt
 
 interface Operation {
   pointer: string;
+  operationId?: string;
   responses: Record<string, { content?: Record<string, unknown> }>;
 }
 
@@ -69,6 +71,11 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
         return fail('no documented operation matches this method and path');
       }
       const op = route.operations[m];
+      // RECORD_ERROR_CODES=<file>: every error identifier an operation answered, one line each
+      // (operationId status identifier), to keep api/errorCodes.ts complete.
+      if (process.env.RECORD_ERROR_CODES && status >= 400 && typeof (body as { error?: unknown } | undefined)?.error === 'string') {
+        appendFileSync(process.env.RECORD_ERROR_CODES, `${op.operationId} ${status} ${(body as { error: string }).error}\n`);
+      }
       const declared = op.responses[String(status)];
       if (!declared) return fail(`status ${status} is not documented for ${m.toUpperCase()} ${route.template} (declared: ${Object.keys(op.responses).join(', ')})`);
       const contentType = (headers.get('content-type') ?? '').split(';')[0].trim();

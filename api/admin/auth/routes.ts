@@ -7,7 +7,7 @@ import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authentic
 import { unauthorized } from '../../../domain/errors.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
-import { adminView } from '../admins/views.js';
+import { AdminSchema, adminView } from '../admins/views.js';
 
 const Email = z.string().trim().max(191).email();
 const Password = z.string().min(8).max(128);
@@ -45,7 +45,7 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['admin-auth'],
       auth: false,
       body: LoginBody,
-      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) } }, errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }],
+      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: AdminSchema }) } }, errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }],
     },
     async ({ body }) => {
       const a: AdminRow = await accounts.login(body.email, body.password);

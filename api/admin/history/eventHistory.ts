@@ -10,7 +10,9 @@ export const HistoryItem = z.object({
   actor: z.object({ id: z.union([z.number(), z.string()]).nullable(), role: z.string() }).nullable(),
   correlation_id: z.string().nullable(),
   causation_id: z.string().nullable(),
-  data: z.unknown(),
+  data: z
+    .record(z.string(), z.unknown())
+    .openapi({ description: "The event's own fields as recorded (after upcasting); their shape is that of the event `type`" }),
 });
 
 export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => ({
@@ -21,5 +23,5 @@ export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => 
   actor: e.metadata?.actor ? { id: e.metadata.actor.id ?? null, role: e.metadata.actor.role } : null,
   correlation_id: e.metadata?.correlationId || null,
   causation_id: e.metadata?.causationId || null,
-  data: e.data,
+  data: e.data as Record<string, unknown>,
 });

@@ -1,0 +1,94 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect } from 'react';
+import { Link, Route, Router, Switch, useLocation } from 'wouter';
+import { client } from './api/client';
+import { session, useSession } from './api/session';
+import { t } from './i18n';
+import { SignIn } from './screens/SignIn';
+import { Home } from './screens/Home';
+
+// Each area is its own chunk: the first load is the shell and the sign-in.
+const Reports = lazy(() => import('./screens/reports/ReportScreen'));
+const Replay = lazy(() => import('./screens/replay/Replay'));
+const Settlements = lazy(() => import('./screens/settlements/Settlements'));
+const Payments = lazy(() => import('./screens/payments/PaymentReview'));
+const Support = lazy(() => import('./screens/support/Support'));
+const Drivers = lazy(() => import('./screens/drivers/Drivers'));
+const Customers = lazy(() => import('./screens/customers/Customers'));
+
+const NAV: [string, string][] = [
+  ['/', t.nav.home],
+  ['/reports/orders', t.nav.reports],
+  ['/replay', t.nav.replay],
+  ['/settlements', t.nav.settlements],
+  ['/settlements/tray', t.nav.tray],
+  ['/payments', t.nav.payments],
+  ['/support', t.nav.support],
+  ['/drivers', t.nav.drivers],
+  ['/customers', t.nav.customers],
+];
+
+const NavLink = ({ href, label }: { href: string; label: string }) => {
+  const [location] = useLocation();
+  const current = href === '/' ? location === '/' : location === href || (location.startsWith(`${href}/`) && !NAV.some(([h]) => h !== href && h.startsWith(href) && location.startsWith(h)));
+  return (
+    <Link href={href} aria-current={current ? 'page' : undefined}>
+      {label}
+    </Link>
+  );
+};
+
+const Shell = () => {
+  const s = useSession()!;
+  const queryClient = useQueryClient();
+  const [location] = useLocation();
+  useEffect(() => {
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [location]);
+  const signOut = async () => {
+    await client.POST('/admin/auth/logout').catch(() => undefined);
+    session.signOut();
+    queryClient.clear();
+  };
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">{t.app.skip}</a>
+      <header className="top">
+        <span className="brand">{t.app.title}</span>
+        <span className="who">
+          {t.signIn.signedInAs} {s.admin.name}
+          {s.admin.superAdmin ? ` (${t.signIn.superAdmin})` : ''}
+        </span>
+        <button type="button" onClick={() => void signOut()}>{t.nav.signOut}</button>
+      </header>
+      <nav className="side" aria-label={t.app.menu}>
+        {NAV.map(([href, label]) => (
+          <NavLink key={href} href={href} label={label} />
+        ))}
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p className="muted">{t.common.loading}</p>}>
+          <Switch>
+            <Route path="/" component={Home} />
+            <Route path="/reports/:report" component={Reports} />
+            <Route path="/replay" nest component={Replay} />
+            <Route path="/settlements" nest component={Settlements} />
+            <Route path="/payments" component={Payments} />
+            <Route path="/support" nest component={Support} />
+            <Route path="/drivers" nest component={Drivers} />
+            <Route path="/customers" nest component={Customers} />
+            <Route>
+              <p role="alert" className="notice error">{t.errors.notFound}</p>
+            </Route>
+          </Switch>
+        </Suspense>
+      </main>
+    </div>
+  );
+};
+
+/** Signed out: the sign-in page, whatever the address; signed in: the console at that address. */
+export const App = () => {
+  const s = useSession();
+  return <Router base="/console">{s ? <Shell /> : <SignIn />}</Router>;
+};

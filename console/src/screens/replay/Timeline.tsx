@@ -1,0 +1,53 @@
+import { fmt, t } from '../../i18n';
+
+export interface TimelineEvent {
+  key: string;
+  type: string;
+  at: string;
+  actor?: string;
+  correlation?: string | null;
+}
+
+/**
+ * The events of one stream, oldest first, and the instant chosen among them: a slider over the events
+ * and a list whose items choose the same instant when clicked. Everything after it is dimmed.
+ */
+export const Timeline = ({ events, index, onSelect, label }: { events: TimelineEvent[]; index: number; onSelect: (i: number) => void; label: string }) => {
+  const current = events[index];
+  return (
+    <div className="stack">
+      <div className="slider">
+        <label htmlFor="replay-slider">{t.replay.slider}</label>
+        <input
+          id="replay-slider"
+          type="range"
+          min={0}
+          max={Math.max(0, events.length - 1)}
+          step={1}
+          value={index}
+          aria-valuetext={current ? `${index + 1}/${events.length}: ${current.type}, ${fmt.dateTime(current.at)}` : ''}
+          onChange={(e) => onSelect(Number(e.currentTarget.value))}
+        />
+        <span className="muted" aria-live="polite">
+          {t.replay.asOf} {current ? fmt.dateTime(current.at) : '—'} ({index + 1}/{events.length})
+        </span>
+      </div>
+      <ol className="timeline" aria-label={label}>
+        {events.map((e, i) => (
+          <li key={e.key} className={i > index ? 'after' : undefined}>
+            <button type="button" aria-current={i === index ? 'true' : undefined} onClick={() => onSelect(i)}>
+              <strong>{e.type}</strong>
+              <span className="meta">
+                {t.replay.time}: {fmt.dateTime(e.at)}
+                {e.actor !== undefined && ` · ${t.replay.actor}: ${e.actor}`}
+                {e.correlation && ` · ${t.replay.correlation}: ${e.correlation}`}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+};
+
+export const actorOf = (a: { id: number | string | null; role: string } | null) => (a ? `${a.role}${a.id !== null ? ` #${a.id}` : ''}` : t.replay.system);

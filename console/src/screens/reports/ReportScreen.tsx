@@ -1,0 +1,156 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearch, useLocation } from 'wouter';
+import { client, download, unwrap } from '../../api/client';
+import { fmt, t } from '../../i18n';
+import { DataTable, Pager } from '../../ui/DataTable';
+import { ErrorView, QueryView } from '../../ui/states';
+import { REPORT_KEYS, type ReportKey } from './reportKeys';
+import { REPORTS, type FilterKind, type ReportAnswer, type ReportDef } from './reports';
+
+const Charts = lazy(() => import('./Charts').then((m) => ({ default: m.OperationalCharts })));
+const Ranking = lazy(() => import('./Charts').then((m) => ({ default: m.PerformanceChart })));
+
+const label = (key: string) => t.fields[key] ?? key;
+
+/**
+ * The one place a report's query goes out: the descriptor's path is one of the seven typed report
+ * paths, and the query holds only its typed filter, sort and page names (the filters come from the
+ * address bar as strings, which the service validates and answers with a 422 when wrong).
+ */
+const fetchReport = (def: ReportDef, query: Record<string, string>) =>
+  unwrap(client.GET(def.path as '/admin/reports/orders', { params: { query: query as never } })) as Promise<ReportAnswer>;
+
+const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; value: string }) => {
+  const id = `f-${name}`;
+  let control;
+  if (kind === 'bool' || Array.isArray(kind)) {
+    const options: [string, string][] = kind === 'bool' ? [['1', t.common.yes], ['0', t.common.no]] : (kind as readonly string[]).map((o) => [o, o]);
+    control = (
+      <select id={id} name={name} defaultValue={value}>
+        <option value="">{t.common.all}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>{text}</option>
+        ))}
+      </select>
+    );
+  } else {
+    const type = kind === 'date' ? 'date' : kind === 'text' ? 'text' : 'number';
+    control = <input id={id} name={name} type={type} step={kind === 'number' ? 'any' : undefined} defaultValue={value} />;
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label(name)}</label>
+      {control}
+    </div>
+  );
+};
+
+export default function ReportScreen() {
+  const { report } = useParams<{ report: string }>();
+  const key = (REPORT_KEYS as readonly string[]).includes(report) ? (report as ReportKey) : undefined;
+  if (!key) return <p role="alert" className="notice error">{t.errors.notFound}</p>;
+  return <Report key={key} reportKey={key} />;
+}
+
+const Report = ({ reportKey }: { reportKey: ReportKey }) => {
+  const def = REPORTS[reportKey];
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const params = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
+  const query = useMemo(() => (def.paged ? { limit: String(def.limit ?? 25), page: '1', ...params } : params), [def, params]);
+  const result = useQuery({ queryKey: ['report', def.path, query], queryFn: () => fetchReport(def, query), placeholderData: keepPreviousData });
+  const [exportError, setExportError] = useState<unknown>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const setParams = (next: Record<string, string | undefined>) => {
+    const merged = Object.entries({ ...params, ...next }).filter(([, v]) => v !== undefined && v !== '') as [string, string][];
+    navigate(`/reports/${reportKey}?${new URLSearchParams(merged)}`);
+  };
+  const onFilter = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const next: Record<string, string | undefined> = { page: undefined };
+    for (const [name] of def.filters) next[name] = String(form.get(name) ?? '') || undefined;
+    setParams(next);
+  };
+  const exportAs = async (format: 'csv' | 'xlsx') => {
+    setExportError(null);
+    setExporting(true);
+    try {
+      const { limit: _l, page: _p, ...filters } = query as Record<string, string>;
+      await download(`${def.path}/export`, { ...filters, format });
+    } catch (err) {
+      setExportError(err);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns = useMemo<ColumnDef<Record<string, unknown>, unknown>[]>(
+    () => def.columns.map((c) => ({ id: c, header: label(c), accessorFn: (row) => row[c], cell: (info) => fmt.cell(info.getValue()) })),
+    [def],
+  );
+  const sort = params.sort ? { key: params.sort, direction: (params.direction === 'asc' ? 'asc' : 'desc') as 'asc' | 'desc' } : undefined;
+
+  return (
+    <section>
+      <h1>{t.reports.names[reportKey]}</h1>
+      <nav className="tabs" aria-label={t.reports.title}>
+        {REPORT_KEYS.map((k) => (
+          <Link key={k} href={`/reports/${k}`} aria-current={k === reportKey ? 'page' : undefined}>
+            {t.reports.names[k]}
+          </Link>
+        ))}
+      </nav>
+      <form className="filters" onSubmit={onFilter} key={search}>
+        {def.filters.map(([name, kind]) => (
+          <FilterInput key={name} name={name} kind={kind} value={params[name] ?? ''} />
+        ))}
+        <div className="buttons">
+          <button type="submit" className="primary">{t.common.filter}</button>
+          <button type="button" onClick={() => navigate(`/reports/${reportKey}`)}>{t.common.clear}</button>
+        </div>
+      </form>
+      <div className="buttons">
+        <button type="button" onClick={() => void exportAs('csv')} disabled={exporting}>{t.reports.exportCsv}</button>
+        <button type="button" onClick={() => void exportAs('xlsx')} disabled={exporting}>{t.reports.exportXlsx}</button>
+        {exporting && <span className="muted" role="status">{t.reports.exporting}</span>}
+      </div>
+      {exportError !== null && <ErrorView error={exportError} />}
+      <QueryView query={result}>
+        {(data) => (
+          <>
+            {data.totals && (
+              <section aria-labelledby="totals-title">
+                <h2 id="totals-title">{t.common.totals}</h2>
+                <dl className="totals">
+                  {Object.entries(data.totals).map(([k, v]) => (
+                    <div key={k}>
+                      <dt>{label(k)}</dt>
+                      <dd>{fmt.cell(v)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            )}
+            <Suspense fallback={null}>
+              {def.chart === 'operational' && <Charts data={data} />}
+              {def.chart === 'performance' && <Ranking data={data} rankBy={params.rank_by ?? 'deliveries'} />}
+            </Suspense>
+            <DataTable
+              caption={t.reports.names[reportKey]}
+              columns={columns}
+              rows={data.items}
+              sortable={def.sort as readonly string[]}
+              sort={sort}
+              onSort={(s) => setParams({ sort: s.key, direction: s.direction, page: undefined })}
+            />
+            {data.meta && <Pager meta={data.meta} onPage={(page) => setParams({ page: String(page) })} />}
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+};

@@ -1,0 +1,62 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, forwardRef } from 'react';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from '../api/client';
+
+/** A labelled field with its error, tied to the input for screen readers. */
+export const Field = ({ label, error, children }: { label: string; error?: string; children: (id: string, describedBy?: string) => ReactNode }) => {
+  const id = useId();
+  const errId = `${id}-err`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id, error ? errId : undefined)}
+      {error && (
+        <span id={errId} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+};
+
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string }>(function Input(
+  { label, error, ...rest },
+  ref,
+) {
+  return <Field label={label} error={error}>{(id, describedBy) => <input id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />}</Field>;
+});
+
+export const Select = forwardRef<
+  HTMLSelectElement,
+  SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; options: readonly (readonly [string, string])[] }
+>(function Select({ label, error, options, ...rest }, ref) {
+  return (
+    <Field label={label} error={error}>
+      {(id, describedBy) => (
+        <select id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+});
+
+/**
+ * Puts a 422's details.fieldErrors on the form's fields (react-hook-form), and returns whether any
+ * field took one; the rest of the error is for the form's own message.
+ */
+export const applyFieldErrors = <F extends FieldValues>(err: unknown, setError: UseFormSetError<F>, fields: readonly Path<F>[]): boolean => {
+  if (!(err instanceof ApiError) || err.status !== 422) return false;
+  let placed = false;
+  for (const [field, messages] of Object.entries(err.fieldErrors)) {
+    if ((fields as readonly string[]).includes(field)) {
+      setError(field as Path<F>, { type: 'server', message: messages.join(' ') });
+      placed = true;
+    }
+  }
+  return placed;
+};
