@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppContext, AppModule } from '../infra/context.js';
+import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { errorMapper } from './errorMapper.js';
 import { healthRoutes } from './health.js';
@@ -35,6 +36,11 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // The payout webhook's token travels in its query string (the provider's contract), and a browser's
+      // websocket may send its bearer token there too: neither is written to a log.
+      serializers: {
+        req: (req: { url: string; query: unknown }) => Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
+      },
     }),
   );
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is

@@ -20,6 +20,7 @@ import { createPostgresEventStore } from './eventStore/postgresEventStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
+import { startupWarnings } from './productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from './drainingServer.js';
 import { Scheduler } from './scheduler.js';
 import { startPushGateway, type PushGateway } from './push/pushGateway.js';
@@ -76,6 +77,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const roles = new Set(options.roles ?? ALL_ROLES);
   const modules = options.modules ?? defaultModules;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const clock = options.clock ?? systemClock;
   const pool = options.pool ?? (await openPool(config));
   const db = createDb(pool);

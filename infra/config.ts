@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVELOPMENT_SECRETS, productionRefusals } from './productionPolicy.js';
 
 const intSetting = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(def);
@@ -20,9 +21,12 @@ export const ConfigSchema = z.object({
   ADMIN_BOOTSTRAP_EMAIL: z.string().email().optional(),
   ADMIN_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
   OFFICIAL_RATE_VES: z.coerce.number().positive().optional(),
-  JWT_SECRET: z.string().min(16).optional(),
-  PAYMENT_WEBHOOK_SECRET: z.string().default('dev-payment-webhook-secret'),
-  PAYOUT_WEBHOOK_TOKEN: z.string().default('dev-payout-webhook-token'),
+  /** Signs admin JWTs and keys OTP hashes. The development values of the three secrets are refused in production. */
+  JWT_SECRET: z.string().min(16).default(DEVELOPMENT_SECRETS.JWT_SECRET),
+  PAYMENT_WEBHOOK_SECRET: z.string().default(DEVELOPMENT_SECRETS.PAYMENT_WEBHOOK_SECRET),
+  PAYOUT_WEBHOOK_TOKEN: z.string().default(DEVELOPMENT_SECRETS.PAYOUT_WEBHOOK_TOKEN),
+  /** Production refuses to start with a simulated payment, payout, SMS or mail provider unless this is 'true'. */
+  ALLOW_SIMULATED_PROVIDERS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_KEY: z.string().optional(),
   MAIL_PROVIDER_URL: z.string().url().optional(),
@@ -112,5 +116,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (parsed.data.MAPS_API_KEY && !parsed.data.MAPS_PROVIDER_URL) {
     throw new ConfigError('Invalid configuration:\n  MAPS_PROVIDER_URL: required when MAPS_API_KEY is set');
   }
+  const refusals = productionRefusals(parsed.data);
+  if (refusals.length) throw new ConfigError(`Invalid configuration:\n  ${refusals.join('\n  ')}`);
   return parsed.data;
 };
