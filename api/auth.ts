@@ -16,6 +16,8 @@ declare module 'express-serve-static-core' {
  */
 export interface Authenticator {
   authenticate(token: string, req: Request, res: Response): Promise<Actor | null>;
+  /** Whether the token of an open websocket still stands (revoked, logged out, idle, user deactivated: null); writes nothing. */
+  stillValid(token: string): Promise<Actor | null>;
 }
 
 export const bearerOf = (req: Request): string | null => {
@@ -48,4 +50,4 @@ export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN'
 ];
 
 /** An authenticator that knows no token: the start state until identity is wired. */
-export const noAuthenticator: Authenticator = { authenticate: async () => null };
+export const noAuthenticator: Authenticator = { authenticate: async () => null, stillValid: async () => null };

@@ -66,6 +66,8 @@ export const ConfigSchema = z.object({
   ADMIN_JWT_GRACE_SECONDS: intSetting(120),
   /** How long after its first sign-in an expired admin JWT may still be exchanged for a fresh one. */
   ADMIN_JWT_REFRESH_TTL_MINUTES: intSetting(20160),
+  /** An app token unused this long is refused (the user signs in again). */
+  APP_TOKEN_IDLE_DAYS: z.coerce.number().int().positive().default(90),
   ADMIN_RECOVERY_TOKEN_HOURS: intSetting(24),
   ADMIN_INVITE_TOKEN_HOURS: intSetting(72),
   NOTIFICATION_RETENTION_DAYS: intSetting(90),

@@ -31,7 +31,8 @@ export const findUserByPhone = (ctx: AppContext, phone: string): Promise<UserRow
 
 export const issueAppToken = async (ctx: AppContext, userId: number): Promise<string> => {
   const token = newOpaqueToken();
-  await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: ctx.clock.now(), revoked_at: null }).execute();
+  const now = ctx.clock.now();
+  await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: now, revoked_at: null, last_used_at: now }).execute();
   return token;
 };
 

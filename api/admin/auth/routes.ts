@@ -4,6 +4,7 @@ import { adminAccounts, findAdmin, type AdminRow } from '../../../commands/ident
 import type { AppContext } from '../../../infra/context.js';
 import { adminJwt } from '../../../infra/identity/adminJwt.js';
 import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authenticator.js';
+import { announceSessionChange } from '../../../infra/identity/sessionChanges.js';
 import { unauthorized } from '../../../domain/errors.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
@@ -58,7 +59,8 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
     ctx.openapi,
     { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } }, errors: [403] },
     async ({ req }) => {
-      await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd());
+      await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd(), 'logout');
+      await announceSessionChange(ctx, { role: 'ADMIN', id: req.adminJwtClaims!.adminId });
     },
   );
 
@@ -76,7 +78,9 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ req, res, actor }) => {
       const claims = req.adminJwtClaims!;
-      await invalidateJwt(ctx.db, ctx.config, claims, graceEnd());
+      // The grace after logout lets requests already sent finish; it must not start a new session.
+      if (req.adminJwtLoggedOut) throw unauthorized('Unauthorized', 'This token was logged out.');
+      await invalidateJwt(ctx.db, ctx.config, claims, graceEnd(), 'replaced');
       const a = await findAdmin(ctx.db, actor.id);
       if (!a) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
       const body = await tokenBody(a.id, claims.oat);
