@@ -68,6 +68,14 @@ export const ConfigSchema = z.object({
   ADMIN_JWT_REFRESH_TTL_MINUTES: intSetting(20160),
   /** An app token unused this long is refused (the user signs in again). */
   APP_TOKEN_IDLE_DAYS: z.coerce.number().int().positive().default(90),
+  /** Admin login and password-reset limits, in every environment; 'false' turns them off. */
+  ADMIN_AUTH_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Failed admin logins (and, apart, password-reset requests) one client IP may make per window. */
+  ADMIN_AUTH_ATTEMPTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
+  /** Failed logins (and, apart, password-reset requests) for one admin email per window. */
+  ADMIN_AUTH_ATTEMPTS_PER_ACCOUNT_PER_WINDOW: z.coerce.number().int().positive().default(5),
+  /** At least 1: rate-limiter-flexible reads a window of 0 as one that never closes. */
+  ADMIN_AUTH_RATE_WINDOW_MINUTES: z.coerce.number().int().positive().default(10),
   ADMIN_RECOVERY_TOKEN_HOURS: intSetting(24),
   ADMIN_INVITE_TOKEN_HOURS: intSetting(72),
   NOTIFICATION_RETENTION_DAYS: intSetting(90),

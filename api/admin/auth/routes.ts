@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { adminAccounts, findAdmin, type AdminRow } from '../../../commands/identity/adminAccounts.js';
+import { adminSignInLimits } from '../../../commands/identity/adminSignInLimits.js';
 import type { AppContext } from '../../../infra/context.js';
 import { adminJwt } from '../../../infra/identity/adminJwt.js';
 import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authenticator.js';
@@ -24,6 +25,7 @@ const TokenResponse = z.object({ access_token: z.string(), token_type: z.literal
 export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   const jwt = adminJwt(ctx.config, ctx.clock);
   const accounts = adminAccounts(ctx);
+  const limits = adminSignInLimits(ctx);
   const admin = requireRole(ctx.auth, 'ADMIN');
   const graceEnd = () => new Date(ctx.clock.now().getTime() + ctx.config.ADMIN_JWT_GRACE_SECONDS * 1000);
   const tokenBody = async (adminId: number, oat?: number) => {
@@ -46,10 +48,11 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['admin-auth'],
       auth: false,
       body: LoginBody,
-      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) } }, errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }],
+      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: z.unknown() }) } },
+      errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }, { status: 429, description: 'Cooldown: too many failed logins from this address or for this account (Retry-After)' }],
     },
-    async ({ body }) => {
-      const a: AdminRow = await accounts.login(body.email, body.password);
+    async ({ body, req }) => {
+      const a: AdminRow = await limits.login(body.email, req.ip, () => accounts.login(body.email, body.password));
       return { ...(await tokenBody(a.id)), user: adminView(a) };
     },
   );
@@ -109,8 +112,10 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       params: ResetParams,
       responses: { 204: { description: 'Accepted', schema: null } },
+      errors: [{ status: 429, description: 'Cooldown: too many reset requests from this address or for this account (Retry-After)' }],
     },
-    async ({ params }) => {
+    async ({ params, req }) => {
+      await limits.passwordReset(params.email, req.ip);
       await accounts.requestPasswordReset(params.email);
     },
   );
