@@ -15,6 +15,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/**
+ * Bodies are read before authentication, so anyone may send one: this bounds what a stranger makes us
+ * buffer and parse. No JSON body of the API comes near it; the station import, a file, has its own
+ * limit on its own route.
+ */
+const BODY_LIMIT = '100kb';
+
 const requestIdOf = (req: Request): string => {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -45,13 +52,13 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   );
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
   // the webhook's own 400), whatever content type the provider sends.
-  app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: '1mb' }), (req, _res, next) => {
+  app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: BODY_LIMIT }), (req, _res, next) => {
     req.rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
     next();
   });
   app.use(
     express.json({
-      limit: '6mb',
+      limit: BODY_LIMIT,
       type: ['application/json', 'application/*+json'],
       verify: (req, _res, buf) => {
         (req as Request).rawBody = Buffer.from(buf);

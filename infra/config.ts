@@ -40,6 +40,8 @@ export const ConfigSchema = z.object({
   MAPS_PROVIDER_URL: z.string().url().optional(),
   /** Bounded wait for one maps-provider call; longer is 502 UpstreamError. */
   MAPS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  /** Public reverse-geocoding lookups one client IP may make per minute. */
+  GEOCODING_REVERSE_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** How long an identical geocoding query is answered from memory; 0 turns the cache off. */
   MAPS_CACHE_TTL_SECONDS: intSetting(300),
   PROJECTION_POLL_MS: intSetting(250),

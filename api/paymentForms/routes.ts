@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { page } from '../orders/schemas.js';
 import { notFound, validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import {
@@ -71,7 +72,7 @@ const PatchForm = z.object(shape).partial();
 const FormParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const FormPage = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page,
 });
 
 const ListItem = z
