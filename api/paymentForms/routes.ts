@@ -115,6 +115,8 @@ const taken = () => validationError({ internalName: ['is already used by another
 
 export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
+  // A form holds the bank details customers pay into: changing it redirects money, so only super admins may.
+  const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
 
   defineRoute(
     router,
@@ -158,12 +160,12 @@ export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/payment-forms',
-      summary: 'Create a manual payment form',
+      summary: 'Create a manual payment form (super admin)',
       tags: ['payment-forms'],
-      guards: admin,
+      guards: superAdmin,
       body: CreateForm,
       responses: { 201: { description: 'Created', schema: z.object({ form: AdminView }) } },
-      errors: [403],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }],
     },
     async ({ body, res }) => {
       const input: PaymentFormInput = { ...body, fields: toStoredFields(body.fields) };
@@ -180,13 +182,13 @@ export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'patch',
       path: '/admin/payment-forms/:id',
-      summary: 'Change a payment form; display and fields are replaced whole when given',
+      summary: 'Change a payment form; display and fields are replaced whole when given (super admin)',
       tags: ['payment-forms'],
-      guards: admin,
+      guards: superAdmin,
       params: FormParams,
       body: PatchForm,
       responses: { 200: { description: 'Updated', schema: z.object({ form: AdminView }) } },
-      errors: [403, 404, 409],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }, 404, 409],
     },
     async ({ params, body }) => {
       const patch: Partial<PaymentFormInput> = { ...body, fields: body.fields && toStoredFields(body.fields) };
