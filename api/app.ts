@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { AppContext, AppModule } from '../infra/context.js';
 import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
@@ -22,6 +23,17 @@ declare module 'express-serve-static-core' {
  */
 const BODY_LIMIT = '100kb';
 
+/**
+ * Helmet's headers for an API that serves no pages: nothing may load or frame an answer (CSP
+ * `default-src 'none'`, `frame-ancestors 'none'`, X-Frame-Options DENY), no MIME sniffing, no referrer,
+ * HTTPS only (HSTS). A page served by this app would need a policy of its own.
+ */
+const API_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+};
+
 const requestIdOf = (req: Request): string => {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -31,6 +43,7 @@ const requestIdOf = (req: Request): string => {
 export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express => {
   const app = express();
   app.disable('x-powered-by');
+  app.use(helmet(API_HEADERS));
   app.set('query parser', 'extended');
   // The client IP (per-IP OTP limits) comes from X-Forwarded-For only through proxies this trusts.
   if (ctx.config.TRUST_PROXY !== undefined) app.set('trust proxy', /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY);

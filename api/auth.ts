@@ -28,6 +28,8 @@ export const bearerOf = (req: Request): string | null => {
 };
 
 export const authenticate = (auth: Authenticator): RequestHandler => async (req, res, next) => {
+  // An answer for one caller (or a renewed token in its header) must never be kept by a cache on the way.
+  res.setHeader('Cache-Control', 'no-store');
   try {
     const token = bearerOf(req);
     const actor = token ? await auth.authenticate(token, req, res) : null;
