@@ -77,7 +77,6 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const roles = new Set(options.roles ?? ALL_ROLES);
   const modules = options.modules ?? defaultModules;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const clock = options.clock ?? systemClock;
   const pool = options.pool ?? (await openPool(config));
   const db = createDb(pool);
@@ -88,6 +87,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     await db.destroy();
     throw err;
   }
+  // Once the database is ours: a start refused before (a locked directory) stays one line.
+  for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const store = await openStore(config, pool);
   const bus = await openBus(config, logger);
   const runner = new ProjectionRunner({
