@@ -5,6 +5,7 @@ import { createHttpApp } from '../api/app.js';
 import { noAuthenticator } from '../api/auth.js';
 import { createOpenApiRegistry } from '../api/openapi.js';
 import { createHandle } from '../commands/handle.js';
+import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { createInProcessBus } from './bus/inProcessBus.js';
 import type { Bus } from './bus/port.js';
@@ -16,7 +17,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { waitForDatabase } from './db/waitForDatabase.js';
 import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool.js';
 import type { EventStore } from './eventStore/port.js';
-import { createPostgresEventStore } from './eventStore/postgresEventStore.js';
+import { createPostgresEventStore, type InlineProjection } from './eventStore/postgresEventStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
@@ -54,12 +55,13 @@ export interface Service {
 export const openPool = async (config: Config): Promise<SqlPool> =>
   config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
 
-export const openStore = async (config: Config, pool: SqlPool): Promise<EventStore> => {
+/** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
+export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('./eventStore/esdbEventStore.js');
     return createEsdbEventStore(config.ESDB_URL);
   }
-  return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS });
+  return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
 };
 
 const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
@@ -89,15 +91,26 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   }
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
-  const store = await openStore(config, pool);
   const bus = await openBus(config, logger);
+  const projectors = modules.flatMap((m) => m.projectors ?? []);
+  // Every read model but those settled on read is applied in the append's transaction; EventStoreDB keeps
+  // the log elsewhere, so there all are asynchronous and a write waits for those it reads.
+  const inlineProjectors = config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead);
+  const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
+  try {
+    await catchUpInlineProjections({ db, pool, store, logger }, inlineProjectors);
+  } catch (err) {
+    await bus.close();
+    await db.destroy();
+    throw err;
+  }
   const runner = new ProjectionRunner({
     db,
     pool,
     store,
     bus,
     logger,
-    projectors: modules.flatMap((m) => m.projectors ?? []),
+    projectors: projectors.filter((p) => !inlineProjectors.includes(p)),
     pollMs: config.PROJECTION_POLL_MS,
     lead: roles.has('projector'),
   });
@@ -128,9 +141,10 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     // Filled by the modules' init below; each module sets the ports it declares.
     providers: {} as Providers,
     outbox: createDevOutbox(db),
-    async settle(position) {
+    async settle(position, readModels) {
       if (position <= 0) return;
-      await followReadModels(position, settledOnWrite);
+      const asynchronous = readModels ? readModels.filter((name) => runner.projectors.some((p) => p.name === name)) : settledOnWrite;
+      if (asynchronous.length > 0) await followReadModels(position, asynchronous);
     },
     async caughtUp(projector) {
       const head = await store.headPosition().catch((err: unknown) => {

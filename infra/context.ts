@@ -39,8 +39,12 @@ export interface AppContext {
   providers: Providers;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
-  /** Read-your-writes: waits (bounded) until the read models have applied `position` (not those settled on read). */
-  settle(position: number): Promise<void>;
+  /**
+   * Read-your-writes: waits (bounded) until the named asynchronous read models have applied `position`; by
+   * default those a write reads. Inline read models need no wait (they commit with the append), so on
+   * PostgreSQL and PGlite this waits only for what is named.
+   */
+  settle(position: number, readModels?: string[]): Promise<void>;
   /** Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything appended so far. */
   caughtUp(projector: string): Promise<void>;
 }

@@ -28,6 +28,11 @@ export const createDrainingServer = (listener: RequestListener): DrainingServer 
     });
     listener(req, res);
   });
+  // An idle kept-alive socket is closed by the client before the server: a client that reuses a socket in
+  // the instant the server closes it sees ECONNRESET for a request that never arrived (Node's 5 s default
+  // sits right beside the clients' 4 s). The drain closes idle sockets itself.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return {
     server,
     async drain(timeoutMs) {

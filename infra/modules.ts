@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { AppModule } from './context.js';
 import { eventStoreMigrations } from './eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
+import { inlineProjectionMigrations } from '../projections/inline.js';
 import { devOutboxMigrations } from './outbox/devOutbox.js';
 import { processManagerMigrations } from '../commands/processManager.js';
 import { devRoutes } from '../api/dev/routes.js';
@@ -31,7 +32,7 @@ import { reportsModule } from '../api/admin/reports/module.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
-  { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...devOutboxMigrations, ...processManagerMigrations }, routes: devRoutes },
+  { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...inlineProjectionMigrations, ...devOutboxMigrations, ...processManagerMigrations }, routes: devRoutes },
   notificationsModule,
   deviceTokensModule,
   identityModule,

@@ -1,3 +1,4 @@
+import { notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { validationError } from '../../domain/errors.js';
@@ -67,6 +68,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ query, actor }) => {
       const after = query.cursor ? decodeCursor(query.cursor) : null;
+      await ctx.caughtUp(notificationsProjector.name);
       let q = ctx.db
         .selectFrom('notifications')
         .selectAll()
@@ -95,6 +97,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     async ({ actor }) => {
+      await ctx.caughtUp(notificationsProjector.name);
       const row = await ctx.db
         .selectFrom('notifications')
         .select((eb) => eb.fn.countAll().as('n'))

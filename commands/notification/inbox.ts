@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { inboxStream, RETENTION_STREAM, type InboxEvent } from '../../domain/notification/events.js';
+import { notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import { toNotificationView, type NotificationView } from '../../projections/notifications/notificationView.js';
 import { SYSTEM } from '../origin.js';
 
@@ -16,6 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's own notification inside the window, or 404 NotFound (missing, someone else's, expired). */
 export const findOwnNotification = async (ctx: AppContext, actor: Actor, id: string): Promise<NotificationView> => {
+  if (UUID.test(id)) await ctx.caughtUp(notificationsProjector.name);
   const row = UUID.test(id)
     ? await ctx.db
         .selectFrom('notifications')
@@ -38,7 +40,7 @@ export const recordInboxEvent = async (ctx: AppContext, streamId: string, event:
   const { position } = await ctx.store.appendToStream(streamId, [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }], {
     expectedRevision: 'any',
   });
-  await ctx.settle(position);
+  await ctx.settle(position, [notificationsProjector.name]);
 };
 
 export const markRead = async (ctx: AppContext, actor: Actor, id: string, metadata: EventMetadata): Promise<{ read_at: string }> => {
@@ -57,6 +59,7 @@ export const markRead = async (ctx: AppContext, actor: Actor, id: string, metada
 };
 
 export const markAllRead = async (ctx: AppContext, actor: Actor, metadata: EventMetadata): Promise<void> => {
+  await ctx.caughtUp(notificationsProjector.name);
   const unread = await ctx.db
     .selectFrom('notifications')
     .select('id')

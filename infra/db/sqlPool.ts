@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { asUnavailable } from './databaseUnavailable.js';
+import { asUnavailable, isConnectionLoss } from './databaseUnavailable.js';
 import { lockDirectory } from './directoryLock.js';
 
 export interface QueryResult<R> {
@@ -15,7 +16,8 @@ export interface QueryResult<R> {
 }
 
 export interface SqlClient {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** `name` prepares the statement once per connection (PostgreSQL; PGlite ignores it). */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<QueryResult<R>>;
   release(): void;
   /** True once the connection under this client is gone (its session and advisory locks with it). */
   readonly broken: boolean;
@@ -28,12 +30,32 @@ export interface SqlClient {
 export interface SqlPool {
   readonly kind: 'postgres' | 'pglite';
   connect(): Promise<SqlClient>;
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<QueryResult<R>>;
   end(): Promise<void>;
 }
 
 // Global positions, counts and ids stay far below 2^53; numbers are what every caller wants.
 pg.types.setTypeParser(20, (v: string) => Number(v));
+
+const PREPARED_KINDS = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+const MAX_PREPARED_PARAMS = 16;
+const preparedNames = new Map<string, string>();
+
+/**
+ * Every data statement is prepared once per connection under a name derived from its text, so PostgreSQL
+ * parses and plans it once instead of at every call (planning was a large share of a write's server time).
+ * Statements with long parameter lists (an IN list of any length) stay unnamed: each length would be one
+ * more prepared statement in every connection.
+ */
+const preparedName = (sql: string, params: readonly unknown[] | undefined): string | undefined => {
+  if ((params?.length ?? 0) > MAX_PREPARED_PARAMS || !PREPARED_KINDS.test(sql)) return undefined;
+  let name = preparedNames.get(sql);
+  if (name === undefined) {
+    name = 'q' + createHash('sha1').update(sql).digest('base64url');
+    if (preparedNames.size < 10_000) preparedNames.set(sql, name);
+  }
+  return name;
+};
 
 export const createPostgresPool = (connectionString: string, max = 10): SqlPool => {
   // A bounded connect: while the server is away a request fails fast with 503 instead of queueing forever.
@@ -45,6 +67,11 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
   // client's whole life closes every such gap; the holder still learns of the loss from its next query.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const wrap = (r: pg.QueryResult) => ({ rows: r.rows, rowCount: r.rowCount ?? 0, command: r.command });
+  const config = (sql: string, params: readonly unknown[] | undefined, name: string | undefined): pg.QueryConfig => ({
+    text: sql,
+    values: params as unknown[] | undefined,
+    name: name ?? preparedName(sql, params),
+  });
   return {
     kind: 'postgres',
     async connect() {
@@ -58,9 +85,9 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
       client.on('error', onError);
       let released = false;
       return {
-        async query(sql, params) {
+        async query(sql, params, name) {
           try {
-            return wrap(await client.query(sql, params as unknown[]));
+            return wrap(await client.query(config(sql, params, name)));
           } catch (err) {
             throw asUnavailable(err);
           }
@@ -77,11 +104,20 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
         },
       };
     },
-    async query(sql, params) {
-      try {
-        return wrap(await pool.query(sql, params as unknown[]));
-      } catch (err) {
+    // Not pool.query: it destroys the connection after any failed statement, and a refused statement (a
+    // unique key, a check) leaves the connection as good as it was. Only a lost connection is dropped.
+    async query(sql, params, name) {
+      const client = await pool.connect().catch((err) => {
         throw asUnavailable(err);
+      });
+      let lost: Error | undefined;
+      try {
+        return wrap(await client.query(config(sql, params, name)));
+      } catch (err) {
+        if (isConnectionLoss(err)) lost = err as Error;
+        throw asUnavailable(err);
+      } finally {
+        client.release(lost);
       }
     },
     end: () => pool.end(),

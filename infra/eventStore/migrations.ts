@@ -2,30 +2,15 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * Events carry the id of the transaction that wrote them. Appends take a short session-level advisory
- * lock around the insert, so transaction ids and global positions are handed out in the same order;
- * readers of $all stop below the oldest transaction still in flight (pg_snapshot_xmin), so an event that
- * commits late with a lower position is never skipped. The lock is released before COMMIT, so commits of
- * concurrent appends still group (docs/decisions.md, "Event store ordering"). Only the INSERT runs under
- * the lock: the revision check before it is guarded by the unique (stream_id, stream_position) key, and
- * the idempotency lookup runs in the adapter only after a failed append.
+ * lock around the insert, so transaction ids and global positions are handed out in the same order, and
+ * a reader of $all stops below the oldest append still in flight, so an event that commits late with a
+ * lower position is never skipped (0005 below says how a reader knows which transactions append). The
+ * lock is released before COMMIT, so commits of concurrent appends still group (docs/decisions.md, "Event
+ * store ordering"). Only the INSERT runs under the lock: the revision check before it is guarded by the
+ * unique (stream_id, stream_position) key.
  */
-export const eventStoreMigrations: Record<string, Migration> = {
-  '0001_event_store': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        CREATE TABLE events (
-          global_position bigserial PRIMARY KEY,
-          transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-          event_id uuid NOT NULL UNIQUE,
-          stream_id text NOT NULL,
-          stream_position bigint NOT NULL,
-          type text NOT NULL,
-          data jsonb NOT NULL,
-          metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
-          recorded_at timestamptz NOT NULL DEFAULT now(),
-          UNIQUE (stream_id, stream_position)
-        )`.execute(db);
-      await sql`
+/** The first append function, kept for the second migration's down(). */
+const ES_APPEND_V1 = `
         CREATE FUNCTION es_append(p_stream text, p_expected bigint, p_events jsonb)
         RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint)
         LANGUAGE plpgsql AS $fn$
@@ -51,11 +36,126 @@ export const eventStoreMigrations: Record<string, Migration> = {
           END;
           PERFORM pg_advisory_unlock(7340001);
         END
-        $fn$`.execute(db);
+        $fn$`;
+
+export const eventStoreMigrations: Record<string, Migration> = {
+  '0001_event_store': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE events (
+          global_position bigserial PRIMARY KEY,
+          transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+          event_id uuid NOT NULL UNIQUE,
+          stream_id text NOT NULL,
+          stream_position bigint NOT NULL,
+          type text NOT NULL,
+          data jsonb NOT NULL,
+          metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+          recorded_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (stream_id, stream_position)
+        )`.execute(db);
+      await sql.raw(ES_APPEND_V1).execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP FUNCTION es_append(text, bigint, jsonb)`.execute(db);
       await sql`DROP TABLE events`.execute(db);
     },
+  },
+};
+
+/**
+ * The visibility rule (docs/decisions.md, "Which events a reader of $all sees"): a reader stops below the
+ * oldest *appending* transaction still open, not below every open transaction. A projector's batch, a
+ * state-stored write or any other open transaction no longer hides the log.
+ *
+ * An append makes itself known to readers: under the append lock it takes its transaction id, then a
+ * transaction-level advisory lock keyed by that id (released only when it commits or rolls back), then
+ * inserts. A reader first reads those locks (and the snapshot's xmax, for appends that have not taken
+ * theirs yet: they will get ids above it), then, in a new snapshot, reads the events below that horizon.
+ * Reading the locks first matters: an append that commits in between is then visible to the second read.
+ *
+ * The append also looks for its events' ids before anything else, so a redelivered batch (a process
+ * manager's catch-up following its inline half) answers what is stored without raising an error: a failed
+ * statement costs a round trip and, through a pool, may cost the connection.
+ */
+/** The advisory lock an append holds around its insert (transaction ids and positions in one order). */
+export const APPEND_LOCK_KEY = 7340001;
+/** The class of the transaction-level lock each append holds, keyed by its transaction id, until it ends. */
+export const APPENDING_LOCK_CLASS = 7340002;
+
+eventStoreMigrations['0005_event_store_visibility'] = {
+  async up(db: Kysely<unknown>) {
+    await sql`DROP FUNCTION es_append(text, bigint, jsonb)`.execute(db);
+    await sql.raw(`
+      CREATE FUNCTION es_append(p_stream text, p_expected bigint, p_events jsonb)
+      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint, out_recorded_at timestamptz, out_new boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_current bigint;
+        v_ids uuid[];
+        v_stored int;
+        v_xid bigint;
+      BEGIN
+        IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+          RAISE EXCEPTION 'es_append must come first in its transaction' USING ERRCODE = 'ES003';
+        END IF;
+        v_ids := ARRAY(SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) AS t(x));
+        RETURN QUERY SELECT e.event_id, e.stream_position, e.global_position, e.recorded_at, false
+          FROM events e WHERE e.event_id = ANY(v_ids) ORDER BY e.global_position;
+        GET DIAGNOSTICS v_stored = ROW_COUNT;
+        IF v_stored > 0 THEN
+          IF v_stored < cardinality(v_ids) THEN
+            RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
+          END IF;
+          RETURN;
+        END IF;
+        SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
+        IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
+          RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
+        END IF;
+        PERFORM pg_advisory_lock(${APPEND_LOCK_KEY});
+        BEGIN
+          v_xid := pg_current_xact_id()::text::bigint;
+          PERFORM pg_advisory_xact_lock_shared(${APPENDING_LOCK_CLASS}, v_xid::bit(32)::int);
+          RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
+            SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data', coalesce(x->'metadata', '{}'::jsonb)
+            FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n)
+            RETURNING e.event_id, e.stream_position, e.global_position, e.recorded_at, true;
+        EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
+          PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
+          RAISE;
+        END;
+        PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
+      END
+      $fn$`).execute(db);
+    // VOLATILE: each statement takes a new snapshot, so the events are read after the locks.
+    await sql.raw(`
+      CREATE FUNCTION es_read_all(p_from bigint, p_limit int) RETURNS SETOF events
+      LANGUAGE plpgsql VOLATILE AS $fn$
+      DECLARE
+        v_xmax bigint;
+        v_horizon bigint;
+      BEGIN
+        -- An append's lock holds the low 32 bits of its transaction id; the epoch is the snapshot's, or the
+        -- one before when the id lies more than 2^31 above xmax (ids in flight may lie a little above it).
+        SELECT s.xmax, least(s.xmax, min(CASE WHEN (s.base | l.objid::text::bigint) - s.xmax > 2147483648
+                                              THEN (s.base | l.objid::text::bigint) - 4294967296
+                                              ELSE s.base | l.objid::text::bigint END))
+          INTO v_xmax, v_horizon
+          FROM (SELECT x AS xmax, (x >> 32) << 32 AS base
+                  FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS x) AS c) AS s
+          LEFT JOIN pg_locks l ON l.locktype = 'advisory' AND l.classid = ${APPENDING_LOCK_CLASS} AND l.objsubid = 2 AND l.granted
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          GROUP BY s.xmax;
+        RETURN QUERY SELECT * FROM events e
+          WHERE e.global_position > p_from AND e.transaction_id < greatest(coalesce(v_horizon, v_xmax), 0)::text::xid8
+          ORDER BY e.global_position LIMIT p_limit;
+      END
+      $fn$`).execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`DROP FUNCTION es_read_all(bigint, int)`.execute(db);
+    await sql`DROP FUNCTION es_append(text, bigint, jsonb)`.execute(db);
+    await sql.raw(ES_APPEND_V1).execute(db);
   },
 };

@@ -1,4 +1,4 @@
-import type { SqlPool } from '../db/sqlPool.js';
+import type { SqlClient, SqlPool } from '../db/sqlPool.js';
 import {
   ConcurrencyError,
   type AppendResult,
@@ -42,51 +42,96 @@ interface PgError {
   detail?: string;
 }
 
+/**
+ * Read models applied in the append's own transaction (inline projections): an answer that reads them
+ * needs no wait, and they can never lag the log. The adapter knows nothing of read models: it hands the
+ * appended events and the connection holding the transaction to this hook.
+ */
+export interface InlineProjection {
+  /** Whether an event of this type changes an inline read model (an append of none opens no transaction). */
+  handles(type: string): boolean;
+  /** Applies the events on `client`, inside the append's transaction; returns what to do once it commits. */
+  apply(client: SqlClient, events: RecordedEvent[]): Promise<() => void>;
+}
+
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events appended by other processes. */
   pollMs?: number;
   batchSize?: number;
+  inline?: InlineProjection;
 }
+
+interface AppendedRow {
+  out_event_id: string;
+  out_stream_position: number;
+  out_global_position: number;
+  out_recorded_at: Date;
+  /** False for an event already stored under its id (a redelivered batch): nothing new to project. */
+  out_new: boolean;
+}
+
+const APPEND = 'SELECT * FROM es_append($1, $2, $3::jsonb)';
+const READ_ALL = `SELECT ${columns} FROM es_read_all($1, $2)`;
 
 /** The event store on PostgreSQL or PGlite: the same SQL serves both. */
 export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventStoreOptions = {}): EventStore => {
   const pollMs = options.pollMs ?? 250;
   const batchSize = options.batchSize ?? 500;
+  const { inline } = options;
   const wakeup = new Wakeup();
   const subscriptions = new Set<Subscription>();
 
-  /** The result of an earlier append of exactly these events, if there was one. */
-  const alreadyStored = async (events: NewEvent[]): Promise<AppendResult | undefined> => {
-    const { rows } = await pool.query<{ stream_position: number; global_position: number }>(
-      'SELECT stream_position, global_position FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position',
-      [events.map((e) => e.eventId)],
-    );
-    if (rows.length === 0) return undefined;
-    if (rows.length < events.length) {
-      throw Object.assign(new Error('some events of this batch are already stored'), { code: 'ES002' });
+  const recordedOf = (streamId: string, events: NewEvent[], rows: AppendedRow[]): RecordedEvent[] => {
+    const byId = new Map(events.map((e) => [e.eventId, e]));
+    return rows
+      .filter((r) => r.out_new)
+      .map((r) => ({
+        eventId: r.out_event_id,
+        type: byId.get(r.out_event_id)!.type,
+        data: byId.get(r.out_event_id)!.data,
+        metadata: byId.get(r.out_event_id)!.metadata ?? {},
+        streamId,
+        streamPosition: Number(r.out_stream_position),
+        globalPosition: Number(r.out_global_position),
+        recordedAt: new Date(r.out_recorded_at),
+      }));
+  };
+
+  /** The append and the inline read models in one transaction, on one connection. */
+  const appendInline = async (hook: InlineProjection, streamId: string, events: NewEvent[], params: unknown[]): Promise<AppendedRow[]> => {
+    const client = await pool.connect();
+    let open = false;
+    try {
+      await client.query('BEGIN');
+      open = true;
+      const { rows } = await client.query<AppendedRow>(APPEND, params, 'es_append');
+      const appended = recordedOf(streamId, events, rows);
+      const afterCommit = appended.length > 0 ? await hook.apply(client, appended) : () => undefined;
+      await client.query('COMMIT');
+      open = false;
+      afterCommit();
+      return rows;
+    } catch (err) {
+      if (open) await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
     }
-    const last = rows[rows.length - 1];
-    return { nextExpectedRevision: Number(last.stream_position), position: Number(last.global_position) };
   };
 
   const appendOnce = async (streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> => {
     const payload = JSON.stringify(events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
+    const params = [streamId, expectedCode(expected), payload];
     try {
-      const { rows } = await pool.query<{ out_stream_position: number; out_global_position: number }>(
-        'SELECT out_stream_position, out_global_position FROM es_append($1, $2, $3::jsonb)',
-        [streamId, expectedCode(expected), payload],
-      );
+      const rows =
+        inline && events.some((e) => inline.handles(e.type))
+          ? await appendInline(inline, streamId, events, params)
+          : (await pool.query<AppendedRow>(APPEND, params, 'es_append')).rows;
       const last = rows[rows.length - 1];
-      wakeup.notify();
+      if (rows.some((r) => r.out_new)) wakeup.notify();
       return { nextExpectedRevision: Number(last.out_stream_position), position: Number(last.out_global_position) };
     } catch (err) {
       const e = err as PgError;
-      // es_append checks idempotency only when the append fails, which a redelivered batch always does
-      // (wrong revision, or a unique key of its twin): the common path saves a lookup.
-      if (e.code === 'ES001' || e.code === '23505') {
-        const stored = await alreadyStored(events);
-        if (stored) return stored;
-      }
       if (e.code === 'ES001') {
         throw new ConcurrencyError(streamId, expected, e.detail === '' || e.detail === undefined ? null : Number(e.detail));
       }
@@ -116,19 +161,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       }
     },
     async readStream(streamId) {
-      const { rows } = await pool.query<EventRow>(
-        `SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`,
-        [streamId],
-      );
+      const { rows } = await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId], 'es_read_stream');
       return rows.map(toRecorded);
     },
     async readAll(fromPosition, limit) {
-      const { rows } = await pool.query<EventRow>(
-        `SELECT ${columns} FROM events
-          WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-          ORDER BY global_position LIMIT $2`,
-        [fromPosition, limit],
-      );
+      const { rows } = await pool.query<EventRow>(READ_ALL, [fromPosition, limit], 'es_read_all');
       return rows.map(toRecorded);
     },
     subscribeToAll(fromPosition) {
@@ -157,7 +194,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     },
     waitForAppend: (timeoutMs) => wakeup.wait(timeoutMs),
     async headPosition() {
-      const { rows } = await pool.query<{ head: number | null }>('SELECT max(global_position) AS head FROM events');
+      const { rows } = await pool.query<{ head: number | null }>('SELECT max(global_position) AS head FROM events', [], 'es_head');
       return Number(rows[0]?.head ?? 0);
     },
     async close() {

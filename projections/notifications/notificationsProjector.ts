@@ -150,6 +150,8 @@ const publish = async (e: E, db: Db): Promise<BusMessage[]> => {
 const eventTypes = new Set([...Object.keys(notificationRules), ...Object.keys(notificationTrackers)]);
 
 export const notificationsProjector = projector('notifications', {
+  // A fan-out, kept off the write path: writes never wait for it; the inbox routes wait for it at read time.
+  settledOnRead: true,
   tables: ['notifications', ...notificationTrackerTables],
   handlers: { ...Object.fromEntries([...eventTypes].map((t) => [t, ruleHandler(t)])), ...inboxHandlers },
   publish,

@@ -136,39 +136,47 @@ const columns = (table: Rollup) => sql.join([...ROLLUPS[table], ...FIGURES].map(
 const keyOf = (table: Rollup) => sql.join(ROLLUPS[table].map((c) => sql.id(c)));
 
 /**
- * Adds (sign 1) or takes back (sign −1) what one order contributes to its buckets: both day buckets and
- * the driver's list of cities in one statement, then the driver's running totals.
+ * Adds (sign 1) or takes back (sign −1) what a set of orders contributes to its buckets, set-based: both
+ * day buckets and the drivers' lists of cities in one statement, then the drivers' running totals in two.
+ * The orders of one bucket are summed before they meet it (ON CONFLICT may touch a row once per statement).
  */
-const count = async (trx: Trx, orderId: number, sign: 1 | -1) => {
+const count = async (trx: Trx, orderIds: number[], sign: 1 | -1) => {
+  const ids = sql`o.id = ANY(${orderIds}::bigint[])`;
   const [daily, drivers] = ROLLUP_NAMES.map(
     (table) => sql`INSERT INTO ${sql.id(table)} (${columns(table)})
-      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * ${sql.id(f)}`))} FROM b
+      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * sum(${sql.id(f)})`))} FROM b GROUP BY ${keyOf(table)}
       ON CONFLICT (${keyOf(table)})
       DO UPDATE SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = ${sql.id(table, f)} + excluded.${sql.id(f)}`))}`,
   );
-  await sql`WITH b AS (${orderBuckets(zoneNow, sql`o.id = ${orderId}`)}),
+  await sql`WITH b AS (${orderBuckets(zoneNow, ids)}),
       daily AS (${daily}),
       drivers AS (${drivers})
     INSERT INTO report_driver_cities (driver_id, city_key)
-      SELECT driver_id, coalesce(city_id, 0) FROM b WHERE driver_id IS NOT NULL
+      SELECT DISTINCT driver_id, coalesce(city_id, 0) FROM b WHERE driver_id IS NOT NULL
       ON CONFLICT DO NOTHING`.execute(trx);
-  await run(trx, orderId, sign);
+  await run(trx, ids, sign);
 };
 
 /**
- * The order's driver's running totals from its day on: a row for that day first (carrying the totals
- * of the day before), then every row from that day on moves by the order's figures.
+ * The drivers' running totals from each order's day on: a row for each (driver, city, day) first, carrying
+ * the totals of the day before, then every row moves by the figures of the orders on or before its day.
  */
-const run = async (trx: Trx, orderId: number, sign: 1 | -1) => {
-  const order = orderBuckets(zoneNow, sql`o.id = ${orderId} AND o.driver_id IS NOT NULL`);
+const run = async (trx: Trx, ids: RawBuilder<unknown>, sign: 1 | -1) => {
+  const days = sql`SELECT driver_id, coalesce(city_id, 0) AS city_key, day, ${sql.join(FIGURES.map((f) => sql`sum(${sql.id(f)}) AS ${sql.id(f)}`))}
+    FROM (${orderBuckets(zoneNow, sql`${ids} AND o.driver_id IS NOT NULL`)}) b GROUP BY 1, 2, 3`;
   await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
-    SELECT b.driver_id, coalesce(b.city_id, 0), b.day, ${sql.join(FIGURES.map((f) => sql`coalesce(p.${sql.id(f)}, 0)`))}
-    FROM (${order}) b LEFT JOIN LATERAL (
-      SELECT * FROM report_driver_running r WHERE r.driver_id = b.driver_id AND r.city_key = coalesce(b.city_id, 0) AND r.day < b.day ORDER BY r.day DESC LIMIT 1
+    SELECT g.driver_id, g.city_key, g.day, ${sql.join(FIGURES.map((f) => sql`coalesce(p.${sql.id(f)}, 0)`))}
+    FROM (${days}) g LEFT JOIN LATERAL (
+      SELECT * FROM report_driver_running r WHERE r.driver_id = g.driver_id AND r.city_key = g.city_key AND r.day < g.day ORDER BY r.day DESC LIMIT 1
     ) p ON TRUE
     ON CONFLICT DO NOTHING`.execute(trx);
-  await sql`UPDATE report_driver_running r SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = r.${sql.id(f)} + ${sign}::int * b.${sql.id(f)}`))}
-    FROM (${order}) b WHERE r.driver_id = b.driver_id AND r.city_key = coalesce(b.city_id, 0) AND r.day >= b.day`.execute(trx);
+  await sql`UPDATE report_driver_running r SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = r.${sql.id(f)} + ${sign}::int * d.${sql.id(f)}`))}
+    FROM (
+      SELECT r2.driver_id, r2.city_key, r2.day, ${sql.join(FIGURES.map((f) => sql`sum(g.${sql.id(f)}) AS ${sql.id(f)}`))}
+      FROM report_driver_running r2 JOIN (${days}) g ON r2.driver_id = g.driver_id AND r2.city_key = g.city_key AND r2.day >= g.day
+      GROUP BY r2.driver_id, r2.city_key, r2.day
+    ) d
+    WHERE r.driver_id = d.driver_id AND r.city_key = d.city_key AND r.day = d.day`.execute(trx);
 };
 
 /** The roll-ups from scratch: every order of report_orders in its buckets of the current calendar. */
@@ -190,17 +198,30 @@ export const rebucket = async (db: Db): Promise<void> => {
 type OrderEvent = RecordedEvent<string, { orderId: number }>;
 
 /**
- * A handler of an event that changes a figure or a key of the order's row, wrapped so that the row's
- * bucket loses what the row contributed before and gains what it contributes after: an order whose
- * status, driver or figures change later is never counted twice, whichever bucket it ends up in.
+ * Applies a batch of report events with the roll-ups kept set-based: the orders that `counted` events
+ * touch lose what their rows contributed before the batch, the row handlers run, and the orders gain what
+ * their rows contribute after it. An order whose status, driver or figures change later is never counted
+ * twice, whichever bucket it ends up in, and a batch costs six roll-up statements however many events it
+ * holds. The events run in log order; a calendar change re-buckets from the rows it stands after.
  */
-export const counted =
-  (handler: EventHandler): EventHandler =>
-  async (trx, e) => {
-    const orderId = (e as OrderEvent).data.orderId;
-    await count(trx, orderId, -1);
-    await handler(trx, e);
-    await count(trx, orderId, 1);
+export const applyWithRollups =
+  (handlers: Record<string, EventHandler>, counted: ReadonlySet<string>) =>
+  async (trx: Trx, events: RecordedEvent[]): Promise<void> => {
+    let segment: RecordedEvent[] = [];
+    const flush = async () => {
+      const orderIds = [...new Set(segment.filter((e) => counted.has(e.type)).map((e) => (e as OrderEvent).data.orderId))];
+      if (orderIds.length > 0) await count(trx, orderIds, -1);
+      for (const e of segment) await handlers[e.type](trx, e);
+      if (orderIds.length > 0) await count(trx, orderIds, 1);
+      segment = [];
+    };
+    for (const e of events) {
+      if (Object.hasOwn(calendarHandlers, e.type)) {
+        await flush();
+        await calendarHandlers[e.type](trx, e);
+      } else segment.push(e);
+    }
+    await flush();
   };
 
 export const calendarHandlers: Record<string, EventHandler> = {

@@ -411,3 +411,84 @@ describe.skipIf(Boolean(esdb.skipped))(`EventStore contract: EventStoreDB${esdb.
     };
   });
 });
+
+/**
+ * The visibility rule of the PostgreSQL adapter (docs/decisions.md, "Which events a reader of $all sees"):
+ * only an append still in flight holds readers back, never another open transaction.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all shows', () => {
+  let fresh: Awaited<ReturnType<typeof freshDatabaseUrl>>;
+  let pool: ReturnType<typeof createPostgresPool>;
+  let db: ReturnType<typeof createDb>;
+  const inlined: string[] = [];
+  let store: EventStore;
+  beforeAll(async () => {
+    fresh = await freshDatabaseUrl();
+    pool = createPostgresPool(fresh.url, 8);
+    db = createDb(pool);
+    await migrateToLatest(db, eventStoreMigrations);
+    await pool.query('CREATE TABLE scratch (x int)');
+    store = createPostgresEventStore(pool, {
+      pollMs: 20,
+      inline: {
+        handles: (type) => type.startsWith('Inline'),
+        async apply(client, events) {
+          if (events.some((e) => e.type === 'InlineFails')) throw new Error('inline read model refused');
+          await client.query('INSERT INTO scratch (x) VALUES ($1)', [events[0].globalPosition]);
+          return () => inlined.push(...events.map((e) => e.eventId));
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.destroy();
+    await fresh?.drop();
+  });
+
+  it('a transaction that writes but appends nothing (a projector batch) hides nothing', async () => {
+    const other = await pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('INSERT INTO scratch (x) VALUES (0)');
+      const before = await store.headPosition();
+      const e = event();
+      await store.appendToStream(`vis-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+      expect((await store.readAll(before, 10)).map((r) => r.eventId)).toEqual([e.eventId]);
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+    }
+  });
+
+  it('an append in flight hides the appends after it until it commits; then both show, in order', async () => {
+    const before = await store.headPosition();
+    const first = event();
+    const other = await pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT * FROM es_append($1, -1, $2::jsonb)', [`vis-${randomUUID()}`, JSON.stringify([{ ...first, metadata: {} }])]);
+      const second = event();
+      await store.appendToStream(`vis-${randomUUID()}`, [second], { expectedRevision: 'no_stream' });
+      expect(await store.readAll(before, 10)).toEqual([]);
+      await other.query('COMMIT');
+      expect((await store.readAll(before, 10)).map((r) => r.eventId)).toEqual([first.eventId, second.eventId]);
+    } finally {
+      other.release();
+    }
+  });
+
+  it('applies inline read models in the append’s transaction: a refusal appends nothing, a commit runs what follows it', async () => {
+    const s = `vis-${randomUUID()}`;
+    await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow('inline read model refused');
+    expect(await store.readStream(s)).toEqual([]);
+    const ok = event('InlineApplied');
+    const { position } = await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toEqual([{ x: position }]);
+    expect(inlined).toEqual([ok.eventId]);
+    // A redelivery appends nothing and projects nothing again.
+    await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toHaveLength(1);
+    expect(inlined).toEqual([ok.eventId]);
+  });
+});

@@ -317,6 +317,38 @@ describe.each(backends)('projections on $name', (backend) => {
     await expectReadModelMatchesLog(env, 'pt');
   });
 
+  it.runIf(backend.name === 'postgres')('a projector holding its transaction open delays neither another projector nor a write', async () => {
+    env = await backend.open(['pt', 'ph']);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // 'ph' writes its first row, then keeps its transaction open until the test lets it go.
+    const slow: Projector = projector('ph', {
+      tables: tablesOf('ph'),
+      handlers: {
+        Counted: async (trx, e: RecordedEvent<string, { n: number }>) => {
+          await sql`INSERT INTO ph_log (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
+          holding();
+          await gate;
+        },
+      },
+    });
+    const runner = env.runner([countingProjector('pt'), slow]);
+    await runner.start();
+    try {
+      await appendCounted(env.store, 1);
+      await held;
+      // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
+      const { position } = await env.store.appendToStream('while-held', [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }], { expectedRevision: 'no_stream' });
+      expect(await runner.waitFor(position, 10_000, ['pt'])).toBe(true);
+      expect(runner.positions().ph).toBeLessThan(position);
+    } finally {
+      release();
+    }
+    expect(await runner.waitFor(await env.store.headPosition(), WAIT_MS)).toBe(true);
+  });
+
   it.runIf(backend.name === 'postgres')('runs each projector in exactly one of two instances; the other takes over', async () => {
     env = await backend.open(['pa', 'pb']);
     const other = await env.second!();

@@ -1,14 +1,20 @@
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { signInClient, signInDriver } from '../support/actors.js';
 import { call, CARACAS, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import { profileCalls } from './callProfile.js';
+import { freshDatabaseUrl, type TestService } from '../support/testService.js';
+import { cpuMs, overHttp, postgresCpu, startServiceProcess, type ServiceProcess } from './serviceProcess.js';
 
 /**
- * Full order flows over HTTP against the real service: create → offer → accept → start → arrived (with the
- * position) → deliver, each flow by its own client with a driver of its worker. WORKERS flows run side by
- * side; every call's latency is recorded. Once on the embedded default (PGlite in memory), once on
- * PostgreSQL (DATABASE_URL, or the local server).
+ * Full order flows over HTTP against the service running in processes of its own, as apps meet it:
+ * create → offer → accept → start → arrived (with the position) → deliver, each flow by its own client with
+ * a driver of its worker. WORKERS flows run side by side. Per call: p50/p99 latency and SQL statements; per
+ * flow: CPU of the service and of PostgreSQL (from /proc), statements, transactions and new backends; and
+ * the sustained throughput, counted until every projector has caught up. Once on the embedded default
+ * (PGlite in memory), once on PostgreSQL (DATABASE_URL, or the local server).
+ *
+ * `npm run bench -- orders --split` also runs PostgreSQL with the API and the projectors in separate
+ * processes (--role api,scheduler,gateway and --role projector) and gives the CPU per role.
  */
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
@@ -27,19 +33,43 @@ const stepOf = (method: string, url: string): Step | null => {
   return m ? (m[1] as Step) : null;
 };
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const byStep = <T>(make: () => T): Record<Step, T> => Object.fromEntries(STEPS.map((s) => [s, make()])) as Record<Step, T>;
 
-const measure = async (t: TestService) => {
+interface Ready {
+  projectionLagMs: number | null;
+  positions: Record<string, number>;
+}
+const readyOf = async (t: TestService): Promise<Ready> => (await t.request('GET', '/ready')).body as Ready;
+
+/** Until the projectors have applied everything: no pending event, positions unchanged across a moment. */
+const caughtUp = async (t: TestService): Promise<void> => {
+  let previous = '';
+  for (;;) {
+    const r = await readyOf(t);
+    const now = JSON.stringify(r.positions);
+    if (r.projectionLagMs === 0 && now === previous) return;
+    previous = now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+const pgCounters = async (url: string, database: string) => {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    // Statistics reach the view within a second of a backend's last transaction.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const { rows } = await c.query<{ xacts: string; sessions: string }>('SELECT xact_commit + xact_rollback AS xacts, sessions FROM pg_stat_database WHERE datname = $1', [database]);
+    return { transactions: Number(rows[0].xacts), sessions: Number(rows[0].sessions) };
+  } finally {
+    await c.end();
+  }
+};
+
+const flows = async (t: TestService) => {
   const api = call(t);
-  const latencies: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
-  const statements: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
-  const settleMs: Record<Step, number[]> = { create: [], offer: [], accept: [], start: [], arrived: [], deliver: [] };
-  profileCalls(t.service.ctx, t.service.server!, (c) => {
-    const step = stepOf(c.method, c.url);
-    if (!step) return;
-    statements[step].push(c.statements);
-    settleMs[step].push(c.settleMs);
-  });
+  const latencies = byStep<number[]>(() => []);
   const timed = async (step: Step, run: () => Promise<{ status: number; body: any }>, expected: number) => {
     const started = performance.now();
     const r = await run();
@@ -54,54 +84,107 @@ const measure = async (t: TestService) => {
       clients: await Promise.all(Array.from({ length: FLOWS_PER_WORKER }, () => signInClient(t))),
     })),
   );
+  return {
+    latencies,
+    run: () =>
+      Promise.all(
+        workers.map(async ({ driver, clients }) => {
+          for (const client of clients) {
+            const order = await timed('create', () => api.post('/orders', client.token, orderBody({ litersRequested: 40 })), 201);
+            const bid = await timed('offer', () => api.post(`/orders/${order.order.id}/counter-offer`, driver.token, { driverGross: 23.5 }), 201);
+            const accepted = await timed('accept', () => api.post(`/orders/offers/${bid.offer.id}/accept`, client.token), 200);
+            await timed('start', () => api.post(`/orders/${order.order.id}/start`, driver.token), 200);
+            await timed('arrived', () => api.post(`/orders/${order.order.id}/arrived`, driver.token, { latitude: CARACAS.latitude + 0.001, longitude: CARACAS.longitude }), 200);
+            await timed('deliver', () => api.post(`/orders/${order.order.id}/deliver`, driver.token, { actualLiters: 40, deliveryPin: accepted.order.delivery_pin }), 200);
+          }
+        }),
+      ),
+  };
+};
+
+const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
+  const t = overHttp(processes[0].port);
+  const { latencies, run } = await flows(t);
+  await caughtUp(t);
+  await Promise.all(processes.map((p) => p.reset()));
+  const before = database ? await pgCounters(database.url, database.name) : null;
+  const cpuBefore = processes.map((p) => cpuMs(p.pid));
+  const pgCpu = database ? postgresCpu(database.name) : null;
+  let maxLagMs = 0;
+  let sampling = true;
+  const lagSampler = (async () => {
+    while (sampling) {
+      maxLagMs = Math.max(maxLagMs, (await readyOf(t)).projectionLagMs ?? 0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
   const started = performance.now();
-  await Promise.all(
-    workers.map(async ({ driver, clients }) => {
-      for (const client of clients) {
-        const order = await timed('create', () => api.post('/orders', client.token, orderBody({ litersRequested: 40 })), 201);
-        const bid = await timed('offer', () => api.post(`/orders/${order.order.id}/counter-offer`, driver.token, { driverGross: 23.5 }), 201);
-        const accepted = await timed('accept', () => api.post(`/orders/offers/${bid.offer.id}/accept`, client.token), 200);
-        await timed('start', () => api.post(`/orders/${order.order.id}/start`, driver.token), 200);
-        await timed('arrived', () => api.post(`/orders/${order.order.id}/arrived`, driver.token, { latitude: CARACAS.latitude + 0.001, longitude: CARACAS.longitude }), 200);
-        await timed('deliver', () => api.post(`/orders/${order.order.id}/deliver`, driver.token, { actualLiters: 40, deliveryPin: accepted.order.delivery_pin }), 200);
-      }
-    }),
-  );
+  await run();
+  const answeredIn = (performance.now() - started) / 1000;
+  await caughtUp(t);
   const seconds = (performance.now() - started) / 1000;
-  return { flows: WORKERS * FLOWS_PER_WORKER, seconds, latencies, statements, settleMs };
-};
+  sampling = false;
+  await lagSampler;
+  const cpu = processes.map((p, i) => cpuMs(p.pid) - cpuBefore[i]);
+  const postgres = pgCpu?.stop();
+  const after = database ? await pgCounters(database.url, database.name) : null;
+  const probed = await Promise.all(processes.map((p) => p.stats()));
 
-const report = (label: string, r: Awaited<ReturnType<typeof measure>>) => {
-  console.log(`\n${label}: ${r.flows} flows (${WORKERS} concurrent) in ${r.seconds.toFixed(1)} s = ${(r.flows / r.seconds).toFixed(1)} flows/s`);
-  console.log('call       p50 ms   p99 ms   SQL/call (min–max)   settle p50 ms');
+  const n = WORKERS * FLOWS_PER_WORKER;
+  const statements = byStep<number[]>(() => []);
+  for (const c of probed.flatMap((p) => p.calls)) {
+    const step = stepOf(c.method, c.url);
+    if (step) statements[step].push(c.statements);
+  }
+  const total = probed.reduce((a, p) => a + p.statements, 0);
+  console.log(`\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`);
+  console.log('call       p50 ms   p99 ms   SQL/call (min–max)');
   for (const step of STEPS) {
-    const sorted = [...r.latencies[step]].sort((a, b) => a - b);
-    const sql = [...r.statements[step]].sort((a, b) => a - b);
-    const sqlMean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
-    const waited = [...r.settleMs[step]].sort((a, b) => a - b);
-    console.log(
-      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${sqlMean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`.padEnd(48) +
-        percentile(waited, 50).toFixed(1).padStart(7),
-    );
+    const sorted = [...latencies[step]].sort((a, b) => a - b);
+    const sql = [...statements[step]].sort((a, b) => a - b);
+    const mean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
+    console.log(`${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`);
   }
+  console.log('per flow:');
+  processes.forEach((p, i) => console.log(`  service ${p.roles.length ? `(--role ${p.roles.join(',')})` : '(all roles)'}: ${(cpu[i] / n).toFixed(1)} core-ms, ${(probed[i].statements / n).toFixed(1)} SQL statements`));
+  if (postgres) console.log(`  PostgreSQL backends: ${(postgres.ms / n).toFixed(1)} core-ms (${postgres.backends} backends seen)`);
+  const serviceMs = cpu.reduce((a, b) => a + b, 0);
+  console.log(`  total: ${((serviceMs + (postgres?.ms ?? 0)) / n).toFixed(1)} core-ms, ${(total / n).toFixed(1)} SQL statements`);
+  if (before && after) console.log(`  transactions: ${((after.transactions - before.transactions) / n).toFixed(1)}, new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`);
+  console.log(`  projections at most ${maxLagMs} ms behind (sampled every 200 ms)`);
 };
 
-const onTarget = async (label: string, databaseUrl: string | undefined) => {
-  const saved = process.env.DATABASE_URL;
-  if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
-  else delete process.env.DATABASE_URL;
-  let t: TestService | undefined;
+const onEmbedded = async () => {
+  const service = await startServiceProcess({ PGLITE_DIR: 'memory://', OFFICIAL_RATE_VES: '36.5' });
   try {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5', APP_ENV: 'test' } });
-    report(label, await measure(t));
+    await measure('embedded (PGlite in memory, in-process bus)', [service]);
   } finally {
-    await t?.stop();
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
+    await service.stop();
   }
 };
 
-export const run = async (): Promise<void> => {
-  await onTarget('embedded (PGlite in memory, in-process bus)', undefined);
-  await onTarget('PostgreSQL', process.env.DATABASE_URL ?? DEFAULT_PG);
+const onPostgres = async (split: boolean) => {
+  const saved = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = saved ?? DEFAULT_PG;
+  const fresh = await freshDatabaseUrl();
+  process.env.DATABASE_URL = saved;
+  const name = new URL(fresh.url).pathname.slice(1);
+  const env = { DATABASE_URL: fresh.url, OFFICIAL_RATE_VES: '36.5' };
+  const processes: ServiceProcess[] = [];
+  try {
+    if (split) {
+      processes.push(await startServiceProcess(env, ['api', 'scheduler', 'gateway']));
+      processes.push(await startServiceProcess(env, ['projector']));
+    } else processes.push(await startServiceProcess(env));
+    await measure(split ? 'PostgreSQL, API and projectors in separate processes' : 'PostgreSQL', processes, { url: fresh.url, name });
+  } finally {
+    for (const p of processes) await p.stop();
+    await fresh.drop();
+  }
+};
+
+export const run = async (flags: string[] = []): Promise<void> => {
+  await onEmbedded();
+  await onPostgres(false);
+  if (flags.includes('--split')) await onPostgres(true);
 };

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * `npm run bench [-- name…]`: runs tests/perf/<name>.bench.ts (each exports `run()`), or every bench
+ * `npm run bench [-- name… --flag…]`: runs tests/perf/<name>.bench.ts (each exports `run()`), or every bench
  * present when none is named.
  */
 const dir = dirname(fileURLToPath(import.meta.url));
@@ -15,7 +15,10 @@ const present = readdirSync(dir)
   .sort();
 
 const main = async () => {
-  const asked = process.argv.slice(2).filter((a) => a !== '--');
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  // Flags (--split …) go to every chosen bench; the other words name benches.
+  const flags = args.filter((a) => a.startsWith('--'));
+  const asked = args.filter((a) => !a.startsWith('--'));
   const unknown = asked.filter((n) => !present.includes(n));
   if (unknown.length > 0) {
     console.error(`Unknown bench ${unknown.join(', ')}; present: ${present.join(', ')}`);
@@ -25,8 +28,8 @@ const main = async () => {
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cpus, node ${process.version}`);
   for (const name of chosen) {
     console.log(`\n== ${name} ==`);
-    const mod = (await import(pathToFileURL(join(dir, name + suffix)).href)) as { run: () => Promise<void> };
-    await mod.run();
+    const mod = (await import(pathToFileURL(join(dir, name + suffix)).href)) as { run: (flags: string[]) => Promise<void> };
+    await mod.run(flags);
   }
 };
 

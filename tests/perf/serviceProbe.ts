@@ -1,0 +1,65 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import http from 'node:http';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Loaded into a service that a bench starts as a child process (`node --import tsx --import <this>`): counts
+ * the SQL statements the process sends, in all and per HTTP request (by the request's async context), and
+ * answers the bench over the IPC channel. The service's own code is not touched.
+ */
+interface Call {
+  method: string;
+  url: string;
+  statements: number;
+}
+
+const current = new AsyncLocalStorage<Call>();
+let statements = 0;
+let calls: Call[] = [];
+
+/** BENCH_TRACE=1 prints every statement, with the request it belongs to (or "-"), to stderr. */
+const trace = process.env.BENCH_TRACE === '1';
+
+const count = (text?: unknown) => {
+  statements++;
+  const call = current.getStore();
+  if (call) call.statements++;
+  if (trace) {
+    const sql = typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text;
+    process.stderr.write(`SQL ${call ? `${call.method} ${call.url}` : '-'} :: ${String(sql).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+  }
+};
+
+const pgQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  count(args[0]);
+  return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pgQuery;
+
+const pgliteQuery = PGlite.prototype.query;
+PGlite.prototype.query = function (this: PGlite, ...args: unknown[]) {
+  count(args[0]);
+  return (pgliteQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pgliteQuery;
+
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
+  const original = () => (emit as (...a: unknown[]) => boolean).apply(this, [event, ...args]);
+  if (event !== 'request') return original();
+  const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+  // The URL as it arrived: Express rewrites req.url while routing.
+  const call: Call = { method: req.method ?? '', url: req.url ?? '', statements: 0 };
+  res.once('finish', () => calls.push(call));
+  req.emit = AsyncLocalStorage.bind(req.emit.bind(req));
+  return current.run(call, original);
+} as typeof emit;
+
+process.on('message', (m: unknown) => {
+  if (m === 'stats') process.send?.({ statements, calls });
+  if (m === 'reset') {
+    statements = 0;
+    calls = [];
+    process.send?.('reset');
+  }
+});

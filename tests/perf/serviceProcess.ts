@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+
+/**
+ * The service as an app meets it: a process of its own (or one per role), started with `node --import
+ * tsx infra/main.ts` and a probe that counts its SQL statements, driven over HTTP. CPU is read from /proc:
+ * the service's processes, and the PostgreSQL backends serving its database.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const probe = fileURLToPath(new URL('./serviceProbe.ts', import.meta.url));
+const CLK_TCK = 100;
+
+export interface Probed {
+  statements: number;
+  calls: { method: string; url: string; statements: number }[];
+}
+
+export interface ServiceProcess {
+  pid: number;
+  port: number;
+  roles: string[];
+  stats(): Promise<Probed>;
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const ask = <T>(child: ChildProcess, message: string, isAnswer: (m: unknown) => boolean): Promise<T> =>
+  new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (!isAnswer(m)) return;
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+
+export const startServiceProcess = async (env: Record<string, string>, roles: string[] = []): Promise<ServiceProcess> => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'infra/main.ts', ...roles.flatMap((r) => ['--role', r])], {
+    cwd: root,
+    env: {
+      ...process.env,
+      APP_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+      ADMIN_BOOTSTRAP_EMAIL: TEST_SUPER_ADMIN.email,
+      ADMIN_BOOTSTRAP_PASSWORD: TEST_SUPER_ADMIN.password,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        if (!line.includes('"service started"')) continue;
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve(Number(JSON.parse(line).port));
+        return;
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`service (${roles.join(',') || 'all roles'}) exited with ${code} before it started`)));
+  });
+  return {
+    pid: child.pid!,
+    port,
+    roles,
+    stats: () => ask<Probed>(child, 'stats', (m) => typeof m === 'object' && m !== null),
+    reset: () => ask<void>(child, 'reset', (m) => m === 'reset'),
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+};
+
+/** User plus system CPU of a process so far, in milliseconds. */
+export const cpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * CPU of the PostgreSQL backends serving one database (their process title names it), sampled while the
+ * bench runs: a backend that ends between two samples keeps its last reading.
+ */
+export const postgresCpu = (database: string, everyMs = 50) => {
+  const seen = new Map<number, { first: number; last: number }>();
+  const sample = () => {
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid)) continue;
+      let cmdline: string;
+      try {
+        cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue;
+      const ms = cpuMs(pid);
+      const s = seen.get(pid);
+      if (s) s.last = ms;
+      else seen.set(pid, { first: ms, last: ms });
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    /** CPU milliseconds since the sampler started, and how many backends were seen. */
+    stop(): { ms: number; backends: number } {
+      clearInterval(timer);
+      sample();
+      let ms = 0;
+      for (const s of seen.values()) ms += s.last - s.first;
+      return { ms, backends: seen.size };
+    },
+  };
+};
+
+/** Just enough of the test harness's TestService for the sign-in helpers: HTTP to a running service. */
+export const overHttp = (port: number): TestService => {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    port,
+    service: undefined as never,
+    async request(method, path, { token, body, headers } = {}) {
+      const send = () => fetch(baseUrl + path, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      // A kept-alive socket the server closed as it was reused: a read is safe to send again.
+      const res = await send().catch((err) => (method === 'GET' ? send() : Promise.reject(err)));
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+    stop: async () => undefined,
+  };
+};
