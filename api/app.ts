@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { AppContext, AppModule } from '../infra/context.js';
+import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { consoleRoutes } from './consoleStatic.js';
 import { errorMapper } from './errorMapper.js';
@@ -15,6 +17,24 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/**
+ * Bodies are read before authentication, so anyone may send one: this bounds what a stranger makes us
+ * buffer and parse. No JSON body of the API comes near it; the station import, a file, has its own
+ * limit on its own route.
+ */
+const BODY_LIMIT = '100kb';
+
+/**
+ * Helmet's headers for an API that serves no pages: nothing may load or frame an answer (CSP
+ * `default-src 'none'`, `frame-ancestors 'none'`, X-Frame-Options DENY), no MIME sniffing, no referrer,
+ * HTTPS only (HSTS). A page served by this app would need a policy of its own.
+ */
+const API_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+};
+
 const requestIdOf = (req: Request): string => {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -24,6 +44,7 @@ const requestIdOf = (req: Request): string => {
 export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express => {
   const app = express();
   app.disable('x-powered-by');
+  app.use(helmet(API_HEADERS));
   app.set('query parser', 'extended');
   // The client IP (per-IP OTP limits) comes from X-Forwarded-For only through proxies this trusts.
   if (ctx.config.TRUST_PROXY !== undefined) app.set('trust proxy', /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY);
@@ -36,17 +57,22 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // The payout webhook's token travels in its query string (the provider's contract), and a browser's
+      // websocket may send its bearer token there too: neither is written to a log.
+      serializers: {
+        req: (req: { url: string; query: unknown }) => Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
+      },
     }),
   );
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
   // the webhook's own 400), whatever content type the provider sends.
-  app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: '1mb' }), (req, _res, next) => {
+  app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: BODY_LIMIT }), (req, _res, next) => {
     req.rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
     next();
   });
   app.use(
     express.json({
-      limit: '6mb',
+      limit: BODY_LIMIT,
       type: ['application/json', 'application/*+json'],
       verify: (req, _res, buf) => {
         (req as Request).rawBody = Buffer.from(buf);

@@ -16,6 +16,8 @@ declare module 'express-serve-static-core' {
  */
 export interface Authenticator {
   authenticate(token: string, req: Request, res: Response): Promise<Actor | null>;
+  /** Whether the token of an open websocket still stands (revoked, logged out, idle, user deactivated: null); writes nothing. */
+  stillValid(token: string): Promise<Actor | null>;
 }
 
 export const bearerOf = (req: Request): string | null => {
@@ -26,6 +28,8 @@ export const bearerOf = (req: Request): string | null => {
 };
 
 export const authenticate = (auth: Authenticator): RequestHandler => async (req, res, next) => {
+  // An answer for one caller (or a renewed token in its header) must never be kept by a cache on the way.
+  res.setHeader('Cache-Control', 'no-store');
   try {
     const token = bearerOf(req);
     const actor = token ? await auth.authenticate(token, req, res) : null;
@@ -55,4 +59,4 @@ export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN'
   );
 
 /** An authenticator that knows no token: the start state until identity is wired. */
-export const noAuthenticator: Authenticator = { authenticate: async () => null };
+export const noAuthenticator: Authenticator = { authenticate: async () => null, stillValid: async () => null };

@@ -168,7 +168,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Not allowed for this caller',
   404: 'Not found',
   409: 'Conflict with the current state',
-  413: 'Body too large',
+  413: 'Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB',
   422: 'Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused',
   429: 'Too many requests (Retry-After header and retryAfterSeconds)',
   502: 'An upstream provider failed',
@@ -177,11 +177,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /**
  * The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request
- * schema) and 503, which any operation can answer while its database is away (a route's own description
- * of a 503 replaces the general one).
+ * schema), 413 for a body over the limit, and 503, which any operation can answer while its database is
+ * away (a route's own description of a 413 or 503 replaces the general one).
  */
 const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
-  const own = new Map<number, string>([[503, ERROR_DESCRIPTIONS[503]]]);
+  // Bodies are read (and refused when too large) before any route runs, whatever the method.
+  const own = new Map<number, string>([
+    [413, ERROR_DESCRIPTIONS[413]],
+    [503, ERROR_DESCRIPTIONS[503]],
+  ]);
   if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
   if (spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
   for (const e of spec.errors ?? []) {

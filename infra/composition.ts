@@ -22,6 +22,7 @@ import { createPostgresEventStore, type InlineProjection } from './eventStore/po
 import { createLogger, type Logger } from './logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from './outbox/devOutbox.js';
+import { startupWarnings } from './productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from './drainingServer.js';
 import { Scheduler } from './scheduler.js';
 import { startPushGateway, type PushGateway } from './push/pushGateway.js';
@@ -96,6 +97,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     await db.destroy();
     throw err;
   }
+  // Once the database is ours: a start refused before (a locked directory) stays one line.
+  for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const bus = await openBus(config, logger);
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);

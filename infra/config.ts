@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVELOPMENT_SECRETS, productionRefusals } from './productionPolicy.js';
 
 const intSetting = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(def);
@@ -20,9 +21,12 @@ export const ConfigSchema = z.object({
   ADMIN_BOOTSTRAP_EMAIL: z.string().email().optional(),
   ADMIN_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
   OFFICIAL_RATE_VES: z.coerce.number().positive().optional(),
-  JWT_SECRET: z.string().min(16).optional(),
-  PAYMENT_WEBHOOK_SECRET: z.string().default('dev-payment-webhook-secret'),
-  PAYOUT_WEBHOOK_TOKEN: z.string().default('dev-payout-webhook-token'),
+  /** Signs admin JWTs and keys OTP hashes. The development values of the three secrets are refused in production. */
+  JWT_SECRET: z.string().min(16).default(DEVELOPMENT_SECRETS.JWT_SECRET),
+  PAYMENT_WEBHOOK_SECRET: z.string().default(DEVELOPMENT_SECRETS.PAYMENT_WEBHOOK_SECRET),
+  PAYOUT_WEBHOOK_TOKEN: z.string().default(DEVELOPMENT_SECRETS.PAYOUT_WEBHOOK_TOKEN),
+  /** Production refuses to start with a simulated payment, payout, SMS or mail provider unless this is 'true'. */
+  ALLOW_SIMULATED_PROVIDERS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_KEY: z.string().optional(),
   MAIL_PROVIDER_URL: z.string().url().optional(),
@@ -36,6 +40,8 @@ export const ConfigSchema = z.object({
   MAPS_PROVIDER_URL: z.string().url().optional(),
   /** Bounded wait for one maps-provider call; longer is 502 UpstreamError. */
   MAPS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  /** Public reverse-geocoding lookups one client IP may make per minute. */
+  GEOCODING_REVERSE_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** How long an identical geocoding query is answered from memory; 0 turns the cache off. */
   MAPS_CACHE_TTL_SECONDS: intSetting(300),
   PROJECTION_POLL_MS: intSetting(250),
@@ -62,6 +68,16 @@ export const ConfigSchema = z.object({
   ADMIN_JWT_GRACE_SECONDS: intSetting(120),
   /** How long after its first sign-in an expired admin JWT may still be exchanged for a fresh one. */
   ADMIN_JWT_REFRESH_TTL_MINUTES: intSetting(20160),
+  /** An app token unused this long is refused (the user signs in again). */
+  APP_TOKEN_IDLE_DAYS: z.coerce.number().int().positive().default(90),
+  /** Admin login and password-reset limits, in every environment; 'false' turns them off. */
+  ADMIN_AUTH_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Failed admin logins (and, apart, password-reset requests) one client IP may make per window. */
+  ADMIN_AUTH_ATTEMPTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
+  /** Failed logins (and, apart, password-reset requests) for one admin email per window. */
+  ADMIN_AUTH_ATTEMPTS_PER_ACCOUNT_PER_WINDOW: z.coerce.number().int().positive().default(5),
+  /** At least 1: rate-limiter-flexible reads a window of 0 as one that never closes. */
+  ADMIN_AUTH_RATE_WINDOW_MINUTES: z.coerce.number().int().positive().default(10),
   ADMIN_RECOVERY_TOKEN_HOURS: intSetting(24),
   ADMIN_INVITE_TOKEN_HOURS: intSetting(72),
   NOTIFICATION_RETENTION_DAYS: intSetting(90),
@@ -112,5 +128,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (parsed.data.MAPS_API_KEY && !parsed.data.MAPS_PROVIDER_URL) {
     throw new ConfigError('Invalid configuration:\n  MAPS_PROVIDER_URL: required when MAPS_API_KEY is set');
   }
+  const refusals = productionRefusals(parsed.data);
+  if (refusals.length) throw new ConfigError(`Invalid configuration:\n  ${refusals.join('\n  ')}`);
   return parsed.data;
 };

@@ -31,7 +31,8 @@ const ProfileBody = z.object({
 const DocumentBody = z.object({
   type: z.enum(DOCUMENT_TYPES),
   expiresAt: IsoDate.nullable(),
-  fileUrl: z.string().url().max(2048).optional(),
+  // An admin opens this link while reviewing the driver: javascript:, data: or plain http: links must not reach them.
+  fileUrl: z.url({ protocol: /^https$/, message: 'Must be an https: URL.' }).max(2048).optional(),
 });
 const TankBody = z.object({ availableLiters: z.number().int().min(0).max(50_000) });
 const OnlineBody = z

@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.js';
-import { listExchangeRates, recordExchangeRate, type ExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
+import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
+import { listExchangeRates, type ExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -39,15 +40,15 @@ export const exchangeRatesRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/exchange-rates',
-      summary: 'Record the official VES rate (bolivars per USD), in force from now on',
+      summary: 'Record the official VES rate (bolivars per USD), in force from now on (super admin)',
       tags: ['exchange-rates'],
-      guards: admin,
+      guards: requireRole(ctx.auth, 'SUPER_ADMIN'),
       body: RateBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ rate: RateView }) } },
-      errors: [403],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }],
     },
-    async ({ body, actor, res }) => {
-      const rate = await recordExchangeRate(ctx.db, { currency: body.currency, rate: body.rate, effectiveAt: ctx.clock.now(), createdBy: actor.id });
+    async ({ body, actor, req, res }) => {
+      const rate = await setExchangeRate(ctx, body, actor, req.id);
       res.status(201);
       return { rate: toView(rate) };
     },

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors.js';
+import { rateLimit } from '../../commands/identity/rateLimit.js';
+import { DomainError, tooMany } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { MapsProvider } from '../../infra/maps/port.js';
 import { authenticate } from '../auth.js';
@@ -43,6 +44,9 @@ const failures = [
 /** Spec 4.14: a proxy to the maps provider, so the key never ships in the apps. */
 export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
   const tags = ['geocoding'];
+  // Public and billed per call by the provider: a caller without a token must not turn us into a free
+  // geocoder, nor run up the bill.
+  const reversePerIp = rateLimit(ctx.pool, 'geocoding-reverse-ip', ctx.config.GEOCODING_REVERSE_PER_IP_PER_MINUTE, 60_000);
   const maps = (): MapsProvider => {
     if (!ctx.providers.maps) throw new DomainError('unavailable', 'GeocodingNotConfigured', 'Geocoding is not configured on this server.');
     return ctx.providers.maps;
@@ -59,9 +63,14 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       query: ReverseQuery,
       responses: { 200: { description: 'The nearest address, or address and components null when nothing matches', schema: ReverseAnswer } },
-      errors: failures,
+      errors: [...failures, { status: 429, description: 'Cooldown: too many lookups from this address (Retry-After)' }],
     },
-    async ({ query }) => (await maps().reverseGeocode(query.lat, query.lng)) ?? { address: null, components: null },
+    async ({ query, req }) => {
+      const provider = maps();
+      const v = await reversePerIp.hit(req.ip ?? 'unknown');
+      if (!v.allowed) throw tooMany('Cooldown', 'Too many address lookups from this address; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
+      return (await provider.reverseGeocode(query.lat, query.lng)) ?? { address: null, components: null };
+    },
   );
 
   defineRoute(

@@ -12,7 +12,7 @@ import { driversMigrations, driversProjector } from '../../projections/drivers/d
 import type { AppModule } from '../../infra/context.js';
 import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
 import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
-import { adminJwt, identitySecret } from '../../infra/identity/adminJwt.js';
+import { adminJwt } from '../../infra/identity/adminJwt.js';
 import { createAuthenticator } from '../../infra/identity/authenticator.js';
 import { identityMigrations } from '../../infra/identity/schema.js';
 
@@ -22,7 +22,6 @@ export const identityModule: AppModule = {
   migrations: { ...identityMigrations, ...driversMigrations },
   projectors: [driversProjector],
   async init(ctx) {
-    identitySecret(ctx.config);
     ctx.auth = createAuthenticator({ db: ctx.db, clock: ctx.clock, config: ctx.config, jwt: adminJwt(ctx.config, ctx.clock) });
     const c = ctx.config;
     ctx.providers.sms = c.SMS_PROVIDER_URL ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY) : createSmsSimulator(ctx.outbox);

@@ -5,6 +5,7 @@ import { badRequest, notFound, unauthorized, validationError } from '../../domai
 import { findUserById, findUserByPhone, issueAppToken, phoneAuth, type UserRow } from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
 import type { AppContext } from '../../infra/context.js';
+import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
 import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { DriverView } from '../drivers/viewSchemas.js';
@@ -133,7 +134,9 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
     { method: 'post', path: '/auth/refresh', summary: 'Rotate the current token (the old one is revoked)', tags: ['identity'], guards: appUser, responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } }, errors: [403] },
     async ({ req }) => {
       const userId = await auth.revoke(req.appTokenHash!);
-      return { token: await issueAppToken(ctx, userId) };
+      const token = await issueAppToken(ctx, userId);
+      await announceSessionChange(ctx, { role: 'USER', id: userId });
+      return { token };
     },
   );
 
@@ -142,7 +145,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
     ctx.openapi,
     { method: 'post', path: '/auth/logout', summary: 'Revoke the current token', tags: ['identity'], guards: appUser, responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } }, errors: [403] },
     async ({ req }) => {
-      await auth.revoke(req.appTokenHash!);
+      await announceSessionChange(ctx, { role: 'USER', id: await auth.revoke(req.appTokenHash!) });
       return { ok: true };
     },
   );

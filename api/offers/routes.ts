@@ -5,7 +5,7 @@ import { acceptOfferById, acceptStandingCounterOffer, placeOffer, rejectOffer } 
 import { metadataOf } from '../../commands/origin.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
-import { findOfferRow } from '../../projections/orders/orderQueries.js';
+import { findOfferRow, isBiddableNear } from '../../projections/orders/orderQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { ClientOrder, DriverOffer, DriverOrder } from '../orders/viewSchemas.js';
 import { defineRoute } from '../route.js';
@@ -45,13 +45,18 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403, 404],
     },
     async ({ params, actor }) => {
-      const generic = () => notFound('NotFound', 'Not found.');
-      const b = await loadBundle(ctx, idFrom(params.orderId, generic));
-      if (!b) throw generic();
-      // Any driver may look at an open order, so a closed one is OrderNotFound for every driver (spec §4.3).
-      if (b.row.status !== 'BROADCASTING' && b.row.status !== 'COUNTER_OFFERED') throw notFound('OrderNotFound', 'The order is no longer open for bids.');
-      const me = await findDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now());
-      return { ...toDriverView(b, actor.driverId ?? -1, me?.location ?? null), client: b.client };
+      // Order ids are sequential and this view holds the client's name, phone and address: a driver who
+      // could not see the order in their feed (pending, offline, too far, the order closed) and is not its
+      // assigned driver learns nothing, not even that it exists.
+      const hidden = () => notFound('OrderNotFound', 'Order not found.');
+      const b = await loadBundle(ctx, idFrom(params.orderId, hidden));
+      if (!b) throw hidden();
+      const now = ctx.clock.now();
+      const me = await findDriver(ctx.db, actor.driverId ?? -1, now);
+      const assigned = me !== null && b.row.driver_id === me.driverId;
+      const inFeed = me?.status === 'ACTIVE' && me.isOnline && me.location !== null && isBiddableNear(b.row, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now });
+      if (!assigned && !inFeed) throw hidden();
+      return { ...toDriverView(b, me!.driverId, me!.location), client: b.client };
     },
   );
 

@@ -37,6 +37,9 @@ export const isoDate = z
 
 export const limit = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
 
+/** A page number of an offset list: bounded, so that no offset runs past what the database can count. */
+export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+
 /** Opaque cursors: base64url JSON of the last item's sort key. */
 export const encodeCursor = (key: unknown[]): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 

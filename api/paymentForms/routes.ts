@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { page } from '../orders/schemas.js';
 import { notFound, validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import {
@@ -71,7 +72,7 @@ const PatchForm = z.object(shape).partial();
 const FormParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const FormPage = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page,
 });
 
 const ListItem = z
@@ -114,6 +115,8 @@ const taken = () => validationError({ internalName: ['is already used by another
 
 export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
+  // A form holds the bank details customers pay into: changing it redirects money, so only super admins may.
+  const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
 
   defineRoute(
     router,
@@ -157,12 +160,12 @@ export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/payment-forms',
-      summary: 'Create a manual payment form',
+      summary: 'Create a manual payment form (super admin)',
       tags: ['payment-forms'],
-      guards: admin,
+      guards: superAdmin,
       body: CreateForm,
       responses: { 201: { description: 'Created', schema: z.object({ form: AdminView }) } },
-      errors: [403],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }],
     },
     async ({ body, res }) => {
       const input: PaymentFormInput = { ...body, fields: toStoredFields(body.fields) };
@@ -179,13 +182,13 @@ export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'patch',
       path: '/admin/payment-forms/:id',
-      summary: 'Change a payment form; display and fields are replaced whole when given',
+      summary: 'Change a payment form; display and fields are replaced whole when given (super admin)',
       tags: ['payment-forms'],
-      guards: admin,
+      guards: superAdmin,
       params: FormParams,
       body: PatchForm,
       responses: { 200: { description: 'Updated', schema: z.object({ form: AdminView }) } },
-      errors: [403, 404, 409],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }, 404, 409],
     },
     async ({ params, body }) => {
       const patch: Partial<PaymentFormInput> = { ...body, fields: body.fields && toStoredFields(body.fields) };

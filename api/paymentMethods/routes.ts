@@ -36,13 +36,13 @@ export const paymentMethodRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'patch',
       path: '/admin/payment-methods/:code',
-      summary: 'Switch a payment method on or off',
+      summary: 'Switch a payment method on or off (super admin)',
       tags: ['payment-methods'],
-      guards: requireRole(ctx.auth, 'ADMIN'),
+      guards: requireRole(ctx.auth, 'SUPER_ADMIN'),
       params: MethodParams,
       body: MethodPatch,
       responses: { 200: { description: 'Updated', schema: z.object({ method: MethodView }) } },
-      errors: [403, { status: 404, description: 'NotFound' }],
+      errors: [{ status: 403, description: 'Forbidden: super admins only' }, { status: 404, description: 'NotFound' }],
     },
     async ({ params, body }) => {
       const method = await setPaymentMethodActive(ctx.db, params.code, body.active);

@@ -2,6 +2,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { conflict, notFound, unauthorized, validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { Db } from '../../infra/db/database.js';
+import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
 import { newOpaqueToken, sha256 } from './secrets.js';
 
 export interface AdminRow {
@@ -98,13 +99,14 @@ export const adminAccounts = (ctx: AppContext) => {
     return row;
   };
 
-  const setPassword = (adminId: number, passwordHash: string, confirm: boolean) => {
+  const setPassword = async (adminId: number, passwordHash: string, confirm: boolean) => {
     const now = ctx.clock.now();
-    return db
+    await db
       .updateTable('admins')
       .set({ password_hash: passwordHash, tokens_valid_after: now, ...(confirm ? { confirmed_at: now } : {}) })
       .where('id', '=', adminId)
       .execute();
+    await announceSessionChange(ctx, { role: 'ADMIN', id: adminId });
   };
 
   return {
@@ -180,7 +182,10 @@ export const adminAccounts = (ctx: AppContext) => {
         ...(emailChanges ? { pending_email: email } : {}),
       };
       // An empty PATCH changes nothing and answers the admin as it is.
-      if (Object.keys(changes).length > 0) await db.updateTable('admins').set(changes).where('id', '=', id).execute();
+      if (Object.keys(changes).length > 0) {
+        await db.updateTable('admins').set(changes).where('id', '=', id).execute();
+        await announceSessionChange(ctx, { role: 'ADMIN', id });
+      }
       if (emailChanges) {
         // The address changes only once its owner proves it (POST /admin/auth/confirm-email).
         const token = await issueMailToken(id, 'confirm_email', email!, ctx.config.ADMIN_RECOVERY_TOKEN_HOURS);

@@ -3,7 +3,6 @@ import { conflict, DomainError, tooMany, unauthorized } from '../../domain/error
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
-import { identitySecret } from '../../infra/identity/adminJwt.js';
 import { rateLimit } from './rateLimit.js';
 import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from './secrets.js';
 
@@ -32,7 +31,8 @@ export const findUserByPhone = (ctx: AppContext, phone: string): Promise<UserRow
 
 export const issueAppToken = async (ctx: AppContext, userId: number): Promise<string> => {
   const token = newOpaqueToken();
-  await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: ctx.clock.now(), revoked_at: null }).execute();
+  const now = ctx.clock.now();
+  await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: now, revoked_at: null, last_used_at: now }).execute();
   return token;
 };
 
@@ -46,7 +46,7 @@ const ensureDriverRegistered = async (ctx: AppContext, user: UserRow, metadata: 
 };
 
 export const phoneAuth = (ctx: AppContext) => {
-  const secret = identitySecret(ctx.config);
+  const secret = ctx.config.JWT_SECRET;
   const { OTP_RATE_WINDOW_MINUTES, OTP_REQUESTS_PER_IP_PER_WINDOW, OTP_REQUESTS_PER_WINDOW, OTP_VERIFICATIONS_PER_WINDOW } = ctx.config;
   const windowMs = OTP_RATE_WINDOW_MINUTES * 60_000;
   const requestsPerIp = rateLimit(ctx.pool, 'otp-request-ip', OTP_REQUESTS_PER_IP_PER_WINDOW, windowMs);

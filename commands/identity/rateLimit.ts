@@ -9,6 +9,8 @@ export interface RateLimitVerdict {
 /** At most `points` hits per key in a window that opens at the key's first hit and lasts `windowMs`. */
 export interface RateLimit {
   hit(key: string): Promise<RateLimitVerdict>;
+  /** Gives one hit back (a login that succeeded was no guess). */
+  refund(key: string): Promise<void>;
 }
 
 /** Created by our migration (infra/identity/schema.ts), in rate-limiter-flexible's own layout. */
@@ -44,6 +46,9 @@ export const rateLimit = (pool: SqlPool, name: string, points: number, windowMs:
         if (!(err instanceof RateLimiterRes)) throw err;
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
       }
+    },
+    async refund(key) {
+      await limiter.reward(key, 1);
     },
   };
 };

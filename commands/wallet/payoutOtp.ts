@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { unauthorized } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { identitySecret } from '../../infra/identity/adminJwt.js';
 import { otpHash, sameHash } from '../identity/secrets.js';
 
 /**
@@ -11,7 +10,7 @@ import { otpHash, sameHash } from '../identity/secrets.js';
  */
 export const confirmPhoneCode = async (ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, phone: string, code: string): Promise<void> => {
   const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');
-  const expected = otpHash(identitySecret(ctx.config), phone, code);
+  const expected = otpHash(ctx.config.JWT_SECRET, phone, code);
   const claimed = await ctx.db
     .updateTable('otp_codes')
     .set({ attempts: sql`attempts + 1` })

@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.js';
-import { ConfigError, type Config } from '../config.js';
-
-const DEV_SECRET = 'dev-only-secret-never-use-in-production';
-
-/** JWT_SECRET signs admin tokens and keys OTP hashes; production must set it, elsewhere a fixed dev value serves. */
-export const identitySecret = (config: Config): string => {
-  if (config.JWT_SECRET) return config.JWT_SECRET;
-  if (config.APP_ENV === 'production') throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required in production');
-  return DEV_SECRET;
-};
+import type { Config } from '../config.js';
 
 export interface AdminClaims {
   adminId: number;
@@ -32,7 +23,7 @@ export interface IssuedJwt {
 export type VerifiedJwt = { state: 'valid' | 'expired'; claims: AdminClaims } | null;
 
 export const adminJwt = (config: Config, clock: Clock) => {
-  const key = new TextEncoder().encode(identitySecret(config));
+  const key = new TextEncoder().encode(config.JWT_SECRET);
   const ttlSeconds = config.ADMIN_JWT_TTL_MINUTES * 60;
 
   const claimsOf = (p: Record<string, unknown>): AdminClaims | null => {

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Actor, Authenticator } from '../../api/auth.js';
 import { sha256 } from '../../commands/identity/secrets.js';
 import type { Clock } from '../clock.js';
@@ -12,6 +12,8 @@ declare module 'express-serve-static-core' {
     appTokenHash?: string;
     /** The presented admin JWT's claims (logout and refresh blacklist it). */
     adminJwtClaims?: AdminClaims;
+    /** The presented admin JWT was logged out: usable through its grace, never refreshed. */
+    adminJwtLoggedOut?: boolean;
   }
 }
 
@@ -23,26 +25,36 @@ export const sendRenewedJwt = (res: Response, token: string): void => {
 
 /**
  * Blacklists a JWT after its grace period. The first invalidation wins: a later logout cannot extend
- * the grace of a token that a refresh already invalidated.
+ * the grace of a token that a refresh already invalidated, but it does mark it logged out, so that it
+ * can no longer be refreshed either.
  */
-export const invalidateJwt = async (db: Db, config: Config, claims: AdminClaims, graceEndsAt: Date): Promise<void> => {
+export const invalidateJwt = async (db: Db, config: Config, claims: AdminClaims, graceEndsAt: Date, endedBy: 'logout' | 'replaced'): Promise<void> => {
   // Kept while the token could still be used or renewed; the cleanup job drops it afterwards.
   const renewableUntil = (claims.oat + config.ADMIN_JWT_REFRESH_TTL_MINUTES * 60) * 1000;
   await db
     .insertInto('jwt_blacklist')
-    .values({ jti: claims.jti, admin_id: claims.adminId, usable_until: graceEndsAt, expires_at: new Date(Math.max(claims.exp * 1000, graceEndsAt.getTime(), renewableUntil)) })
-    .onConflict((oc) => oc.column('jti').doNothing())
+    .values({ jti: claims.jti, admin_id: claims.adminId, usable_until: graceEndsAt, expires_at: new Date(Math.max(claims.exp * 1000, graceEndsAt.getTime(), renewableUntil)), ended_by: endedBy })
+    .onConflict((oc) => (endedBy === 'logout' ? oc.column('jti').doUpdateSet({ ended_by: 'logout' }) : oc.column('jti').doNothing()))
     .execute();
 };
 
-/** Admin JWTs (three dot-separated parts) and opaque app tokens, resolved to an actor. */
+/** How often an app session's last use is written: once an hour at most, so that reads stay reads. */
+const TOUCH_EVERY_MS = 3_600_000;
+
+/**
+ * Admin JWTs (three dot-separated parts) and opaque app tokens, resolved to an actor. `authenticate`
+ * serves HTTP requests (an expired admin JWT is renewed in the answer's Authorization header);
+ * `stillValid` serves open websockets and writes nothing: a logged-out token ends them at once, the
+ * grace period being for requests already on their way.
+ */
 export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config; jwt: AdminJwt }): Authenticator => {
   const { db, clock, config, jwt } = deps;
   const graceMs = config.ADMIN_JWT_GRACE_SECONDS * 1000;
+  const idleMs = config.APP_TOKEN_IDLE_DAYS * 86_400_000;
   let allCityIds: number[] | null = null;
   const cityIds = async () => (allCityIds ??= (await db.selectFrom('cities').select('id').orderBy('sort_order').execute()).map((c) => c.id));
 
-  const adminActor: Authenticator['authenticate'] = async (token, req, res) => {
+  const adminActor = async (token: string, use: { req: Request; res: Response } | 'socket'): Promise<Actor | null> => {
     const verified = await jwt.verify(token);
     if (!verified) return null;
     const { claims } = verified;
@@ -54,15 +66,23 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
       .executeTakeFirst();
     if (!admin || !admin.is_active || !admin.confirmed_at) return null;
     if (admin.tokens_valid_after && claims.iatMs < new Date(admin.tokens_valid_after).getTime()) return null;
-    const listed = await db.selectFrom('jwt_blacklist').select('usable_until').where('jti', '=', claims.jti).executeTakeFirst();
+    const listed = await db.selectFrom('jwt_blacklist').select(['usable_until', 'ended_by']).where('jti', '=', claims.jti).executeTakeFirst();
     if (listed && now.getTime() > new Date(listed.usable_until).getTime()) return null;
+    if (use === 'socket' && listed?.ended_by === 'logout') return null;
     if (verified.state === 'expired') {
       if (now.getTime() / 1000 - claims.oat > config.ADMIN_JWT_REFRESH_TTL_MINUTES * 60) return null;
-      await invalidateJwt(db, config, claims, new Date(now.getTime() + graceMs));
-      const fresh = await jwt.issue(admin.id, claims.oat);
-      sendRenewedJwt(res, fresh.token);
+      // A socket outlives its token's hour as long as the chain could still be renewed; a request renews it.
+      if (use !== 'socket') {
+        if (listed?.ended_by === 'logout') return null;
+        await invalidateJwt(db, config, claims, new Date(now.getTime() + graceMs), 'replaced');
+        const fresh = await jwt.issue(admin.id, claims.oat);
+        sendRenewedJwt(use.res, fresh.token);
+      }
     }
-    req.adminJwtClaims = claims;
+    if (use !== 'socket') {
+      use.req.adminJwtClaims = claims;
+      use.req.adminJwtLoggedOut = listed?.ended_by === 'logout';
+    }
     return {
       id: admin.id,
       role: 'ADMIN',
@@ -72,21 +92,29 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     } satisfies Actor;
   };
 
-  const appActor: Authenticator['authenticate'] = async (token, req) => {
+  const appActor = async (token: string, req: Request | null): Promise<Actor | null> => {
     if (token.length > 200) return null;
     const hash = sha256(token);
     const row = await db
       .selectFrom('app_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['u.id', 'u.role', 'u.name', 'u.driver_id', 'u.is_active', 's.revoked_at'])
+      .select(['u.id', 'u.role', 'u.name', 'u.driver_id', 'u.is_active', 's.revoked_at', 's.last_used_at'])
       .where('s.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.revoked_at || !row.is_active) return null;
-    req.appTokenHash = hash;
+    const now = clock.now();
+    const idle = now.getTime() - new Date(row.last_used_at).getTime();
+    if (idle > idleMs) return null;
+    if (req) {
+      if (idle > TOUCH_EVERY_MS) await db.updateTable('app_sessions').set({ last_used_at: now }).where('token_hash', '=', hash).execute();
+      req.appTokenHash = hash;
+    }
     return { id: row.id, role: row.role, name: row.name, driverId: row.driver_id };
   };
 
+  const isJwt = (token: string) => token.split('.').length === 3;
   return {
-    authenticate: (token, req, res) => (token.split('.').length === 3 ? adminActor(token, req, res) : appActor(token, req, res)),
+    authenticate: (token, req, res) => (isJwt(token) ? adminActor(token, { req, res }) : appActor(token, req)),
+    stillValid: (token) => (isJwt(token) ? adminActor(token, 'socket') : appActor(token, null)),
   };
 };

@@ -23,6 +23,8 @@ declare module '../db/database.js' {
       user_id: number;
       created_at: Date;
       revoked_at: Date | null;
+      /** Refreshed at most hourly; a token unused for APP_TOKEN_IDLE_DAYS is refused. */
+      last_used_at: Date;
     };
     otp_codes: {
       phone: string;
@@ -67,6 +69,8 @@ declare module '../db/database.js' {
       /** End of the grace period: after it the token is refused. */
       usable_until: Date;
       expires_at: Date;
+      /** A logged-out token never mints another; one replaced by a refresh may, within its grace. */
+      ended_by: 'logout' | 'replaced';
     };
     cities: { id: number; name: string; sort_order: number };
     driver_locations: { driver_id: number; latitude: number; longitude: number; at: Date };
@@ -205,6 +209,19 @@ export const identityMigrations: Record<string, Migration> = {
         at timestamptz NOT NULL
       )`.execute(db);
       await sql`CREATE INDEX rate_limit_hits_key ON rate_limit_hits (key, at)`.execute(db);
+    },
+  },
+  /** Sessions end for good: logout is told apart from replacement, and app tokens idle out. */
+  '0104_identity_session_ends': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE jwt_blacklist ADD COLUMN ended_by text NOT NULL DEFAULT 'replaced'`.execute(db);
+      await sql`ALTER TABLE app_sessions ADD COLUMN last_used_at timestamptz`.execute(db);
+      await sql`UPDATE app_sessions SET last_used_at = created_at`.execute(db);
+      await sql`ALTER TABLE app_sessions ALTER COLUMN last_used_at SET NOT NULL`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE app_sessions DROP COLUMN last_used_at`.execute(db);
+      await sql`ALTER TABLE jwt_blacklist DROP COLUMN ended_by`.execute(db);
     },
   },
 };

@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Actor } from '../../api/auth.js';
 import type { BusSubscription } from '../bus/port.js';
 import type { AppContext } from '../context.js';
+import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';
 import { channelsOf } from './channels.js';
 
 export interface WsGateway {
@@ -22,6 +23,8 @@ export interface WsGatewayOptions {
 
 interface Client {
   ws: WebSocket;
+  /** The bearer token the socket opened with: checked again on every subscribe and on session changes. */
+  token: string;
   actor: Actor;
   channels: Set<string>;
   alive: boolean;
@@ -38,6 +41,9 @@ interface Fanout {
 
 /** A socket that cannot keep up is dropped rather than buffering without bound. */
 const MAX_BUFFERED_BYTES = 1 << 20;
+
+/** Close code (private range) telling a client that its session ended: sign in again rather than reconnect. */
+const SESSION_ENDED_CLOSE = 4401;
 
 const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
 
@@ -150,6 +156,7 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     if (client.channels.size >= maxSubscriptions) return send(client, { type: 'error', channel, error: 'TooManySubscriptions' });
     let verdict;
     try {
+      if (!(await stillValid(client, channel))) return;
       verdict = await channels.authorize(client.actor, channel);
     } catch (err) {
       ctx.logger.error({ err, channel }, 'channel authorization failed');
@@ -167,6 +174,26 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     send(client, { type: 'subscribed', channel });
   };
 
+  /** A socket whose token was revoked, logged out or idled out, or whose user was deactivated, is closed. */
+  const stillValid = async (client: Client, channel: string | null = null): Promise<boolean> => {
+    const actor = await ctx.auth.stillValid(client.token);
+    if (actor) {
+      client.actor = actor;
+      return true;
+    }
+    send(client, { type: 'error', channel, error: 'Unauthorized' });
+    client.ws.close(SESSION_ENDED_CLOSE, 'Session ended');
+    return false;
+  };
+
+  const sessionChanges = ctx.bus.subscribe(SESSION_CHANGES, (m) => {
+    const change = m.data as SessionChange;
+    for (const c of clients) {
+      if ((c.actor.role === 'ADMIN') !== (change.role === 'ADMIN') || c.actor.id !== change.id) continue;
+      stillValid(c).catch((err) => ctx.logger.error({ err }, 'websocket session check failed'));
+    }
+  });
+
   const handle = async (client: Client, raw: RawData) => {
     const msg = messageOf(raw);
     switch (msg?.type) {
@@ -182,8 +209,8 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     }
   };
 
-  const onConnection = (ws: WebSocket, actor: Actor) => {
-    const client: Client = { ws, actor, channels: new Set(), alive: true, queue: Promise.resolve() };
+  const onConnection = (ws: WebSocket, token: string, actor: Actor) => {
+    const client: Client = { ws, token, actor, channels: new Set(), alive: true, queue: Promise.resolve() };
     clients.add(client);
     ws.on('pong', () => (client.alive = true));
     ws.on('message', (raw) => {
@@ -208,7 +235,7 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
       (actor) => {
         if (!actor) return refuse(socket, 401, 'Unauthorized', 'Missing, invalid or expired token.');
         upgradeHeaders.set(req, headers);
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, actor));
+        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, token!, actor));
       },
       (err) => {
         ctx.logger.error({ err }, 'websocket authentication failed');
@@ -237,6 +264,7 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     },
     async close() {
       clearInterval(heartbeat);
+      sessionChanges.unsubscribe();
       server.off('upgrade', onUpgrade);
       const closed = [...clients].map((c) => new Promise<void>((resolve) => (c.ws.readyState === WebSocket.CLOSED ? resolve() : c.ws.once('close', () => resolve()))));
       for (const c of clients) c.ws.close(1001, 'Server shutting down');

@@ -98,6 +98,10 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
 };
 
 /** Orders open for bids within radiusKm of a point, nearest first. */
+/** Whether a driver standing at `near` may bid on the order: open to bids, not past its expiry, within the radius. */
+export const isBiddableNear = (row: OrderViewRow, near: { latitude: number; longitude: number; radiusKm: number; now: Date }): boolean =>
+  BIDDING_STATUSES.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
+
 export const biddableOrdersNear = async (
   db: Db,
   near: { latitude: number; longitude: number; radiusKm: number; now: Date; limit: number },
@@ -114,8 +118,8 @@ export const biddableOrdersNear = async (
     .where('longitude', '<=', box.maxLongitude)
     .execute();
   return rows
+    .filter((row) => isBiddableNear(row, near))
     .map((row) => ({ row, distanceKm: distanceKm(near, row) }))
-    .filter((o) => o.distanceKm <= near.radiusKm)
     .sort((a, b) => a.distanceKm - b.distanceKm || b.row.id - a.row.id)
     .slice(0, near.limit);
 };

@@ -3,7 +3,7 @@ import { exchangeRatesModule } from '../../api/exchangeRates/module.js';
 import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
 import { signInClient } from '../support/actors.js';
 import { call, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { PRODUCTION_ENV, startTestService, type TestService } from '../support/testService.js';
 
 /** Issue #14: `npm start` with no settings, a new user signs in with the returned OTP and orders. */
 describe('a fresh start with no settings', () => {
@@ -30,7 +30,7 @@ describe('a fresh start with no settings', () => {
   });
 
   it('never seeds a development rate in production', async () => {
-    const production = await startTestService({ env: { APP_ENV: 'production', JWT_SECRET: 'a-production-secret-of-length' } });
+    const production = await startTestService({ env: PRODUCTION_ENV });
     try {
       expect(await officialRateAt(production.service.ctx.db, new Date('2100-01-01'))).toBeNull();
     } finally {

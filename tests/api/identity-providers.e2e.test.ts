@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone } from '../support/actors.js';
-import { startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+import { PRODUCTION_ENV, startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
 
 /** A local stand-in for the SMS and mail providers: records requests, answers with the status it is told. */
 const fakeProvider = async () => {
@@ -31,7 +31,7 @@ const fakeProvider = async () => {
 describe('identity in production mode', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { APP_ENV: 'production' } });
+    t = await startTestService({ env: PRODUCTION_ENV });
   });
   afterAll(async () => {
     await t?.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver } from '../support/actors.js';
-import { call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 describe('offers', () => {
@@ -133,7 +133,7 @@ describe('offers', () => {
     // An order already taken is closed to bids: domain/order/order.test.ts (PlaceOffer).
   });
 
-  it('shows the bidding driver the order with its client at top level; closed orders and unknown ids are 404', async () => {
+  it('shows the bidding driver the order with its client at top level; closed orders (but to their driver) and unknown ids are 404', async () => {
     const { client, orderId } = await newOrder({ paymentMethod: 'EXCHANGE_PAY' });
     const driver = await onlineDriver(t);
     const view = await api.get(`/orders/${orderId}/offer`, driver.token);
@@ -145,16 +145,27 @@ describe('offers', () => {
     }
     const unknown = await api.get('/orders/999999/offer', driver.token);
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toBe('NotFound');
+    expect(unknown.body.error).toBe('OrderNotFound');
 
     const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
     expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({ id: bid.body.offer.id });
     expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');
-    const closed = await api.get(`/orders/${orderId}/offer`, driver.token);
-    expect(closed.status).toBe(404);
-    expect(closed.body.error).toBe('OrderNotFound');
+    const assigned = await api.get(`/orders/${orderId}/offer`, driver.token);
+    expect(assigned.body).toMatchObject({ id: orderId, status: 'WAITING_FOR_PAYMENT', client: { id: client.user.id } });
     const stranger = await onlineDriver(t);
     expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('OrderNotFound');
+  });
+
+  it("keeps the order and its client from drivers who could not bid on it: pending, offline or too far (404 as an unknown id)", async () => {
+    const { orderId } = await newOrder();
+    const pending = await signInDriver(t, { approved: false });
+    const offline = await signInDriver(t, { liters: 5000 });
+    const far = await onlineDriver(t, { lat: CARACAS.latitude + 1, lng: CARACAS.longitude });
+    for (const driver of [pending, offline, far]) {
+      const r = await api.get(`/orders/${orderId}/offer`, driver.token);
+      expect([r.status, r.body]).toEqual([404, { error: 'OrderNotFound', message: 'Order not found.' }]);
+    }
+    expect((await api.get(`/orders/${orderId}/offer`, (await onlineDriver(t)).token)).status).toBe(200);
   });
 
   it('answers 422 naming each bad field of a bid', async () => {

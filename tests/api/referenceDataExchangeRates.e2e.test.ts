@@ -3,7 +3,7 @@ import { exchangeRatesModule } from '../../api/exchangeRates/module.js';
 import { ManualClock } from '../../infra/clock.js';
 import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
 import { signInAdmin, signInClient } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { PRODUCTION_ENV, startTestService, type TestService } from '../support/testService.js';
 
 const START = '2026-03-01T12:00:00.000Z';
 
@@ -122,7 +122,7 @@ describe('official exchange rates without OFFICIAL_RATE_VES', () => {
     } finally {
       await plain.stop();
     }
-    const production = await startTestService({ env: { APP_ENV: 'production', OFFICIAL_RATE_VES: '36.5', JWT_SECRET: 'a-production-secret-of-length' } });
+    const production = await startTestService({ env: { ...PRODUCTION_ENV, OFFICIAL_RATE_VES: '36.5' } });
     try {
       expect(await officialRateAt(production.service.ctx.db, new Date('2100-01-01'))).toBeNull();
     } finally {

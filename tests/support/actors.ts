@@ -35,15 +35,22 @@ export const signInClient = async (t: TestService, phone: string = uniquePhone()
   return { token, user: me.body.user };
 };
 
-const rootTokens = new WeakMap<TestService, string>();
+const rootTokens = new WeakMap<TestService, Promise<string>>();
 
-const rootToken = async (t: TestService, fresh = false): Promise<string> => {
+/**
+ * One sign-in of the bootstrap admin per service, shared by concurrent callers: the admin sign-in limits
+ * count logins in flight, as a password guesser's would be.
+ */
+const rootToken = (t: TestService, fresh = false): Promise<string> => {
   const cached = rootTokens.get(t);
   if (cached && !fresh) return cached;
-  const r = await t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN });
-  expectStatus('POST /admin/auth/login (bootstrap super admin)', r, 200);
-  rootTokens.set(t, r.body.access_token);
-  return r.body.access_token;
+  const signIn = t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN }).then((r) => {
+    expectStatus('POST /admin/auth/login (bootstrap super admin)', r, 200);
+    return r.body.access_token as string;
+  });
+  rootTokens.set(t, signIn);
+  signIn.catch(() => rootTokens.delete(t));
+  return signIn;
 };
 
 export interface SignedInAdmin {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type ProcessRole, type Service } from '../../infra/composition.js';
+import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
 import { pgLiteFrom } from './pgliteTemplates.js';
 
@@ -33,6 +34,25 @@ export const freshDatabaseUrl = async (): Promise<{ url: string; drop: () => Pro
 /** The super admin every test service bootstraps (tests/support/actors.ts signs in with it). */
 export const TEST_SUPER_ADMIN = { email: 'root@test.local', password: 'root-password-123' };
 
+/**
+ * What production needs to start (its refusals are tested on their own): real secrets, and the
+ * simulators allowed, since tests have no real providers.
+ */
+export const PRODUCTION_ENV = {
+  APP_ENV: 'production',
+  JWT_SECRET: 'production-jwt-secret-0123456789abcdef',
+  PAYMENT_WEBHOOK_SECRET: 'production-payment-webhook-secret-0123456789',
+  PAYOUT_WEBHOOK_TOKEN: 'production-payout-webhook-token-0123456789',
+  ALLOW_SIMULATED_PROVIDERS: 'true',
+};
+
+/** A logger made as the service makes its own, whose JSON lines a test reads back. */
+export const capturedLogger = (level = 'info'): { logger: Logger; lines(): string } => {
+  let text = '';
+  const logger = createLogger(level, { write: (line: string) => void (text += line) });
+  return { logger, lines: () => text };
+};
+
 export interface TestResponse<T = any> {
   status: number;
   body: T;
@@ -53,7 +73,7 @@ export interface TestService {
  * and bus prefix (two instances of one deployment).
  */
 export const startTestService = async (
-  options: { env?: Record<string, string>; clock?: Clock; roles?: ProcessRole[]; shared?: { databaseUrl?: string; busPrefix?: string } } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: Logger; roles?: ProcessRole[]; shared?: { databaseUrl?: string; busPrefix?: string } } = {},
 ): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
   let databaseUrl = options.shared?.databaseUrl;
   let drop: (() => Promise<void>) | undefined;
@@ -82,7 +102,7 @@ export const startTestService = async (
   // to do. Benchmarks start test services outside vitest, where no template was built.
   const fromTemplate = process.env.VITEST !== undefined && !config.DATABASE_URL && config.PGLITE_DIR === 'memory://';
   const pool = fromTemplate ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB }) : undefined;
-  const service = await buildService({ config, clock: options.clock, roles: options.roles, pool });
+  const service = await buildService({ config, clock: options.clock, logger: options.logger, roles: options.roles, pool });
   const port = await service.start(0);
   const baseUrl = `http://127.0.0.1:${port}`;
   // Every response a test receives is checked against the served document (tests/support/openapiContract.ts).

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { page } from '../../orders/schemas.js';
 import { adminAccounts } from '../../../commands/identity/adminAccounts.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
@@ -26,7 +27,7 @@ const PatchBody = z
   })
   .partial();
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
-const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page: z.coerce.number().int().min(1).default(1) });
+const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page });
 
 /** Super admins manage admins and their cities (DOMAIN.md "Routes beyond the spec"). */
 export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {

@@ -1,9 +1,11 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { adminAccounts, findAdmin, type AdminRow } from '../../../commands/identity/adminAccounts.js';
+import { adminSignInLimits } from '../../../commands/identity/adminSignInLimits.js';
 import type { AppContext } from '../../../infra/context.js';
 import { adminJwt } from '../../../infra/identity/adminJwt.js';
 import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authenticator.js';
+import { announceSessionChange } from '../../../infra/identity/sessionChanges.js';
 import { unauthorized } from '../../../domain/errors.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
@@ -23,6 +25,7 @@ const TokenResponse = z.object({ access_token: z.string(), token_type: z.literal
 export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   const jwt = adminJwt(ctx.config, ctx.clock);
   const accounts = adminAccounts(ctx);
+  const limits = adminSignInLimits(ctx);
   const admin = requireRole(ctx.auth, 'ADMIN');
   const graceEnd = () => new Date(ctx.clock.now().getTime() + ctx.config.ADMIN_JWT_GRACE_SECONDS * 1000);
   const tokenBody = async (adminId: number, oat?: number) => {
@@ -45,10 +48,11 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['admin-auth'],
       auth: false,
       body: LoginBody,
-      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: AdminSchema }) } }, errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }],
+      responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: AdminSchema }) } },
+      errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }, { status: 429, description: 'Cooldown: too many failed logins from this address or for this account (Retry-After)' }],
     },
-    async ({ body }) => {
-      const a: AdminRow = await accounts.login(body.email, body.password);
+    async ({ body, req }) => {
+      const a: AdminRow = await limits.login(body.email, req.ip, () => accounts.login(body.email, body.password));
       return { ...(await tokenBody(a.id)), user: adminView(a) };
     },
   );
@@ -58,7 +62,8 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
     ctx.openapi,
     { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } }, errors: [403] },
     async ({ req }) => {
-      await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd());
+      await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd(), 'logout');
+      await announceSessionChange(ctx, { role: 'ADMIN', id: req.adminJwtClaims!.adminId });
     },
   );
 
@@ -76,7 +81,9 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ req, res, actor }) => {
       const claims = req.adminJwtClaims!;
-      await invalidateJwt(ctx.db, ctx.config, claims, graceEnd());
+      // The grace after logout lets requests already sent finish; it must not start a new session.
+      if (req.adminJwtLoggedOut) throw unauthorized('Unauthorized', 'This token was logged out.');
+      await invalidateJwt(ctx.db, ctx.config, claims, graceEnd(), 'replaced');
       const a = await findAdmin(ctx.db, actor.id);
       if (!a) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
       const body = await tokenBody(a.id, claims.oat);
@@ -105,8 +112,10 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       params: ResetParams,
       responses: { 204: { description: 'Accepted', schema: null } },
+      errors: [{ status: 429, description: 'Cooldown: too many reset requests from this address or for this account (Retry-After)' }],
     },
-    async ({ params }) => {
+    async ({ params, req }) => {
+      await limits.passwordReset(params.email, req.ip);
       await accounts.requestPasswordReset(params.email);
     },
   );

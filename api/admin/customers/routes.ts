@@ -9,13 +9,12 @@ import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, t
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
-import { CustomerParams, idFrom, limit } from '../../orders/schemas.js';
+import { CustomerParams, idFrom, limit, page } from '../../orders/schemas.js';
 import { orNull, PageMeta, pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 import { cityScopeOf } from '../cityScope.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const page = z.coerce.number().int().min(1).default(1);
 const spent = z.coerce.number().min(0).max(1e12).transform(usdToCents);
 
 const ListQuery = z.object({

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { page } from '../../orders/schemas.js';
 import { driverCommands } from '../../../commands/driver/handlers.js';
 import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
 import { notFound } from '../../../domain/errors.js';
@@ -20,7 +21,7 @@ const ListQuery = z.object({
   kyc_state: z.enum(KYC_STATES).optional(),
   city_id: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(1).default(1),
+  page,
 });
 
 /**

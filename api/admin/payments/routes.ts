@@ -13,14 +13,14 @@ import { requireRole } from '../../auth.js';
 import { pageOf } from '../../openapi.js';
 import { PaymentSchema } from '../../payments/views.js';
 import { defineRoute, PathId } from '../../route.js';
-import { idFrom } from '../../orders/schemas.js';
+import { idFrom, page } from '../../orders/schemas.js';
 import { toReviewItem } from '../../payments/views.js';
 import { readBack } from '../../readBack.js';
 
 const QueueQuery = z.object({
   method: z.enum(REVIEW_METHODS).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page,
 });
 
 const ReasonBody = z.object({ reason: z.string().trim().min(10).max(500) });

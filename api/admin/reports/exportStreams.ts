@@ -21,10 +21,17 @@ const write = async (out: Writable, chunk: string | Buffer) => {
   if (!out.write(chunk)) await once(out, 'drain');
 };
 
+/**
+ * Text a spreadsheet would read as a formula (a client named `=HYPERLINK(…)`, `+`, `-`, `@`, or a tab or
+ * carriage return before one): prefixed with an apostrophe, which spreadsheets show as text. Numbers
+ * stay numbers, negative ones included.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 const csvCell = (type: ColumnType, v: CellValue): string | number | null => {
   if (v === null) return null;
-  if (type === 'boolean') return yesNo(Boolean(v));
-  return typeof v === 'boolean' ? yesNo(v) : v;
+  if (type === 'boolean' || typeof v === 'boolean') return yesNo(Boolean(v));
+  return typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : v;
 };
 
 export const writeCsv = async <Item>(out: Writable, columns: Column<Item>[], first: IteratorResult<Item>, rest: AsyncIterator<Item>): Promise<void> => {

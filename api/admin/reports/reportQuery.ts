@@ -16,7 +16,7 @@ export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v 
 export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** Optional: each report knows its default order (desc, or its own when no sort key is given). */
 export const direction = z.enum(['asc', 'desc']).optional();
-export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+export { page } from '../../orders/schemas.js';
 export const limitParam = (max: number, def: number) => z.coerce.number().int().min(1).max(max).default(def);
 
 /** The `sort` parameter: one of the report's keys, or absent for the report's default order. */

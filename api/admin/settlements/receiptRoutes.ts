@@ -10,12 +10,11 @@ import type { AppContext } from '../../../infra/context.js';
 import { dayRange, receiptById, receiptsPage, receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { requestMetadata } from '../../identity/requestMetadata.js';
-import { idFrom, isoDate, limit } from '../../orders/schemas.js';
+import { idFrom, isoDate, limit, page } from '../../orders/schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
 
-const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
 const Meta = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
 const meta = (total: number, perPage: number, current: number) => ({ total, per_page: perPage, current_page: current, last_page: Math.max(1, Math.ceil(total / perPage)) });
 
