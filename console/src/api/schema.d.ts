@@ -613,7 +613,7 @@ export interface paths {
         /** The official rate series, newest first */
         get: operations["getAdminExchangeRates"];
         put?: never;
-        /** Record the official VES rate (bolivars per USD), in force from now on */
+        /** Record the official VES rate (bolivars per USD), in force from now on (super admin) */
         post: operations["postAdminExchangeRates"];
         delete?: never;
         options?: never;
@@ -651,7 +651,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Switch a payment method on or off */
+        /** Switch a payment method on or off (super admin) */
         patch: operations["patchAdminPaymentMethodsByCode"];
         trace?: never;
     };
@@ -682,7 +682,7 @@ export interface paths {
         /** Every payment form, active or not, with display and fields */
         get: operations["getAdminPaymentForms"];
         put?: never;
-        /** Create a manual payment form */
+        /** Create a manual payment form (super admin) */
         post: operations["postAdminPaymentForms"];
         delete?: never;
         options?: never;
@@ -703,7 +703,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a payment form; display and fields are replaced whole when given */
+        /** Change a payment form; display and fields are replaced whole when given (super admin) */
         patch: operations["patchAdminPaymentFormsById"];
         trace?: never;
     };
@@ -3590,6 +3590,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -3676,6 +3690,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -3756,6 +3784,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -3818,6 +3860,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3900,6 +3956,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4002,6 +4072,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -4085,6 +4169,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4177,6 +4275,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -4235,6 +4347,20 @@ export interface operations {
                         mocked: boolean;
                         code?: string;
                     };
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -4365,6 +4491,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -4473,6 +4613,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -4550,6 +4704,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4635,6 +4803,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -4697,6 +4879,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4768,6 +4964,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "UserNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4863,6 +5073,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "UserNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4974,6 +5198,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -5049,6 +5287,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5137,6 +5389,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -5243,6 +5509,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5359,6 +5639,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -5451,6 +5745,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -5522,6 +5830,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -5587,6 +5909,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -5596,6 +5932,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: too many failed logins from this address or for this account (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5660,6 +6012,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5737,6 +6103,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -5777,6 +6157,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
@@ -5828,6 +6222,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -5837,6 +6245,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: too many reset requests from this address or for this account (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5884,6 +6308,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
@@ -5940,6 +6378,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
@@ -6022,6 +6474,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6129,6 +6595,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -6255,6 +6735,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -6339,6 +6833,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6438,6 +6946,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6550,6 +7072,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6673,6 +7209,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -6791,6 +7341,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -6903,6 +7467,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -6994,6 +7572,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -7070,7 +7662,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Not allowed for this caller */
+            /** @description Forbidden: super admins only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7079,6 +7671,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7152,6 +7758,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -7214,7 +7834,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Not allowed for this caller */
+            /** @description Forbidden: super admins only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7237,6 +7857,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7305,6 +7939,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7382,6 +8030,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7493,7 +8155,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Not allowed for this caller */
+            /** @description Forbidden: super admins only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7502,6 +8164,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7611,7 +8287,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Not allowed for this caller */
+            /** @description Forbidden: super admins only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7646,6 +8322,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -7723,6 +8413,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7806,6 +8510,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7898,6 +8616,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8015,6 +8747,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -8110,6 +8856,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8233,6 +8993,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -8339,6 +9113,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8455,6 +9243,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -8562,6 +9364,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -8674,6 +9490,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -8779,6 +9609,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -8879,6 +9723,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8995,6 +9853,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -9102,6 +9974,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9228,6 +10114,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -9308,6 +10208,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -9371,6 +10285,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9442,6 +10370,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9538,6 +10480,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9651,6 +10607,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9773,6 +10743,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NoLocation" | "TooFarFromDestination" | "WrongStatus";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9902,6 +10886,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "NoTracking";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10039,6 +11037,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10168,6 +11180,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10282,6 +11308,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "CancelError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10437,6 +11477,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10535,6 +11589,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10618,6 +11686,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10691,6 +11773,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10806,6 +11902,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -10906,6 +12016,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11025,6 +12149,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11148,6 +12286,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11282,6 +12434,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -11406,6 +12572,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11535,6 +12715,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -11655,6 +12849,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -11726,6 +12934,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -11832,6 +13054,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11960,6 +13196,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -12078,6 +13328,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -12191,6 +13455,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12320,6 +13598,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -12408,6 +13700,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12516,6 +13822,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -12595,6 +13915,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12713,6 +14047,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -12834,6 +14182,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -12942,6 +14304,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ChatError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13066,6 +14442,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -13178,6 +14568,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -13262,6 +14666,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13399,6 +14817,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -13520,6 +14952,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "SupportError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13659,6 +15105,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description ValidationError */
             422: {
                 headers: {
@@ -13771,6 +15231,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -13869,6 +15343,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -13937,6 +15425,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14021,6 +15523,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14144,6 +15660,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "DriverNotFound" | "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14273,6 +15803,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -14374,6 +15918,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -14458,6 +16016,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14560,6 +16132,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14679,6 +16265,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -14756,6 +16356,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14874,6 +16488,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows */
             422: {
                 headers: {
@@ -14970,6 +16598,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -15055,6 +16697,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15154,6 +16810,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15268,6 +16938,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -15362,6 +17046,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15482,6 +17180,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
             422: {
                 headers: {
@@ -15585,6 +17297,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15696,6 +17422,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -15794,6 +17534,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "StationNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15899,6 +17653,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -15952,6 +17720,20 @@ export interface operations {
                     "application/json": components["schemas"]["ReverseGeocode"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -15961,6 +17743,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: too many lookups from this address (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16032,6 +17830,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16115,6 +17927,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16210,6 +18036,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16321,6 +18161,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -16401,6 +18255,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -16463,6 +18331,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16579,6 +18461,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -16680,6 +18576,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16806,6 +18716,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -16891,6 +18815,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -17029,6 +18967,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -17122,6 +19074,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "CustomerNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -17233,6 +19199,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -17327,6 +19307,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -17409,6 +19403,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -17528,6 +19536,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -17621,6 +19643,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "PromotionNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -17734,6 +19770,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "PromotionHasGrants";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -17871,6 +19921,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -17988,6 +20052,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -18063,6 +20141,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -18116,6 +20208,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18205,6 +20311,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -18268,6 +20388,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18362,6 +20496,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -18479,6 +20627,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -18600,6 +20762,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -18696,6 +20872,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18803,6 +20993,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -18890,6 +21094,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18992,6 +21210,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -19113,6 +21345,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -19217,6 +21463,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -19411,6 +21671,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -19520,6 +21794,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -19658,6 +21946,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -19781,6 +22083,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
@@ -19917,6 +22233,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -20013,6 +22343,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -20098,6 +22442,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20218,6 +22576,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -20287,6 +22659,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20367,6 +22753,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20481,6 +22881,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20636,6 +23050,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -20732,6 +23160,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20867,6 +23309,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -20957,6 +23413,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21110,6 +23580,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -21200,6 +23684,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21350,6 +23848,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -21436,6 +23948,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21578,6 +24104,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -21668,6 +24208,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21795,6 +24349,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -21881,6 +24449,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21997,6 +24579,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
@@ -22081,6 +24677,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
                     } & {
                         [key: string]: unknown;
                     });
