@@ -3,7 +3,7 @@ import type { Bus, BusMessage } from '../infra/bus/port.js';
 import { createDb, type Db, type Trx } from '../infra/db/database.js';
 import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
 import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/migrations.js';
-import type { InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import { columns, toRecorded, type EventRow, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
 import type { Projector } from './projector.js';
@@ -118,25 +118,7 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; st
  * or the inline tables' locks, so that what is in flight applies itself when it commits.
  */
 export const committedAfter = async (db: Db | Trx, from: number, limit: number): Promise<RecordedEvent[]> => {
-  const { rows } = await sql<{
-    global_position: number;
-    event_id: string;
-    stream_id: string;
-    stream_position: number;
-    type: string;
-    data: unknown;
-    metadata: RecordedEvent['metadata'];
-    recorded_at: Date;
-  }>`SELECT global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at
-       FROM public.events WHERE global_position > ${from} ORDER BY global_position LIMIT ${limit}`.execute(db);
-  return rows.map((r) => ({
-    eventId: r.event_id,
-    type: r.type,
-    data: r.data,
-    metadata: r.metadata,
-    streamId: r.stream_id,
-    streamPosition: Number(r.stream_position),
-    globalPosition: Number(r.global_position),
-    recordedAt: new Date(r.recorded_at),
-  }));
+  const { rows } = await sql<EventRow>`SELECT ${sql.raw(columns)} FROM public.events
+    WHERE global_position > ${from} ORDER BY global_position LIMIT ${limit}`.execute(db);
+  return rows.map(toRecorded);
 };

@@ -10,7 +10,8 @@ import {
 } from './port.js';
 import { Wakeup } from './wakeup.js';
 
-interface EventRow {
+/** An `events` row as the adapter selects it (`columns`). */
+export interface EventRow {
   global_position: number;
   event_id: string;
   stream_id: string;
@@ -21,7 +22,7 @@ interface EventRow {
   recorded_at: Date;
 }
 
-const toRecorded = (r: EventRow): RecordedEvent => ({
+export const toRecorded = (r: EventRow): RecordedEvent => ({
   eventId: r.event_id,
   type: r.type,
   data: r.data,
@@ -32,7 +33,7 @@ const toRecorded = (r: EventRow): RecordedEvent => ({
   recordedAt: r.recorded_at,
 });
 
-const columns = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
+export const columns = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
 
 const expectedCode = (e: ExpectedRevision): number => (e === 'no_stream' ? -1 : e === 'any' ? -2 : e);
 
