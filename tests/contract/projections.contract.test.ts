@@ -12,7 +12,7 @@ import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../../projections/migrations.js';
 import { pgLiteFrom } from '../support/pgliteTemplates.js';
 import { projector, type Projector } from '../../projections/projector.js';
-import { inlineProjection } from '../../projections/inline.js';
+import { catchUpInlineProjections, inlineProjection, inlineProjectionMigrations } from '../../projections/inline.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { freshDatabaseUrl } from '../support/testService.js';
@@ -97,7 +97,7 @@ interface Env {
 
 const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omit<Env, 'second'>> => {
   const db = createDb(pool);
-  if (migrate) await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...testMigrations(names) });
+  if (migrate) await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...inlineProjectionMigrations, ...testMigrations(names) });
   const store = createPostgresEventStore(pool, { pollMs: 20 });
   const runners: ProjectionRunner[] = [];
   return {
@@ -316,6 +316,25 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(result.position).toBeLessThanOrEqual(head);
     expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
     await expectReadModelMatchesLog(env, 'pt');
+  });
+
+  it('a read model that becomes inline catches up with the log at start, from its old checkpoint, once', async () => {
+    env = await backend.open(['pi']);
+    const p = countingProjector('pi');
+    // Kept by the runner until now: it has applied the first 300 events.
+    const runner = env.runner([p]);
+    await runner.start();
+    expect(await runner.waitFor(await appendCounted(env.store, 300), WAIT_MS)).toBe(true);
+    await runner.stop();
+    await appendCounted(env.store, 200, { firstN: 301 });
+    const deps = { db: env.db, pool: env.pool, store: env.store, logger: createLogger('silent') };
+    await catchUpInlineProjections(deps, [p]);
+    await expectReadModelMatchesLog(env, 'pi');
+    expect(await env.db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).toEqual([]);
+    expect(await env.db.selectFrom('inline_projections').select('name').execute()).toEqual([{ name: 'pi' }]);
+    // Listed: a second start replays nothing (every row is still applied once).
+    await catchUpInlineProjections(deps, [p]);
+    await expectReadModelMatchesLog(env, 'pi');
   });
 
   it('an inline read model rebuilt while appends keep writing it equals one built from the log', async () => {
