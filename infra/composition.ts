@@ -104,7 +104,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const inlineProjectors = inlineProjectorsOf(config, projectors);
   const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
   try {
-    await catchUpInlineProjections({ db, pool, store, logger }, inlineProjectors);
+    await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
   } catch (err) {
     await bus.close();
     await db.destroy();

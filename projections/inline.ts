@@ -4,7 +4,7 @@ import { createDb, type Db, type Trx } from '../infra/db/database.js';
 import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
 import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/migrations.js';
 import { columns, toRecorded, type EventRow, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
-import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
+import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
 import type { Projector } from './projector.js';
 import { applyEvents, messagesOf } from './runner.js';
@@ -72,7 +72,7 @@ const waitForAppendsInFlight = async (client: SqlClient): Promise<void> => {
  * checkpoint (0 for a new one) under the append lock, so no append lands in between, then is listed and
  * its checkpoint goes. Appends already in flight are waited for first: they commit before the replay reads.
  */
-export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; store: EventStore; logger: Logger }, projectors: Projector[]): Promise<void> => {
+export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; logger: Logger }, projectors: Projector[]): Promise<void> => {
   if (projectors.length === 0) return;
   const listed = new Set((await deps.db.selectFrom('inline_projections').select('name').execute()).map((r) => r.name));
   if (projectors.every((p) => listed.has(p.name))) return;

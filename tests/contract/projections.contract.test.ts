@@ -327,7 +327,7 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(await runner.waitFor(await appendCounted(env.store, 300), WAIT_MS)).toBe(true);
     await runner.stop();
     await appendCounted(env.store, 200, { firstN: 301 });
-    const deps = { db: env.db, pool: env.pool, store: env.store, logger: createLogger('silent') };
+    const deps = { db: env.db, pool: env.pool, logger: createLogger('silent') };
     await catchUpInlineProjections(deps, [p]);
     await expectReadModelMatchesLog(env, 'pi');
     expect(await env.db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).toEqual([]);
