@@ -16,8 +16,7 @@ export interface QueryResult<R> {
 }
 
 export interface SqlClient {
-  /** `name` prepares the statement once per connection (PostgreSQL; PGlite ignores it). */
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   release(): void;
   /** True once the connection under this client is gone (its session and advisory locks with it). */
   readonly broken: boolean;
@@ -30,7 +29,7 @@ export interface SqlClient {
 export interface SqlPool {
   readonly kind: 'postgres' | 'pglite';
   connect(): Promise<SqlClient>;
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   end(): Promise<void>;
 }
 
@@ -67,10 +66,10 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
   // client's whole life closes every such gap; the holder still learns of the loss from its next query.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const wrap = (r: pg.QueryResult) => ({ rows: r.rows, rowCount: r.rowCount ?? 0, command: r.command });
-  const config = (sql: string, params: readonly unknown[] | undefined, name: string | undefined): pg.QueryConfig => ({
+  const config = (sql: string, params: readonly unknown[] | undefined): pg.QueryConfig => ({
     text: sql,
     values: params as unknown[] | undefined,
-    name: name ?? preparedName(sql, params),
+    name: preparedName(sql, params),
   });
   return {
     kind: 'postgres',
@@ -85,9 +84,9 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
       client.on('error', onError);
       let released = false;
       return {
-        async query(sql, params, name) {
+        async query(sql, params) {
           try {
-            return wrap(await client.query(config(sql, params, name)));
+            return wrap(await client.query(config(sql, params)));
           } catch (err) {
             throw asUnavailable(err);
           }
@@ -106,13 +105,13 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
     },
     // Not pool.query: it destroys the connection after any failed statement, and a refused statement (a
     // unique key, a check) leaves the connection as good as it was. Only a lost connection is dropped.
-    async query(sql, params, name) {
+    async query(sql, params) {
       const client = await pool.connect().catch((err) => {
         throw asUnavailable(err);
       });
       let lost: Error | undefined;
       try {
-        return wrap(await client.query(config(sql, params, name)));
+        return wrap(await client.query(config(sql, params)));
       } catch (err) {
         if (isConnectionLoss(err)) lost = err as Error;
         throw asUnavailable(err);
@@ -214,6 +213,6 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, load
 export const onOneConnection = (client: SqlClient, kind: SqlPool['kind']): SqlPool => ({
   kind,
   connect: async () => ({ query: client.query.bind(client), release: () => undefined, get broken() { return client.broken; } }),
-  query: (text, params, name) => client.query(text, params, name),
+  query: (text, params) => client.query(text, params),
   end: async () => undefined,
 });

@@ -86,16 +86,19 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     const byId = new Map(events.map((e) => [e.eventId, e]));
     return rows
       .filter((r) => r.out_new)
-      .map((r) => ({
-        eventId: r.out_event_id,
-        type: byId.get(r.out_event_id)!.type,
-        data: byId.get(r.out_event_id)!.data,
-        metadata: byId.get(r.out_event_id)!.metadata ?? {},
-        streamId,
-        streamPosition: Number(r.out_stream_position),
-        globalPosition: Number(r.out_global_position),
-        recordedAt: new Date(r.out_recorded_at),
-      }));
+      .map((r) => {
+        const e = byId.get(r.out_event_id)!;
+        return {
+          eventId: r.out_event_id,
+          type: e.type,
+          data: e.data,
+          metadata: e.metadata ?? {},
+          streamId,
+          streamPosition: Number(r.out_stream_position),
+          globalPosition: Number(r.out_global_position),
+          recordedAt: new Date(r.out_recorded_at),
+        };
+      });
   };
 
   /** The append and the inline read models in one transaction, on one connection. */
@@ -105,7 +108,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     try {
       await client.query('BEGIN');
       open = true;
-      const { rows } = await client.query<AppendedRow>(APPEND, params, 'es_append');
+      const { rows } = await client.query<AppendedRow>(APPEND, params);
       const appended = recordedOf(streamId, events, rows);
       const afterCommit = appended.length > 0 ? await hook.apply(client, appended) : () => undefined;
       await client.query('COMMIT');
@@ -127,7 +130,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       const rows =
         inline && events.some((e) => inline.handles(e.type))
           ? await appendInline(inline, streamId, events, params)
-          : (await pool.query<AppendedRow>(APPEND, params, 'es_append')).rows;
+          : (await pool.query<AppendedRow>(APPEND, params)).rows;
       const last = rows[rows.length - 1];
       if (rows.some((r) => r.out_new)) wakeup.notify();
       return { nextExpectedRevision: Number(last.out_stream_position), position: Number(last.out_global_position) };
@@ -165,11 +168,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       }
     },
     async readStream(streamId) {
-      const { rows } = await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId], 'es_read_stream');
+      const { rows } = await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId]);
       return rows.map(toRecorded);
     },
     async readAll(fromPosition, limit) {
-      const { rows } = await pool.query<EventRow>(READ_ALL, [fromPosition, limit], 'es_read_all');
+      const { rows } = await pool.query<EventRow>(READ_ALL, [fromPosition, limit]);
       return rows.map(toRecorded);
     },
     subscribeToAll(fromPosition) {
@@ -198,7 +201,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     },
     waitForAppend: (timeoutMs) => wakeup.wait(timeoutMs),
     async headPosition() {
-      const { rows } = await pool.query<{ head: number | null }>('SELECT max(global_position) AS head FROM events', [], 'es_head');
+      const { rows } = await pool.query<{ head: number | null }>('SELECT max(global_position) AS head FROM events');
       return Number(rows[0]?.head ?? 0);
     },
     async close() {

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../../tests/support/testService.js';
+import { createPostgresPool, type SqlPool } from './sqlPool.js';
+
+/**
+ * The PostgreSQL pool as the write path relies on it: a refused statement (a unique key, a redelivered
+ * append) costs no connection, and a data statement is prepared once per connection.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
+  let fresh: Awaited<ReturnType<typeof freshDatabaseUrl>>;
+  let pool: SqlPool;
+  beforeAll(async () => {
+    fresh = await freshDatabaseUrl();
+    // One connection: the same backend answers every statement unless the pool drops it.
+    pool = createPostgresPool(fresh.url, 1);
+    await pool.query('CREATE TABLE once (id int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await fresh?.drop();
+  });
+
+  const backend = async () => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+
+  it('keeps its connection after a statement the database refuses', async () => {
+    const before = await backend();
+    await pool.query('INSERT INTO once (id) VALUES (1)');
+    await expect(pool.query('INSERT INTO once (id) VALUES (1)')).rejects.toMatchObject({ code: '23505' });
+    expect(await backend()).toBe(before);
+  });
+
+  it('prepares a data statement once on its connection and reuses it', async () => {
+    const text = 'SELECT count(*)::int AS n FROM once WHERE id > $1';
+    await pool.query(text, [0]);
+    await pool.query(text, [0]);
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1', [text]);
+    expect(rows[0].n).toBe(1);
+  });
+});
