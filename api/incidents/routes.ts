@@ -32,7 +32,7 @@ const Incident = z
   })
   .openapi('Incident');
 
-/** An incident as its reporter and the order's other party see it. */
+/** An incident as the API answers it. */
 export const incidentView = (r: IncidentRow) => ({
   id: r.id,
   order_id: r.order_id,

@@ -7,8 +7,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * lower position is never skipped (0005 below says how a reader knows which transactions append). The
  * lock is released before COMMIT, so commits of concurrent appends still group
  * (docs/decisions/0001-event-store-appends.md). Only the INSERT runs under the lock: the revision check
- * before it is guarded by the
- * unique (stream_id, stream_position) key.
+ * before it is guarded by the unique (stream_id, stream_position) key.
  */
 /** The first append function, kept for the second migration's down(). */
 const ES_APPEND_V1 = `
