@@ -10,7 +10,7 @@ import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/
 import { toAdminView, toClientView, toDriverView, type OrderBundle } from './views.js';
 
 /**
- * The three role views of an order (spec §2.2), given the order's events through the orders projector:
+ * The three role views of an order, given the order's events through the orders projector:
  * which money families and fields each role sees, in odd cents, and when the client sees the PIN.
  */
 

@@ -22,7 +22,7 @@ export interface DriverRecord {
   avgRating: number;
   ratingsCount: number;
   completedOrders: number;
-  /** Holds a current SANITARY_CERT (decisions.md). */
+  /** Holds a current SANITARY_CERT (docs/decisions/0011-identity-and-access.md). */
   isCertified: boolean;
   registeredAt: Date;
   kycApprovedAt: Date | null;

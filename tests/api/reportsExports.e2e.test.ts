@@ -25,7 +25,7 @@ interface Case {
   path: string;
   query: string;
   file: string;
-  /** Back-office §4.2 / §4.3, in the spec's order. */
+  /** The Spanish column headers, in the contract's order. */
   headers: string[];
   /** Spot checks: column header → the list item's field whose value the cell holds. */
   fields: Record<string, string>;

@@ -9,7 +9,7 @@ import { LAST_3_MONTHS, dateFilters, idParam, limitParam, page, resolveWindow, w
 import { pageMeta } from './sortedRows.js';
 
 /**
- * Back-office §4.3 driver performance: one row per driver and period (day, ISO week or month of the
+ * Driver performance: one row per driver and period (day, ISO week or month of the
  * order's creation in the report time zone), ranked within each period among the drivers who reach
  * min_deliveries. Days sum the daily driver buckets; weeks and months subtract the drivers' running totals
  * at each period's ends. Not sortable: rows come by period, then rank. The columns the spec marks as
