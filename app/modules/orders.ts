@@ -4,11 +4,11 @@ import { orderTimersJob } from '../../commands/order/timers.js';
 import { creditViewMigrations, creditViewsProjector } from '../../projections/credit/creditViews.js';
 import { orderViewMigrations } from '../../projections/orders/orderTables.js';
 import { orderViewsProjector } from '../../projections/orders/orderViews.js';
-import { adminCustomerCreditRoutes } from '../admin/customers/creditRoutes.js';
-import { creditRoutes } from '../credit/routes.js';
-import { driverOrderRoutes } from '../driverOrders/routes.js';
-import { offerRoutes } from '../offers/routes.js';
-import { orderRoutes } from './routes.js';
+import { adminCustomerCreditRoutes } from '../../api/admin/customers/creditRoutes.js';
+import { creditRoutes } from '../../api/credit/routes.js';
+import { driverOrderRoutes } from '../../api/driverOrders/routes.js';
+import { offerRoutes } from '../../api/offers/routes.js';
+import { orderRoutes } from '../../api/orders/routes.js';
 
 /** Orders, offers, delivery and customer credit (issue #4). */
 export const ordersModule: AppModule = {

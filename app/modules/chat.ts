@@ -3,8 +3,8 @@ import { roomIdOfChannel } from '../../commands/chat/chatRules.js';
 import { chatMigrations } from '../../infra/chat/chatTables.js';
 import type { AppModule } from '../../infra/context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
-import { supportRoutes } from '../admin/support/routes.js';
-import { chatRoutes } from './routes.js';
+import { supportRoutes } from '../../api/admin/support/routes.js';
+import { chatRoutes } from '../../api/chat/routes.js';
 
 /** In-order chat (client-driver-api §4.6), the support inbox (back-office-api §4.1) and their channels `chat.rooms.<roomId>`. */
 export const chatModule: AppModule = {

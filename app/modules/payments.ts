@@ -2,8 +2,8 @@ import type { AppModule } from '../../infra/context.js';
 import { paymentReactionsJob } from '../../commands/payment/reactions.js';
 import { createHttpPaymentProviders, simulatedPaymentProviders } from '../../infra/payments/paymentProviders.js';
 import { paymentViewMigrations, paymentViewsProjector } from '../../projections/payments/paymentViews.js';
-import { adminPaymentRoutes } from '../admin/payments/routes.js';
-import { paymentRoutes } from './routes.js';
+import { adminPaymentRoutes } from '../../api/admin/payments/routes.js';
+import { paymentRoutes } from '../../api/payments/routes.js';
 
 /** Payments: intents, immediate debit, manual forms, provider webhooks, admin review (issue #5). */
 export const paymentsModule: AppModule = {

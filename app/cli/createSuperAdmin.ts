@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
-import { systemClock } from '../clock.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { createDb } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createPgLitePool, createPostgresPool } from '../db/sqlPool.js';
+import { systemClock } from '../../infra/clock.js';
+import { ConfigError, loadConfig } from '../../infra/config.js';
+import { createDb } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
+import { createPgLitePool, createPostgresPool } from '../../infra/db/sqlPool.js';
 import { migrationsOf } from '../modules.js';
 
 const Args = z.object({ email: z.string().email(), password: z.string().min(8).max(128), name: z.string().min(2).max(80).default('Super admin') });

@@ -2,7 +2,7 @@ import type { AppModule } from '../../infra/context.js';
 import { deviceTokenMigrations } from '../../infra/push/deviceTokens.js';
 import { createFcmPushSender } from '../../infra/push/fcmPushSender.js';
 import { createSimulatedPushSender } from '../../infra/push/simulatedPushSender.js';
-import { deviceTokenRoutes } from './routes.js';
+import { deviceTokenRoutes } from '../../api/deviceTokens/routes.js';
 
 /** A claim older than this can no longer be contested: notifications fan out only while fresh. */
 const PUSH_CLAIM_KEEP_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import type { AppModule } from '../../infra/context.js';
 import { ratingViewMigrations, ratingViewsProjector } from '../../projections/ratings/ratingViews.js';
-import { ratingRoutes } from './routes.js';
+import { ratingRoutes } from '../../api/ratings/routes.js';
 
 /**
  * Ratings of delivered orders (issue #4). The driver's average lives in the drivers read model

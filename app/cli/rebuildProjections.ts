@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { rebuildProjection, type RebuildResult } from '../../projections/rebuild.js';
 import { inlineProjectorsOf, openPool, openStore } from '../composition.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { createDb } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { ConfigError, loadConfig } from '../../infra/config.js';
+import { createDb } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
 import { migrationsOf, modules } from '../modules.js';
 
 /**

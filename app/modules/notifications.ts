@@ -2,7 +2,7 @@ import type { AppModule } from '../../infra/context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
 import { notificationMigrations, notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import { purgeExpired } from '../../commands/notification/inbox.js';
-import { notificationRoutes } from './routes.js';
+import { notificationRoutes } from '../../api/notifications/routes.js';
 
 /** The inbox (spec 2.12, 4.12) and its real-time channel `notifications.<userId>`. */
 export const notificationsModule: AppModule = {

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildService } from '../composition.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../infra/config.js';
 
 /**
- * `npx tsx infra/cli/writeApiDocuments.ts [dir]` (default data/api): writes the OpenAPI and AsyncAPI
+ * `npx tsx app/cli/writeApiDocuments.ts [dir]` (default data/api): writes the OpenAPI and AsyncAPI
  * documents exactly as a development service serves them (dev routes included), for the lint in .ci/run.
  * Runs the service on an in-memory database, so it needs no settings and touches nothing.
  */

@@ -1,7 +1,7 @@
 import type { AppModule } from '../../infra/context.js';
 import { surplusTimersJob } from '../../commands/surplus/timers.js';
 import { surplusListingMigrations, surplusListingsProjector } from '../../projections/surplus/surplusListings.js';
-import { surplusRoutes } from './routes.js';
+import { surplusRoutes } from '../../api/surplus/routes.js';
 
 /** End-of-route surplus listings that a customer reserves whole (spec §4.10). */
 export const surplusModule: AppModule = {

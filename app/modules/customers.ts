@@ -1,6 +1,6 @@
-import type { AppModule } from '../../../infra/context.js';
-import { bankAccountMigrations } from '../../../projections/customers/bankAccounts.js';
-import { adminCustomerRoutes } from './routes.js';
+import type { AppModule } from '../../infra/context.js';
+import { bankAccountMigrations } from '../../projections/customers/bankAccounts.js';
+import { adminCustomerRoutes } from '../../api/admin/customers/routes.js';
 
 /**
  * Back-office customers and their saved bank account. The credit adjust and history routes beside them

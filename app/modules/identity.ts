@@ -1,9 +1,9 @@
-import { adminAdminsRoutes } from '../admin/admins/routes.js';
-import { adminAuthRoutes } from '../admin/auth/routes.js';
-import { adminDriversRoutes } from '../admin/drivers/routes.js';
-import { citiesRoutes } from '../cities/routes.js';
-import { driverRoutes } from '../drivers/routes.js';
-import { identityRoutes } from './routes.js';
+import { adminAdminsRoutes } from '../../api/admin/admins/routes.js';
+import { adminAuthRoutes } from '../../api/admin/auth/routes.js';
+import { adminDriversRoutes } from '../../api/admin/drivers/routes.js';
+import { citiesRoutes } from '../../api/cities/routes.js';
+import { driverRoutes } from '../../api/drivers/routes.js';
+import { identityRoutes } from '../../api/identity/routes.js';
 import { openOnlineGate } from '../../commands/driver/handlers.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
 import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';

@@ -1,7 +1,7 @@
 import type { AppModule } from '../../infra/context.js';
 import { withMapsCache } from '../../infra/maps/cachedMapsProvider.js';
 import { createHttpMapsProvider } from '../../infra/maps/httpMapsProvider.js';
-import { geocodingRoutes } from './routes.js';
+import { geocodingRoutes } from '../../api/geocoding/routes.js';
 
 /**
  * The geocoding proxy (spec 4.14). Without a maps key there is deliberately no simulator: the spec says

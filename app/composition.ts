@@ -8,25 +8,25 @@ import { createHandle } from '../commands/handle.js';
 import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
 import type { Projector } from '../projections/projector.js';
 import { ProjectionRunner } from '../projections/runner.js';
-import { createInProcessBus } from './bus/inProcessBus.js';
-import type { Bus } from './bus/port.js';
-import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { AppContext, AppModule, Providers } from './context.js';
-import { createDb } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { waitForDatabase } from './db/waitForDatabase.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from './db/sqlPool.js';
-import type { EventStore } from './eventStore/port.js';
-import { createPostgresEventStore, type InlineProjection } from './eventStore/postgresEventStore.js';
-import { createLogger, type Logger } from './logger.js';
+import { createInProcessBus } from '../infra/bus/inProcessBus.js';
+import type { Bus } from '../infra/bus/port.js';
+import { systemClock, type Clock } from '../infra/clock.js';
+import type { Config } from '../infra/config.js';
+import type { AppContext, AppModule, Providers } from '../infra/context.js';
+import { createDb } from '../infra/db/database.js';
+import { migrateToLatest } from '../infra/db/migrate.js';
+import { waitForDatabase } from '../infra/db/waitForDatabase.js';
+import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
+import type { EventStore } from '../infra/eventStore/port.js';
+import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import { createLogger, type Logger } from '../infra/logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
-import { createDevOutbox } from './outbox/devOutbox.js';
-import { startupWarnings } from './productionPolicy.js';
-import { createDrainingServer, type DrainingServer } from './drainingServer.js';
-import { Scheduler } from './scheduler.js';
-import { startPushGateway, type PushGateway } from './push/pushGateway.js';
-import { attachWsGateway, type WsGateway } from './ws/gateway.js';
+import { createDevOutbox } from '../infra/outbox/devOutbox.js';
+import { startupWarnings } from '../infra/productionPolicy.js';
+import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
+import { Scheduler } from '../infra/scheduler.js';
+import { startPushGateway, type PushGateway } from '../infra/push/pushGateway.js';
+import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 
 export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
 export const ALL_ROLES: ProcessRole[] = ['api', 'projector', 'scheduler', 'gateway'];
@@ -59,7 +59,7 @@ export const openPool = async (config: Config): Promise<SqlPool> =>
 /** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
 export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
   if (config.ESDB_URL) {
-    const { createEsdbEventStore } = await import('./eventStore/esdbEventStore.js');
+    const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
     return createEsdbEventStore(config.ESDB_URL);
   }
   return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
@@ -68,7 +68,7 @@ export const openStore = async (config: Config, pool: SqlPool, inline?: InlinePr
 const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
   if (config.NATS_URL) {
     // Connects in the background: NATS being down delays real-time hints, not the service (/ready says so).
-    const { openNatsBus } = await import('./bus/natsBus.js');
+    const { openNatsBus } = await import('../infra/bus/natsBus.js');
     return openNatsBus(config.NATS_URL, config.BUS_SUBJECT_PREFIX, logger);
   }
   return createInProcessBus();

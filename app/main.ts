@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from '../infra/config.js';
 import { ALL_ROLES, buildService, type ProcessRole, type Service } from './composition.js';
-import { DirectoryLocked } from './db/directoryLock.js';
-import { StartAborted } from './db/waitForDatabase.js';
+import { DirectoryLocked } from '../infra/db/directoryLock.js';
+import { StartAborted } from '../infra/db/waitForDatabase.js';
 
 // Past the HTTP drain (SHUTDOWN_TIMEOUT_MS), projectors, bus and pools get this long before we give up.
 const STOP_GRACE_MS = 5000;
 
 /**
- * `npm start` / `node dist/infra/main.js`: API, projectors, schedulers and gateways in one process, or
+ * `npm start` / `node dist/app/main.js`: API, projectors, schedulers and gateways in one process, or
  * only those named by --role. SIGTERM or SIGINT stops it in bounded time, also while it is still waiting
  * for its database at start-up.
  */

@@ -1,8 +1,8 @@
 import { cashDebtOnlineGate } from '../../commands/wallet/onlineGate.js';
 import { walletEarningsJob } from '../../commands/wallet/walletReactions.js';
 import type { AppModule } from '../../infra/context.js';
-import { adminWalletRoutes } from '../admin/wallet/routes.js';
-import { walletRoutes } from './routes.js';
+import { adminWalletRoutes } from '../../api/admin/wallet/routes.js';
+import { walletRoutes } from '../../api/wallet/routes.js';
 import { walletLedgerProjector, walletMigrations } from '../../projections/wallet/walletLedger.js';
 
 /** The driver's wallet: ledger, balance, payout account and the cash-debt cap (issue #10). */

@@ -1,8 +1,8 @@
 import { runNextImportJob } from '../../commands/stations/bulkImport.js';
 import type { AppModule } from '../../infra/context.js';
 import { stationMigrations } from '../../projections/stations/stationStore.js';
-import { adminStationRoutes } from '../admin/stations/routes.js';
-import { publicStationRoutes } from './routes.js';
+import { adminStationRoutes } from '../../api/admin/stations/routes.js';
+import { publicStationRoutes } from '../../api/stations/routes.js';
 
 /** How often waiting station import jobs are looked for. */
 const IMPORT_POLL_MS = 2000;
