@@ -11,6 +11,7 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain domain
 COPY commands commands
+COPY stores stores
 COPY projections projections
 COPY api api
 COPY infra infra

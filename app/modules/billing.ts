@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { billingProfileMigrations } from '../../projections/billing/billingProfiles.js';
+import { billingProfileMigrations } from '../../stores/billing/billingProfiles.js';
 import { billingProfileRoutes } from '../../api/billing/routes.js';
 
 /** Customer billing profiles. */

@@ -1,6 +1,6 @@
 import { mayAdminListen, mayAppUserListen } from '../../commands/chat/chatCommands.js';
 import { roomIdOfChannel } from '../../commands/chat/chatRules.js';
-import { chatMigrations } from '../../infra/chat/chatTables.js';
+import { chatMigrations } from '../../stores/chat/chatTables.js';
 import type { AppModule } from '../../infra/context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
 import { supportRoutes } from '../../api/admin/support/routes.js';

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { bankAccountMigrations } from '../../projections/customers/bankAccounts.js';
+import { bankAccountMigrations } from '../../stores/customers/bankAccounts.js';
 import { adminCustomerRoutes } from '../../api/admin/customers/routes.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { exchangeRateMigrations, seedOfficialRate } from '../../projections/exchangeRates/exchangeRates.js';
+import { exchangeRateMigrations, seedOfficialRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { exchangeRatesRoutes } from '../../api/exchangeRates/routes.js';
 
 /** Exchange rates: the official VES series (admin) and its seeds outside production. */

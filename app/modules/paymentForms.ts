@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { paymentFormMigrations } from '../../projections/paymentForms/paymentForms.js';
+import { paymentFormMigrations } from '../../stores/paymentForms/paymentForms.js';
 import { paymentFormRoutes } from '../../api/paymentForms/routes.js';
 
 /** Manual payment forms. */

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { paymentMethodMigrations } from '../../projections/paymentMethods/paymentMethods.js';
+import { paymentMethodMigrations } from '../../stores/paymentMethods/paymentMethods.js';
 import { paymentMethodRoutes } from '../../api/paymentMethods/routes.js';
 
 /** The payment-method catalogue. */

@@ -1,6 +1,6 @@
 import { runNextImportJob } from '../../commands/stations/bulkImport.js';
 import type { AppModule } from '../../infra/context.js';
-import { stationMigrations } from '../../projections/stations/stationStore.js';
+import { stationMigrations } from '../../stores/stations/stationStore.js';
 import { adminStationRoutes } from '../../api/admin/stations/routes.js';
 import { publicStationRoutes } from '../../api/stations/routes.js';
 

@@ -42,7 +42,7 @@ export interface ChatReadRow {
   read_at: Date;
 }
 
-declare module '../db/database.js' {
+declare module '../../infra/db/database.js' {
   interface Database {
     chat_rooms: ChatRoomRow;
     chat_messages: ChatMessageRow;

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../infra/db/database.js';
 import type { ChatMessageRow, ChatRoomRow } from './chatTables.js';
 
 export type ChatRoom = Selectable<ChatRoomRow>;
