@@ -13,8 +13,8 @@ import {
   stationReports,
   statusesOf,
   type StationRow,
-} from '../../projections/stations/stationStore.js';
-import { REPORT_COLORS, STATUS_REPORTS } from '../../projections/stations/stationStatus.js';
+} from '../../stores/stations/stationStore.js';
+import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStatus.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { CursorParam, decodePageCursor, limitParam, pageOf, pageSchema } from './cursor.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
-import type { CommentRow, ReportRow, StationRow } from '../../projections/stations/stationStore.js';
-import { REPORT_COLORS, type CurrentStatus } from '../../projections/stations/stationStatus.js';
+import type { CommentRow, ReportRow, StationRow } from '../../stores/stations/stationStore.js';
+import { REPORT_COLORS, type CurrentStatus } from '../../stores/stations/stationStatus.js';
 
 const iso = (d: Date) => new Date(d).toISOString();
 

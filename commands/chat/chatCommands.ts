@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js';
-import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../infra/chat/chatQueries.js';
+import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../infra/context.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findOrderRow } from '../../projections/orders/orderQueries.js';

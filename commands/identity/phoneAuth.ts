@@ -4,7 +4,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
 import { rateLimit } from './rateLimit.js';
-import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from './secrets.js';
+import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from '../../infra/identity/secrets.js';
 
 export type AppKind = 'client' | 'driver';
 

@@ -8,7 +8,7 @@ import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';

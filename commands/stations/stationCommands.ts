@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { forbidden, notFound, tooMany, unprocessable } from '../../domain/errors.js';
 import type { Db, Trx } from '../../infra/db/database.js';
-import { findComment, findStation, type CommentRow, type StationRow } from '../../projections/stations/stationStore.js';
-import type { ReportColor } from '../../projections/stations/stationStatus.js';
+import { findComment, findStation, type CommentRow, type StationRow } from '../../stores/stations/stationStore.js';
+import type { ReportColor } from '../../stores/stations/stationStatus.js';
 import type { RateLimit } from '../identity/rateLimit.js';
 import { inVenezuela, isDuplicateOf, nameKey, type StationType } from './stationRules.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { unauthorized } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { otpHash, sameHash } from '../identity/secrets.js';
+import { otpHash, sameHash } from '../../infra/identity/secrets.js';
 
 /**
  * Confirms a payout-account change with the code of POST /auth/otp/request sent to the caller's own

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Actor, Authenticator } from '../../api/auth.js';
-import { sha256 } from '../../commands/identity/secrets.js';
+import type { Actor } from '../../domain/actor.js';
+import type { Authenticator } from './port.js';
+import { sha256 } from './secrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';

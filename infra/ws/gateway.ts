@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { BusSubscription } from '../bus/port.js';
 import type { AppContext } from '../context.js';
 import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { AppContext } from '../../../infra/context.js';
-import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../projections/customers/bankAccounts.js';
+import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../stores/customers/bankAccounts.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';

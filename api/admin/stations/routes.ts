@@ -11,7 +11,7 @@ import {
   updateStation,
   type StationPatch,
 } from '../../../commands/stations/stationCommands.js';
-import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../projections/stations/stationStore.js';
+import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { CursorParam, decodePageCursor, limitParam, pageOf, pageSchema } from '../../stations/cursor.js';

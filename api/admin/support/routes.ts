@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
 import { claimRoom, markSupportRoomRead, readSupportRoom, releaseRoom, sendSupportMessage } from '../../../commands/chat/chatCommands.js';
 import { validationError } from '../../../domain/errors.js';
-import { toSupportStatus } from '../../../infra/chat/chatQueries.js';
+import { toSupportStatus } from '../../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
 import { MessageSchema, ReadMarkerSchema, RoomParams, SendBody, SupportStatusSchema, roomIdFrom } from '../../chat/schemas.js';
