@@ -6,7 +6,7 @@ import {
   CASH_USD,
   currentPaymentId,
   isLive,
-  orderPaymentsAggregate,
+  orderPaymentsDecider,
   paymentDecider,
   type Payment,
   type PaymentCommand,
@@ -113,7 +113,7 @@ const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactio
     case 'PaymentProviderEventRecorded':
       return { order: null, payment: await streams.read(paymentStream(data.paymentId!), paymentDecider) };
     default: {
-      const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsAggregate);
+      const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsDecider);
       const currentId = currentPaymentId(index);
       const payment = currentId === null ? null : await streams.read(paymentStream(currentId), paymentDecider);
       const order = e.type === 'PaymentMethodChanged' ? await streams.read(orderStream(data.orderId), orderDecider) : null;
