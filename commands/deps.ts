@@ -1,7 +1,9 @@
+import type { Bus } from '../infra/bus/port.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
 import type { Providers } from '../infra/context.js';
 import type { Db } from '../infra/db/database.js';
+import type { SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
 import type { Handle } from './handle.js';
@@ -21,6 +23,12 @@ export interface CommandDeps {
   /** Reference data (read models, id sequences). */
   db: Db;
   providers: Providers;
+  /** Plain SQL (rate limits). */
+  pool: SqlPool;
+  /** Fan-out of what is not an event (chat messages). */
+  bus: Bus;
   /** Read-your-writes: waits (bounded) until the read models a write reads have applied `position`. */
   settle(position: number, readModels?: string[]): Promise<void>;
+  /** Read-your-writes for a read model settled on read. */
+  caughtUp(projector: string): Promise<void>;
 }
