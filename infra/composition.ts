@@ -75,8 +75,8 @@ const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
 };
 
 /**
- * Every read model but those settled on read is applied in the append's transaction (docs/decisions.md,
- * "Inline and asynchronous read models"); EventStoreDB keeps the log elsewhere, so there all are
+ * Every read model but those settled on read is applied in the append's transaction
+ * (docs/decisions/0003-inline-and-async-read-models.md); EventStoreDB keeps the log elsewhere, so there all are
  * asynchronous and a write waits for those it reads.
  */
 export const inlineProjectorsOf = (config: Config, projectors: Projector[]): Projector[] => (config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead));

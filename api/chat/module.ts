@@ -6,7 +6,7 @@ import { channelsOf } from '../../infra/ws/channels.js';
 import { supportRoutes } from '../admin/support/routes.js';
 import { chatRoutes } from './routes.js';
 
-/** In-order chat (client-driver-api §4.6), the support inbox (back-office-api §4.1) and their channels `chat.rooms.<roomId>`. */
+/** In-order chat, the support inbox and their channels `chat.rooms.<roomId>`. */
 export const chatModule: AppModule = {
   name: 'chat',
   migrations: chatMigrations,

@@ -5,7 +5,7 @@ import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
 
 const isoOrNull = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
 
-/** The spec's payment resource (client-driver-api.md §2.4); amount_* is the order's client_charged_*. */
+/** The contract's payment resource; amount_* is the order's client_charged_*. */
 export const toPaymentView = (r: PaymentRow) => ({
   id: r.id,
   order_id: r.order_id,
@@ -33,7 +33,7 @@ export const toPaymentView = (r: PaymentRow) => ({
   solidary_fund_usd: centsToUsd(r.solidary_fund_cents),
 });
 
-/** POST /orders/{id}/payment/form answers this subset (§4.5). */
+/** POST /orders/{id}/payment/form answers this subset. */
 export const toFormReportView = (r: PaymentRow) => ({
   id: r.id,
   status: r.status,

@@ -20,7 +20,7 @@ import { defineRoute } from '../route.js';
 import { CursorParam, decodePageCursor, limitParam, pageOf, pageSchema } from './cursor.js';
 import { CommentSchema, commentView, DetailReportSchema, detailReportView, ReportSchema, reportView, StationSchema, stationView } from './views.js';
 
-/** Spec §8. */
+/** Request limits per caller and minute (docs/domain-rules.md, limits). */
 export const NEARBY_PER_MINUTE = 20;
 export const COMMENTS_PER_MINUTE = 10;
 

@@ -3,7 +3,7 @@ import { surplusTimersJob } from '../../commands/surplus/timers.js';
 import { surplusListingMigrations, surplusListingsProjector } from '../../projections/surplus/surplusListings.js';
 import { surplusRoutes } from './routes.js';
 
-/** End-of-route surplus listings that a customer reserves whole (spec §4.10). */
+/** End-of-route surplus listings that a customer reserves whole. */
 export const surplusModule: AppModule = {
   name: 'surplus',
   migrations: surplusListingMigrations,

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor, isoDate, limit } from '../orders/schemas.js
 import { pageSchema } from '../stations/cursor.js';
 import { LedgerEntryView, toLedgerEntryView } from './views.js';
 
-/** Spec §4.11's ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
+/** The ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
 export const LedgerQuery = z
   .object({
     type: z.enum(LEDGER_TYPES).optional(),

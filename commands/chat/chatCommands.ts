@@ -8,7 +8,7 @@ import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import { channelOfRoom, claimConflictOf, isAppMember, isClaimedByOther, isSupportRoom, isWithinWindow, type RoomType } from './chatRules.js';
 
 /**
- * Chat and support commands (spec client-driver-api §4.6, back-office-api §4.1). Rooms and messages are
+ * Chat and support commands. Rooms and messages are
  * state-stored; after a write commits, what sockets need is published on `chat.rooms.<roomId>` as
  * `{event, data}`: `message.created` (the message), `room.claimed` and `room.released` (the room's status).
  * Publishing is after commit and at most once, like the projectors' (a lost real-time frame, never a lost

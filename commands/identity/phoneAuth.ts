@@ -22,7 +22,7 @@ export interface UserRow {
 
 const roleOf = (app: AppKind) => (app === 'driver' ? 'DRIVER' : 'CLIENT');
 
-/** Spec §8 limits hold in production; OTP_RATE_LIMIT overrides (tests turn them on). */
+/** The OTP limits (docs/domain-rules.md) hold in production; OTP_RATE_LIMIT overrides (tests turn them on). */
 const rateLimited = (ctx: Deps) => ctx.config.OTP_RATE_LIMIT ?? ctx.config.APP_ENV === 'production';
 
 export const findUserById = (ctx: Deps, id: number): Promise<UserRow | undefined> =>

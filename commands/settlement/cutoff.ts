@@ -164,7 +164,7 @@ const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId:
 };
 
 /**
- * The cutoff (DOMAIN.md "Settlement receipts"): first finishes receipts a crashed run reserved but did
+ * The cutoff (docs/domain-rules.md, settlement receipts): first finishes receipts a crashed run reserved but did
  * not issue, then one receipt per driver with a payout account whose uncovered entries reach the
  * minimum balance. Running it again issues nothing twice: covered entries are no longer settleable.
  */

@@ -5,7 +5,7 @@ import type { ChatMessageRow, ChatRoomRow } from './chatTables.js';
 export type ChatRoom = Selectable<ChatRoomRow>;
 export type ChatMessage = Selectable<ChatMessageRow>;
 
-/** Spec §8: a room read answers its last 50 messages. */
+/** A room read answers its last 50 messages (docs/domain-rules.md, limits). */
 export const CHAT_HISTORY_LIMIT = 50;
 
 export interface MessageView {

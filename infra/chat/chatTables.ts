@@ -1,7 +1,7 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 
 /**
- * Chat rooms and messages are state-stored (ARCHITECTURE.md "Read models"): written by the chat commands,
+ * Chat rooms and messages are state-stored (docs/decisions/0019-chat-and-support.md): written by the chat commands,
  * not projected from events. A room is unique per (order, type), so resolving it is idempotent even when
  * two requests race. Support rooms carry their claim (`support_state`, `assigned_admin_*`), changed only by
  * conditional UPDATEs so that two admins racing for one room get one winner.

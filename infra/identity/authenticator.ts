@@ -17,7 +17,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Puts a fresh admin JWT in the response's Authorization header (spec §5.2 rule 3). */
+/** Puts a fresh admin JWT in the response's Authorization header (docs/domain-rules.md, who is who). */
 export const sendRenewedJwt = (res: Response, token: string): void => {
   res.setHeader('Authorization', `Bearer ${token}`);
   res.setHeader('Access-Control-Expose-Headers', 'Authorization');

@@ -5,8 +5,8 @@ import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
 /**
- * Customer credit read model: the balances per client (the credit summary) and the transaction history
- * (back-office §2.3), one row per bucket a movement touched.
+ * Customer credit read model: the balances per client (the credit summary) and the transaction history,
+ * one row per bucket a movement touched.
  */
 export type CreditTransactionType = 'PROMO_GRANT' | 'ORDER_REDEMPTION' | 'ORDER_FORFEIT' | 'ORDER_REFUND' | 'MANUAL_ADJUSTMENT';
 

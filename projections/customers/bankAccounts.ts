@@ -2,7 +2,7 @@ import { sql, type Generated, type Kysely, type Migration, type Selectable } fro
 import type { Db } from '../../infra/db/database.js';
 
 /**
- * A customer's saved bank account (back-office §2.3, one per customer): state-stored, since nothing
+ * A customer's saved bank account (one per customer): state-stored, since nothing
  * decides on it and its history is not asked for. A replacement keeps the row's id.
  */
 declare module '../../infra/db/database.js' {

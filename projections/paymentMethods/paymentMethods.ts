@@ -33,7 +33,7 @@ export const paymentMethodMigrations: Record<string, Migration> = {
         sort_order integer NOT NULL
       )`.execute(db);
       // PAGO_MOVIL is a provider-confirmed method with no provider yet: it ships inactive, and manual Pago
-      // Móvil payments go through the PAYMENT_FORM forms of category pago_movil (see docs/decisions.md).
+      // Móvil payments use the PAYMENT_FORM forms of category pago_movil (docs/decisions/0012-reference-data.md).
       await sql`INSERT INTO payment_methods (code, name, kind, active, sort_order) VALUES
         ('CASH_USD', 'Efectivo (USD)', 'cash', true, 10),
         ('EXCHANGE_PAY', 'Billetera de exchange', 'online', true, 20),

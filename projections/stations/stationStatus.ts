@@ -2,7 +2,7 @@
 export const REPORT_COLORS = ['GREEN', 'YELLOW', 'RED', 'CLOSED'] as const;
 export type ReportColor = (typeof REPORT_COLORS)[number];
 
-/** How many of a station's most recent reports its status and its public detail look at (spec §8). */
+/** How many of a station's most recent reports its status and its public detail look at (docs/domain-rules.md). */
 export const STATUS_REPORTS = 20;
 /** A report's weight halves every this many minutes: a queue half an hour old says half as much. */
 export const STATUS_HALF_LIFE_MINUTES = 30;

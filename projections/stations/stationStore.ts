@@ -4,7 +4,7 @@ import type { Database, Db } from '../../infra/db/database.js';
 import { currentStatus, STATUS_REPORTS, type CurrentStatus, type RecentReport, type ReportColor } from './stationStatus.js';
 
 /**
- * The station directory (state-stored, ARCHITECTURE.md): stations that admins maintain, the traffic-light
+ * The station directory (state-stored, docs/architecture.md): stations that admins maintain, the traffic-light
  * reports drivers send and the comment walls. Writes live in commands/stations; this file holds the tables
  * and the reads.
  */

@@ -129,7 +129,7 @@ export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unkn
   return customer;
 };
 
-/** Back-office §4.5: customers, scoped to the admin's cities, and their saved bank account. */
+/** Customers, scoped to the admin's cities, and their saved bank account. */
 export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];

@@ -3,7 +3,7 @@ import type { AppModule } from '../../../infra/context.js';
 import { promotionViewMigrations, promotionViewsProjector } from '../../../projections/promotions/promotionViews.js';
 import { adminPromotionRoutes } from './routes.js';
 
-/** Promotion campaigns and their milestone grants (back-office §4.6). */
+/** Promotion campaigns and their milestone grants. */
 export const promotionsModule: AppModule = {
   name: 'promotions',
   migrations: promotionViewMigrations,

@@ -35,7 +35,7 @@ import {
   TIPOS,
 } from './views.js';
 
-/** Back-office §8: the detail's report window. */
+/** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
 /** The detail lists at most this many of those reports; the reports route pages through all of them. */
 const DETAIL_REPORTS_MAX = 100;

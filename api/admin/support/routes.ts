@@ -59,7 +59,7 @@ const ERRORS = [
   { status: 409, description: 'SupportError: lost the claim race' },
 ];
 
-/** Spec back-office-api §4.1: the support inbox, global (no city scoping). */
+/** The support inbox, global (no city scoping). */
 export const supportRoutes = (ctx: AppContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-support'];
