@@ -5,7 +5,7 @@ import type { AcceptOffer, CreateOrder, OrderCommand, PlaceOffer } from '../doma
 import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
 import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
-import { createHandle, type Handle } from './handle.js';
+import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
 
 /** The one command handler against a real event store (in-memory PGlite). */
@@ -91,5 +91,39 @@ describe('the one command handler', () => {
     const again = await handle(creditDecider, stream, adjust(100), { eventIds: ids });
     expect(again.events[0].eventId).toBe(once.events[0].eventId);
     await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }]);
+  });
+
+  it('takes its reservations once the decision has events, before the append; a refused decision takes none', async () => {
+    const stream = fresh('order');
+    await t.existingStream(stream, orderHistory(create, bid(10, 21)));
+    const log: string[] = [];
+    const slot = (name: string): Reservation => ({ take: async () => void log.push(`take ${name}`), release: async () => void log.push(`release ${name}`) });
+    await expect(handle(orderDecider, stream, accept(99), { reservations: [slot('driver')] })).rejects.toBeInstanceOf(DomainError);
+    expect(log).toEqual([]);
+    await handle(orderDecider, stream, accept(10), { reservations: [slot('driver'), slot('customer')] });
+    expect(log).toEqual(['take driver', 'take customer']);
+  });
+
+  it('gives back what it took, in reverse order, when the command then fails; a refused reservation is the answer', async () => {
+    const stream = fresh('credit');
+    const log: string[] = [];
+    const free = (name: string): Reservation => ({ take: async () => void log.push(`take ${name}`), release: async () => void log.push(`release ${name}`) });
+    const held: Reservation = { take: async () => { throw new DomainError('conflict', 'ActiveOrderExists', 'held'); }, release: async () => void log.push('release held') };
+    await expect(handle(creditDecider, stream, adjust(100), { reservations: [free('driver'), free('customer'), held] })).rejects.toMatchObject({ code: 'ActiveOrderExists' });
+    expect(log).toEqual(['take driver', 'take customer', 'release customer', 'release driver']);
+    await t.expectNewEvents(stream, []);
+  });
+
+  it('runs the reactions registered for the stream category on the events it appended and the state it decided', async () => {
+    const own = createHandle(t.store);
+    const seen: { events: Appended[]; known: string[] }[] = [];
+    own.register({ name: 'credit-follower', categories: ['credit'], react: async (events, known) => (seen.push({ events, known: known.map(([id]) => id) }), 0) });
+    const stream = fresh('credit');
+    const handled = await own(creditDecider, stream, adjust(100), { read: [['order-1', { state: null, version: 0 }]] });
+    expect(seen).toEqual([{ events: [{ ...handled.events[0], streamId: stream }], known: [stream, 'order-1'] }]);
+    await own(orderDecider, fresh('order'), create);
+    await own(creditDecider, stream, () => null);
+    await own(creditDecider, stream, adjust(5), { react: false });
+    expect(seen).toHaveLength(1);
   });
 });

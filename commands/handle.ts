@@ -4,8 +4,10 @@ import type { Decider, DomainEvent } from '../domain/decider.js';
 import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEvent } from '../infra/eventStore/port.js';
 
 /**
- * The one command path: read the stream once, fold it, decide, append with the expected revision; on a
- * concurrent append, read again and decide again (bounded). Every aggregate's commands, every process
+ * The one command path: read the stream once, fold it, decide, take the reservations the decision needs
+ * (an order's customer and driver slots), append with the expected revision, then run the inline reactions
+ * registered for the stream's category on the events just appended and the state just decided. On a
+ * concurrent append it reads again and decides again (bounded). Every aggregate's commands, every process
  * manager's commands and every slot go through it.
  */
 
@@ -27,7 +29,7 @@ export interface Loaded<S> {
 }
 
 export interface Handled<S, E extends DomainEvent> {
-  /** Global position of the last appended event (0 when the decision appended nothing). */
+  /** Global position of the last event appended, by the decision or its inline reactions (0 for none). */
   position: number;
   events: Identified<E>[];
   /** The state after the appended events: what an inline reaction decides on, without reading again. */
@@ -50,6 +52,41 @@ export interface HandleOptions<S> {
   loaded?: Loaded<S>;
   /** Attempts before a stream that stays busy answers 409 Conflict (default 8); a hot stream may need more. */
   attempts?: number;
+  /**
+   * Other streams the caller read for the decision (the client's credit): the inline reactions decide on
+   * them as read instead of reading them again.
+   */
+  read?: Iterable<[string, Loaded<unknown>]>;
+  /**
+   * Taken in order once a decision has events and before they are appended, so a refused decision never
+   * holds one; released in reverse order when the command then fails.
+   */
+  reservations?: Reservation[];
+  /** Whether the registered inline reactions follow (default true); a reaction's own commands do not start others. */
+  react?: boolean;
+}
+
+/** Something a command holds beyond its own stream while it appends (a slot of one active order). */
+export interface Reservation {
+  /** Throws the command's refusal when the reservation is held elsewhere. */
+  take(): Promise<void>;
+  /** Never throws: a release that fails is logged, and the command's own error is the answer. */
+  release(): Promise<void>;
+}
+
+/** An event as appended to its stream: what an inline reaction follows. */
+export type Appended = Identified<DomainEvent> & { streamId: string };
+
+/** The inline half of a process manager, registered by the stream categories whose events it follows. */
+export interface InlineReaction {
+  name: string;
+  categories: readonly string[];
+  /**
+   * Reacts to the events one command just appended; `known` holds the streams the command decided on.
+   * Returns the last position appended. It never fails the command, which stands: what it cannot do is
+   * left to its catch-up.
+   */
+  react(events: Appended[], known: [string, Loaded<unknown>][]): Promise<number>;
 }
 
 /**
@@ -60,7 +97,15 @@ export type CommandFor<C, S> = C | ((state: S) => C | null);
 
 export interface Handle {
   <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, options?: NoInfer<HandleOptions<S>>): Promise<Handled<S, E>>;
+  /** Runs `reaction` after every append to a stream of its categories, in the order registered. */
+  register(reaction: InlineReaction): void;
 }
+
+/** A stream's category: its id up to the first dash (`order-7` → `order`). */
+export const categoryOf = (streamId: string): string => {
+  const dash = streamId.indexOf('-');
+  return dash < 0 ? streamId : streamId.slice(0, dash);
+};
 
 export const loadState = async <S, E extends DomainEvent>(store: EventStore, streamId: string, aggregate: Aggregate<S, E>) => {
   const recorded = await store.readStream(streamId);
@@ -86,35 +131,53 @@ const decideAndAppend = async <S, E extends DomainEvent>(
   streamId: string,
   aggregate: Aggregate<S, E>,
   decide: (state: S, version: number) => Decided<E>[],
-  { metadata, eventIds, loaded }: HandleOptions<S>,
+  { metadata, eventIds, loaded, reservations = [] }: HandleOptions<S>,
   maxAttempts: number,
 ): Promise<Handled<S, E>> => {
   let current: Loaded<S> | undefined = loaded;
-  for (let attempt = 1; ; attempt++) {
-    const { state, version } = current ?? (await loadState(store, streamId, aggregate));
-    current = undefined;
-    const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>);
-    if (events.length === 0) return { position: 0, events, state, version };
-    try {
-      const result = await store.appendToStream(
-        streamId,
-        events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
-        { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
-      );
-      return { position: result.position, events, state: events.reduce<S>(aggregate.evolve, state), version: version + events.length };
-    } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
-      if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
-      throw err;
+  let taken = 0;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const { state, version } = current ?? (await loadState(store, streamId, aggregate));
+      current = undefined;
+      const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>);
+      if (events.length === 0) return { position: 0, events, state, version };
+      for (; taken < reservations.length; taken++) await reservations[taken].take();
+      try {
+        const result = await store.appendToStream(
+          streamId,
+          events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
+          { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
+        );
+        return { position: result.position, events, state: events.reduce<S>(aggregate.evolve, state), version: version + events.length };
+      } catch (err) {
+        if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
+        if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
+        throw err;
+      }
     }
+  } catch (err) {
+    // What the command held for an append that did not happen goes back; the command's error is the answer.
+    for (const r of reservations.slice(0, taken).reverse()) await r.release();
+    throw err;
   }
 };
 
-export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle =>
-  ((decider: Decider<unknown, unknown, DomainEvent>, streamId: string, command: CommandFor<unknown, unknown>, options: HandleOptions<unknown> = {}) => {
+export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle => {
+  const reactions: InlineReaction[] = [];
+  const handle = async (decider: Decider<unknown, unknown, DomainEvent>, streamId: string, command: CommandFor<unknown, unknown>, options: HandleOptions<unknown> = {}) => {
     const decide = (state: unknown) => {
       const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
       return c === null ? [] : decider.decide(c, state);
     };
-    return decideAndAppend(store, streamId, decider, decide, options, options.attempts ?? maxAttempts);
-  }) as Handle;
+    const handled = await decideAndAppend(store, streamId, decider, decide, options, options.attempts ?? maxAttempts);
+    if (handled.events.length === 0 || options.react === false) return handled;
+    const category = categoryOf(streamId);
+    const appended = handled.events.map((e) => ({ ...e, streamId }));
+    const known: [string, Loaded<unknown>][] = [[streamId, { state: handled.state, version: handled.version }], ...(options.read ?? [])];
+    let position = handled.position;
+    for (const r of reactions) if (r.categories.includes(category)) position = Math.max(position, await r.react(appended, known));
+    return { ...handled, position };
+  };
+  return Object.assign(handle, { register: (reaction: InlineReaction) => void reactions.push(reaction) }) as Handle;
+};

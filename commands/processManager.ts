@@ -1,16 +1,18 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
-import type { AppContext } from '../infra/context.js';
+import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/db/database.js';
-import type { RecordedEvent } from '../infra/eventStore/port.js';
-import type { ScheduledJob } from '../infra/scheduler.js';
-import { loadState, StreamBusy, type Aggregate, type CommandFor, type Handled, type HandleOptions, type Loaded } from './handle.js';
+import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
+import type { Logger } from '../infra/logger.js';
+import type { ScheduledJob, Scheduler } from '../infra/scheduler.js';
+import { categoryOf, loadState, StreamBusy, type Aggregate, type CommandFor, type Handle, type Handled, type HandleOptions, type InlineReaction, type Loaded } from './handle.js';
 import { causedBy, derivedEventIds } from './origin.js';
 
 /**
  * A process manager: what other aggregates must do after an event. It reacts twice to the same events:
- * inline, in the command handler that appended them (so the response reflects the reaction), and from a
+ * inline, in the one handler right after the command that appended them (so the response reflects the
+ * reaction; registered by the stream categories it follows, see `startProcess`), and from a
  * catch-up job that follows the log from its checkpoint (so a crash between two appends, a timer or
  * another area's command is not missed). Reactions derive their event ids from the causing event and
  * decide on the streams as they are now, so the second run appends nothing.
@@ -23,7 +25,15 @@ import { causedBy, derivedEventIds } from './origin.js';
 export type Cause = Pick<RecordedEvent, 'eventId' | 'type' | 'data' | 'streamId'>;
 
 /** What the mechanism needs (checkpoints, the log, the one handler for the commands); reactions may ask for more. */
-export type ReactionContext = Pick<AppContext, 'db' | 'store' | 'logger' | 'settle' | 'handle' | 'clock'>;
+export interface ReactionContext {
+  db: Db;
+  store: EventStore;
+  logger: Logger;
+  handle: Handle;
+  clock: Clock;
+  /** Read-your-writes: waits (bounded) until the read models have applied `position`. */
+  settle(position: number): Promise<void>;
+}
 
 /**
  * A command for one stream, as a reaction decides it. The runner sends it through the one handler with
@@ -66,7 +76,7 @@ export class Streams {
   private readonly known = new Map<string, Loaded<unknown>>();
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'store'>,
+    private readonly ctx: Pick<ReactionContext, 'store'>,
     known: Iterable<[string, Loaded<unknown>]> = [],
   ) {
     for (const [streamId, loaded] of known) this.known.set(streamId, loaded);
@@ -98,6 +108,9 @@ export class Streams {
 export interface ReactionDefinition<St> {
   /** Names its checkpoint and its job. */
   name: string;
+  /** The stream categories whose events it follows (`order` for `order-7`); every category when absent. */
+  categories?: readonly string[];
+  /** Which of those events it reacts to. */
   reactsTo(event: Cause): boolean;
   /** I/O: reads what the decision needs (through `streams`, so inline it comes from memory). */
   stateOf(streams: Streams, event: Cause): Promise<St>;
@@ -113,6 +126,9 @@ export interface ReactionDefinition<St> {
  */
 const MAX_FOLLOW_UP_DEPTH = 3;
 
+const follows = (def: ReactionDefinition<unknown>, e: Cause): boolean =>
+  (def.categories === undefined || def.categories.includes(categoryOf(e.streamId))) && def.reactsTo(e);
+
 /** Runs a pure reaction: read, decide, send each command, then react to what those commands appended. */
 const reactPurely =
   <St>(def: ReactionDefinition<St>) =>
@@ -125,13 +141,15 @@ const reactPurely =
         eventIds: s.eventIds ?? derivedEventIds(e, s.purpose),
         attempts: s.attempts,
         loaded: streams.peek(s.streamId),
+        // Its own follow-ups are below; other processes meet these events in their catch-up.
+        react: false,
       });
       streams.remember(s.streamId, handled);
       last = Math.max(last, handled.position);
       if (depth >= MAX_FOLLOW_UP_DEPTH) continue;
       for (const appended of handled.events) {
         const next: Cause = { ...appended, streamId: s.streamId };
-        if (def.reactsTo(next)) last = Math.max(last, await reactPurely(def)(ctx, next, streams, depth + 1));
+        if (follows(def, next)) last = Math.max(last, await reactPurely(def)(ctx, next, streams, depth + 1));
       }
     }
     return last;
@@ -157,6 +175,8 @@ export interface ProcessManager<C extends ReactionContext> {
   react(ctx: C, event: Cause): Promise<number>;
   /** The catch-up half, as a scheduler job; its runs never overlap. */
   catchUpJob(ctx: C, options: CatchUpOptions): ScheduledJob;
+  /** The inline half as the one handler runs it after an append to a stream of its categories. */
+  inlineReaction(ctx: C): InlineReaction;
 }
 
 declare module '../infra/db/database.js' {
@@ -195,7 +215,8 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
     .execute();
 
 export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C> {
-  const { name, reactsTo } = definition;
+  const { name } = definition;
+  const reactsTo = (e: Cause) => follows(definition as ReactionDefinition<unknown>, e);
   const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> => reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
   /**
    * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
@@ -216,15 +237,29 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     }
   };
 
+  const inline = async (ctx: C, events: Cause[], known: Iterable<[string, Loaded<unknown>]> = []) => {
+    const streams = new Streams(ctx, known);
+    let last = 0;
+    for (const e of events) if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, {}, streams));
+    return last;
+  };
+
   return {
     name,
-    async inline(ctx, events, known = []) {
-      const streams = new Streams(ctx, known);
-      let last = 0;
-      for (const e of events) if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, {}, streams));
-      return last;
-    },
+    inline,
     react: (ctx, e) => (reactsTo(e) ? reactLoggingRefusal(ctx, e, {}) : Promise.resolve(0)),
+    inlineReaction(ctx) {
+      if (!definition.categories) throw new Error(`process manager ${name} names no stream categories to follow inline`);
+      return {
+        name,
+        categories: definition.categories,
+        react: (events, known) =>
+          inline(ctx, events, known).catch((err: unknown) => {
+            ctx.logger.warn({ err, process: name, types: events.map((e) => e.type) }, 'process manager reaction left to the catch-up');
+            return 0;
+          }),
+      };
+    },
     catchUpJob(ctx, { everyMs, trailHead = false }) {
       let running: Promise<void> | null = null;
       let seenHead: number | null = null;
@@ -267,3 +302,16 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     },
   };
 }
+
+/**
+ * Starts a process manager: its catch-up job on the scheduler and, with `inline`, its inline half on the
+ * one handler, so every command appending to a stream it follows reacts before answering.
+ */
+export const startProcess = <C extends ReactionContext>(
+  ctx: C & { scheduler: Pick<Scheduler, 'register'> },
+  pm: ProcessManager<C>,
+  options: CatchUpOptions & { inline: boolean },
+): void => {
+  ctx.scheduler.register(pm.catchUpJob(ctx, options));
+  if (options.inline) ctx.handle.register(pm.inlineReaction(ctx));
+};

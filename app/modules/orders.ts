@@ -1,5 +1,5 @@
 import type { AppModule } from '../../infra/context.js';
-import { orderReactionsJob } from '../../commands/order/reactions.js';
+import { startOrderReactions } from '../../commands/order/reactions.js';
 import { orderTimersJob } from '../../commands/order/timers.js';
 import { creditViewMigrations, creditViewsProjector } from '../../projections/credit/creditViews.js';
 import { orderViewMigrations } from '../../projections/orders/orderTables.js';
@@ -17,7 +17,7 @@ export const ordersModule: AppModule = {
   projectors: [orderViewsProjector, creditViewsProjector],
   init(ctx) {
     ctx.scheduler.register(orderTimersJob(ctx));
-    ctx.scheduler.register(orderReactionsJob(ctx));
+    startOrderReactions(ctx);
   },
   routes(ctx, router) {
     // Fixed paths (/orders/active, /orders/offers/…) before /orders/:orderId.

@@ -1,5 +1,5 @@
 import { cashDebtOnlineGate } from '../../commands/wallet/onlineGate.js';
-import { walletEarningsJob } from '../../commands/wallet/walletReactions.js';
+import { startWalletEarnings } from '../../commands/wallet/walletReactions.js';
 import type { AppModule } from '../../infra/context.js';
 import { adminWalletRoutes } from '../../api/admin/wallet/routes.js';
 import { walletRoutes } from '../../api/wallet/routes.js';
@@ -12,7 +12,7 @@ export const walletModule: AppModule = {
   projectors: [walletLedgerProjector],
   init(ctx) {
     ctx.providers.driverOnlineGate = cashDebtOnlineGate(ctx);
-    ctx.scheduler.register(walletEarningsJob(ctx));
+    startWalletEarnings(ctx);
   },
   routes(ctx, router) {
     walletRoutes(ctx, router);

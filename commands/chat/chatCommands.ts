@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js';
 import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../stores/chat/chatQueries.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import { channelOfRoom, claimConflictOf, isAppMember, isClaimedByOther, isSupportRoom, isWithinWindow, type RoomType } from './chatRules.js';
@@ -14,7 +14,7 @@ import { channelOfRoom, claimConflictOf, isAppMember, isClaimedByOther, isSuppor
  * Publishing is after commit and at most once, like the projectors' (a lost real-time frame, never a lost
  * message: the history is in the table).
  */
-export type ChatDeps = Pick<AppContext, 'db' | 'bus' | 'clock' | 'logger' | 'config'>;
+export type ChatDeps = Pick<CommandDeps, 'db' | 'bus' | 'clock' | 'logger' | 'config'>;
 
 const chatNotFound = (what = 'Chat room not found.') => notFound('ChatError', what);
 const notAMember = () => forbidden('ChatError', 'You are not a member of this chat.');

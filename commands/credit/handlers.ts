@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { creditDecider } from '../../domain/credit/credit.js';
 import { creditStream, type CreditBucket } from '../../domain/credit/events.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+
+type Deps = Pick<CommandDeps, 'clock' | 'handle'>;
 
 /**
  * Back office: POST /admin/customers/{id}/credit/adjust. Returns the id of the event it appended: the
  * request's own id when it has one (commands/idempotency.ts), so a repeat is the store's no-op.
  */
 export const adjustCredit = async (
-  ctx: AppContext,
+  ctx: Deps,
   input: { clientId: number; adminId: number; direction: 'CREDIT' | 'DEBIT'; scope: CreditBucket; amountCents: number; reason: string },
   metadata?: EventMetadata,
   eventId: string = randomUUID(),

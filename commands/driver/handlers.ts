@@ -1,7 +1,9 @@
 import { driverDecider, type DriverCommand } from '../../domain/driver/driver.js';
 import { driverStream, type DocumentType } from '../../domain/driver/events.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+
+type Deps = Pick<CommandDeps, 'clock' | 'db' | 'handle' | 'providers'>;
 
 /**
  * Whether a driver may go online beyond its own status: the wallet area plugs in the cash-debt cap
@@ -22,7 +24,7 @@ export const openOnlineGate: DriverOnlineGate = { canGoOnline: async () => true 
 type Args<T extends DriverCommand['type']> = Omit<Extract<DriverCommand, { type: T }>, 'type' | 'now'>;
 
 /** The driver's commands, each through the one handler on the driver's stream. */
-export const driverCommands = (ctx: AppContext) => {
+export const driverCommands = (ctx: Deps) => {
   const on = (driverId: number, command: DriverCommand, metadata?: EventMetadata) => ctx.handle(driverDecider, driverStream(driverId), command, { metadata });
   const now = () => ctx.clock.now();
   return {

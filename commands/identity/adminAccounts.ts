@@ -1,9 +1,11 @@
 import { hash, verify } from '@node-rs/argon2';
 import { conflict, notFound, unauthorized, validationError } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { Db } from '../../infra/db/database.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
 import { newOpaqueToken, sha256 } from '../../infra/identity/secrets.js';
+
+type Deps = Pick<CommandDeps, 'clock' | 'config' | 'db' | 'logger' | 'bus' | 'providers'>;
 
 export interface AdminRow {
   id: number;
@@ -68,7 +70,7 @@ export const createSuperAdmin = async (db: Db, now: Date, email: string, passwor
   return inserted ? 'created' : 'exists';
 };
 
-export const adminAccounts = (ctx: AppContext) => {
+export const adminAccounts = (ctx: Deps) => {
   const { db } = ctx;
 
   const issueMailToken = async (adminId: number, purpose: TokenPurpose, email: string, hours: number): Promise<string> => {

@@ -1,6 +1,8 @@
 import { DomainError, tooMany } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import { rateLimit } from './rateLimit.js';
+
+type Deps = Pick<CommandDeps, 'config' | 'logger' | 'pool'>;
 
 const accountOf = (email: string) => email.trim().toLowerCase();
 
@@ -9,7 +11,7 @@ const accountOf = (email: string) => email.trim().toLowerCase();
  * per account. A password guesser is stopped before argon2 runs; a successful login gives back the
  * attempt it was counted as, so an admin who signs in often is never limited.
  */
-export const adminSignInLimits = (ctx: AppContext) => {
+export const adminSignInLimits = (ctx: Deps) => {
   const c = ctx.config;
   const windowMs = c.ADMIN_AUTH_RATE_WINDOW_MINUTES * 60_000;
   const limit = (name: string, points: number) => rateLimit(ctx.pool, name, points, windowMs);

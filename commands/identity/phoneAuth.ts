@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { conflict, DomainError, tooMany, unauthorized } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
 import { rateLimit } from './rateLimit.js';
 import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from '../../infra/identity/secrets.js';
+
+type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'config' | 'db' | 'logger' | 'pool' | 'providers' | 'settle'>;
 
 export type AppKind = 'client' | 'driver';
 
@@ -21,15 +23,15 @@ export interface UserRow {
 const roleOf = (app: AppKind) => (app === 'driver' ? 'DRIVER' : 'CLIENT');
 
 /** The OTP limits (docs/domain-rules.md) hold in production; OTP_RATE_LIMIT overrides (tests turn them on). */
-const rateLimited = (ctx: AppContext) => ctx.config.OTP_RATE_LIMIT ?? ctx.config.APP_ENV === 'production';
+const rateLimited = (ctx: Deps) => ctx.config.OTP_RATE_LIMIT ?? ctx.config.APP_ENV === 'production';
 
-export const findUserById = (ctx: AppContext, id: number): Promise<UserRow | undefined> =>
+export const findUserById = (ctx: Deps, id: number): Promise<UserRow | undefined> =>
   ctx.db.selectFrom('users').select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active']).where('id', '=', id).executeTakeFirst();
 
-export const findUserByPhone = (ctx: AppContext, phone: string): Promise<UserRow | undefined> =>
+export const findUserByPhone = (ctx: Deps, phone: string): Promise<UserRow | undefined> =>
   ctx.db.selectFrom('users').select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active']).where('phone', '=', phone).executeTakeFirst();
 
-export const issueAppToken = async (ctx: AppContext, userId: number): Promise<string> => {
+export const issueAppToken = async (ctx: Deps, userId: number): Promise<string> => {
   const token = newOpaqueToken();
   const now = ctx.clock.now();
   await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: now, revoked_at: null, last_used_at: now }).execute();
@@ -40,12 +42,12 @@ export const issueAppToken = async (ctx: AppContext, userId: number): Promise<st
  * Creates (idempotently) the driver stream of a DRIVER user: a crash between the user row and the
  * first event is repaired on the next sign-in.
  */
-const ensureDriverRegistered = async (ctx: AppContext, user: UserRow, metadata: EventMetadata): Promise<number> => {
+const ensureDriverRegistered = async (ctx: Deps, user: UserRow, metadata: EventMetadata): Promise<number> => {
   const r = await driverCommands(ctx).register({ driverId: user.driver_id!, userId: user.id, phone: user.phone, name: user.name }, metadata);
   return r.position;
 };
 
-export const phoneAuth = (ctx: AppContext) => {
+export const phoneAuth = (ctx: Deps) => {
   const secret = ctx.config.JWT_SECRET;
   const { OTP_RATE_WINDOW_MINUTES, OTP_REQUESTS_PER_IP_PER_WINDOW, OTP_REQUESTS_PER_WINDOW, OTP_VERIFICATIONS_PER_WINDOW } = ctx.config;
   const windowMs = OTP_RATE_WINDOW_MINUTES * 60_000;

@@ -1,7 +1,7 @@
 import { incidentStream } from '../../domain/incident/events.js';
 import { incidentDecider } from '../../domain/incident/incident.js';
 import type { Actor } from '../../domain/actor.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
@@ -9,13 +9,15 @@ import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
 
+type Deps = Pick<CommandDeps, 'clock' | 'db' | 'handle' | 'store'>;
+
 export interface ReportIncidentInput {
   orderId: number;
   type: string;
   description: string | null;
 }
 
-export const reportIncident = async (ctx: AppContext, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
+export const reportIncident = async (ctx: Deps, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
   const incidentId = await nextId(ctx.db, 'incident_id_seq');

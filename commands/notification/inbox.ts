@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { inboxStream, RETENTION_STREAM, type InboxEvent } from '../../domain/notification/events.js';
 import { notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import { toNotificationView, type NotificationView } from '../../projections/notifications/notificationView.js';
 import { SYSTEM } from '../origin.js';
 
+type Deps = Pick<CommandDeps, 'caughtUp' | 'clock' | 'config' | 'db' | 'settle' | 'store'>;
+
 const DAY_MS = 86_400_000;
 
 /** Entries created before this are outside the retention window: never listed, counted or found. */
-export const retentionStart = (ctx: AppContext, now = ctx.clock.now()): Date => new Date(now.getTime() - ctx.config.NOTIFICATION_RETENTION_DAYS * DAY_MS);
+export const retentionStart = (ctx: Deps, now = ctx.clock.now()): Date => new Date(now.getTime() - ctx.config.NOTIFICATION_RETENTION_DAYS * DAY_MS);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's own notification inside the window, or 404 NotFound (missing, someone else's, expired). */
-export const findOwnNotification = async (ctx: AppContext, actor: Actor, id: string): Promise<NotificationView> => {
+export const findOwnNotification = async (ctx: Deps, actor: Actor, id: string): Promise<NotificationView> => {
   if (UUID.test(id)) await ctx.caughtUp(notificationsProjector.name);
   const row = UUID.test(id)
     ? await ctx.db
@@ -36,14 +38,14 @@ export const findOwnNotification = async (ctx: AppContext, actor: Actor, id: str
  * delete are idempotent in the projector, so no expected revision is needed); the caller then waits
  * for the read model, as every command does.
  */
-export const recordInboxEvent = async (ctx: AppContext, streamId: string, event: InboxEvent, metadata: EventMetadata): Promise<void> => {
+export const recordInboxEvent = async (ctx: Deps, streamId: string, event: InboxEvent, metadata: EventMetadata): Promise<void> => {
   const { position } = await ctx.store.appendToStream(streamId, [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }], {
     expectedRevision: 'any',
   });
   await ctx.settle(position, [notificationsProjector.name]);
 };
 
-export const markRead = async (ctx: AppContext, actor: Actor, id: string, metadata: EventMetadata): Promise<{ read_at: string }> => {
+export const markRead = async (ctx: Deps, actor: Actor, id: string, metadata: EventMetadata): Promise<{ read_at: string }> => {
   const found = await findOwnNotification(ctx, actor, id);
   if (found.read_at) return { read_at: found.read_at };
   await recordInboxEvent(
@@ -58,7 +60,7 @@ export const markRead = async (ctx: AppContext, actor: Actor, id: string, metada
   return { read_at: after.read_at ?? ctx.clock.now().toISOString() };
 };
 
-export const markAllRead = async (ctx: AppContext, actor: Actor, metadata: EventMetadata): Promise<void> => {
+export const markAllRead = async (ctx: Deps, actor: Actor, metadata: EventMetadata): Promise<void> => {
   await ctx.caughtUp(notificationsProjector.name);
   const unread = await ctx.db
     .selectFrom('notifications')
@@ -72,7 +74,7 @@ export const markAllRead = async (ctx: AppContext, actor: Actor, metadata: Event
   await recordInboxEvent(ctx, inboxStream(actor.id), { type: 'AllNotificationsRead', data: { userId: actor.id, readAt: ctx.clock.now().toISOString() } }, metadata);
 };
 
-export const deleteNotification = async (ctx: AppContext, actor: Actor, id: string, metadata: EventMetadata): Promise<void> => {
+export const deleteNotification = async (ctx: Deps, actor: Actor, id: string, metadata: EventMetadata): Promise<void> => {
   const found = await findOwnNotification(ctx, actor, id);
   await recordInboxEvent(
     ctx,
@@ -83,7 +85,7 @@ export const deleteNotification = async (ctx: AppContext, actor: Actor, id: stri
 };
 
 /** The retention job: one purge event when something has left the window (nothing is appended otherwise). */
-export const purgeExpired = async (ctx: AppContext, now: Date): Promise<void> => {
+export const purgeExpired = async (ctx: Deps, now: Date): Promise<void> => {
   const before = retentionStart(ctx, now);
   const old = await ctx.db.selectFrom('notifications').select('id').where('created_at', '<', before).limit(1).executeTakeFirst();
   if (!old) return;

@@ -3,21 +3,22 @@ import { visibleOrder } from '../../domain/order/access.js';
 import { notFound } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
-import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { CommandDeps } from '../deps.js';
 import { SYSTEM } from '../origin.js';
-import { reactToOrderEvents } from './reactions.js';
 
 /** How an order or an offer ends without a delivery: cancelled by a party, or expired by a timer. */
 
+type ClosingDeps = Pick<CommandDeps, 'handle' | 'clock'>;
+
 /** POST /orders/{id}/cancel: the client, the assigned driver or an admin. */
-export const cancelOrder = async (
-  ctx: AppContext,
+export const cancelOrder = (
+  ctx: ClosingDeps,
   actor: Actor,
   input: { orderId: number; reasonCode: string | null; reason: string | null },
   metadata?: EventMetadata,
-) => {
-  const decided = await ctx.handle(
+) =>
+  ctx.handle(
     orderDecider,
     orderStream(input.orderId),
     (s) => {
@@ -32,14 +33,10 @@ export const cancelOrder = async (
     },
     { metadata },
   );
-  return { position: Math.max(decided.position, await reactToOrderEvents(ctx, decided)) };
-};
 
 /** Timers: each is a no-op when the order or offer has moved on (or the timer fired early). */
-export const expireOrder = async (ctx: AppContext, orderId: number) => {
-  const decided = await ctx.handle(orderDecider, orderStream(orderId), { type: 'ExpireOrder', now: ctx.clock.now() }, { metadata: SYSTEM });
-  return { position: Math.max(decided.position, await reactToOrderEvents(ctx, decided)) };
-};
+export const expireOrder = (ctx: ClosingDeps, orderId: number) =>
+  ctx.handle(orderDecider, orderStream(orderId), { type: 'ExpireOrder', now: ctx.clock.now() }, { metadata: SYSTEM });
 
-export const expireOffer = (ctx: AppContext, orderId: number, offerId: number) =>
+export const expireOffer = (ctx: ClosingDeps, orderId: number, offerId: number) =>
   ctx.handle(orderDecider, orderStream(orderId), { type: 'ExpireOffer', offerId, now: ctx.clock.now() }, { metadata: SYSTEM });

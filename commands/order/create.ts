@@ -1,20 +1,19 @@
 import { randomInt } from 'node:crypto';
 import { creditDecider, usableCredit } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
-import { conflict, unprocessable, validationError } from '../../domain/errors.js';
+import { unprocessable, validationError } from '../../domain/errors.js';
 import { orderStream, type WaterType } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { PAYMENT_FORM, type PricingSettings } from '../../domain/pricing.js';
-import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { billingSnapshotFor } from '../../stores/billing/billingQueries.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { activePaymentForm } from '../../stores/paymentForms/paymentFormQueries.js';
 import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
+import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
-import { reactToOrderEvents } from './reactions.js';
-import { withCustomerSlot, withDriverSlot } from './slots.js';
+import { customerSlotFor, driverSlotFor } from './slots.js';
 import { nearestCityId } from '../../domain/city.js';
 import { cityCentres } from '../../infra/cities/cityCentres.js';
 
@@ -22,7 +21,9 @@ import { cityCentres } from '../../infra/cities/cityCentres.js';
 
 export const minutes = (n: number) => n * 60_000;
 
-export const pricingSettingsOf = (ctx: AppContext): PricingSettings => ({
+type PricingConfig = Pick<CommandDeps['config'], 'PLATFORM_COMMISSION_PRC' | 'CLIENT_SOLIDARY_PRC' | 'DRIVER_SOLIDARY_PRC' | 'PLATFORM_SOLIDARY_PRC'>;
+
+export const pricingSettingsOf = (ctx: { config: PricingConfig }): PricingSettings => ({
   platformCommissionPrc: ctx.config.PLATFORM_COMMISSION_PRC,
   clientSolidaryPrc: ctx.config.CLIENT_SOLIDARY_PRC,
   driverSolidaryPrc: ctx.config.DRIVER_SOLIDARY_PRC,
@@ -33,7 +34,7 @@ export const pricingSettingsOf = (ctx: AppContext): PricingSettings => ({
 const newDeliveryPin = (): string => String(randomInt(0, 10_000)).padStart(4, '0');
 
 /** 422 naming the field when the method is unknown or switched off, or the form is missing or inactive. */
-export const assertSelectableMethod = async (ctx: AppContext, paymentMethod: string, paymentFormId: number | null | undefined): Promise<number | null> => {
+export const assertSelectableMethod = async (ctx: Pick<CommandDeps, 'db'>, paymentMethod: string, paymentFormId: number | null | undefined): Promise<number | null> => {
   const method = await findPaymentMethod(ctx.db, paymentMethod);
   if (!method || !method.active) throw validationError({ paymentMethod: ['is not an available payment method'] });
   if (paymentMethod !== PAYMENT_FORM) return null;
@@ -64,8 +65,15 @@ export interface CreateOrderInput {
   orderId?: number;
 }
 
-/** POST /orders (and, with `surplus`, the order a surplus reservation creates). */
-export const createOrder = async (ctx: AppContext, input: CreateOrderInput, metadata?: EventMetadata) => {
+type CreateDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & {
+  config: PricingConfig & Pick<CommandDeps['config'], 'BILLING_REQUIRED' | 'ORDER_BROADCAST_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
+};
+
+/**
+ * POST /orders (and, with `surplus`, the order a surplus reservation creates). The client's slot (and, for
+ * a surplus reservation, the driver's) is taken once the order is decided, before it is appended.
+ */
+export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, metadata?: EventMetadata) => {
   const now = ctx.clock.now();
   const paymentFormId = await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
   const rate = await officialRateAt(ctx.db, now);
@@ -76,44 +84,40 @@ export const createOrder = async (ctx: AppContext, input: CreateOrderInput, meta
   const fresh = input.orderId === undefined;
   const orderId = input.orderId ?? (await nextId(ctx.db, 'order_id_seq'));
   const cityId = nearestCityId(await cityCentres(ctx.db), input);
-  const create = async () => {
-    const credit = await loadState(ctx.store, creditStream(input.clientId), creditDecider);
-    const decided = await ctx.handle(
-      orderDecider,
-      orderStream(orderId),
-      {
-        type: 'CreateOrder',
-        orderId,
-        clientId: input.clientId,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        address: input.address,
-        addressReference: input.addressReference,
-        litersRequested: input.litersRequested,
-        waterPriceCents: input.waterPriceCents,
-        waterType: input.waterType,
-        paymentMethod: input.paymentMethod,
-        paymentFormId,
-        notes: input.notes,
-        accessInstructions: input.accessInstructions,
-        billing,
-        officialRateCents: rate.rateCents,
-        pricingSettings: pricingSettingsOf(ctx),
-        creditAvailableCents: usableCredit(credit.state, input.surplus ? 'surplus' : 'order'),
-        deliveryPin: newDeliveryPin(),
-        cityId,
-        now,
-        expiresAt: new Date(now.getTime() + minutes(ctx.config.ORDER_BROADCAST_MINUTES)),
-        surplus: input.surplus ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) } : null,
-      },
-      { metadata, loaded: fresh ? { state: null, version: 0 } : undefined },
-    );
-    const reacted = await reactToOrderEvents(ctx, decided, { clientId: input.clientId, loaded: credit });
-    return { orderId, position: Math.max(decided.position, reacted) };
-  };
-  const activeOrderExists = () => conflict('ActiveOrderExists', 'You already have an active order.');
-  const withCustomer = () => withCustomerSlot(ctx, input.clientId, orderId, activeOrderExists, create, metadata);
-  return input.surplus
-    ? withDriverSlot(ctx, input.surplus.driverId, orderId, () => conflict('Conflict', 'The driver is busy with another order.'), withCustomer, metadata)
-    : withCustomer();
+  const credit = await loadState(ctx.store, creditStream(input.clientId), creditDecider);
+  const reservations = [
+    ...(input.surplus ? [driverSlotFor(ctx, input.surplus.driverId, orderId, metadata)] : []),
+    customerSlotFor(ctx, input.clientId, orderId, metadata),
+  ];
+  const created = await ctx.handle(
+    orderDecider,
+    orderStream(orderId),
+    {
+      type: 'CreateOrder',
+      orderId,
+      clientId: input.clientId,
+      latitude: input.latitude,
+      longitude: input.longitude,
+      address: input.address,
+      addressReference: input.addressReference,
+      litersRequested: input.litersRequested,
+      waterPriceCents: input.waterPriceCents,
+      waterType: input.waterType,
+      paymentMethod: input.paymentMethod,
+      paymentFormId,
+      notes: input.notes,
+      accessInstructions: input.accessInstructions,
+      billing,
+      officialRateCents: rate.rateCents,
+      pricingSettings: pricingSettingsOf(ctx),
+      creditAvailableCents: usableCredit(credit.state, input.surplus ? 'surplus' : 'order'),
+      deliveryPin: newDeliveryPin(),
+      cityId,
+      now,
+      expiresAt: new Date(now.getTime() + minutes(ctx.config.ORDER_BROADCAST_MINUTES)),
+      surplus: input.surplus ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) } : null,
+    },
+    { metadata, loaded: fresh ? { state: null, version: 0 } : undefined, read: [[creditStream(input.clientId), credit]], reservations },
+  );
+  return { orderId, position: created.position };
 };

@@ -7,22 +7,23 @@ import { orderStream } from '../../domain/order/events.js';
 import { standingCounterOffer } from '../../domain/order/bidding.js';
 import type { AcceptOffer } from '../../domain/order/commands.js';
 import { orderDecider, type Order } from '../../domain/order/order.js';
-import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
+import type { CommandDeps } from '../deps.js';
 import { loadState, type Loaded } from '../handle.js';
 import { nextId } from '../origin.js';
 import { minutes } from './create.js';
-import { reactToOrderEvents } from './reactions.js';
-import { withDriverSlot } from './slots.js';
+import { driverSlotFor } from './slots.js';
 
 /** Bidding: a driver's offer, the client's acceptance or rejection. Each reads the order stream once. */
+
+type OfferDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & { config: Pick<CommandDeps['config'], 'OFFER_TTL_MINUTES' | 'PAYMENT_WINDOW_MINUTES'> };
 
 /** An idle position older than this is not "recent GPS" for an offer's driver_latitude/longitude. */
 export const OFFER_POSITION_FRESH_MINUTES = 15;
 
 /** The bidding driver as the offer needs it, or 409 Conflict when the driver may not bid. */
-const eligibleDriver = async (ctx: AppContext, driverId: number | null | undefined): Promise<DriverRecord> => {
+const eligibleDriver = async (ctx: Pick<OfferDeps, 'db' | 'clock'>, driverId: number | null | undefined): Promise<DriverRecord> => {
   const driver = driverId ? await findDriver(ctx.db, driverId, ctx.clock.now()) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may bid.');
   if (!driver.isOnline) throw conflict('Conflict', 'Go online to bid.');
@@ -38,7 +39,7 @@ export interface PlaceOfferInput {
 }
 
 /** POST /orders/{id}/accept, /driver-accept, /counter-offer, /offers. */
-export const placeOffer = async (ctx: AppContext, actor: Actor, input: PlaceOfferInput, metadata?: EventMetadata) => {
+export const placeOffer = async (ctx: OfferDeps, actor: Actor, input: PlaceOfferInput, metadata?: EventMetadata) => {
   // Read first: an unknown order is 404 whoever asks, before the driver's eligibility is looked at.
   const loaded = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   if (!loaded.state) throw notFound('OrderNotFound', 'Order not found.');
@@ -69,11 +70,10 @@ export const placeOffer = async (ctx: AppContext, actor: Actor, input: PlaceOffe
 
 /**
  * The client confirms an offer on the order as read. The driver's record and the client's credit are read
- * once; the decision is tried on that state before the driver's slot is taken, so a stale offer never
- * blocks a driver, and two clients racing for one driver, or a driver already holding an order, give a
- * clean 409. The decision then runs for real on the same state, re-read only if the stream moved.
+ * once; the driver's slot is taken only once the decision has its events, so a stale offer never blocks a
+ * driver, and two clients racing for one driver, or a driver already holding an order, give a clean 409.
  */
-const acceptOffer = async (ctx: AppContext, actor: Actor, loaded: Loaded<Order>, offerId: number, metadata?: EventMetadata) => {
+const acceptOffer = async (ctx: OfferDeps, actor: Actor, loaded: Loaded<Order>, offerId: number, metadata?: EventMetadata) => {
   const order = loaded.state;
   const offer = order.offers[offerId];
   const driver = await findDriver(ctx.db, offer.driverId, ctx.clock.now());
@@ -93,29 +93,23 @@ const acceptOffer = async (ctx: AppContext, actor: Actor, loaded: Loaded<Order>,
       paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)),
     };
   };
-  orderDecider.decide(accept(), order);
-  const position = await withDriverSlot(
-    ctx,
-    offer.driverId,
-    order.id,
-    () => conflict('Conflict', 'The driver is busy with another order.'),
-    async () => {
-      const decided = await ctx.handle(orderDecider, orderStream(order.id), accept, { metadata, loaded });
-      return Math.max(decided.position, await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit }));
-    },
+  const accepted = await ctx.handle(orderDecider, orderStream(order.id), accept, {
     metadata,
-  );
-  return { orderId: order.id, position };
+    loaded,
+    read: [[creditStream(order.clientId), credit]],
+    reservations: [driverSlotFor(ctx, offer.driverId, order.id, metadata)],
+  });
+  return { orderId: order.id, position: accepted.position };
 };
 
 /** POST /orders/offers/{offerId}/accept and /counter-offers/{offerId}/accept. */
-export const acceptOfferById = async (ctx: AppContext, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) => {
+export const acceptOfferById = async (ctx: OfferDeps, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) => {
   const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
   return acceptOffer(ctx, actor, { state: asOwnerOfOffer(state, actor, offerId), version }, offerId, metadata);
 };
 
 /** POST /orders/{orderId}/accept-counter. */
-export const acceptStandingCounterOffer = async (ctx: AppContext, actor: Actor, orderId: number, metadata?: EventMetadata) => {
+export const acceptStandingCounterOffer = async (ctx: OfferDeps, actor: Actor, orderId: number, metadata?: EventMetadata) => {
   const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
   const order = asOwner(state, actor);
   const standing = standingCounterOffer(order, ctx.clock.now());
@@ -124,7 +118,7 @@ export const acceptStandingCounterOffer = async (ctx: AppContext, actor: Actor, 
 };
 
 /** POST /counter-offers/{offerId}/reject. */
-export const rejectOffer = (ctx: AppContext, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) =>
+export const rejectOffer = (ctx: Pick<CommandDeps, 'handle' | 'clock'>, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) =>
   ctx.handle(
     orderDecider,
     orderStream(orderId),

@@ -3,9 +3,9 @@ import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { ManualClock } from '../../infra/clock.js';
-import type { AppContext } from '../../infra/context.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/streams.js';
+import type { CommandDeps } from '../deps.js';
 import { createHandle } from '../handle.js';
 import { confirmPayment } from './payment.js';
 
@@ -26,10 +26,10 @@ const waiting: OrderCommand[] = [
 ];
 
 let t: StreamsUnderTest;
-let ctx: AppContext;
+let ctx: Pick<CommandDeps, 'handle' | 'clock'>;
 beforeAll(async () => {
   t = await streamsOnPgLite();
-  ctx = { store: t.store, handle: createHandle(t.store), clock } as unknown as AppContext;
+  ctx = { handle: createHandle(t.store), clock };
 });
 afterAll(() => t?.close());
 

@@ -4,18 +4,17 @@ import type { Actor } from '../../domain/actor.js';
 import { asOwner } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
-import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 import { SYSTEM } from '../origin.js';
 import { assertSelectableMethod } from './create.js';
-import { reactToOrderEvents } from './reactions.js';
 
 /** How an order is paid: the client's method, and the payments area's report, rejection and confirmation. */
 
 /** PATCH /orders/{id}/payment-method. */
 export const changePaymentMethod = async (
-  ctx: AppContext,
+  ctx: Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db'>,
   actor: Actor,
   input: { orderId: number; paymentMethod: string; paymentFormId: number | null | undefined },
   metadata?: EventMetadata,
@@ -24,7 +23,7 @@ export const changePaymentMethod = async (
   const order = asOwner(loaded.state, actor);
   const paymentFormId = await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
   const credit = await loadState(ctx.store, creditStream(actor.id), creditDecider);
-  const decided = await ctx.handle(
+  return ctx.handle(
     orderDecider,
     orderStream(input.orderId),
     (s) => ({
@@ -35,20 +34,19 @@ export const changePaymentMethod = async (
       creditAvailableCents: creditUsableForOrder(credit.state, order.surplusListingId === null ? 'order' : 'surplus', order.id),
       now: ctx.clock.now(),
     }),
-    { metadata, loaded },
+    { metadata, loaded, read: [[creditStream(actor.id), credit]] },
   );
-  return { position: Math.max(decided.position, await reactToOrderEvents(ctx, decided, { clientId: actor.id, loaded: credit })) };
 };
 
 /**
  * For the payments area: the order's payment was reported (manual form), rejected, or confirmed. Each is
  * idempotent for the same payment id; ConfirmPayment moves WAITING_FOR_PAYMENT to CONFIRMED.
  */
-export const reportPayment = (ctx: AppContext, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
+export const reportPayment = (ctx: Pick<CommandDeps, 'handle' | 'clock'>, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
   ctx.handle(orderDecider, orderStream(orderId), { type: 'ReportPayment', paymentId, now: ctx.clock.now() }, { metadata });
 
-export const rejectPayment = (ctx: AppContext, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
+export const rejectPayment = (ctx: Pick<CommandDeps, 'handle' | 'clock'>, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
   ctx.handle(orderDecider, orderStream(orderId), { type: 'RejectPayment', paymentId, now: ctx.clock.now() }, { metadata });
 
-export const confirmPayment = (ctx: AppContext, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
+export const confirmPayment = (ctx: Pick<CommandDeps, 'handle' | 'clock'>, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
   ctx.handle(orderDecider, orderStream(orderId), { type: 'ConfirmPayment', paymentId, now: ctx.clock.now() }, { metadata });

@@ -2,11 +2,10 @@ import { creditDecider, creditUsableForOrder, initialState as noCredit, type Cre
 import { creditStream } from '../../domain/credit/events.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
-import { orderStream, type OrderDeliveredData, type OrderEvent } from '../../domain/order/events.js';
+import { orderStream, type OrderDeliveredData } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
-import type { AppContext } from '../../infra/context.js';
-import type { Handled, Loaded } from '../handle.js';
-import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import type { Scheduler } from '../../infra/scheduler.js';
+import { processManager, send, startProcess, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 
 /**
  * The order process manager: what other aggregates must do after an order event.
@@ -17,9 +16,9 @@ import { processManager, send, type Cause, type Send, type Streams } from '../pr
  *   usable, and that change reconciles once more.
  * - A delivery draws actualLiters from the driver's tank (the driver stream, through identity's decider).
  *
- * Command handlers run it inline for the events they append, on the state they just decided (the response
- * then reflects it), and a scheduler job replays the log behind them. Event ids derive from the causing
- * event's id, so the second run appends nothing.
+ * The one handler runs it inline after every order command, on the state just decided (the response then
+ * reflects it), and a scheduler job replays the log behind it. Event ids derive from the causing event's
+ * id, so the second run appends nothing.
  */
 
 const CREDIT_TRIGGERS = new Set(['OrderCreated', 'OfferAccepted', 'PaymentMethodChanged', 'OrderCancelled', 'OrderExpired']);
@@ -74,31 +73,13 @@ const reactionState = async (streams: Streams, e: Cause): Promise<OrderReactionS
 };
 
 /** Its catch-up half heals a crash between an order's append and the reaction to it. */
-const orderProcess = processManager<AppContext, OrderReactionState>({
+const orderProcess = processManager<ReactionContext, OrderReactionState>({
   name: 'order-reactions',
-  reactsTo: (e) => e.streamId.startsWith('order-') && (CREDIT_TRIGGERS.has(e.type) || e.type === 'OrderDelivered'),
+  categories: ['order'],
+  reactsTo: (e) => CREDIT_TRIGGERS.has(e.type) || e.type === 'OrderDelivered',
   stateOf: reactionState,
   decide: orderReactions,
 });
 
-/**
- * The inline half, for the events an order command just appended, on the order as it decided it (and the
- * client's credit when the handler read it); returns the last position appended.
- */
-export const reactToOrderEvents = (
-  ctx: AppContext,
-  decided: Handled<OrderState, OrderEvent>,
-  credit?: { clientId: number; loaded: Loaded<CreditState> },
-): Promise<number> => {
-  if (decided.events.length === 0) return Promise.resolve(0);
-  const orderId = decided.events[0].data.orderId;
-  const known: [string, Loaded<unknown>][] = [[orderStream(orderId), { state: decided.state, version: decided.version }]];
-  if (credit) known.push([creditStream(credit.clientId), credit.loaded]);
-  return orderProcess.inline(
-    ctx,
-    decided.events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, streamId: orderStream(orderId) })),
-    known,
-  );
-};
-
-export const orderReactionsJob = (ctx: AppContext) => orderProcess.catchUpJob(ctx, { everyMs: 2000 });
+export const startOrderReactions = (ctx: ReactionContext & { scheduler: Pick<Scheduler, 'register'> }) =>
+  startProcess(ctx, orderProcess, { everyMs: 2000, inline: true });

@@ -1,7 +1,9 @@
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { dueTimers } from '../../projections/orders/orderQueries.js';
 import { expireOffer, expireOrder } from './closing.js';
+
+type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'db' | 'logger' | 'settle'>;
 
 /**
  * The life cycle's timers (docs/domain-rules.md): bidding past expires_at, a payment window past its end, an offer
@@ -9,7 +11,7 @@ import { expireOffer, expireOrder } from './closing.js';
  * (a payment that arrived meanwhile wins). A run settles what it wrote, so `scheduler.tick()` returns with
  * the read models showing the expiries.
  */
-export const orderTimersJob = (ctx: AppContext, everyMs = 5000): ScheduledJob => {
+export const orderTimersJob = (ctx: Deps, everyMs = 5000): ScheduledJob => {
   let running: Promise<void> | null = null;
   const runOnce = async (now: Date) => {
     const due = await dueTimers(ctx.db, now, 500);

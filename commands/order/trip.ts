@@ -7,23 +7,23 @@ import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import type { OrderCommand } from '../../domain/order/commands.js';
 import { inTurn } from '../../domain/decider.js';
-
-const arrivalDecider = inTurn(orderDecider);
 import { failureOf } from '../../domain/order/trip.js';
-import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
-import { reactToDeliveryInline } from '../wallet/walletReactions.js';
-import { reactToOrderEvents } from './reactions.js';
 
 /** The trip, for the assigned driver: start, live location, arrival, delivery. Access is decided on the state the command decides on. */
 
+type TripDeps = Pick<CommandDeps, 'handle' | 'clock'>;
+
+const arrivalDecider = inTurn(orderDecider);
+
 /** POST /orders/{id}/start. */
-export const startTrip = (ctx: AppContext, actor: Actor, orderId: number, metadata?: EventMetadata) =>
+export const startTrip = (ctx: TripDeps, actor: Actor, orderId: number, metadata?: EventMetadata) =>
   ctx.handle(orderDecider, orderStream(orderId), (s) => ({ type: 'StartTrip', driverId: asAssignedDriver(s, actor).driverId, now: ctx.clock.now() }), { metadata });
 
 /** POST /orders/{id}/location. */
-export const recordLocation = (ctx: AppContext, actor: Actor, input: { orderId: number; latitude: number; longitude: number }, metadata?: EventMetadata) =>
+export const recordLocation = (ctx: TripDeps, actor: Actor, input: { orderId: number; latitude: number; longitude: number }, metadata?: EventMetadata) =>
   ctx.handle(
     orderDecider,
     orderStream(input.orderId),
@@ -33,7 +33,7 @@ export const recordLocation = (ctx: AppContext, actor: Actor, input: { orderId: 
 
 /** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first, in the same append. */
 export const markArrived = async (
-  ctx: AppContext,
+  ctx: TripDeps,
   actor: Actor,
   input: { orderId: number; latitude?: number; longitude?: number },
   metadata?: EventMetadata,
@@ -55,9 +55,13 @@ export const markArrived = async (
   return { position: arrived.position, order: arrived.state! };
 };
 
-/** POST /orders/{id}/deliver: a wrong PIN is recorded (it counts towards the lock) and then refused. */
+/**
+ * POST /orders/{id}/deliver: a wrong PIN is recorded (it counts towards the lock) and then refused. The
+ * delivery's reactions (the driver's tank, the wallet entries) follow inline, so a wallet read right after
+ * it shows them.
+ */
 export const deliver = async (
-  ctx: AppContext,
+  ctx: TripDeps & Pick<CommandDeps, 'store'>,
   actor: Actor,
   input: { orderId: number; deliveryPin: string; actualLiters: number },
   metadata?: EventMetadata,
@@ -77,19 +81,9 @@ export const deliver = async (
       redeemedCreditCents: redeemedForOrder(credit.state, input.orderId),
       now: ctx.clock.now(),
     }),
-    { metadata, loaded },
+    { metadata, loaded, read: [[creditStream(order.clientId), credit]] },
   );
   const failure = failureOf(decided.events);
   if (failure) throw failure;
-  const reacted = await reactToOrderEvents(ctx, decided, { clientId: order.clientId, loaded: credit });
-  // The driver's wallet entries in the same response, so a wallet read right after the delivery shows them;
-  // if this fails, the wallet's catch-up job records them from the log (the delivery itself stands).
-  const delivered = decided.events.find((e) => e.type === 'OrderDelivered');
-  const earned = !delivered
-    ? 0
-    : await reactToDeliveryInline(ctx, { ...delivered, streamId: orderStream(input.orderId) }, { state: decided.state, version: decided.version }).catch((err: unknown) => {
-        ctx.logger.warn({ err, orderId: input.orderId }, 'wallet entries of a delivery left to the catch-up');
-        return 0;
-      });
-  return { position: Math.max(decided.position, reacted, earned) };
+  return { position: decided.position };
 };

@@ -1,29 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, DomainError, forbidden, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
-import { orderPaymentsStream, paymentStream, type PaymentAttemptOpened, type PaymentCurrency } from '../../domain/payment/events.js';
+import { orderPaymentsStream, paymentStream, type PaymentCurrency } from '../../domain/payment/events.js';
 import {
   CASH_USD,
   EXCHANGE_PAY,
   PAYPROV_DI,
   currentPaymentId,
   isActionable,
-  orderPaymentsAggregate,
+  orderPaymentsDecider,
   paymentDecider,
+  type OrderPayments,
   type Payment,
   type RequestPayment,
   type PaymentState,
 } from '../../domain/payment/payment.js';
 import { PAYMENT_FORM } from '../../domain/pricing.js';
 import type { Actor } from '../../domain/actor.js';
-import type { AppContext } from '../../infra/context.js';
-import { ConcurrencyError, type EventMetadata } from '../../infra/eventStore/port.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { PaymentProviderError, PROVIDER_OF_METHOD, type DebitPayer } from '../../infra/payments/paymentProviders.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { checkFormValues, findPaymentForm, type PaymentForm, type ReportedValue } from '../../stores/paymentForms/paymentFormQueries.js';
 import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
-import { loadState } from '../handle.js';
+import type { CommandDeps } from '../deps.js';
+import { loadState, type Loaded } from '../handle.js';
 import { confirmPayment as confirmOrderPayment, rejectPayment as rejectOrderPayment, reportPayment as reportOrderPayment } from '../order/payment.js';
 import { nextId } from '../origin.js';
 
@@ -34,17 +34,21 @@ import { nextId } from '../origin.js';
  * between the two is healed by the payments process manager (commands/payment/reactions.ts).
  */
 
-/** The order a payment is for, as its stream holds it now. */
-export const loadOrder = async (ctx: AppContext, orderId: number): Promise<OrderState> => (await loadState(ctx.store, orderStream(orderId), orderDecider)).state;
+type PaymentDeps = Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db' | 'providers' | 'settle'> & {
+  config: Pick<CommandDeps['config'], 'PAYMENT_WINDOW_MINUTES'>;
+};
 
-export const loadPayment = async (ctx: AppContext, paymentId: number): Promise<PaymentState> =>
+/** The order a payment is for, as its stream holds it now. */
+export const loadOrder = async (ctx: PaymentDeps, orderId: number): Promise<OrderState> => (await loadState(ctx.store, orderStream(orderId), orderDecider)).state;
+
+export const loadPayment = async (ctx: PaymentDeps, paymentId: number): Promise<PaymentState> =>
   (await loadState(ctx.store, paymentStream(paymentId), paymentDecider)).state;
 
 /**
  * The global position of a stream's last event (0 for none): what a reader settles on before answering
  * about a payment or order that another request may just have written.
  */
-export const streamHead = async (ctx: AppContext, streamId: string): Promise<number> =>
+export const streamHead = async (ctx: PaymentDeps, streamId: string): Promise<number> =>
   (await ctx.store.readStream(streamId)).at(-1)?.globalPosition ?? 0;
 
 const ORDER_PAST_ACCEPTANCE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED'];
@@ -76,57 +80,68 @@ export interface Ensured {
 
 const currencyOf = (form: PaymentForm | null): PaymentCurrency => form?.currency ?? 'USD';
 
+/** The order's live payment, or the id to open one under and the index as read. */
+type Attempt = { payment: Payment; position: number } | { paymentId: number; fresh: boolean; after: number | null; index: Loaded<OrderPayments>; position: number };
+
+const ATTEMPTS = 8;
+
 /**
- * The order's current payment, opened when there is none (or the last one failed or went stale). The
- * order's index stream (`orderpayments-<orderId>`) names the attempts, so two concurrent callers open
- * one payment: the loser of the append reloads and finds the winner's.
+ * Reads the order's index of attempts: the current payment when it still describes the order's charge (a
+ * stale one is failed first), or the id the next one opens under: the current id when the index names a
+ * payment that was never created (a crash in between), a new one otherwise.
  */
-export const ensurePayment = async (ctx: AppContext, order: Order, metadata: EventMetadata): Promise<Ensured> => {
+const currentOrNext = async (ctx: PaymentDeps, order: Order, metadata: EventMetadata): Promise<Attempt> => {
   let position = 0;
-  for (let attempt = 1; ; attempt++) {
-    const index = await loadState(ctx.store, orderPaymentsStream(order.id), orderPaymentsAggregate);
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const index = await loadState(ctx.store, orderPaymentsStream(order.id), orderPaymentsDecider);
     const currentId = currentPaymentId(index.state);
-    let paymentId: number | null = null;
-    if (currentId !== null) {
-      const current = await loadPayment(ctx, currentId);
-      if (current && isStale(current, order)) {
-        const r = await ctx.handle(paymentDecider, paymentStream(currentId), (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now: ctx.clock.now() } : null), { metadata });
-        position = Math.max(position, r.position);
-        continue;
-      }
-      if (current && current.status !== 'FAILED') return { payment: current, position };
-      // Named by the index but never created (a crash in between): create it under that id.
-      if (!current) paymentId = currentId;
+    const current = currentId === null ? null : await loadPayment(ctx, currentId);
+    if (current && isStale(current, order)) {
+      const now = ctx.clock.now();
+      const r = await ctx.handle(paymentDecider, paymentStream(current.id), (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), { metadata });
+      position = Math.max(position, r.position);
+      continue;
     }
+    if (current && current.status !== 'FAILED') return { payment: current, position };
     if (!payable(order)) throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
-    const fresh = paymentId === null;
-    paymentId ??= await nextId(ctx.db, 'payment_id_seq');
-    // The provider is asked before anything is written: its refusal leaves no trace here.
-    const request = await paymentRequestFor(ctx, order, paymentId);
-    if (fresh) {
-      try {
-        const opened: PaymentAttemptOpened = { type: 'PaymentAttemptOpened', data: { orderId: order.id, paymentId, openedAt: ctx.clock.now().toISOString() } };
-        const r = await ctx.store.appendToStream(orderPaymentsStream(order.id), [{ eventId: randomUUID(), ...opened, metadata }], {
-          expectedRevision: index.version === 0 ? 'no_stream' : index.version - 1,
-        });
-        position = Math.max(position, r.position);
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError)) throw err;
-        if (attempt < 8) continue;
-        throw conflict('Conflict', 'The payment is busy; try again.');
-      }
-    }
-    try {
-      const created = await ctx.handle(paymentDecider, paymentStream(paymentId), request, { metadata });
-      return { payment: created.state!, position: Math.max(position, created.position) };
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'Conflict' && attempt < 8) continue;
-      throw err;
-    }
+    if (currentId !== null && !current) return { paymentId: currentId, fresh: false, after: currentId, index, position };
+    return { paymentId: await nextId(ctx.db, 'payment_id_seq'), fresh: true, after: currentId, index, position };
   }
+  throw conflict('Conflict', 'The payment is busy; try again.');
 };
 
-const paymentRequestFor = async (ctx: AppContext, order: Order, paymentId: number): Promise<RequestPayment> => {
+/**
+ * The order's current payment, opened when there is none (or the last one failed or went stale). The
+ * provider is asked for the intent after the index is read and before anything is written, so its refusal
+ * leaves no trace. The order's index stream (`orderpayments-<orderId>`) names the attempts, so of two
+ * concurrent callers one opens the payment: for the other the index has moved on, and it reads again and
+ * finds the winner's.
+ */
+export const ensurePayment = async (ctx: PaymentDeps, order: Order, metadata: EventMetadata): Promise<Ensured> => {
+  let position = 0;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const next = await currentOrNext(ctx, order, metadata);
+    position = Math.max(position, next.position);
+    if ('payment' in next) return { payment: next.payment, position };
+    const request = await paymentRequestFor(ctx, order, next.paymentId);
+    if (next.fresh) {
+      const open = { type: 'OpenPaymentAttempt', orderId: order.id, paymentId: next.paymentId, after: next.after, now: ctx.clock.now() } as const;
+      const opened = await ctx.handle(orderPaymentsDecider, orderPaymentsStream(order.id), open, { metadata, loaded: next.index });
+      if (opened.events.length === 0) continue;
+      position = Math.max(position, opened.position);
+    }
+    try {
+      const created = await ctx.handle(paymentDecider, paymentStream(next.paymentId), request, { metadata });
+      return { payment: created.state!, position: Math.max(position, created.position) };
+    } catch (err) {
+      // Another caller created it meanwhile: read again and answer theirs.
+      if (!(err instanceof DomainError && err.code === 'Conflict') || attempt === ATTEMPTS) throw err;
+    }
+  }
+  throw conflict('Conflict', 'The payment is busy; try again.');
+};
+
+const paymentRequestFor = async (ctx: PaymentDeps, order: Order, paymentId: number): Promise<RequestPayment> => {
   const now = ctx.clock.now();
   const method = order.paymentMethod;
   const form = method === PAYMENT_FORM && order.paymentFormId !== null ? await findPaymentForm(ctx.db, order.paymentFormId) : null;
@@ -168,7 +183,7 @@ const paymentRequestFor = async (ctx: AppContext, order: Order, paymentId: numbe
 const isOwner = (order: Order, actor: Actor): boolean => actor.role === 'CLIENT' && order.clientId === actor.id;
 
 /** POST /orders/{id}/payment: create or refresh the order's intent. */
-export const requestPayment = async (ctx: AppContext, actor: Actor, orderId: number, methodCode: string, metadata: EventMetadata) => {
+export const requestPayment = async (ctx: PaymentDeps, actor: Actor, orderId: number, methodCode: string, metadata: EventMetadata) => {
   const order = await loadOrder(ctx, orderId);
   if (!order || !isOwner(order, actor)) throw notFound('OrderNotFound', 'Order not found.');
   const method = await findPaymentMethod(ctx.db, methodCode);
@@ -207,7 +222,7 @@ const onOrder = async <T>(run: () => Promise<T>, refusal: () => DomainError): Pr
 };
 
 /** POST /orders/{id}/payment/prepare: immediate debit step 1, the payer's bank sends an OTP. */
-export const prepareDebit = async (ctx: AppContext, actor: Actor, orderId: number, payer: DebitPayer, metadata: EventMetadata) => {
+export const prepareDebit = async (ctx: PaymentDeps, actor: Actor, orderId: number, payer: DebitPayer, metadata: EventMetadata) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
   assertWaiting(order, PAYPROV_DI);
   const ensured = await ensurePayment(ctx, order, metadata);
@@ -226,7 +241,7 @@ export const prepareDebit = async (ctx: AppContext, actor: Actor, orderId: numbe
  * (ReportPayment), so the debit cannot race the expiry; a declined debit fails the payment and reopens
  * the order; an unanswered one stays PROCESSING for the webhook or an admin.
  */
-export const reportDebit = async (ctx: AppContext, actor: Actor, orderId: number, payer: DebitPayer & { otp: string }, metadata: EventMetadata) => {
+export const reportDebit = async (ctx: PaymentDeps, actor: Actor, orderId: number, payer: DebitPayer & { otp: string }, metadata: EventMetadata) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
   assertWaiting(order, PAYPROV_DI);
   const ensured = await ensurePayment(ctx, order, metadata);
@@ -262,7 +277,7 @@ export const reportDebit = async (ctx: AppContext, actor: Actor, orderId: number
  * null when the order refused (it moved on: expired, cancelled, another payment).
  */
 export const confirmLivePayment = async (
-  ctx: AppContext,
+  ctx: PaymentDeps,
   paymentId: number,
   how: { by: 'provider' | 'admin' | 'system'; adminId: number | null; reason: string | null; providerReference: string | null },
   metadata: EventMetadata,
@@ -281,12 +296,12 @@ export const confirmLivePayment = async (
   return Math.max(orderPosition, r.position);
 };
 
-const settleConfirmed = async (ctx: AppContext, paymentId: number, how: Parameters<typeof confirmLivePayment>[2], metadata: EventMetadata): Promise<number> =>
+const settleConfirmed = async (ctx: PaymentDeps, paymentId: number, how: Parameters<typeof confirmLivePayment>[2], metadata: EventMetadata): Promise<number> =>
   (await confirmLivePayment(ctx, paymentId, how, metadata)) ?? 0;
 
 /** Fails a live payment, then reopens the order's method change and expiry (RejectPayment). */
 export const failPayment = async (
-  ctx: AppContext,
+  ctx: PaymentDeps,
   paymentId: number,
   how: { by: 'provider' | 'admin' | 'system'; adminId: number | null; reason: string },
   metadata: EventMetadata,
@@ -299,7 +314,7 @@ export const failPayment = async (
 };
 
 /** GET /orders/{id}/payment/form: the order's form and what is due (bolivars at the current rate for VES). */
-export const paymentFormOfOrder = async (ctx: AppContext, actor: Actor, orderId: number) => {
+export const paymentFormOfOrder = async (ctx: PaymentDeps, actor: Actor, orderId: number) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'not_found');
   assertWaiting(order, PAYMENT_FORM);
   const form = order.paymentFormId === null ? null : await findPaymentForm(ctx.db, order.paymentFormId);
@@ -313,7 +328,7 @@ export const paymentFormOfOrder = async (ctx: AppContext, actor: Actor, orderId:
  * anything is written; the order holds its payment window (ReportPayment) before the payment becomes
  * PROCESSING with the rate of now fixed on it.
  */
-export const reportFormPayment = async (ctx: AppContext, actor: Actor, orderId: number, values: ReportedValue[], metadata: EventMetadata) => {
+export const reportFormPayment = async (ctx: PaymentDeps, actor: Actor, orderId: number, values: ReportedValue[], metadata: EventMetadata) => {
   const { order, form } = await paymentFormOfOrder(ctx, actor, orderId);
   const { fieldErrors, accepted } = checkFormValues(form.fields, values);
   if (Object.keys(fieldErrors).length > 0) throw validationError(fieldErrors);
@@ -333,7 +348,7 @@ export const reportFormPayment = async (ctx: AppContext, actor: Actor, orderId: 
 };
 
 /** POST /admin/payments/{id}/approve. */
-export const approvePayment = async (ctx: AppContext, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+export const approvePayment = async (ctx: PaymentDeps, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
   const p = await loadPayment(ctx, paymentId);
   if (!p) throw notFound('NotFound', 'Payment not found.');
   if (!isActionable(p)) throw unprocessable('PaymentApprovalFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);
@@ -343,7 +358,7 @@ export const approvePayment = async (ctx: AppContext, actor: Actor, paymentId: n
 };
 
 /** POST /admin/payments/{id}/reject. */
-export const rejectPaymentByAdmin = async (ctx: AppContext, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+export const rejectPaymentByAdmin = async (ctx: PaymentDeps, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
   const p = await loadPayment(ctx, paymentId);
   if (!p) throw notFound('NotFound', 'Payment not found.');
   if (!isActionable(p)) throw unprocessable('PaymentRejectionFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);

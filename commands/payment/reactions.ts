@@ -6,13 +6,13 @@ import {
   CASH_USD,
   currentPaymentId,
   isLive,
-  orderPaymentsAggregate,
+  orderPaymentsDecider,
   paymentDecider,
   type Payment,
   type PaymentCommand,
   type PaymentState,
 } from '../../domain/payment/payment.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { WEBHOOK_PROVIDERS } from '../../infra/payments/paymentProviders.js';
 import { isValidSignature, parseWebhookEvent } from '../../infra/payments/webhooks.js';
@@ -20,8 +20,10 @@ import type { ScheduledJob } from '../../infra/scheduler.js';
 import { paymentIdByProviderRef } from '../../projections/payments/paymentQueries.js';
 import type { CommandFor } from '../handle.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { processManager, send, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 import { isStale, SUPERSEDED_REASON } from './handlers.js';
+
+type Deps = ReactionContext & Pick<CommandDeps, 'config'>;
 
 /**
  * The payments process manager: what payments do after order events (expiry, cancellation, a method
@@ -113,7 +115,7 @@ const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactio
     case 'PaymentProviderEventRecorded':
       return { order: null, payment: await streams.read(paymentStream(data.paymentId!), paymentDecider) };
     default: {
-      const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsAggregate);
+      const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsDecider);
       const currentId = currentPaymentId(index);
       const payment = currentId === null ? null : await streams.read(paymentStream(currentId), paymentDecider);
       const order = e.type === 'PaymentMethodChanged' ? await streams.read(orderStream(data.orderId), orderDecider) : null;
@@ -126,7 +128,7 @@ const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactio
  * The catch-up half reacts to what inline handlers did not (the order's timers, other areas' commands, a
  * crash between two appends); it trails the head so as not to race a request's inline half still in flight.
  */
-const paymentProcess = processManager<AppContext, PaymentReactionState>({
+const paymentProcess = processManager<ReactionContext, PaymentReactionState>({
   name: 'payment-reactions',
   reactsTo: (e) => REACTS_TO.has(e.type),
   stateOf: reactionState,
@@ -139,7 +141,7 @@ const paymentProcess = processManager<AppContext, PaymentReactionState>({
  * applies again, which completes a delivery that crashed half-way and changes nothing otherwise.
  */
 export const receiveWebhook = async (
-  ctx: AppContext,
+  ctx: Deps,
   input: { provider: string; rawBody: Buffer | undefined; signature: string | undefined; requestId?: string },
 ): Promise<number> => {
   if (!WEBHOOK_PROVIDERS.includes(input.provider)) throw badRequest('UnsupportedProvider', `Unsupported payment provider: ${input.provider}.`);
@@ -168,4 +170,4 @@ export const receiveWebhook = async (
   return Math.max(recorded.position, applied);
 };
 
-export const paymentReactionsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });
+export const paymentReactionsJob = (ctx: Deps, everyMs = 2000): ScheduledJob => paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });

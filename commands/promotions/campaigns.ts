@@ -1,7 +1,7 @@
 import type { PromotionTerms } from '../../domain/promotion/events.js';
 import { promotionStream } from '../../domain/promotion/events.js';
 import { promotionDecider } from '../../domain/promotion/campaign.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { Db } from '../../infra/db/database.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { nextId } from '../origin.js';
@@ -11,7 +11,7 @@ import { nextId } from '../origin.js';
  * same stream its grants land on, so an edit and a grant never decide on a stale view of each other.
  */
 
-type Ctx = Pick<AppContext, 'db' | 'handle' | 'clock'>;
+type Ctx = Pick<CommandDeps, 'db' | 'handle' | 'clock'>;
 
 /** Reference data the decision needs: whether the city a campaign names exists. */
 const cityKnown = async (db: Db, cityId: number | null | undefined): Promise<boolean> =>

@@ -4,11 +4,10 @@ import type { OrderDeliveredData } from '../../domain/order/events.js';
 import { deliveriesCountedFrom, grants, opensTo, promotionDecider, type GrantMilestone, type PromotionState } from '../../domain/promotion/campaign.js';
 import { promotionStream, type PromotionGrantedData } from '../../domain/promotion/events.js';
 import type { Audience } from '../../domain/promotion/promotion.js';
-import type { AppContext } from '../../infra/context.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { derivedEventId, nextId } from '../origin.js';
-import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { processManager, send, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 import { sendToWallet } from '../wallet/handlers.js';
 
 /**
@@ -83,7 +82,7 @@ export const grantReactions = (e: Cause, candidates: GrantReactionState, now: Da
 };
 
 /** Campaigns of one audience the read model shows running at the delivery time (the stream has the last word). */
-const runningCampaigns = (ctx: AppContext, audience: Audience, at: Date, cityId: number | null) =>
+const runningCampaigns = (ctx: ReactionContext, audience: Audience, at: Date, cityId: number | null) =>
   ctx.db
     .selectFrom('promotions')
     .select('id')
@@ -100,7 +99,7 @@ const runningCampaigns = (ctx: AppContext, audience: Audience, at: Date, cityId:
  * already sees later deliveries in the read model still attributes the milestone to the right order. A
  * city campaign counts the client's deliveries in its city only.
  */
-const countDeliveries = async (ctx: AppContext, d: OrderDeliveredData, who: { clientId: number } | { driverId: number }, from: Date | null, cityId: number | null): Promise<number> => {
+const countDeliveries = async (ctx: ReactionContext, d: OrderDeliveredData, who: { clientId: number } | { driverId: number }, from: Date | null, cityId: number | null): Promise<number> => {
   let q = ctx.db
     .selectFrom('order_views as o')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -117,7 +116,7 @@ const countDeliveries = async (ctx: AppContext, d: OrderDeliveredData, who: { cl
  * deliveries and, where the campaign grants, a grant id. The city an order was served in is its driver's
  * profile city (orders carry coordinates but no city; a driver works in one city).
  */
-const deliveryCandidates = async (ctx: AppContext, streams: Streams, e: Cause): Promise<GrantReactionState> => {
+const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cause): Promise<GrantReactionState> => {
   const d = e.data as OrderDeliveredData;
   // Milestones are counted on the orders read model: wait until it holds this delivery.
   const position = (e as Partial<RecordedEvent>).globalPosition;
@@ -151,8 +150,8 @@ const deliveryCandidates = async (ctx: AppContext, streams: Streams, e: Cause): 
   return candidates;
 };
 
-export const milestoneGrantsProcess = (ctx: AppContext) =>
-  processManager<AppContext, GrantReactionState>({
+export const milestoneGrantsProcess = (ctx: ReactionContext) =>
+  processManager<ReactionContext, GrantReactionState>({
     name: 'promotion-milestone-grants',
     reactsTo: (e) => (e.type === 'OrderDelivered' && e.streamId.startsWith('order-')) || e.type === 'PromotionGranted',
     stateOf: (streams, e) => (e.type === 'OrderDelivered' ? deliveryCandidates(ctx, streams, e) : Promise.resolve([])),
@@ -160,4 +159,4 @@ export const milestoneGrantsProcess = (ctx: AppContext) =>
   });
 
 /** Only the catch-up half: deliveries are decided in the order area, which does not call into promotions. */
-export const milestoneGrantsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });
+export const milestoneGrantsJob = (ctx: ReactionContext, everyMs = 2000): ScheduledJob => milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });

@@ -1,13 +1,15 @@
 import { ratingStream } from '../../domain/rating/events.js';
 import { ratingDecider } from '../../domain/rating/rating.js';
 import type { Actor } from '../../domain/actor.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { partyOf } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
+
+type Deps = Pick<CommandDeps, 'clock' | 'db' | 'handle' | 'store'>;
 
 export interface RateDriverInput {
   orderId: number;
@@ -17,7 +19,7 @@ export interface RateDriverInput {
 }
 
 /** The order is read from its stream, not the read model: whether it is delivered is decided on the truth. */
-export const rateDriver = async (ctx: AppContext, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
+export const rateDriver = async (ctx: Deps, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
   const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
   const ratingId = await nextId(ctx.db, 'rating_id_seq');

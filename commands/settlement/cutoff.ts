@@ -6,7 +6,7 @@ import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
@@ -14,7 +14,7 @@ import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
-export type SettlementCtx = Pick<AppContext, 'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'>;
+export type SettlementCtx = Pick<CommandDeps, 'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'>;
 
 /** What a run answers for each receipt it issued or moved. */
 export interface RunReceipt {

@@ -1,7 +1,6 @@
 import { poolStream, receiptStream, RECEIPT_EVENT_TYPES } from '../../domain/settlement/events.js';
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider, type ReceiptState } from '../../domain/settlement/receipt.js';
-import type { AppContext } from '../../infra/context.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { derivedEventId } from '../origin.js';
 import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
@@ -50,4 +49,4 @@ export const settlementEffectsProcess = processManager<SettlementCtx, ReceiptSta
   decide: settlementReactions,
 });
 
-export const settlementEffectsJob = (ctx: AppContext, everyMs = 2000): ScheduledJob => settlementEffectsProcess.catchUpJob(ctx, { everyMs });
+export const settlementEffectsJob = (ctx: SettlementCtx, everyMs = 2000): ScheduledJob => settlementEffectsProcess.catchUpJob(ctx, { everyMs });

@@ -1,9 +1,8 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { sql } from 'kysely';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
-import type { AppContext } from '../../infra/context.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
-import { runCutoff, type RunReceipt } from './cutoff.js';
+import { runCutoff, type RunReceipt, type SettlementCtx } from './cutoff.js';
 import { runPayout, runReconcile } from './payout.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
@@ -31,7 +30,7 @@ const STALE_CLAIM_MINUTES = 15;
  * The one-owner rule of scheduled settlement runs: across instances sharing a database, exactly one
  * claims an occurrence (process, local date); a claim whose owner died unfinished is taken over later.
  */
-const claim = async (ctx: AppContext, process: string, runDate: string, now: Date): Promise<boolean> => {
+const claim = async (ctx: SettlementCtx, process: string, runDate: string, now: Date): Promise<boolean> => {
   const inserted = await sql<{ process: string }>`INSERT INTO settlement_scheduled_runs (process, run_date, claimed_at)
     VALUES (${process}, ${runDate}, ${now}) ON CONFLICT DO NOTHING RETURNING process`.execute(ctx.db);
   if (inserted.rows.length) return true;
@@ -41,14 +40,14 @@ const claim = async (ctx: AppContext, process: string, runDate: string, now: Dat
   return taken.rows.length > 0;
 };
 
-const finish = (ctx: AppContext, process: string, runDate: string, now: Date) =>
+const finish = (ctx: SettlementCtx, process: string, runDate: string, now: Date) =>
   sql`UPDATE settlement_scheduled_runs SET finished_at = ${now} WHERE process = ${process} AND run_date = ${runDate}`.execute(ctx.db);
 
-export const runProcess = (ctx: AppContext, process: SettlementProcess, metadata = {}): Promise<RunReceipt[]> =>
+export const runProcess = (ctx: SettlementCtx, process: SettlementProcess, metadata = {}): Promise<RunReceipt[]> =>
   process === 'cutoff' ? runCutoff(ctx, metadata) : process === 'payout' ? runPayout(ctx, metadata) : runReconcile(ctx, metadata);
 
 /** The settlement scheduler: claimed cutoffs and payouts when due; reconciliation on every tick (idempotent). */
-export const settlementScheduleJob = (ctx: AppContext): ScheduledJob => {
+export const settlementScheduleJob = (ctx: SettlementCtx): ScheduledJob => {
   let running: Promise<void> | null = null;
   const once = async (now: Date) => {
     const config = await loadSettlementConfig(ctx);

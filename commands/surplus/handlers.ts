@@ -2,7 +2,7 @@ import { conflict, notFound, unprocessable } from '../../domain/errors.js';
 import { surplusStream } from '../../domain/surplus/events.js';
 import { isOpen, surplusClientPrice, surplusDecider, type SurplusCommand, type SurplusState } from '../../domain/surplus/surplus.js';
 import type { Actor } from '../../domain/actor.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
@@ -11,11 +11,13 @@ import { loadState } from '../handle.js';
 import { assertSelectableMethod, createOrder, pricingSettingsOf } from '../order/create.js';
 import { nextId, SYSTEM } from '../origin.js';
 
+type Deps = Pick<CommandDeps, 'clock' | 'config' | 'db' | 'handle' | 'logger' | 'settle' | 'store'>;
+
 /** A listing's command through the one handler. */
-const onListing = (ctx: AppContext, listingId: number, command: SurplusCommand, metadata?: EventMetadata) =>
+const onListing = (ctx: Deps, listingId: number, command: SurplusCommand, metadata?: EventMetadata) =>
   ctx.handle(surplusDecider, surplusStream(listingId), command, { metadata });
 
-export const loadSurplus = async (ctx: AppContext, listingId: number): Promise<SurplusState> =>
+export const loadSurplus = async (ctx: Deps, listingId: number): Promise<SurplusState> =>
   (await loadState(ctx.store, surplusStream(listingId), surplusDecider)).state;
 
 export interface ListSurplusInput {
@@ -29,7 +31,7 @@ export interface ListSurplusInput {
 }
 
 /** POST /surplus: an approved driver without an active order publishes what is left in the tank. */
-export const listSurplus = async (ctx: AppContext, actor: Actor, input: ListSurplusInput, metadata?: EventMetadata) => {
+export const listSurplus = async (ctx: Deps, actor: Actor, input: ListSurplusInput, metadata?: EventMetadata) => {
   const now = ctx.clock.now();
   const driver = actor.driverId ? await findDriver(ctx.db, actor.driverId, now) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may publish surplus.');
@@ -40,7 +42,7 @@ export const listSurplus = async (ctx: AppContext, actor: Actor, input: ListSurp
 };
 
 /** DELETE /surplus/{id} and POST /surplus/{id}/cancel. */
-export const cancelSurplus = async (ctx: AppContext, actor: Actor, listingId: number, metadata?: EventMetadata) => {
+export const cancelSurplus = async (ctx: Deps, actor: Actor, listingId: number, metadata?: EventMetadata) => {
   const result = await onListing(ctx, listingId, { type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() }, metadata);
   return { position: result.position };
 };
@@ -61,7 +63,7 @@ export interface ReserveSurplusInput {
  * (skipping bidding, the listing's owner as driver). If that fails (the client or the driver already holds
  * an order, a refused method…), the reservation is released and the listing is ACTIVA again.
  */
-export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: ReserveSurplusInput, metadata?: EventMetadata) => {
+export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurplusInput, metadata?: EventMetadata) => {
   const listing = await loadSurplus(ctx, input.listingId);
   if (!listing) throw notFound('NotFound', 'Surplus listing not found.');
   // Checks that need no reservation come first, so a refused request never flips the listing.
@@ -107,4 +109,4 @@ export const reserveSurplus = async (ctx: AppContext, actor: Actor, input: Reser
 };
 
 /** Timer: a no-op when the listing was reserved or cancelled meanwhile, or is not yet due. */
-export const expireSurplus = (ctx: AppContext, listingId: number) => onListing(ctx, listingId, { type: 'ExpireSurplus', now: ctx.clock.now() }, SYSTEM);
+export const expireSurplus = (ctx: Deps, listingId: number) => onListing(ctx, listingId, { type: 'ExpireSurplus', now: ctx.clock.now() }, SYSTEM);

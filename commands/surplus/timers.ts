@@ -1,14 +1,16 @@
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { dueSurplusListings } from '../../projections/surplus/surplusQueries.js';
 import { expireSurplus } from './handlers.js';
+
+type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'config' | 'store' | 'db' | 'logger' | 'settle'>;
 
 /**
  * ACTIVA → EXPIRADA once expires_at passes. The read model says what looks due; the decider, on the
  * listing's stream, decides whether it still is (a reservation that won the race stays). A run settles
  * what it wrote, so `scheduler.tick()` returns with the read model showing the expiries.
  */
-export const surplusTimersJob = (ctx: AppContext, everyMs = 30_000): ScheduledJob => {
+export const surplusTimersJob = (ctx: Deps, everyMs = 30_000): ScheduledJob => {
   let running: Promise<void> | null = null;
   const runOnce = async (now: Date) => {
     let last = 0;

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { LedgerEntryRecordedData, PayoutAccount, WalletEvent } from '../../domain/wallet/events.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DomainEvent } from '../../domain/decider.js';
 import { loadState, type Aggregate, type Handled } from '../handle.js';
 import { derivedEventId } from '../origin.js';
 import { send, type Send } from '../processManager.js';
 
-type Ctx = Pick<AppContext, 'handle' | 'clock' | 'store'>;
+type Ctx = Pick<CommandDeps, 'handle' | 'clock' | 'store'>;
 /** A wallet command as callers give it: the handler stamps the time. */
 export type WalletRequest = WalletCommand extends infer C ? (C extends unknown ? Omit<C, 'now'> : never) : never;
 
@@ -44,10 +44,10 @@ export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, 
 export const sendToWallet = (cmd: WalletCommand, purpose: string): Send =>
   send(walletDecider, walletStream(cmd.driverId), cmd, purpose, { eventIds: walletEventIds(cmd), attempts: WALLET_ATTEMPTS });
 
-export const loadWallet = async (ctx: Pick<AppContext, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
+export const loadWallet = async (ctx: Pick<CommandDeps, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
 
 /** An aggregate as it stood at an instant: its stream folded up to the events recorded by then. */
-export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<AppContext, 'store'>, streamId: string, aggregate: Aggregate<S, E>, asOf: Date): Promise<S> => {
+export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<CommandDeps, 'store'>, streamId: string, aggregate: Aggregate<S, E>, asOf: Date): Promise<S> => {
   let s = aggregate.initialState;
   for (const r of await ctx.store.readStream(streamId)) {
     if (r.recordedAt.getTime() > asOf.getTime()) break;

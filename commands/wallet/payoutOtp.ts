@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { unauthorized } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { CommandDeps } from '../deps.js';
 import { otpHash, sameHash } from '../../infra/identity/secrets.js';
 
 /**
@@ -8,7 +8,7 @@ import { otpHash, sameHash } from '../../infra/identity/secrets.js';
  * phone: the same rules as sign-in (a wrong guess spends one of the code's attempts, the
  * last one kills it, a right code is consumed once), but nobody is signed in. 401 InvalidOtp otherwise.
  */
-export const confirmPhoneCode = async (ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, phone: string, code: string): Promise<void> => {
+export const confirmPhoneCode = async (ctx: Pick<CommandDeps, 'db' | 'clock' | 'config'>, phone: string, code: string): Promise<void> => {
   const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');
   const expected = otpHash(ctx.config.JWT_SECRET, phone, code);
   const claimed = await ctx.db

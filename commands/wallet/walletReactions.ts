@@ -3,16 +3,15 @@ import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
 import { orderStream } from '../../domain/order/events.js';
-import { orderDecider, type OrderState } from '../../domain/order/order.js';
+import { orderDecider } from '../../domain/order/order.js';
 import { isUnderCashDebtCap } from '../../domain/wallet/balance.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider, type WalletCommand, type WalletState } from '../../domain/wallet/wallet.js';
 import { usdToCents } from '../../domain/money.js';
-import type { AppContext } from '../../infra/context.js';
-import type { ScheduledJob } from '../../infra/scheduler.js';
-import type { Loaded } from '../handle.js';
+import type { Config } from '../../infra/config.js';
+import type { Scheduler } from '../../infra/scheduler.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { processManager, send, startProcess, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 import { walletEntriesForDelivery, type DeliveredOrderFacts } from './earnings.js';
 import { sendToWallet } from './handlers.js';
 
@@ -53,23 +52,24 @@ const deliveryState = async (streams: Streams, e: Cause): Promise<DeliveryReacti
 };
 
 /**
- * Deliveries of orders and surplus reservations become wallet entries: inline in the deliver handler
- * (commands/order/trip.ts, on the order it just decided), and from the log by the catch-up job, which heals
- * a delivery whose inline half failed (commands/processManager.ts).
+ * Deliveries of orders and surplus reservations become wallet entries: inline after the deliver command
+ * (on the order it just decided), and from the log by the catch-up job, which heals a delivery whose
+ * inline half failed (commands/processManager.ts).
  */
-export const walletEarningsProcess = (ctx: Pick<AppContext, 'config'>) =>
-  processManager<AppContext, DeliveryReactionState>({
+const walletEarningsProcess = (config: WalletConfig) =>
+  processManager<ReactionContext, DeliveryReactionState>({
     name: 'wallet-earnings',
-    reactsTo: (e) => e.type === 'OrderDelivered' && e.streamId.startsWith('order-'),
+    categories: ['order'],
+    reactsTo: (e) => e.type === 'OrderDelivered',
     stateOf: deliveryState,
-    decide: deliveryReactions(usdToCents(ctx.config.CASH_DEBT_CAP_USD)),
+    decide: deliveryReactions(usdToCents(config.CASH_DEBT_CAP_USD)),
   });
 
+type WalletConfig = Pick<Config, 'CASH_DEBT_CAP_USD'>;
+
 /** A delivery's wallet reaction as the catch-up runs it (a redelivery, in tests). */
-export const reactToDelivery = (ctx: AppContext, cause: Cause): Promise<number> => walletEarningsProcess(ctx).react(ctx, cause);
+export const reactToDelivery = (ctx: ReactionContext & { config: WalletConfig }, cause: Cause): Promise<number> =>
+  walletEarningsProcess(ctx.config).react(ctx, cause);
 
-/** The inline half, on the order the deliver handler just decided (no second read of its stream). */
-export const reactToDeliveryInline = (ctx: AppContext, cause: Cause, order: Loaded<OrderState>): Promise<number> =>
-  walletEarningsProcess(ctx).inline(ctx, [cause], [[cause.streamId, order]]);
-
-export const walletEarningsJob = (ctx: AppContext, everyMs = 1000): ScheduledJob => walletEarningsProcess(ctx).catchUpJob(ctx, { everyMs });
+export const startWalletEarnings = (ctx: ReactionContext & { config: WalletConfig; scheduler: Pick<Scheduler, 'register'> }) =>
+  startProcess(ctx, walletEarningsProcess(ctx.config), { everyMs: 1000, inline: true });

@@ -352,9 +352,24 @@ export interface OrderPayments {
   paymentIds: number[];
 }
 
-export const orderPaymentsAggregate = {
-  initialState: { paymentIds: [] } as OrderPayments,
-  evolve: (s: OrderPayments, e: PaymentAttemptOpened): OrderPayments => ({ paymentIds: [...s.paymentIds, e.data.paymentId] }),
-};
-
 export const currentPaymentId = (s: OrderPayments): number | null => s.paymentIds.at(-1) ?? null;
+
+/** Opening attempt `paymentId` over `after`, the current attempt as the opener read it (null: none). */
+export interface OpenPaymentAttempt {
+  type: 'OpenPaymentAttempt';
+  orderId: number;
+  paymentId: number;
+  after: number | null;
+  now: Date;
+}
+
+/**
+ * Of two callers opening an attempt over the same current one, one opens it; for the other the index has
+ * moved on, and it opens nothing (it reads again and finds the winner's attempt).
+ */
+export const orderPaymentsDecider: Decider<OpenPaymentAttempt, OrderPayments, PaymentAttemptOpened> = {
+  initialState: { paymentIds: [] },
+  evolve: (s, e) => ({ paymentIds: [...s.paymentIds, e.data.paymentId] }),
+  decide: (c, s) =>
+    currentPaymentId(s) === c.after ? [{ type: 'PaymentAttemptOpened', data: { orderId: c.orderId, paymentId: c.paymentId, openedAt: c.now.toISOString() } }] : [],
+};

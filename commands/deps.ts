@@ -1,0 +1,34 @@
+import type { Bus } from '../infra/bus/port.js';
+import type { Clock } from '../infra/clock.js';
+import type { Config } from '../infra/config.js';
+import type { Providers } from '../infra/context.js';
+import type { Db } from '../infra/db/database.js';
+import type { SqlPool } from '../infra/db/sqlPool.js';
+import type { EventStore } from '../infra/eventStore/port.js';
+import type { Logger } from '../infra/logger.js';
+import type { Handle } from './handle.js';
+
+/**
+ * What a command may be given. Each handler names the few it uses (`Pick<CommandDeps, 'handle' | 'clock'>`),
+ * so what it touches shows in its signature; the composition root's context satisfies every such pick.
+ */
+export interface CommandDeps {
+  /** The one command path (commands/handle.ts). */
+  handle: Handle;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  /** Reads of other streams a decision takes as reference data. */
+  store: EventStore;
+  /** Reference data (read models, id sequences). */
+  db: Db;
+  providers: Providers;
+  /** Plain SQL (rate limits). */
+  pool: SqlPool;
+  /** Fan-out of what is not an event (chat messages). */
+  bus: Bus;
+  /** Read-your-writes: waits (bounded) until the read models a write reads have applied `position`. */
+  settle(position: number, readModels?: string[]): Promise<void>;
+  /** Read-your-writes for a read model settled on read. */
+  caughtUp(projector: string): Promise<void>;
+}
