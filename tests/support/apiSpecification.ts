@@ -73,8 +73,6 @@ export interface ApiUnderTest extends TestService {
   };
 }
 
-const PAGE = 1000;
-
 export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 'shared'> = {}): Promise<ApiUnderTest> => {
   const { service, drop } = await buildTestService(options);
   const { store } = service.ctx;
@@ -87,13 +85,8 @@ export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 
   const baseUrl = `http://127.0.0.1:${port}`;
   const request = requestsTo(baseUrl);
 
-  const eventsSince = async (position: number, streamId: string) => {
-    const found: { type: string; data: unknown }[] = [];
-    for (let page = await store.readAll(position, PAGE); page.length > 0; page = await store.readAll(page[page.length - 1].globalPosition, PAGE)) {
-      for (const e of page) if (e.streamId === streamId) found.push({ type: e.type, data: e.data });
-    }
-    return found;
-  };
+  const eventsSince = async (position: number, streamId: string) =>
+    (await store.readStream(streamId)).filter((e) => e.globalPosition > position).map((e) => ({ type: e.type, data: e.data }));
 
   const self: ApiUnderTest = {
     service,
