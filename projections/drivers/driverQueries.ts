@@ -1,9 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
-import { distanceKm } from '../../domain/geo.js';
 import type { Db } from '../../infra/db/database.js';
 import type { DriverStatus, KycState } from '../../domain/driver/events.js';
 
-/** Read side of drivers, for this area and for others (orders find nearby drivers here). */
+/** Read side of drivers, for this area and for others. */
 export interface DriverRecord {
   driverId: number;
   userId: number;
@@ -133,47 +132,4 @@ export const listDriverDocuments = async (db: Db, driverId: number): Promise<Dri
     .orderBy('type')
     .execute();
   return rows.map((r) => ({ type: r.type, expiresAt: r.expires_at, fileUrl: r.file_url, recordedAt: new Date(r.recorded_at) }));
-};
-
-export interface NearbyDriver {
-  driverId: number;
-  userId: number;
-  distanceKm: number;
-  remainingLiters: number;
-  latitude: number;
-  longitude: number;
-}
-
-/**
- * ACTIVE, online drivers with a known idle position within radiusKm, nearest first. A bounding box in SQL
- * narrows the rows; the great-circle distance decides.
- */
-export const nearbyOnlineDrivers = async (
-  db: Db,
-  near: { latitude: number; longitude: number; radiusKm: number; minRemainingLiters?: number },
-): Promise<NearbyDriver[]> => {
-  const dLat = near.radiusKm / 111;
-  const dLng = near.radiusKm / (111 * Math.max(0.01, Math.cos((near.latitude * Math.PI) / 180)));
-  const rows = await db
-    .selectFrom('drivers as d')
-    .innerJoin('driver_locations as l', 'l.driver_id', 'd.driver_id')
-    .select(['d.driver_id', 'd.user_id', 'd.available_liters', 'd.committed_liters', 'l.latitude', 'l.longitude'])
-    .where('d.is_online', '=', true)
-    .where('d.status', '=', 'ACTIVE')
-    .where('l.latitude', '>=', near.latitude - dLat)
-    .where('l.latitude', '<=', near.latitude + dLat)
-    .where('l.longitude', '>=', near.longitude - dLng)
-    .where('l.longitude', '<=', near.longitude + dLng)
-    .execute();
-  return rows
-    .map((r) => ({
-      driverId: r.driver_id,
-      userId: r.user_id,
-      remainingLiters: Math.max(0, r.available_liters - r.committed_liters),
-      latitude: r.latitude,
-      longitude: r.longitude,
-      distanceKm: distanceKm(near, { latitude: r.latitude, longitude: r.longitude }),
-    }))
-    .filter((d) => d.distanceKm <= near.radiusKm && d.remainingLiters >= (near.minRemainingLiters ?? 0))
-    .sort((a, b) => a.distanceKm - b.distanceKm);
 };

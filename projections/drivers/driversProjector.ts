@@ -21,9 +21,8 @@ import { driverOrderHandlers } from '../orders/driverOrderHandlers.js';
 import { driverRatingHandlers } from '../ratings/driverRatingHandlers.js';
 
 /**
- * The drivers read model. Orders join it to find nearby online drivers (with driver_locations); the
- * orders, ratings and wallet areas add handlers for their own events to this projector to keep
- * committed_liters, available_liters, avg_rating and completed_orders current.
+ * The drivers read model. The orders, ratings and wallet areas add handlers for their own events to this
+ * projector to keep committed_liters, available_liters, avg_rating and completed_orders current.
  */
 declare module '../../infra/db/database.js' {
   interface Database {

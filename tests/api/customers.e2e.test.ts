@@ -180,4 +180,17 @@ describe('back-office customers', () => {
     expect(saved[0].body.account.id).toBe(saved[1].body.account.id);
     expect(['0102', '0105']).toContain((await api.get(path, root.token)).body.account.bank_code);
   });
+
+  it('scopes credit to the admin’s cities like the customer detail', async () => {
+    const f = await confirmedOrder(t);
+    const body = { type: 'credit', amount: 1, reason: 'Una razón suficientemente larga' };
+    const elsewhere = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
+    const adjust = await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, elsewhere.token, body);
+    expect(adjust.status).toBe(404);
+    expect(adjust.body.error).toBe('CustomerNotFound');
+    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, elsewhere.token)).body.error).toBe('CustomerNotFound');
+    const caracas = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+    expect((await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, caracas.token, body)).status).toBe(200);
+    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, caracas.token)).body.items).toHaveLength(1);
+  });
 });

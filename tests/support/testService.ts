@@ -67,14 +67,20 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  logger?: Logger;
+  roles?: ProcessRole[];
+  shared?: { databaseUrl?: string; busPrefix?: string };
+}
+
 /**
- * Starts the real service on a free port: PGlite in memory and the in-process bus by default, the real
+ * Builds the real service without starting it: PGlite in memory and the in-process bus by default, the real
  * PostgreSQL and NATS when DATABASE_URL / NATS_URL are set. `shared` reuses another instance's database
- * and bus prefix (two instances of one deployment).
+ * and bus prefix (two instances of one deployment). `drop` removes a database made for it.
  */
-export const startTestService = async (
-  options: { env?: Record<string, string>; clock?: Clock; logger?: Logger; roles?: ProcessRole[]; shared?: { databaseUrl?: string; busPrefix?: string } } = {},
-): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+export const buildTestService = async (options: ServiceOptions = {}): Promise<{ service: Service; databaseUrl?: string; busPrefix: string; drop?: () => Promise<void> }> => {
   let databaseUrl = options.shared?.databaseUrl;
   let drop: (() => Promise<void>) | undefined;
   if (process.env.DATABASE_URL && !databaseUrl) {
@@ -102,37 +108,55 @@ export const startTestService = async (
   // to do. Benchmarks start test services outside vitest, where no template was built.
   const fromTemplate = process.env.VITEST !== undefined && !config.DATABASE_URL && config.PGLITE_DIR === 'memory://';
   const pool = fromTemplate ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB }) : undefined;
-  const service = await buildService({ config, clock: options.clock, logger: options.logger, roles: options.roles, pool });
+  try {
+    const service = await buildService({ config, clock: options.clock, logger: options.logger, roles: options.roles, pool });
+    return { service, databaseUrl, busPrefix, drop };
+  } catch (err) {
+    await drop?.();
+    throw err;
+  }
+};
+
+/**
+ * A client of the service at `baseUrl`. Every response a test receives is checked against the served
+ * document (tests/support/openapiContract.ts).
+ */
+export const requestsTo = (baseUrl: string): TestService['request'] => {
+  let contract: Promise<ContractChecker> | undefined;
+  return async (method, path, { token, body, headers, raw } = {}) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(body !== undefined || raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the test sees the text.
+    }
+    if (contractCheckOn()) (await (contract ??= contractCheckerFor(baseUrl))).check(method, res.url || baseUrl + path, res.status, res.headers, parsed, text);
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+};
+
+/** Starts the real service (see buildTestService) on a free port, with its projectors and schedulers. */
+export const startTestService = async (options: ServiceOptions = {}): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+  const { service, databaseUrl, busPrefix, drop } = await buildTestService(options);
   const port = await service.start(0);
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Every response a test receives is checked against the served document (tests/support/openapiContract.ts).
-  let contract: Promise<ContractChecker> | undefined;
   return {
     service,
     baseUrl,
     port,
     databaseUrl,
     busPrefix,
-    async request(method, path, { token, body, headers, raw } = {}) {
-      const res = await fetch(baseUrl + path, {
-        method,
-        headers: {
-          ...(body !== undefined || raw !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        },
-        body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON: the test sees the text.
-      }
-      if (contractCheckOn()) (await (contract ??= contractCheckerFor(baseUrl))).check(method, res.url || baseUrl + path, res.status, res.headers, parsed, text);
-      return { status: res.status, body: parsed as any, headers: res.headers };
-    },
+    request: requestsTo(baseUrl),
     async stop() {
       await service.stop();
       await drop?.();

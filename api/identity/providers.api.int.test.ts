@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniquePhone } from '../support/actors.js';
-import { PRODUCTION_ENV, startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+import { uniquePhone } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { PRODUCTION_ENV, TEST_SUPER_ADMIN, type TestService } from '../../tests/support/testService.js';
 
 /** A local stand-in for the SMS and mail providers: records requests, answers with the status it is told. */
 const fakeProvider = async () => {
@@ -31,7 +32,7 @@ const fakeProvider = async () => {
 describe('identity in production mode', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: PRODUCTION_ENV });
+    t = await startApiUnderTest({ env: PRODUCTION_ENV });
   });
   afterAll(async () => {
     await t?.stop();
@@ -78,7 +79,7 @@ describe('identity with the HTTP SMS and mail adapters', () => {
   beforeAll(async () => {
     sms = await fakeProvider();
     mail = await fakeProvider();
-    t = await startTestService({
+    t = await startApiUnderTest({
       env: { SMS_PROVIDER_URL: `${sms.url}/sms`, SMS_PROVIDER_KEY: 'sms-key', MAIL_PROVIDER_URL: `${mail.url}/mail`, MAIL_PROVIDER_KEY: 'mail-key' },
     });
   });

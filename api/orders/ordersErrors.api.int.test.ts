@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { call, confirmedOrder, near, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { call, confirmedOrder, near, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('orders: bad input, wrong states and who may do what', () => {
   const clock = new ManualClock();
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {
@@ -226,7 +227,7 @@ describe('orders: bad input, wrong states and who may do what', () => {
 describe('orders without an official exchange rate', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(), env: { DEVELOPMENT_RATE_VES: '0' } });
+    t = await startApiUnderTest({ clock: new ManualClock(), env: { DEVELOPMENT_RATE_VES: '0' } });
   });
   afterAll(async () => {
     await t?.stop();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
-import { call, CARACAS, confirmedOrder, near, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { call, CARACAS, confirmedOrder, near, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 const NOW = '2026-01-01T12:00:00.000Z';
 
@@ -23,7 +24,7 @@ describe('surplus listings', () => {
   let api: ReturnType<typeof call>;
   let admin: SignedInAdmin;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
     admin = await signInAdmin(t);
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniquePhone } from '../support/actors.js';
-import { SystemTimeClock } from '../support/systemTimeClock.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { uniquePhone } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { SystemTimeClock } from '../../tests/support/systemTimeClock.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 /** Issue #14: OTP requests are limited per client IP as well as per phone, and every 429 says when to retry. */
 describe('OTP abuse limits per client IP', () => {
@@ -9,7 +10,7 @@ describe('OTP abuse limits per client IP', () => {
   const clock = new SystemTimeClock();
   beforeAll(async () => {
     clock.install();
-    t = await startTestService({ clock, env: { OTP_RATE_LIMIT: 'true', OTP_REQUESTS_PER_IP_PER_WINDOW: '5', TRUST_PROXY: 'loopback' } });
+    t = await startApiUnderTest({ clock, env: { OTP_RATE_LIMIT: 'true', OTP_REQUESTS_PER_IP_PER_WINDOW: '5', TRUST_PROXY: 'loopback' } });
   });
   afterAll(async () => {
     await t?.stop();

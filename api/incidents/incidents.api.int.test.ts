@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { arrive, call, confirmedOrder, onlineDriver } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('incidents', () => {
   let t: TestService;
@@ -10,7 +11,7 @@ describe('incidents', () => {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
 
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

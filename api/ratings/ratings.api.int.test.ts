@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, type SignedInUser } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver, orderBody, type Flow } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import type { SignedInDriver } from '../support/actors.js';
+import { signInAdmin, signInClient, type SignedInUser } from '../../tests/support/actors.js';
+import type { SignedInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { arrive, call, confirmedOrder, onlineDriver, orderBody, type Flow } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('ratings', () => {
   let t: TestService;
@@ -20,7 +21,7 @@ describe('ratings', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInClient, signInDriver, uniquePhone } from '../support/actors.js';
-import { arrive, call, confirmedOrder, orderBody } from '../support/orderFlows.js';
-import { SystemTimeClock } from '../support/systemTimeClock.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInClient, signInDriver, uniquePhone } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { arrive, call, confirmedOrder, orderBody } from '../../tests/support/orderFlows.js';
+import { SystemTimeClock } from '../../tests/support/systemTimeClock.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 const requestCode = async (t: TestService, phone: string): Promise<string> => {
   const r = await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } });
@@ -16,7 +17,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   let t: TestService;
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
-    t = await startTestService({ clock });
+    t = await startApiUnderTest({ clock });
   });
   afterAll(async () => {
     await t?.stop();
@@ -268,7 +269,7 @@ describe('identity: OTP rate limits (spec §8) held in the database', () => {
   const clock = new SystemTimeClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     clock.install();
-    t = await startTestService({ clock, env: { OTP_RATE_LIMIT: 'true' } });
+    t = await startApiUnderTest({ clock, env: { OTP_RATE_LIMIT: 'true' } });
   });
   afterAll(async () => {
     await t?.stop();
@@ -306,7 +307,7 @@ describe('identity: OTP rate limits (spec §8) held in the database', () => {
 describe('identity: GET /me clientProfile reflects the client\'s orders', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
   });
   afterAll(async () => {
     await t?.stop();

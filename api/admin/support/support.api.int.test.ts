@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors.js';
-import { arrive, call, confirmedOrder, type Flow } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { ManualClock } from '../../../infra/clock.js';
+import { signInAdmin, signInClient, type SignedInAdmin } from '../../../tests/support/actors.js';
+import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { arrive, call, confirmedOrder, type Flow } from '../../../tests/support/orderFlows.js';
+import type { TestService } from '../../../tests/support/testService.js';
 
 /** The support inbox over HTTP. */
 
@@ -15,7 +16,7 @@ describe('support inbox', () => {
   let alice: SignedInAdmin;
   let bob: SignedInAdmin;
   beforeAll(async () => {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
     // Support is global: a plain admin of one city handles every city's rooms.
     [alice, bob] = [await signInAdmin(t, { superAdmin: false, cityIds: [2] }), await signInAdmin(t, { superAdmin: false })];
@@ -252,7 +253,7 @@ describe('support claims over time', () => {
   const clock = new ManualClock();
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
   });
   afterAll(async () => {
     await t?.stop();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin } from '../support/actors.js';
-import { capturedLogger, startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+import { signInAdmin } from '../../../tests/support/actors.js';
+import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { capturedLogger, TEST_SUPER_ADMIN, type TestService } from '../../../tests/support/testService.js';
 
 /** Admin sign-in limits (issue #20 finding 7): per client IP and per account, 429 with Retry-After. */
 describe('admin sign-in limits', () => {
@@ -11,7 +12,7 @@ describe('admin sign-in limits', () => {
   // Each test signs in from addresses of its own (through the trusted loopback proxy), so budgets never mix.
   const newIp = () => `203.0.113.${++ipCounter}`;
   beforeAll(async () => {
-    t = await startTestService({ env: { TRUST_PROXY: 'loopback' }, logger: log.logger });
+    t = await startApiUnderTest({ env: { TRUST_PROXY: 'loopback' }, logger: log.logger });
     invited = (await signInAdmin(t, { superAdmin: false })).admin.email;
   });
   afterAll(() => t?.stop());

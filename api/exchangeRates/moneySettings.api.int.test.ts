@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 /** Money settings are super-admin writes; each rate change is an event naming its admin (issue #20 finding 10). */
 describe('money settings', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
   });
   afterAll(() => t?.stop());
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, signInDriver, type SignedInAdmin } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { ManualClock } from '../infra/clock.js';
+import { signInAdmin, signInClient, signInDriver, type SignedInAdmin } from '../tests/support/actors.js';
+import { startApiUnderTest } from '../tests/support/apiSpecification.js';
+import type { TestService } from '../tests/support/testService.js';
 
 const HOUR = 60 * 60_000;
 
@@ -9,7 +10,7 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
   let t: TestService;
   const clock = new ManualClock('2026-11-23T16:00:00Z');
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
   });
   afterAll(() => t?.stop());
 

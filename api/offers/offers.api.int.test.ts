@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInClient, signInDriver } from '../support/actors.js';
-import { call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInClient, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('offers', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeRatesModule } from '../../app/modules/exchangeRates.js';
 import { ManualClock } from '../../infra/clock.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { PRODUCTION_ENV, startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { PRODUCTION_ENV, type TestService } from '../../tests/support/testService.js';
 
 const START = '2026-03-01T12:00:00.000Z';
 
@@ -14,7 +15,7 @@ describe('official exchange rates', () => {
   let client: string;
 
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     admin = (await signInAdmin(t)).token;
     client = (await signInClient(t)).token;
   });
@@ -116,13 +117,13 @@ describe('official exchange rates', () => {
 
 describe('official exchange rates without OFFICIAL_RATE_VES', () => {
   it('start with no rate in force outside production when unset, and never seed in production', async () => {
-    const plain = await startTestService({ env: { DEVELOPMENT_RATE_VES: '0' } });
+    const plain = await startApiUnderTest({ env: { DEVELOPMENT_RATE_VES: '0' } });
     try {
       expect(await officialRateAt(plain.service.ctx.db, new Date('2100-01-01'))).toBeNull();
     } finally {
       await plain.stop();
     }
-    const production = await startTestService({ env: { ...PRODUCTION_ENV, OFFICIAL_RATE_VES: '36.5' } });
+    const production = await startApiUnderTest({ env: { ...PRODUCTION_ENV, OFFICIAL_RATE_VES: '36.5' } });
     try {
       expect(await officialRateAt(production.service.ctx.db, new Date('2100-01-01'))).toBeNull();
     } finally {

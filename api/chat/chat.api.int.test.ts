@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { call, confirmedOrder, orderBody, type Flow } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
 import { confirmPayment } from '../../commands/order/payment.js';
+import { signInAdmin, signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { call, confirmedOrder, orderBody, type Flow } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 /** In-order chat over HTTP. */
 
@@ -14,7 +15,7 @@ describe('chat rooms and messages', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { call, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../../../tests/support/actors.js';
+import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { call, onlineDriver, orderBody } from '../../../tests/support/orderFlows.js';
+import type { TestService } from '../../../tests/support/testService.js';
 
 /**
  * Provider webhooks and the back-office review: money enters here, so each confirmation must apply once
@@ -15,7 +16,7 @@ let adminToken: string;
 let usdFormId: number;
 
 beforeAll(async () => {
-  t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5', PAYMENT_WEBHOOK_SECRET: SECRET } });
+  t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5', PAYMENT_WEBHOOK_SECRET: SECRET } });
   api = call(t);
   adminToken = (await signInAdmin(t)).token;
   const forms = await api.get('/payment-forms', adminToken);

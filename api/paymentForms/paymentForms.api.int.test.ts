@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activePaymentForm, findPaymentForm } from '../../stores/paymentForms/paymentFormQueries.js';
-import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 const validForm = (over: Record<string, unknown> = {}) => ({
   name: 'Transferencia Mercantil',
@@ -27,7 +28,7 @@ describe('payment forms', () => {
   let client: string;
 
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startApiUnderTest();
     admin = (await signInAdmin(t)).token;
     client = (await signInClient(t)).token;
   });

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { nearbyOnlineDrivers } from '../../projections/drivers/driverQueries.js';
-import { signInAdmin, signInDriver } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('drivers: onboarding, KYC decisions, availability', () => {
   let t: TestService;
   let root: string;
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
-    t = await startTestService({ clock });
+    t = await startApiUnderTest({ clock });
     root = (await signInAdmin(t)).token;
   });
   afterAll(async () => {
@@ -215,17 +215,5 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
       'DriverSuspended',
     ]);
     expect(events.at(-1)!.metadata.actor).toMatchObject({ role: 'ADMIN' });
-  });
-
-  it('driverQueries.nearbyOnlineDrivers: online ACTIVE drivers within the radius, nearest first, with enough water', async () => {
-    const near = await signInDriver(t, { liters: 3000, online: true, lat: 8.001, lng: -70.001 });
-    const nearer = await signInDriver(t, { liters: 800, online: true, lat: 8.0001, lng: -70.0001 });
-    await signInDriver(t, { liters: 3000, online: true, lat: 8.2, lng: -70 });
-    await signInDriver(t, { liters: 3000, online: false, lat: 8.0002, lng: -70 });
-    const found = await nearbyOnlineDrivers(t.service.ctx.db, { latitude: 8, longitude: -70, radiusKm: 10 });
-    expect(found.map((d) => d.driverId)).toEqual([nearer.driverId, near.driverId]);
-    expect(found[0]).toMatchObject({ userId: nearer.user.id, remainingLiters: 800 });
-    const enough = await nearbyOnlineDrivers(t.service.ctx.db, { latitude: 8, longitude: -70, radiusKm: 10, minRemainingLiters: 1000 });
-    expect(enough.map((d) => d.driverId)).toEqual([near.driverId]);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPaymentMethod, isActiveMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
-import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 describe('payment-method catalogue', () => {
   let t: TestService;
@@ -9,7 +10,7 @@ describe('payment-method catalogue', () => {
   let client: string;
 
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startApiUnderTest();
     admin = (await signInAdmin(t)).token;
     client = (await signInClient(t)).token;
   });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, signInDriver, type SignedInDriver, type SignedInUser } from '../support/actors.js';
-import { call } from '../support/orderFlows.js';
-import { SystemTimeClock } from '../support/systemTimeClock.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient, signInDriver, type SignedInDriver, type SignedInUser } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { call } from '../../tests/support/orderFlows.js';
+import { SystemTimeClock } from '../../tests/support/systemTimeClock.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 /** Metres per degree of latitude on the mean sphere that domain/geo.ts uses: a meridian offset is exact. */
 const M_PER_DEG_LAT = (6_371_008.8 * Math.PI) / 180;
@@ -61,7 +62,7 @@ describe('stations: public directory and administration', () => {
   });
 
   beforeAll(async () => {
-    t = await startTestService({ clock });
+    t = await startApiUnderTest({ clock });
     api = call(t);
     [driver, driver2, client] = await Promise.all([
       signInDriver(t, { approved: false, name: 'Pedro Cisterna' }),
@@ -507,7 +508,7 @@ describe('stations: request limits (spec §8)', () => {
 
   beforeAll(async () => {
     clock.install();
-    t = await startTestService({ clock });
+    t = await startApiUnderTest({ clock });
     api = call(t);
   });
   afterAll(async () => {
@@ -543,7 +544,7 @@ describe('stations: request limits (spec §8)', () => {
   });
 
   it('STATION_RATE_LIMIT=false turns the request limits off', async () => {
-    const t2 = await startTestService({ clock, env: { STATION_RATE_LIMIT: 'false' } });
+    const t2 = await startApiUnderTest({ clock, env: { STATION_RATE_LIMIT: 'false' } });
     try {
       const c = await signInClient(t2);
       const answers = await Promise.all(Array.from({ length: 21 }, () => t2.request('GET', '/api/v1/stations?lat=10.5&lng=-66.9', { token: c.token })));

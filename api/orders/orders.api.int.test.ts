@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { arrive, call, CARACAS, confirmedOrder, near, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { arrive, call, CARACAS, confirmedOrder, near, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 const CLIENT_HIDDEN = ['platform_revenue', 'solidary_fund', 'driver_solidary', 'driver_gross', 'driver_receives'];
 
@@ -12,7 +13,7 @@ describe('orders: the main flow', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin } from '../support/actors.js';
-import { startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+import { ManualClock } from '../../../infra/clock.js';
+import { signInAdmin } from '../../../tests/support/actors.js';
+import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { TEST_SUPER_ADMIN, type TestService } from '../../../tests/support/testService.js';
 
 const MINUTE = 60_000;
 
@@ -15,7 +16,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   let t: TestService;
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
-    t = await startTestService({ clock });
+    t = await startApiUnderTest({ clock });
   });
   afterAll(async () => {
     await t?.stop();

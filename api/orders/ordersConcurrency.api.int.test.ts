@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInClient } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInClient } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 const statuses = (rs: { status: number }[]) => rs.map((r) => r.status).sort();
 
@@ -11,7 +12,7 @@ describe('orders under concurrent requests', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin, signInClient } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient } from '../tests/support/actors.js';
+import { startApiUnderTest } from '../tests/support/apiSpecification.js';
+import type { TestService } from '../tests/support/testService.js';
 
 /** Unbounded consumption (issue #20 finding 9): body sizes, public geocoding per address, page numbers. */
 describe('consumption limits', () => {
@@ -14,7 +15,7 @@ describe('consumption limits', () => {
     maps = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ZERO_RESULTS', results: [] })));
     await new Promise<void>((r) => maps.listen(0, '127.0.0.1', () => r()));
     const mapsUrl = `http://127.0.0.1:${(maps.address() as AddressInfo).port}`;
-    t = await startTestService({ env: { TRUST_PROXY: 'loopback', MAPS_API_KEY: 'k', MAPS_PROVIDER_URL: mapsUrl, MAPS_CACHE_TTL_SECONDS: '0', GEOCODING_REVERSE_PER_IP_PER_MINUTE: '3' } });
+    t = await startApiUnderTest({ env: { TRUST_PROXY: 'loopback', MAPS_API_KEY: 'k', MAPS_PROVIDER_URL: mapsUrl, MAPS_CACHE_TTL_SECONDS: '0', GEOCODING_REVERSE_PER_IP_PER_MINUTE: '3' } });
     admin = (await signInAdmin(t)).token;
   });
   afterAll(async () => {

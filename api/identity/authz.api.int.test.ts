@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
-import { startTestService, TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
+import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { TEST_SUPER_ADMIN, type TestService } from '../../tests/support/testService.js';
 
 type Role = 'anonymous' | 'client' | 'driver' | 'admin' | 'super';
 const ROLES: Role[] = ['anonymous', 'client', 'driver', 'admin', 'super'];
@@ -17,7 +18,7 @@ describe('identity and drivers: authorization matrix', () => {
   let n = 0;
 
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startApiUnderTest();
     const client = await signInClient(t);
     const driver = await signInDriver(t, { cityId: 1 });
     const admin = await signInAdmin(t, { superAdmin: false, cityIds: [1] });

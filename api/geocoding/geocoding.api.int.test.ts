@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signInClient, signInDriver } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { signInClient, signInDriver } from '../../tests/support/actors.js';
+import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import type { TestService } from '../../tests/support/testService.js';
 
 type Reply = { status?: number; json?: unknown; text?: string; hang?: true };
 
@@ -48,7 +49,7 @@ describe('geocoding without a maps key', () => {
   let t: TestService;
   let token: string;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startApiUnderTest();
     token = (await signInClient(t)).token;
   });
   afterAll(async () => {
@@ -83,7 +84,7 @@ describe('geocoding through the HTTP maps adapter', () => {
 
   beforeAll(async () => {
     maps = await fakeMaps();
-    t = await startTestService({ env: { MAPS_API_KEY: KEY, MAPS_PROVIDER_URL: `${maps.url}/maps/api`, MAPS_TIMEOUT_MS: '300' } });
+    t = await startApiUnderTest({ env: { MAPS_API_KEY: KEY, MAPS_PROVIDER_URL: `${maps.url}/maps/api`, MAPS_TIMEOUT_MS: '300' } });
     client = (await signInClient(t)).token;
   });
   afterAll(async () => {

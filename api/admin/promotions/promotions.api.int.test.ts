@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors.js';
-import { call } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { ManualClock } from '../../../infra/clock.js';
+import { signInAdmin, signInClient, type SignedInAdmin } from '../../../tests/support/actors.js';
+import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { call } from '../../../tests/support/orderFlows.js';
+import type { TestService } from '../../../tests/support/testService.js';
 
 const campaign = (over: Record<string, unknown> = {}) => ({
   name: 'Quinta entrega gratis',
@@ -20,7 +21,7 @@ describe('promotion campaigns (back office, super admin)', () => {
   let api: ReturnType<typeof call>;
   let root: SignedInAdmin;
   beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock() });
+    t = await startApiUnderTest({ clock: new ManualClock() });
     api = call(t);
     root = await signInAdmin(t);
   });

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { NewEvent } from '../../infra/eventStore/port.js';
+import { call } from './orderFlows.js';
+import { buildTestService, requestsTo, type ServiceOptions, type TestResponse, type TestService } from './testService.js';
+
+/**
+ * The api.int tier: HTTP in, events out. The real service as it is composed, on in-memory PGlite (or
+ * DATABASE_URL's PostgreSQL), serving its Express app on a free port, without the projection runner, the
+ * scheduler or the websocket gateway: the read models a write's answer needs are applied inline in the
+ * append's transaction (docs/decisions.md, "Inline and asynchronous read models"), so a route's rules are
+ * seen without waiting for anything. What needs the runner, timers, notifications, reports or websockets
+ * stays in tests/api.
+ *
+ * It is a TestService, so the actors and flows of tests/support sign in and set up through HTTP as in
+ * tests/api; and it adds Emmett's given / when / then:
+ *
+ *   await api
+ *     .given(existingStream(orderStream(7), [{ type: 'OrderCreated', data: … }]))
+ *     .when((api) => api.post('/orders/7/cancel', token))
+ *     .then(expectResponse(200, { body: { order: { status: 'CANCELLED' } } }), expectNewEvents(orderStream(7), [{ type: 'OrderCancelled' }]));
+ */
+
+export interface PastStream {
+  streamId: string;
+  events: { type: string; data: unknown; metadata?: NewEvent['metadata'] }[];
+}
+
+/** Past events of a stream, as if earlier commands had written them. */
+export const existingStream = (streamId: string, events: PastStream['events']): PastStream => ({ streamId, events });
+
+interface Outcome {
+  response: TestResponse;
+  /** The events appended to a stream by the request, in order. */
+  newEventsOf(streamId: string): Promise<{ type: string; data: unknown }[]>;
+}
+
+type Assertion = (outcome: Outcome) => void | Promise<void>;
+
+/** The status, and a body and headers that contain these (toMatchObject). */
+export const expectResponse =
+  (status: number, options: { body?: unknown; headers?: Record<string, string> } = {}): Assertion =>
+  ({ response }) => {
+    expect(response.status, JSON.stringify(response.body)).toBe(status);
+    if (options.body !== undefined) expect(response.body).toMatchObject(options.body as object);
+    if (options.headers) expect(Object.fromEntries(response.headers)).toMatchObject(options.headers);
+  };
+
+/** An error answer: the status and the error's identifier (and details that contain these). */
+export const expectError = (status: number, error: string, details?: Record<string, unknown>): Assertion =>
+  expectResponse(status, { body: { error, ...(details ? { details } : {}) } });
+
+/** Exactly these events (type, and data that contains the given data), appended by the request to the stream. */
+export const expectNewEvents =
+  (streamId: string, expected: { type: string; data?: unknown }[]): Assertion =>
+  async ({ newEventsOf }) => {
+    const appended = await newEventsOf(streamId);
+    expect(appended).toMatchObject(expected);
+    expect(appended).toHaveLength(expected.length);
+  };
+
+/** Nothing appended to the stream (a refusal writes nothing). */
+export const expectNoNewEvents = (streamId: string): Assertion => expectNewEvents(streamId, []);
+
+/** Paths under /api/v1 (tests/support/orderFlows.ts). */
+export type Requests = ReturnType<typeof call>;
+
+export interface ApiUnderTest extends TestService {
+  given(...streams: PastStream[]): {
+    when(request: (api: Requests) => Promise<TestResponse>): { then(...assertions: Assertion[]): Promise<TestResponse> };
+  };
+}
+
+export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 'shared'> = {}): Promise<ApiUnderTest> => {
+  const { service, drop } = await buildTestService(options);
+  const { store } = service.ctx;
+  const server = createServer(service.app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const request = requestsTo(baseUrl);
+
+  const eventsSince = async (position: number, streamId: string) =>
+    (await store.readStream(streamId)).filter((e) => e.globalPosition > position).map((e) => ({ type: e.type, data: e.data }));
+
+  const self: ApiUnderTest = {
+    service,
+    baseUrl,
+    port,
+    request,
+    given: (...streams) => ({
+      when: (send) => ({
+        async then(...assertions) {
+          for (const { streamId, events } of streams) {
+            await store.appendToStream(streamId, events.map((e) => ({ eventId: randomUUID(), ...e })), { expectedRevision: 'any' });
+          }
+          const before = await store.headPosition();
+          const response = await send(call(self));
+          const outcome: Outcome = { response, newEventsOf: (streamId) => eventsSince(before, streamId) };
+          for (const assertion of assertions) await assertion(outcome);
+          return response;
+        },
+      }),
+    }),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.stop();
+      await drop?.();
+    },
+  };
+  return self;
+};
