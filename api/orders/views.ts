@@ -1,3 +1,4 @@
+import { isoOrNull } from '../../domain/time.js';
 import { centsToUsd } from '../../domain/money.js';
 import { distanceKm, etaMinutes } from '../../domain/geo.js';
 import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
@@ -28,7 +29,6 @@ export interface OrderBundle {
 
 const PIN_VISIBLE = new Set(['CONFIRMED', 'IN_PROGRESS', 'ARRIVED']);
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 const money = <N extends string>(name: N, cents: number) =>
   ({ [`${name}_cents`]: cents, [`${name}_usd`]: centsToUsd(cents) }) as Record<`${N}_cents` | `${N}_usd`, number>;
@@ -72,19 +72,19 @@ const common = (row: OrderViewRow) => ({
   notes: row.notes,
   access_instructions: row.access_instructions,
   surplus_listing_id: row.surplus_listing_id,
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
-  expires_at: iso(row.expires_at),
-  payment_expires_at: iso(row.payment_expires_at),
-  accepted_at: iso(row.accepted_at),
-  paid_at: iso(row.paid_at),
-  started_at: iso(row.started_at),
-  arrived_at: iso(row.arrived_at),
-  delivered_at: iso(row.delivered_at),
+  created_at: isoOrNull(row.created_at),
+  updated_at: isoOrNull(row.updated_at),
+  expires_at: isoOrNull(row.expires_at),
+  payment_expires_at: isoOrNull(row.payment_expires_at),
+  accepted_at: isoOrNull(row.accepted_at),
+  paid_at: isoOrNull(row.paid_at),
+  started_at: isoOrNull(row.started_at),
+  arrived_at: isoOrNull(row.arrived_at),
+  delivered_at: isoOrNull(row.delivered_at),
   actual_liters: row.actual_liters,
-  cancelled_at: iso(row.cancelled_at),
+  cancelled_at: isoOrNull(row.cancelled_at),
   cancellation: row.cancelled_at ? { by_role: row.cancelled_by_role, reason_code: row.cancel_reason_code, reason: row.cancel_reason } : null,
-  expired_at: iso(row.expired_at),
+  expired_at: isoOrNull(row.expired_at),
 });
 
 const offerCore = (o: OrderOfferRow) => ({
@@ -97,9 +97,9 @@ const offerCore = (o: OrderOfferRow) => ({
   available_liters: o.available_liters,
   status: o.status,
   over_capacity: o.over_capacity,
-  expires_at: iso(o.expires_at),
-  created_at: iso(o.created_at),
-  updated_at: iso(o.updated_at),
+  expires_at: isoOrNull(o.expires_at),
+  created_at: isoOrNull(o.created_at),
+  updated_at: isoOrNull(o.updated_at),
 });
 
 /** An offer as its driver sees it (spec §2.3): with the driver's gross and the bid-time position. */
@@ -200,10 +200,10 @@ export const toAdminView = (b: OrderBundle) => {
     reported_payment_id: r.reported_payment_id,
     paid_payment_id: r.paid_payment_id,
     failed_pin_attempts: r.failed_pin_attempts,
-    pin_locked_until: iso(r.pin_locked_until),
+    pin_locked_until: isoOrNull(r.pin_locked_until),
     billing: billingOf(r),
     driver: assignedDriver(b),
-    driver_location: r.driver_location_at ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: iso(r.driver_location_at) } : null,
+    driver_location: r.driver_location_at ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: isoOrNull(r.driver_location_at) } : null,
     offers: b.offers.map((o) => ({ ...toDriverOfferView(o), driver_busy: b.busyDriverIds.has(o.driver_id) })),
     breakdown: lines(r, ['base_price', 'client_solidary', 'platform_revenue', 'driver_solidary', 'platform_solidary', 'promo_credit']),
   };
@@ -226,9 +226,9 @@ export const toHistoryItem = (b: OrderBundle) => {
     ...money('client_charged', r.client_charged_cents),
     payment_method: r.payment_method,
     driver: r.driver_id === null ? null : { id: r.driver_id, name: d?.name ?? null },
-    expires_at: iso(r.expires_at),
-    created_at: iso(r.created_at),
-    delivered_at: iso(r.delivered_at),
+    expires_at: isoOrNull(r.expires_at),
+    created_at: isoOrNull(r.created_at),
+    delivered_at: isoOrNull(r.delivered_at),
   };
 };
 
@@ -246,7 +246,7 @@ export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null) => {
   return {
     order_id: r.id,
     status: r.status,
-    delivered_at: iso(r.delivered_at),
+    delivered_at: isoOrNull(r.delivered_at),
     liters_requested: r.liters_requested,
     actual_liters: r.actual_liters,
     water_type: r.water_type,

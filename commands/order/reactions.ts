@@ -1,4 +1,4 @@
-import { creditDecider, creditUsableForOrder, initialState as noCredit, type CreditState } from '../../domain/credit/credit.js';
+import { creditDecider, creditKindOf, creditUsableForOrder, initialState as noCredit, type CreditState } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
@@ -30,13 +30,12 @@ export interface OrderReactionState {
   credit: CreditState;
 }
 
-const creditKindOf = (order: Order) => (order.surplusListingId === null ? 'order' : 'surplus');
 
 /** Whether RedeemCredit of `amountCents` would be refused for want of credit (the same rule as the credit decider). */
 const redemptionRefused = (credit: CreditState, order: Order, amountCents: number): boolean => {
   const previous = credit.redemptions[order.id];
-  if (previous ? previous.amountCents === amountCents && previous.kind === creditKindOf(order) : amountCents === 0) return false;
-  return amountCents > creditUsableForOrder(credit, creditKindOf(order), order.id);
+  if (previous ? previous.amountCents === amountCents && previous.kind === creditKindOf(order.surplusListingId) : amountCents === 0) return false;
+  return amountCents > creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
 };
 
 const reconcileCredit = (order: Order, credit: CreditState, now: Date): Send[] => {
@@ -47,11 +46,11 @@ const reconcileCredit = (order: Order, credit: CreditState, now: Date): Send[] =
   }
   const amountCents = order.pricing.promoCreditCents;
   if (redemptionRefused(credit, order, amountCents)) {
-    const usable = creditUsableForOrder(credit, creditKindOf(order), order.id);
+    const usable = creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
     const reprice = { type: 'ChangePaymentMethod', clientId, paymentMethod: order.paymentMethod, paymentFormId: order.paymentFormId, creditAvailableCents: usable, now } as const;
     return [send(orderDecider, orderStream(order.id), reprice, 'reprice')];
   }
-  return [send(creditDecider, creditStream(clientId), { type: 'RedeemCredit', clientId, orderId: order.id, kind: creditKindOf(order), amountCents, now }, 'credit')];
+  return [send(creditDecider, creditStream(clientId), { type: 'RedeemCredit', clientId, orderId: order.id, kind: creditKindOf(order.surplusListingId), amountCents, now }, 'credit')];
 };
 
 const drawTank = (d: OrderDeliveredData, now: Date): Send =>

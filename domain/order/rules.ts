@@ -1,14 +1,9 @@
-import type { CreditKind } from '../credit/events.js';
 import { forbidden, validationError } from '../errors.js';
 import { PAYMENT_FORM, isCash, priceOrder, type Pricing } from '../pricing.js';
 import type { BiddingStatus, OrderStatus } from './events.js';
 import type { Offer, Order } from './order.js';
 
-/** What the phases of an order share: its statuses, time as the events write it, and how an order is priced. */
-
-export const ms = (iso: string): number => Date.parse(iso);
-export const iso = (d: Date): string => d.toISOString();
-export const addMinutes = (d: Date, minutes: number): string => new Date(d.getTime() + minutes * 60_000).toISOString();
+/** What the phases of an order share: its statuses and how an order is priced. */
 
 export const isBidding = (status: OrderStatus): status is BiddingStatus => status === 'BROADCASTING' || status === 'COUNTER_OFFERED';
 export const TERMINAL: readonly OrderStatus[] = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
@@ -33,8 +28,6 @@ export const paymentFormIdFor = (paymentMethod: string, paymentFormId: number | 
 
 /** Nothing is left to pay for cash (collected on delivery) or when credit covers the whole order. */
 export const needsOnlinePayment = (pricing: Pricing): boolean => !isCash(pricing.paymentMethod) && !pricing.isFullyPromoted;
-
-export const creditKindOf = (surplusListingId: number | null): CreditKind => (surplusListingId === null ? 'order' : 'surplus');
 
 export const reprice = (s: Order, waterPriceCents: number, paymentMethod: string, creditAvailableCents: number): Pricing =>
   priceOrder({ waterPriceCents, paymentMethod, settings: s.pricingSettings, creditAvailableCents });

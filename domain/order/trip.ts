@@ -1,6 +1,7 @@
 import { badRequest, conflict, type DomainError } from '../errors.js';
 import { ARRIVAL_RADIUS_METERS, distanceMeters } from '../geo.js';
-import { ms, iso, addMinutes, DELIVERABLE, assertAssignedDriver } from './rules.js';
+import { ms, iso, addMinutes } from '../time.js';
+import { DELIVERABLE, assertAssignedDriver } from './rules.js';
 import type { StartTrip, RecordLocation, MarkArrived, Deliver } from './commands.js';
 import type { OrderEvent } from './events.js';
 import type { Order } from './order.js';
