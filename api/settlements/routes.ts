@@ -9,7 +9,7 @@ import type { AppContext } from '../../infra/context.js';
 import { dayRange, driverReceipts, receiptById } from '../../projections/settlement/receiptQueries.js';
 import { DriverReceiptDetail, DriverReceiptItem, toDriverReceiptDetail, toDriverReceiptItem } from '../admin/settlements/views.js';
 import { authenticate } from '../auth.js';
-import { requestMetadata } from '../identity/requestMetadata.js';
+import { metadataOf } from '../../commands/origin.js';
 import { decodeCursor, encodeCursor, idFrom, isoDate, limit } from '../orders/schemas.js';
 import { defineRoute, PathId } from '../route.js';
 
@@ -99,13 +99,13 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
     },
   );
 
-  const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof requestMetadata>) => {
+  const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof metadataOf>) => {
     // Answered once the read models show the change, like every other write.
     await ctx.settle(await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }));
     return { message: 'ok' };
   };
   const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['payments'], auth: false, security: [{ payoutToken: [] }], guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
 
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, requestMetadata(req)));
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, requestMetadata(req)));
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, metadataOf(null, req.id)));
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, metadataOf(null, req.id)));
 };
