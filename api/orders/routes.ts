@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import { cancellationReasons, isCancellationReason } from '../../domain/order/cancellationReasons.js';
 import { ORDER_STATUSES } from '../../domain/order/events.js';
+import { DELIVERABLE } from '../../domain/order/rules.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
 import { distanceKm, etaMinutes, TRACKING_SPEED_KMH } from '../../domain/geo.js';
 import { PAYMENT_FORM } from '../../domain/pricing.js';
@@ -264,7 +265,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       const r = bundle.row;
-      if (!['CONFIRMED', 'IN_PROGRESS', 'ARRIVED'].includes(r.status)) throw conflict('NoTracking', 'The order is not trackable now.');
+      if (!DELIVERABLE.includes(r.status)) throw conflict('NoTracking', 'The order is not trackable now.');
       const d = r.driver_id === null ? null : await findDriver(ctx.db, r.driver_id, ctx.clock.now());
       const live = r.driver_location_at ? { latitude: r.driver_latitude!, longitude: r.driver_longitude!, at: r.driver_location_at } : null;
       const known = live && (!d?.location || live.at >= d.location.at) ? live : (d?.location ?? null);

@@ -1,4 +1,5 @@
 import { isoOrNull } from '../../domain/time.js';
+import { DELIVERABLE } from '../../domain/order/rules.js';
 import { centsToUsd } from '../../domain/money.js';
 import { distanceKm, etaMinutes } from '../../domain/geo.js';
 import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
@@ -26,8 +27,6 @@ export interface OrderBundle {
   busyDriverIds: Set<number>;
   client: { id: number; name: string | null; phone: string } | null;
 }
-
-const PIN_VISIBLE = new Set(['CONFIRMED', 'IN_PROGRESS', 'ARRIVED']);
 
 
 const money = <N extends string>(name: N, cents: number) =>
@@ -135,7 +134,7 @@ export const toClientView = (b: OrderBundle) => {
     ...money('promo_credit', r.promo_credit_cents),
     ...money('client_charged', r.client_charged_cents),
     is_fully_promoted: r.is_fully_promoted,
-    ...(PIN_VISIBLE.has(r.status) ? { delivery_pin: r.delivery_pin } : {}),
+    ...(DELIVERABLE.includes(r.status) ? { delivery_pin: r.delivery_pin } : {}),
     billing: billingOf(r),
     driver: assignedDriver(b),
     offers: b.offers.filter((o) => o.status === 'PENDING').map((o) => toClientOfferView(b, o)),

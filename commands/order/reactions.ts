@@ -4,6 +4,7 @@ import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import { orderStream, type OrderDeliveredData, type OrderEvent } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
+import { UNDELIVERED_END } from '../../domain/order/rules.js';
 import type { AppContext } from '../../infra/context.js';
 import type { Handled, Loaded } from '../handle.js';
 import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
@@ -40,7 +41,7 @@ const redemptionRefused = (credit: CreditState, order: Order, amountCents: numbe
 
 const reconcileCredit = (order: Order, credit: CreditState, now: Date): Send[] => {
   const clientId = order.clientId;
-  if (order.status === 'CANCELLED' || order.status === 'EXPIRED') {
+  if (UNDELIVERED_END.includes(order.status)) {
     const reason = order.status === 'CANCELLED' ? 'ORDER_CANCELLED' : 'ORDER_EXPIRED';
     return [send(creditDecider, creditStream(clientId), { type: 'RefundCredit', clientId, orderId: order.id, reason, now }, 'credit')];
   }

@@ -1,6 +1,7 @@
 import { conflict, type DomainError } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order } from '../../domain/order/order.js';
+import { DRIVER_ASSIGNED, TERMINAL, isBidding } from '../../domain/order/rules.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { Decider } from '../../domain/decider.js';
@@ -52,17 +53,14 @@ const SLOT_ATTEMPTS = 8;
 export const customerSlot = (clientId: number): string => `customer-orders-${clientId}`;
 export const driverSlot = (driverId: number): string => `driver-orders-${driverId}`;
 
-const CUSTOMER_FREE: readonly string[] = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
-const DRIVER_HOLDING: readonly string[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
-
 /** Whether the order named by a customer's slot still occupies that customer. */
-const holdsCustomer = (order: Order | null, pending: boolean): boolean => (order ? !CUSTOMER_FREE.includes(order.status) : pending);
+const holdsCustomer = (order: Order | null, pending: boolean): boolean => (order ? !TERMINAL.includes(order.status) : pending);
 
 /** Whether the order named by a driver's slot still occupies that driver. */
 const holdsDriver = (driverId: number) => (order: Order | null, pending: boolean): boolean => {
-  if (order && order.driverId === driverId) return DRIVER_HOLDING.includes(order.status);
+  if (order && order.driverId === driverId) return DRIVER_ASSIGNED.includes(order.status);
   // Not (yet) assigned: the taker's accept is in flight, or it failed and will release the slot.
-  return pending && (!order || order.status === 'BROADCASTING' || order.status === 'COUNTER_OFFERED');
+  return pending && (!order || isBidding(order.status));
 };
 
 /**

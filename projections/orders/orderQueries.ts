@@ -1,13 +1,8 @@
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
+import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
 import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
-
-/** Statuses in which an order still occupies its customer (one active order per customer). */
-export const CUSTOMER_ACTIVE_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
-/** Statuses in which an order holds its driver (and the driver's liters). */
-export const DRIVER_ACTIVE_STATUSES: OrderStatus[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
-export const BIDDING_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED'];
 
 export const findOrderRow = async (db: Db, orderId: number): Promise<OrderViewRow | null> =>
   (await db.selectFrom('order_views').selectAll().where('id', '=', orderId).executeTakeFirst()) ?? null;
@@ -42,7 +37,7 @@ export const activeOrderOfClient = async (db: Db, clientId: number): Promise<Ord
     .selectFrom('order_views')
     .selectAll()
     .where('client_id', '=', clientId)
-    .where('status', 'in', CUSTOMER_ACTIVE_STATUSES)
+    .where('status', 'in', ACTIVE)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst()) ?? null;
@@ -52,7 +47,7 @@ export const activeOrderOfDriver = async (db: Db, driverId: number): Promise<Ord
     .selectFrom('order_views')
     .selectAll()
     .where('driver_id', '=', driverId)
-    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .where('status', 'in', DRIVER_ASSIGNED)
     .orderBy('accepted_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst()) ?? null;
@@ -68,7 +63,7 @@ export const busyDrivers = async (db: Db, driverIds: number[], exceptOrderId: nu
     .select('driver_id')
     .distinct()
     .where('driver_id', 'in', driverIds)
-    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .where('status', 'in', DRIVER_ASSIGNED)
     .where('id', '!=', exceptOrderId)
     .execute();
   return new Set(rows.map((r) => r.driver_id!));
@@ -100,7 +95,7 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
 /** Orders open for bids within radiusKm of a point, nearest first. */
 /** Whether a driver standing at `near` may bid on the order: open to bids, not past its expiry, within the radius. */
 export const isBiddableNear = (row: OrderViewRow, near: { latitude: number; longitude: number; radiusKm: number; now: Date }): boolean =>
-  BIDDING_STATUSES.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
+  BIDDING.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
 
 export const biddableOrdersNear = async (
   db: Db,
@@ -110,7 +105,7 @@ export const biddableOrdersNear = async (
   const rows = await db
     .selectFrom('order_views')
     .selectAll()
-    .where('status', 'in', BIDDING_STATUSES)
+    .where('status', 'in', BIDDING)
     .where('expires_at', '>', near.now)
     .where('latitude', '>=', box.minLatitude)
     .where('latitude', '<=', box.maxLatitude)
@@ -131,7 +126,7 @@ export const dueTimers = async (db: Db, now: Date, limit: number) => {
     .select('id')
     .where((eb) =>
       eb.or([
-        eb.and([eb('status', 'in', BIDDING_STATUSES), eb('expires_at', '<=', now)]),
+        eb.and([eb('status', 'in', BIDDING), eb('expires_at', '<=', now)]),
         eb.and([eb('status', '=', 'WAITING_FOR_PAYMENT'), eb('payment_expires_at', '<=', now), eb('reported_payment_id', 'is', null)]),
       ]),
     )

@@ -32,7 +32,7 @@ export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: Inb
       ? q
           .where('r.support_state', '=', 'pool')
           .where(({ exists, selectFrom }) =>
-            exists(selectFrom('order_views as o').select('o.id').whereRef('o.id', '=', 'r.order_id').where('o.status', 'in', [...SUPPORT_WINDOW])),
+            exists(selectFrom('order_views as o').select('o.id').whereRef('o.id', '=', 'r.order_id').where('o.status', 'in', SUPPORT_WINDOW)),
           )
       : q.where('r.support_state', '=', 'claimed').where('r.assigned_admin_id', '=', f.adminId);
   if (f.kind) q = q.where('r.type', '=', SUPPORT_TYPE_OF_KIND[f.kind]);
