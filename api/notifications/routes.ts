@@ -10,6 +10,7 @@ import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
 import { metadataOf } from '../../commands/origin.js';
+import { newestFirstPage } from '../../projections/keyset.js';
 
 export const NotificationSchema = z
   .object({
@@ -67,7 +68,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     async ({ query, actor }) => {
-      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const after = query.cursor ? decodeCursor(query.cursor) : undefined;
       await ctx.caughtUp(notificationsProjector.name);
       let q = ctx.db
         .selectFrom('notifications')
@@ -75,10 +76,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
         .where('user_id', '=', actor.id)
         .where('created_at', '>=', retentionStart(ctx));
       if (query.filter === 'unread') q = q.where('read_at', 'is', null);
-      if (after) q = q.where((eb) => eb.or([eb('position', '<', after.position), eb.and([eb('position', '=', after.position), eb('id', '<', after.id)])]));
-      const rows = await q.orderBy('position', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-      const page = rows.slice(0, query.limit);
-      const hasMore = rows.length > query.limit;
+      const { rows: page, hasMore } = await newestFirstPage(q, ['position', 'id'], after && [after.position, after.id], query.limit);
       const last = page[page.length - 1];
       return { items: page.map(toNotificationView), next_cursor: hasMore ? encodeCursor(Number(last.position), last.id) : null, has_more: hasMore };
     },

@@ -3,6 +3,7 @@ import type { OrderStatus } from '../../domain/order/events.js';
 import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
 import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
+import { newestFirstPage } from '../keyset.js';
 
 export const findOrderRow = async (db: Db, orderId: number): Promise<OrderViewRow | null> =>
   (await db.selectFrom('order_views').selectAll().where('id', '=', orderId).executeTakeFirst()) ?? null;
@@ -84,12 +85,7 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
   if (f.status) q = q.where('status', '=', f.status);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
   if (f.dateTo) q = q.where('created_at', '<', new Date(new Date(`${f.dateTo}T00:00:00Z`).getTime() + 86_400_000));
-  if (f.after) {
-    const { createdAt, id } = f.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1).execute();
-  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+  return newestFirstPage(q, ['created_at', 'id'], f.after && [f.after.createdAt, f.after.id], f.limit);
 };
 
 /** Orders open for bids within radiusKm of a point, nearest first. */
