@@ -76,7 +76,7 @@ export interface OrderHistoryFilter {
   dateFrom?: string;
   dateTo?: string;
   limit: number;
-  after?: { createdAt: Date; id: number };
+  after?: { at: Date; id: number };
 }
 
 /** Newest first, keyset on (created_at, id); one row more than the limit tells whether there is more. */
@@ -85,7 +85,7 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
   if (f.status) q = q.where('status', '=', f.status);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
   if (f.dateTo) q = q.where('created_at', '<', new Date(new Date(`${f.dateTo}T00:00:00Z`).getTime() + 86_400_000));
-  return newestFirstPage(q, ['created_at', 'id'], f.after && [f.after.createdAt, f.after.id], f.limit);
+  return newestFirstPage(q, ['created_at', 'id'], f.after && [f.after.at, f.after.id], f.limit);
 };
 
 /** Orders open for bids within radiusKm of a point, nearest first. */

@@ -18,7 +18,7 @@ export interface InboxFilter {
   adminId: number;
   kind?: SupportKind;
   limit: number;
-  after?: { activityAt: Date; id: number };
+  after?: { at: Date; id: number };
 }
 
 /**
@@ -37,7 +37,7 @@ export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: Inb
           )
       : q.where('r.support_state', '=', 'claimed').where('r.assigned_admin_id', '=', f.adminId);
   if (f.kind) q = q.where('r.type', '=', SUPPORT_TYPE_OF_KIND[f.kind]);
-  const { rows: page, hasMore } = await newestFirstPage(q, ['r.activity_at', 'r.id'], f.after && [f.after.activityAt, f.after.id], f.limit);
+  const { rows: page, hasMore } = await newestFirstPage(q, ['r.activity_at', 'r.id'], f.after && [f.after.at, f.after.id], f.limit);
   const lastIds = page.map((r) => r.last_message_id).filter((id): id is number => id !== null);
   const messages = lastIds.length ? await db.selectFrom('chat_messages').selectAll().where('id', 'in', lastIds).execute() : [];
   const byId = new Map(messages.map((m) => [m.id, m]));
