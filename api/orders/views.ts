@@ -1,4 +1,5 @@
-import { isoOrNull } from '../../domain/time.js';
+import { iso, isoOrNull } from '../../domain/time.js';
+import type { z } from 'zod';
 import { DELIVERABLE } from '../../domain/order/rules.js';
 import { centsToUsd } from '../../domain/money.js';
 import { distanceKm, etaMinutes } from '../../domain/geo.js';
@@ -6,6 +7,7 @@ import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
 import { isCash } from '../../domain/pricing.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/orderTables.js';
+import type { AdminOrder, ClientOrder, DriverOffer, DriverOrder, OrderHistoryItem, PublicDriver, Receipt } from './viewSchemas.js';
 
 /**
  * The three role views of an order (spec §2.2). Every field family is written out per view, so what a
@@ -28,7 +30,10 @@ export interface OrderBundle {
   client: { id: number; name: string | null; phone: string } | null;
 }
 
-
+/**
+ * Each mapper returns its response schema's type (viewSchemas.ts), so a field added, dropped or retyped on
+ * one side and not the other fails the build.
+ */
 const money = <N extends string>(name: N, cents: number) =>
   ({ [`${name}_cents`]: cents, [`${name}_usd`]: centsToUsd(cents) }) as Record<`${N}_cents` | `${N}_usd`, number>;
 
@@ -43,7 +48,7 @@ const billingOf = (row: OrderViewRow) =>
     : null;
 
 /** A driver as customers may see them: no position, no phone until assigned. */
-export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone = false) =>
+export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone = false): z.infer<typeof PublicDriver> =>
   d
     ? {
         id: d.driverId,
@@ -71,8 +76,8 @@ const common = (row: OrderViewRow) => ({
   notes: row.notes,
   access_instructions: row.access_instructions,
   surplus_listing_id: row.surplus_listing_id,
-  created_at: isoOrNull(row.created_at),
-  updated_at: isoOrNull(row.updated_at),
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
   expires_at: isoOrNull(row.expires_at),
   payment_expires_at: isoOrNull(row.payment_expires_at),
   accepted_at: isoOrNull(row.accepted_at),
@@ -97,12 +102,12 @@ const offerCore = (o: OrderOfferRow) => ({
   status: o.status,
   over_capacity: o.over_capacity,
   expires_at: isoOrNull(o.expires_at),
-  created_at: isoOrNull(o.created_at),
-  updated_at: isoOrNull(o.updated_at),
+  created_at: iso(o.created_at),
+  updated_at: iso(o.updated_at),
 });
 
 /** An offer as its driver sees it (spec §2.3): with the driver's gross and the bid-time position. */
-export const toDriverOfferView = (o: OrderOfferRow) => ({
+export const toDriverOfferView = (o: OrderOfferRow): z.infer<typeof DriverOffer> => ({
   ...offerCore(o),
   driver_gross_cents: o.driver_gross_cents,
   driver_gross_usd: centsToUsd(o.driver_gross_cents),
@@ -124,7 +129,7 @@ const toClientOfferView = (b: OrderBundle, o: OrderOfferRow) => {
 
 const assignedDriver = (b: OrderBundle) => (b.row.driver_id === null ? null : publicDriver(b.drivers.get(b.row.driver_id), b.row.driver_id, true));
 
-export const toClientView = (b: OrderBundle) => {
+export const toClientView = (b: OrderBundle): z.infer<typeof ClientOrder> => {
   const r = b.row;
   return {
     ...common(r),
@@ -146,7 +151,7 @@ export const toClientView = (b: OrderBundle) => {
  * `driverId` is the caller: the assigned driver also sees the client's contact; a bidding driver sees its
  * own latest offer (my_offer) and, with `from`, how far the order is.
  */
-export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude: number; longitude: number } | null) => {
+export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude: number; longitude: number } | null): z.infer<typeof DriverOrder> => {
   const r = b.row;
   const cash = isCash(r.payment_method);
   const mine = b.offers.filter((o) => o.driver_id === driverId).at(-1);
@@ -173,7 +178,7 @@ export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude
   };
 };
 
-export const toAdminView = (b: OrderBundle) => {
+export const toAdminView = (b: OrderBundle): z.infer<typeof AdminOrder> => {
   const r = b.row;
   return {
     ...common(r),
@@ -211,7 +216,7 @@ export const toAdminView = (b: OrderBundle) => {
 export type ClientOrderView = ReturnType<typeof toClientView>;
 
 /** GET /orders (cursor history) item. */
-export const toHistoryItem = (b: OrderBundle) => {
+export const toHistoryItem = (b: OrderBundle): z.infer<typeof OrderHistoryItem> => {
   const r = b.row;
   const d = r.driver_id === null ? undefined : b.drivers.get(r.driver_id);
   return {
@@ -226,7 +231,7 @@ export const toHistoryItem = (b: OrderBundle) => {
     payment_method: r.payment_method,
     driver: r.driver_id === null ? null : { id: r.driver_id, name: d?.name ?? null },
     expires_at: isoOrNull(r.expires_at),
-    created_at: isoOrNull(r.created_at),
+    created_at: iso(r.created_at),
     delivered_at: isoOrNull(r.delivered_at),
   };
 };
@@ -239,7 +244,7 @@ export interface ReceiptRating {
 }
 
 /** GET /orders/{id}/receipt (spec §4.2). */
-export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null) => {
+export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null): z.infer<typeof Receipt> => {
   const r = b.row;
   const d = r.driver_id === null ? undefined : b.drivers.get(r.driver_id);
   return {
