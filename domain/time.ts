@@ -3,7 +3,7 @@
 export const iso = (d: Date | string): string => new Date(d).toISOString();
 
 /** A column that may be empty (a time that has not happened yet). */
-export const isoOrNull = (d: Date | string | null): string | null => (d === null ? null : iso(d));
+export const isoOrNull = (d: Date | string | null): string | null => (d ? iso(d) : null);
 
 export const ms = (at: string): number => Date.parse(at);
 
