@@ -11,9 +11,11 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain domain
 COPY commands commands
+COPY stores stores
 COPY projections projections
 COPY api api
 COPY infra infra
+COPY app app
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -30,4 +32,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 STOPSIGNAL SIGTERM
 # exec form: node is the process that receives the signal (PID 1 without --init, tini's child with it).
-CMD ["node", "dist/infra/main.js"]
+CMD ["node", "dist/app/main.js"]

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Actor, Role } from '../domain/actor.js';
 import { forbidden, unauthorized } from '../domain/errors.js';
+import type { Authenticator } from '../infra/identity/port.js';
 
 export type { Actor, Role };
 
@@ -8,16 +9,6 @@ declare module 'express-serve-static-core' {
   interface Request {
     actor?: Actor;
   }
-}
-
-/**
- * Resolves a bearer token to an actor, or null when it is unknown, revoked or expired. It may set
- * response headers (an expired admin JWT is answered with a fresh one in Authorization).
- */
-export interface Authenticator {
-  authenticate(token: string, req: Request, res: Response): Promise<Actor | null>;
-  /** Whether the token of an open websocket still stands (revoked, logged out, idle, user deactivated: null); writes nothing. */
-  stillValid(token: string): Promise<Actor | null>;
 }
 
 export const bearerOf = (req: Request): string | null => {

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 /**
  * Where the console's production build (console/dist, written by `npm run build -w console`, which
  * `npm ci` runs through the root `prepare` script) lies: beside the sources (tsx) or one level above
- * the compiled dist/ (node dist/infra/main.js).
+ * the compiled dist/ (node dist/app/main.js).
  */
 export const consoleDistDir = (): string | undefined =>
   ['../console/dist', '../../console/dist'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(`${dir}/index.html`));

@@ -3,8 +3,8 @@ import type { AppContext } from '../infra/context.js';
 
 /**
  * Read-your-writes: waits until the read models have passed a committed write's `position`, then reads
- * what the write produced. `settle` gives up rather than fail a committed write (docs/decisions.md, "A 503
- * after a commit"), so the read may find the read model behind it: what the write just produced is then
+ * what the write produced. `settle` gives up rather than fail a committed write (docs/decisions/0027-operations.md,
+ * "A 503 after a commit"), so the read may find the read model behind it: what the write just produced is then
  * missing, and the answer is 503 with Retry-After (the outcome is unknown to the caller), never a 404 for
  * what was just written or a 500.
  */

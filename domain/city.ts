@@ -1,6 +1,6 @@
 import { distanceMeters, type LatLng } from './geo.js';
 
-/** A city as orders see it: its centre decides which orders belong to it (DOMAIN.md, order city). */
+/** A city as orders see it: its centre decides which orders belong to it (docs/domain-rules.md, the order's city). */
 export interface CityCentre extends LatLng {
   id: number;
 }

@@ -9,7 +9,7 @@ const price = (w: number, paymentMethod: string, creditAvailableCents = 0, s: Pr
 
 const line = (p: Pricing, code: string) => p.breakdown.find((l) => l.code === code);
 
-/** Every identity DOMAIN.md's table and pricing.ts's breakdown comment promise; the names of those broken. */
+/** Every identity the money table (docs/domain-rules.md) and pricing.ts's breakdown promise; names those broken. */
 const brokenIdentities = (p: Pricing): string[] => {
   const sum = (type: string) => p.breakdown.filter((l) => l.type === type).reduce((s, l) => s + l.amount_cents, 0);
   const amount = (code: string) => line(p, code)?.amount_cents ?? 0;

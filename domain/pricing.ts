@@ -1,6 +1,6 @@
 import { grossUpByPercent, percentOf, remainderAfterPercent } from './money.js';
 
-/** DOMAIN.md's money table. Settings are percentages (10 means 10 %), snapshotted on the order at creation. */
+/** docs/domain-rules.md's money table. Settings are percentages (10 = 10 %), snapshotted on the order at creation. */
 export interface PricingSettings {
   platformCommissionPrc: number;
   clientSolidaryPrc: number;

@@ -5,7 +5,7 @@ const intSetting = (def: number) => z.coerce.number().int().nonnegative().defaul
 const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(def);
 
 /**
- * Every setting the service reads from its environment, with DOMAIN.md's defaults. A bad value stops
+ * Every setting the service reads from its environment, with the defaults of docs/domain-rules.md. A bad value stops
  * start-up naming the variable (see loadConfig).
  */
 export const ConfigSchema = z.object({
@@ -58,7 +58,7 @@ export const ConfigSchema = z.object({
   CASH_DEBT_CAP_USD: z.coerce.number().nonnegative().default(50),
   OTP_TTL_MINUTES: intSetting(5),
   OTP_MAX_ATTEMPTS: intSetting(5),
-  /** Unset: on only in production (spec §8); tests turn it on with 'true'. */
+  /** Unset: on only in production (docs/domain-rules.md, limits); tests turn it on with 'true'. */
   OTP_RATE_LIMIT: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
   OTP_REQUESTS_PER_WINDOW: intSetting(3),
   OTP_VERIFICATIONS_PER_WINDOW: intSetting(5),
@@ -86,7 +86,7 @@ export const ConfigSchema = z.object({
   /** A claim by another admin this recent is a lost race (409 SupportError); an older one is 403. */
   SUPPORT_CLAIM_RACE_SECONDS: intSetting(5),
   BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** Spec §8's station request limits (nearby 20/min, comments 10/min per caller); on unless 'false'. */
+  /** The station request limits (nearby 20/min, comments 10/min per caller); on unless 'false'. */
   STATION_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
   /** Reports older than this no longer count towards a station's current_status. */
@@ -104,7 +104,7 @@ export const ConfigSchema = z.object({
   /** Express 'trust proxy': unset trusts no proxy (req.ip is the socket's address); e.g. 1, loopback, or a subnet behind a load balancer. */
   TRUST_PROXY: z.string().optional(),
   // Settlement (#11)
-  /** Base URL of the payout provider; unset: the simulator (DOMAIN.md "Settlement receipts"). */
+  /** Base URL of the payout provider; unset: the simulator (docs/domain-rules.md, settlement receipts). */
   PAYOUT_PROVIDER_URL: z.string().url().optional(),
   PAYOUT_PROVIDER_KEY: z.string().optional(),
   /** Bounded wait for one payout call; longer is an unknown outcome, re-sent with the same internal id. */

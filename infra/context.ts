@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
 import type { Migration } from 'kysely';
-import type { Authenticator } from '../api/auth.js';
+import type { Authenticator } from './identity/port.js';
 import type { Handle } from '../commands/handle.js';
 import type { Projector } from '../projections/projector.js';
 import type { ProjectionRunner } from '../projections/runner.js';

@@ -10,7 +10,7 @@ import type { Projector } from './projector.js';
 import { applyEvents, messagesOf } from './runner.js';
 
 /**
- * Inline read models (docs/decisions.md, "Inline and asynchronous read models"): applied in the append's
+ * Inline read models (docs/decisions/0003-inline-and-async-read-models.md): applied in the append's
  * own transaction, so the answer to a write reads them at once and they never lag the log. They keep no
  * checkpoint: `inline_projections` lists those that are complete, and a start-up catches up any other
  * (a read model that became inline, or a new one) before this process appends anything.

@@ -301,7 +301,7 @@ export class ProjectionRunner {
    * queues them on its one connection), which is safe because a projector reads and writes only its own
    * tables; and the loop does not wait for the slowest before the others apply what the log shows. On
    * PostgreSQL a batch in flight is a writing transaction, so the log shows nothing appended after it
-   * began until it commits (docs/decisions.md, "$all"): a slow batch still delays what comes next.
+   * began until it commits (docs/decisions/0002-all-reader-visibility.md): a slow batch still delays what comes next.
    * Waiters wake as each projector commits.
    */
   private async step(): Promise<boolean> {

@@ -9,7 +9,7 @@ import {
   listBillingProfiles,
   updateBillingProfile,
   type BillingProfile,
-} from '../../projections/billing/billingProfiles.js';
+} from '../../stores/billing/billingProfiles.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 

@@ -22,7 +22,7 @@ const appUser = (actor: Actor): Actor => {
   return actor;
 };
 
-/** Spec client-driver-api §4.6: in-order chat for clients and drivers. */
+/** In-order chat for clients and drivers. */
 export const chatRoutes = (ctx: AppContext, router: Router): void => {
   const guards = [authenticate(ctx.auth)];
   const tags = ['chat'];

@@ -12,7 +12,7 @@ export const OrderParams = z.object({ orderId: PathId });
 export const roomIdFrom = (params: { roomId: string }, errorCode: 'ChatError' | 'SupportError'): number =>
   idFrom(params.roomId, () => notFound(errorCode, errorCode === 'ChatError' ? 'Chat room not found.' : 'Support room not found.'));
 
-/** Spec §8: 1-500 characters; a message of only blanks says nothing and is refused too. */
+/** 1-500 characters (docs/domain-rules.md, limits); a message of only blanks says nothing and is refused too. */
 export const MessageContent = z
   .string()
   .min(1, 'must be 1-500 characters')

@@ -6,7 +6,7 @@ import { creditBalanceOf, type CreditBalanceRow, type CreditTransactionRow } fro
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
-/** The credit summary (back-office §2.3); a negative bucket (after a debit) offers nothing. */
+/** The credit summary; a negative bucket (after a debit) offers nothing. */
 export const toCreditSummary = (b: CreditBalanceRow) => ({
   anyUSD: centsToUsd(b.any_cents),
   ordersUSD: centsToUsd(b.orders_cents),

@@ -14,7 +14,7 @@ import { toDriverView } from '../orders/views.js';
 const FeedQuery = z.object({ limit: limit(50) });
 
 /**
- * GET /driver/orders (DOMAIN.md): orders open for bids within NEARBY_DRIVER_RADIUS_KM of the driver's idle
+ * GET /driver/orders (docs/domain-rules.md): orders open for bids within NEARBY_DRIVER_RADIUS_KM of the driver's idle
  * position (none while offline or without a position), nearest first, and the driver's active order.
  */
 export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {

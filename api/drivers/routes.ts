@@ -40,7 +40,7 @@ const OnlineBody = z
   .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), { message: 'Give both latitude and longitude, or neither.', path: ['longitude'] });
 const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
 
-/** The driver's own onboarding and availability (DOMAIN.md "Routes beyond the spec"). */
+/** The driver's own onboarding and availability (docs/domain-rules.md, routes beyond the contract). */
 const DriverAnswer = { description: 'The driver', schema: z.object({ driver: DriverView }) };
 
 export const driverRoutes = (ctx: AppContext, router: Router): void => {

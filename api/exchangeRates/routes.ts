@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.js';
 import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
-import { listExchangeRates, type ExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
+import { listExchangeRates, type ExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 

@@ -32,7 +32,7 @@ const Incident = z
   })
   .openapi('Incident');
 
-/** §2.7. */
+/** An incident as the API answers it. */
 export const incidentView = (r: IncidentRow) => ({
   id: r.id,
   order_id: r.order_id,

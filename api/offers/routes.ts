@@ -16,7 +16,7 @@ import { readBack } from '../readBack.js';
 
 const estimatedMinutes = z.number().int().min(1).max(240).optional();
 
-/** POST /accept bids the published price: a driverGross sent there is ignored (spec §4.3). */
+/** POST /accept bids the published price: a driverGross sent there is ignored (the contract). */
 const AcceptBody = z.object({ estimatedMinutes, force: z.boolean().optional() });
 const CounterOfferBody = z.object({ driverGross: usdAmount(100_000).optional(), estimatedMinutes, force: z.boolean().optional() });
 

@@ -63,7 +63,7 @@ const DeliverBody = z.object({
   deliveryPin: z.string().regex(/^\d{4}$/, 'must be exactly 4 digits'),
 });
 
-/** paymentFormId is "required when PAYMENT_FORM, ignored otherwise" (spec §4.2): only checked for PAYMENT_FORM. */
+/** paymentFormId is "required when PAYMENT_FORM, ignored otherwise" (the contract): only checked for PAYMENT_FORM. */
 const PaymentMethodBody = z
   .object({
     paymentMethod: z.string().min(1).max(40),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateOrder, OrderCommand, PlaceOffer } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
-import { findOrderRow, offersOfOrders } from '../../projections/orders/orderQueries.js';
+import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import { orderViewMigrations } from '../../projections/orders/orderTables.js';
 import { orderViewsProjector } from '../../projections/orders/orderViews.js';
 import { spec } from '../../tests/support/deciderSpec.js';
@@ -11,7 +11,7 @@ import { toAdminView, toClientView, toDriverView, type OrderBundle } from './vie
 import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /**
- * The three role views of an order (spec §2.2), given the order's events through the orders projector:
+ * The three role views of an order, given the order's events through the orders projector:
  * which money families and fields each role sees, in odd cents, and when the client sees the PIN.
  */
 
@@ -49,8 +49,10 @@ const project = async (orderId: number, ...commands: OrderCommand[]): Promise<Or
   lives.set(orderId, all);
   const events = spec(orderDecider).history(all).slice(spec(orderDecider).history(before).length);
   await t.given(orderStream(orderId), events);
+  // Only the orders projector runs here (no users or drivers tables): the row and its offers, oldest first.
   const row = (await findOrderRow(t.db, orderId))!;
-  return { row, offers: await offersOfOrders(t.db, [orderId]), drivers: new Map(), busyDriverIds: new Set(), client: { id: CLIENT, name: 'Ana', phone: '+584141112233' } };
+  const offers = await t.db.selectFrom('order_offers').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
+  return { row, offers, drivers: new Map(), busyDriverIds: new Set(), client: { id: CLIENT, name: 'Ana', phone: '+584141112233' } };
 };
 
 describe('order views per role', () => {

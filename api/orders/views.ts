@@ -10,7 +10,7 @@ import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/order
 import type { AdminOrder, ClientOrder, DriverOffer, DriverOrder, OrderHistoryItem, PublicDriver, Receipt } from './viewSchemas.js';
 
 /**
- * The three role views of an order (spec §2.2). Every field family is written out per view, so what a
+ * The three role views of an order. Every field family is written out per view, so what a
  * role may not see is simply never copied:
  * - CLIENT omits platform_revenue_*, solidary_fund_*, driver_solidary_*, driver_gross_*, driver_receives_*;
  * - DRIVER omits client_solidary_*, client_pays_*, promo_credit_*, client_charged_*, solidary_fund_*,
@@ -106,7 +106,7 @@ const offerCore = (o: OrderOfferRow) => ({
   updated_at: iso(o.updated_at),
 });
 
-/** An offer as its driver sees it (spec §2.3): with the driver's gross and the bid-time position. */
+/** An offer as its driver sees it: with the driver's gross and the bid-time position. */
 export const toDriverOfferView = (o: OrderOfferRow): z.infer<typeof DriverOffer> => ({
   ...offerCore(o),
   driver_gross_cents: o.driver_gross_cents,
@@ -243,7 +243,7 @@ export interface ReceiptRating {
   created_at: string;
 }
 
-/** GET /orders/{id}/receipt (spec §4.2). */
+/** GET /orders/{id}/receipt. */
 export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null): z.infer<typeof Receipt> => {
   const r = b.row;
   const d = r.driver_id === null ? undefined : b.drivers.get(r.driver_id);

@@ -14,7 +14,7 @@ import {
   updatePaymentForm,
   type PaymentForm,
   type PaymentFormInput,
-} from '../../projections/paymentForms/paymentForms.js';
+} from '../../stores/paymentForms/paymentForms.js';
 import { authenticate, requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { listPaymentMethods, setPaymentMethodActive, type PaymentMethod } from '../../projections/paymentMethods/paymentMethods.js';
+import { listPaymentMethods, setPaymentMethodActive, type PaymentMethod } from '../../stores/paymentMethods/paymentMethods.js';
 import { authenticate, requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 

@@ -4,7 +4,7 @@ import { isoOrNull } from '../../domain/time.js';
 import { CASH_USD } from '../../domain/payment/payment.js';
 import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
 
-/** The spec's payment resource (client-driver-api.md §2.4); amount_* is the order's client_charged_*. */
+/** The contract's payment resource; amount_* is the order's client_charged_*. */
 export const toPaymentView = (r: PaymentRow) => ({
   id: r.id,
   order_id: r.order_id,
@@ -32,7 +32,7 @@ export const toPaymentView = (r: PaymentRow) => ({
   solidary_fund_usd: centsToUsd(r.solidary_fund_cents),
 });
 
-/** POST /orders/{id}/payment/form answers this subset (§4.5). */
+/** POST /orders/{id}/payment/form answers this subset. */
 export const toFormReportView = (r: PaymentRow) => ({
   id: r.id,
   status: r.status,

@@ -26,7 +26,7 @@ const RatingFields = z.object({
 
 const RatingBody = RatingFields.extend({ orderId: z.number().int().positive() });
 
-/** §2.8, with the spec's snake_case names. */
+/** A rating, with the contract's snake_case names. */
 export const ratingView = (r: RatingRow) => ({
   id: r.id,
   order_id: r.order_id,

@@ -45,7 +45,7 @@ const payprovToken = (ctx: AppContext): RequestHandler => (req, _res, next) => {
   next(sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN) ? undefined : unauthorized('Unauthorized', 'Missing or wrong webhook token.'));
 };
 
-/** The driver's own receipts (client-driver §2.11) and the payout provider's webhook (§4.4). */
+/** The driver's own receipts and the payout provider's webhook. */
 export const settlementRoutes = (ctx: AppContext, router: Router) => {
   const tags = ['settlements'];
   const anyone = [authenticate(ctx.auth)];

@@ -13,14 +13,14 @@ import {
   stationReports,
   statusesOf,
   type StationRow,
-} from '../../projections/stations/stationStore.js';
-import { REPORT_COLORS, STATUS_REPORTS } from '../../projections/stations/stationStatus.js';
+} from '../../stores/stations/stationStore.js';
+import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStatus.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../cursor.js';
 import { CommentSchema, commentView, DetailReportSchema, detailReportView, ReportSchema, reportView, StationSchema, stationView } from './views.js';
 
-/** Spec §8. */
+/** Request limits per caller and minute (docs/domain-rules.md, limits). */
 export const NEARBY_PER_MINUTE = 20;
 export const COMMENTS_PER_MINUTE = 10;
 

@@ -1,8 +1,8 @@
 import { iso } from '../../domain/time.js';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
-import type { CommentRow, ReportRow, StationRow } from '../../projections/stations/stationStore.js';
-import { REPORT_COLORS, type CurrentStatus } from '../../projections/stations/stationStatus.js';
+import type { CommentRow, ReportRow, StationRow } from '../../stores/stations/stationStore.js';
+import { REPORT_COLORS, type CurrentStatus } from '../../stores/stations/stationStatus.js';
 
 
 export const CurrentStatusSchema = z
@@ -31,7 +31,7 @@ export const StationSchema = z
   })
   .openapi('Station');
 
-/** §2.9 Station; nearby lists add distance_km. */
+/** A station; nearby lists add distance_km. */
 export const stationView = (s: StationRow, status: CurrentStatus | null, distanceKm?: number): z.infer<typeof StationSchema> => ({
   id: s.id,
   name: s.name,
@@ -60,7 +60,7 @@ export const ReportSchema = z
   })
   .openapi('StationReport');
 
-/** §2.9 Report. */
+/** A station report. */
 export const reportView = (r: ReportRow): z.infer<typeof ReportSchema> => ({
   id: r.id,
   station_id: r.station_id,
@@ -77,7 +77,7 @@ export const DetailReportSchema = z
   .object({ id: z.number().int(), color: z.enum(REPORT_COLORS), waitMinutes: z.number().int().nullable(), comment: z.string().nullable(), createdAt: z.string() })
   .openapi('StationDetailReport');
 
-/** §4.9 detail: the spec names these fields in camelCase. */
+/** The public detail: the contract names these fields in camelCase. */
 export const detailReportView = (r: ReportRow): z.infer<typeof DetailReportSchema> => ({
   id: r.id,
   color: r.color,
@@ -96,7 +96,7 @@ export const CommentSchema = z
   })
   .openapi('StationComment');
 
-/** §2.9 Comment; author.id is the app user's id. */
+/** A comment; author.id is the app user's id. */
 export const commentView = (c: CommentRow): z.infer<typeof CommentSchema> => ({
   id: c.id,
   station_id: c.station_id,

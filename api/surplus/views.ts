@@ -3,7 +3,7 @@ import type { PricingSettings } from '../../domain/pricing.js';
 import { pricePerLiterCents, surplusClientPrice } from '../../domain/surplus/surplus.js';
 import type { SurplusListingRow } from '../../projections/surplus/surplusListings.js';
 
-/** §2.10. total_price is the driver's totalAmount; price_per_liter is informative (rounded to whole cents). */
+/** total_price is the driver's totalAmount; price_per_liter is informative (rounded to whole cents). */
 export const surplusView = (r: SurplusListingRow) => {
   const perLiterCents = pricePerLiterCents(r.total_price_cents, r.available_liters);
   return {

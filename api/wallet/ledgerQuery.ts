@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
 import { isoDate, limit } from '../orders/schemas.js';
 import { LedgerEntryView, toLedgerEntryView } from './views.js';
 
-/** Spec §4.11's ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
+/** The ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
 export const LedgerQuery = z
   .object({
     type: z.enum(LEDGER_TYPES).optional(),

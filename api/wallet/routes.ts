@@ -24,7 +24,7 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** Spec §4.11's payout-config body; the per-method requirements are the 400s of the domain rule. */
+/** The payout-config body; the per-method requirements are the 400s of the domain rule. */
 const PayoutConfigBody = z.object({
   method: z.enum(PAYOUT_METHODS),
   bankCode: optionalText(10),
@@ -38,7 +38,7 @@ const PayoutConfigBody = z.object({
 const ConfigAnswer = z.object({ config: PayoutConfigView.nullable() });
 const tags = ['wallet'];
 
-/** The caller's own wallet (spec §4.11); every route reads the caller's driver id, never a path id. */
+/** The caller's own wallet; every route reads the caller's driver id, never a path id. */
 export const walletRoutes = (ctx: AppContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const driverOnly = requireRole(ctx.auth, 'DRIVER');

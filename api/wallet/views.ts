@@ -4,7 +4,7 @@ import type { BalanceSummary } from '../../domain/wallet/balance.js';
 import { ACCOUNT_TYPES, LEDGER_DIRECTIONS, LEDGER_TYPES, PAYOUT_METHODS } from '../../domain/wallet/events.js';
 import type { WalletLedgerRow, WalletPayoutAccountRow } from '../../projections/wallet/walletLedger.js';
 
-/** Spec §2.11's shapes: the balance summary, the ledger entry and the payout config. */
+/** The contract's shapes: the balance summary, the ledger entry and the payout config. */
 export const BalanceSummaryView = z
   .object({
     balanceUSD: z.number(),

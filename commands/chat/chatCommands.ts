@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js';
-import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../infra/chat/chatQueries.js';
+import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../infra/context.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import { channelOfRoom, claimConflictOf, isAppMember, isClaimedByOther, isSupportRoom, isWithinWindow, type RoomType } from './chatRules.js';
 
 /**
- * Chat and support commands (spec client-driver-api §4.6, back-office-api §4.1). Rooms and messages are
+ * Chat and support commands. Rooms and messages are
  * state-stored; after a write commits, what sockets need is published on `chat.rooms.<roomId>` as
  * `{event, data}`: `message.created` (the message), `room.claimed` and `room.released` (the room's status).
  * Publishing is after commit and at most once, like the projectors' (a lost real-time frame, never a lost

@@ -1,7 +1,7 @@
 import type { OrderStatus } from '../../domain/order/events.js';
 import { CONFIRMED_ONWARD, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 
-/** Who may talk in which room of an order, and when (spec client-driver-api §3.1, §4.6; back-office §3.1). */
+/** Who may talk in which room of an order, and when (docs/domain-rules.md, chat and support). */
 
 export const ROOM_TYPES = ['ORDER_CLIENT_DRIVER', 'ORDER_ADMIN_SUPPORT', 'ORDER_ADMIN_CLIENT_SUPPORT'] as const;
 export type RoomType = (typeof ROOM_TYPES)[number];

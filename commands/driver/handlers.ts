@@ -5,7 +5,7 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 
 /**
  * Whether a driver may go online beyond its own status: the wallet area plugs in the cash-debt cap
- * (DOMAIN.md CASH_DEBT_CAP_USD) by replacing this provider in its module's init.
+ * (CASH_DEBT_CAP_USD, docs/domain-rules.md) by replacing this provider in its module's init.
  */
 export interface DriverOnlineGate {
   canGoOnline(driverId: number): Promise<boolean>;

@@ -3,7 +3,7 @@ import { exchangeRateStream, type ExchangeRateSet } from '../../domain/exchangeR
 import type { Actor } from '../../domain/actor.js';
 import { usdToCents } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
-import { recordExchangeRate, type ExchangeRate, type RateCurrency } from '../../projections/exchangeRates/exchangeRates.js';
+import { recordExchangeRate, type ExchangeRate, type RateCurrency } from '../../stores/exchangeRates/exchangeRates.js';
 import { metadataOf } from '../origin.js';
 
 /**

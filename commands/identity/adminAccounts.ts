@@ -3,7 +3,7 @@ import { conflict, notFound, unauthorized, validationError } from '../../domain/
 import type { AppContext } from '../../infra/context.js';
 import type { Db } from '../../infra/db/database.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
-import { newOpaqueToken, sha256 } from './secrets.js';
+import { newOpaqueToken, sha256 } from '../../infra/identity/secrets.js';
 
 export interface AdminRow {
   id: number;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
 import { rateLimit } from './rateLimit.js';
-import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from './secrets.js';
+import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from '../../infra/identity/secrets.js';
 
 export type AppKind = 'client' | 'driver';
 
@@ -20,7 +20,7 @@ export interface UserRow {
 
 const roleOf = (app: AppKind) => (app === 'driver' ? 'DRIVER' : 'CLIENT');
 
-/** Spec §8 limits hold in production; OTP_RATE_LIMIT overrides (tests turn them on). */
+/** The OTP limits (docs/domain-rules.md) hold in production; OTP_RATE_LIMIT overrides (tests turn them on). */
 const rateLimited = (ctx: AppContext) => ctx.config.OTP_RATE_LIMIT ?? ctx.config.APP_ENV === 'production';
 
 export const findUserById = (ctx: AppContext, id: number): Promise<UserRow | undefined> =>

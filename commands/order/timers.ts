@@ -4,7 +4,7 @@ import { dueTimers } from '../../projections/orders/orderQueries.js';
 import { expireOffer, expireOrder } from './closing.js';
 
 /**
- * The order life cycle's timers (DOMAIN.md): bidding past expires_at, a payment window past its end, an offer
+ * The life cycle's timers (docs/domain-rules.md): bidding past expires_at, a payment window past its end, an offer
  * past its TTL. The read model says what looks due; the decider, on the stream, decides whether it still is
  * (a payment that arrived meanwhile wins). A run settles what it wrote, so `scheduler.tick()` returns with
  * the read models showing the expiries.

@@ -12,7 +12,7 @@ import { processManager, send, type Cause, type Send, type Streams } from '../pr
 import { sendToWallet } from '../wallet/handlers.js';
 
 /**
- * Milestone grants (back-office §4.6, DOMAIN.md): a delivery tells every campaign running at its time
+ * Milestone grants (docs/domain-rules.md, promotion campaigns): a delivery tells every campaign running at its time
  * about its client and its driver; a campaign whose milestone they reached grants once (its own stream
  * decides: domain/promotion/campaign.ts); each grant then pays out on the recipient's stream, a client's
  * credit (PROMO_GRANT) or a driver's wallet (PROMO_BONUS).

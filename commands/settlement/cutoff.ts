@@ -8,7 +8,7 @@ import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
@@ -164,7 +164,7 @@ const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId:
 };
 
 /**
- * The cutoff (DOMAIN.md "Settlement receipts"): first finishes receipts a crashed run reserved but did
+ * The cutoff (docs/domain-rules.md, settlement receipts): first finishes receipts a crashed run reserved but did
  * not issue, then one receipt per driver with a payout account whose uncovered entries reach the
  * minimum balance. Running it again issues nothing twice: covered entries are no longer settleable.
  */

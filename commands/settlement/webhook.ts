@@ -12,7 +12,7 @@ export interface PayprovNotice {
 }
 
 /**
- * A provider status as a receipt command (DOMAIN.md "Payout webhook"): ACCP confirms, RJCT and CANC
+ * A provider status as a receipt command (docs/domain-rules.md, settlement receipts): ACCP confirms, RJCT and CANC
  * reject (failure_reason the rejected_code, else the status), PEND and PROC change nothing.
  */
 export const commandOfNotice = (n: PayprovNotice, payoutOrderId: string, at: string): ReceiptCommand | null => {

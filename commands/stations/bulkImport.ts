@@ -6,7 +6,7 @@ import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import { DEFAULT_CITY, upsertStation, type StationFields } from './stationCommands.js';
 
-/** Back-office §4.4: the template's columns, in order; the first five are required. */
+/** The template's columns (docs/domain-rules.md, stations), in order; the first five are required. */
 export const IMPORT_COLUMNS = ['name', 'address', 'latitude', 'longitude', 'tipo', 'description', 'landmark', 'city', 'opening_time', 'closing_time'] as const;
 const REQUIRED_COLUMNS = IMPORT_COLUMNS.slice(0, 5);
 

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { forbidden, notFound, tooMany, unprocessable } from '../../domain/errors.js';
 import type { Db, Trx } from '../../infra/db/database.js';
-import { findComment, findStation, type CommentRow, type StationRow } from '../../projections/stations/stationStore.js';
-import type { ReportColor } from '../../projections/stations/stationStatus.js';
+import { findComment, findStation, type CommentRow, type StationRow } from '../../stores/stations/stationStore.js';
+import type { ReportColor } from '../../stores/stations/stationStatus.js';
 import type { RateLimit } from '../identity/rateLimit.js';
 import { inVenezuela, isDuplicateOf, nameKey, type StationType } from './stationRules.js';
 
@@ -145,7 +145,7 @@ export const setStationActive = async (db: Db, id: number, active: boolean, now:
   return (await findStation(db, id))!;
 };
 
-/** Back-office §8: a report this recent blocks the delete (deactivate instead). */
+/** A report this recent blocks the delete (deactivate instead). */
 export const DELETE_BLOCK_DAYS = 7;
 
 export const deleteStation = async (db: Db, id: number, now: Date): Promise<void> => {
@@ -257,7 +257,7 @@ export const moderateComment = async (db: Db, admin: Actor, stationId: number, c
 };
 
 /**
- * Spec §8's per-caller request limits, on the identity area's rate limits (every instance counts the same
+ * Per-caller request limits (docs/domain-rules.md), on the identity area's rate limits (every instance counts the same
  * hits). Refused → 429 Cooldown with retryAfterSeconds and a Retry-After header.
  */
 export const enforceLimit = async (limit: RateLimit, key: string): Promise<void> => {

@@ -3,7 +3,7 @@ import { distanceMeters, type LatLng } from '../../domain/geo.js';
 export const STATION_TYPES = ['WATER', 'FUEL'] as const;
 export type StationType = (typeof STATION_TYPES)[number];
 
-/** Two stations of the same name this close (metres, inclusive) are one station (back-office §8). */
+/** Two stations of the same name this close (metres, inclusive) are one station (docs/domain-rules.md, stations). */
 export const DUPLICATE_RADIUS_METERS = 50;
 
 /**

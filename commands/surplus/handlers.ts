@@ -5,7 +5,7 @@ import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
-import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { activeOrderOfDriver } from '../../projections/orders/orderQueries.js';
 import { loadState } from '../handle.js';
 import { assertSelectableMethod, createOrder, pricingSettingsOf } from '../order/create.js';

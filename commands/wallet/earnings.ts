@@ -3,7 +3,7 @@ import { isCash } from '../../domain/pricing.js';
 import type { EntryRequest } from '../../domain/wallet/wallet.js';
 
 /**
- * What a delivery means for the driver's wallet (DOMAIN.md "Wallet"), as a pure decision: the executor
+ * What a delivery means for the driver's wallet (docs/domain-rules.md, wallet), as a pure decision: the executor
  * (walletReactions.ts) sends each entry through the wallet handler.
  * - paid online or by form: ORDER_EARNING (SURPLUS_EARNING for a surplus reservation) of driver_receives;
  * - CASH_USD: the driver kept the cash, so CASH_COMMISSION_DEBT of platform_revenue, and when promotional

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { unauthorized } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { otpHash, sameHash } from '../identity/secrets.js';
+import { otpHash, sameHash } from '../../infra/identity/secrets.js';
 
 /**
  * Confirms a payout-account change with the code of POST /auth/otp/request sent to the caller's own
- * phone (spec §4.11): the same rules as sign-in (a wrong guess spends one of the code's attempts, the
+ * phone: the same rules as sign-in (a wrong guess spends one of the code's attempts, the
  * last one kills it, a right code is consumed once), but nobody is signed in. 401 InvalidOtp otherwise.
  */
 export const confirmPhoneCode = async (ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, phone: string, code: string): Promise<void> => {

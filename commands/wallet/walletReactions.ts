@@ -28,7 +28,7 @@ const walletAfter = (wallet: WalletState, commands: WalletCommand[]): WalletStat
 
 /**
  * Pure: a delivery's wallet entries (earnings.ts), and, when its cash commission brings the driver's debt
- * to the cap, taking the driver offline (DOMAIN.md "Wallet"; going online is refused until the debt falls
+ * to the cap, taking the driver offline (docs/domain-rules.md, wallet; going online is refused until the debt falls
  * below it). An entry already recorded changes nothing, so deciding again on a redelivery sends commands
  * that append nothing.
  */

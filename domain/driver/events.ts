@@ -4,15 +4,15 @@ import type { DomainEvent } from '../decider.js';
 export const DRIVER_STATUSES = ['PENDING_VERIFICATION', 'ACTIVE', 'REJECTED', 'SUSPENDED', 'BANNED'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
 
-/** The documents report's KYC states (back-office §4.3). */
+/** The documents report's KYC states (docs/domain-rules.md, drivers). */
 export const KYC_STATES = ['PENDING_KYC', 'PENDING_REVIEW', 'APPROVED', 'REJECTED'] as const;
 export type KycState = (typeof KYC_STATES)[number];
 
-/** The tracked document types of the documents report (back-office §4.3). */
+/** The tracked document types of the documents report (docs/domain-rules.md, drivers). */
 export const DOCUMENT_TYPES = ['ID_FRONT', 'LICENSE', 'MEDICAL_CERT', 'RCV', 'ADDRESS_PROOF', 'SANITARY_CERT'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-/** A missing document of these types blocks the driver (back-office §4.3), so review needs them. */
+/** A missing document of these types blocks the driver (docs/domain-rules.md, drivers), so review needs them. */
 export const REQUIRED_DOCUMENT_TYPES: readonly DocumentType[] = ['ID_FRONT', 'LICENSE'];
 
 export const DOCUMENT_LABELS: Record<DocumentType, string> = {

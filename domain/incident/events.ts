@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../decider.js';
 
-/** Spec §2.7. */
+/** The incident types of the contract. */
 export const INCIDENT_TYPES = [
   'ACCESO_BLOQUEADO',
   'CLIENTE_NO_RESPONDE',

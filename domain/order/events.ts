@@ -64,7 +64,7 @@ export interface OrderCreatedData extends OrderRequest {
   /** Non-null for a surplus reservation: the order starts with the listing's owner as its driver. */
   surplusListingId: number | null;
   driverId: number | null;
-  /** The city whose centre is nearest to the delivery point (DOMAIN.md); null only when no city has a centre. */
+  /** The city whose centre is nearest the delivery point (docs/domain-rules.md); null only when no city has a centre. */
   cityId: number | null;
   status: 'BROADCASTING' | 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
   pricing: Pricing;

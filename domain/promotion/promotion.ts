@@ -1,7 +1,7 @@
 import type { PromotionTerms } from './events.js';
 
 /**
- * Milestone promotion campaigns (back-office §2.4, §3.6): the rules a campaign's decider (campaign.ts)
+ * Milestone promotion campaigns (docs/domain-rules.md): the rules a campaign's decider (campaign.ts)
  * and the back office's answers share.
  */
 export const AUDIENCES = ['CLIENT', 'DRIVER'] as const;
@@ -9,7 +9,7 @@ export type Audience = (typeof AUDIENCES)[number];
 export const MILESTONE_BASES = ['LIFETIME', 'CAMPAIGN'] as const;
 export type MilestoneBasis = (typeof MILESTONE_BASES)[number];
 
-/** Fields that a first grant freezes (§3.6): changing them would make earlier grants unfair. */
+/** Fields that a first grant freezes: changing them would make earlier grants unfair. */
 export const FROZEN_AFTER_GRANT = ['audience', 'credit_scope', 'milestone_orders', 'milestone_basis', 'amount_usd'] as const;
 
 /** A campaign as its rules read it: the terms its events carry (the window as dates) and its grants so far. */

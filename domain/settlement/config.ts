@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { validationError } from '../errors.js';
 
-/** The settlement configuration (back-office §2.5) with DOMAIN.md's defaults. */
+/** The settlement configuration with the defaults of docs/domain-rules.md. */
 export interface SettlementConfig {
   cutoffEnabled: boolean;
   cutoffTime: string;

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../decider.js';
 
 /**
- * Settlement events (DOMAIN.md "Settlement receipts"). Three kinds of stream:
+ * Settlement events (docs/domain-rules.md, settlement receipts). Three kinds of stream:
  * - `receipt-<receiptId>`: one receipt, its lines, payout orders, provider answers and tray actions;
  * - `settlement-pool-<driverId>`: which of the driver's ledger entries live receipts cover, so that no
  *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides);

@@ -18,7 +18,7 @@ import type {
  * arriving after the deadline is only recorded on the order: it may be stale news about an internal id
  * that was sent again, so the receipt stays FAILED deadline (retry blocked) until an admin who checked
  * with the provider marks it paid externally or annuls it. From FAILED an admin retries (business
- * failures only), marks it paid externally, or annuls it (back-office §3.2).
+ * failures only), marks it paid externally, or annuls it (docs/domain-rules.md, settlement receipts).
  */
 export interface PayoutOrderState {
   id: string;

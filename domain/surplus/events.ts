@@ -1,10 +1,10 @@
 import type { DomainEvent } from '../decider.js';
 
-/** Spec §2.10 statuses. */
+/** A listing's statuses, in the contract's Spanish. */
 export const SURPLUS_STATUSES = ['ACTIVA', 'RESERVADA', 'EXPIRADA', 'CANCELADA'] as const;
 export type SurplusStatus = (typeof SURPLUS_STATUSES)[number];
 
-/** Spec §8. */
+/** Limits of a listing (docs/domain-rules.md, limits). */
 export const SURPLUS_MIN_LITERS = 500;
 export const SURPLUS_MAX_LITERS = 50_000;
 export const SURPLUS_MAX_TOTAL_USD = 100_000;

@@ -120,7 +120,7 @@ export const decide = (cmd: SurplusCommand, s: SurplusState): SurplusEvent[] => 
 };
 
 /**
- * The listing's client-facing price for a payment method (DOMAIN.md): the base price is the driver's gross
+ * The listing's client-facing price for a payment method (docs/domain-rules.md): the base price is the driver's gross
  * grossed up like a counter-offer, so the reserved order gives the driver exactly `totalAmount`; the client
  * pays it plus the method's solidary share. No credit: this is the preview before the client is known.
  */

@@ -1,5 +1,5 @@
 /**
- * The balance summary of spec §2.11 (DOMAIN.md "Wallet"), in cents. The API renders the `_USD` figures.
+ * The balance summary (docs/domain-rules.md, wallet), in cents. The API renders the `_USD` figures.
  */
 export interface BalanceSummary {
   balanceCents: number;

@@ -7,7 +7,7 @@ import type { DomainEvent } from '../decider.js';
  */
 export const walletStream = (driverId: number): string => `wallet-${driverId}`;
 
-/** Spec §2.11's ledger types. CASH_SOLIDARY_* are never written while cash orders carry no solidary split. */
+/** The ledger types (docs/domain-rules.md). CASH_SOLIDARY_* are never written: cash orders carry no solidary split. */
 export const LEDGER_TYPES = [
   'ORDER_EARNING',
   'SURPLUS_EARNING',

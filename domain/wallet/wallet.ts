@@ -71,7 +71,7 @@ export const evolve = (s: WalletState, e: WalletEvent): WalletState => {
   }
 };
 
-/** The rules of spec §4.11's payout-config body that a schema cannot say (400 with error text). */
+/** The rules of the payout-config body that a schema cannot say (400 with error text). */
 export const payoutAccountProblem = (a: PayoutAccount): string | null => {
   if (a.method === 'PAGO_MOVIL' && (!a.bankCode || !a.idNumber || !a.phone)) return 'PAGO_MOVIL requires bankCode, idNumber and phone.';
   if (a.method === 'BANK_TRANSFER' && !a.accountNumber) return 'BANK_TRANSFER requires accountNumber.';

@@ -1,5 +1,5 @@
 /**
- * The message bus port (ARCHITECTURE.md "Messaging and real time"). Subjects are dot-separated tokens;
+ * The message bus port (docs/architecture.md, messaging and real time). Subjects are dot-separated tokens;
  * a subscription pattern may use `*` for one token and `>` for the rest, as NATS does.
  */
 export interface BusMessage<T = unknown> {

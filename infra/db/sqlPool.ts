@@ -147,7 +147,7 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, load
       loadDataDir,
       parsers: { 20: (v: string) => Number(v) },
       // PostgreSQL's default 128 MB of shared buffers is most of a fresh store's memory; one connection
-      // over a small database does not need it (docs/decisions.md, "Operations").
+      // over a small database does not need it (docs/decisions/0027-operations.md).
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
     });
   } catch (err) {

@@ -5,9 +5,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * lock around the insert, so transaction ids and global positions are handed out in the same order, and
  * a reader of $all stops below the oldest append still in flight, so an event that commits late with a
  * lower position is never skipped (0005 below says how a reader knows which transactions append). The
- * lock is released before COMMIT, so commits of concurrent appends still group (docs/decisions.md, "Event
- * store ordering"). Only the INSERT runs under the lock: the revision check before it is guarded by the
- * unique (stream_id, stream_position) key.
+ * lock is released before COMMIT, so commits of concurrent appends still group
+ * (docs/decisions/0001-event-store-appends.md). Only the INSERT runs under the lock: the revision check
+ * before it is guarded by the unique (stream_id, stream_position) key.
  */
 /** The first append function, kept for the second migration's down(). */
 const ES_APPEND_V1 = `
@@ -64,7 +64,7 @@ export const eventStoreMigrations: Record<string, Migration> = {
 };
 
 /**
- * The visibility rule (docs/decisions.md, "Which events a reader of $all sees"): a reader stops below the
+ * The visibility rule (docs/decisions/0002-all-reader-visibility.md): a reader stops below the
  * oldest *appending* transaction still open, not below every open transaction. A projector's batch, a
  * state-stored write or any other open transaction no longer hides the log.
  *

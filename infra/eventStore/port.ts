@@ -1,4 +1,4 @@
-/** The event store port (ARCHITECTURE.md "Event store"); every adapter passes tests/contract/eventStore. */
+/** The event store port (docs/architecture.md, event store); every adapter passes tests/contract/eventStore. */
 export interface EventMetadata {
   correlationId?: string;
   causationId?: string;

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Actor, Authenticator } from '../../api/auth.js';
-import { sha256 } from '../../commands/identity/secrets.js';
+import type { Actor } from '../../domain/actor.js';
+import type { Authenticator } from './port.js';
+import { sha256 } from './secrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -17,7 +18,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Puts a fresh admin JWT in the response's Authorization header (spec §5.2 rule 3). */
+/** Puts a fresh admin JWT in the response's Authorization header (docs/domain-rules.md, who is who). */
 export const sendRenewedJwt = (res: Response, token: string): void => {
   res.setHeader('Authorization', `Bearer ${token}`);
   res.setHeader('Access-Control-Expose-Headers', 'Authorization');

@@ -1,7 +1,7 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 
 /**
- * State-stored identity data (ARCHITECTURE.md allows it for users and sessions): app users, their
+ * State-stored identity data (users and sessions are not event-sourced, docs/architecture.md): app users, their
  * sessions and one-time codes, rate-limit windows, admins with their one-time mail tokens, the JWT
  * blacklist, cities, and drivers' idle positions (too frequent to be events).
  */
@@ -77,7 +77,7 @@ declare module '../db/database.js' {
   }
 }
 
-/** Venezuelan cities, Caracas first (DOMAIN.md); ids are stable so that seeds and tests can name them. */
+/** Venezuelan cities, Caracas first; ids are stable so that seeds and tests can name them. */
 export const SEEDED_CITIES: { id: number; name: string }[] = [
   { id: 1, name: 'Caracas' },
   { id: 2, name: 'Maracaibo' },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The payment providers behind the online methods (ARCHITECTURE.md "Outside providers"): an immediate
+ * The payment providers behind the online methods (docs/architecture.md, outside providers): an immediate
  * bank debit (PAYPROV_DI: the payer's bank sends an OTP, the payer submits it) and an exchange wallet
  * with a hosted checkout (EXCHANGE_PAY: the payer is redirected, the provider confirms by webhook).
  * A simulator by default; JSON-over-HTTP adapters when PAYMENT_PROVIDER_URL is set.
@@ -61,7 +61,7 @@ export const WEBHOOK_PROVIDERS: readonly string[] = ['exchangepay', 'payprov'];
 
 const token = (bytes = 8) => randomBytes(bytes).toString('hex');
 
-/** DOMAIN.md: the simulator accepts any 6-digit OTP except 000000. */
+/** The simulator accepts any 6-digit OTP except 000000 (docs/domain-rules.md, payments). */
 export const simulatedImmediateDebit: ImmediateDebitProvider = {
   async requestOtp({ paymentId }) {
     return { providerRef: `di_${paymentId}_${token()}` };

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Provider webhooks (DOMAIN.md "Provider webhooks"): HMAC-SHA256 of the raw body with
+ * Provider webhooks (docs/domain-rules.md, payments and provider webhooks): HMAC-SHA256 of the raw body with
  * PAYMENT_WEBHOOK_SECRET, sent as `X-Signature: sha256=<hex>`.
  */
 export const signWebhook = (rawBody: Buffer | string, secret: string): string =>

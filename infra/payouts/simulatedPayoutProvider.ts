@@ -1,7 +1,7 @@
 import type { PayoutAnswer, PayoutProvider, PayoutRequest } from './port.js';
 
 /**
- * DOMAIN.md's payout simulator, by the beneficiary's id number: ending in 9 rejected (AC04), in 8 never
+ * The payout simulator of docs/domain-rules.md, by the beneficiary's id number: ending in 9 rejected (AC04), in 8 never
  * answers, in 7 acknowledged only (the webhook confirms later), otherwise confirmed at once. Like a real
  * provider it answers a repeated internal id with its first answer and pays it once.
  */

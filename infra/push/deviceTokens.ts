@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { PushTarget } from './port.js';
 
 /**
- * Device tokens are state-stored (ARCHITECTURE.md "Read models"): a token belongs to the user who last
+ * Device tokens are state-stored (docs/architecture.md, state-stored data): a token belongs to the user who last
  * registered it. `push_deliveries` claims each notification's push once, however many gateway instances
  * hear it on the bus.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import { ChannelRegistry } from './channels.js';
 
 const client: Actor = { id: 7, role: 'CLIENT' };

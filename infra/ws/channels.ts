@@ -1,4 +1,4 @@
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { AppContext } from '../context.js';
 
 /** Whether this actor may listen on this channel (the full channel name, prefix included). */

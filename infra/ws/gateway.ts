@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Actor } from '../../api/auth.js';
+import type { Actor } from '../../domain/actor.js';
 import type { BusSubscription } from '../bus/port.js';
 import type { AppContext } from '../context.js';
 import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';
@@ -88,7 +88,7 @@ const messageOf = (raw: RawData): { type?: unknown; channel?: unknown } | null =
 };
 
 /**
- * The websocket gateway (ARCHITECTURE.md "Messaging and real time") at `/ws` on the API's server. A socket
+ * The websocket gateway (docs/architecture.md, messaging and real time) at `/ws` on the API's server. A socket
  * authenticates with the API's bearer token (header, or `?token=` for browsers), then subscribes to the
  * channels the registry lets it see. Every channel is one bus subscription shared by the sockets of this
  * instance, so what a projector publishes on any instance reaches sockets on all of them.

@@ -6,8 +6,8 @@ import { projector } from '../projector.js';
 import { newestFirstPage } from '../keyset.js';
 
 /**
- * Customer credit read model: the balances per client (the credit summary) and the transaction history
- * (back-office §2.3), one row per bucket a movement touched.
+ * Customer credit read model: the balances per client (the credit summary) and the transaction history,
+ * one row per bucket a movement touched.
  */
 export type CreditTransactionType = 'PROMO_GRANT' | 'ORDER_REDEMPTION' | 'ORDER_FORFEIT' | 'ORDER_REFUND' | 'MANUAL_ADJUSTMENT';
 

@@ -9,7 +9,7 @@ import '../reports/reportTables.js';
  * included) and total_solidary the client's solidary contribution.
  */
 
-/** Every city, or only customers who ordered in these (an order's city: the nearest city centre, DOMAIN.md). */
+/** Every city, or only customers who ordered in these (an order's city: the nearest city centre). */
 export type CityScope = { all: true } | { all: false; cityIds: number[] };
 
 export interface CustomerRow {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { distanceKm } from '../../domain/geo.js';
 import type { Db } from '../../infra/db/database.js';
 import type { DriverStatus, KycState } from '../../domain/driver/events.js';
@@ -22,7 +22,7 @@ export interface DriverRecord {
   avgRating: number;
   ratingsCount: number;
   completedOrders: number;
-  /** Holds a current SANITARY_CERT (decisions.md). */
+  /** Holds a current SANITARY_CERT (docs/decisions/0011-identity-and-access.md). */
   isCertified: boolean;
   registeredAt: Date;
   kycApprovedAt: Date | null;
@@ -75,6 +75,15 @@ const toRecord = (r: Row): DriverRecord => ({
   kycApprovedAt: r.kyc_approved_at ? new Date(r.kyc_approved_at) : null,
   location: r.latitude !== null && r.longitude !== null && r.location_at ? { latitude: r.latitude, longitude: r.longitude, at: new Date(r.location_at) } : null,
 });
+
+/**
+ * The drivers `where` names (a condition on `d`, which may refer to the enclosing query), as one JSON array
+ * to embed in a larger read; `driversFromJson` turns it back into records.
+ */
+export const driversAsJson = (db: Db, today: Date, where: RawBuilder<boolean>): RawBuilder<unknown> =>
+  sql`coalesce((SELECT json_agg(r) FROM (${baseQuery(db, today).where(where)}) r), '[]')`;
+
+export const driversFromJson = (rows: Row[]): DriverRecord[] => rows.map(toRecord);
 
 export const findDriver = async (db: Db, driverId: number, today: Date): Promise<DriverRecord | null> => {
   const r = await baseQuery(db, today).where('d.driver_id', '=', driverId).executeTakeFirst();

@@ -3,7 +3,7 @@ import type { IncidentReportedData } from '../../domain/incident/events.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
-/** The incidents read model: one row per incident (§2.7), listed per order. */
+/** The incidents read model: one row per incident, listed per order. */
 export interface IncidentRow {
   id: number;
   order_id: number;

@@ -1,19 +1,57 @@
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
+import { sql } from 'kysely';
 import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
+import { driversFromJson, driversAsJson, type DriverRecord } from '../drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
 import { newestFirstPage } from '../keyset.js';
 
+/** An order's row and everything its answers read beside it (api/orders/views.ts). */
+export interface OrderWithParties {
+  row: OrderViewRow;
+  /** Oldest first. */
+  offers: OrderOfferRow[];
+  client: { id: number; name: string | null; phone: string } | null;
+  /** The drivers named by the order and its offers. */
+  drivers: DriverRecord[];
+  /** Drivers with a pending offer here who hold another active order. */
+  busyDriverIds: number[];
+}
+
+type OfferJson = Omit<OrderOfferRow, 'created_at' | 'updated_at' | 'expires_at'> & Record<'created_at' | 'updated_at' | 'expires_at', string>;
+
+/**
+ * Orders with their offers, client, drivers and busy bidders in one statement, in the order of `orderIds`
+ * (unknown ids are left out): an order write's answer is a single round trip.
+ */
+export const ordersWithParties = async (db: Db, orderIds: number[], today: Date): Promise<OrderWithParties[]> => {
+  if (orderIds.length === 0) return [];
+  const { rows } = await sql<OrderViewRow & { p_offers: OfferJson[]; p_client: OrderWithParties['client']; p_drivers: unknown[]; p_busy: number[] }>`
+    SELECT ov.*,
+      coalesce((SELECT json_agg(o ORDER BY o.created_at, o.id) FROM order_offers o WHERE o.order_id = ov.id), '[]') AS p_offers,
+      (SELECT json_build_object('id', u.id, 'name', u.name, 'phone', u.phone) FROM users u WHERE u.id = ov.client_id) AS p_client,
+      ${driversAsJson(db, today, sql<boolean>`d.driver_id = ov.driver_id OR d.driver_id IN (SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)`)} AS p_drivers,
+      coalesce((SELECT json_agg(DISTINCT b.driver_id) FROM order_offers o JOIN order_views b ON b.driver_id = o.driver_id
+        WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id AND b.status IN (${sql.join(DRIVER_ASSIGNED)})), '[]') AS p_busy
+    FROM order_views ov WHERE ov.id = ANY(${orderIds}::bigint[])`.execute(db);
+  const byId = new Map(
+    rows.map(({ p_offers, p_client, p_drivers, p_busy, ...row }) => [
+      row.id,
+      {
+        row: row as OrderViewRow,
+        offers: p_offers.map((o) => ({ ...o, created_at: new Date(o.created_at), updated_at: new Date(o.updated_at), expires_at: new Date(o.expires_at) })),
+        client: p_client,
+        drivers: driversFromJson(p_drivers as Parameters<typeof driversFromJson>[0]),
+        busyDriverIds: p_busy,
+      },
+    ]),
+  );
+  return orderIds.flatMap((id) => byId.get(id) ?? []);
+};
+
 export const findOrderRow = async (db: Db, orderId: number): Promise<OrderViewRow | null> =>
   (await db.selectFrom('order_views').selectAll().where('id', '=', orderId).executeTakeFirst()) ?? null;
-
-export const offersOfOrders = async (db: Db, orderIds: number[], status?: OrderOfferRow['status']): Promise<OrderOfferRow[]> => {
-  if (orderIds.length === 0) return [];
-  let q = db.selectFrom('order_offers').selectAll().where('order_id', 'in', orderIds);
-  if (status) q = q.where('status', '=', status);
-  return q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
-};
 
 export const findOfferRow = async (db: Db, offerId: number): Promise<OrderOfferRow | null> =>
   (await db.selectFrom('order_offers').selectAll().where('id', '=', offerId).executeTakeFirst()) ?? null;
@@ -55,20 +93,6 @@ export const activeOrderOfDriver = async (db: Db, driverId: number): Promise<Ord
 
 export const recentOrdersOfClient = async (db: Db, clientId: number, limit: number): Promise<OrderViewRow[]> =>
   db.selectFrom('order_views').selectAll().where('client_id', '=', clientId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-
-/** Drivers among `driverIds` who hold an active order other than `exceptOrderId`. */
-export const busyDrivers = async (db: Db, driverIds: number[], exceptOrderId: number): Promise<Set<number>> => {
-  if (driverIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('order_views')
-    .select('driver_id')
-    .distinct()
-    .where('driver_id', 'in', driverIds)
-    .where('status', 'in', DRIVER_ASSIGNED)
-    .where('id', '!=', exceptOrderId)
-    .execute();
-  return new Set(rows.map((r) => r.driver_id!));
-};
 
 export interface OrderHistoryFilter {
   status?: OrderStatus;

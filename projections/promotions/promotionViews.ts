@@ -86,7 +86,7 @@ export const promotionViewMigrations: Record<string, Migration> = {
     },
   },
   // Campaigns became event-sourced (issue #9): the tables are a read model whose ids come from the events,
-  // minted by the command side from these sequences (docs/decisions.md, "Promotion campaigns").
+  // minted by the command side from these sequences (docs/decisions/0025-promotion-campaigns.md).
   '0986_promotions_from_events': {
     async up(db: Kysely<unknown>) {
       await sql`ALTER TABLE promotion_grants DROP CONSTRAINT IF EXISTS promotion_grants_promotion_id_fkey`.execute(db);

@@ -9,7 +9,7 @@ export const RECENT_COMMENTED_RATINGS = 10;
 export const ratingOfOrder = async (db: Db, orderId: number): Promise<RatingRow | null> =>
   (await db.selectFrom('ratings').selectAll().where('order_id', '=', orderId).executeTakeFirst()) ?? null;
 
-/** The receipt's rating object (§2.8), or null while the order is unrated. */
+/** The receipt's rating object, or null while the order is unrated. */
 export const ratingForOrder = async (db: Db, orderId: number) => {
   const r = await ratingOfOrder(db, orderId);
   return r ? { score: r.score, comment: r.comment, tags: r.tags, created_at: new Date(r.created_at).toISOString() } : null;

@@ -3,7 +3,7 @@ import type { RatingSubmittedData } from '../../domain/rating/events.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
-/** The ratings read model: one row per rated order, with the spec's field names (§2.8). */
+/** The ratings read model: one row per rated order, with the contract's field names. */
 export interface RatingRow {
   id: number;
   order_id: number;

@@ -15,7 +15,7 @@ import type { EventHandler } from '../projector.js';
  * they had orders: a driver's figures over any span are two lookups, so the performance report's weeks
  * and months cost two rows per driver and period, however many days they span.
  *
- * The calendar is the settlement timezone (DOMAIN.md, reports), followed from SettlementConfigChanged
+ * The calendar is the settlement timezone (docs/domain-rules.md, reports), followed from SettlementConfigChanged
  * in report_calendar: the report routes read their time zone from there too, so a day here is always
  * the day the routes mean. A new time zone re-buckets every roll-up from report_orders.
  */

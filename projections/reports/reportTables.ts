@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { dailyRollupMigrations } from './dailyRollup.js';
 
 /**
- * The report read models (back-office §4.2, §4.3): one row per order with every figure the orders,
+ * The report read models: one row per order with every figure the orders,
  * cancellations and intents reports show, its offers, one row per driver and one per recorded driver
  * document. The daily operational and performance reports and the orders and intents list totals add
  * up report_orders, summed per day in report_daily (dailyRollup.ts). Money is integer cents; minutes are

@@ -10,7 +10,7 @@ import type {
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
-/** The surplus listings read model: one row per listing (§2.10). */
+/** The surplus listings read model: one row per listing. */
 export interface SurplusListingRow {
   id: number;
   driver_id: number;

@@ -2,7 +2,7 @@ import type { Db } from '../../infra/db/database.js';
 
 /**
  * pendingPayoutUSD: the payable of the driver's settlement receipts that are GENERATED, IN_PAYMENT or
- * FAILED (DOMAIN.md "Wallet"), from the settlement receipts read model (#11). As of an instant: the
+ * FAILED (docs/domain-rules.md, wallet), from the settlement receipts read model (#11). As of an instant: the
  * receipts issued by then and not yet paid or voided by then.
  */
 export const pendingPayoutCents = async (db: Db, driverId: number, asOf?: Date): Promise<number> => {

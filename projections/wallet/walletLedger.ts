@@ -4,8 +4,8 @@ import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
 /**
- * The wallet read models: one row per wallet (its running balance), one per ledger entry (spec §2.11,
- * read by the wallet routes, the settlement cutoff and the reports), one per payout account.
+ * The wallet read models: one row per wallet (its running balance), one per ledger entry (read by
+ * the wallet routes, the settlement cutoff and the reports), one per payout account.
  */
 export interface WalletRow {
   driver_id: number;

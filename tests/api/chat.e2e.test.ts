@@ -4,7 +4,7 @@ import { call, confirmedOrder, orderBody, type Flow } from '../support/orderFlow
 import { startTestService, type TestService } from '../support/testService.js';
 import { confirmPayment } from '../../commands/order/payment.js';
 
-/** Spec client-driver-api §2.6, §3.1, §4.6, §8: in-order chat over HTTP. */
+/** In-order chat over HTTP. */
 
 const CD = 'ORDER_CLIENT_DRIVER';
 const DRIVER_SUPPORT = 'ORDER_ADMIN_SUPPORT';

@@ -68,7 +68,7 @@ export const request = async <T = any>(baseUrl: string, method: string, path: st
  * Spawns the service: `command` is the argv (default: the `npm start` command line without npm). The
  * environment is only what is given here, so the test runner's DATABASE_URL or NATS_URL never leaks in.
  */
-export const spawnService = (env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'infra/main.ts']): ChildService & { port: number } => {
+export const spawnService = (env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'app/main.ts']): ChildService & { port: number } => {
   const port = Number(env.PORT);
   const child = spawn(command[0], command.slice(1), {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...TEST_ENV, ...env },

@@ -117,7 +117,7 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
   };
   const start = async (env: Record<string, string>, roles: string[] = []) => {
     const port = await freePort();
-    const s = spawnService({ PORT: String(port), ...env }, [process.execPath, '--import', 'tsx', 'infra/main.ts', ...roles.flatMap((r) => ['--role', r])]);
+    const s = spawnService({ PORT: String(port), ...env }, [process.execPath, '--import', 'tsx', 'app/main.ts', ...roles.flatMap((r) => ['--role', r])]);
     children.push(s);
     return s;
   };

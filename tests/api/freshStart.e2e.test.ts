@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeRatesModule } from '../../api/exchangeRates/module.js';
-import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { exchangeRatesModule } from '../../app/modules/exchangeRates.js';
+import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { signInClient } from '../support/actors.js';
 import { call, orderBody } from '../support/orderFlows.js';
 import { PRODUCTION_ENV, startTestService, type TestService } from '../support/testService.js';

@@ -10,7 +10,7 @@ import { capturedLogger, PRODUCTION_ENV, startTestService } from '../support/tes
  */
 
 const startProduction = async (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
     env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', APP_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

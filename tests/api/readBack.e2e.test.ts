@@ -4,8 +4,8 @@ import { orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 /**
- * A write's answer reads read models that commit with the write (docs/decisions.md, "Inline and
- * asynchronous read models"): even with no process running the asynchronous projectors, the answer holds
+ * A write's answer reads read models that commit with the write (docs/decisions/0003-inline-and-async-read-models.md):
+ * even with no process running the asynchronous projectors, the answer holds
  * what was just written, never a 404, a 503 or an older state.
  */
 describe('a write whose asynchronous projectors do not run', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingSnapshotFor } from '../../projections/billing/billingQueries.js';
+import { billingSnapshotFor } from '../../stores/billing/billingQueries.js';
 import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 

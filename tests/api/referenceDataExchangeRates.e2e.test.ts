@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeRatesModule } from '../../api/exchangeRates/module.js';
+import { exchangeRatesModule } from '../../app/modules/exchangeRates.js';
 import { ManualClock } from '../../infra/clock.js';
-import { officialRateAt } from '../../projections/exchangeRates/exchangeRateQueries.js';
+import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { signInAdmin, signInClient } from '../support/actors.js';
 import { PRODUCTION_ENV, startTestService, type TestService } from '../support/testService.js';
 

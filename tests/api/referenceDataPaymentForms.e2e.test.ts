@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activePaymentForm, findPaymentForm } from '../../projections/paymentForms/paymentFormQueries.js';
+import { activePaymentForm, findPaymentForm } from '../../stores/paymentForms/paymentFormQueries.js';
 import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPaymentMethod, isActiveMethod } from '../../projections/paymentMethods/paymentMethodQueries.js';
+import { findPaymentMethod, isActiveMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
 import { signInAdmin, signInClient, signInDriver } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 

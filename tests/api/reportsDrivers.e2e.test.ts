@@ -225,6 +225,29 @@ describe('driver performance report', () => {
     expect((await list('drivers/performance', window, d.maracaiboAdmin.token)).items.map((i: { driver_id: number }) => i.driver_id)).toEqual([mario.driverId]);
   });
 
+  it('pages like every report list: the rows of a page in period and rank order, and the count of all', async () => {
+    const { bruno, mario } = d.drivers;
+    const body = await list('drivers/performance', `${window}&limit=2&page=2`);
+    expect(body.items.map((i: { period: string; driver_id: number; rank: number }) => [i.period, i.driver_id, i.rank])).toEqual([
+      ['2026-03', bruno.driverId, 2],
+      ['2026-03', mario.driverId, 3],
+    ]);
+    expect(body.meta).toEqual({ total: 4, per_page: 2, current_page: 2, last_page: 2 });
+    expect((await list('drivers/performance', `${window}&page=3&limit=2`)).items).toEqual([]);
+    expect((await list('drivers/performance', window)).meta).toEqual({ total: 4, per_page: 25, current_page: 1, last_page: 1 });
+    // By day a page is cut from the days it spans: every page of every size is that slice of the whole.
+    const byDay = `${window}&granularity=day`;
+    const whole = (await list('drivers/performance', byDay)).items;
+    expect(whole.map((i: { period: string }) => i.period)).toEqual(['2026-02-01', '2026-03-10', '2026-03-10', '2026-03-11']);
+    for (const limit of [1, 2, 3]) {
+      for (let p = 1; p <= Math.ceil(whole.length / limit) + 1; p++) {
+        const paged = await list('drivers/performance', `${byDay}&limit=${limit}&page=${p}`);
+        expect(paged.items, `limit ${limit} page ${p}`).toEqual(whole.slice((p - 1) * limit, p * limit));
+        expect(paged.meta.total).toBe(4);
+      }
+    }
+  });
+
   it('answers 422 for a range over 366 days or a bad filter', async () => {
     await expect422('drivers/performance', 'date_from=2025-01-01&date_to=2026-01-02', 'date_to');
     expect((await d.api.get('/admin/reports/drivers/performance?date_from=2025-01-01&date_to=2026-01-01', d.root.token)).status).toBe(200);
@@ -232,5 +255,7 @@ describe('driver performance report', () => {
     await expect422('drivers/performance', 'rank_by=speed', 'rank_by');
     await expect422('drivers/performance', 'min_deliveries=-1', 'min_deliveries');
     await expect422('drivers/performance', 'driver_id=x', 'driver_id');
+    await expect422('drivers/performance', 'limit=101', 'limit');
+    await expect422('drivers/performance', 'page=0', 'page');
   });
 });

@@ -9,7 +9,7 @@ import { roundHalfAwayFromZero } from '../../domain/money.js';
 import type { ReceiptState } from '../../domain/settlement/receipt.js';
 import { ManualClock } from '../../infra/clock.js';
 import { startFakePayoutProvider } from '../../infra/payouts/fakePayoutServer.js';
-import { recordExchangeRate } from '../../projections/exchangeRates/exchangeRates.js';
+import { recordExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { settlementProjector } from '../../projections/settlement/settlementProjector.js';
 import { walletLedgerProjector } from '../../projections/wallet/walletLedger.js';

@@ -4,12 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../api/route.js';
 import { loadConfig } from '../../infra/config.js';
-import { buildService, type Service } from '../../infra/composition.js';
-import { modules } from '../../infra/modules.js';
+import { buildService, type Service } from '../../app/composition.js';
+import { modules } from '../../app/modules.js';
 import { freePort, startedOn, waitUntil } from './faults.support.js';
 
 const startProcess = (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
     env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

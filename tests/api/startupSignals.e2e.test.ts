@@ -59,9 +59,9 @@ describe('SIGTERM, whichever way the service was started', { timeout: 300_000 },
     expect(tookMs).toBeLessThan(15_000);
   });
 
-  it('the production entry point (tsc build, node dist/infra/main.js) exits 0 on SIGTERM', async () => {
+  it('the production entry point (tsc build, node dist/app/main.js) exits 0 on SIGTERM', async () => {
     await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { timeout: 240_000 });
-    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, [process.execPath, `${outDir}/infra/main.js`]);
+    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, [process.execPath, `${outDir}/app/main.js`]);
     children.push(s);
     const { code, tookMs } = await stopsOnSigterm(s);
     expect(code).toBe(0);

@@ -4,7 +4,7 @@ import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors
 import { arrive, call, confirmedOrder, type Flow } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
-/** Spec back-office-api §2.1, §3.1, §4.1, §5: the support inbox over HTTP. */
+/** The support inbox over HTTP. */
 
 const DRIVER_SUPPORT = 'ORDER_ADMIN_SUPPORT';
 const CLIENT_SUPPORT = 'ORDER_ADMIN_CLIENT_SUPPORT';

@@ -17,8 +17,9 @@ import {
 } from '../../infra/eventStore/port.js';
 
 /**
- * $all shows an event once every older writing transaction on the server has finished (docs/decisions.md,
- * "Event store ordering"): on a server that other test files share, a reader may have to wait a moment.
+ * $all shows an event once every older writing transaction on the server has finished
+ * (docs/decisions/0002-all-reader-visibility.md): on a server that other test files share, a reader may have
+ * to wait a moment.
  */
 const readAllThrough = async (store: EventStore, from: number, limit: number, through: number) => {
   const deadline = Date.now() + 15_000;
@@ -413,7 +414,7 @@ describe.skipIf(Boolean(esdb.skipped))(`EventStore contract: EventStoreDB${esdb.
 });
 
 /**
- * The visibility rule of the PostgreSQL adapter (docs/decisions.md, "Which events a reader of $all sees"):
+ * The visibility rule of the PostgreSQL adapter (docs/decisions/0002-all-reader-visibility.md):
  * only an append still in flight holds readers back, never another open transaction.
  */
 describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all shows', () => {

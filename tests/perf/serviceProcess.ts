@@ -5,7 +5,7 @@ import { TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
 
 /**
  * The service as an app meets it: a process of its own (or one per role), started with `node --import
- * tsx infra/main.ts` and a probe that counts its SQL statements, driven over HTTP. CPU is read from /proc:
+ * tsx app/main.ts` and a probe that counts its SQL statements, driven over HTTP. CPU is read from /proc:
  * the service's processes, and the PostgreSQL backends serving its database.
  */
 
@@ -39,7 +39,7 @@ const ask = <T>(child: ChildProcess, message: string, isAnswer: (m: unknown) => 
   });
 
 export const startServiceProcess = async (env: Record<string, string>, roles: string[] = []): Promise<ServiceProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'infra/main.ts', ...roles.flatMap((r) => ['--role', r])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'app/main.ts', ...roles.flatMap((r) => ['--role', r])], {
     cwd: root,
     env: {
       ...process.env,

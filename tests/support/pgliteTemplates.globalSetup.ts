@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createPgLitePool, type PgLitePool } from '../../infra/db/sqlPool.js';
-import { migrationsOf } from '../../infra/modules.js';
+import { migrationsOf } from '../../app/modules.js';
 import type { PgLiteTemplates } from './pgliteTemplates.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
-import { buildService, type ProcessRole, type Service } from '../../infra/composition.js';
+import { buildService, type ProcessRole, type Service } from '../../app/composition.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
 import { pgLiteFrom } from './pgliteTemplates.js';

@@ -29,7 +29,7 @@ const PatchBody = z
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page });
 
-/** Super admins manage admins and their cities (DOMAIN.md "Routes beyond the spec"). */
+/** Super admins manage admins and their cities (docs/domain-rules.md, routes beyond the contract). */
 export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
   const accounts = adminAccounts(ctx);
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');

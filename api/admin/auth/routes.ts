@@ -21,7 +21,7 @@ const ConfirmEmailBody = z.object({ email: Email, token: z.string().min(1).max(2
 
 const TokenResponse = z.object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number(), expires_in_datetime: z.string() });
 
-/** The email-and-password scheme (spec 5.2) under /admin/auth (DOMAIN.md "Who is who"). */
+/** The email-and-password scheme under /admin/auth (docs/domain-rules.md, who is who). */
 export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   const jwt = adminJwt(ctx.config, ctx.clock);
   const accounts = adminAccounts(ctx);

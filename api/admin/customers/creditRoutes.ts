@@ -32,11 +32,11 @@ const HistoryQuery = z.object({
 });
 
 
-/** Back-office §4.5: manual credit adjustments and the credit history of one customer. */
+/** Manual credit adjustments and the credit history of one customer. */
 export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];
-  /** The same city scope as the customer detail (DOMAIN.md: customer data is scoped to the admin's cities). */
+  /** The same city scope as the customer detail (docs/domain-rules.md, who is who). */
   const customerId = async (actor: Actor, raw: unknown): Promise<number> => (await visibleCustomerOf(ctx, actor, raw)).id;
 
   defineRoute(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { AppContext } from '../../../infra/context.js';
-import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../projections/customers/bankAccounts.js';
+import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../stores/customers/bankAccounts.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
@@ -129,7 +129,7 @@ export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unkn
   return customer;
 };
 
-/** Back-office §4.5: customers, scoped to the admin's cities, and their saved bank account. */
+/** Customers, scoped to the admin's cities, and their saved bank account. */
 export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RecordedEvent } from '../../../infra/eventStore/port.js';
 
-/** One recorded event as the auditor's replay shows it (DOMAIN.md "Routes of wave 2"). */
+/** One recorded event as the auditor's replay shows it (docs/domain-rules.md, routes beyond the contract). */
 export const HistoryItem = z.object({
   global_position: z.number().int(),
   revision: z.number().int(),

@@ -28,7 +28,7 @@ const PaymentParams = z.object({ paymentId: PathId });
 
 const paymentIdFrom = (params: Record<string, unknown>) => idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
 
-/** Back-office payment review (back-office-api.md §3.4, §4.8). */
+/** Back-office payment review. */
 const ReviewItem = PaymentSchema.extend({
   reported_values: z.unknown().openapi({ description: 'What the customer reported, by form field' }),
   actionable: z.boolean(),

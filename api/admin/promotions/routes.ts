@@ -161,7 +161,7 @@ const termsOf = (b: Body): Partial<PromotionTerms> => {
   return t;
 };
 
-/** Back-office §4.6: milestone promotion campaigns, super admins only. */
+/** Milestone promotion campaigns, super admins only. */
 export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-promotions'];

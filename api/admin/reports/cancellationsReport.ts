@@ -9,7 +9,7 @@ import { report, type ReportContext } from './report.js';
 import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
-/** Back-office §4.2 cancellations: cancelled and expired orders, by the moment they ended. */
+/** Cancellations: cancelled and expired orders, by the moment they ended. */
 
 const SORT_KEYS = ['id', 'date', 'final_status', 'client_name', 'driver_name', 'liters', 'unrealized_usd', 'minutes_to_cancel'] as const;
 type SortKey = (typeof SORT_KEYS)[number];

@@ -59,15 +59,15 @@ const periodEnds = (w: DateWindow, g: 'week' | 'month'): string[] => {
 };
 
 /**
- * Per driver, city and period of the window (weeks or months): `period` (its label in `format`) and the
+ * Per driver, city and period of the window (weeks or months): `period_start` (its first day) and the
  * figures, each the driver's running total as of the period's last day minus that as of the day before
  * the period (report_driver_running). Two index lookups per driver, city and period.
  */
-export const periodTotals = (rc: ReportContext, w: DateWindow, g: 'week' | 'month', format: string, driverId?: number): RawBuilder<unknown> => {
+export const periodTotals = (rc: ReportContext, w: DateWindow, g: 'week' | 'month', driverId?: number): RawBuilder<unknown> => {
   const bounds = [addDays(w.from, -1), ...periodEnds(w, g)];
   const keys: RawBuilder<unknown>[] = inScope(rc.scope, sql`c.city_key`);
   if (driverId !== undefined) keys.push(sql`c.driver_id = ${driverId}`);
-  return sql`SELECT * FROM (SELECT to_char(date_trunc(${g}, t.day::timestamp), ${format}) AS period, t.driver_id, t.k,
+  return sql`SELECT * FROM (SELECT date_trunc(${g}, t.day::timestamp)::date AS period_start, t.driver_id, t.k,
       ${sql.join(FIGURES.map((f) => sql`(t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key ORDER BY t.k))::float8 AS ${sql.id(f)}`))}
     FROM (
       SELECT c.driver_id, c.city_key, x.k, x.day, ${sql.join(FIGURES.map((f) => sql`coalesce(r.${sql.id(f)}, 0) AS ${sql.id(f)}`))}

@@ -9,7 +9,7 @@ import { boolParam, direction, limitParam, page, sortParam } from './reportQuery
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /**
- * Back-office §4.3 driver documents: one row per driver and tracked document type, recorded or not.
+ * Driver documents: one row per driver and tracked document type, recorded or not.
  * Status, traffic light and days remaining depend on today (report time zone), so they are computed at
  * query time from the recorded expiry date.
  */

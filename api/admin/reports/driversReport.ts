@@ -9,7 +9,7 @@ import { boolParam, direction, limitParam, orderedPair, page, sortParam } from '
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /**
- * Back-office §4.3 drivers: one row per driver, scoped by the driver's profile city. Figures are the
+ * Drivers: one row per driver, scoped by the driver's profile city. Figures are the
  * driver's whole history (the report takes no dates); balance and cash debt come from the wallet.
  */
 

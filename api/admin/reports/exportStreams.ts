@@ -7,7 +7,7 @@ import type { CellValue, Column, ColumnType } from './report.js';
 import { yesNo } from './labels.js';
 
 /**
- * The two export formats of DOMAIN.md "Reports and exports", written as the rows arrive: CSV (UTF-8 with
+ * The two export formats of docs/domain-rules.md (reports), written as the rows arrive: CSV (UTF-8 with
  * a byte-order mark, RFC 4180 through papaparse) and XLSX (exceljs's streaming workbook writer).
  */
 

@@ -11,7 +11,7 @@ import { buckets, keyWhere, total } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /**
- * Back-office §4.2 non-converted purchase intents: orders created in the window that ended CANCELLED or
+ * Non-converted purchase intents: orders created in the window that ended CANCELLED or
  * EXPIRED, with their offers. Totals set them against every order published in the window.
  */
 

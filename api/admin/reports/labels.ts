@@ -1,6 +1,6 @@
 import type { OrderStatus } from '../../../domain/order/events.js';
 
-/** Spanish labels of the reports (DOMAIN.md: labels are Spanish). */
+/** Spanish labels of the reports (docs/domain-rules.md: labels are Spanish). */
 const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   BROADCASTING: 'Publicado',
   COUNTER_OFFERED: 'Con contraoferta',

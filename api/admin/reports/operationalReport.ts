@@ -7,7 +7,7 @@ import { LAST_30_DAYS, addDays, dateFilters, daysBetween, direction, idParam, re
 import { buckets, total } from './dailyBuckets.js';
 
 /**
- * Back-office §4.2 daily operations: one row per calendar day of the window (by creation date), its
+ * Daily operations: one row per calendar day of the window (by creation date), its
  * totals, and the comparison with the window of the same length just before. Not paginated: at most 30
  * rows, computed from the daily buckets of each window.
  */

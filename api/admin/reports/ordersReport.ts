@@ -8,7 +8,7 @@ import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, o
 import { buckets, keyWhere, total, type BucketFilter } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
-/** Back-office §4.2 detailed orders: one row per order of any state, by creation date. */
+/** Detailed orders: one row per order of any state, by creation date. */
 
 const SORT_KEYS = [
   'id', 'created_at', 'status', 'water_type', 'city_name',
@@ -140,7 +140,7 @@ const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: s
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
-/** |delivered − requested| above 5 % of what was requested (DOMAIN.md). */
+/** |delivered − requested| above 5 % of what was requested (docs/domain-rules.md, reports). */
 export const litersDiffFlagged = (diff: number | null, requested: number): boolean => diff !== null && Math.abs(diff) * 100 > requested * 5;
 
 const toItem = (r: OrderReportRow) => ({
@@ -223,7 +223,7 @@ const OrdersTotals = z.object({
   neto_conductores_usd: z.number(),
 });
 
-/** Money totals count delivered orders; orders and liters count every row (DOMAIN.md). Summed over the daily buckets. */
+/** Money totals count delivered orders; orders and liters count every row (docs/domain-rules.md). Summed over the daily buckets. */
 const totals = async (rc: ReportContext, q: OrdersQuery): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
   const { keyed, rowOnly } = filtersOf(q);
   const { rows } = await sql<Record<string, number>>`SELECT

@@ -2,7 +2,7 @@ import { fromZonedTime } from 'date-fns-tz';
 import { z } from 'zod';
 import { validationError } from '../../../domain/errors.js';
 
-/** Query pieces every report shares (back-office §4.2 common rules), and the date window they resolve to. */
+/** Query pieces every report shares, and the date window they resolve to. */
 
 const DAY_MS = 86_400_000;
 

@@ -47,7 +47,7 @@ const sendExport = async <Q, Item>(r: Report<Q, Item>, rc: ReportContext, q: Q, 
   }
 };
 
-/** One list route and one export route per report descriptor (back-office §4.2, §4.3). */
+/** One list route and one export route per report descriptor. */
 export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<any, any>[]): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-reports'];

@@ -4,7 +4,7 @@ import { FAILURE_KINDS, PAYOUT_METHODS, RECEIPT_STATUSES, type ReceiptLine } fro
 import { currentOrder, paidBsCents, type ReceiptState } from '../../../domain/settlement/receipt.js';
 
 /**
- * Receipt views (back-office §2.5, client-driver §2.11), all built from the folded receipt, so the live
+ * Receipt views, all built from the folded receipt, so the live
  * detail (read model) and the auditor's as-of detail (folded from the log) are one code path.
  */
 const usd = z.number();

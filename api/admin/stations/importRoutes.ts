@@ -11,7 +11,7 @@ import {
   parseImport,
   templateCsv,
 } from '../../../commands/stations/bulkImport.js';
-import { findImportJob } from '../../../projections/stations/stationStore.js';
+import { findImportJob } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import { ImportJobSchema, importJobView, ImportReportSchema } from './views.js';

@@ -11,7 +11,7 @@ import {
   updateStation,
   type StationPatch,
 } from '../../../commands/stations/stationCommands.js';
-import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../projections/stations/stationStore.js';
+import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../../cursor.js';
@@ -35,7 +35,7 @@ import {
   TIPOS,
 } from './views.js';
 
-/** Back-office §8: the detail's report window. */
+/** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
 /** The detail lists at most this many of those reports; the reports route pages through all of them. */
 const DETAIL_REPORTS_MAX = 100;

@@ -1,9 +1,9 @@
 import { iso } from '../../../domain/time.js';
 import { z } from 'zod';
-import type { AdminListItemRow, CommentRow, ImportJobRow, ReportRow, ReportSummary, StationRow } from '../../../projections/stations/stationStore.js';
-import type { ReportColor } from '../../../projections/stations/stationStatus.js';
+import type { AdminListItemRow, CommentRow, ImportJobRow, ReportRow, ReportSummary, StationRow } from '../../../stores/stations/stationStore.js';
+import type { ReportColor } from '../../../stores/stations/stationStatus.js';
 
-/** The back office speaks Spanish values (§4.4). */
+/** The back office speaks Spanish values (docs/domain-rules.md, stations). */
 export const TIPOS = ['AGUA', 'GASOLINA'] as const;
 export const ESTADOS = ['ACTIVA', 'INACTIVA'] as const;
 export const COLORES = ['verde', 'amarillo', 'rojo', 'cerrada'] as const;

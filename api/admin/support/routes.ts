@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
 import { claimRoom, markSupportRoomRead, readSupportRoom, releaseRoom, sendSupportMessage } from '../../../commands/chat/chatCommands.js';
-import { toSupportStatus } from '../../../infra/chat/chatQueries.js';
+import { toSupportStatus } from '../../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
 import { MessageSchema, ReadMarkerSchema, RoomParams, SendBody, SupportStatusSchema, roomIdFrom } from '../../chat/schemas.js';
@@ -48,7 +48,7 @@ const ERRORS = [
   { status: 409, description: 'SupportError: lost the claim race' },
 ];
 
-/** Spec back-office-api §4.1: the support inbox, global (no city scoping). */
+/** The support inbox, global (no city scoping). */
 export const supportRoutes = (ctx: AppContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-support'];

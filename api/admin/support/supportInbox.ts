@@ -1,5 +1,5 @@
 import { channelOfRoom, SUPPORT_TYPE_OF_KIND, SUPPORT_WINDOW, supportKindOf, type SupportKind } from '../../../commands/chat/chatRules.js';
-import { toSupportStatus, type ChatRoom } from '../../../infra/chat/chatQueries.js';
+import { toSupportStatus, type ChatRoom } from '../../../stores/chat/chatQueries.js';
 import type { Db } from '../../../infra/db/database.js';
 import { newestFirstPage } from '../../../projections/keyset.js';
 

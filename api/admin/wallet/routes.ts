@@ -26,7 +26,7 @@ const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).option
 
 const tags = ['admin-wallet'];
 
-/** DOMAIN.md "Routes of wave 2 beyond the spec": a driver's wallet as the back office sees and corrects it. */
+/** A driver's wallet as the back office sees and corrects it (docs/domain-rules.md, routes beyond the contract). */
 export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');

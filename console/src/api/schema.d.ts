@@ -24509,6 +24509,8 @@ export interface operations {
                 driver_id?: number;
                 min_deliveries?: number | null;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
+                limit?: number;
+                page?: number;
             };
             header?: never;
             path?: never;
@@ -24548,6 +24550,12 @@ export interface operations {
                             rating: number | null;
                             incidents: number;
                         }[];
+                        meta: {
+                            total: number;
+                            per_page: number;
+                            current_page: number;
+                            last_page: number;
+                        };
                     };
                 };
             };
@@ -24634,6 +24642,8 @@ export interface operations {
                 driver_id?: number;
                 min_deliveries?: number | null;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
+                limit?: number;
+                page?: number;
                 format?: "csv" | "xlsx";
             };
             header?: never;

@@ -1,6 +1,0 @@
-import type { AppModule } from '../../infra/context.js';
-import { billingProfileMigrations } from '../../projections/billing/billingProfiles.js';
-import { billingProfileRoutes } from './routes.js';
-
-/** Customer billing profiles. */
-export const billingModule: AppModule = { name: 'billing', migrations: billingProfileMigrations, routes: billingProfileRoutes };

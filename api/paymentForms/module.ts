@@ -1,6 +1,0 @@
-import type { AppModule } from '../../infra/context.js';
-import { paymentFormMigrations } from '../../projections/paymentForms/paymentForms.js';
-import { paymentFormRoutes } from './routes.js';
-
-/** Manual payment forms. */
-export const paymentFormsModule: AppModule = { name: 'paymentForms', migrations: paymentFormMigrations, routes: paymentFormRoutes };

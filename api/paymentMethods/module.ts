@@ -1,6 +1,0 @@
-import type { AppModule } from '../../infra/context.js';
-import { paymentMethodMigrations } from '../../projections/paymentMethods/paymentMethods.js';
-import { paymentMethodRoutes } from './routes.js';
-
-/** The payment-method catalogue. */
-export const paymentMethodsModule: AppModule = { name: 'paymentMethods', migrations: paymentMethodMigrations, routes: paymentMethodRoutes };

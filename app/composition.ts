@@ -1,0 +1,211 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { createHttpApp } from '../api/app.js';
+import { noAuthenticator } from '../api/auth.js';
+import { createOpenApiRegistry } from '../api/openapi.js';
+import { createHandle } from '../commands/handle.js';
+import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
+import type { Projector } from '../projections/projector.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { createInProcessBus } from '../infra/bus/inProcessBus.js';
+import type { Bus } from '../infra/bus/port.js';
+import { systemClock, type Clock } from '../infra/clock.js';
+import type { Config } from '../infra/config.js';
+import type { AppContext, AppModule, Providers } from '../infra/context.js';
+import { createDb } from '../infra/db/database.js';
+import { migrateToLatest } from '../infra/db/migrate.js';
+import { waitForDatabase } from '../infra/db/waitForDatabase.js';
+import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
+import type { EventStore } from '../infra/eventStore/port.js';
+import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import { createLogger, type Logger } from '../infra/logger.js';
+import { migrationsOf, modules as defaultModules } from './modules.js';
+import { createDevOutbox } from '../infra/outbox/devOutbox.js';
+import { startupWarnings } from '../infra/productionPolicy.js';
+import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
+import { Scheduler } from '../infra/scheduler.js';
+import { startPushGateway, type PushGateway } from '../infra/push/pushGateway.js';
+import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
+
+export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
+export const ALL_ROLES: ProcessRole[] = ['api', 'projector', 'scheduler', 'gateway'];
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+  roles?: ProcessRole[];
+  modules?: AppModule[];
+  /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
+  abort?: AbortSignal;
+  /** A database the caller opened (tests: PGlite from a migrated template) instead of the config's; the service closes it. */
+  pool?: SqlPool;
+}
+
+export interface Service {
+  ctx: AppContext;
+  app: Express;
+  server: Server | null;
+  /** Starts projectors, schedulers and (with the api role) the HTTP server; resolves with the bound port. */
+  start(port?: number): Promise<number>;
+  /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
+  stop(): Promise<void>;
+}
+
+export const openPool = async (config: Config): Promise<SqlPool> =>
+  config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
+
+/** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
+export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
+  if (config.ESDB_URL) {
+    const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
+    return createEsdbEventStore(config.ESDB_URL);
+  }
+  return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
+};
+
+const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
+  if (config.NATS_URL) {
+    // Connects in the background: NATS being down delays real-time hints, not the service (/ready says so).
+    const { openNatsBus } = await import('../infra/bus/natsBus.js');
+    return openNatsBus(config.NATS_URL, config.BUS_SUBJECT_PREFIX, logger);
+  }
+  return createInProcessBus();
+};
+
+/**
+ * Every read model but those settled on read is applied in the append's transaction
+ * (docs/decisions/0003-inline-and-async-read-models.md); EventStoreDB keeps the log elsewhere, so there all are
+ * asynchronous and a write waits for those it reads.
+ */
+export const inlineProjectorsOf = (config: Config, projectors: Projector[]): Projector[] => (config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead));
+
+/** The composition root: builds every port and module from config, once. */
+export const buildService = async (options: BuildOptions): Promise<Service> => {
+  const { config } = options;
+  const roles = new Set(options.roles ?? ALL_ROLES);
+  const modules = options.modules ?? defaultModules;
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = options.clock ?? systemClock;
+  const pool = options.pool ?? (await openPool(config));
+  const db = createDb(pool);
+  try {
+    await waitForDatabase(pool, logger, { abort: options.abort });
+    await migrateToLatest(db, migrationsOf(modules));
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // Once the database is ours: a start refused before (a locked directory) stays one line.
+  for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
+  const bus = await openBus(config, logger);
+  const projectors = modules.flatMap((m) => m.projectors ?? []);
+  const inlineProjectors = inlineProjectorsOf(config, projectors);
+  const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
+  try {
+    await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
+  } catch (err) {
+    await bus.close();
+    await db.destroy();
+    throw err;
+  }
+  const runner = new ProjectionRunner({
+    db,
+    pool,
+    store,
+    bus,
+    logger,
+    projectors: projectors.filter((p) => !inlineProjectors.includes(p)),
+    pollMs: config.PROJECTION_POLL_MS,
+    lead: roles.has('projector'),
+  });
+  const scheduler = new Scheduler(clock, logger);
+  const settledOnWrite = runner.projectors.filter((p) => !p.settledOnRead).map((p) => p.name);
+  // The write is committed: failing to follow the read models (database gone a moment) must not turn its
+  // answer into an error; the response is then read from the read model as it is.
+  const followReadModels = async (position: number, projectors: string[]) => {
+    const ok = await runner.waitFor(position, config.READ_YOUR_WRITES_TIMEOUT_MS, projectors).catch((err) => {
+      logger.warn({ err, position }, 'could not follow the read models');
+      return false;
+    });
+    if (!ok) logger.warn({ position, projectors }, 'read models did not reach the written position in time');
+  };
+  const ctx: AppContext = {
+    config,
+    logger,
+    clock,
+    pool,
+    db,
+    store,
+    bus,
+    runner,
+    scheduler,
+    handle: createHandle(store),
+    openapi: createOpenApiRegistry(),
+    auth: noAuthenticator,
+    // Filled by the modules' init below; each module sets the ports it declares.
+    providers: {} as Providers,
+    outbox: createDevOutbox(db),
+    async settle(position, readModels) {
+      if (position <= 0) return;
+      const asynchronous = readModels ? readModels.filter((name) => runner.projectors.some((p) => p.name === name)) : settledOnWrite;
+      if (asynchronous.length > 0) await followReadModels(position, asynchronous);
+    },
+    async caughtUp(projector) {
+      const head = await store.headPosition().catch((err: unknown) => {
+        logger.warn({ err, projector }, 'could not read the head of the log; the read model is read as it is');
+        return 0;
+      });
+      if (head > 0) await followReadModels(head, [projector]);
+    },
+  };
+  for (const m of modules) await m.init?.(ctx);
+  const app = createHttpApp(ctx, modules);
+
+  let http: DrainingServer | null = null;
+  let wsGateway: WsGateway | null = null;
+  let pushGateway: PushGateway | null = null;
+  let stopping: Promise<void> | null = null;
+  const service: Service = {
+    ctx,
+    app,
+    get server() {
+      return http?.server ?? null;
+    },
+    async start(port = config.PORT) {
+      await runner.start();
+      if (roles.has('scheduler')) scheduler.start();
+      if (!roles.has('api') && !roles.has('gateway')) return 0;
+      http = createDrainingServer(app);
+      const server = http.server;
+      if (roles.has('gateway')) {
+        wsGateway = attachWsGateway(server, ctx, { heartbeatMs: config.WS_HEARTBEAT_MS });
+        pushGateway = startPushGateway(ctx);
+      }
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, config.HOST, () => resolve());
+      });
+      return (server.address() as AddressInfo).port;
+    },
+    stop() {
+      stopping ??= (async () => {
+        // The drain starts at once (every answer from now on says Connection: close) and ends when the
+        // websockets too are closed: an open one would keep the HTTP server from closing. Projectors keep
+        // running meanwhile: the requests being answered wait for their writes to project.
+        const drained = http?.drain(config.SHUTDOWN_TIMEOUT_MS);
+        await wsGateway?.close();
+        await pushGateway?.close();
+        await drained;
+        await scheduler.stop();
+        await runner.stop();
+        await bus.close();
+        await store.close();
+        await db.destroy();
+      })();
+      return stopping;
+    },
+  };
+  return service;
+};

@@ -1,0 +1,27 @@
+import type { AppModule } from '../../infra/context.js';
+import { deviceTokenMigrations } from '../../infra/push/deviceTokens.js';
+import { createFcmPushSender } from '../../infra/push/fcmPushSender.js';
+import { createSimulatedPushSender } from '../../infra/push/simulatedPushSender.js';
+import { deviceTokenRoutes } from '../../api/deviceTokens/routes.js';
+
+/** A claim older than this can no longer be contested: notifications fan out only while fresh. */
+const PUSH_CLAIM_KEEP_MS = 86_400_000;
+
+/** Device tokens (spec 2.13, 4.13) and the push provider the push gateway sends through. */
+export const deviceTokensModule: AppModule = {
+  name: 'device-tokens',
+  migrations: deviceTokenMigrations,
+  init(ctx) {
+    ctx.providers.push = ctx.config.PUSH_PROVIDER_URL
+      ? createFcmPushSender(ctx.config.PUSH_PROVIDER_URL, ctx.config.PUSH_PROVIDER_KEY)
+      : createSimulatedPushSender(ctx.outbox);
+    ctx.scheduler.register({
+      name: 'push-claims-cleanup',
+      everyMs: 60 * 60_000,
+      run: async (now) => {
+        await ctx.db.deleteFrom('push_deliveries').where('claimed_at', '<', new Date(now.getTime() - PUSH_CLAIM_KEEP_MS)).execute();
+      },
+    });
+  },
+  routes: deviceTokenRoutes,
+};

@@ -1,0 +1,53 @@
+import { adminAdminsRoutes } from '../../api/admin/admins/routes.js';
+import { adminAuthRoutes } from '../../api/admin/auth/routes.js';
+import { adminDriversRoutes } from '../../api/admin/drivers/routes.js';
+import { citiesRoutes } from '../../api/cities/routes.js';
+import { driverRoutes } from '../../api/drivers/routes.js';
+import { identityRoutes } from '../../api/identity/routes.js';
+import { openOnlineGate } from '../../commands/driver/handlers.js';
+import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
+import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
+import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
+import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
+import type { AppModule } from '../../infra/context.js';
+import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
+import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
+import { adminJwt } from '../../infra/identity/adminJwt.js';
+import { createAuthenticator } from '../../infra/identity/authenticator.js';
+import { identityMigrations } from '../../infra/identity/schema.js';
+
+/** Identity and access: phone sign-in, admin JWTs, roles, drivers' onboarding, cities. */
+export const identityModule: AppModule = {
+  name: 'identity',
+  migrations: { ...identityMigrations, ...driversMigrations },
+  projectors: [driversProjector],
+  async init(ctx) {
+    ctx.auth = createAuthenticator({ db: ctx.db, clock: ctx.clock, config: ctx.config, jwt: adminJwt(ctx.config, ctx.clock) });
+    const c = ctx.config;
+    ctx.providers.sms = c.SMS_PROVIDER_URL ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY) : createSmsSimulator(ctx.outbox);
+    ctx.providers.mail = c.MAIL_PROVIDER_URL ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY) : createMailSimulator(ctx.outbox);
+    ctx.providers.driverOnlineGate ??= openOnlineGate;
+    ctx.providers.clientProfiles ??= clientProfilesFromOrders(ctx.db);
+    if (c.ADMIN_BOOTSTRAP_EMAIL && c.ADMIN_BOOTSTRAP_PASSWORD) {
+      const outcome = await createSuperAdmin(ctx.db, ctx.clock.now(), c.ADMIN_BOOTSTRAP_EMAIL, c.ADMIN_BOOTSTRAP_PASSWORD);
+      if (outcome === 'created') ctx.logger.info({ email: c.ADMIN_BOOTSTRAP_EMAIL }, 'bootstrap super admin created');
+    }
+    ctx.scheduler.register({
+      name: 'identity-cleanup',
+      everyMs: 10 * 60_000,
+      async run(now) {
+        await purgeExpiredRateLimits(ctx.pool);
+        await ctx.db.deleteFrom('otp_codes').where('expires_at', '<=', now).execute();
+        await ctx.db.deleteFrom('jwt_blacklist').where('expires_at', '<=', now).execute();
+      },
+    });
+  },
+  routes(ctx, router) {
+    identityRoutes(ctx, router);
+    driverRoutes(ctx, router);
+    citiesRoutes(ctx, router);
+    adminAuthRoutes(ctx, router);
+    adminAdminsRoutes(ctx, router);
+    adminDriversRoutes(ctx, router);
+  },
+};
