@@ -7,6 +7,7 @@ import { spec } from '../tests/support/deciderSpec.js';
 import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
 import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
+import { createOrderCommand } from '../tests/support/orderCommands.js';
 
 /** The one command handler against a real event store (in-memory PGlite). */
 
@@ -24,12 +25,7 @@ afterAll(() => t.close());
 
 const adjust = (amountCents: number): CreditCommand => ({ type: 'AdjustCredit', clientId: 7, adminId: 1, direction: 'CREDIT', scope: 'ANY', amountCents, reason: 'goodwill after a late delivery', now: at(0) });
 
-const create: CreateOrder = {
-  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
-  waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
-};
+const create: CreateOrder = createOrderCommand(1, at(0));
 const bid = (offerId: number, driverId: number): PlaceOffer => ({
   type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
   driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),

@@ -6,7 +6,7 @@ import { forbidden, validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver, listDriverDocuments } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
-import { requestMetadata } from '../identity/requestMetadata.js';
+import { metadataOf } from '../../commands/origin.js';
 import { defineRoute } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
@@ -62,7 +62,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
       const driverId = driverIdOf(actor);
       const city = await ctx.db.selectFrom('cities').select('id').where('id', '=', body.cityId).executeTakeFirst();
       if (!city) throw validationError({ cityId: ['Unknown city.'] });
-      const r = await commands.updateProfile(driverId, body, requestMetadata(req, actor));
+      const r = await commands.updateProfile(driverId, body, metadataOf(actor, req.id));
       return answer(driverId, r.position);
     },
   );
@@ -82,7 +82,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
-      const r = await commands.recordDocument(driverId, { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null }, requestMetadata(req, actor));
+      const r = await commands.recordDocument(driverId, { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null }, metadataOf(actor, req.id));
       const document = await readBack(ctx, r.position, async () => (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type));
       res.status(201);
       return { document: documentView(document) };
@@ -99,7 +99,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     { method: 'patch', path: '/driver/tank', summary: 'Set the water now in the tank', tags: ['drivers'], guards: driverOnly, body: TankBody, responses: { 200: DriverAnswer }, errors: [403, 404, 409] },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
-      const r = await commands.updateTank(driverId, body.availableLiters, requestMetadata(req, actor));
+      const r = await commands.updateTank(driverId, body.availableLiters, metadataOf(actor, req.id));
       return answer(driverId, r.position);
     },
   );
@@ -119,7 +119,7 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
-      const r = await commands.setOnline(driverId, body.online, requestMetadata(req, actor));
+      const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id));
       if (body.latitude !== undefined && body.longitude !== undefined) await commands.recordLocation(driverId, body.latitude, body.longitude);
       return answer(driverId, r.position);
     },

@@ -10,7 +10,7 @@ import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { DriverView } from '../drivers/viewSchemas.js';
 import { defineRoute } from '../route.js';
-import { requestMetadata } from './requestMetadata.js';
+import { metadataOf } from '../../commands/origin.js';
 import { loginUserView, meView } from './views.js';
 
 export const Phone = z.string().regex(/^\+\d{10,15}$/, 'A plus sign then 10 to 15 digits.');
@@ -91,7 +91,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       errors: [401, 409, 429],
     },
     async ({ body, req }) => {
-      const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, requestMetadata(req));
+      const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, metadataOf(null, req.id));
       return { token, isNew, needsUserData: !user.name, user: loginUserView(user, await driverOf(user)) };
     },
   );
@@ -123,7 +123,7 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
         throw err;
       }
       const u = await currentUser(actor);
-      if (u.role === 'DRIVER' && u.driver_id) await ctx.settle((await driverCommands(ctx).rename(u.driver_id, body.name, requestMetadata(req, actor))).position);
+      if (u.role === 'DRIVER' && u.driver_id) await ctx.settle((await driverCommands(ctx).rename(u.driver_id, body.name, metadataOf(actor, req.id))).position);
       return { user: loginUserView(u, await driverOf(u)) };
     },
   );

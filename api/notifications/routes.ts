@@ -1,7 +1,6 @@
 import { notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { validationError } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
 import { NOTIFICATION_TYPES } from '../../projections/notifications/notificationRules.js';
 import { toNotificationView } from '../../projections/notifications/notificationView.js';
@@ -10,6 +9,8 @@ import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
 import { metadataOf } from '../../commands/origin.js';
+import { newestFirstPage } from '../../projections/keyset.js';
+import { CursorParam, decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
 
 export const NotificationSchema = z
   .object({
@@ -26,26 +27,17 @@ export const NotificationSchema = z
 
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
-  cursor: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional()),
+  cursor: CursorParam,
   filter: z.enum(['unread']).optional(),
 });
 
 const IdParams = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 
-const NotificationPage = z.object({ items: z.array(NotificationSchema), next_cursor: z.string().nullable(), has_more: z.boolean() });
+const NotificationPage = pageSchema(NotificationSchema);
 
-/** Opaque to clients: the (position, id) of the last entry of the previous page. */
-const encodeCursor = (position: number, id: string) => Buffer.from(JSON.stringify([position, id])).toString('base64url');
-
-const decodeCursor = (cursor: string): { position: number; id: string } => {
-  try {
-    const [position, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Number.isSafeInteger(position) && position >= 0 && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) return { position, id };
-  } catch {
-    // Falls through to the validation error.
-  }
-  throw validationError({ cursor: ['The cursor is not valid.'] });
-};
+/** The (position, id) of the last entry of the previous page. */
+const isPositionIdKey = (k: unknown): k is [number, string] =>
+  Array.isArray(k) && k.length === 2 && Number.isSafeInteger(k[0]) && (k[0] as number) >= 0 && typeof k[1] === 'string' && /^[0-9a-f-]{36}$/.test(k[1]);
 
 
 /** Spec 4.12: the caller's inbox (app users: CLIENT and DRIVER). */
@@ -67,7 +59,7 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     async ({ query, actor }) => {
-      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const after = decodeCursor(query.cursor, isPositionIdKey);
       await ctx.caughtUp(notificationsProjector.name);
       let q = ctx.db
         .selectFrom('notifications')
@@ -75,12 +67,9 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
         .where('user_id', '=', actor.id)
         .where('created_at', '>=', retentionStart(ctx));
       if (query.filter === 'unread') q = q.where('read_at', 'is', null);
-      if (after) q = q.where((eb) => eb.or([eb('position', '<', after.position), eb.and([eb('position', '=', after.position), eb('id', '<', after.id)])]));
-      const rows = await q.orderBy('position', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-      const page = rows.slice(0, query.limit);
-      const hasMore = rows.length > query.limit;
+      const { rows: page, hasMore } = await newestFirstPage(q, ['position', 'id'], after, query.limit);
       const last = page[page.length - 1];
-      return { items: page.map(toNotificationView), next_cursor: hasMore ? encodeCursor(Number(last.position), last.id) : null, has_more: hasMore };
+      return { items: page.map(toNotificationView), next_cursor: hasMore ? encodeCursor([Number(last.position), last.id]) : null, has_more: hasMore };
     },
   );
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import { cancellationReasons, isCancellationReason } from '../../domain/order/cancellationReasons.js';
 import { ORDER_STATUSES } from '../../domain/order/events.js';
+import { DELIVERABLE } from '../../domain/order/rules.js';
 import { conflict, forbidden, notFound, validationError } from '../../domain/errors.js';
 import { distanceKm, etaMinutes, TRACKING_SPEED_KMH } from '../../domain/geo.js';
 import { PAYMENT_FORM } from '../../domain/pricing.js';
@@ -18,10 +19,11 @@ import { activeOrderOfClient, orderHistoryOfClient, recentOrdersOfClient } from 
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
-import { decodeCursor, encodeCursor, idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
+import { idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
 import { ClientOrder, DriverOrder, OrderForRole, OrderHistoryItem, OrderStatus, Receipt } from './viewSchemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
 import { readBack } from '../readBack.js';
+import { afterTimeId, encodeCursor, pageSchema } from '../cursor.js';
 
 const CreateOrderBody = z.object({
   latitude,
@@ -80,10 +82,6 @@ const CancelBody = z.object({
   reason: z.string().max(280).nullable().optional(),
 });
 
-type HistoryKey = [string, number];
-const isHistoryKey = (k: unknown): k is HistoryKey =>
-  Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && !Number.isNaN(Date.parse(k[0])) && Number.isSafeInteger(k[1]);
-
 /** The order as the caller's role sees it. */
 export const viewFor = (b: OrderBundle, actor: Actor) => {
   if (actor.role === 'ADMIN') return toAdminView(b);
@@ -138,22 +136,16 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
     { method: 'get', path: '/orders', summary: 'Order history (cursor, newest first)', tags,
       guards: client,
       query: HistoryQuery,
-      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(OrderHistoryItem), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      responses: { 200: { description: 'One page', schema: pageSchema(OrderHistoryItem) } },
       errors: [403],
     },
     async ({ query, actor }) => {
-      let after: { createdAt: Date; id: number } | undefined;
-      if (query.cursor !== undefined) {
-        const key = decodeCursor(query.cursor, isHistoryKey);
-        if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
-        after = { createdAt: new Date(key[0]), id: key[1] };
-      }
       const { rows, hasMore } = await orderHistoryOfClient(ctx.db, actor.id, {
         status: query.status,
         dateFrom: query.date_from,
         dateTo: query.date_to,
         limit: query.limit,
-        after,
+        after: afterTimeId(query.cursor),
       });
       const bundles = await loadBundles(ctx, rows);
       const last = rows.at(-1);
@@ -264,7 +256,7 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       const r = bundle.row;
-      if (!['CONFIRMED', 'IN_PROGRESS', 'ARRIVED'].includes(r.status)) throw conflict('NoTracking', 'The order is not trackable now.');
+      if (!DELIVERABLE.includes(r.status)) throw conflict('NoTracking', 'The order is not trackable now.');
       const d = r.driver_id === null ? null : await findDriver(ctx.db, r.driver_id, ctx.clock.now());
       const live = r.driver_location_at ? { latitude: r.driver_latitude!, longitude: r.driver_longitude!, at: r.driver_location_at } : null;
       const known = live && (!d?.location || live.at >= d.location.at) ? live : (d?.location ?? null);

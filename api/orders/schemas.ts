@@ -40,14 +40,3 @@ export const limit = (def: number) => z.coerce.number().int().min(1).max(100).de
 /** A page number of an offset list: bounded, so that no offset runs past what the database can count. */
 export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
 
-/** Opaque cursors: base64url JSON of the last item's sort key. */
-export const encodeCursor = (key: unknown[]): string => Buffer.from(JSON.stringify(key)).toString('base64url');
-
-export const decodeCursor = <T>(cursor: string, check: (key: unknown) => key is T): T | null => {
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return check(key) ? key : null;
-  } catch {
-    return null;
-  }
-};

@@ -11,6 +11,8 @@ const ts = z.string().openapi({ format: 'date-time' });
 const nullableTs = ts.nullable();
 const money = <N extends string>(name: N) => ({ [`${name}_cents`]: z.number().int(), [`${name}_usd`]: z.number() }) as Record<`${N}_cents` | `${N}_usd`, z.ZodNumber>;
 
+const usd = <N extends string>(...names: N[]) => Object.fromEntries(names.map((n) => [`${n}_usd`, z.number()])) as Record<`${N}_usd`, z.ZodNumber>;
+
 export const OrderStatus = z.enum(ORDER_STATUSES);
 
 export const BreakdownLine = z.object({
@@ -196,11 +198,10 @@ export const Receipt = z.object({
   water_type: z.string(),
   payment_method: z.string(),
   is_fully_promoted: z.boolean(),
-  breakdown: z.object(
-    Object.fromEntries(
-      ['base_price', 'client_solidary', 'client_pays', 'promo_credit', 'client_charged', 'platform_commission', 'driver_gross', 'driver_solidary', 'driver_receives', 'solidary_fund'].map((n) => [`${n}_usd`, z.number()]),
-    ),
-  ).extend({ is_fully_promoted: z.boolean() }),
+  breakdown: z.object({
+    ...usd('base_price', 'client_solidary', 'client_pays', 'promo_credit', 'client_charged', 'platform_commission', 'driver_gross', 'driver_solidary', 'driver_receives', 'solidary_fund'),
+    is_fully_promoted: z.boolean(),
+  }),
   driver: z
     .object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable(), vehicle: z.object({ plate: z.string().nullable(), capacity_liters: z.number().int().nullable() }) })
     .nullable(),

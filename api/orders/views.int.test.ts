@@ -8,6 +8,7 @@ import { orderViewsProjector } from '../../projections/orders/orderViews.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { toAdminView, toClientView, toDriverView, type OrderBundle } from './views.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * The three role views of an order, given the order's events through the orders projector:
@@ -18,12 +19,8 @@ const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + mi
 const CLIENT = 7;
 const DRIVER = 21;
 const billing = { entityType: 'V', idNumber: '12345678', name: 'Ana Pérez', address: 'Calle 1, Chacao', phone: '+584121234567' };
-const create = (orderId: number, over: Partial<CreateOrder> = {}): CreateOrder => ({
-  type: 'CreateOrder', orderId, clientId: CLIENT, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 2000,
-  waterPriceCents: 1005, waterType: 'POTABLE', paymentMethod: 'PAYPROV_DI', paymentFormId: null, notes: null, accessInstructions: null, billing,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null, ...over,
-});
+const create = (orderId: number, over: Partial<CreateOrder> = {}): CreateOrder =>
+  createOrderCommand(orderId, at(0), { clientId: CLIENT, litersRequested: 2000, waterPriceCents: 1005, paymentMethod: 'PAYPROV_DI', billing, deliveryPin: '4821', cityId: 1, ...over });
 /** Offer ids are global in the read model: each order bids with its own (orderId × 100). */
 const bid = (orderId: number, over: Partial<PlaceOffer> = {}): OrderCommand => ({
   type: 'PlaceOffer', offerId: orderId * 100, driverId: DRIVER, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,

@@ -1,9 +1,13 @@
+import { iso, isoOrNull } from '../../domain/time.js';
+import type { z } from 'zod';
+import { DELIVERABLE } from '../../domain/order/rules.js';
 import { centsToUsd } from '../../domain/money.js';
 import { distanceKm, etaMinutes } from '../../domain/geo.js';
 import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
 import { isCash } from '../../domain/pricing.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/orderTables.js';
+import type { AdminOrder, ClientOrder, DriverOffer, DriverOrder, OrderHistoryItem, PublicDriver, Receipt } from './viewSchemas.js';
 
 /**
  * The three role views of an order. Every field family is written out per view, so what a
@@ -26,10 +30,10 @@ export interface OrderBundle {
   client: { id: number; name: string | null; phone: string } | null;
 }
 
-const PIN_VISIBLE = new Set(['CONFIRMED', 'IN_PROGRESS', 'ARRIVED']);
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
+/**
+ * Each mapper returns its response schema's type (viewSchemas.ts), so a field added, dropped or retyped on
+ * one side and not the other fails the build.
+ */
 const money = <N extends string>(name: N, cents: number) =>
   ({ [`${name}_cents`]: cents, [`${name}_usd`]: centsToUsd(cents) }) as Record<`${N}_cents` | `${N}_usd`, number>;
 
@@ -44,7 +48,7 @@ const billingOf = (row: OrderViewRow) =>
     : null;
 
 /** A driver as customers may see them: no position, no phone until assigned. */
-export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone = false) =>
+export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone = false): z.infer<typeof PublicDriver> =>
   d
     ? {
         id: d.driverId,
@@ -74,17 +78,17 @@ const common = (row: OrderViewRow) => ({
   surplus_listing_id: row.surplus_listing_id,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
-  expires_at: iso(row.expires_at),
-  payment_expires_at: iso(row.payment_expires_at),
-  accepted_at: iso(row.accepted_at),
-  paid_at: iso(row.paid_at),
-  started_at: iso(row.started_at),
-  arrived_at: iso(row.arrived_at),
-  delivered_at: iso(row.delivered_at),
+  expires_at: isoOrNull(row.expires_at),
+  payment_expires_at: isoOrNull(row.payment_expires_at),
+  accepted_at: isoOrNull(row.accepted_at),
+  paid_at: isoOrNull(row.paid_at),
+  started_at: isoOrNull(row.started_at),
+  arrived_at: isoOrNull(row.arrived_at),
+  delivered_at: isoOrNull(row.delivered_at),
   actual_liters: row.actual_liters,
-  cancelled_at: iso(row.cancelled_at),
+  cancelled_at: isoOrNull(row.cancelled_at),
   cancellation: row.cancelled_at ? { by_role: row.cancelled_by_role, reason_code: row.cancel_reason_code, reason: row.cancel_reason } : null,
-  expired_at: iso(row.expired_at),
+  expired_at: isoOrNull(row.expired_at),
 });
 
 const offerCore = (o: OrderOfferRow) => ({
@@ -97,13 +101,13 @@ const offerCore = (o: OrderOfferRow) => ({
   available_liters: o.available_liters,
   status: o.status,
   over_capacity: o.over_capacity,
-  expires_at: iso(o.expires_at),
+  expires_at: isoOrNull(o.expires_at),
   created_at: iso(o.created_at),
   updated_at: iso(o.updated_at),
 });
 
 /** An offer as its driver sees it: with the driver's gross and the bid-time position. */
-export const toDriverOfferView = (o: OrderOfferRow) => ({
+export const toDriverOfferView = (o: OrderOfferRow): z.infer<typeof DriverOffer> => ({
   ...offerCore(o),
   driver_gross_cents: o.driver_gross_cents,
   driver_gross_usd: centsToUsd(o.driver_gross_cents),
@@ -125,7 +129,7 @@ const toClientOfferView = (b: OrderBundle, o: OrderOfferRow) => {
 
 const assignedDriver = (b: OrderBundle) => (b.row.driver_id === null ? null : publicDriver(b.drivers.get(b.row.driver_id), b.row.driver_id, true));
 
-export const toClientView = (b: OrderBundle) => {
+export const toClientView = (b: OrderBundle): z.infer<typeof ClientOrder> => {
   const r = b.row;
   return {
     ...common(r),
@@ -135,7 +139,7 @@ export const toClientView = (b: OrderBundle) => {
     ...money('promo_credit', r.promo_credit_cents),
     ...money('client_charged', r.client_charged_cents),
     is_fully_promoted: r.is_fully_promoted,
-    ...(PIN_VISIBLE.has(r.status) ? { delivery_pin: r.delivery_pin } : {}),
+    ...(DELIVERABLE.includes(r.status) ? { delivery_pin: r.delivery_pin } : {}),
     billing: billingOf(r),
     driver: assignedDriver(b),
     offers: b.offers.filter((o) => o.status === 'PENDING').map((o) => toClientOfferView(b, o)),
@@ -147,7 +151,7 @@ export const toClientView = (b: OrderBundle) => {
  * `driverId` is the caller: the assigned driver also sees the client's contact; a bidding driver sees its
  * own latest offer (my_offer) and, with `from`, how far the order is.
  */
-export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude: number; longitude: number } | null) => {
+export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude: number; longitude: number } | null): z.infer<typeof DriverOrder> => {
   const r = b.row;
   const cash = isCash(r.payment_method);
   const mine = b.offers.filter((o) => o.driver_id === driverId).at(-1);
@@ -174,7 +178,7 @@ export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude
   };
 };
 
-export const toAdminView = (b: OrderBundle) => {
+export const toAdminView = (b: OrderBundle): z.infer<typeof AdminOrder> => {
   const r = b.row;
   return {
     ...common(r),
@@ -200,10 +204,10 @@ export const toAdminView = (b: OrderBundle) => {
     reported_payment_id: r.reported_payment_id,
     paid_payment_id: r.paid_payment_id,
     failed_pin_attempts: r.failed_pin_attempts,
-    pin_locked_until: iso(r.pin_locked_until),
+    pin_locked_until: isoOrNull(r.pin_locked_until),
     billing: billingOf(r),
     driver: assignedDriver(b),
-    driver_location: r.driver_location_at ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: iso(r.driver_location_at) } : null,
+    driver_location: r.driver_location_at ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: isoOrNull(r.driver_location_at) } : null,
     offers: b.offers.map((o) => ({ ...toDriverOfferView(o), driver_busy: b.busyDriverIds.has(o.driver_id) })),
     breakdown: lines(r, ['base_price', 'client_solidary', 'platform_revenue', 'driver_solidary', 'platform_solidary', 'promo_credit']),
   };
@@ -212,7 +216,7 @@ export const toAdminView = (b: OrderBundle) => {
 export type ClientOrderView = ReturnType<typeof toClientView>;
 
 /** GET /orders (cursor history) item. */
-export const toHistoryItem = (b: OrderBundle) => {
+export const toHistoryItem = (b: OrderBundle): z.infer<typeof OrderHistoryItem> => {
   const r = b.row;
   const d = r.driver_id === null ? undefined : b.drivers.get(r.driver_id);
   return {
@@ -226,9 +230,9 @@ export const toHistoryItem = (b: OrderBundle) => {
     ...money('client_charged', r.client_charged_cents),
     payment_method: r.payment_method,
     driver: r.driver_id === null ? null : { id: r.driver_id, name: d?.name ?? null },
-    expires_at: iso(r.expires_at),
+    expires_at: isoOrNull(r.expires_at),
     created_at: iso(r.created_at),
-    delivered_at: iso(r.delivered_at),
+    delivered_at: isoOrNull(r.delivered_at),
   };
 };
 
@@ -240,13 +244,13 @@ export interface ReceiptRating {
 }
 
 /** GET /orders/{id}/receipt. */
-export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null) => {
+export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null): z.infer<typeof Receipt> => {
   const r = b.row;
   const d = r.driver_id === null ? undefined : b.drivers.get(r.driver_id);
   return {
     order_id: r.id,
     status: r.status,
-    delivered_at: iso(r.delivered_at),
+    delivered_at: isoOrNull(r.delivered_at),
     liters_requested: r.liters_requested,
     actual_liters: r.actual_liters,
     water_type: r.water_type,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { centsToUsd } from '../../domain/money.js';
+import { isoOrNull } from '../../domain/time.js';
 import { CASH_USD } from '../../domain/payment/payment.js';
 import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
-
-const isoOrNull = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
 
 /** The contract's payment resource; amount_* is the order's client_charged_*. */
 export const toPaymentView = (r: PaymentRow) => ({

@@ -3,15 +3,16 @@ import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { applyPayprovNotice } from '../../commands/settlement/webhook.js';
 import { loadSettlementConfig } from '../../commands/settlement/settlementConfig.js';
-import { notFound, unauthorized, validationError } from '../../domain/errors.js';
+import { notFound, unauthorized } from '../../domain/errors.js';
 import { RECEIPT_STATUSES } from '../../domain/settlement/events.js';
 import type { AppContext } from '../../infra/context.js';
 import { dayRange, driverReceipts, receiptById } from '../../projections/settlement/receiptQueries.js';
 import { DriverReceiptDetail, DriverReceiptItem, toDriverReceiptDetail, toDriverReceiptItem } from '../admin/settlements/views.js';
 import { authenticate } from '../auth.js';
-import { requestMetadata } from '../identity/requestMetadata.js';
-import { decodeCursor, encodeCursor, idFrom, isoDate, limit } from '../orders/schemas.js';
+import { metadataOf } from '../../commands/origin.js';
+import { idFrom, isoDate, limit } from '../orders/schemas.js';
 import { defineRoute, PathId } from '../route.js';
+import { decodeCursor, encodeCursor, isTimeIdKey, pageSchema } from '../cursor.js';
 
 const SettlementsQuery = z
   .object({
@@ -22,9 +23,6 @@ const SettlementsQuery = z
     cursor: z.string().max(200).optional(),
   })
   .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
-
-const isKey = (k: unknown): k is [string, number] =>
-  Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && !Number.isNaN(Date.parse(k[0])) && Number.isSafeInteger(k[1]);
 
 const Notice = z.object({
   internal_id: z.string().min(1).max(100),
@@ -62,13 +60,12 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       tags,
       guards: anyone,
       query: SettlementsQuery,
-      responses: { 200: { description: 'A cursor page', schema: z.object({ items: z.array(DriverReceiptItem), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      responses: { 200: { description: 'A cursor page', schema: pageSchema(DriverReceiptItem) } },
       errors: [401, 422],
     },
     async ({ query, actor }) => {
       if (!actor.driverId) return { items: [], next_cursor: null, has_more: false };
-      const after = query.cursor ? decodeCursor(query.cursor, isKey) : undefined;
-      if (after === null) throw validationError({ cursor: ['Invalid cursor.'] });
+      const after = decodeCursor(query.cursor, isTimeIdKey);
       const config = await loadSettlementConfig(ctx);
       const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, config.timezone);
       const rows = await driverReceipts(ctx.db, { driverId: actor.driverId, status: query.status, fromAt, beforeAt }, { limit: query.limit + 1, after });
@@ -99,13 +96,13 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
     },
   );
 
-  const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof requestMetadata>) => {
+  const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof metadataOf>) => {
     // Answered once the read models show the change, like every other write.
     await ctx.settle(await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }));
     return { message: 'ok' };
   };
   const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['payments'], auth: false, security: [{ payoutToken: [] }], guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
 
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, requestMetadata(req)));
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, requestMetadata(req)));
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, metadataOf(null, req.id)));
+  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, metadataOf(null, req.id)));
 };

@@ -17,7 +17,7 @@ import {
 import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStatus.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
-import { CursorParam, decodePageCursor, limitParam, pageOf, pageSchema } from './cursor.js';
+import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../cursor.js';
 import { CommentSchema, commentView, DetailReportSchema, detailReportView, ReportSchema, reportView, StationSchema, stationView } from './views.js';
 
 /** Request limits per caller and minute (docs/domain-rules.md, limits). */
@@ -189,7 +189,7 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) } }, errors: [{ status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
-      const after = decodePageCursor(query.cursor);
+      const after = afterTimeId(query.cursor);
       const s = await publicStation(params.stationId);
       const rows = await stationComments(ctx.db, { stationId: s.id, limit: query.limit + 1, after });
       return pageOf(rows, query.limit, commentView);

@@ -1,9 +1,9 @@
+import { iso } from '../../domain/time.js';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import type { CommentRow, ReportRow, StationRow } from '../../stores/stations/stationStore.js';
 import { REPORT_COLORS, type CurrentStatus } from '../../stores/stations/stationStatus.js';
 
-const iso = (d: Date) => new Date(d).toISOString();
 
 export const CurrentStatusSchema = z
   .object({

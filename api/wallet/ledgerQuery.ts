@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { validationError } from '../../domain/errors.js';
 import { LEDGER_TYPES } from '../../domain/wallet/events.js';
 import type { Db } from '../../infra/db/database.js';
 import { ledgerPage } from '../../projections/wallet/walletQueries.js';
-import { decodeCursor, encodeCursor, isoDate, limit } from '../orders/schemas.js';
-import { pageSchema } from '../stations/cursor.js';
+import { decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
+import { isoDate, limit } from '../orders/schemas.js';
 import { LedgerEntryView, toLedgerEntryView } from './views.js';
 
 /** The ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
@@ -26,12 +25,7 @@ export const emptyLedgerPage = { items: [], next_cursor: null, has_more: false }
 
 /** One page of a driver's ledger, newest first; the cursor is the last entry's place in the log. */
 export const ledgerPageOf = async (db: Db, driverId: number, q: z.infer<typeof LedgerQuery>): Promise<z.infer<typeof LedgerPage>> => {
-  let before: number | undefined;
-  if (q.cursor !== undefined) {
-    const key = decodeCursor(q.cursor, isPositionKey);
-    if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
-    before = key[0];
-  }
+  const before = decodeCursor(q.cursor, isPositionKey)?.[0];
   const { rows, hasMore } = await ledgerPage(db, driverId, { type: q.type, dateFrom: q.date_from, dateTo: q.date_to, limit: q.limit, before });
   const last = rows.at(-1);
   return { items: rows.map(toLedgerEntryView), next_cursor: hasMore && last ? encodeCursor([last.global_position]) : null, has_more: hasMore };

@@ -8,7 +8,7 @@ import { ACCOUNT_TYPES, PAYOUT_METHODS, type PayoutAccount } from '../../domain/
 import type { AppContext } from '../../infra/context.js';
 import { payoutAccountOf } from '../../projections/wallet/walletQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
-import { requestMetadata } from '../identity/requestMetadata.js';
+import { metadataOf } from '../../commands/origin.js';
 import { defineRoute } from '../route.js';
 import { emptyLedgerPage, LedgerPage, LedgerQuery, ledgerPageOf } from './ledgerQuery.js';
 import { currentBalance, noWallet } from './walletReads.js';
@@ -60,7 +60,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     async ({ actor, req }) => {
       const driverId = driverIdOf(actor);
       if (driverId === null) return toBalanceView(noWallet(ctx));
-      await ctx.settle((await commands.open(driverId, requestMetadata(req, actor))).position);
+      await ctx.settle((await commands.open(driverId, metadataOf(actor, req.id))).position);
       return toBalanceView(await currentBalance(ctx, driverId));
     },
   );
@@ -107,7 +107,7 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     if (driverId === null) throw badRequest('NoDriverProfile', 'Only a driver has a payout account.');
     const user = await findUserById(ctx, actor.id);
     const { otp, ...account } = body;
-    const { position } = await setPayoutAccount(ctx, { driverId, userId: actor.id, phone: user?.phone ?? '', account: account as PayoutAccount, otp }, requestMetadata(req, actor));
+    const { position } = await setPayoutAccount(ctx, { driverId, userId: actor.id, phone: user?.phone ?? '', account: account as PayoutAccount, otp }, metadataOf(actor, req.id));
     return { config: toPayoutConfigView(await readBack(ctx, position, () => payoutAccountOf(ctx.db, driverId))) };
   };
   const configResponses = { 200: { description: 'The payout account', schema: z.object({ config: PayoutConfigView }) } };

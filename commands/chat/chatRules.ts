@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order/events.js';
+import { CONFIRMED_ONWARD, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 
 /** Who may talk in which room of an order, and when (docs/domain-rules.md, chat and support). */
 
@@ -12,10 +13,10 @@ export const isSupportRoom = (type: string): boolean => type === 'ORDER_ADMIN_SU
 
 export const supportKindOf = (type: string): SupportKind => (type === 'ORDER_ADMIN_SUPPORT' ? 'driver' : 'client');
 
-/** Paid: from CONFIRMED through DELIVERED. */
-export const CLIENT_DRIVER_WINDOW: readonly OrderStatus[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED'];
-/** Active: from WAITING_FOR_PAYMENT or CONFIRMED through ARRIVED. */
-export const SUPPORT_WINDOW: readonly OrderStatus[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+/** Client and driver talk once the order is confirmed, through its delivery. */
+export const CLIENT_DRIVER_WINDOW = CONFIRMED_ONWARD;
+/** Support talks about an order while a driver is assigned and it is not over. */
+export const SUPPORT_WINDOW = DRIVER_ASSIGNED;
 
 /** Whether messages may be sent in a room of this type while the order has this status. */
 export const isWithinWindow = (type: string, status: string): boolean =>

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { creditDecider, usableCredit } from '../../domain/credit/credit.js';
+import { creditDecider, creditKindOf, usableCredit } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import { unprocessable, validationError } from '../../domain/errors.js';
 import { orderStream, type WaterType } from '../../domain/order/events.js';
@@ -110,7 +110,7 @@ export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, meta
       billing,
       officialRateCents: rate.rateCents,
       pricingSettings: pricingSettingsOf(ctx),
-      creditAvailableCents: usableCredit(credit.state, input.surplus ? 'surplus' : 'order'),
+      creditAvailableCents: usableCredit(credit.state, creditKindOf(input.surplus?.listingId ?? null)),
       deliveryPin: newDeliveryPin(),
       cityId,
       now,

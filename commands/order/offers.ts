@@ -1,4 +1,4 @@
-import { creditDecider, creditUsableForOrder } from '../../domain/credit/credit.js';
+import { creditDecider, creditKindOf, creditUsableForOrder } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { Actor } from '../../domain/actor.js';
 import { asOwner, asOwnerOfOffer } from '../../domain/order/access.js';
@@ -79,7 +79,7 @@ const acceptOffer = async (ctx: OfferDeps, actor: Actor, loaded: Loaded<Order>, 
   const driver = await findDriver(ctx.db, offer.driverId, ctx.clock.now());
   if (!driver) throw conflict('Conflict', 'The driver is no longer available.');
   const credit = await loadState(ctx.store, creditStream(order.clientId), creditDecider);
-  const kind = order.surplusListingId === null ? 'order' : 'surplus';
+  const kind = creditKindOf(order.surplusListingId);
   const accept = (): AcceptOffer => {
     const now = ctx.clock.now();
     return {

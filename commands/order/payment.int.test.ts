@@ -8,17 +8,13 @@ import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/stre
 import type { CommandDeps } from '../deps.js';
 import { createHandle } from '../handle.js';
 import { confirmPayment } from './payment.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /** The order's side of payments, as the payments area calls it, against a real event store (in-memory PGlite). */
 
 const clock = new ManualClock('2026-01-01T12:05:00Z');
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const create: CreateOrder = {
-  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
-  waterPriceCents: 1005, waterType: 'POTABLE', paymentMethod: 'PAYPROV_DI', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null,
-};
+const create: CreateOrder = createOrderCommand(1, at(0), { waterPriceCents: 1005, paymentMethod: 'PAYPROV_DI', deliveryPin: '4821', cityId: 1 });
 const waiting: OrderCommand[] = [
   create,
   { type: 'PlaceOffer', offerId: 100, driverId: 21, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },

@@ -1,4 +1,4 @@
-import { creditDecider, creditUsableForOrder } from '../../domain/credit/credit.js';
+import { creditDecider, creditKindOf, creditUsableForOrder } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { Actor } from '../../domain/actor.js';
 import { asOwner } from '../../domain/order/access.js';
@@ -31,7 +31,7 @@ export const changePaymentMethod = async (
       clientId: asOwner(s, actor).clientId,
       paymentMethod: input.paymentMethod,
       paymentFormId,
-      creditAvailableCents: creditUsableForOrder(credit.state, order.surplusListingId === null ? 'order' : 'surplus', order.id),
+      creditAvailableCents: creditUsableForOrder(credit.state, creditKindOf(order.surplusListingId), order.id),
       now: ctx.clock.now(),
     }),
     { metadata, loaded, read: [[creditStream(actor.id), credit]] },

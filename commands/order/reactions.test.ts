@@ -6,6 +6,7 @@ import { orderDecider, type OrderState } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import type { Cause, Send } from '../processManager.js';
 import { orderReactions } from './reactions.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /** The order process manager's decisions: given the order and the client's credit, when an order event, then these commands. */
 
@@ -13,34 +14,9 @@ const T0 = Date.parse('2026-01-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
 const CLIENT = 7;
 const DRIVER = 21;
-const settings = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };
 
-const create = (over: Partial<CreateOrder> = {}): CreateOrder => ({
-  type: 'CreateOrder',
-  orderId: 1,
-  clientId: CLIENT,
-  latitude: 10.4806,
-  longitude: -66.9036,
-  address: 'Av. Principal, Chacao',
-  addressReference: null,
-  litersRequested: 5000,
-  waterPriceCents: 10000,
-  waterType: 'POTABLE',
-  paymentMethod: 'CASH_USD',
-  paymentFormId: null,
-  notes: null,
-  accessInstructions: null,
-  billing: null,
-  officialRateCents: 3650,
-  pricingSettings: settings,
-  creditAvailableCents: 0,
-  deliveryPin: '4821',
-  cityId: null,
-  now: at(0),
-  expiresAt: at(30),
-  surplus: null,
-  ...over,
-});
+const create = (over: Partial<CreateOrder> = {}): CreateOrder =>
+  createOrderCommand(1, at(0), { clientId: CLIENT, latitude: 10.4806, longitude: -66.9036, address: 'Av. Principal, Chacao', litersRequested: 5000, deliveryPin: '4821', ...over });
 
 const grant = (amountCents: number): CreditCommand => ({ type: 'GrantCredit', clientId: CLIENT, grantId: 1, promotionId: 1, orderId: null, scope: 'ANY', amountCents, now: at(-10) });
 const orderAfter = (...commands: OrderCommand[]): OrderState => spec(orderDecider).givenCommands(...commands).state();

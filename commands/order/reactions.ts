@@ -1,9 +1,10 @@
-import { creditDecider, creditUsableForOrder, initialState as noCredit, type CreditState } from '../../domain/credit/credit.js';
+import { creditDecider, creditKindOf, creditUsableForOrder, initialState as noCredit, type CreditState } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import { orderStream, type OrderDeliveredData } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
+import { UNDELIVERED_END } from '../../domain/order/rules.js';
 import type { Scheduler } from '../../infra/scheduler.js';
 import { processManager, send, startProcess, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 
@@ -29,28 +30,27 @@ export interface OrderReactionState {
   credit: CreditState;
 }
 
-const creditKindOf = (order: Order) => (order.surplusListingId === null ? 'order' : 'surplus');
 
 /** Whether RedeemCredit of `amountCents` would be refused for want of credit (the same rule as the credit decider). */
 const redemptionRefused = (credit: CreditState, order: Order, amountCents: number): boolean => {
   const previous = credit.redemptions[order.id];
-  if (previous ? previous.amountCents === amountCents && previous.kind === creditKindOf(order) : amountCents === 0) return false;
-  return amountCents > creditUsableForOrder(credit, creditKindOf(order), order.id);
+  if (previous ? previous.amountCents === amountCents && previous.kind === creditKindOf(order.surplusListingId) : amountCents === 0) return false;
+  return amountCents > creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
 };
 
 const reconcileCredit = (order: Order, credit: CreditState, now: Date): Send[] => {
   const clientId = order.clientId;
-  if (order.status === 'CANCELLED' || order.status === 'EXPIRED') {
+  if (UNDELIVERED_END.includes(order.status)) {
     const reason = order.status === 'CANCELLED' ? 'ORDER_CANCELLED' : 'ORDER_EXPIRED';
     return [send(creditDecider, creditStream(clientId), { type: 'RefundCredit', clientId, orderId: order.id, reason, now }, 'credit')];
   }
   const amountCents = order.pricing.promoCreditCents;
   if (redemptionRefused(credit, order, amountCents)) {
-    const usable = creditUsableForOrder(credit, creditKindOf(order), order.id);
+    const usable = creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
     const reprice = { type: 'ChangePaymentMethod', clientId, paymentMethod: order.paymentMethod, paymentFormId: order.paymentFormId, creditAvailableCents: usable, now } as const;
     return [send(orderDecider, orderStream(order.id), reprice, 'reprice')];
   }
-  return [send(creditDecider, creditStream(clientId), { type: 'RedeemCredit', clientId, orderId: order.id, kind: creditKindOf(order), amountCents, now }, 'credit')];
+  return [send(creditDecider, creditStream(clientId), { type: 'RedeemCredit', clientId, orderId: order.id, kind: creditKindOf(order.surplusListingId), amountCents, now }, 'credit')];
 };
 
 const drawTank = (d: OrderDeliveredData, now: Date): Send =>

@@ -5,6 +5,7 @@ import { asAssignedDriver } from '../../domain/order/access.js';
 import { conflict } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
+import { ON_TRIP } from '../../domain/order/rules.js';
 import type { OrderCommand } from '../../domain/order/commands.js';
 import { inTurn } from '../../domain/decider.js';
 import { failureOf } from '../../domain/order/trip.js';
@@ -47,7 +48,7 @@ export const markArrived = async (
       const now = ctx.clock.now();
       const arrive: OrderCommand = { type: 'MarkArrived', driverId, now };
       if (latitude === undefined || longitude === undefined) return [arrive];
-      if (order.status !== 'IN_PROGRESS' && order.status !== 'ARRIVED') throw conflict('WrongStatus', 'The order is not in progress.');
+      if (!ON_TRIP.includes(order.status)) throw conflict('WrongStatus', 'The order is not in progress.');
       return [{ type: 'RecordLocation', driverId, latitude, longitude, now }, arrive];
     },
     { metadata },

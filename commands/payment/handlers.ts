@@ -1,6 +1,7 @@
 import { badRequest, conflict, DomainError, forbidden, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
+import { CONFIRMED_ONWARD, DELIVERABLE } from '../../domain/order/rules.js';
 import { orderPaymentsStream, paymentStream, type PaymentCurrency } from '../../domain/payment/events.js';
 import {
   CASH_USD,
@@ -51,8 +52,6 @@ export const loadPayment = async (ctx: PaymentDeps, paymentId: number): Promise<
 export const streamHead = async (ctx: PaymentDeps, streamId: string): Promise<number> =>
   (await ctx.store.readStream(streamId)).at(-1)?.globalPosition ?? 0;
 
-const ORDER_PAST_ACCEPTANCE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED'];
-const CASH_COLLECTABLE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
 
 /**
  * Whether the order has a charge an intent may be opened for now:
@@ -61,8 +60,8 @@ const CASH_COLLECTABLE: readonly string[] = ['CONFIRMED', 'IN_PROGRESS', 'ARRIVE
  * - cash once accepted and until delivery (collected by the driver; listed for review, not actionable).
  */
 const payable = (order: Order): boolean => {
-  if (order.pricing.clientChargedCents === 0) return ORDER_PAST_ACCEPTANCE.includes(order.status);
-  if (order.paymentMethod === CASH_USD) return CASH_COLLECTABLE.includes(order.status);
+  if (order.pricing.clientChargedCents === 0) return CONFIRMED_ONWARD.includes(order.status);
+  if (order.paymentMethod === CASH_USD) return DELIVERABLE.includes(order.status);
   return order.status === 'WAITING_FOR_PAYMENT';
 };
 

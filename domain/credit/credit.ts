@@ -1,3 +1,4 @@
+import { iso } from '../time.js';
 import type { Decider } from '../decider.js';
 import { conflict, validationError } from '../errors.js';
 import type { BucketAmounts, CreditBucket, CreditEvent, CreditKind, CreditRefundReason } from './events.js';
@@ -84,6 +85,9 @@ const add = (a: BucketAmounts, b: BucketAmounts, sign: 1 | -1): BucketAmounts =>
 const usableFrom = (balances: BucketAmounts, kind: CreditKind): number =>
   Math.max(0, balances[SCOPED_BUCKET[kind]]) + Math.max(0, balances.ANY);
 
+/** Credit granted for surplus spends only on surplus orders: an order's kind follows from its listing. */
+export const creditKindOf = (surplusListingId: number | null): CreditKind => (surplusListingId === null ? 'order' : 'surplus');
+
 export const usableCredit = (s: CreditState, kind: CreditKind): number => usableFrom(s.balances, kind);
 
 export const redeemedForOrder = (s: CreditState, orderId: number): number => s.redemptions[orderId]?.amountCents ?? 0;
@@ -109,7 +113,6 @@ const assertPositiveCents = (amountCents: number): void => {
   if (!Number.isSafeInteger(amountCents) || amountCents < 1) throw validationError({ amount: ['The amount must be at least 0.01.'] });
 };
 
-const iso = (d: Date): string => d.toISOString();
 
 export const decide = (cmd: CreditCommand, s: CreditState): CreditEvent[] => {
   switch (cmd.type) {

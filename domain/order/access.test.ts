@@ -4,16 +4,12 @@ import type { Actor } from '../actor.js';
 import { asAssignedDriver, asOwner, asOwnerOfOffer, partyOf, visibleOrder } from './access.js';
 import type { CreateOrder, OrderCommand } from './commands.js';
 import { orderDecider, type Order } from './order.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /** Who may see and act on an order: decided on the state the command decides on. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const create: CreateOrder = {
-  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
-  waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
-};
+const create: CreateOrder = createOrderCommand(1, at(0));
 const bid = (offerId: number, driverId: number): OrderCommand => ({
   type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
   driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),

@@ -1,7 +1,9 @@
+import { creditKindOf } from '../credit/credit.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { distanceKm, etaMinutes } from '../geo.js';
 import { driverGrossOf, offerPriceFromDriverGross } from '../pricing.js';
-import { ms, iso, isBidding, pendingOffers, biddingStatus, needsOnlinePayment, creditKindOf, reprice } from './rules.js';
+import { ms, iso } from '../time.js';
+import { isBidding, pendingOffers, biddingStatus, needsOnlinePayment, reprice } from './rules.js';
 import type { PlaceOffer, AcceptOffer, RejectOffer, ExpireOffer } from './commands.js';
 import type { OrderEvent } from './events.js';
 import type { Offer, Order } from './order.js';

@@ -1,6 +1,7 @@
 import { conflict, forbidden, validationError } from '../errors.js';
 import { isCancellationReason } from './cancellationReasons.js';
-import { ms, iso, isBidding, TERMINAL } from './rules.js';
+import { ms, iso } from '../time.js';
+import { isBidding, TERMINAL } from './rules.js';
 import type { CancelOrder, ExpireOrder } from './commands.js';
 import type { OrderEvent } from './events.js';
 import type { Order } from './order.js';

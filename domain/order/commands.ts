@@ -8,7 +8,7 @@ export interface CreateOrder extends OrderRequest {
   orderId: number;
   clientId: number;
   waterPriceCents: number;
-  /** usableCredit(credit, surplus ? 'surplus' : 'order'): the order's credit kind. */
+  /** usableCredit(credit, creditKindOf(surplus listing id)): the order's credit kind. */
   creditAvailableCents: number;
   deliveryPin: string;
   /** Resolved by the handler from the delivery point (nearest city centre). */

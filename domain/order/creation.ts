@@ -1,5 +1,7 @@
+import { creditKindOf } from '../credit/credit.js';
 import { priceOrder } from '../pricing.js';
-import { iso, paymentFormIdFor, needsOnlinePayment, creditKindOf } from './rules.js';
+import { iso } from '../time.js';
+import { paymentFormIdFor, needsOnlinePayment } from './rules.js';
 import type { CreateOrder } from './commands.js';
 import type { OrderEvent } from './events.js';
 

@@ -10,40 +10,17 @@ import type { CreateOrder, OrderCommand, PlaceOffer } from './commands.js';
 import { decide, evolve, initialState, orderDecider } from './order.js';
 import type { Order, OrderState } from './order.js';
 import { PIN_MAX_ATTEMPTS, failureOf } from './trip.js';
+import { PRICING_SETTINGS as settings, createOrderCommand } from '../../tests/support/orderCommands.js';
 
 const T0 = Date.parse('2026-01-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
-const settings = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };
 const destination = { latitude: 10.4806, longitude: -66.9036 };
 const CLIENT = 7;
 const DRIVER = 21;
 const OTHER_DRIVER = 22;
 
-const createOrder = (over: Partial<CreateOrder> = {}): CreateOrder => ({
-  type: 'CreateOrder',
-  orderId: 1,
-  clientId: CLIENT,
-  ...destination,
-  address: 'Av. Principal, Chacao',
-  addressReference: null,
-  litersRequested: 5000,
-  waterPriceCents: 10000,
-  waterType: 'POTABLE',
-  paymentMethod: 'CASH_USD',
-  paymentFormId: null,
-  notes: null,
-  accessInstructions: null,
-  billing: null,
-  officialRateCents: 3650,
-  pricingSettings: settings,
-  creditAvailableCents: 0,
-  deliveryPin: '4821',
-  cityId: 1,
-  now: at(0),
-  expiresAt: at(30),
-  surplus: null,
-  ...over,
-});
+const createOrder = (over: Partial<CreateOrder> = {}): CreateOrder =>
+  createOrderCommand(1, at(0), { clientId: CLIENT, ...destination, address: 'Av. Principal, Chacao', litersRequested: 5000, deliveryPin: '4821', cityId: 1, ...over });
 
 const placeOffer = (over: Partial<PlaceOffer> = {}): PlaceOffer => ({
   type: 'PlaceOffer',

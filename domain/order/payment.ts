@@ -1,6 +1,8 @@
+import { creditKindOf } from '../credit/credit.js';
 import { conflict, notFound } from '../errors.js';
 import { isCash } from '../pricing.js';
-import { iso, PAYMENT_METHOD_OPEN, paymentFormIdFor, needsOnlinePayment, creditKindOf, reprice } from './rules.js';
+import { iso } from '../time.js';
+import { PAYMENT_METHOD_OPEN, paymentFormIdFor, needsOnlinePayment, reprice } from './rules.js';
 import type { ChangePaymentMethod, ReportPayment, RejectPayment, ConfirmPayment } from './commands.js';
 import type { OrderEvent } from './events.js';
 import type { Order } from './order.js';

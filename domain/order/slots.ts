@@ -1,8 +1,7 @@
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
-import type { OrderStatus } from './events.js';
 import type { Order } from './order.js';
-import { DELIVERABLE, isBidding, TERMINAL } from './rules.js';
+import { DRIVER_ASSIGNED, isBidding, TERMINAL } from './rules.js';
 
 /**
  * "One active order per customer" and "one active order per driver" span several order streams, so no
@@ -57,13 +56,11 @@ const pending = (takenAt: string, now: Date): boolean => now.getTime() - Date.pa
 /** The order named by a customer's slot occupies that customer until it ends. */
 export const holdsCustomer: Holds = (order, takenAt, now) => (order ? !TERMINAL.includes(order.status) : pending(takenAt, now));
 
-const DRIVER_HOLDING: readonly OrderStatus[] = ['WAITING_FOR_PAYMENT', ...DELIVERABLE];
-
 /** The order named by a driver's slot occupies that driver from acceptance until it ends. */
 export const holdsDriver =
   (driverId: number): Holds =>
   (order, takenAt, now) => {
-    if (order && order.driverId === driverId) return DRIVER_HOLDING.includes(order.status);
+    if (order && order.driverId === driverId) return DRIVER_ASSIGNED.includes(order.status);
     // Not (yet) assigned: the taker's accept is in flight, or it failed and will release the slot.
     return pending(takenAt, now) && (!order || isBidding(order.status));
   };

@@ -1,6 +1,7 @@
 import { badRequest, conflict, type DomainError } from '../errors.js';
 import { ARRIVAL_RADIUS_METERS, distanceMeters } from '../geo.js';
-import { ms, iso, addMinutes, DELIVERABLE, assertAssignedDriver } from './rules.js';
+import { ms, iso, addMinutes } from '../time.js';
+import { DELIVERABLE, ON_TRIP, assertAssignedDriver } from './rules.js';
 import type { StartTrip, RecordLocation, MarkArrived, Deliver } from './commands.js';
 import type { OrderEvent } from './events.js';
 import type { Order } from './order.js';
@@ -35,7 +36,7 @@ export const startTrip = (s: Order, cmd: StartTrip): OrderEvent[] => {
 
 export const recordLocation = (s: Order, cmd: RecordLocation): OrderEvent[] => {
   assertAssignedDriver(s, cmd.driverId);
-  if (s.status !== 'IN_PROGRESS' && s.status !== 'ARRIVED') throw conflict('WrongStatus', 'Location is accepted only during the trip.');
+  if (!ON_TRIP.includes(s.status)) throw conflict('WrongStatus', 'Location is accepted only during the trip.');
   return [
     {
       type: 'DriverLocationRecorded',

@@ -1,3 +1,4 @@
+import { iso } from '../time.js';
 import type { Decider } from '../decider.js';
 import { conflict, unprocessable } from '../errors.js';
 import type {
@@ -126,7 +127,6 @@ export interface ExpirePayment {
 
 export type PaymentCommand = RequestPayment | PreparePayment | ReportPayment | RecordProviderEvent | ConfirmPayment | FailPayment | ExpirePayment;
 
-const iso = (d: Date) => d.toISOString();
 
 const existing = (s: PaymentState): Payment => {
   if (!s) throw conflict('Conflict', 'The payment does not exist.');

@@ -3,6 +3,7 @@ import { CREDIT_BUCKETS, type BucketAmounts, type CreditAdjustedData, type Credi
 import type { Db, Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
+import { newestFirstPage } from '../keyset.js';
 
 /**
  * Customer credit read model: the balances per client (the credit summary) and the transaction history,
@@ -216,9 +217,7 @@ export const creditTransactionsOf = async (
   let q = db.selectFrom('credit_transactions').selectAll().where('client_id', '=', clientId);
   if (f.type) q = q.where('type', '=', f.type);
   if (f.scope) q = q.where('scope', '=', f.scope);
-  if (f.beforeId !== undefined) q = q.where('id', '<', f.beforeId);
-  const rows = await q.orderBy('id', 'desc').limit(f.limit + 1).execute();
-  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+  return newestFirstPage(q, ['id'], f.beforeId === undefined ? undefined : [f.beforeId], f.limit);
 };
 
 export const transactionsOfEvent = (db: Db, eventId: string) =>

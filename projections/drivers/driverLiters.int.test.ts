@@ -7,6 +7,7 @@ import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { findDriver } from './driverQueries.js';
 import { driversMigrations, driversProjector } from './driversProjector.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * The drivers read model follows its drivers' orders (GET /me's driver block, and the remaining liters a
@@ -14,12 +15,8 @@ import { driversMigrations, driversProjector } from './driversProjector.js';
  */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const create = (orderId: number, litersRequested: number): CreateOrder => ({
-  type: 'CreateOrder', orderId, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested,
-  waterPriceCents: 2500, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null,
-});
+const create = (orderId: number, litersRequested: number): CreateOrder =>
+  createOrderCommand(orderId, at(0), { litersRequested, waterPriceCents: 2500, deliveryPin: '4821', cityId: 1 });
 const taken = (orderId: number, driverId: number, litersRequested: number): OrderCommand[] => [
   create(orderId, litersRequested),
   { type: 'PlaceOffer', offerId: orderId * 10, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 10_000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },

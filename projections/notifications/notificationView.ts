@@ -1,6 +1,5 @@
+import { iso } from '../../domain/time.js';
 import type { NotificationRow } from './notificationsProjector.js';
-
-const iso = (d: Date | string): string => new Date(d).toISOString();
 
 /** Spec 2.12: one notification as the inbox lists it and as `notifications.<userId>` carries it. */
 export const toNotificationView = (r: NotificationRow) => ({

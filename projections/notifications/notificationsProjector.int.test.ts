@@ -5,17 +5,14 @@ import { orderDecider } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /** Which inbox each event reaches: given a driver's and an order's events, then each user's notifications, oldest first. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const destination = { latitude: 10.4806, longitude: -66.9036 };
-const create = (orderId: number, clientId: number): CreateOrder => ({
-  type: 'CreateOrder', orderId, clientId, ...destination, address: 'Av. Principal', addressReference: null, litersRequested: 2000,
-  waterPriceCents: 2500, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '4821', cityId: 1, now: at(0), expiresAt: at(30), surplus: null,
-});
+const create = (orderId: number, clientId: number): CreateOrder =>
+  createOrderCommand(orderId, at(0), { clientId, ...destination, litersRequested: 2000, waterPriceCents: 2500, deliveryPin: '4821', cityId: 1 });
 const confirmed = (orderId: number, clientId: number, driverId: number): OrderCommand[] => [
   create(orderId, clientId),
   { type: 'PlaceOffer', offerId: orderId * 100, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 8000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },

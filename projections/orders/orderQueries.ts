@@ -1,15 +1,11 @@
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
 import { sql } from 'kysely';
+import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
 import { driversFromJson, driversAsJson, type DriverRecord } from '../drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
-
-/** Statuses in which an order still occupies its customer (one active order per customer). */
-export const CUSTOMER_ACTIVE_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
-/** Statuses in which an order holds its driver (and the driver's liters). */
-export const DRIVER_ACTIVE_STATUSES: OrderStatus[] = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
-export const BIDDING_STATUSES: OrderStatus[] = ['BROADCASTING', 'COUNTER_OFFERED'];
+import { newestFirstPage } from '../keyset.js';
 
 /** An order's row and everything its answers read beside it (api/orders/views.ts). */
 export interface OrderWithParties {
@@ -37,7 +33,7 @@ export const ordersWithParties = async (db: Db, orderIds: number[], today: Date)
       (SELECT json_build_object('id', u.id, 'name', u.name, 'phone', u.phone) FROM users u WHERE u.id = ov.client_id) AS p_client,
       ${driversAsJson(db, today, sql<boolean>`d.driver_id = ov.driver_id OR d.driver_id IN (SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)`)} AS p_drivers,
       coalesce((SELECT json_agg(DISTINCT b.driver_id) FROM order_offers o JOIN order_views b ON b.driver_id = o.driver_id
-        WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id AND b.status IN (${sql.join(DRIVER_ACTIVE_STATUSES)})), '[]') AS p_busy
+        WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id AND b.status IN (${sql.join(DRIVER_ASSIGNED)})), '[]') AS p_busy
     FROM order_views ov WHERE ov.id = ANY(${orderIds}::bigint[])`.execute(db);
   const byId = new Map(
     rows.map(({ p_offers, p_client, p_drivers, p_busy, ...row }) => [
@@ -80,7 +76,7 @@ export const activeOrderOfClient = async (db: Db, clientId: number): Promise<Ord
     .selectFrom('order_views')
     .selectAll()
     .where('client_id', '=', clientId)
-    .where('status', 'in', CUSTOMER_ACTIVE_STATUSES)
+    .where('status', 'in', ACTIVE)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst()) ?? null;
@@ -90,7 +86,7 @@ export const activeOrderOfDriver = async (db: Db, driverId: number): Promise<Ord
     .selectFrom('order_views')
     .selectAll()
     .where('driver_id', '=', driverId)
-    .where('status', 'in', DRIVER_ACTIVE_STATUSES)
+    .where('status', 'in', DRIVER_ASSIGNED)
     .orderBy('accepted_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst()) ?? null;
@@ -104,7 +100,7 @@ export interface OrderHistoryFilter {
   dateFrom?: string;
   dateTo?: string;
   limit: number;
-  after?: { createdAt: Date; id: number };
+  after?: { at: Date; id: number };
 }
 
 /** Newest first, keyset on (created_at, id); one row more than the limit tells whether there is more. */
@@ -113,18 +109,13 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
   if (f.status) q = q.where('status', '=', f.status);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
   if (f.dateTo) q = q.where('created_at', '<', new Date(new Date(`${f.dateTo}T00:00:00Z`).getTime() + 86_400_000));
-  if (f.after) {
-    const { createdAt, id } = f.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1).execute();
-  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+  return newestFirstPage(q, ['created_at', 'id'], f.after && [f.after.at, f.after.id], f.limit);
 };
 
 /** Orders open for bids within radiusKm of a point, nearest first. */
 /** Whether a driver standing at `near` may bid on the order: open to bids, not past its expiry, within the radius. */
 export const isBiddableNear = (row: OrderViewRow, near: { latitude: number; longitude: number; radiusKm: number; now: Date }): boolean =>
-  BIDDING_STATUSES.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
+  BIDDING.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
 
 export const biddableOrdersNear = async (
   db: Db,
@@ -134,7 +125,7 @@ export const biddableOrdersNear = async (
   const rows = await db
     .selectFrom('order_views')
     .selectAll()
-    .where('status', 'in', BIDDING_STATUSES)
+    .where('status', 'in', BIDDING)
     .where('expires_at', '>', near.now)
     .where('latitude', '>=', box.minLatitude)
     .where('latitude', '<=', box.maxLatitude)
@@ -155,7 +146,7 @@ export const dueTimers = async (db: Db, now: Date, limit: number) => {
     .select('id')
     .where((eb) =>
       eb.or([
-        eb.and([eb('status', 'in', BIDDING_STATUSES), eb('expires_at', '<=', now)]),
+        eb.and([eb('status', 'in', BIDDING), eb('expires_at', '<=', now)]),
         eb.and([eb('status', '=', 'WAITING_FOR_PAYMENT'), eb('payment_expires_at', '<=', now), eb('reported_payment_id', 'is', null)]),
       ]),
     )

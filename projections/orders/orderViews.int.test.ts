@@ -6,16 +6,12 @@ import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { orderViewMigrations } from './orderTables.js';
 import { orderViewsProjector } from './orderViews.js';
+import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 /** The orders projector on in-memory PGlite: given an order's events, then its row and its offers' rows. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const create = (orderId: number): CreateOrder => ({
-  type: 'CreateOrder', orderId, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
-  waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
-});
+const create = (orderId: number): CreateOrder => createOrderCommand(orderId, at(0));
 const bid = (offerId: number, driverId: number, driverGrossCents: number | null = null): OrderCommand => ({
   type: 'PlaceOffer', offerId, driverId, driverGrossCents, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
   driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),

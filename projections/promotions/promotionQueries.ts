@@ -2,6 +2,7 @@ import type { CreditBucket } from '../../domain/credit/events.js';
 import type { Audience, Campaign } from '../../domain/promotion/promotion.js';
 import type { Db } from '../../infra/db/database.js';
 import type { PromotionGrantRow, PromotionRow } from './promotionViews.js';
+import { newestFirstPage } from '../keyset.js';
 
 /** Reads of the campaigns read model and its grant rows (promotionViews.ts). */
 export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number }): Promise<PromotionRow[]> => {
@@ -35,13 +36,11 @@ export type GrantWithUser = PromotionGrantRow & { user_name: string | null; user
 
 /** Newest first, keyed by the grant id (ids grow with time). */
 export const grantsOf = async (db: Db, promotionId: number, page: { limit: number; beforeId?: number }): Promise<{ rows: GrantWithUser[]; hasMore: boolean }> => {
-  let q = db
+  const q = db
     .selectFrom('promotion_grants as g')
     .leftJoin('users as u', 'u.id', 'g.user_id')
     .selectAll('g')
     .select(['u.name as user_name', 'u.phone as user_phone'])
     .where('g.promotion_id', '=', promotionId);
-  if (page.beforeId !== undefined) q = q.where('g.id', '<', page.beforeId);
-  const rows = await q.orderBy('g.id', 'desc').limit(page.limit + 1).execute();
-  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+  return newestFirstPage(q, ['g.id'], page.beforeId === undefined ? undefined : [page.beforeId], page.limit);
 };

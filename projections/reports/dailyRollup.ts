@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
+import { UNDELIVERED_END } from '../../domain/order/rules.js';
 import { DEFAULT_CONFIG, type ConfigEvent } from '../../domain/settlement/config.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
@@ -20,6 +21,8 @@ import type { EventHandler } from '../projector.js';
  */
 
 /** One bucket's figures: the name of each and what one order row contributes to it. */
+const UNDELIVERED = sql.join(UNDELIVERED_END.map((s) => sql.lit(s)));
+
 const CONTRIBUTIONS = {
   orders: sql`1`,
   accepted: sql`(o.accepted_at IS NOT NULL)::int`,
@@ -46,8 +49,8 @@ const CONTRIBUTIONS = {
   // The intents report's totals: orders that ended unconverted, by why.
   expired_no_offers: sql`(o.status = 'EXPIRED' AND o.offers_count = 0)::int`,
   client_cancellations: sql`(o.status = 'CANCELLED' AND o.cancelled_by_role = 'CLIENT')::int`,
-  ended_with_offers: sql`(o.status IN ('CANCELLED', 'EXPIRED') AND o.offers_count > 0)::int`,
-  unrealized_cents: sql`CASE WHEN o.status IN ('CANCELLED', 'EXPIRED') THEN o.client_pays_cents ELSE 0 END`,
+  ended_with_offers: sql`(o.status IN (${UNDELIVERED}) AND o.offers_count > 0)::int`,
+  unrealized_cents: sql`CASE WHEN o.status IN (${UNDELIVERED}) THEN o.client_pays_cents ELSE 0 END`,
 } as const;
 
 export type Figure = keyof typeof CONTRIBUTIONS;

@@ -3,6 +3,7 @@ import { fromZonedTime } from 'date-fns-tz';
 import type { ReceiptState } from '../../domain/settlement/receipt.js';
 import type { Db } from '../../infra/db/database.js';
 import './tables.js';
+import { newestFirst } from '../keyset.js';
 
 /** A calendar day of the settlement timezone as the instants [start, next day's start). */
 export const dayRange = (from: string | undefined, to: string | undefined, timezone: string) => ({
@@ -50,12 +51,8 @@ export const receiptsPage = async (db: Db, f: ReceiptFilter & { failureKind?: st
 
 /** A driver's receipts, newest first, after an (issued_at, record id) key. */
 export const driverReceipts = async (db: Db, f: ReceiptFilter & { driverId: number }, page: { limit: number; after?: [string, number] }): Promise<ReceiptState[]> => {
-  let q = filtered(db, f).select('state');
-  if (page.after) {
-    const [at, id] = page.after;
-    q = q.where((eb) => eb.or([eb('issued_at', '<', new Date(at)), eb.and([eb('issued_at', '=', new Date(at)), eb('record_id', '<', id)])]));
-  }
-  const rows = await q.orderBy('issued_at', 'desc').orderBy('record_id', 'desc').limit(page.limit).execute();
+  const after = page.after && [new Date(page.after[0]), page.after[1]];
+  const rows = await newestFirst(filtered(db, f).select('state'), ['issued_at', 'record_id'], after).limit(page.limit).execute();
   return rows.map((r) => r.state);
 };
 

@@ -1,6 +1,7 @@
 import type { LedgerType } from '../../domain/wallet/events.js';
 import type { Db } from '../../infra/db/database.js';
 import type { WalletLedgerRow, WalletPayoutAccountRow } from './walletLedger.js';
+import { newestFirstPage } from '../keyset.js';
 
 export interface LedgerFilter {
   type?: LedgerType;
@@ -14,15 +15,12 @@ export interface LedgerFilter {
 
 const DAY_MS = 86_400_000;
 
-/** Newest first; fetches limit + 1 rows so the caller knows whether there is a next page. */
 export const ledgerPage = async (db: Db, driverId: number, f: LedgerFilter): Promise<{ rows: WalletLedgerRow[]; hasMore: boolean }> => {
   let q = db.selectFrom('wallet_ledger').selectAll().where('driver_id', '=', driverId);
   if (f.type) q = q.where('type', '=', f.type);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
   if (f.dateTo) q = q.where('created_at', '<', new Date(new Date(`${f.dateTo}T00:00:00Z`).getTime() + DAY_MS));
-  if (f.before !== undefined) q = q.where('global_position', '<', f.before);
-  const rows = await q.orderBy('global_position', 'desc').limit(f.limit + 1).execute();
-  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+  return newestFirstPage(q, ['global_position'], f.before === undefined ? undefined : [f.before], f.limit);
 };
 
 export const walletBalanceCents = async (db: Db, driverId: number): Promise<number | null> =>

@@ -2,6 +2,7 @@ import { sql, type Generated, type Kysely, type Migration, type Selectable } fro
 import { boundingBox, distanceKm, type LatLng } from '../../domain/geo.js';
 import type { Database, Db } from '../../infra/db/database.js';
 import { currentStatus, STATUS_REPORTS, type CurrentStatus, type RecentReport, type ReportColor } from './stationStatus.js';
+import { newestFirst } from '../../projections/keyset.js';
 
 /**
  * The station directory (state-stored, docs/architecture.md): stations that admins maintain, the traffic-light
@@ -266,11 +267,7 @@ export const stationReports = async (
   if (q.color) query = query.where('r.color', '=', q.color);
   if (q.from) query = query.where('r.created_at', '>=', q.from);
   if (q.to) query = query.where('r.created_at', '<', q.to);
-  if (q.after) {
-    const { at, id } = q.after;
-    query = query.where((eb) => eb.or([eb('r.created_at', '<', at), eb.and([eb('r.created_at', '=', at), eb('r.id', '<', id)])]));
-  }
-  return query.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(q.limit).execute();
+  return newestFirst(query, ['r.created_at', 'r.id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
 };
 
 export const findReport = (db: Db, id: number): Promise<ReportRow | undefined> => reportsQuery(db).where('r.id', '=', id).executeTakeFirst();
@@ -319,12 +316,8 @@ const commentsQuery = (db: Db) =>
     .where('c.deleted_at', 'is', null);
 
 export const stationComments = async (db: Db, q: { stationId: number; limit: number; after?: { at: Date; id: number } }): Promise<CommentRow[]> => {
-  let query = commentsQuery(db).where('c.station_id', '=', q.stationId);
-  if (q.after) {
-    const { at, id } = q.after;
-    query = query.where((eb) => eb.or([eb('c.created_at', '<', at), eb.and([eb('c.created_at', '=', at), eb('c.id', '<', id)])]));
-  }
-  return query.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(q.limit).execute();
+  const query = commentsQuery(db).where('c.station_id', '=', q.stationId);
+  return newestFirst(query, ['c.created_at', 'c.id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
 };
 
 export const findComment = (db: Db, id: number): Promise<CommentRow | undefined> => commentsQuery(db).where('c.id', '=', id).executeTakeFirst();
@@ -356,11 +349,7 @@ export const adminStationList = async (
     const p = likePattern(q.search);
     query = query.where((eb) => eb.or([eb('name', 'ilike', p), eb('address', 'ilike', p)]));
   }
-  if (q.after) {
-    const { at, id } = q.after;
-    query = query.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+  return newestFirst(query, ['created_at', 'id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
 };
 
 export interface ImportJobRow {

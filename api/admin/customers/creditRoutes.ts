@@ -4,16 +4,16 @@ import { adjustCredit } from '../../../commands/credit/handlers.js';
 import { idempotentId } from '../../../commands/idempotency.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
-import { validationError } from '../../../domain/errors.js';
 import type { AppContext } from '../../../infra/context.js';
 import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
-import { CustomerParams, decodeCursor, encodeCursor, limit, usdAmount } from '../../orders/schemas.js';
+import { CustomerParams, limit, usdAmount } from '../../orders/schemas.js';
 import { visibleCustomerOf } from './routes.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { defineRoute } from '../../route.js';
 import { readBack } from '../../readBack.js';
+import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js';
 
 const AdjustBody = z.object({
   type: z.enum(['credit', 'debit']),
@@ -31,7 +31,6 @@ const HistoryQuery = z.object({
   cursor: z.string().max(100).optional(),
 });
 
-const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 1 && Number.isSafeInteger(k[0]);
 
 /** Manual credit adjustments and the credit history of one customer. */
 export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
@@ -86,17 +85,12 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
       params: CustomerParams,
       guards: admin,
       query: HistoryQuery,
-      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(CreditTransaction), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      responses: { 200: { description: 'One page', schema: pageSchema(CreditTransaction) } },
       errors: [403, 404],
     },
     async ({ params, query, actor }) => {
       const clientId = await customerId(actor, params.customerId);
-      let beforeId: number | undefined;
-      if (query.cursor !== undefined) {
-        const key = decodeCursor(query.cursor, isIdKey);
-        if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
-        beforeId = key[0];
-      }
+      const beforeId = decodeCursor(query.cursor, isIdKey)?.[0];
       const { rows, hasMore } = await creditTransactionsOf(ctx.db, clientId, { type: query.type, scope: query.scope, limit: query.limit, beforeId });
       const last = rows.at(-1);
       return { items: rows.map(toCreditTransaction), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };

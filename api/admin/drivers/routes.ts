@@ -8,7 +8,7 @@ import type { AppContext } from '../../../infra/context.js';
 import { findDriver, listDriverDocuments, listDrivers, type DriverRecord } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { documentView, driverView } from '../../drivers/views.js';
-import { requestMetadata } from '../../identity/requestMetadata.js';
+import { metadataOf } from '../../../commands/origin.js';
 import { DriverDocumentView, DriverView } from '../../drivers/viewSchemas.js';
 import { pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
@@ -66,7 +66,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  const action = (path: string, summary: string, run: (driverId: number, actor: Actor, reason: string, m: ReturnType<typeof requestMetadata>) => Promise<{ position: number }>, withReason: boolean) =>
+  const action = (path: string, summary: string, run: (driverId: number, actor: Actor, reason: string, m: ReturnType<typeof metadataOf>) => Promise<{ position: number }>, withReason: boolean) =>
     defineRoute(
       router,
       ctx.openapi,
@@ -83,7 +83,7 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
       },
       async ({ params, actor, body, req }) => {
         await scopedDriver(actor, params.driverId);
-        const r = await run(params.driverId, actor, (body as { reason?: string } | undefined)?.reason ?? '', requestMetadata(req, actor));
+        const r = await run(params.driverId, actor, (body as { reason?: string } | undefined)?.reason ?? '', metadataOf(actor, req.id));
         return answer(params.driverId, r.position);
       },
     );

@@ -5,16 +5,16 @@ import { createPromotion, deletePromotion, updatePromotion } from '../../../comm
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
 import { promotionNotFound } from '../../../domain/promotion/campaign.js';
 import type { PromotionTerms } from '../../../domain/promotion/events.js';
-import { validationError } from '../../../domain/errors.js';
 import { centsToUsd } from '../../../domain/money.js';
 import { AUDIENCES, isRunning, MILESTONE_BASES } from '../../../domain/promotion/promotion.js';
 import type { AppContext } from '../../../infra/context.js';
 import { grantsOf, listPromotions, promotionById, toCampaign, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
 import type { PromotionRow } from '../../../projections/promotions/promotionViews.js';
 import { requireRole } from '../../auth.js';
-import { decodeCursor, encodeCursor, idFrom, limit, usdAmount } from '../../orders/schemas.js';
+import { idFrom, limit, usdAmount } from '../../orders/schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { readBack } from '../../readBack.js';
+import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -77,7 +77,6 @@ const ListQuery = z.object({
 const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });
 const PromotionParams = z.object({ promotionId: PathId });
 
-const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.length === 1 && Number.isSafeInteger(k[0]);
 
 export const toPromotion = (r: PromotionRow, now: Date) => ({
   id: r.id,
@@ -233,18 +232,13 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
       guards: superAdmin,
       params: PromotionParams,
       query: GrantsQuery,
-      responses: { 200: { description: 'One page', schema: z.object({ items: z.array(Grant), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      responses: { 200: { description: 'One page', schema: pageSchema(Grant) } },
       errors: [403, NOT_FOUND],
     },
     async ({ params, query }) => {
       const id = promotionId(params.promotionId);
       if (!(await promotionById(ctx.db, id))) throw promotionNotFound();
-      let beforeId: number | undefined;
-      if (query.cursor !== undefined) {
-        const key = decodeCursor(query.cursor, isIdKey);
-        if (!key) throw validationError({ cursor: ['is not a valid cursor'] });
-        beforeId = key[0];
-      }
+      const beforeId = decodeCursor(query.cursor, isIdKey)?.[0];
       const { rows, hasMore } = await grantsOf(ctx.db, id, { limit: query.limit, beforeId });
       const last = rows.at(-1);
       return { items: rows.map(toGrant), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { cancellationReasons } from '../../../domain/order/cancellationReasons.js';
+import { UNDELIVERED_END } from '../../../domain/order/rules.js';
 import { CANCELLED_BY } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
@@ -111,7 +112,7 @@ type Item = ReturnType<typeof toItem>;
 const ItemSchema = z.object({
   id: z.number().int(),
   date: z.string(),
-  final_status: z.enum(['CANCELLED', 'EXPIRED']),
+  final_status: z.enum(UNDELIVERED_END),
   cancelled_by: z.enum(['cliente', 'conductor', 'admin', 'sistema']),
   status_at_cancel: z.string(),
   reason: z.string().nullable(),

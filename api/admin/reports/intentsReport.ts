@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
+import { UNDELIVERED_END } from '../../../domain/order/rules.js';
 import { CANCELLATION_REASON_CODES, cancellationReasonLabel } from './cancellationsReport.js';
 import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
@@ -84,7 +85,7 @@ const baseWhere = (rc: ReportContext, q: IntentsQuery): RawBuilder<unknown>[] =>
 };
 
 const source = (rc: ReportContext, q: IntentsQuery, named = true): RawBuilder<unknown> => {
-  const where = [...baseWhere(rc, q), sql`o.status IN ('CANCELLED', 'EXPIRED')`];
+  const where = [...baseWhere(rc, q), sql`o.status IN (${sql.join(UNDELIVERED_END.map((s) => sql.lit(s)))})`];
   if (q.failure_reason) where.push(sql`${FAILURE_REASON} = ${q.failure_reason}`);
   if (q.has_offers !== undefined) where.push(q.has_offers ? sql`o.offers_count > 0` : sql`o.offers_count = 0`);
   if (q.cancellation_reason_code) where.push(sql`o.cancel_reason_code = ${q.cancellation_reason_code}`);
@@ -134,7 +135,7 @@ const ItemSchema = z.object({
   id: z.number().int(),
   created_at: z.string(),
   ended_at: z.string(),
-  final_status: z.enum(['CANCELLED', 'EXPIRED']),
+  final_status: z.enum(UNDELIVERED_END),
   failure_reason: z.enum(FAILURE_REASONS),
   failure_reason_label: z.string(),
   cancellation_reason_code: z.string().nullable(),

@@ -5,7 +5,7 @@ import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { SettlementConfig } from '../../../domain/settlement/config.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
-import { requestMetadata } from '../../identity/requestMetadata.js';
+import { metadataOf } from '../../../commands/origin.js';
 import { defineRoute } from '../../route.js';
 
 const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -104,7 +104,7 @@ export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
         ivaPrc: body.iva_prc,
         timezone: body.timezone,
       };
-      const { position, change, config } = await changeSettlementConfig(ctx, patch, actor.id, requestMetadata(req, actor));
+      const { position, change, config } = await changeSettlementConfig(ctx, patch, actor.id, metadataOf(actor, req.id));
       await ctx.settle(position);
       return {
         config: toConfigView(config),

@@ -9,7 +9,7 @@ import { evolveReceipt, initialReceipt, type ReceiptState } from '../../../domai
 import type { AppContext } from '../../../infra/context.js';
 import { dayRange, receiptById, receiptsPage, receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
-import { requestMetadata } from '../../identity/requestMetadata.js';
+import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, isoDate, limit, page } from '../../orders/schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
@@ -180,7 +180,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 409],
     },
     async ({ params, actor, req }) => {
-      const { state, position } = await retryReceipt(ctx, await streamIdOf(params.id), adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await retryReceipt(ctx, await streamIdOf(params.id), adminOf(actor), metadataOf(actor, req.id));
       await ctx.settle(position);
       const order = state.payoutOrders[state.payoutOrders.length - 1];
       return { ...actionView(state), order: { id: order.recordId, status: order.status, idempotency_key: order.idempotencyKey } };
@@ -202,7 +202,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await markExternal(ctx, await streamIdOf(params.id), body, adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await markExternal(ctx, await streamIdOf(params.id), body, adminOf(actor), metadataOf(actor, req.id));
       await ctx.settle(position);
       return actionView(state);
     },
@@ -223,7 +223,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await annulReceipt(ctx, await streamIdOf(params.id), body, adminOf(actor), requestMetadata(req, actor));
+      const { state, position } = await annulReceipt(ctx, await streamIdOf(params.id), body, adminOf(actor), metadataOf(actor, req.id));
       await ctx.settle(position);
       return actionView(state);
     },
@@ -249,7 +249,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
     },
     async ({ body, actor, req }) => {
       const ranAt = ctx.clock.now().toISOString();
-      const receipts = await runProcess(ctx, body.process, requestMetadata(req, actor));
+      const receipts = await runProcess(ctx, body.process, metadataOf(actor, req.id));
       await ctx.settle(await ctx.store.headPosition());
       return { process: body.process, ran_at: ranAt, receipts };
     },

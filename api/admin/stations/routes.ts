@@ -14,7 +14,7 @@ import {
 import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
-import { CursorParam, decodePageCursor, limitParam, pageOf, pageSchema } from '../../stations/cursor.js';
+import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../../cursor.js';
 import { StationParams } from '../../stations/routes.js';
 import { stationImportRoutes } from './importRoutes.js';
 import {
@@ -152,7 +152,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     async ({ query }) => {
-      const after = decodePageCursor(query.cursor);
+      const after = afterTimeId(query.cursor);
       const rows = await adminStationList(ctx.db, {
         limit: query.limit + 1,
         after,
@@ -295,7 +295,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
-      const after = decodePageCursor(query.cursor);
+      const after = afterTimeId(query.cursor);
       const s = await stationOr404(params.stationId);
       const rows = await stationReports(ctx.db, {
         stationId: s.id,
@@ -323,7 +323,7 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
-      const after = decodePageCursor(query.cursor);
+      const after = afterTimeId(query.cursor);
       const s = await stationOr404(params.stationId);
       return pageOf(await stationComments(ctx.db, { stationId: s.id, limit: query.limit + 1, after }), query.limit, adminCommentView);
     },

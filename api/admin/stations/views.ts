@@ -1,3 +1,4 @@
+import { iso } from '../../../domain/time.js';
 import { z } from 'zod';
 import type { AdminListItemRow, CommentRow, ImportJobRow, ReportRow, ReportSummary, StationRow } from '../../../stores/stations/stationStore.js';
 import type { ReportColor } from '../../../stores/stations/stationStatus.js';
@@ -17,7 +18,6 @@ const colorNames: Record<ReportColor, Color> = { GREEN: 'verde', YELLOW: 'amaril
 export const colorOf = (c: ReportColor): Color => colorNames[c];
 export const reportColorOf = (c: Color): ReportColor => (Object.keys(colorNames) as ReportColor[]).find((k) => colorNames[k] === c)!;
 
-const iso = (d: Date) => new Date(d).toISOString();
 
 export const AdminStationSchema = z
   .object({

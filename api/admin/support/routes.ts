@@ -2,12 +2,12 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
 import { claimRoom, markSupportRoomRead, readSupportRoom, releaseRoom, sendSupportMessage } from '../../../commands/chat/chatCommands.js';
-import { validationError } from '../../../domain/errors.js';
 import { toSupportStatus } from '../../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
 import { MessageSchema, ReadMarkerSchema, RoomParams, SendBody, SupportStatusSchema, roomIdFrom } from '../../chat/schemas.js';
-import { encodeCursor, limit } from '../../orders/schemas.js';
+import { afterTimeId, CursorParam, encodeCursor, pageSchema } from '../../cursor.js';
+import { limit } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
 import { supportInbox } from './supportInbox.js';
 
@@ -15,19 +15,8 @@ const InboxQuery = z.object({
   bucket: z.enum(['pool', 'mine']).default('pool'),
   kind: z.enum(['driver', 'client']).optional(),
   limit: limit(25),
-  cursor: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional()),
+  cursor: CursorParam,
 });
-
-const decodeCursor = (cursor: string): { activityAt: Date; id: number } => {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const activityAt = new Date(at);
-    if (typeof at === 'string' && !Number.isNaN(activityAt.getTime()) && Number.isSafeInteger(id) && id > 0) return { activityAt, id };
-  } catch {
-    // Falls through to the validation error.
-  }
-  throw validationError({ cursor: ['The cursor is not valid.'] });
-};
 
 const InboxItemSchema = z
   .object({
@@ -74,7 +63,7 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       query: InboxQuery,
-      responses: { 200: { description: 'A page of support rooms', schema: z.object({ items: z.array(InboxItemSchema), next_cursor: z.string().nullable(), has_more: z.boolean() }) } },
+      responses: { 200: { description: 'A page of support rooms', schema: pageSchema(InboxItemSchema) } },
       errors: [403],
     },
     async ({ query, actor }) => {
@@ -83,7 +72,7 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
         adminId: actor.id,
         kind: query.kind,
         limit: query.limit,
-        after: query.cursor ? decodeCursor(query.cursor) : undefined,
+        after: afterTimeId(query.cursor),
       });
       const last = page.last;
       return {

@@ -1,6 +1,7 @@
 import { channelOfRoom, SUPPORT_TYPE_OF_KIND, SUPPORT_WINDOW, supportKindOf, type SupportKind } from '../../../commands/chat/chatRules.js';
 import { toSupportStatus, type ChatRoom } from '../../../stores/chat/chatQueries.js';
 import type { Db } from '../../../infra/db/database.js';
+import { newestFirstPage } from '../../../projections/keyset.js';
 
 export interface InboxItem {
   order_id: number;
@@ -17,7 +18,7 @@ export interface InboxFilter {
   adminId: number;
   kind?: SupportKind;
   limit: number;
-  after?: { activityAt: Date; id: number };
+  after?: { at: Date; id: number };
 }
 
 /**
@@ -32,16 +33,11 @@ export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: Inb
       ? q
           .where('r.support_state', '=', 'pool')
           .where(({ exists, selectFrom }) =>
-            exists(selectFrom('order_views as o').select('o.id').whereRef('o.id', '=', 'r.order_id').where('o.status', 'in', [...SUPPORT_WINDOW])),
+            exists(selectFrom('order_views as o').select('o.id').whereRef('o.id', '=', 'r.order_id').where('o.status', 'in', SUPPORT_WINDOW)),
           )
       : q.where('r.support_state', '=', 'claimed').where('r.assigned_admin_id', '=', f.adminId);
   if (f.kind) q = q.where('r.type', '=', SUPPORT_TYPE_OF_KIND[f.kind]);
-  if (f.after) {
-    const { activityAt, id } = f.after;
-    q = q.where((eb) => eb.or([eb('r.activity_at', '<', activityAt), eb.and([eb('r.activity_at', '=', activityAt), eb('r.id', '<', id)])]));
-  }
-  const rows = await q.orderBy('r.activity_at', 'desc').orderBy('r.id', 'desc').limit(f.limit + 1).execute();
-  const page = rows.slice(0, f.limit);
+  const { rows: page, hasMore } = await newestFirstPage(q, ['r.activity_at', 'r.id'], f.after && [f.after.at, f.after.id], f.limit);
   const lastIds = page.map((r) => r.last_message_id).filter((id): id is number => id !== null);
   const messages = lastIds.length ? await db.selectFrom('chat_messages').selectAll().where('id', 'in', lastIds).execute() : [];
   const byId = new Map(messages.map((m) => [m.id, m]));
@@ -58,5 +54,5 @@ export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: Inb
       last_message: m ? { sender_role: m.sender_role, sender_name: m.sender_name, content: m.content, created_at: new Date(m.created_at).toISOString() } : null,
     };
   });
-  return { items, hasMore: rows.length > f.limit, last: page[page.length - 1] ?? null };
+  return { items, hasMore, last: page[page.length - 1] ?? null };
 };

@@ -7,7 +7,7 @@ import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
 import type { AppContext } from '../../../infra/context.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
-import { requestMetadata } from '../../identity/requestMetadata.js';
+import { metadataOf } from '../../../commands/origin.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { usdAmount } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
@@ -65,7 +65,7 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
       if (!booked) {
         const r = await commands.adjust(
           { driverId: params.driverId, entryId: id, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
-          requestMetadata(req, actor),
+          metadataOf(actor, req.id),
         );
         // Nothing appended: a twin with the same key booked it a moment ago, which the read model must show.
         position = r.events.length > 0 ? r.position : await ctx.store.headPosition();
