@@ -9,7 +9,7 @@ import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
 import { metadataOf } from '../../commands/origin.js';
-import { newestFirstPage } from '../../projections/keyset.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 import { CursorParam, decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
 
 export const NotificationSchema = z

@@ -3,7 +3,7 @@ import { CREDIT_BUCKETS, type BucketAmounts, type CreditAdjustedData, type Credi
 import type { Db, Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
-import { newestFirstPage } from '../keyset.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 
 /**
  * Customer credit read model: the balances per client (the credit summary) and the transaction history,

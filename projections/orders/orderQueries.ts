@@ -5,7 +5,7 @@ import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
 import { driversFromJson, driversAsJson, type DriverRecord } from '../drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from './orderTables.js';
-import { newestFirstPage } from '../keyset.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 
 /** An order's row and everything its answers read beside it (api/orders/views.ts). */
 export interface OrderWithParties {

@@ -2,7 +2,7 @@ import type { CreditBucket } from '../../domain/credit/events.js';
 import type { Audience, Campaign } from '../../domain/promotion/promotion.js';
 import type { Db } from '../../infra/db/database.js';
 import type { PromotionGrantRow, PromotionRow } from './promotionViews.js';
-import { newestFirstPage } from '../keyset.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 
 /** Reads of the campaigns read model and its grant rows (promotionViews.ts). */
 export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number }): Promise<PromotionRow[]> => {

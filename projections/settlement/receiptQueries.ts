@@ -3,7 +3,7 @@ import { fromZonedTime } from 'date-fns-tz';
 import type { ReceiptState } from '../../domain/settlement/receipt.js';
 import type { Db } from '../../infra/db/database.js';
 import './tables.js';
-import { newestFirst } from '../keyset.js';
+import { newestFirst } from '../../infra/db/keyset.js';
 
 /** A calendar day of the settlement timezone as the instants [start, next day's start). */
 export const dayRange = (from: string | undefined, to: string | undefined, timezone: string) => ({

@@ -1,7 +1,7 @@
 import type { LedgerType } from '../../domain/wallet/events.js';
 import type { Db } from '../../infra/db/database.js';
 import type { WalletLedgerRow, WalletPayoutAccountRow } from './walletLedger.js';
-import { newestFirstPage } from '../keyset.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 
 export interface LedgerFilter {
   type?: LedgerType;

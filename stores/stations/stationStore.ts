@@ -2,7 +2,7 @@ import { sql, type Generated, type Kysely, type Migration, type Selectable } fro
 import { boundingBox, distanceKm, type LatLng } from '../../domain/geo.js';
 import type { Database, Db } from '../../infra/db/database.js';
 import { currentStatus, STATUS_REPORTS, type CurrentStatus, type RecentReport, type ReportColor } from './stationStatus.js';
-import { newestFirst } from '../../projections/keyset.js';
+import { newestFirst } from '../../infra/db/keyset.js';
 
 /**
  * The station directory (state-stored, docs/architecture.md): stations that admins maintain, the traffic-light

@@ -1,7 +1,7 @@
 import { channelOfRoom, SUPPORT_TYPE_OF_KIND, SUPPORT_WINDOW, supportKindOf, type SupportKind } from '../../../commands/chat/chatRules.js';
 import { toSupportStatus, type ChatRoom } from '../../../stores/chat/chatQueries.js';
 import type { Db } from '../../../infra/db/database.js';
-import { newestFirstPage } from '../../../projections/keyset.js';
+import { newestFirstPage } from '../../../infra/db/keyset.js';
 
 export interface InboxItem {
   order_id: number;
