@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validationError } from '../domain/errors.js';
 
 /**
- * Cursor pages of the newest-first lists (projections/keyset.ts). A cursor is opaque to clients: base64url
+ * Cursor pages of the newest-first lists (infra/db/keyset.ts). A cursor is opaque to clients: base64url
  * JSON of the last item's sort key. One that does not decode to a key of the list's shape is a 422 on
  * `cursor`, never an empty page.
  */
