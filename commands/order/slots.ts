@@ -1,5 +1,5 @@
 import { conflict, type DomainError } from '../../domain/errors.js';
-import { orderStream } from '../../domain/order/events.js';
+import { orderStream, type SlotEvent } from '../../domain/order/events.js';
 import { orderDecider, type Order } from '../../domain/order/order.js';
 import type { AppContext } from '../../infra/context.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -18,10 +18,6 @@ import { loadState, StreamBusy } from '../handle.js';
  * SlotReleased; a taker that crashed in between leaves a slot that frees itself after SLOT_PENDING_MS.
  */
 export const SLOT_PENDING_MS = 30_000;
-
-type SlotEvent =
-  | { type: 'OrderSlotTaken'; data: { orderId: number; at: string } }
-  | { type: 'OrderSlotReleased'; data: { orderId: number; at: string } };
 
 interface SlotState {
   orderId: number | null;
