@@ -61,7 +61,7 @@ export const openPool = async (config: Config): Promise<SqlPool> =>
 
 /** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
 export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
-  const versioning = { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: config.APP_ENV !== 'production' };
+  const versioning = { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production' };
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('./eventStore/esdbEventStore.js');
     return withEventVersioning(createEsdbEventStore(config.ESDB_URL), versioning);
