@@ -85,7 +85,5 @@ export const CREDIT_EVENTS = {
 };
 export type CreditEvent = EventsOf<typeof CREDIT_EVENTS>;
 
-export const CREDIT_EVENT_TYPES = ['CreditGranted', 'CreditAdjusted', 'CreditRedeemed', 'CreditRefunded'] as const satisfies readonly CreditEvent['type'][];
-
 /** One credit stream per client. */
 export const creditStream = (clientId: number): string => `credit-${clientId}`;

@@ -292,25 +292,6 @@ export const ORDER_EVENTS = {
 };
 export type OrderEvent = EventsOf<typeof ORDER_EVENTS>;
 
-export const ORDER_EVENT_TYPES = [
-  'OrderCreated',
-  'OfferPlaced',
-  'OfferAccepted',
-  'OfferRejected',
-  'OfferExpired',
-  'PaymentMethodChanged',
-  'PaymentReported',
-  'PaymentRejected',
-  'OrderPaid',
-  'TripStarted',
-  'DriverLocationRecorded',
-  'DriverArrived',
-  'DeliveryPinRejected',
-  'OrderDelivered',
-  'OrderCancelled',
-  'OrderExpired',
-] as const satisfies readonly OrderEvent['type'][];
-
 /** One stream per order, holding the order and its offers. */
 export const orderStream = (orderId: number): string => `order-${orderId}`;
 

@@ -138,16 +138,6 @@ export const PAYMENT_EVENTS = {
 };
 export type PaymentEvent = EventsOf<typeof PAYMENT_EVENTS>;
 
-export const PAYMENT_EVENT_TYPES = [
-  'PaymentRequested',
-  'PaymentPrepared',
-  'PaymentProcessing',
-  'PaymentProviderEventRecorded',
-  'PaymentConfirmed',
-  'PaymentFailed',
-  'PaymentExpired',
-] as const satisfies readonly PaymentEvent['type'][];
-
 export const paymentStream = (paymentId: number): string => `payment-${paymentId}`;
 
 /**

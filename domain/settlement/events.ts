@@ -154,4 +154,4 @@ export const POOL_EVENTS = {
 };
 export type PoolEvent = EventsOf<typeof POOL_EVENTS>;
 
-export const RECEIPT_EVENT_TYPES: ReceiptEvent['type'][] = ['ReceiptIssued', 'PayoutOrderCreated', 'PayoutAttempted', 'ReconcileDeadlinePassed', 'ReceiptMarkedExternal', 'ReceiptAnnulled'];
+export const RECEIPT_EVENT_TYPES = Object.keys(RECEIPT_EVENTS) as ReceiptEvent['type'][];
