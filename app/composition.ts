@@ -5,6 +5,8 @@ import { createHttpApp } from '../api/app.js';
 import { noAuthenticator } from '../api/auth.js';
 import { createOpenApiRegistry } from '../api/openapi.js';
 import { createHandle } from '../commands/handle.js';
+import { EVENT_SCHEMAS } from '../domain/events.js';
+import { UPCASTERS } from '../domain/upcasters.js';
 import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
 import type { Projector } from '../projections/projector.js';
 import { ProjectionRunner } from '../projections/runner.js';
@@ -19,6 +21,7 @@ import { waitForDatabase } from '../infra/db/waitForDatabase.js';
 import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import { withEventVersioning } from '../infra/eventStore/versioning.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from '../infra/outbox/devOutbox.js';
@@ -58,11 +61,12 @@ export const openPool = async (config: Config): Promise<SqlPool> =>
 
 /** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
 export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
+  const versioning = { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production' };
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
     return createEsdbEventStore(config.ESDB_URL);
   }
-  return createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
+  return withEventVersioning(createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline }), versioning);
 };
 
 const openBus = async (config: Config, logger: Logger): Promise<Bus> => {

@@ -1,12 +1,14 @@
+import { z } from 'zod';
 import { grossUpByPercent, percentOf, remainderAfterPercent } from './money.js';
 
-/** docs/domain-rules.md's money table. Settings are percentages (10 = 10 %), snapshotted on the order at creation. */
-export interface PricingSettings {
-  platformCommissionPrc: number;
-  clientSolidaryPrc: number;
-  driverSolidaryPrc: number;
-  platformSolidaryPrc: number;
-}
+/** docs/domain-rules.md's money table. Settings are percentages (10 means 10 %), snapshotted on the order at creation. */
+export const PricingSettings = z.object({
+  platformCommissionPrc: z.number(),
+  clientSolidaryPrc: z.number(),
+  driverSolidaryPrc: z.number(),
+  platformSolidaryPrc: z.number(),
+});
+export type PricingSettings = z.infer<typeof PricingSettings>;
 
 export const CASH_USD = 'CASH_USD';
 export const PAYMENT_FORM = 'PAYMENT_FORM';
@@ -22,32 +24,37 @@ export const isCash = (paymentMethod: string): boolean => paymentMethod === CASH
  *   not paid by the client) = solidaryFundCents.
  * The three solidary lines are always present, 0 with applied_fee_prc 0 for CASH_USD.
  */
-export type BreakdownCode = 'base_price' | 'client_solidary' | 'driver_solidary' | 'platform_solidary' | 'platform_revenue' | 'promo_credit';
-export type BreakdownType = 'charge' | 'deduction' | 'contribution' | 'adjustment';
+export const BREAKDOWN_CODES = ['base_price', 'client_solidary', 'driver_solidary', 'platform_solidary', 'platform_revenue', 'promo_credit'] as const;
+export type BreakdownCode = (typeof BREAKDOWN_CODES)[number];
+export const BREAKDOWN_TYPES = ['charge', 'deduction', 'contribution', 'adjustment'] as const;
+export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
 
-export interface BreakdownLine {
-  code: BreakdownCode;
-  type: BreakdownType;
-  amount_cents: number;
-  applied_fee_prc: number | null;
-}
+export const BreakdownLine = z.object({
+  code: z.enum(BREAKDOWN_CODES),
+  type: z.enum(BREAKDOWN_TYPES),
+  amount_cents: z.int(),
+  applied_fee_prc: z.number().nullable(),
+});
+export type BreakdownLine = z.infer<typeof BreakdownLine>;
 
-export interface Pricing {
-  paymentMethod: string;
-  basePriceCents: number;
-  driverGrossCents: number;
-  platformRevenueCents: number;
-  clientSolidaryCents: number;
-  driverSolidaryCents: number;
-  platformSolidaryCents: number;
-  clientPaysCents: number;
-  driverReceivesCents: number;
-  solidaryFundCents: number;
-  promoCreditCents: number;
-  clientChargedCents: number;
-  isFullyPromoted: boolean;
-  breakdown: BreakdownLine[];
-}
+/** What an order costs and who gets what, as the events that price it record it. */
+export const Pricing = z.object({
+  paymentMethod: z.string(),
+  basePriceCents: z.int(),
+  driverGrossCents: z.int(),
+  platformRevenueCents: z.int(),
+  clientSolidaryCents: z.int(),
+  driverSolidaryCents: z.int(),
+  platformSolidaryCents: z.int(),
+  clientPaysCents: z.int(),
+  driverReceivesCents: z.int(),
+  solidaryFundCents: z.int(),
+  promoCreditCents: z.int(),
+  clientChargedCents: z.int(),
+  isFullyPromoted: z.boolean(),
+  breakdown: z.array(BreakdownLine),
+});
+export type Pricing = z.infer<typeof Pricing>;
 
 export interface PriceInput {
   /** W: the published price, or the accepted offer's price. */

@@ -56,6 +56,8 @@ export const ConfigSchema = z.object({
   PAYMENT_WINDOW_MINUTES: intSetting(30),
   NEARBY_DRIVER_RADIUS_KM: z.coerce.number().positive().default(10),
   CASH_DEBT_CAP_USD: z.coerce.number().nonnegative().default(50),
+  /** Unset: appended events are checked against their schemas everywhere but in production. */
+  CHECK_EVENT_SCHEMAS: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
   OTP_TTL_MINUTES: intSetting(5),
   OTP_MAX_ATTEMPTS: intSetting(5),
   /** Unset: on only in production (docs/domain-rules.md, limits); tests turn it on with 'true'. */

@@ -139,7 +139,7 @@ describe('chat rooms and messages', () => {
     expect((await api.post('/chat-rooms/1/read')).status).toBe(401);
   });
 
-  describe('windows per order status (§3.1)', () => {
+  describe('windows per order status', () => {
     it('BROADCASTING: no room of any type can be opened (400)', async () => {
       const client = await signInClient(t);
       const created = await api.post('/orders', client.token, orderBody());

@@ -264,7 +264,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   });
 });
 
-describe('identity: OTP rate limits (spec §8) held in the database', () => {
+describe('identity: OTP rate limits held in the database', () => {
   let t: TestService;
   const clock = new SystemTimeClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {

@@ -501,7 +501,7 @@ describe('stations: public directory and administration', () => {
   });
 });
 
-describe('stations: request limits (spec §8)', () => {
+describe('stations: request limits', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;
   const clock = new SystemTimeClock('2026-03-01T10:00:00Z');

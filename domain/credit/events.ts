@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { DomainEvent } from '../decider.js';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * One credit stream per client. Credit sits in three buckets: ANY (spendable on orders and surplus
@@ -8,69 +10,80 @@ import type { DomainEvent } from '../decider.js';
  */
 export const CREDIT_BUCKETS = ['ANY', 'ORDERS', 'SURPLUS'] as const;
 export type CreditBucket = (typeof CREDIT_BUCKETS)[number];
-export type BucketAmounts = Record<CreditBucket, number>;
+export const BucketAmounts = z.record(z.enum(CREDIT_BUCKETS), z.int());
+export type BucketAmounts = z.infer<typeof BucketAmounts>;
 
 /** What a redemption pays for: an order from bidding, or an order from a surplus reservation. */
-export type CreditKind = 'order' | 'surplus';
+export const CREDIT_KINDS = ['order', 'surplus'] as const;
+export type CreditKind = (typeof CREDIT_KINDS)[number];
 
 /** Transaction type PROMO_GRANT. */
-export interface CreditGrantedData {
-  clientId: number;
-  grantId: number;
-  promotionId: number;
+export const CreditGrantedData = z.object({
+  clientId: z.int(),
+  grantId: z.int(),
+  promotionId: z.int(),
   /** The delivery that reached the milestone. */
-  orderId: number | null;
-  scope: CreditBucket;
-  amountCents: number;
-  balanceAfterCents: number;
-  grantedAt: string;
-}
+  orderId: z.int().nullable(),
+  scope: z.enum(CREDIT_BUCKETS),
+  amountCents: z.int(),
+  balanceAfterCents: z.int(),
+  grantedAt: instant,
+});
+export type CreditGrantedData = z.infer<typeof CreditGrantedData>;
 
 /** Transaction type MANUAL_ADJUSTMENT. A debit may leave the bucket negative. */
-export interface CreditAdjustedData {
-  clientId: number;
-  adminId: number;
-  direction: 'CREDIT' | 'DEBIT';
-  scope: CreditBucket;
+export const CreditAdjustedData = z.object({
+  clientId: z.int(),
+  adminId: z.int(),
+  direction: z.enum(['CREDIT', 'DEBIT']),
+  scope: z.enum(CREDIT_BUCKETS),
   /** Always positive; the sign is in direction. */
-  amountCents: number;
-  reason: string;
-  balanceAfterCents: number;
-  adjustedAt: string;
-}
+  amountCents: z.int(),
+  reason: z.string(),
+  balanceAfterCents: z.int(),
+  adjustedAt: instant,
+});
+export type CreditAdjustedData = z.infer<typeof CreditAdjustedData>;
 
 /** Transaction type ORDER_REDEMPTION: one transaction row per bucket with a non-zero share of the split. */
-export interface CreditRedeemedData {
-  clientId: number;
-  orderId: number;
-  kind: CreditKind;
-  amountCents: number;
-  split: BucketAmounts;
-  balancesAfter: BucketAmounts;
-  redeemedAt: string;
-}
+export const CreditRedeemedData = z.object({
+  clientId: z.int(),
+  orderId: z.int(),
+  kind: z.enum(CREDIT_KINDS),
+  amountCents: z.int(),
+  split: BucketAmounts,
+  balancesAfter: BucketAmounts,
+  redeemedAt: instant,
+});
+export type CreditRedeemedData = z.infer<typeof CreditRedeemedData>;
 
-export type CreditRefundReason = 'ORDER_REPRICED' | 'ORDER_CANCELLED' | 'ORDER_EXPIRED';
+export const CREDIT_REFUND_REASONS = ['ORDER_REPRICED', 'ORDER_CANCELLED', 'ORDER_EXPIRED'] as const;
+export type CreditRefundReason = (typeof CREDIT_REFUND_REASONS)[number];
 
 /** Transaction type ORDER_REFUND: the whole redemption of the order goes back to the buckets it came from. */
-export interface CreditRefundedData {
-  clientId: number;
-  orderId: number;
-  amountCents: number;
-  split: BucketAmounts;
-  balancesAfter: BucketAmounts;
-  reason: CreditRefundReason;
-  refundedAt: string;
-}
+export const CreditRefundedData = z.object({
+  clientId: z.int(),
+  orderId: z.int(),
+  amountCents: z.int(),
+  split: BucketAmounts,
+  balancesAfter: BucketAmounts,
+  reason: z.enum(CREDIT_REFUND_REASONS),
+  refundedAt: instant,
+});
+export type CreditRefundedData = z.infer<typeof CreditRefundedData>;
 
 export type CreditGranted = DomainEvent<'CreditGranted', CreditGrantedData>;
 export type CreditAdjusted = DomainEvent<'CreditAdjusted', CreditAdjustedData>;
 export type CreditRedeemed = DomainEvent<'CreditRedeemed', CreditRedeemedData>;
 export type CreditRefunded = DomainEvent<'CreditRefunded', CreditRefundedData>;
 
-export type CreditEvent = CreditGranted | CreditAdjusted | CreditRedeemed | CreditRefunded;
-
-export const CREDIT_EVENT_TYPES = ['CreditGranted', 'CreditAdjusted', 'CreditRedeemed', 'CreditRefunded'] as const satisfies readonly CreditEvent['type'][];
+export const CREDIT_EVENTS = {
+  CreditGranted: CreditGrantedData,
+  CreditAdjusted: CreditAdjustedData,
+  CreditRedeemed: CreditRedeemedData,
+  CreditRefunded: CreditRefundedData,
+};
+export type CreditEvent = EventsOf<typeof CREDIT_EVENTS>;
 
 /** One credit stream per client. */
 export const creditStream = (clientId: number): string => `credit-${clientId}`;

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /** PENDING_VERIFICATION until an admin approves the KYC; BANNED exists in the spec but no route reaches it yet. */
 export const DRIVER_STATUSES = ['PENDING_VERIFICATION', 'ACTIVE', 'REJECTED', 'SUSPENDED', 'BANNED'] as const;
@@ -24,82 +25,95 @@ export const DOCUMENT_LABELS: Record<DocumentType, string> = {
   SANITARY_CERT: 'Permiso sanitario',
 };
 
-export interface DriverRegisteredData {
-  driverId: number;
-  userId: number;
-  phone: string;
-  name: string | null;
-  registeredAt: string;
-}
-export interface DriverRenamedData {
-  driverId: number;
-  name: string;
-  at: string;
-}
-export interface DriverProfileUpdatedData {
-  driverId: number;
-  plate: string;
-  capacityLiters: number;
-  cityId: number;
-  at: string;
-}
-export interface DriverDocumentRecordedData {
-  driverId: number;
-  type: DocumentType;
+export const DriverRegisteredData = z.object({
+  driverId: z.int(),
+  userId: z.int(),
+  phone: z.string(),
+  name: z.string().nullable(),
+  registeredAt: instant,
+});
+export type DriverRegisteredData = z.infer<typeof DriverRegisteredData>;
+export const DriverRenamedData = z.object({
+  driverId: z.int(),
+  name: z.string(),
+  at: z.string(),
+});
+export type DriverRenamedData = z.infer<typeof DriverRenamedData>;
+export const DriverProfileUpdatedData = z.object({
+  driverId: z.int(),
+  plate: z.string(),
+  capacityLiters: z.number(),
+  cityId: z.int(),
+  at: z.string(),
+});
+export type DriverProfileUpdatedData = z.infer<typeof DriverProfileUpdatedData>;
+export const DriverDocumentRecordedData = z.object({
+  driverId: z.int(),
+  type: z.enum(DOCUMENT_TYPES),
   /** ISO date (YYYY-MM-DD) or null for a document that does not expire. */
-  expiresAt: string | null;
-  fileUrl: string | null;
-  recordedAt: string;
-}
+  expiresAt: z.iso.date().nullable(),
+  fileUrl: z.string().nullable(),
+  recordedAt: instant,
+});
+export type DriverDocumentRecordedData = z.infer<typeof DriverDocumentRecordedData>;
 /** Profile and required documents are on file: the application waits for an admin. */
-export interface DriverKycSubmittedData {
-  driverId: number;
-  at: string;
-}
-export interface DriverApprovedData {
-  driverId: number;
-  adminId: number;
-  at: string;
-}
-export interface DriverRejectedData {
-  driverId: number;
-  adminId: number;
-  reason: string;
-  at: string;
-}
-export interface DriverSuspendedData {
-  driverId: number;
-  adminId: number;
-  reason: string;
-  at: string;
-}
-export interface DriverReinstatedData {
-  driverId: number;
-  adminId: number;
-  at: string;
-}
-export interface DriverOnlineChangedData {
-  driverId: number;
-  at: string;
-}
-export interface DriverTankUpdatedData {
-  driverId: number;
-  availableLiters: number;
-  at: string;
-}
+export const DriverKycSubmittedData = z.object({
+  driverId: z.int(),
+  at: z.string(),
+});
+export type DriverKycSubmittedData = z.infer<typeof DriverKycSubmittedData>;
+export const DriverApprovedData = z.object({
+  driverId: z.int(),
+  adminId: z.int(),
+  at: z.string(),
+});
+export type DriverApprovedData = z.infer<typeof DriverApprovedData>;
+export const DriverRejectedData = z.object({
+  driverId: z.int(),
+  adminId: z.int(),
+  reason: z.string(),
+  at: z.string(),
+});
+export type DriverRejectedData = z.infer<typeof DriverRejectedData>;
+export const DriverSuspendedData = z.object({
+  driverId: z.int(),
+  adminId: z.int(),
+  reason: z.string(),
+  at: z.string(),
+});
+export type DriverSuspendedData = z.infer<typeof DriverSuspendedData>;
+export const DriverReinstatedData = z.object({
+  driverId: z.int(),
+  adminId: z.int(),
+  at: z.string(),
+});
+export type DriverReinstatedData = z.infer<typeof DriverReinstatedData>;
+export const DriverOnlineChangedData = z.object({
+  driverId: z.int(),
+  at: z.string(),
+});
+export type DriverOnlineChangedData = z.infer<typeof DriverOnlineChangedData>;
+export const DriverTankUpdatedData = z.object({
+  driverId: z.int(),
+  availableLiters: z.number(),
+  at: z.string(),
+});
+export type DriverTankUpdatedData = z.infer<typeof DriverTankUpdatedData>;
 
-export type DriverEvent =
-  | DomainEvent<'DriverRegistered', DriverRegisteredData>
-  | DomainEvent<'DriverRenamed', DriverRenamedData>
-  | DomainEvent<'DriverProfileUpdated', DriverProfileUpdatedData>
-  | DomainEvent<'DriverDocumentRecorded', DriverDocumentRecordedData>
-  | DomainEvent<'DriverKycSubmitted', DriverKycSubmittedData>
-  | DomainEvent<'DriverApproved', DriverApprovedData>
-  | DomainEvent<'DriverRejected', DriverRejectedData>
-  | DomainEvent<'DriverSuspended', DriverSuspendedData>
-  | DomainEvent<'DriverReinstated', DriverReinstatedData>
-  | DomainEvent<'DriverWentOnline', DriverOnlineChangedData>
-  | DomainEvent<'DriverWentOffline', DriverOnlineChangedData>
-  | DomainEvent<'DriverTankUpdated', DriverTankUpdatedData>;
+export const DRIVER_EVENTS = {
+  DriverRegistered: DriverRegisteredData,
+  DriverRenamed: DriverRenamedData,
+  DriverProfileUpdated: DriverProfileUpdatedData,
+  DriverDocumentRecorded: DriverDocumentRecordedData,
+  DriverKycSubmitted: DriverKycSubmittedData,
+  DriverApproved: DriverApprovedData,
+  DriverRejected: DriverRejectedData,
+  DriverSuspended: DriverSuspendedData,
+  DriverReinstated: DriverReinstatedData,
+  DriverWentOnline: DriverOnlineChangedData,
+  DriverWentOffline: DriverOnlineChangedData,
+  DriverTankUpdated: DriverTankUpdatedData,
+};
+export type DriverEvent = EventsOf<typeof DRIVER_EVENTS>;
 
 export const driverStream = (driverId: number): string => `driver-${driverId}`;

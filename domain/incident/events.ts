@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /** The incident types of the contract. */
 export const INCIDENT_TYPES = [
@@ -19,18 +20,20 @@ export const INCIDENT_DESCRIPTION_MAX = 1000;
  * keeping it off the order stream means reporting one never contends with the order's own commands.
  * The reporter's name is the one they had when reporting.
  */
-export interface IncidentReportedData {
-  incidentId: number;
-  orderId: number;
-  type: IncidentType;
-  description: string | null;
-  reporterRole: 'CLIENT' | 'DRIVER';
-  reporterId: number;
-  reporterName: string | null;
-  reportedAt: string;
-}
+export const IncidentReportedData = z.object({
+  incidentId: z.int(),
+  orderId: z.int(),
+  type: z.enum(INCIDENT_TYPES),
+  description: z.string().nullable(),
+  reporterRole: z.enum(['CLIENT', 'DRIVER']),
+  reporterId: z.int(),
+  reporterName: z.string().nullable(),
+  reportedAt: instant,
+});
+export type IncidentReportedData = z.infer<typeof IncidentReportedData>;
 
-export type IncidentEvent = DomainEvent<'IncidentReported', IncidentReportedData>;
+export const INCIDENT_EVENTS = { IncidentReported: IncidentReportedData };
+export type IncidentEvent = EventsOf<typeof INCIDENT_EVENTS>;
 
 /** One stream per incident: an immutable record, kept off the order stream so it never contends with it. */
 export const incidentStream = (incidentId: number): string => `incident-${incidentId}`;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { DomainEvent } from '../decider.js';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * What a user does to their inbox, recorded as events so that the inbox read model stays a pure projection
@@ -8,32 +10,43 @@ import type { DomainEvent } from '../decider.js';
 export const inboxStream = (userId: number): string => `notification-inbox-${userId}`;
 export const RETENTION_STREAM = 'notification-retention';
 
-export interface NotificationReadData {
-  userId: number;
-  notificationId: string;
-  readAt: string;
-}
+export const NotificationReadData = z.object({
+  userId: z.int(),
+  notificationId: z.string(),
+  readAt: instant,
+});
+export type NotificationReadData = z.infer<typeof NotificationReadData>;
 
 /** Marks every entry the user had when this event was recorded; later ones stay unread. */
-export interface AllNotificationsReadData {
-  userId: number;
-  readAt: string;
-}
+export const AllNotificationsReadData = z.object({
+  userId: z.int(),
+  readAt: instant,
+});
+export type AllNotificationsReadData = z.infer<typeof AllNotificationsReadData>;
 
-export interface NotificationDeletedData {
-  userId: number;
-  notificationId: string;
-  deletedAt: string;
-}
+export const NotificationDeletedData = z.object({
+  userId: z.int(),
+  notificationId: z.string(),
+  deletedAt: instant,
+});
+export type NotificationDeletedData = z.infer<typeof NotificationDeletedData>;
 
 /** Entries created before `before` leave the inbox (NOTIFICATION_RETENTION_DAYS). */
-export interface NotificationsPurgedData {
-  before: string;
-  purgedAt: string;
-}
+export const NotificationsPurgedData = z.object({
+  before: z.string(),
+  purgedAt: instant,
+});
+export type NotificationsPurgedData = z.infer<typeof NotificationsPurgedData>;
 
 export type NotificationRead = DomainEvent<'NotificationRead', NotificationReadData>;
 export type AllNotificationsRead = DomainEvent<'AllNotificationsRead', AllNotificationsReadData>;
 export type NotificationDeleted = DomainEvent<'NotificationDeleted', NotificationDeletedData>;
 export type NotificationsPurged = DomainEvent<'NotificationsPurged', NotificationsPurgedData>;
-export type InboxEvent = NotificationRead | AllNotificationsRead | NotificationDeleted | NotificationsPurged;
+
+export const NOTIFICATION_EVENTS = {
+  NotificationRead: NotificationReadData,
+  AllNotificationsRead: AllNotificationsReadData,
+  NotificationDeleted: NotificationDeletedData,
+  NotificationsPurged: NotificationsPurgedData,
+};
+export type InboxEvent = EventsOf<typeof NOTIFICATION_EVENTS>;

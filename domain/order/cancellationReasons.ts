@@ -1,5 +1,6 @@
 /** Spec 4.2: the reason codes each role may give when cancelling (GET /orders/cancellation-reasons); labels are for Venezuelan users. */
-export type CancelRole = 'CLIENT' | 'DRIVER' | 'ADMIN';
+export const CANCEL_ROLES = ['CLIENT', 'DRIVER', 'ADMIN'] as const;
+export type CancelRole = (typeof CANCEL_ROLES)[number];
 
 export interface CancellationReason {
   code: string;

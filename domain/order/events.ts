@@ -1,7 +1,9 @@
-import type { CreditKind } from '../credit/events.js';
+import { z } from 'zod';
+import { CREDIT_KINDS } from '../credit/events.js';
 import type { DomainEvent } from '../decider.js';
-import type { Pricing, PricingSettings } from '../pricing.js';
-import type { CancelRole } from './cancellationReasons.js';
+import { instant, type EventsOf } from '../eventSchema.js';
+import { Pricing, PricingSettings } from '../pricing.js';
+import { CANCEL_ROLES } from './cancellationReasons.js';
 
 /**
  * Every event carrying `pricing` says what the client's credit stream must hold redeemed for the order:
@@ -25,213 +27,233 @@ export const ORDER_STATUSES = [
   'EXPIRED',
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export type BiddingStatus = 'BROADCASTING' | 'COUNTER_OFFERED';
+export const BIDDING_STATUSES = ['BROADCASTING', 'COUNTER_OFFERED'] as const;
+export type BiddingStatus = (typeof BIDDING_STATUSES)[number];
 
 export const OFFER_STATUSES = ['PENDING', 'ACCEPTED', 'REJECTED', 'EXPIRED', 'WITHDRAWN'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
-export type WaterType = 'POTABLE' | 'INDUSTRIAL';
+export const WATER_TYPES = ['POTABLE', 'INDUSTRIAL'] as const;
+export type WaterType = (typeof WATER_TYPES)[number];
 
 /** Copied from the client's billing profile at creation; later edits of the profile do not change the order. */
-export interface BillingSnapshot {
-  entityType: string;
-  idNumber: string;
-  name: string;
-  address: string;
-  phone: string;
-}
+export const BillingSnapshot = z.object({
+  entityType: z.string(),
+  idNumber: z.string(),
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+});
+export type BillingSnapshot = z.infer<typeof BillingSnapshot>;
 
 /** What the client asked for, with the rate and pricing settings in force when the order was created. */
-export interface OrderRequest {
-  latitude: number;
-  longitude: number;
-  address: string;
-  addressReference: string | null;
-  litersRequested: number;
-  waterType: WaterType;
-  paymentMethod: string;
-  paymentFormId: number | null;
-  notes: string | null;
-  accessInstructions: string | null;
-  billing: BillingSnapshot | null;
-  officialRateCents: number;
-  pricingSettings: PricingSettings;
-}
+export const OrderRequest = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  address: z.string(),
+  addressReference: z.string().nullable(),
+  litersRequested: z.number(),
+  waterType: z.enum(WATER_TYPES),
+  paymentMethod: z.string(),
+  paymentFormId: z.int().nullable(),
+  notes: z.string().nullable(),
+  accessInstructions: z.string().nullable(),
+  billing: BillingSnapshot.nullable(),
+  officialRateCents: z.int(),
+  pricingSettings: PricingSettings,
+});
+export type OrderRequest = z.infer<typeof OrderRequest>;
 
-export interface OrderCreatedData extends OrderRequest {
-  orderId: number;
-  clientId: number;
+export const OrderCreatedData = OrderRequest.extend({
+  orderId: z.int(),
+  clientId: z.int(),
   /** Non-null for a surplus reservation: the order starts with the listing's owner as its driver. */
-  surplusListingId: number | null;
-  driverId: number | null;
-  /** The city whose centre is nearest the delivery point (docs/domain-rules.md); null only when no city has a centre. */
-  cityId: number | null;
-  status: 'BROADCASTING' | 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
-  pricing: Pricing;
-  creditKind: CreditKind;
-  deliveryPin: string;
-  createdAt: string;
-  expiresAt: string;
+  surplusListingId: z.int().nullable(),
+  driverId: z.int().nullable(),
+  /** The city whose centre is nearest to the delivery point (docs/domain-rules.md); null only when no city has a centre. */
+  cityId: z.int().nullable(),
+  status: z.enum(['BROADCASTING', 'CONFIRMED', 'WAITING_FOR_PAYMENT']),
+  pricing: Pricing,
+  creditKind: z.enum(CREDIT_KINDS),
+  deliveryPin: z.string(),
+  createdAt: instant,
+  expiresAt: instant,
   /** Set when the order starts in WAITING_FOR_PAYMENT (online surplus reservation). */
-  paymentExpiresAt: string | null;
-}
+  paymentExpiresAt: instant.nullable(),
+});
+export type OrderCreatedData = z.infer<typeof OrderCreatedData>;
 
-export interface OfferPlacedData {
-  orderId: number;
-  offerId: number;
-  driverId: number;
-  offerPriceCents: number;
-  driverGrossCents: number;
-  estimatedMinutes: number | null;
+export const OfferPlacedData = z.object({
+  orderId: z.int(),
+  offerId: z.int(),
+  driverId: z.int(),
+  offerPriceCents: z.int(),
+  driverGrossCents: z.int(),
+  estimatedMinutes: z.number().nullable(),
   /** The driver's remaining liters at bid time (the offer's available_liters). */
-  availableLiters: number;
-  overCapacity: boolean;
-  driverLatitude: number | null;
-  driverLongitude: number | null;
-  createdAt: string;
-  expiresAt: string;
+  availableLiters: z.number(),
+  overCapacity: z.boolean(),
+  driverLatitude: z.number().nullable(),
+  driverLongitude: z.number().nullable(),
+  createdAt: instant,
+  expiresAt: instant,
   /** The same driver's earlier PENDING offer on this order, now WITHDRAWN (a new bid replaces the old). */
-  withdrawnOfferId: number | null;
-  orderStatus: BiddingStatus;
-}
+  withdrawnOfferId: z.int().nullable(),
+  orderStatus: z.enum(BIDDING_STATUSES),
+});
+export type OfferPlacedData = z.infer<typeof OfferPlacedData>;
 
 /** The client's verdict on one offer. Every other PENDING offer of the order becomes WITHDRAWN. */
-export interface OfferAcceptedData {
-  orderId: number;
-  offerId: number;
-  driverId: number;
-  clientId: number;
+export const OfferAcceptedData = z.object({
+  orderId: z.int(),
+  offerId: z.int(),
+  driverId: z.int(),
+  clientId: z.int(),
   /** The liters the driver commits to this order (its remainingLiters drop by them). */
-  litersRequested: number;
-  pricing: Pricing;
-  creditKind: CreditKind;
+  litersRequested: z.number(),
+  pricing: Pricing,
+  creditKind: z.enum(CREDIT_KINDS),
   /** CONFIRMED for CASH_USD or a fully promoted order, WAITING_FOR_PAYMENT otherwise. */
-  status: 'CONFIRMED' | 'WAITING_FOR_PAYMENT';
-  paymentExpiresAt: string | null;
-  acceptedAt: string;
-}
+  status: z.enum(['CONFIRMED', 'WAITING_FOR_PAYMENT']),
+  paymentExpiresAt: instant.nullable(),
+  acceptedAt: instant,
+});
+export type OfferAcceptedData = z.infer<typeof OfferAcceptedData>;
 
-export interface OfferRejectedData {
-  orderId: number;
-  offerId: number;
-  driverId: number;
-  rejectedAt: string;
-  orderStatus: BiddingStatus;
-}
+export const OfferRejectedData = z.object({
+  orderId: z.int(),
+  offerId: z.int(),
+  driverId: z.int(),
+  rejectedAt: instant,
+  orderStatus: z.enum(BIDDING_STATUSES),
+});
+export type OfferRejectedData = z.infer<typeof OfferRejectedData>;
 
-export interface OfferExpiredData {
-  orderId: number;
-  offerId: number;
-  driverId: number;
-  expiredAt: string;
-  orderStatus: BiddingStatus;
-}
+export const OfferExpiredData = z.object({
+  orderId: z.int(),
+  offerId: z.int(),
+  driverId: z.int(),
+  expiredAt: instant,
+  orderStatus: z.enum(BIDDING_STATUSES),
+});
+export type OfferExpiredData = z.infer<typeof OfferExpiredData>;
 
-export interface PaymentMethodChangedData {
-  orderId: number;
-  clientId: number;
-  paymentMethod: string;
-  paymentFormId: number | null;
-  pricing: Pricing;
-  creditKind: CreditKind;
+export const PaymentMethodChangedData = z.object({
+  orderId: z.int(),
+  clientId: z.int(),
+  paymentMethod: z.string(),
+  paymentFormId: z.int().nullable(),
+  pricing: Pricing,
+  creditKind: z.enum(CREDIT_KINDS),
   /** Unchanged, except WAITING_FOR_PAYMENT → CONFIRMED when re-applied credit now covers the whole order. */
-  status: OrderStatus;
-  changedAt: string;
-}
+  status: z.enum(ORDER_STATUSES),
+  changedAt: instant,
+});
+export type PaymentMethodChangedData = z.infer<typeof PaymentMethodChangedData>;
 
-export interface PaymentReportedData {
-  orderId: number;
-  paymentId: number;
-  reportedAt: string;
-}
+export const PaymentReportedData = z.object({
+  orderId: z.int(),
+  paymentId: z.int(),
+  reportedAt: instant,
+});
+export type PaymentReportedData = z.infer<typeof PaymentReportedData>;
 
 /** The reported payment failed (admin rejection, provider failure): the client may pay again or change method. */
-export interface PaymentRejectedData {
-  orderId: number;
-  paymentId: number;
-  rejectedAt: string;
-}
+export const PaymentRejectedData = z.object({
+  orderId: z.int(),
+  paymentId: z.int(),
+  rejectedAt: instant,
+});
+export type PaymentRejectedData = z.infer<typeof PaymentRejectedData>;
 
-export interface OrderPaidData {
-  orderId: number;
-  paymentId: number;
-  paidAt: string;
-}
+export const OrderPaidData = z.object({
+  orderId: z.int(),
+  paymentId: z.int(),
+  paidAt: instant,
+});
+export type OrderPaidData = z.infer<typeof OrderPaidData>;
 
-export interface TripStartedData {
-  orderId: number;
-  driverId: number;
-  startedAt: string;
-}
+export const TripStartedData = z.object({
+  orderId: z.int(),
+  driverId: z.int(),
+  startedAt: instant,
+});
+export type TripStartedData = z.infer<typeof TripStartedData>;
 
-export interface DriverLocationRecordedData {
-  orderId: number;
-  driverId: number;
-  latitude: number;
-  longitude: number;
-  recordedAt: string;
-}
+export const DriverLocationRecordedData = z.object({
+  orderId: z.int(),
+  driverId: z.int(),
+  latitude: z.number(),
+  longitude: z.number(),
+  recordedAt: instant,
+});
+export type DriverLocationRecordedData = z.infer<typeof DriverLocationRecordedData>;
 
-export interface DriverArrivedData {
-  orderId: number;
-  driverId: number;
-  arrivedAt: string;
-  distanceMeters: number;
-}
+export const DriverArrivedData = z.object({
+  orderId: z.int(),
+  driverId: z.int(),
+  arrivedAt: instant,
+  distanceMeters: z.number(),
+});
+export type DriverArrivedData = z.infer<typeof DriverArrivedData>;
 
 /** A wrong PIN is recorded (it counts towards the lock) and then reported as 400 DeliveryError: see failureOf. */
-export interface DeliveryPinRejectedData {
-  orderId: number;
-  driverId: number;
+export const DeliveryPinRejectedData = z.object({
+  orderId: z.int(),
+  driverId: z.int(),
   /** Wrong attempts in the current window, this one included. */
-  failedAttempts: number;
+  failedAttempts: z.number(),
   /** Set on the attempt that reaches the limit: no attempt is accepted before it. */
-  lockedUntil: string | null;
-  attemptedAt: string;
-}
+  lockedUntil: instant.nullable(),
+  attemptedAt: instant,
+});
+export type DeliveryPinRejectedData = z.infer<typeof DeliveryPinRejectedData>;
 
-export interface OrderDeliveredData {
-  orderId: number;
-  clientId: number;
-  driverId: number;
+export const OrderDeliveredData = z.object({
+  orderId: z.int(),
+  clientId: z.int(),
+  driverId: z.int(),
   /** Committed at acceptance and released now; actualLiters leave the tank. */
-  litersRequested: number;
-  actualLiters: number;
-  paymentMethod: string;
-  pricing: Pricing;
+  litersRequested: z.number(),
+  actualLiters: z.number(),
+  paymentMethod: z.string(),
+  pricing: Pricing,
   /** True when promotional credit paid part or all of the order and that credit is really redeemed. */
-  isValidPromotion: boolean;
-  deliveredAt: string;
-}
+  isValidPromotion: z.boolean(),
+  deliveredAt: instant,
+});
+export type OrderDeliveredData = z.infer<typeof OrderDeliveredData>;
 
-export interface OrderCancelledData {
-  orderId: number;
-  clientId: number;
-  surplusListingId: number | null;
-  cancelledByRole: CancelRole;
-  cancelledById: number;
-  reasonCode: string | null;
-  reason: string | null;
-  previousStatus: OrderStatus;
+export const OrderCancelledData = z.object({
+  orderId: z.int(),
+  clientId: z.int(),
+  surplusListingId: z.int().nullable(),
+  cancelledByRole: z.enum(CANCEL_ROLES),
+  cancelledById: z.int(),
+  reasonCode: z.string().nullable(),
+  reason: z.string().nullable(),
+  previousStatus: z.enum(ORDER_STATUSES),
   /** The driver who was assigned (its liters are released), null before acceptance. */
-  driverId: number | null;
-  litersRequested: number;
+  driverId: z.int().nullable(),
+  litersRequested: z.number(),
   /** An online payment already confirmed is owed back to the client: this amount (client charged), else 0. */
-  refundDueCents: number;
-  cancelledAt: string;
-}
+  refundDueCents: z.int(),
+  cancelledAt: instant,
+});
+export type OrderCancelledData = z.infer<typeof OrderCancelledData>;
 
-export interface OrderExpiredData {
-  orderId: number;
-  clientId: number;
-  surplusListingId: number | null;
-  previousStatus: 'BROADCASTING' | 'COUNTER_OFFERED' | 'WAITING_FOR_PAYMENT';
+export const OrderExpiredData = z.object({
+  orderId: z.int(),
+  clientId: z.int(),
+  surplusListingId: z.int().nullable(),
+  previousStatus: z.enum(['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT']),
   /** From WAITING_FOR_PAYMENT: the accepted offer that is released (EXPIRED) and its driver. */
-  releasedOfferId: number | null;
-  driverId: number | null;
-  litersRequested: number;
-  expiredAt: string;
-}
+  releasedOfferId: z.int().nullable(),
+  driverId: z.int().nullable(),
+  litersRequested: z.number(),
+  expiredAt: instant,
+});
+export type OrderExpiredData = z.infer<typeof OrderExpiredData>;
 
 export type OrderCreated = DomainEvent<'OrderCreated', OrderCreatedData>;
 export type OfferPlaced = DomainEvent<'OfferPlaced', OfferPlacedData>;
@@ -250,42 +272,35 @@ export type OrderDelivered = DomainEvent<'OrderDelivered', OrderDeliveredData>;
 export type OrderCancelled = DomainEvent<'OrderCancelled', OrderCancelledData>;
 export type OrderExpired = DomainEvent<'OrderExpired', OrderExpiredData>;
 
-export type OrderEvent =
-  | OrderCreated
-  | OfferPlaced
-  | OfferAccepted
-  | OfferRejected
-  | OfferExpired
-  | PaymentMethodChanged
-  | PaymentReported
-  | PaymentRejected
-  | OrderPaid
-  | TripStarted
-  | DriverLocationRecorded
-  | DriverArrived
-  | DeliveryPinRejected
-  | OrderDelivered
-  | OrderCancelled
-  | OrderExpired;
-
-export const ORDER_EVENT_TYPES = [
-  'OrderCreated',
-  'OfferPlaced',
-  'OfferAccepted',
-  'OfferRejected',
-  'OfferExpired',
-  'PaymentMethodChanged',
-  'PaymentReported',
-  'PaymentRejected',
-  'OrderPaid',
-  'TripStarted',
-  'DriverLocationRecorded',
-  'DriverArrived',
-  'DeliveryPinRejected',
-  'OrderDelivered',
-  'OrderCancelled',
-  'OrderExpired',
-] as const satisfies readonly OrderEvent['type'][];
+export const ORDER_EVENTS = {
+  OrderCreated: OrderCreatedData,
+  OfferPlaced: OfferPlacedData,
+  OfferAccepted: OfferAcceptedData,
+  OfferRejected: OfferRejectedData,
+  OfferExpired: OfferExpiredData,
+  PaymentMethodChanged: PaymentMethodChangedData,
+  PaymentReported: PaymentReportedData,
+  PaymentRejected: PaymentRejectedData,
+  OrderPaid: OrderPaidData,
+  TripStarted: TripStartedData,
+  DriverLocationRecorded: DriverLocationRecordedData,
+  DriverArrived: DriverArrivedData,
+  DeliveryPinRejected: DeliveryPinRejectedData,
+  OrderDelivered: OrderDeliveredData,
+  OrderCancelled: OrderCancelledData,
+  OrderExpired: OrderExpiredData,
+};
+export type OrderEvent = EventsOf<typeof ORDER_EVENTS>;
 
 /** One stream per order, holding the order and its offers. */
 export const orderStream = (orderId: number): string => `order-${orderId}`;
+
+/**
+ * A customer's or a driver's order slot (`customer-orders-<clientId>`, `driver-orders-<driverId>`): which order
+ * holds it, so "one active order each" is decided on one stream.
+ */
+export const SLOT_EVENTS = {
+  OrderSlotTaken: z.object({ orderId: z.int(), at: instant }),
+  OrderSlotReleased: z.object({ orderId: z.int(), at: instant }),
+};
+export type SlotEvent = EventsOf<typeof SLOT_EVENTS>;

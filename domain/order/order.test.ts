@@ -1,9 +1,8 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fold } from '../decider.js';
 import { errorOf, spec } from '../../tests/support/deciderSpec.js';
 import { offerPriceFromDriverGross, priceOrder } from '../pricing.js';
 import { cancellationReasons } from './cancellationReasons.js';
-import { ORDER_EVENT_TYPES } from './events.js';
 import type { OrderEvent } from './events.js';
 import { standingCounterOffer } from './bidding.js';
 import type { CreateOrder, OrderCommand, PlaceOffer } from './commands.js';
@@ -70,12 +69,6 @@ const deliver = (deliveryPin: string, minutes = 10, redeemedCreditCents = 0): Or
   actualLiters: 4900,
   redeemedCreditCents,
   now: at(minutes),
-});
-
-describe('events', () => {
-  it('lists every event type', () => {
-    expectTypeOf<(typeof ORDER_EVENT_TYPES)[number]>().toEqualTypeOf<OrderEvent['type']>();
-  });
 });
 
 describe('CreateOrder', () => {

@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
+import type { SlotEvent } from './events.js';
 import type { Order } from './order.js';
 import { DRIVER_ASSIGNED, isBidding, TERMINAL } from './rules.js';
 
@@ -15,10 +16,6 @@ import { DRIVER_ASSIGNED, isBidding, TERMINAL } from './rules.js';
  * OrderSlotReleased; a taker that crashed in between leaves a slot that frees itself after SLOT_PENDING_MS.
  */
 export const SLOT_PENDING_MS = 30_000;
-
-export type SlotEvent =
-  | { type: 'OrderSlotTaken'; data: { orderId: number; at: string } }
-  | { type: 'OrderSlotReleased'; data: { orderId: number; at: string } };
 
 export interface SlotState {
   orderId: number | null;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { DomainEvent } from '../decider.js';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * One stream per payment (`payment-<id>`): one attempt to pay one order. An order may see several
@@ -11,101 +13,111 @@ import type { DomainEvent } from '../decider.js';
 export const PAYMENT_STATUSES = ['PENDING', 'PROCESSING', 'CONFIRMED', 'FAILED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export type PaymentCurrency = 'USD' | 'VES' | 'USDT';
+export const PAYMENT_CURRENCIES = ['USD', 'VES', 'USDT'] as const;
+export type PaymentCurrency = (typeof PAYMENT_CURRENCIES)[number];
 
 /** Who settled a payment: the provider (webhook or synchronous debit), an admin, or the system. */
-export type SettledBy = 'provider' | 'admin' | 'system';
+export const SETTLED_BY = ['provider', 'admin', 'system'] as const;
+export type SettledBy = (typeof SETTLED_BY)[number];
 
-export interface PaymentRequestedData {
-  paymentId: number;
-  orderId: number;
-  userId: number;
-  method: string;
-  provider: string;
-  paymentFormId: number | null;
+export const PaymentRequestedData = z.object({
+  paymentId: z.int(),
+  orderId: z.int(),
+  userId: z.int(),
+  method: z.string(),
+  provider: z.string(),
+  paymentFormId: z.int().nullable(),
   /** The form's internal_name for PAYMENT_FORM payments. */
-  internalType: string | null;
-  currency: PaymentCurrency;
+  internalType: z.string().nullable(),
+  currency: z.enum(PAYMENT_CURRENCIES),
   /** The order's client_charged_cents when the intent was opened (0 for a fully promoted order). */
-  amountCents: number;
+  amountCents: z.int(),
   /** VES forms: round(amountCents × rate), referential until the report fixes the rate. */
-  amountBsCents: number | null;
-  officialRateCents: number | null;
-  platformRevenueCents: number;
-  solidaryFundCents: number;
+  amountBsCents: z.int().nullable(),
+  officialRateCents: z.int().nullable(),
+  platformRevenueCents: z.int(),
+  solidaryFundCents: z.int(),
   /** Redirect methods: the provider's intent reference (webhooks name it) and where the payer goes. */
-  providerRef: string | null;
-  checkoutUrl: string | null;
-  expiresAt: string;
-  requestedAt: string;
-}
+  providerRef: z.string().nullable(),
+  checkoutUrl: z.string().nullable(),
+  expiresAt: instant,
+  requestedAt: instant,
+});
+export type PaymentRequestedData = z.infer<typeof PaymentRequestedData>;
 
 /** Immediate bank debit, step 1: the payer's bank sent an OTP for this debit. */
-export interface PaymentPreparedData {
-  paymentId: number;
-  providerRef: string;
-  bankCode: string;
-  idNumber: string;
-  phone: string;
-  name: string | null;
-  preparedAt: string;
-}
+export const PaymentPreparedData = z.object({
+  paymentId: z.int(),
+  providerRef: z.string(),
+  bankCode: z.string(),
+  idNumber: z.string(),
+  phone: z.string(),
+  name: z.string().nullable(),
+  preparedAt: instant,
+});
+export type PaymentPreparedData = z.infer<typeof PaymentPreparedData>;
 
-export interface ReportedFormValue {
-  index: number;
-  label: string;
-  input_type: string;
-  value: string;
-}
+export const ReportedFormValue = z.object({
+  index: z.number(),
+  label: z.string(),
+  input_type: z.string(),
+  value: z.string(),
+});
+export type ReportedFormValue = z.infer<typeof ReportedFormValue>;
 
 /** The payer says they paid (a form's values, or the debit's OTP was submitted): PROCESSING. */
-export interface PaymentReportedData {
-  paymentId: number;
-  orderId: number;
-  reference: string | null;
-  values: ReportedFormValue[];
+export const PaymentReportedData = z.object({
+  paymentId: z.int(),
+  orderId: z.int(),
+  reference: z.string().nullable(),
+  values: z.array(ReportedFormValue),
   /** VES forms: fixed here, at the official rate in force when the payment is reported. */
-  amountBsCents: number | null;
-  officialRateCents: number | null;
-  reportedAt: string;
-}
+  amountBsCents: z.int().nullable(),
+  officialRateCents: z.int().nullable(),
+  reportedAt: instant,
+});
+export type PaymentReportedData = z.infer<typeof PaymentReportedData>;
 
 /** A verified provider event, recorded once per provider event id whatever its effect. */
-export interface PaymentProviderEventRecordedData {
-  paymentId: number;
-  provider: string;
-  providerEventId: string;
-  eventType: 'payment.confirmed' | 'payment.failed';
-  amountCents: number;
-  receivedAt: string;
-}
+export const PaymentProviderEventRecordedData = z.object({
+  paymentId: z.int(),
+  provider: z.string(),
+  providerEventId: z.string(),
+  eventType: z.enum(['payment.confirmed', 'payment.failed']),
+  amountCents: z.int(),
+  receivedAt: instant,
+});
+export type PaymentProviderEventRecordedData = z.infer<typeof PaymentProviderEventRecordedData>;
 
-export interface PaymentConfirmedData {
-  paymentId: number;
-  orderId: number;
-  amountCents: number;
-  by: SettledBy;
-  adminId: number | null;
-  reason: string | null;
-  providerReference: string | null;
-  confirmedAt: string;
-}
+export const PaymentConfirmedData = z.object({
+  paymentId: z.int(),
+  orderId: z.int(),
+  amountCents: z.int(),
+  by: z.enum(SETTLED_BY),
+  adminId: z.int().nullable(),
+  reason: z.string().nullable(),
+  providerReference: z.string().nullable(),
+  confirmedAt: instant,
+});
+export type PaymentConfirmedData = z.infer<typeof PaymentConfirmedData>;
 
-export interface PaymentFailedData {
-  paymentId: number;
-  orderId: number;
-  by: SettledBy;
-  adminId: number | null;
-  reason: string;
-  failedAt: string;
-}
+export const PaymentFailedData = z.object({
+  paymentId: z.int(),
+  orderId: z.int(),
+  by: z.enum(SETTLED_BY),
+  adminId: z.int().nullable(),
+  reason: z.string(),
+  failedAt: instant,
+});
+export type PaymentFailedData = z.infer<typeof PaymentFailedData>;
 
 /** The order's payment window passed (the order expired) before the payment was confirmed. */
-export interface PaymentExpiredData {
-  paymentId: number;
-  orderId: number;
-  expiredAt: string;
-}
+export const PaymentExpiredData = z.object({
+  paymentId: z.int(),
+  orderId: z.int(),
+  expiredAt: instant,
+});
+export type PaymentExpiredData = z.infer<typeof PaymentExpiredData>;
 
 export type PaymentRequested = DomainEvent<'PaymentRequested', PaymentRequestedData>;
 export type PaymentPrepared = DomainEvent<'PaymentPrepared', PaymentPreparedData>;
@@ -115,24 +127,16 @@ export type PaymentConfirmed = DomainEvent<'PaymentConfirmed', PaymentConfirmedD
 export type PaymentFailed = DomainEvent<'PaymentFailed', PaymentFailedData>;
 export type PaymentExpired = DomainEvent<'PaymentExpired', PaymentExpiredData>;
 
-export type PaymentEvent =
-  | PaymentRequested
-  | PaymentPrepared
-  | PaymentProcessing
-  | PaymentProviderEventRecorded
-  | PaymentConfirmed
-  | PaymentFailed
-  | PaymentExpired;
-
-export const PAYMENT_EVENT_TYPES = [
-  'PaymentRequested',
-  'PaymentPrepared',
-  'PaymentProcessing',
-  'PaymentProviderEventRecorded',
-  'PaymentConfirmed',
-  'PaymentFailed',
-  'PaymentExpired',
-] as const satisfies readonly PaymentEvent['type'][];
+export const PAYMENT_EVENTS = {
+  PaymentRequested: PaymentRequestedData,
+  PaymentPrepared: PaymentPreparedData,
+  PaymentProcessing: PaymentReportedData,
+  PaymentProviderEventRecorded: PaymentProviderEventRecordedData,
+  PaymentConfirmed: PaymentConfirmedData,
+  PaymentFailed: PaymentFailedData,
+  PaymentExpired: PaymentExpiredData,
+};
+export type PaymentEvent = EventsOf<typeof PAYMENT_EVENTS>;
 
 export const paymentStream = (paymentId: number): string => `payment-${paymentId}`;
 
@@ -142,4 +146,7 @@ export const paymentStream = (paymentId: number): string => `payment-${paymentId
  */
 export const orderPaymentsStream = (orderId: number): string => `orderpayments-${orderId}`;
 
-export type PaymentAttemptOpened = DomainEvent<'PaymentAttemptOpened', { orderId: number; paymentId: number; openedAt: string }>;
+export const ORDER_PAYMENTS_EVENTS = {
+  PaymentAttemptOpened: z.object({ orderId: z.int(), paymentId: z.int(), openedAt: instant }),
+};
+export type PaymentAttemptOpened = EventsOf<typeof ORDER_PAYMENTS_EVENTS>;

@@ -1,68 +1,81 @@
-import type { CreditBucket } from '../credit/events.js';
+import { z } from 'zod';
+import { CREDIT_BUCKETS } from '../credit/events.js';
 import type { DomainEvent } from '../decider.js';
-import type { Audience, MilestoneBasis } from './promotion.js';
+import { instant, type EventsOf } from '../eventSchema.js';
+import { AUDIENCES, MILESTONE_BASES } from './promotion.js';
 
 /**
  * One stream per campaign (`promotion-<id>`): the admin's edits and every grant land on it, so the cap,
  * the frozen terms and the delete block are decided on one state and serialised by the stream's version.
  */
-export interface PromotionTerms {
-  name: string;
-  description: string | null;
-  audience: Audience;
-  creditScope: CreditBucket | null;
-  milestoneOrders: number;
-  milestoneBasis: MilestoneBasis;
-  amountCents: number;
-  cityId: number | null;
-  startsAt: string | null;
-  endsAt: string | null;
-  maxGrants: number | null;
-  active: boolean;
-}
+export const PromotionTerms = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  audience: z.enum(AUDIENCES),
+  creditScope: z.enum(CREDIT_BUCKETS).nullable(),
+  milestoneOrders: z.number(),
+  milestoneBasis: z.enum(MILESTONE_BASES),
+  amountCents: z.int(),
+  cityId: z.int().nullable(),
+  startsAt: instant.nullable(),
+  endsAt: instant.nullable(),
+  maxGrants: z.number().nullable(),
+  active: z.boolean(),
+});
+export type PromotionTerms = z.infer<typeof PromotionTerms>;
 
-export interface PromotionCreatedData {
-  promotionId: number;
-  terms: PromotionTerms;
-  createdAt: string;
-}
+export const PromotionCreatedData = z.object({
+  promotionId: z.int(),
+  terms: PromotionTerms,
+  createdAt: instant,
+});
+export type PromotionCreatedData = z.infer<typeof PromotionCreatedData>;
 
 /** Only the terms the admin sent. */
-export interface PromotionUpdatedData {
-  promotionId: number;
-  changes: Partial<PromotionTerms>;
-  updatedAt: string;
-}
+export const PromotionUpdatedData = z.object({
+  promotionId: z.int(),
+  changes: PromotionTerms.partial(),
+  updatedAt: instant,
+});
+export type PromotionUpdatedData = z.infer<typeof PromotionUpdatedData>;
 
-export interface PromotionDeletedData {
-  promotionId: number;
-  deletedAt: string;
-}
+export const PromotionDeletedData = z.object({
+  promotionId: z.int(),
+  deletedAt: instant,
+});
+export type PromotionDeletedData = z.infer<typeof PromotionDeletedData>;
 
 /**
  * A recipient reached the milestone: the grant, once per campaign and recipient. The money moves on the
  * recipient's own stream (a client's credit, a driver's wallet), in reaction to this event.
  */
-export interface PromotionGrantedData {
-  promotionId: number;
-  grantId: number;
-  audience: Audience;
+export const PromotionGrantedData = z.object({
+  promotionId: z.int(),
+  grantId: z.int(),
+  audience: z.enum(AUDIENCES),
   /** The client's user id, or the driver's user id for a DRIVER campaign. */
-  userId: number;
+  userId: z.int(),
   /** The wallet a DRIVER campaign pays into; null for clients. */
-  driverId: number | null;
+  driverId: z.int().nullable(),
   /** The delivery that reached the milestone. */
-  orderId: number;
-  creditScope: CreditBucket | null;
-  amountCents: number;
-  grantedAt: string;
-}
+  orderId: z.int(),
+  creditScope: z.enum(CREDIT_BUCKETS).nullable(),
+  amountCents: z.int(),
+  grantedAt: instant,
+});
+export type PromotionGrantedData = z.infer<typeof PromotionGrantedData>;
 
 export type PromotionCreated = DomainEvent<'PromotionCreated', PromotionCreatedData>;
 export type PromotionUpdated = DomainEvent<'PromotionUpdated', PromotionUpdatedData>;
 export type PromotionDeleted = DomainEvent<'PromotionDeleted', PromotionDeletedData>;
 export type PromotionGranted = DomainEvent<'PromotionGranted', PromotionGrantedData>;
 
-export type PromotionEvent = PromotionCreated | PromotionUpdated | PromotionDeleted | PromotionGranted;
+export const PROMOTION_EVENTS = {
+  PromotionCreated: PromotionCreatedData,
+  PromotionUpdated: PromotionUpdatedData,
+  PromotionDeleted: PromotionDeletedData,
+  PromotionGranted: PromotionGrantedData,
+};
+export type PromotionEvent = EventsOf<typeof PROMOTION_EVENTS>;
 
 export const promotionStream = (promotionId: number): string => `promotion-${promotionId}`;

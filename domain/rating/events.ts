@@ -1,23 +1,26 @@
-import type { DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * One stream per rated order (`rating-<orderId>`): the stream's expected revision makes "one rating per
  * order" hold under concurrent requests. A rating is never edited, so its only event is the submission.
  */
-export interface RatingSubmittedData {
-  ratingId: number;
-  orderId: number;
+export const RatingSubmittedData = z.object({
+  ratingId: z.int(),
+  orderId: z.int(),
   /** The order's customer (user id): the spec's from_user_id. */
-  clientId: number;
+  clientId: z.int(),
   /** The driver who delivered the order: the spec's to_driver_id. */
-  driverId: number;
-  score: number;
-  tags: string[];
-  comment: string | null;
-  ratedAt: string;
-}
+  driverId: z.int(),
+  score: z.number(),
+  tags: z.array(z.string()),
+  comment: z.string().nullable(),
+  ratedAt: instant,
+});
+export type RatingSubmittedData = z.infer<typeof RatingSubmittedData>;
 
-export type RatingEvent = DomainEvent<'RatingSubmitted', RatingSubmittedData>;
+export const RATING_EVENTS = { RatingSubmitted: RatingSubmittedData };
+export type RatingEvent = EventsOf<typeof RATING_EVENTS>;
 
 export const RATING_LIMITS = { minScore: 1, maxScore: 5, maxTags: 6, maxTagLength: 40, maxCommentLength: 500 } as const;
 

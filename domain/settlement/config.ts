@@ -1,18 +1,21 @@
-import type { Decider, DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import type { Decider } from '../decider.js';
+import { instant, type EventsOf } from '../eventSchema.js';
 import { validationError } from '../errors.js';
 
 /** The settlement configuration with the defaults of docs/domain-rules.md. */
-export interface SettlementConfig {
-  cutoffEnabled: boolean;
-  cutoffTime: string;
-  payoutEnabled: boolean;
-  payoutTime: string;
-  minBalanceCents: number;
+export const SettlementConfig = z.object({
+  cutoffEnabled: z.boolean(),
+  cutoffTime: z.string(),
+  payoutEnabled: z.boolean(),
+  payoutTime: z.string(),
+  minBalanceCents: z.int(),
   /** Index 0 is Sunday. */
-  activeDays: boolean[];
-  ivaPrc: number;
-  timezone: string;
-}
+  activeDays: z.array(z.boolean()),
+  ivaPrc: z.number(),
+  timezone: z.string(),
+});
+export type SettlementConfig = z.infer<typeof SettlementConfig>;
 
 export const DEFAULT_CONFIG: SettlementConfig = {
   cutoffEnabled: true,
@@ -25,10 +28,10 @@ export const DEFAULT_CONFIG: SettlementConfig = {
   timezone: 'America/Caracas',
 };
 
-export type ConfigEvent = DomainEvent<
-  'SettlementConfigChanged',
-  { oldValues: Partial<SettlementConfig>; newValues: Partial<SettlementConfig>; adminId: number; at: string }
->;
+export const CONFIG_EVENTS = {
+  SettlementConfigChanged: z.object({ oldValues: SettlementConfig.partial(), newValues: SettlementConfig.partial(), adminId: z.int(), at: instant }),
+};
+export type ConfigEvent = EventsOf<typeof CONFIG_EVENTS>;
 
 export const evolveConfig = (s: SettlementConfig, e: ConfigEvent): SettlementConfig => ({ ...s, ...e.data.newValues });
 

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * Settlement events (docs/domain-rules.md, settlement receipts). Three kinds of stream:
@@ -23,121 +24,134 @@ export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
  * run that creates them and carried in the event, so a rebuild of the read models finds the same ids. The
  * UUID `receiptId` stays the stream's name inside.
  */
-export interface ReceiptLine {
-  recordId: number;
-  lineNumber: number;
-  type: 'ORDER' | 'ADJUSTMENT';
-  orderId: number | null;
-  orderDate: string | null;
-  description: string;
-  subtotalCents: number;
-  discountCents: number;
-  orderTotalCents: number;
+export const ReceiptLine = z.object({
+  recordId: z.int(),
+  lineNumber: z.number(),
+  type: z.enum(['ORDER', 'ADJUSTMENT']),
+  orderId: z.int().nullable(),
+  orderDate: z.string().nullable(),
+  description: z.string(),
+  subtotalCents: z.int(),
+  discountCents: z.int(),
+  orderTotalCents: z.int(),
   /** Negative: what the platform kept. */
-  commissionCents: number;
-  netCents: number;
+  commissionCents: z.int(),
+  netCents: z.int(),
   /** Bolivars per USD: the order's snapshot on an ORDER line, the official rate at the cutoff on an ADJUSTMENT line. */
-  exchangeRateAmount: string;
-  totalBsCents: number;
-}
+  exchangeRateAmount: z.string(),
+  totalBsCents: z.int(),
+});
+export type ReceiptLine = z.infer<typeof ReceiptLine>;
 
 /** The driver's payout account as it stood at the cutoff (the receipt pays there, whatever changes later). */
-export interface Beneficiary {
-  name: string | null;
-  method: PayoutMethod;
-  idNumber: string | null;
-  bankCode: string | null;
+export const Beneficiary = z.object({
+  name: z.string().nullable(),
+  method: z.enum(PAYOUT_METHODS),
+  idNumber: z.string().nullable(),
+  bankCode: z.string().nullable(),
   /** Phone for PAGO_MOVIL, account number for BANK_TRANSFER. */
-  account: string | null;
-  accountType: string | null;
-}
+  account: z.string().nullable(),
+  accountType: z.string().nullable(),
+});
+export type Beneficiary = z.infer<typeof Beneficiary>;
 
-export interface ReceiptTotals {
-  subtotalCents: number;
-  discountCents: number;
-  ordersTotalCents: number;
-  commissionCents: number;
-  netCents: number;
-  payableCents: number;
-  netBsCents: number;
-  remunerationBaseCents: number;
-  ivaCents: number;
-  remunerationTotalCents: number;
-}
+export const ReceiptTotals = z.object({
+  subtotalCents: z.int(),
+  discountCents: z.int(),
+  ordersTotalCents: z.int(),
+  commissionCents: z.int(),
+  netCents: z.int(),
+  payableCents: z.int(),
+  netBsCents: z.int(),
+  remunerationBaseCents: z.int(),
+  ivaCents: z.int(),
+  remunerationTotalCents: z.int(),
+});
+export type ReceiptTotals = z.infer<typeof ReceiptTotals>;
 
-export interface ReceiptIssuedData {
-  receiptId: string;
-  recordId: number;
-  receiptNumber: string;
-  fiscalPeriod: string;
-  driverId: number;
-  cityId: number | null;
-  cutoffFrom: string;
-  cutoffTo: string;
-  ivaPrc: number;
-  entryIds: string[];
-  lines: ReceiptLine[];
-  totals: ReceiptTotals;
-  beneficiary: Beneficiary;
-  issuedAt: string;
-}
+export const ReceiptIssuedData = z.object({
+  receiptId: z.string(),
+  recordId: z.int(),
+  receiptNumber: z.string(),
+  fiscalPeriod: z.string(),
+  driverId: z.int(),
+  cityId: z.int().nullable(),
+  cutoffFrom: z.string(),
+  cutoffTo: z.string(),
+  ivaPrc: z.number(),
+  entryIds: z.array(z.string()),
+  lines: z.array(ReceiptLine),
+  totals: ReceiptTotals,
+  beneficiary: Beneficiary,
+  issuedAt: instant,
+});
+export type ReceiptIssuedData = z.infer<typeof ReceiptIssuedData>;
 
-export interface PayoutOrderCreatedData {
-  receiptId: string;
-  payoutOrderId: string;
-  recordId: number;
-  idempotencyKey: string;
-  method: PayoutMethod;
-  provider: string;
-  amountCents: number;
-  amountBsCents: number;
+export const PayoutOrderCreatedData = z.object({
+  receiptId: z.string(),
+  payoutOrderId: z.string(),
+  recordId: z.int(),
+  idempotencyKey: z.string(),
+  method: z.enum(PAYOUT_METHODS),
+  provider: z.string(),
+  amountCents: z.int(),
+  amountBsCents: z.int(),
   /** Set when an admin's retry created the order (the audit entry). */
-  retry: { adminId: number; adminName: string | null } | null;
-  at: string;
-}
+  retry: z.object({ adminId: z.int(), adminName: z.string().nullable() }).nullable(),
+  at: z.string(),
+});
+export type PayoutOrderCreatedData = z.infer<typeof PayoutOrderCreatedData>;
 
 /** One call to the provider and what came back; `result` says what it proves about the money. */
-export type AttemptResult = 'CONFIRMED' | 'ACKNOWLEDGED' | 'REJECTED' | 'NO_ANSWER' | 'ERROR';
+export const ATTEMPT_RESULTS = ['CONFIRMED', 'ACKNOWLEDGED', 'REJECTED', 'NO_ANSWER', 'ERROR'] as const;
+export type AttemptResult = (typeof ATTEMPT_RESULTS)[number];
 
-export interface PayoutAttemptedData {
-  receiptId: string;
-  payoutOrderId: string;
-  result: AttemptResult;
-  providerCode: string | null;
-  transactionId: string | null;
-  reference: string | null;
-  error: string | null;
+export const PayoutAttemptedData = z.object({
+  receiptId: z.string(),
+  payoutOrderId: z.string(),
+  result: z.enum(ATTEMPT_RESULTS),
+  providerCode: z.string().nullable(),
+  transactionId: z.string().nullable(),
+  reference: z.string().nullable(),
+  error: z.string().nullable(),
   /** The answer came back in the call that sent the order (a retry's audit entry shows the outcome). */
-  synchronous: boolean;
+  synchronous: z.boolean(),
   /** 'provider' for the send call's answer, 'webhook' for a later delivery. */
-  source: 'provider' | 'webhook';
-  at: string;
-}
+  source: z.enum(['provider', 'webhook']),
+  at: z.string(),
+});
+export type PayoutAttemptedData = z.infer<typeof PayoutAttemptedData>;
 
-export interface ReconcileDeadlinePassedData {
-  receiptId: string;
-  payoutOrderId: string;
-  at: string;
-}
+export const ReconcileDeadlinePassedData = z.object({
+  receiptId: z.string(),
+  payoutOrderId: z.string(),
+  at: z.string(),
+});
+export type ReconcileDeadlinePassedData = z.infer<typeof ReconcileDeadlinePassedData>;
 
-export interface TrayActionData {
-  receiptId: string;
-  adminId: number;
-  adminName: string | null;
-  reason: string;
-  at: string;
-}
+export const TrayActionData = z.object({
+  receiptId: z.string(),
+  adminId: z.int(),
+  adminName: z.string().nullable(),
+  reason: z.string(),
+  at: z.string(),
+});
+export type TrayActionData = z.infer<typeof TrayActionData>;
 
-export type ReceiptEvent =
-  | DomainEvent<'ReceiptIssued', ReceiptIssuedData>
-  | DomainEvent<'PayoutOrderCreated', PayoutOrderCreatedData>
-  | DomainEvent<'PayoutAttempted', PayoutAttemptedData>
-  | DomainEvent<'ReconcileDeadlinePassed', ReconcileDeadlinePassedData>
-  | DomainEvent<'ReceiptMarkedExternal', TrayActionData & { reference: string }>
-  | DomainEvent<'ReceiptAnnulled', TrayActionData>;
+export const RECEIPT_EVENTS = {
+  ReceiptIssued: ReceiptIssuedData,
+  PayoutOrderCreated: PayoutOrderCreatedData,
+  PayoutAttempted: PayoutAttemptedData,
+  ReconcileDeadlinePassed: ReconcileDeadlinePassedData,
+  ReceiptMarkedExternal: TrayActionData.extend({ reference: z.string() }),
+  ReceiptAnnulled: TrayActionData,
+};
+export type ReceiptEvent = EventsOf<typeof RECEIPT_EVENTS>;
 
-export type PoolEvent =
-  | DomainEvent<'EntriesReserved', { driverId: number; receiptId: string; entryIds: string[]; payableCents: number; at: string }>
-  | DomainEvent<'EntriesReleased', { driverId: number; receiptId: string; at: string }>;
+export const POOL_EVENTS = {
+  EntriesReserved: z.object({ driverId: z.int(), receiptId: z.string(), entryIds: z.array(z.string()), payableCents: z.int(), at: instant }),
+  EntriesReleased: z.object({ driverId: z.int(), receiptId: z.string(), at: instant }),
+};
+export type PoolEvent = EventsOf<typeof POOL_EVENTS>;
 
-export const RECEIPT_EVENT_TYPES: ReceiptEvent['type'][] = ['ReceiptIssued', 'PayoutOrderCreated', 'PayoutAttempted', 'ReconcileDeadlinePassed', 'ReceiptMarkedExternal', 'ReceiptAnnulled'];
+export const RECEIPT_EVENT_TYPES = Object.keys(RECEIPT_EVENTS) as ReceiptEvent['type'][];

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../decider.js';
+import { z } from 'zod';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /** A listing's statuses, in the contract's Spanish. */
 export const SURPLUS_STATUSES = ['ACTIVA', 'RESERVADA', 'EXPIRADA', 'CANCELADA'] as const;
@@ -18,50 +19,57 @@ export const SURPLUS_DESCRIPTION_MAX = 280;
  * receives for the whole listing. The client-facing base price is derived from it with the commission in
  * force when it is shown or reserved, so the driver's gross never moves.
  */
-export interface SurplusListedData {
-  listingId: number;
-  driverId: number;
-  cityId: number | null;
-  availableLiters: number;
-  driverGrossCents: number;
-  description: string | null;
-  latitude: number;
-  longitude: number;
-  address: string;
-  listedAt: string;
-  expiresAt: string;
-}
+export const SurplusListedData = z.object({
+  listingId: z.int(),
+  driverId: z.int(),
+  cityId: z.int().nullable(),
+  availableLiters: z.number(),
+  driverGrossCents: z.int(),
+  description: z.string().nullable(),
+  latitude: z.number(),
+  longitude: z.number(),
+  address: z.string(),
+  listedAt: instant,
+  expiresAt: instant,
+});
+export type SurplusListedData = z.infer<typeof SurplusListedData>;
 
-export interface SurplusReservedData {
-  listingId: number;
-  orderId: number;
-  clientId: number;
-  reservedAt: string;
-}
+export const SurplusReservedData = z.object({
+  listingId: z.int(),
+  orderId: z.int(),
+  clientId: z.int(),
+  reservedAt: instant,
+});
+export type SurplusReservedData = z.infer<typeof SurplusReservedData>;
 
 /** The reservation's order could not be created (slot taken, method refused…): the listing is ACTIVA again. */
-export interface SurplusReservationReleasedData {
-  listingId: number;
-  orderId: number;
-  releasedAt: string;
-}
+export const SurplusReservationReleasedData = z.object({
+  listingId: z.int(),
+  orderId: z.int(),
+  releasedAt: instant,
+});
+export type SurplusReservationReleasedData = z.infer<typeof SurplusReservationReleasedData>;
 
-export interface SurplusCancelledData {
-  listingId: number;
-  cancelledAt: string;
-}
+export const SurplusCancelledData = z.object({
+  listingId: z.int(),
+  cancelledAt: instant,
+});
+export type SurplusCancelledData = z.infer<typeof SurplusCancelledData>;
 
-export interface SurplusExpiredData {
-  listingId: number;
-  expiredAt: string;
-}
+export const SurplusExpiredData = z.object({
+  listingId: z.int(),
+  expiredAt: instant,
+});
+export type SurplusExpiredData = z.infer<typeof SurplusExpiredData>;
 
-export type SurplusEvent =
-  | DomainEvent<'SurplusListed', SurplusListedData>
-  | DomainEvent<'SurplusReserved', SurplusReservedData>
-  | DomainEvent<'SurplusReservationReleased', SurplusReservationReleasedData>
-  | DomainEvent<'SurplusCancelled', SurplusCancelledData>
-  | DomainEvent<'SurplusExpired', SurplusExpiredData>;
+export const SURPLUS_EVENTS = {
+  SurplusListed: SurplusListedData,
+  SurplusReserved: SurplusReservedData,
+  SurplusReservationReleased: SurplusReservationReleasedData,
+  SurplusCancelled: SurplusCancelledData,
+  SurplusExpired: SurplusExpiredData,
+};
+export type SurplusEvent = EventsOf<typeof SURPLUS_EVENTS>;
 
 /** One stream per listing; its expected revision makes reserve, cancel and expiry race-free. */
 export const surplusStream = (listingId: number): string => `surplus-${listingId}`;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { DomainEvent } from '../decider.js';
+import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
  * The driver's wallet: one stream per driver (`wallet-<driverId>`), every money movement a
@@ -29,57 +31,66 @@ export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 export const ACCOUNT_TYPES = ['ahorro', 'corriente'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
-export interface WalletOpenedData {
-  driverId: number;
-  openedAt: string;
-}
+export const WalletOpenedData = z.object({
+  driverId: z.int(),
+  openedAt: instant,
+});
+export type WalletOpenedData = z.infer<typeof WalletOpenedData>;
 
-export interface LedgerEntryRecordedData {
-  driverId: number;
+export const LedgerEntryRecordedData = z.object({
+  driverId: z.int(),
   /** Also the event's id: derived from the cause, so a redelivered cause records nothing. */
-  entryId: string;
-  type: LedgerType;
-  direction: LedgerDirection;
+  entryId: z.string(),
+  type: z.enum(LEDGER_TYPES),
+  direction: z.enum(LEDGER_DIRECTIONS),
   /** Always positive; the direction gives the sign. */
-  amountCents: number;
+  amountCents: z.int(),
   /** The running balance after this entry; negative while the driver owes cash commissions. */
-  balanceAfterCents: number;
-  orderId: number | null;
+  balanceAfterCents: z.int(),
+  orderId: z.int().nullable(),
   /** The settlement receipt a PAYOUT_SENT pays, by its record id (the integer the API answers). */
-  receiptId: number | null;
+  receiptId: z.int().nullable(),
   /** The related order's official VES rate snapshot (bolivars per USD, e.g. "36.50"); null without an order. */
-  exchangeRateAmount: string | null;
-  description: string;
+  exchangeRateAmount: z.string().nullable(),
+  description: z.string(),
   /**
    * The one cause of the entry: the causing event's id (a delivery, a promotion grant), the settlement
    * receipt, or the admin's adjustment request. A cause never has two entries of the same type.
    */
-  causeId: string;
+  causeId: z.string(),
   /** The admin who adjusted by hand; null for entries the system wrote. */
-  adminId: number | null;
-  at: string;
-}
+  adminId: z.int().nullable(),
+  at: z.string(),
+});
+export type LedgerEntryRecordedData = z.infer<typeof LedgerEntryRecordedData>;
 
-export interface PayoutAccount {
-  method: PayoutMethod;
-  bankCode: string | null;
-  idNumber: string | null;
-  phone: string | null;
-  accountNumber: string | null;
-  accountType: AccountType | null;
-}
+export const PayoutAccount = z.object({
+  method: z.enum(PAYOUT_METHODS),
+  bankCode: z.string().nullable(),
+  idNumber: z.string().nullable(),
+  phone: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  accountType: z.enum(ACCOUNT_TYPES).nullable(),
+});
+export type PayoutAccount = z.infer<typeof PayoutAccount>;
 
-export interface PayoutAccountSetData extends PayoutAccount {
-  driverId: number;
+export const PayoutAccountSetData = PayoutAccount.extend({
+  driverId: z.int(),
   /** The driver's user account (the spec's payout config `user_id`). */
-  userId: number;
+  userId: z.int(),
   /** Whether the change was confirmed with the phone's one-time code. */
-  otpVerified: boolean;
-  at: string;
-}
+  otpVerified: z.boolean(),
+  at: z.string(),
+});
+export type PayoutAccountSetData = z.infer<typeof PayoutAccountSetData>;
 
 export type WalletOpened = DomainEvent<'WalletOpened', WalletOpenedData>;
 export type LedgerEntryRecorded = DomainEvent<'LedgerEntryRecorded', LedgerEntryRecordedData>;
 export type PayoutAccountSet = DomainEvent<'PayoutAccountSet', PayoutAccountSetData>;
 
-export type WalletEvent = WalletOpened | LedgerEntryRecorded | PayoutAccountSet;
+export const WALLET_EVENTS = {
+  WalletOpened: WalletOpenedData,
+  LedgerEntryRecorded: LedgerEntryRecordedData,
+  PayoutAccountSet: PayoutAccountSetData,
+};
+export type WalletEvent = EventsOf<typeof WALLET_EVENTS>;

@@ -3,6 +3,8 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   actor?: { id: number | string | null; role: string };
+  /** The version of the event's data shape it was stored at (infra/eventStore/versioning.ts); absent means 1. */
+  schemaVersion?: number;
   [key: string]: unknown;
 }
 

@@ -14,7 +14,7 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
   });
   afterAll(() => t?.stop());
 
-  it('issues, pays, fails, reconciles and resolves receipts as DOMAIN.md says, paying each at most once', async () => {
+  it('issues, pays, fails, reconciles and resolves receipts as docs/domain-rules.md says, paying each at most once', async () => {
     const s = settlementSteps(t);
     const paid = await s.driverWithBalance('1', 20);
     const rejected = await s.driverWithBalance('9', 12.5);

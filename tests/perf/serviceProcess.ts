@@ -44,6 +44,8 @@ export const startServiceProcess = async (env: Record<string, string>, roles: st
     env: {
       ...process.env,
       APP_ENV: 'test',
+      // What production runs: the benchmark measures the append path without the development check.
+      CHECK_EVENT_SCHEMAS: 'false',
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: '0',

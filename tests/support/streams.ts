@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { EVENT_SCHEMAS } from '../../domain/events.js';
+import { UPCASTERS } from '../../domain/upcasters.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
+import { withEventVersioning } from '../../infra/eventStore/versioning.js';
 import { pgLiteFrom } from './pgliteTemplates.js';
 
 /**
@@ -28,7 +31,7 @@ export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
   const pool = await pgLiteFrom('empty');
   const db = createDb(pool);
   await migrateToLatest(db, eventStoreMigrations);
-  const store = createPostgresEventStore(pool, { pollMs: 20 });
+  const store = withEventVersioning(createPostgresEventStore(pool, { pollMs: 20 }), { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: true });
   const history = new Map<string, number>();
   const reads = new Map<string, number>();
   const readStream = store.readStream.bind(store);
