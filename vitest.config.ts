@@ -2,7 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['domain/**/*.test.ts', 'commands/**/*.test.ts', 'stores/**/*.test.ts', 'projections/**/*.test.ts', 'api/**/*.test.ts', 'infra/**/*.test.ts', 'app/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: [
+      'domain/**/*.test.ts',
+      'commands/**/*.test.ts',
+      'stores/**/*.test.ts',
+      'projections/**/*.test.ts',
+      'api/**/*.test.ts',
+      'infra/**/*.test.ts',
+      'app/**/*.test.ts',
+      'tests/**/*.test.ts',
+    ],
     exclude: ['tests/perf/**', 'node_modules/**'],
     globalSetup: ['tests/support/pgliteTemplates.globalSetup.ts'],
     testTimeout: 60_000,

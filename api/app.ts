@@ -47,7 +47,11 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
   app.use(helmet(API_HEADERS));
   app.set('query parser', 'extended');
   // The client IP (per-IP OTP limits) comes from X-Forwarded-For only through proxies this trusts.
-  if (ctx.config.TRUST_PROXY !== undefined) app.set('trust proxy', /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY);
+  if (ctx.config.TRUST_PROXY !== undefined)
+    app.set(
+      'trust proxy',
+      /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY,
+    );
   app.use(
     pinoHttp({
       logger: ctx.logger,
@@ -60,7 +64,8 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
       // The payout webhook's token travels in its query string (the provider's contract), and a browser's
       // websocket may send its bearer token there too: neither is written to a log.
       serializers: {
-        req: (req: { url: string; query: unknown }) => Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
+        req: (req: { url: string; query: unknown }) =>
+          Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
       },
     }),
   );

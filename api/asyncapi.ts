@@ -13,11 +13,27 @@ const frame = (type: string, properties: Record<string, unknown>, required: stri
 const channelName = { type: 'string', description: '`chat.rooms.<roomId>` or `notifications.<userId>`' };
 
 const messages = {
-  subscribe: { name: 'subscribe', summary: 'Start receiving a channel', payload: frame('subscribe', { channel: channelName }, ['channel']) },
-  unsubscribe: { name: 'unsubscribe', summary: 'Stop receiving a channel', payload: frame('unsubscribe', { channel: channelName }, ['channel']) },
+  subscribe: {
+    name: 'subscribe',
+    summary: 'Start receiving a channel',
+    payload: frame('subscribe', { channel: channelName }, ['channel']),
+  },
+  unsubscribe: {
+    name: 'unsubscribe',
+    summary: 'Stop receiving a channel',
+    payload: frame('unsubscribe', { channel: channelName }, ['channel']),
+  },
   ping: { name: 'ping', summary: 'Application-level keep-alive (answered with pong)', payload: frame('ping', {}) },
-  subscribed: { name: 'subscribed', summary: 'The channel is joined', payload: frame('subscribed', { channel: channelName }, ['channel']) },
-  unsubscribed: { name: 'unsubscribed', summary: 'The channel is left', payload: frame('unsubscribed', { channel: { type: ['string', 'null'] } }, ['channel']) },
+  subscribed: {
+    name: 'subscribed',
+    summary: 'The channel is joined',
+    payload: frame('subscribed', { channel: channelName }, ['channel']),
+  },
+  unsubscribed: {
+    name: 'unsubscribed',
+    summary: 'The channel is left',
+    payload: frame('unsubscribed', { channel: { type: ['string', 'null'] } }, ['channel']),
+  },
   pong: { name: 'pong', summary: 'Answer to ping', payload: frame('pong', {}) },
   error: {
     name: 'error',
@@ -44,7 +60,8 @@ const messages = {
         channel: { type: 'string', pattern: '^chat\\.rooms\\.[0-9]+$' },
         event: { enum: ['message.created', 'room.claimed', 'room.released'] },
         data: {
-          description: 'message.created: the message as GET /chat-rooms/{roomId}/messages lists it; room.claimed / room.released: {room_id, order_id, status}',
+          description:
+            'message.created: the message as GET /chat-rooms/{roomId}/messages lists it; room.claimed / room.released: {room_id, order_id, status}',
           type: 'object',
         },
       },
@@ -58,9 +75,12 @@ const messages = {
       'message',
       {
         channel: { type: 'string', pattern: '^notifications\\.[0-9]+$' },
-        event: { enum: ['notification.created', 'notification.read', 'notifications.read_all', 'notification.deleted'] },
+        event: {
+          enum: ['notification.created', 'notification.read', 'notifications.read_all', 'notification.deleted'],
+        },
         data: {
-          description: 'notification.created: the notification as GET /notifications lists it; notification.read: {id, read_at}; notifications.read_all: {read_at}; notification.deleted: {id}',
+          description:
+            'notification.created: the notification as GET /notifications lists it; notification.read: {id, read_at}; notifications.read_all: {read_at}; notification.deleted: {id}',
           type: 'object',
         },
       },
@@ -97,18 +117,35 @@ export const asyncApiDocument = {
     },
   },
   operations: {
-    sendSubscribe: { action: 'send', channel: { $ref: '#/channels/ws' }, messages: [ref('subscribe', 'ws'), ref('unsubscribe', 'ws'), ref('ping', 'ws')] },
+    sendSubscribe: {
+      action: 'send',
+      channel: { $ref: '#/channels/ws' },
+      messages: [ref('subscribe', 'ws'), ref('unsubscribe', 'ws'), ref('ping', 'ws')],
+    },
     receiveControl: {
       action: 'receive',
       channel: { $ref: '#/channels/ws' },
       messages: [ref('subscribed', 'ws'), ref('unsubscribed', 'ws'), ref('pong', 'ws'), ref('error', 'ws')],
     },
-    receiveEvents: { action: 'receive', channel: { $ref: '#/channels/ws' }, messages: [ref('chatEvent', 'ws'), ref('notificationEvent', 'ws')] },
+    receiveEvents: {
+      action: 'receive',
+      channel: { $ref: '#/channels/ws' },
+      messages: [ref('chatEvent', 'ws'), ref('notificationEvent', 'ws')],
+    },
   },
   components: {
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'An app token or an admin JWT in the Authorization header of the upgrade request' },
-      tokenQuery: { type: 'httpApiKey', name: 'token', in: 'query', description: 'The same token as ?token= (browsers cannot set headers on a websocket)' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'An app token or an admin JWT in the Authorization header of the upgrade request',
+      },
+      tokenQuery: {
+        type: 'httpApiKey',
+        name: 'token',
+        in: 'query',
+        description: 'The same token as ?token= (browsers cannot set headers on a websocket)',
+      },
     },
   },
 } as const;

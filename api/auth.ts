@@ -18,19 +18,21 @@ export const bearerOf = (req: Request): string | null => {
   return m ? m[1].trim() : null;
 };
 
-export const authenticate = (auth: Authenticator): RequestHandler => async (req, res, next) => {
-  // An answer for one caller (or a renewed token in its header) must never be kept by a cache on the way.
-  res.setHeader('Cache-Control', 'no-store');
-  try {
-    const token = bearerOf(req);
-    const actor = token ? await auth.authenticate(token, req, res) : null;
-    if (!actor) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
-    req.actor = actor;
-    next();
-  } catch (err) {
-    next(err);
-  }
-};
+export const authenticate =
+  (auth: Authenticator): RequestHandler =>
+  async (req, res, next) => {
+    // An answer for one caller (or a renewed token in its header) must never be kept by a cache on the way.
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const token = bearerOf(req);
+      const actor = token ? await auth.authenticate(token, req, res) : null;
+      if (!actor) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
+      req.actor = actor;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
 
 /** Role guards that name their roles, so the OpenAPI document says which token a route takes. */
 export type RoleGuards = RequestHandler[] & { roles?: readonly (Role | 'SUPER_ADMIN')[] };
@@ -42,7 +44,9 @@ export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN'
       authenticate(auth),
       (req: Request, _res: Response, next: (err?: unknown) => void) => {
         const a = req.actor!;
-        const ok = roles.some((r) => (r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r));
+        const ok = roles.some((r) =>
+          r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r,
+        );
         next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
       },
     ],

@@ -9,7 +9,9 @@ import express, { type Request, type Response, type Router } from 'express';
  * the compiled dist/ (node dist/app/main.js).
  */
 export const consoleDistDir = (): string | undefined =>
-  ['../console/dist', '../../console/dist'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(`${dir}/index.html`));
+  ['../console/dist', '../../console/dist']
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+    .find((dir) => existsSync(`${dir}/index.html`));
 
 /**
  * A strict policy: scripts, styles and fonts only from this origin (the build has no inline script or
@@ -50,7 +52,10 @@ export const consoleRoutes = (dir: string | undefined = consoleDistDir()): Route
   });
   if (!dir) {
     router.use((_req, res) => {
-      res.status(503).type('text/plain').send('The console is not built: run `npm run build -w console` (npm ci does it).');
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The console is not built: run `npm run build -w console` (npm ci does it).');
     });
     return router;
   }
@@ -60,7 +65,10 @@ export const consoleRoutes = (dir: string | undefined = consoleDistDir()): Route
     if (!/^\/[\w.-]+\.(js|css)$/.test(name)) return next();
     const accepted = String(req.headers['accept-encoding'] ?? '');
     // The build's Brotli and gzip copies (console/build.mjs), for browsers that take them.
-    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    for (const [encoding, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
       const file = `${dir}/assets${name}${suffix}`;
       if (new RegExp(`\\b${encoding}\\b`).test(accepted) && existsSync(file)) {
         res.setHeader('Content-Encoding', encoding);
@@ -71,10 +79,16 @@ export const consoleRoutes = (dir: string | undefined = consoleDistDir()): Route
     }
     next();
   });
-  router.use('/assets', express.static(`${dir}/assets`, { immutable: true, maxAge: '365d', index: false }), (_req, res) => {
-    res.status(404).type('text/plain').send('No such asset.');
-  });
-  router.use(express.static(dir, { index: false, maxAge: 0, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }));
+  router.use(
+    '/assets',
+    express.static(`${dir}/assets`, { immutable: true, maxAge: '365d', index: false }),
+    (_req, res) => {
+      res.status(404).type('text/plain').send('No such asset.');
+    },
+  );
+  router.use(
+    express.static(dir, { index: false, maxAge: 0, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }),
+  );
   const sendIndex = (_req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(`${dir}/index.html`);

@@ -12,10 +12,20 @@ describe('consumption limits', () => {
   let admin: string;
   beforeAll(async () => {
     // A maps provider that finds nothing: what matters is how often it is asked.
-    maps = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ZERO_RESULTS', results: [] })));
+    maps = createServer((_req, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ZERO_RESULTS', results: [] })),
+    );
     await new Promise<void>((r) => maps.listen(0, '127.0.0.1', () => r()));
     const mapsUrl = `http://127.0.0.1:${(maps.address() as AddressInfo).port}`;
-    t = await startApiUnderTest({ env: { TRUST_PROXY: 'loopback', MAPS_API_KEY: 'k', MAPS_PROVIDER_URL: mapsUrl, MAPS_CACHE_TTL_SECONDS: '0', GEOCODING_REVERSE_PER_IP_PER_MINUTE: '3' } });
+    t = await startApiUnderTest({
+      env: {
+        TRUST_PROXY: 'loopback',
+        MAPS_API_KEY: 'k',
+        MAPS_PROVIDER_URL: mapsUrl,
+        MAPS_CACHE_TTL_SECONDS: '0',
+        GEOCODING_REVERSE_PER_IP_PER_MINUTE: '3',
+      },
+    });
     admin = (await signInAdmin(t)).token;
   });
   afterAll(async () => {
@@ -28,23 +38,42 @@ describe('consumption limits', () => {
     const anonymous = await t.request('POST', '/api/v1/auth/otp/request', { body: big });
     expect([anonymous.status, anonymous.body.error]).toEqual([413, 'PayloadTooLarge']);
     const client = await signInClient(t);
-    const signedIn = await t.request('PATCH', '/api/v1/me', { token: client.token, body: { name: 'Ana', padding: 'x'.repeat(200 * 1024) } });
+    const signedIn = await t.request('PATCH', '/api/v1/me', {
+      token: client.token,
+      body: { name: 'Ana', padding: 'x'.repeat(200 * 1024) },
+    });
     expect(signedIn.status).toBe(413);
     // A body well under the limit still goes through.
-    expect((await t.request('PATCH', '/api/v1/me', { token: client.token, body: { name: 'Ana', padding: 'x'.repeat(50 * 1024) } })).status).toBe(200);
+    expect(
+      (
+        await t.request('PATCH', '/api/v1/me', {
+          token: client.token,
+          body: { name: 'Ana', padding: 'x'.repeat(50 * 1024) },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a station import keeps its own, larger limit', async () => {
     const header = 'name,address,latitude,longitude,tipo,description,landmark,city,opening_time,closing_time';
-    const rows = Array.from({ length: 1200 }, (_, i) => `Pozo ${i},Calle ${i} ${'con una dirección larga '.repeat(4)},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`);
+    const rows = Array.from(
+      { length: 1200 },
+      (_, i) =>
+        `Pozo ${i},Calle ${i} ${'con una dirección larga '.repeat(4)},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`,
+    );
     const csv = `${header}\n${rows.join('\n')}\n`;
     expect(Buffer.byteLength(csv)).toBeGreaterThan(150 * 1024);
-    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' }, body: csv });
+    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      body: csv,
+    });
     expect(res.status).toBe(202);
   });
 
   it('public reverse geocoding: a few lookups per minute and address, then 429 with Retry-After; another address is unaffected', async () => {
-    const reverse = (ip: string) => t.request('GET', '/api/v1/geocoding/reverse?lat=10.5&lng=-66.9', { headers: { 'x-forwarded-for': ip } });
+    const reverse = (ip: string) =>
+      t.request('GET', '/api/v1/geocoding/reverse?lat=10.5&lng=-66.9', { headers: { 'x-forwarded-for': ip } });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await reverse('198.51.100.7')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -54,7 +83,13 @@ describe('consumption limits', () => {
   });
 
   it('every page number has a maximum (422 naming page)', async () => {
-    for (const path of ['/admin/admins', '/admin/drivers', '/admin/customers', '/admin/payments/pending', '/admin/reports/orders']) {
+    for (const path of [
+      '/admin/admins',
+      '/admin/drivers',
+      '/admin/customers',
+      '/admin/payments/pending',
+      '/admin/reports/orders',
+    ]) {
       const r = await t.request('GET', `/api/v1${path}?page=1000001`, { token: admin });
       expect([r.status, Object.keys(r.body.details?.fieldErrors ?? {})], path).toEqual([422, ['page']]);
     }

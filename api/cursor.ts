@@ -9,9 +9,11 @@ import { validationError } from '../domain/errors.js';
 
 export const CursorParam = z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional());
 
-export const limitParam = (def: number) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100).default(def));
+export const limitParam = (def: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100).default(def));
 
-export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });
+export const pageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });
 
 export const encodeCursor = (key: readonly unknown[]): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
@@ -31,7 +33,11 @@ export const isIdKey = (k: unknown): k is [number] => Array.isArray(k) && k.leng
 
 /** A list keyed by a time, then the id that breaks its ties. */
 export const isTimeIdKey = (k: unknown): k is [string, number] =>
-  Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && !Number.isNaN(Date.parse(k[0])) && Number.isSafeInteger(k[1]);
+  Array.isArray(k) &&
+  k.length === 2 &&
+  typeof k[0] === 'string' &&
+  !Number.isNaN(Date.parse(k[0])) &&
+  Number.isSafeInteger(k[1]);
 
 /** The (time, id) a page starts after. */
 export const afterTimeId = (cursor: string | undefined): { at: Date; id: number } | undefined => {
@@ -44,5 +50,9 @@ export const pageOf = <R extends { id: number; created_at: Date }, V>(rows: R[],
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
-  return { items: page.map(view), next_cursor: hasMore && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null, has_more: hasMore };
+  return {
+    items: page.map(view),
+    next_cursor: hasMore && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
+    has_more: hasMore,
+  };
 };

@@ -33,18 +33,34 @@ describe('the error mapper', () => {
       headers: { 'Retry-After': '42' },
       body: { error: 'Cooldown', message: 'slow down', retryAfterSeconds: 42 },
     });
-    expect(answer(tooMany('Cooldown', 'slow down', { retryAfterMinutes: 2 }))).toMatchObject({ headers: { 'Retry-After': '120' }, body: { retryAfterMinutes: 2, retryAfterSeconds: 120 } });
-    expect(answer(tooMany('SmsSendError', 'provider down'))).toMatchObject({ headers: { 'Retry-After': '60' }, body: { retryAfterSeconds: 60 } });
-    expect(answer(new DomainError('unavailable', 'GeocodingNotConfigured', 'no key'))).toMatchObject({ status: 503, headers: { 'Retry-After': '30' }, body: { retryAfterSeconds: 30 } });
+    expect(answer(tooMany('Cooldown', 'slow down', { retryAfterMinutes: 2 }))).toMatchObject({
+      headers: { 'Retry-After': '120' },
+      body: { retryAfterMinutes: 2, retryAfterSeconds: 120 },
+    });
+    expect(answer(tooMany('SmsSendError', 'provider down'))).toMatchObject({
+      headers: { 'Retry-After': '60' },
+      body: { retryAfterSeconds: 60 },
+    });
+    expect(answer(new DomainError('unavailable', 'GeocodingNotConfigured', 'no key'))).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': '30' },
+      body: { retryAfterSeconds: 30 },
+    });
     expect(answer(conflict('Busy', 'no')).headers).toBeUndefined();
   });
 
   it('keeps fieldErrors under details for ValidationError and spreads other errors’ extra fields', () => {
     expect(answer(validationError({ litersRequested: ['too many'] }))).toEqual({
       status: 422,
-      body: { error: 'ValidationError', message: expect.any(String), details: { fieldErrors: { litersRequested: ['too many'] } } },
+      body: {
+        error: 'ValidationError',
+        message: expect.any(String),
+        details: { fieldErrors: { litersRequested: ['too many'] } },
+      },
     });
-    expect(answer(conflict('InsufficientLiters', 'not enough', { remaining_liters: 10, requested_liters: 20 }))).toEqual({
+    expect(
+      answer(conflict('InsufficientLiters', 'not enough', { remaining_liters: 10, requested_liters: 20 })),
+    ).toEqual({
       status: 409,
       body: { error: 'InsufficientLiters', message: 'not enough', remaining_liters: 10, requested_liters: 20 },
     });
@@ -56,7 +72,10 @@ describe('the error mapper', () => {
   });
 
   it('answers a value the database refuses (SQLSTATE class 22) with 422 and no SQL text', () => {
-    const pgError = Object.assign(new Error('value "99999999999" is out of range for type integer in INSERT INTO orders …'), { code: '22003', severity: 'ERROR' });
+    const pgError = Object.assign(
+      new Error('value "99999999999" is out of range for type integer in INSERT INTO orders …'),
+      { code: '22003', severity: 'ERROR' },
+    );
     const { status, body } = answer(pgError);
     expect(status).toBe(422);
     expect(body.error).toBe('ValidationError');
@@ -64,7 +83,10 @@ describe('the error mapper', () => {
   });
 
   it('keeps the 4xx of an error Express raised, and hides everything else behind a bare 500', () => {
-    expect(answer(Object.assign(new URIError('Failed to decode param'), { status: 400 }))).toMatchObject({ status: 400, body: { error: 'BadRequest' } });
+    expect(answer(Object.assign(new URIError('Failed to decode param'), { status: 400 }))).toMatchObject({
+      status: 400,
+      body: { error: 'BadRequest' },
+    });
     const bug = answer(new Error('relation "orders" does not exist'));
     expect(bug).toEqual({ status: 500, body: { error: 'InternalError', message: expect.any(String) } });
     expect(JSON.stringify(bug.body)).not.toMatch(/relation|orders/);

@@ -42,6 +42,8 @@ export const healthRoutes = (ctx: AppContext, router: Router): void => {
     checks.projections &&= checks.eventStore;
     const ok = Object.values(checks).every(Boolean);
     if (!ok) res.setHeader('Retry-After', '5');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, projectionLagMs, positions: ctx.runner.positions() });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ready' : 'not_ready', checks, projectionLagMs, positions: ctx.runner.positions() });
   });
 };

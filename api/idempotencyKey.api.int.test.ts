@@ -17,7 +17,11 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
   /** The same super admin every time (signed in again: the clock jumps past a token's life). */
   const root = () => signInAdmin(t);
   const post = async (path: string, admin: SignedInAdmin | Promise<SignedInAdmin>, body: unknown, key?: string) =>
-    t.request('POST', `/api/v1${path}`, { token: (await admin).token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    t.request('POST', `/api/v1${path}`, {
+      token: (await admin).token,
+      body,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    });
 
   const routes = [
     {
@@ -28,7 +32,14 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
       booking: (b: { entry: { id: unknown } }) => b.entry,
       bookings: async (path: string) => {
         const driverId = Number(path.split('/')[3]);
-        return (await t.service.ctx.db.selectFrom('wallet_ledger').select('entry_id').where('driver_id', '=', driverId).where('type', '=', 'MANUAL_ADJUSTMENT').execute()).length;
+        return (
+          await t.service.ctx.db
+            .selectFrom('wallet_ledger')
+            .select('entry_id')
+            .where('driver_id', '=', driverId)
+            .where('type', '=', 'MANUAL_ADJUSTMENT')
+            .execute()
+        ).length;
       },
     },
     {
@@ -39,7 +50,14 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
       booking: (b: { transaction: { id: unknown } }) => b.transaction,
       bookings: async (path: string) => {
         const clientId = Number(path.split('/')[3]);
-        return (await t.service.ctx.db.selectFrom('credit_transactions').select('id').where('client_id', '=', clientId).where('type', '=', 'MANUAL_ADJUSTMENT').execute()).length;
+        return (
+          await t.service.ctx.db
+            .selectFrom('credit_transactions')
+            .select('id')
+            .where('client_id', '=', clientId)
+            .where('type', '=', 'MANUAL_ADJUSTMENT')
+            .execute()
+        ).length;
       },
     },
   ];
@@ -63,7 +81,9 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
         const path = await r.target();
         const first = r.booking((await post(path, root(), r.body, 'k-1')).body as never);
         const otherKey = r.booking((await post(path, root(), r.body, 'k-2')).body as never);
-        const otherAdmin = r.booking((await post(path, await signInAdmin(t, { allCities: true }), r.body, 'k-1')).body as never);
+        const otherAdmin = r.booking(
+          (await post(path, await signInAdmin(t, { allCities: true }), r.body, 'k-1')).body as never,
+        );
         await post(path, root(), r.body);
         await post(path, root(), r.body);
         expect(new Set([first.id, otherKey.id, otherAdmin.id]).size).toBe(3);
@@ -74,7 +94,9 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
         expect(r.booking(renewed.body as never).id).not.toEqual(first.id);
         expect(await r.bookings(path)).toBe(6);
         // Within the new window the key answers the new booking.
-        expect(r.booking((await post(path, root(), r.body, 'k-1')).body as never)).toEqual(r.booking(renewed.body as never));
+        expect(r.booking((await post(path, root(), r.body, 'k-1')).body as never)).toEqual(
+          r.booking(renewed.body as never),
+        );
         expect(await r.bookings(path)).toBe(6);
       });
 
@@ -91,9 +113,16 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
 
   it('the OpenAPI document describes the header on both routes', async () => {
     const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
-    for (const [path, op] of [['/admin/drivers/{driverId}/wallet/adjustments', 'post'], ['/admin/customers/{customerId}/credit/adjust', 'post']]) {
+    for (const [path, op] of [
+      ['/admin/drivers/{driverId}/wallet/adjustments', 'post'],
+      ['/admin/customers/{customerId}/credit/adjust', 'post'],
+    ]) {
       const header = doc.paths[path][op].parameters.find((p: { in: string; name: string }) => p.in === 'header');
-      expect(header).toMatchObject({ name: 'idempotency-key', required: false, schema: { type: 'string', maxLength: 255 } });
+      expect(header).toMatchObject({
+        name: 'idempotency-key',
+        required: false,
+        schema: { type: 'string', maxLength: 255 },
+      });
     }
   });
 });

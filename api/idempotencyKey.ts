@@ -13,7 +13,8 @@ export const IdempotencyHeaders = z.object({
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional()
     .openapi({
-      description: 'Any client-chosen string (a UUID, say). Repeating the same key within 24 hours, as the same admin, answers the first result and books nothing more.',
+      description:
+        'Any client-chosen string (a UUID, say). Repeating the same key within 24 hours, as the same admin, answers the first result and books nothing more.',
     }),
 });
 

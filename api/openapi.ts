@@ -15,7 +15,8 @@ export const createOpenApiRegistry = () => {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'A back-office JWT from POST /admin/auth/login; an answer may carry its renewal in the Authorization header',
+    description:
+      'A back-office JWT from POST /admin/auth/login; an answer may carry its renewal in the Authorization header',
   });
   registry.registerComponent('securitySchemes', 'webhookSignature', {
     type: 'apiKey',
@@ -36,7 +37,10 @@ export const ErrorBody = z
   .object({
     error: z.string(),
     message: z.string().optional(),
-    details: z.object({ fieldErrors: z.record(z.string(), z.array(z.string())).optional() }).passthrough().optional(),
+    details: z
+      .object({ fieldErrors: z.record(z.string(), z.array(z.string())).optional() })
+      .passthrough()
+      .optional(),
     retryAfterSeconds: z.number().int().optional(),
   })
   .passthrough()
@@ -96,7 +100,12 @@ export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
   const used = new Set(registry.definitions.flatMap((d) => (d.type === 'route' ? (d.route.tags ?? []) : [])));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Water delivery marketplace API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+    info: {
+      title: 'Water delivery marketplace API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/api/v1' }],
     tags: [...used].sort().map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name })),
   });
@@ -104,7 +113,12 @@ export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
 
 /** The `meta` of page-numbered lists (admin lists): total rows and the page window. */
 export const PageMeta = z
-  .object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() })
+  .object({
+    total: z.number().int(),
+    per_page: z.number().int(),
+    current_page: z.number().int(),
+    last_page: z.number().int(),
+  })
   .openapi('PageMeta');
 
 /** `{items, meta}`: one page of a page-numbered list. */

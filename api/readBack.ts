@@ -8,9 +8,14 @@ import type { AppContext } from '../infra/context.js';
  * missing, and the answer is 503 with Retry-After (the outcome is unknown to the caller), never a 404 for
  * what was just written or a 500.
  */
-export const readBack = async <T>(ctx: Pick<AppContext, 'settle'>, position: number, read: () => Promise<T | null | undefined>): Promise<T> => {
+export const readBack = async <T>(
+  ctx: Pick<AppContext, 'settle'>,
+  position: number,
+  read: () => Promise<T | null | undefined>,
+): Promise<T> => {
   await ctx.settle(position);
   const found = await read();
-  if (found === null || found === undefined) throw new DatabaseUnavailable(new Error(`the read models are behind a write committed at ${position}`));
+  if (found === null || found === undefined)
+    throw new DatabaseUnavailable(new Error(`the read models are behind a write committed at ${position}`));
   return found;
 };

@@ -29,7 +29,11 @@ export interface SuccessResponse {
   mediaType?: string | string[];
 }
 
-export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
+export interface RouteSpec<
+  B extends ZodType | undefined,
+  Q extends ZodType | undefined,
+  P extends ZodType | undefined,
+> {
   method: Method;
   /** Express path relative to /api/v1, e.g. /orders/:orderId */
   path: string;
@@ -111,7 +115,8 @@ const nulFields = (root: unknown): string[] => {
  */
 const rejectNul = (parts: unknown[]) => {
   const fields = parts.flatMap((p) => nulFields(p));
-  if (fields.length) throw validationError(Object.fromEntries(fields.map((f) => [f, ['Must not contain NUL characters.']])));
+  if (fields.length)
+    throw validationError(Object.fromEntries(fields.map((f) => [f, ['Must not contain NUL characters.']])));
 };
 
 const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' | 'params' | 'headers') => {
@@ -120,7 +125,6 @@ const parseOrThrow = (schema: ZodType, value: unknown, where: 'body' | 'query' |
   return r.data;
 };
 
-
 /** get /orders/:orderId/accept-counter → getOrdersByOrderIdAcceptCounter: unique, since method + path is. */
 export const operationIdOf = (method: Method, path: string): string =>
   method +
@@ -128,7 +132,13 @@ export const operationIdOf = (method: Method, path: string): string =>
     .split('/')
     .filter(Boolean)
     .map((segment) => (segment.startsWith(':') ? `By-${segment.slice(1)}` : segment))
-    .map((segment) => segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(''))
+    .map((segment) =>
+      segment
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join(''),
+    )
     .join('');
 
 /** Path parameters as declared, or derived from the path: ids (`id`, `…Id`) as integers, others as strings. */
@@ -136,7 +146,9 @@ const pathParamsOf = (path: string, declared: ZodType | undefined) => {
   const names = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
   if (declared) return { params: declared as never };
   if (!names.length) return undefined;
-  return { params: z.object(Object.fromEntries(names.map((n) => [n, /(^id|Id)$/.test(n) ? PathId : z.string()]))) as never };
+  return {
+    params: z.object(Object.fromEntries(names.map((n) => [n, /(^id|Id)$/.test(n) ? PathId : z.string()]))) as never,
+  };
 };
 
 /** Identifiers an answer at this status may carry whatever the operation: the token check's, the database's. */
@@ -149,11 +161,21 @@ const errorBodies = new Map<string, ZodType>();
  * The Error envelope of one operation's answer at one status: its `error` is the enum of the identifiers
  * it can carry (api/errorCodes.ts), or the plain string where none are known.
  */
-const errorBodyOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>, operationId: string, status: number, description: string): ZodType => {
-  const known = [...(ALWAYS[status] ?? []), ...(ERROR_CODES[operationId]?.[status] ?? []), ...(description.match(IDENTIFIER) ?? [])];
+const errorBodyOf = (
+  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
+  operationId: string,
+  status: number,
+  description: string,
+): ZodType => {
+  const known = [
+    ...(ALWAYS[status] ?? []),
+    ...(ERROR_CODES[operationId]?.[status] ?? []),
+    ...(description.match(IDENTIFIER) ?? []),
+  ];
   // A role guard's refusal, and the request schema's.
   if (status === 403 && (spec.guards as RoleGuards | undefined)?.roles) known.push('Forbidden');
-  if (status === 422 && (spec.body || spec.query || spec.params || spec.path.includes(':'))) known.push('ValidationError');
+  if (status === 422 && (spec.body || spec.query || spec.params || spec.path.includes(':')))
+    known.push('ValidationError');
   const codes = [...new Set(known)].sort();
   if (codes.length === 0) return ErrorBody;
   const key = codes.join(',');
@@ -180,14 +202,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * schema), 413 for a body over the limit, and 503, which any operation can answer while its database is
  * away (a route's own description of a 413 or 503 replaces the general one).
  */
-const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): [number, string][] => {
+const errorStatusesOf = (
+  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
+): [number, string][] => {
   // Bodies are read (and refused when too large) before any route runs, whatever the method.
   const own = new Map<number, string>([
     [413, ERROR_DESCRIPTIONS[413]],
     [503, ERROR_DESCRIPTIONS[503]],
   ]);
   if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
-  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':')) own.set(422, ERROR_DESCRIPTIONS[422]);
+  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':'))
+    own.set(422, ERROR_DESCRIPTIONS[422]);
   for (const e of spec.errors ?? []) {
     if (typeof e === 'number') own.set(e, own.get(e) ?? ERROR_DESCRIPTIONS[e] ?? 'Error');
     else own.set(e.status, e.description);
@@ -199,7 +224,9 @@ const errorStatusesOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefine
  * Which token a route takes: role guards name their roles (requireRole), so a back-office route takes the
  * admin JWT, an app route the app token, and a route open to any signed-in caller either.
  */
-const securityOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>): Record<string, string[]>[] => {
+const securityOf = (
+  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
+): Record<string, string[]>[] => {
   if (spec.security) return spec.security;
   if (spec.auth === false) return [];
   const roles = (spec.guards as RoleGuards | undefined)?.roles;
@@ -209,7 +236,12 @@ const securityOf = (spec: RouteSpec<ZodType | undefined, ZodType | undefined, Zo
   return [{ appToken: [] }, { adminJwt: [] }];
 };
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const, minimum: 0 } } };
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer' as const, minimum: 0 },
+  },
+};
 const RENEWED_JWT = {
   Authorization: {
     description: 'Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on',
@@ -225,14 +257,22 @@ const successDoc = (spec: { method: string; path: string }, status: number, r: S
     return { description: r.description, ...headers };
   }
   const types = r.mediaType === undefined ? ['application/json'] : ([] as string[]).concat(r.mediaType);
-  return { description: r.description, ...headers, content: Object.fromEntries(types.map((type) => [type, { schema: r.schema! }])) };
+  return {
+    description: r.description,
+    ...headers,
+    content: Object.fromEntries(types.map((type) => [type, { schema: r.schema! }])),
+  };
 };
 
 /**
  * Defines one route: guards, then zod validation of params, query and body (422 ValidationError naming
  * each bad field), then the handler; and registers the same schemas in the OpenAPI document.
  */
-export const defineRoute = <B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
+export const defineRoute = <
+  B extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  P extends ZodType | undefined = undefined,
+>(
   router: Router,
   registry: OpenAPIRegistry,
   spec: RouteSpec<B, Q, P>,
@@ -244,7 +284,8 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
   const renewsJwt = security.some((s) => 'adminJwt' in s);
   // Every tag is described once in TAGS, so the document never lists a tag without a description.
   const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
-  if (unknownTag) throw new Error(`${spec.method} ${spec.path}: tag ${unknownTag} is not described in api/openapi.ts TAGS`);
+  if (unknownTag)
+    throw new Error(`${spec.method} ${spec.path}: tag ${unknownTag} is not described in api/openapi.ts TAGS`);
   registry.registerPath({
     method: spec.method,
     path: openApiPath,
@@ -257,14 +298,27 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       ...(spec.query ? { query: spec.query as never } : {}),
       ...(spec.headers ? { headers: spec.headers as never } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
-      ...(spec.bodyContent ? { body: { required: true, content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])) } } : {}),
+      ...(spec.bodyContent
+        ? {
+            body: {
+              required: true,
+              content: Object.fromEntries(Object.entries(spec.bodyContent).map(([type, schema]) => [type, { schema }])),
+            },
+          }
+        : {}),
     },
     responses: {
-      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r, renewsJwt)])),
+      ...Object.fromEntries(
+        Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r, renewsJwt)]),
+      ),
       ...Object.fromEntries(
         errorStatusesOf(spec).map(([status, description]) => [
           String(status),
-          { description, ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: errorBodyOf(spec, operationId, status, description) } } },
+          {
+            description,
+            ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+            content: { 'application/json': { schema: errorBodyOf(spec, operationId, status, description) } },
+          },
         ]),
       ),
     },
@@ -276,7 +330,11 @@ export const defineRoute = <B extends ZodType | undefined = undefined, Q extends
       const query = spec.query ? parseOrThrow(spec.query, req.query, 'query') : undefined;
       if (spec.headers) parseOrThrow(spec.headers, req.headers, 'headers');
       const body = spec.body ? parseOrThrow(spec.body, req.body, 'body') : undefined;
-      const result = await handler({ body, query, params, actor: req.actor as Actor, req, res } as Valid<Out<B>, Out<Q>, Out<P>>);
+      const result = await handler({ body, query, params, actor: req.actor as Actor, req, res } as Valid<
+        Out<B>,
+        Out<Q>,
+        Out<P>
+      >);
       if (res.headersSent) return;
       if (result === undefined) res.status(204).end();
       else res.json(result);

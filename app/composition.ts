@@ -57,11 +57,17 @@ export interface Service {
 }
 
 export const openPool = async (config: Config): Promise<SqlPool> =>
-  config.DATABASE_URL ? createPostgresPool(config.DATABASE_URL) : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
+  config.DATABASE_URL
+    ? createPostgresPool(config.DATABASE_URL)
+    : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
 
 /** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
 export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
-  const versioning = { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production' };
+  const versioning = {
+    schemas: EVENT_SCHEMAS,
+    upcasters: UPCASTERS,
+    checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production',
+  };
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
     return createEsdbEventStore(config.ESDB_URL);
@@ -83,7 +89,8 @@ const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
  * (docs/decisions/0003-inline-and-async-read-models.md); EventStoreDB keeps the log elsewhere, so there all are
  * asynchronous and a write waits for those it reads.
  */
-export const inlineProjectorsOf = (config: Config, projectors: Projector[]): Projector[] => (config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead));
+export const inlineProjectorsOf = (config: Config, projectors: Projector[]): Projector[] =>
+  config.ESDB_URL ? [] : projectors.filter((p) => !p.settledOnRead);
 
 /** The composition root: builds every port and module from config, once. */
 export const buildService = async (options: BuildOptions): Promise<Service> => {
@@ -153,7 +160,9 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     outbox: createDevOutbox(db),
     async settle(position, readModels) {
       if (position <= 0) return;
-      const asynchronous = readModels ? readModels.filter((name) => runner.projectors.some((p) => p.name === name)) : settledOnWrite;
+      const asynchronous = readModels
+        ? readModels.filter((name) => runner.projectors.some((p) => p.name === name))
+        : settledOnWrite;
       if (asynchronous.length > 0) await followReadModels(position, asynchronous);
     },
     async caughtUp(projector) {

@@ -22,7 +22,8 @@ const exceptions: Record<string, string[]> = { 'infra/context.ts': ['commands', 
 const root = join(import.meta.dirname, '..');
 const specifier = /(?:\bfrom|^import|\bimport\(|declare module)\s*['"]([^'"]+)['"]/gm;
 
-const importsOf = (file: string): string[] => [...readFileSync(join(root, file), 'utf8').matchAll(specifier)].map((m) => m[1]);
+const importsOf = (file: string): string[] =>
+  [...readFileSync(join(root, file), 'utf8').matchAll(specifier)].map((m) => m[1]);
 
 const sourcesOf = (folder: string): string[] =>
   readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -40,7 +41,9 @@ describe('layers', () => {
         importsOf(file)
           .filter((spec) => {
             const folder = folderOf(file, spec);
-            return folder !== null && folder !== layer && !allowed.includes(folder) && !exceptions[file]?.includes(folder);
+            return (
+              folder !== null && folder !== layer && !allowed.includes(folder) && !exceptions[file]?.includes(folder)
+            );
           })
           .map((spec) => `${file} → ${spec}`),
       );
@@ -49,7 +52,11 @@ describe('layers', () => {
   }
 
   it('domain/ touches no Node built-in (no I/O)', () => {
-    const wrong = sourcesOf('domain').flatMap((file) => importsOf(file).filter((s) => s.startsWith('node:')).map((s) => `${file} → ${s}`));
+    const wrong = sourcesOf('domain').flatMap((file) =>
+      importsOf(file)
+        .filter((s) => s.startsWith('node:'))
+        .map((s) => `${file} → ${s}`),
+    );
     expect(wrong).toEqual([]);
   });
 });

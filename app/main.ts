@@ -46,10 +46,23 @@ const main = async () => {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  const built = await buildService({ config, roles: roles.length ? (roles as ProcessRole[]) : ALL_ROLES, abort: starting.signal });
+  const built = await buildService({
+    config,
+    roles: roles.length ? (roles as ProcessRole[]) : ALL_ROLES,
+    abort: starting.signal,
+  });
   const port = await built.start();
   service = built;
-  built.ctx.logger.info({ port, roles: roles.length ? roles : ALL_ROLES, store: built.ctx.store.name, bus: built.ctx.bus.name, env: config.APP_ENV }, 'service started');
+  built.ctx.logger.info(
+    {
+      port,
+      roles: roles.length ? roles : ALL_ROLES,
+      store: built.ctx.store.name,
+      bus: built.ctx.bus.name,
+      env: config.APP_ENV,
+    },
+    'service started',
+  );
   // A signal that came while we were starting (after the database wait) is honoured now.
   if (stopSignal) {
     const signal = stopSignal;

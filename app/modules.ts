@@ -32,7 +32,17 @@ import { reportsModule } from './modules/reports.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
-  { name: 'core', migrations: { ...eventStoreMigrations, ...projectionRunnerMigrations, ...inlineProjectionMigrations, ...devOutboxMigrations, ...processManagerMigrations }, routes: devRoutes },
+  {
+    name: 'core',
+    migrations: {
+      ...eventStoreMigrations,
+      ...projectionRunnerMigrations,
+      ...inlineProjectionMigrations,
+      ...devOutboxMigrations,
+      ...processManagerMigrations,
+    },
+    routes: devRoutes,
+  },
   notificationsModule,
   deviceTokensModule,
   identityModule,
@@ -59,4 +69,5 @@ export const modules: AppModule[] = [
 ];
 
 /** Every module's migrations in one set, as the service, the CLIs and the test templates run them. */
-export const migrationsOf = (ms: readonly AppModule[] = modules): Record<string, Migration> => Object.assign({}, ...ms.map((m) => m.migrations ?? {}));
+export const migrationsOf = (ms: readonly AppModule[] = modules): Record<string, Migration> =>
+  Object.assign({}, ...ms.map((m) => m.migrations ?? {}));

@@ -23,28 +23,57 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const adjust = (amountCents: number): CreditCommand => ({ type: 'AdjustCredit', clientId: 7, adminId: 1, direction: 'CREDIT', scope: 'ANY', amountCents, reason: 'goodwill after a late delivery', now: at(0) });
+const adjust = (amountCents: number): CreditCommand => ({
+  type: 'AdjustCredit',
+  clientId: 7,
+  adminId: 1,
+  direction: 'CREDIT',
+  scope: 'ANY',
+  amountCents,
+  reason: 'goodwill after a late delivery',
+  now: at(0),
+});
 
 const create: CreateOrder = createOrderCommand(1, at(0));
 const bid = (offerId: number, driverId: number): PlaceOffer => ({
-  type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
-  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),
+  type: 'PlaceOffer',
+  offerId,
+  driverId,
+  driverGrossCents: null,
+  estimatedMinutes: 10,
+  driverRemainingLiters: 5000,
+  force: false,
+  driverLatitude: null,
+  driverLongitude: null,
+  now: at(1),
+  offerExpiresAt: at(11),
 });
 const accept = (offerId: number): AcceptOffer => ({
-  type: 'AcceptOffer', offerId, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32),
+  type: 'AcceptOffer',
+  offerId,
+  clientId: 7,
+  driverRemainingLiters: 5000,
+  driverBusy: false,
+  creditAvailableCents: 0,
+  now: at(2),
+  paymentExpiresAt: at(32),
 });
 const orderHistory = (...commands: OrderCommand[]) => spec(orderDecider).history(commands);
 
 describe('the one command handler', () => {
   it('reads the stream once, decides, appends, and returns the events with their ids and the state after them', async () => {
     const stream = fresh('credit');
-    await t.existingStream(stream, [{ type: 'CreditAdjusted', data: creditDecider.decide(adjust(100), creditDecider.initialState)[0].data }]);
+    await t.existingStream(stream, [
+      { type: 'CreditAdjusted', data: creditDecider.decide(adjust(100), creditDecider.initialState)[0].data },
+    ]);
     t.resetReads();
     const r = await handle(creditDecider, stream, adjust(250), { metadata: { actor: { id: 1, role: 'ADMIN' } } });
     expect(t.readsOf(stream)).toBe(1);
     expect(r.position).toBeGreaterThan(0);
     expect(r.version).toBe(2);
-    expect(r.events).toMatchObject([{ type: 'CreditAdjusted', data: { amountCents: 250, balanceAfterCents: 350 }, eventId: expect.any(String) }]);
+    expect(r.events).toMatchObject([
+      { type: 'CreditAdjusted', data: { amountCents: 250, balanceAfterCents: 350 }, eventId: expect.any(String) },
+    ]);
     expect(r.state.balances.ANY).toBe(350);
     await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 250 } }]);
   });
@@ -59,12 +88,20 @@ describe('the one command handler', () => {
     const late = await handle(creditDecider, stream, adjust(25), { loaded: first });
     expect(t.readsOf(stream)).toBe(1);
     expect(late.state.balances.ANY).toBe(175);
-    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }, { type: 'CreditAdjusted' }, { type: 'CreditAdjusted', data: { balanceAfterCents: 175 } }]);
+    await t.expectNewEvents(stream, [
+      { type: 'CreditAdjusted' },
+      { type: 'CreditAdjusted' },
+      { type: 'CreditAdjusted', data: { balanceAfterCents: 175 } },
+    ]);
   });
 
   it('runs access checks and no-ops in the command on the loaded state: a thrown error appends nothing, null decides nothing', async () => {
     const stream = fresh('credit');
-    await expect(handle(creditDecider, stream, () => { throw new DomainError('forbidden', 'Forbidden', 'not yours'); })).rejects.toMatchObject({ code: 'Forbidden' });
+    await expect(
+      handle(creditDecider, stream, () => {
+        throw new DomainError('forbidden', 'Forbidden', 'not yours');
+      }),
+    ).rejects.toMatchObject({ code: 'Forbidden' });
     const nothing = await handle(creditDecider, stream, () => null);
     expect(nothing).toMatchObject({ position: 0, events: [], version: 0 });
     await t.expectNewEvents(stream, []);
@@ -73,7 +110,10 @@ describe('the one command handler', () => {
   it('of two concurrent accepts of one order exactly one wins; the other decides again and is refused', async () => {
     const stream = fresh('order');
     await t.existingStream(stream, orderHistory(create, bid(10, 21), bid(11, 22)));
-    const results = await Promise.allSettled([handle(orderDecider, stream, accept(10)), handle(orderDecider, stream, accept(11))]);
+    const results = await Promise.allSettled([
+      handle(orderDecider, stream, accept(10)),
+      handle(orderDecider, stream, accept(11)),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ code: 'Conflict' });
@@ -93,8 +133,13 @@ describe('the one command handler', () => {
     const stream = fresh('order');
     await t.existingStream(stream, orderHistory(create, bid(10, 21)));
     const log: string[] = [];
-    const slot = (name: string): Reservation => ({ take: async () => void log.push(`take ${name}`), release: async () => void log.push(`release ${name}`) });
-    await expect(handle(orderDecider, stream, accept(99), { reservations: [slot('driver')] })).rejects.toBeInstanceOf(DomainError);
+    const slot = (name: string): Reservation => ({
+      take: async () => void log.push(`take ${name}`),
+      release: async () => void log.push(`release ${name}`),
+    });
+    await expect(handle(orderDecider, stream, accept(99), { reservations: [slot('driver')] })).rejects.toBeInstanceOf(
+      DomainError,
+    );
     expect(log).toEqual([]);
     await handle(orderDecider, stream, accept(10), { reservations: [slot('driver'), slot('customer')] });
     expect(log).toEqual(['take driver', 'take customer']);
@@ -103,9 +148,19 @@ describe('the one command handler', () => {
   it('gives back what it took, in reverse order, when the command then fails; a refused reservation is the answer', async () => {
     const stream = fresh('credit');
     const log: string[] = [];
-    const free = (name: string): Reservation => ({ take: async () => void log.push(`take ${name}`), release: async () => void log.push(`release ${name}`) });
-    const held: Reservation = { take: async () => { throw new DomainError('conflict', 'ActiveOrderExists', 'held'); }, release: async () => void log.push('release held') };
-    await expect(handle(creditDecider, stream, adjust(100), { reservations: [free('driver'), free('customer'), held] })).rejects.toMatchObject({ code: 'ActiveOrderExists' });
+    const free = (name: string): Reservation => ({
+      take: async () => void log.push(`take ${name}`),
+      release: async () => void log.push(`release ${name}`),
+    });
+    const held: Reservation = {
+      take: async () => {
+        throw new DomainError('conflict', 'ActiveOrderExists', 'held');
+      },
+      release: async () => void log.push('release held'),
+    };
+    await expect(
+      handle(creditDecider, stream, adjust(100), { reservations: [free('driver'), free('customer'), held] }),
+    ).rejects.toMatchObject({ code: 'ActiveOrderExists' });
     expect(log).toEqual(['take driver', 'take customer', 'release customer', 'release driver']);
     await t.expectNewEvents(stream, []);
   });
@@ -113,7 +168,11 @@ describe('the one command handler', () => {
   it('runs the reactions registered for the stream category on the events it appended and the state it decided', async () => {
     const own = createHandle(t.store);
     const seen: { events: Appended[]; known: string[] }[] = [];
-    own.register({ name: 'credit-follower', categories: ['credit'], react: async (events, known) => (seen.push({ events, known: known.map(([id]) => id) }), 0) });
+    own.register({
+      name: 'credit-follower',
+      categories: ['credit'],
+      react: async (events, known) => (seen.push({ events, known: known.map(([id]) => id) }), 0),
+    });
     const stream = fresh('credit');
     const handled = await own(creditDecider, stream, adjust(100), { read: [['order-1', { state: null, version: 0 }]] });
     expect(seen).toEqual([{ events: [{ ...handled.events[0], streamId: stream }], known: [stream, 'order-1'] }]);

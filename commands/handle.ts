@@ -96,7 +96,12 @@ export interface InlineReaction {
 export type CommandFor<C, S> = C | ((state: S) => C | null);
 
 export interface Handle {
-  <C, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, command: NoInfer<CommandFor<C, S>>, options?: NoInfer<HandleOptions<S>>): Promise<Handled<S, E>>;
+  <C, S, E extends DomainEvent>(
+    decider: Decider<C, S, E>,
+    streamId: string,
+    command: NoInfer<CommandFor<C, S>>,
+    options?: NoInfer<HandleOptions<S>>,
+  ): Promise<Handled<S, E>>;
   /** Runs `reaction` after every append to a stream of its categories, in the order registered. */
   register(reaction: InlineReaction): void;
 }
@@ -107,7 +112,11 @@ export const categoryOf = (streamId: string): string => {
   return dash < 0 ? streamId : streamId.slice(0, dash);
 };
 
-export const loadState = async <S, E extends DomainEvent>(store: EventStore, streamId: string, aggregate: Aggregate<S, E>) => {
+export const loadState = async <S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  aggregate: Aggregate<S, E>,
+) => {
   const recorded = await store.readStream(streamId);
   let state = aggregate.initialState;
   for (const r of recorded) state = aggregate.evolve(state, { type: r.type, data: r.data } as E);
@@ -140,7 +149,9 @@ const decideAndAppend = async <S, E extends DomainEvent>(
     for (let attempt = 1; ; attempt++) {
       const { state, version } = current ?? (await loadState(store, streamId, aggregate));
       current = undefined;
-      const events = decide(state, version).map((e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>);
+      const events = decide(state, version).map(
+        (e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>,
+      );
       if (events.length === 0) return { position: 0, events, state, version };
       for (; taken < reservations.length; taken++) await reservations[taken].take();
       try {
@@ -149,7 +160,12 @@ const decideAndAppend = async <S, E extends DomainEvent>(
           events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
           { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
         );
-        return { position: result.position, events, state: events.reduce<S>(aggregate.evolve, state), version: version + events.length };
+        return {
+          position: result.position,
+          events,
+          state: events.reduce<S>(aggregate.evolve, state),
+          version: version + events.length,
+        };
       } catch (err) {
         if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
         if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
@@ -165,7 +181,12 @@ const decideAndAppend = async <S, E extends DomainEvent>(
 
 export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle => {
   const reactions: InlineReaction[] = [];
-  const handle = async (decider: Decider<unknown, unknown, DomainEvent>, streamId: string, command: CommandFor<unknown, unknown>, options: HandleOptions<unknown> = {}) => {
+  const handle = async (
+    decider: Decider<unknown, unknown, DomainEvent>,
+    streamId: string,
+    command: CommandFor<unknown, unknown>,
+    options: HandleOptions<unknown> = {},
+  ) => {
     const decide = (state: unknown) => {
       const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
       return c === null ? [] : decider.decide(c, state);
@@ -174,9 +195,13 @@ export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Han
     if (handled.events.length === 0 || options.react === false) return handled;
     const category = categoryOf(streamId);
     const appended = handled.events.map((e) => ({ ...e, streamId }));
-    const known: [string, Loaded<unknown>][] = [[streamId, { state: handled.state, version: handled.version }], ...(options.read ?? [])];
+    const known: [string, Loaded<unknown>][] = [
+      [streamId, { state: handled.state, version: handled.version }],
+      ...(options.read ?? []),
+    ];
     let position = handled.position;
-    for (const r of reactions) if (r.categories.includes(category)) position = Math.max(position, await r.react(appended, known));
+    for (const r of reactions)
+      if (r.categories.includes(category)) position = Math.max(position, await r.react(appended, known));
     return { ...handled, position };
   };
   return Object.assign(handle, { register: (reaction: InlineReaction) => void reactions.push(reaction) }) as Handle;

@@ -36,7 +36,8 @@ export const derivedEventId = (causeEventId: string, purpose: string): string =>
 };
 
 /** The ids of a reaction's events, by index, for one purpose. */
-export const derivedEventIds = (cause: { eventId: string }, purpose: string) => (index: number) => derivedEventId(cause.eventId, `${purpose}/${index}`);
+export const derivedEventIds = (cause: { eventId: string }, purpose: string) => (index: number) =>
+  derivedEventId(cause.eventId, `${purpose}/${index}`);
 
 export type IdSequence =
   | 'order_id_seq'
@@ -60,6 +61,8 @@ export const nextId = async (db: Db, sequence: IdSequence): Promise<number> => (
 /** `count` ids at once (a receipt's lines), in one round trip. */
 export const nextIds = async (db: Db, sequence: IdSequence, count: number): Promise<number[]> => {
   if (count === 0) return [];
-  const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id FROM generate_series(1, ${count})`.execute(db);
+  const { rows } = await sql<{
+    id: number;
+  }>`SELECT nextval(${sequence}::regclass) AS id FROM generate_series(1, ${count})`.execute(db);
   return rows.map((r) => Number(r.id));
 };

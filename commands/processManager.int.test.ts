@@ -87,7 +87,11 @@ describe.each(backends)('process manager on $name', (backend) => {
     const events = questions.map(([n, outcome]) => ({ eventId: randomUUID(), type: 'Asked', data: { n, outcome } }));
     const stream = `ask-${name}-${randomUUID()}`;
     // An event the process does not react to sits among the ones it does.
-    const { position } = await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Noted', data: {} }], { expectedRevision: 'any' });
+    const { position } = await store.appendToStream(
+      stream,
+      [...events, { eventId: randomUUID(), type: 'Noted', data: {} }],
+      { expectedRevision: 'any' },
+    );
     await untilLogShows(position);
     return (await store.readStream(stream)).filter((e) => e.type === 'Asked');
   };
@@ -100,7 +104,11 @@ describe.each(backends)('process manager on $name', (backend) => {
   const answered = () => written('answer');
 
   const checkpoint = async () => {
-    const row = await ctx.db.selectFrom('process_manager_checkpoints').select('position').where('name', '=', name).executeTakeFirst();
+    const row = await ctx.db
+      .selectFrom('process_manager_checkpoints')
+      .select('position')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? Number(row.position) : 0;
   };
 
@@ -113,7 +121,14 @@ describe.each(backends)('process manager on $name', (backend) => {
     const db = createDb(pool);
     await migrateToLatest(db, { ...eventStoreMigrations, ...processManagerMigrations });
     store = createPostgresEventStore(pool, { pollMs: 20 });
-    ctx = { db, store, logger: createLogger('silent'), settle: async () => {}, handle: createHandle(store), clock: new ManualClock('2030-01-01T00:00:00Z') };
+    ctx = {
+      db,
+      store,
+      logger: createLogger('silent'),
+      settle: async () => {},
+      handle: createHandle(store),
+      clock: new ManualClock('2030-01-01T00:00:00Z'),
+    };
     close = async () => {
       await store.close();
       await db.destroy();

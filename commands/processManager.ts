@@ -6,7 +6,18 @@ import type { Db } from '../infra/db/database.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
 import type { ScheduledJob, Scheduler } from '../infra/scheduler.js';
-import { categoryOf, loadState, StreamBusy, type Aggregate, type CommandFor, type Handle, type Handled, type HandleOptions, type InlineReaction, type Loaded } from './handle.js';
+import {
+  categoryOf,
+  loadState,
+  StreamBusy,
+  type Aggregate,
+  type CommandFor,
+  type Handle,
+  type Handled,
+  type HandleOptions,
+  type InlineReaction,
+  type Loaded,
+} from './handle.js';
 import { causedBy, derivedEventIds } from './origin.js';
 
 /**
@@ -203,7 +214,11 @@ export const processManagerMigrations: Record<string, Migration> = {
 const BATCH = 500;
 
 const loadCheckpoint = async (db: Db, name: string): Promise<number> => {
-  const row = await db.selectFrom('process_manager_checkpoints').select('position').where('name', '=', name).executeTakeFirst();
+  const row = await db
+    .selectFrom('process_manager_checkpoints')
+    .select('position')
+    .where('name', '=', name)
+    .executeTakeFirst();
   return row ? Number(row.position) : 0;
 };
 
@@ -217,18 +232,27 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
 export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C> {
   const { name } = definition;
   const reactsTo = (e: Cause) => follows(definition as ReactionDefinition<unknown>, e);
-  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> => reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
+  const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> =>
+    reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
   /**
    * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
    * busy is no refusal: inline, the reaction is left to the catch-up (the command it follows stands); in
    * the catch-up, it stops the run at this event, which the next run retries.
    */
-  const reactLoggingRefusal = async (ctx: C, e: Cause, log: Record<string, unknown>, streams: Streams | null = null): Promise<number> => {
+  const reactLoggingRefusal = async (
+    ctx: C,
+    e: Cause,
+    log: Record<string, unknown>,
+    streams: Streams | null = null,
+  ): Promise<number> => {
     try {
       return await react(ctx, e, streams);
     } catch (err) {
       if (err instanceof StreamBusy && streams !== null) {
-        ctx.logger.warn({ err, process: name, type: e.type }, 'process manager reaction left to the catch-up: stream busy');
+        ctx.logger.warn(
+          { err, process: name, type: e.type },
+          'process manager reaction left to the catch-up: stream busy',
+        );
         return 0;
       }
       if (!(err instanceof DomainError) || err instanceof StreamBusy) throw err;
@@ -249,13 +273,17 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     inline,
     react: (ctx, e) => (reactsTo(e) ? reactLoggingRefusal(ctx, e, {}) : Promise.resolve(0)),
     inlineReaction(ctx) {
-      if (!definition.categories) throw new Error(`process manager ${name} names no stream categories to follow inline`);
+      if (!definition.categories)
+        throw new Error(`process manager ${name} names no stream categories to follow inline`);
       return {
         name,
         categories: definition.categories,
         react: (events, known) =>
           inline(ctx, events, known).catch((err: unknown) => {
-            ctx.logger.warn({ err, process: name, types: events.map((e) => e.type) }, 'process manager reaction left to the catch-up');
+            ctx.logger.warn(
+              { err, process: name, types: events.map((e) => e.type) },
+              'process manager reaction left to the catch-up',
+            );
             return 0;
           }),
       };

@@ -21,7 +21,10 @@ const { brotliCompressSync, gzipSync, constants } = await import('node:zlib');
 const assets = `${root}/dist/assets`;
 for (const name of readdirSync(assets).filter((n) => /\.(js|css)$/.test(n))) {
   const bytes = readFileSync(`${assets}/${name}`);
-  writeFileSync(`${assets}/${name}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(
+    `${assets}/${name}.br`,
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   writeFileSync(`${assets}/${name}.gz`, gzipSync(bytes, { level: 9 }));
 }
 console.log('console: built into console/dist');

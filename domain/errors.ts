@@ -27,13 +27,20 @@ export class DomainError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('bad_request', code, message, details);
-export const unauthorized = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('unauthorized', code, message, details);
-export const forbidden = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('forbidden', code, message, details);
-export const notFound = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('not_found', code, message, details);
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('conflict', code, message, details);
-export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('unprocessable', code, message, details);
-export const tooMany = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('too_many', code, message, details);
+export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('bad_request', code, message, details);
+export const unauthorized = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('unauthorized', code, message, details);
+export const forbidden = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('forbidden', code, message, details);
+export const notFound = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('not_found', code, message, details);
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('conflict', code, message, details);
+export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('unprocessable', code, message, details);
+export const tooMany = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('too_many', code, message, details);
 
 /** 422 ValidationError with details.fieldErrors, the spec's shape for bad input. */
 export const validationError = (fieldErrors: Record<string, string[]>, message = 'The given data was invalid.') =>

@@ -9,7 +9,8 @@ import type { DomainEvent } from './decider.js';
 export type EventSchemas = Record<string, z.ZodType>;
 
 /** The union of events a schema map describes, as deciders and projectors see them. */
-export type EventsOf<M extends EventSchemas> = { [K in keyof M & string]: DomainEvent<K, z.infer<M[K]>> }[keyof M & string];
+export type EventsOf<M extends EventSchemas> = { [K in keyof M & string]: DomainEvent<K, z.infer<M[K]>> }[keyof M &
+  string];
 
 /** A moment as `Date.toISOString` writes it, the form of every time an event records. */
 export const instant = z.iso.datetime({ offset: true });

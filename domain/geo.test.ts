@@ -54,7 +54,11 @@ describe('boundingBox', () => {
     for (let dLat = -0.1; dLat <= 0.1; dLat += 0.001) {
       for (let dLng = -0.1; dLng <= 0.1; dLng += 0.001) {
         const p = { latitude: caracas.latitude + dLat, longitude: caracas.longitude + dLng };
-        const inBox = p.latitude >= box.minLatitude && p.latitude <= box.maxLatitude && p.longitude >= box.minLongitude && p.longitude <= box.maxLongitude;
+        const inBox =
+          p.latitude >= box.minLatitude &&
+          p.latitude <= box.maxLatitude &&
+          p.longitude >= box.minLongitude &&
+          p.longitude <= box.maxLongitude;
         if (distanceKm(caracas, p) <= 10 && !inBox) outside.push(`${p.latitude},${p.longitude}`);
       }
     }
@@ -63,7 +67,14 @@ describe('boundingBox', () => {
   });
 
   it('widens to all longitudes near a pole or the antimeridian', () => {
-    expect(boundingBox({ latitude: 89.99, longitude: 0 }, 10)).toMatchObject({ minLongitude: -180, maxLongitude: 180, maxLatitude: 90 });
-    expect(boundingBox({ latitude: 0, longitude: 179.99 }, 10)).toMatchObject({ minLongitude: -180, maxLongitude: 180 });
+    expect(boundingBox({ latitude: 89.99, longitude: 0 }, 10)).toMatchObject({
+      minLongitude: -180,
+      maxLongitude: 180,
+      maxLatitude: 90,
+    });
+    expect(boundingBox({ latitude: 0, longitude: 179.99 }, 10)).toMatchObject({
+      minLongitude: -180,
+      maxLongitude: 180,
+    });
   });
 });

@@ -12,7 +12,12 @@ export const TRACKING_SPEED_KMH = 25;
 const rad = (deg: number): number => (deg * Math.PI) / 180;
 
 export const isValidCoordinate = ({ latitude, longitude }: LatLng): boolean =>
-  Number.isFinite(latitude) && Number.isFinite(longitude) && latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180;
+  Number.isFinite(latitude) &&
+  Number.isFinite(longitude) &&
+  latitude >= -90 &&
+  latitude <= 90 &&
+  longitude >= -180 &&
+  longitude <= 180;
 
 export const distanceMeters = (a: LatLng, b: LatLng): number => {
   const dLat = rad(b.latitude - a.latitude);
@@ -24,7 +29,8 @@ export const distanceMeters = (a: LatLng, b: LatLng): number => {
 export const distanceKm = (a: LatLng, b: LatLng): number => distanceMeters(a, b) / 1000;
 
 /** Whole minutes, rounded up: an ETA that says 0 while the truck is still 100 m away would be wrong. */
-export const etaMinutes = (km: number, speedKmh: number = TRACKING_SPEED_KMH): number => Math.ceil((km / speedKmh) * 60);
+export const etaMinutes = (km: number, speedKmh: number = TRACKING_SPEED_KMH): number =>
+  Math.ceil((km / speedKmh) * 60);
 
 export interface BoundingBox {
   minLatitude: number;
@@ -44,7 +50,8 @@ export const boundingBox = (centre: LatLng, km: number): BoundingBox => {
   const minLatitude = centre.latitude - deg(angular);
   const maxLatitude = centre.latitude + deg(angular);
   const all = { minLongitude: -180, maxLongitude: 180 };
-  if (minLatitude <= -90 || maxLatitude >= 90) return { minLatitude: Math.max(-90, minLatitude), maxLatitude: Math.min(90, maxLatitude), ...all };
+  if (minLatitude <= -90 || maxLatitude >= 90)
+    return { minLatitude: Math.max(-90, minLatitude), maxLatitude: Math.min(90, maxLatitude), ...all };
   const dLng = deg(Math.asin(Math.min(1, Math.sin(angular) / Math.cos(rad(centre.latitude)))));
   const minLongitude = centre.longitude - dLng;
   const maxLongitude = centre.longitude + dLng;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { centsToUsd, grossUpByPercent, percentOf, remainderAfterPercent, roundHalfAwayFromZero, usdToCents } from './money.js';
+import {
+  centsToUsd,
+  grossUpByPercent,
+  percentOf,
+  remainderAfterPercent,
+  roundHalfAwayFromZero,
+  usdToCents,
+} from './money.js';
 
 describe('roundHalfAwayFromZero', () => {
   it.each([
@@ -40,7 +47,8 @@ describe('usdToCents and centsToUsd', () => {
 
   it('round-trips every cent amount', () => {
     const misses: number[] = [];
-    for (let cents = -100_000; cents <= 10_000_000; cents += 61) if (usdToCents(centsToUsd(cents)) !== cents) misses.push(cents);
+    for (let cents = -100_000; cents <= 10_000_000; cents += 61)
+      if (usdToCents(centsToUsd(cents)) !== cents) misses.push(cents);
     expect(misses).toEqual([]);
   });
 

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { driverGrossOf, offerPriceFromDriverGross, priceOrder } from './pricing.js';
 import type { Pricing, PricingSettings } from './pricing.js';
 
-const settings: PricingSettings = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };
+const settings: PricingSettings = {
+  platformCommissionPrc: 10,
+  clientSolidaryPrc: 1,
+  driverSolidaryPrc: 1,
+  platformSolidaryPrc: 0,
+};
 
 const price = (w: number, paymentMethod: string, creditAvailableCents = 0, s: PricingSettings = settings): Pricing =>
   priceOrder({ waterPriceCents: w, paymentMethod, settings: s, creditAvailableCents });
@@ -17,7 +22,8 @@ const brokenIdentities = (p: Pricing): string[] => {
     'charges = client pays': sum('charge') === p.clientPaysCents,
     'charges + adjustment = client charged': sum('charge') + sum('adjustment') === p.clientChargedCents,
     'base − deductions = driver receives': p.basePriceCents - sum('deduction') === p.driverReceivesCents,
-    'solidary lines = fund': amount('client_solidary') + amount('driver_solidary') + amount('platform_solidary') === p.solidaryFundCents,
+    'solidary lines = fund':
+      amount('client_solidary') + amount('driver_solidary') + amount('platform_solidary') === p.solidaryFundCents,
     'gross + revenue = base': p.driverGrossCents + p.platformRevenueCents === p.basePriceCents,
     'pays − promo = charged': p.clientPaysCents - p.promoCreditCents === p.clientChargedCents,
     'charged ≥ 0': p.clientChargedCents >= 0,
@@ -111,8 +117,18 @@ describe('priceOrder, CASH_USD', () => {
 describe('promotional credit', () => {
   it('covers part of an online order', () => {
     const p = price(12345, 'EXCHANGE_PAY', 5000);
-    expect(p).toMatchObject({ clientPaysCents: 12468, promoCreditCents: 5000, clientChargedCents: 7468, isFullyPromoted: false });
-    expect(line(p, 'promo_credit')).toEqual({ code: 'promo_credit', type: 'adjustment', amount_cents: -5000, applied_fee_prc: null });
+    expect(p).toMatchObject({
+      clientPaysCents: 12468,
+      promoCreditCents: 5000,
+      clientChargedCents: 7468,
+      isFullyPromoted: false,
+    });
+    expect(line(p, 'promo_credit')).toEqual({
+      code: 'promo_credit',
+      type: 'adjustment',
+      amount_cents: -5000,
+      applied_fee_prc: null,
+    });
     expectConsistent(p);
   });
 
@@ -139,7 +155,12 @@ describe('promotional credit', () => {
 
 describe('the identities hold for every price', () => {
   it('W = 1 … 20000, both kinds of method, with and without credit', () => {
-    const odd = { platformCommissionPrc: 12.5, clientSolidaryPrc: 1.5, driverSolidaryPrc: 0.75, platformSolidaryPrc: 0.3 };
+    const odd = {
+      platformCommissionPrc: 12.5,
+      clientSolidaryPrc: 1.5,
+      driverSolidaryPrc: 0.75,
+      platformSolidaryPrc: 0.3,
+    };
     const broken: string[] = [];
     for (let w = 1; w <= 20000; w++) {
       for (const method of ['CASH_USD', 'EXCHANGE_PAY']) {

@@ -24,7 +24,14 @@ export const isCash = (paymentMethod: string): boolean => paymentMethod === CASH
  *   not paid by the client) = solidaryFundCents.
  * The three solidary lines are always present, 0 with applied_fee_prc 0 for CASH_USD.
  */
-export const BREAKDOWN_CODES = ['base_price', 'client_solidary', 'driver_solidary', 'platform_solidary', 'platform_revenue', 'promo_credit'] as const;
+export const BREAKDOWN_CODES = [
+  'base_price',
+  'client_solidary',
+  'driver_solidary',
+  'platform_solidary',
+  'platform_revenue',
+  'promo_credit',
+] as const;
 export type BreakdownCode = (typeof BREAKDOWN_CODES)[number];
 export const BREAKDOWN_TYPES = ['charge', 'deduction', 'contribution', 'adjustment'] as const;
 export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
@@ -68,7 +75,12 @@ export interface PriceInput {
 export const driverGrossOf = (waterPriceCents: number, commissionPrc: number): number =>
   remainderAfterPercent(waterPriceCents, commissionPrc);
 
-export const priceOrder = ({ waterPriceCents: w, paymentMethod, settings, creditAvailableCents }: PriceInput): Pricing => {
+export const priceOrder = ({
+  waterPriceCents: w,
+  paymentMethod,
+  settings,
+  creditAvailableCents,
+}: PriceInput): Pricing => {
   const cash = isCash(paymentMethod);
   const driverGrossCents = driverGrossOf(w, settings.platformCommissionPrc);
   const platformRevenueCents = w - driverGrossCents;
@@ -85,11 +97,32 @@ export const priceOrder = ({ waterPriceCents: w, paymentMethod, settings, credit
   const breakdown: BreakdownLine[] = [
     { code: 'base_price', type: 'charge', amount_cents: w, applied_fee_prc: null },
     { code: 'client_solidary', type: 'charge', amount_cents: clientSolidaryCents, applied_fee_prc: clientSolidaryPrc },
-    { code: 'platform_revenue', type: 'deduction', amount_cents: platformRevenueCents, applied_fee_prc: settings.platformCommissionPrc },
-    { code: 'driver_solidary', type: 'deduction', amount_cents: driverSolidaryCents, applied_fee_prc: driverSolidaryPrc },
-    { code: 'platform_solidary', type: 'contribution', amount_cents: platformSolidaryCents, applied_fee_prc: platformSolidaryPrc },
+    {
+      code: 'platform_revenue',
+      type: 'deduction',
+      amount_cents: platformRevenueCents,
+      applied_fee_prc: settings.platformCommissionPrc,
+    },
+    {
+      code: 'driver_solidary',
+      type: 'deduction',
+      amount_cents: driverSolidaryCents,
+      applied_fee_prc: driverSolidaryPrc,
+    },
+    {
+      code: 'platform_solidary',
+      type: 'contribution',
+      amount_cents: platformSolidaryCents,
+      applied_fee_prc: platformSolidaryPrc,
+    },
   ];
-  if (promoCreditCents > 0) breakdown.push({ code: 'promo_credit', type: 'adjustment', amount_cents: -promoCreditCents, applied_fee_prc: null });
+  if (promoCreditCents > 0)
+    breakdown.push({
+      code: 'promo_credit',
+      type: 'adjustment',
+      amount_cents: -promoCreditCents,
+      applied_fee_prc: null,
+    });
 
   return {
     paymentMethod,

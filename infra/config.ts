@@ -26,7 +26,10 @@ export const ConfigSchema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.string().default(DEVELOPMENT_SECRETS.PAYMENT_WEBHOOK_SECRET),
   PAYOUT_WEBHOOK_TOKEN: z.string().default(DEVELOPMENT_SECRETS.PAYOUT_WEBHOOK_TOKEN),
   /** Production refuses to start with a simulated payment, payout, SMS or mail provider unless this is 'true'. */
-  ALLOW_SIMULATED_PROVIDERS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ALLOW_SIMULATED_PROVIDERS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_KEY: z.string().optional(),
   MAIL_PROVIDER_URL: z.string().url().optional(),
@@ -57,11 +60,17 @@ export const ConfigSchema = z.object({
   NEARBY_DRIVER_RADIUS_KM: z.coerce.number().positive().default(10),
   CASH_DEBT_CAP_USD: z.coerce.number().nonnegative().default(50),
   /** Unset: appended events are checked against their schemas everywhere but in production. */
-  CHECK_EVENT_SCHEMAS: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  CHECK_EVENT_SCHEMAS: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
   OTP_TTL_MINUTES: intSetting(5),
   OTP_MAX_ATTEMPTS: intSetting(5),
   /** Unset: on only in production (docs/domain-rules.md, limits); tests turn it on with 'true'. */
-  OTP_RATE_LIMIT: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  OTP_RATE_LIMIT: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
   OTP_REQUESTS_PER_WINDOW: intSetting(3),
   OTP_VERIFICATIONS_PER_WINDOW: intSetting(5),
   /** At least 1: rate-limiter-flexible reads a window of 0 as one that never closes. */
@@ -73,7 +82,10 @@ export const ConfigSchema = z.object({
   /** An app token unused this long is refused (the user signs in again). */
   APP_TOKEN_IDLE_DAYS: z.coerce.number().int().positive().default(90),
   /** Admin login and password-reset limits, in every environment; 'false' turns them off. */
-  ADMIN_AUTH_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  ADMIN_AUTH_RATE_LIMIT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Failed admin logins (and, apart, password-reset requests) one client IP may make per window. */
   ADMIN_AUTH_ATTEMPTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
   /** Failed logins (and, apart, password-reset requests) for one admin email per window. */
@@ -87,9 +99,15 @@ export const ConfigSchema = z.object({
   WS_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(30000),
   /** A claim by another admin this recent is a lost race (409 SupportError); an older one is 403. */
   SUPPORT_CLAIM_RACE_SECONDS: intSetting(5),
-  BILLING_REQUIRED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  BILLING_REQUIRED: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** The station request limits (nearby 20/min, comments 10/min per caller); on unless 'false'. */
-  STATION_RATE_LIMIT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  STATION_RATE_LIMIT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   STATION_REPORT_COOLDOWN_MINUTES: intSetting(15),
   /** Reports older than this no longer count towards a station's current_status. */
   STATION_STATUS_WINDOW_MINUTES: z.coerce.number().int().positive().default(120),

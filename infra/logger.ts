@@ -9,7 +9,13 @@ export type { Logger };
  * are cleaned by `withoutCredentials`, which the request serializer applies.
  */
 const redact = {
-  paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-signature"]', 'res.headers.authorization', 'res.headers["set-cookie"]'],
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'req.headers["x-signature"]',
+    'res.headers.authorization',
+    'res.headers["set-cookie"]',
+  ],
   censor: '[Redacted]',
 };
 
@@ -51,6 +57,10 @@ export const queryWithoutCredentials = (query: unknown): unknown =>
 export const createLogger = (level: string, destination?: DestinationStream): Logger => {
   if (destination) return pino({ level, redact }, destination);
   return process.stdout.isTTY && level !== 'silent'
-    ? pino({ level, redact, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
+    ? pino({
+        level,
+        redact,
+        transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+      })
     : pino({ level, redact });
 };

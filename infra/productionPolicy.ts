@@ -15,8 +15,16 @@ const MIN_SECRET_BYTES = 32;
 
 /** Each provider whose absence runs a simulator, and what that simulator does with real customers. */
 const SIMULATORS: { variable: keyof Config; simulator: string; danger: string }[] = [
-  { variable: 'PAYMENT_PROVIDER_URL', simulator: 'payment simulator', danger: 'confirms any bank OTP but 000000, so orders go out unpaid' },
-  { variable: 'PAYOUT_PROVIDER_URL', simulator: 'payout simulator', danger: 'marks receipts PAID while no money moves' },
+  {
+    variable: 'PAYMENT_PROVIDER_URL',
+    simulator: 'payment simulator',
+    danger: 'confirms any bank OTP but 000000, so orders go out unpaid',
+  },
+  {
+    variable: 'PAYOUT_PROVIDER_URL',
+    simulator: 'payout simulator',
+    danger: 'marks receipts PAID while no money moves',
+  },
   { variable: 'SMS_PROVIDER_URL', simulator: 'SMS simulator', danger: 'sends no login code to anyone' },
   { variable: 'MAIL_PROVIDER_URL', simulator: 'mail simulator', danger: 'sends no admin invitation or recovery mail' },
 ];
@@ -31,15 +39,22 @@ export const productionRefusals = (config: Config): string[] => {
   if (config.APP_ENV !== 'production') return [];
   const refusals: string[] = [];
   for (const name of SECRETS) {
-    if (config[name] === DEVELOPMENT_SECRETS[name]) refusals.push(`${name}: required in production (at least ${MIN_SECRET_BYTES} bytes)`);
-    else if (Buffer.byteLength(config[name]) < MIN_SECRET_BYTES) refusals.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes in production`);
+    if (config[name] === DEVELOPMENT_SECRETS[name])
+      refusals.push(`${name}: required in production (at least ${MIN_SECRET_BYTES} bytes)`);
+    else if (Buffer.byteLength(config[name]) < MIN_SECRET_BYTES)
+      refusals.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes in production`);
   }
   SECRETS.forEach((name, i) => {
-    const same = SECRETS.slice(0, i).find((other) => config[other] === config[name] && config[name] !== DEVELOPMENT_SECRETS[name]);
+    const same = SECRETS.slice(0, i).find(
+      (other) => config[other] === config[name] && config[name] !== DEVELOPMENT_SECRETS[name],
+    );
     if (same) refusals.push(`${name}: must differ from ${same}`);
   });
   if (!config.ALLOW_SIMULATED_PROVIDERS) {
-    for (const s of simulatorsOf(config)) refusals.push(`${s.variable}: required in production (unset runs the ${s.simulator}, which ${s.danger}); ALLOW_SIMULATED_PROVIDERS=true allows it`);
+    for (const s of simulatorsOf(config))
+      refusals.push(
+        `${s.variable}: required in production (unset runs the ${s.simulator}, which ${s.danger}); ALLOW_SIMULATED_PROVIDERS=true allows it`,
+      );
   }
   return refusals;
 };
@@ -56,7 +71,12 @@ export const startupWarnings = (config: Config): { message: string; details: Rec
     {
       message: `APP_ENV=${config.APP_ENV}: development doors are open; never expose this service to the internet`,
       details: {
-        doors: ['POST /api/v1/auth/dev-token (a token for any user)', 'GET /api/v1/auth/dev-lookup (users by phone)', 'GET /api/v1/dev/outbox (every SMS, mail and push sent)', 'POST /api/v1/auth/otp/request answers the code'],
+        doors: [
+          'POST /api/v1/auth/dev-token (a token for any user)',
+          'GET /api/v1/auth/dev-lookup (users by phone)',
+          'GET /api/v1/dev/outbox (every SMS, mail and push sent)',
+          'POST /api/v1/auth/otp/request answers the code',
+        ],
       },
     },
   ];

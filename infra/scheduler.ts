@@ -78,7 +78,10 @@ export class Scheduler {
           h.failures += 1;
           const retryInMs = Math.min(MAX_BACKOFF_MS, job.everyMs * 2 ** (h.failures - 1));
           h.retryAt = Date.now() + retryInMs;
-          this.logger.error({ err, job: job.name, failures: h.failures, retryInMs }, 'scheduled job failed; backing off');
+          this.logger.error(
+            { err, job: job.name, failures: h.failures, retryInMs },
+            'scheduled job failed; backing off',
+          );
         },
       )
       .finally(() => {

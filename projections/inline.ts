@@ -24,7 +24,9 @@ declare module '../infra/db/database.js' {
 export const inlineProjectionMigrations: Record<string, Migration> = {
   '0006_inline_projections': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE inline_projections (name text PRIMARY KEY, caught_up_at timestamptz NOT NULL DEFAULT now())`.execute(db);
+      await sql`CREATE TABLE inline_projections (name text PRIMARY KEY, caught_up_at timestamptz NOT NULL DEFAULT now())`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE inline_projections`.execute(db);
@@ -33,7 +35,10 @@ export const inlineProjectionMigrations: Record<string, Migration> = {
 };
 
 /** The hook the event store calls inside each append that carries an event an inline read model handles. */
-export const inlineProjection = (projectors: Projector[], deps: { bus: Bus; db: Db; logger: Logger; kind: SqlPool['kind'] }): InlineProjection => {
+export const inlineProjection = (
+  projectors: Projector[],
+  deps: { bus: Bus; db: Db; logger: Logger; kind: SqlPool['kind'] },
+): InlineProjection => {
   const types = new Set(projectors.flatMap((p) => Object.keys(p.handlers)));
   const publish = async (messages: Promise<BusMessage[]>[]) => {
     for (const m of (await Promise.all(messages)).flat()) await deps.bus.publish(m.subject, m.data);
@@ -72,7 +77,10 @@ const waitForAppendsInFlight = async (client: SqlClient): Promise<void> => {
  * checkpoint (0 for a new one) under the append lock, so no append lands in between, then is listed and
  * its checkpoint goes. Appends already in flight are waited for first: they commit before the replay reads.
  */
-export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; logger: Logger }, projectors: Projector[]): Promise<void> => {
+export const catchUpInlineProjections = async (
+  deps: { db: Db; pool: SqlPool; logger: Logger },
+  projectors: Projector[],
+): Promise<void> => {
   if (projectors.length === 0) return;
   const listed = new Set((await deps.db.selectFrom('inline_projections').select('name').execute()).map((r) => r.name));
   if (projectors.every((p) => listed.has(p.name))) return;
@@ -84,7 +92,11 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; lo
       const db = createDb(onOneConnection(client, deps.pool.kind));
       const done = new Set((await db.selectFrom('inline_projections').select('name').execute()).map((r) => r.name));
       for (const p of projectors.filter((x) => !done.has(x.name))) {
-        const checkpoint = await db.selectFrom('projection_checkpoints').select('position').where('name', '=', p.name).executeTakeFirst();
+        const checkpoint = await db
+          .selectFrom('projection_checkpoints')
+          .select('position')
+          .where('name', '=', p.name)
+          .executeTakeFirst();
         const from = Number(checkpoint?.position ?? 0);
         let position = from;
         let events: RecordedEvent[];
@@ -103,7 +115,8 @@ export const catchUpInlineProjections = async (deps: { db: Db; pool: SqlPool; lo
           await client.query('ROLLBACK').catch(() => undefined);
           throw err;
         }
-        if (position > from) deps.logger.info({ projector: p.name, from, to: position }, 'inline read model caught up with the log');
+        if (position > from)
+          deps.logger.info({ projector: p.name, from, to: position }, 'inline read model caught up with the log');
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [APPEND_LOCK_KEY]);

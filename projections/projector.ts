@@ -3,7 +3,11 @@ import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { BusMessage } from '../infra/bus/port.js';
 
 /** `emit` hands a message to the runner, which publishes it once the handler's transaction has committed. */
-export type EventHandler = (trx: Trx, event: RecordedEvent<string, any>, emit: (message: BusMessage) => void) => Promise<unknown>;
+export type EventHandler = (
+  trx: Trx,
+  event: RecordedEvent<string, any>,
+  emit: (message: BusMessage) => void,
+) => Promise<unknown>;
 
 /** An event's optional ISO instant as a timestamptz column takes it. */
 export const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
@@ -31,9 +35,6 @@ export interface Projector {
   publish?: (event: RecordedEvent<string, any>, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }
 
-export const projector = (
-  name: string,
-  spec: Omit<Projector, 'name'>,
-): Projector => ({ name, ...spec });
+export const projector = (name: string, spec: Omit<Projector, 'name'>): Projector => ({ name, ...spec });
 
 export const handles = (p: Projector, e: RecordedEvent): boolean => Object.hasOwn(p.handlers, e.type);

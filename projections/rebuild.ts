@@ -40,7 +40,8 @@ const MAX_SWAP_ATTEMPTS = 50;
 /** Deadlock with a live runner's batch, or the table lock not granted within lock_timeout. */
 const RETRYABLE = new Set(['40P01', '55P03']);
 
-export const rebuildSchemaName = (name: string): string => `rebuild_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+export const rebuildSchemaName = (name: string): string =>
+  `rebuild_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
 
 /**
  * Replays the whole log into fresh copies of the projector's tables in a schema of their own, then swaps
@@ -69,7 +70,12 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
   await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   // A row to lock in the swap, even for a projector that never ran.
-  if (!deps.inline) await db.insertInto('projection_checkpoints').values({ name: p.name, position: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  if (!deps.inline)
+    await db
+      .insertInto('projection_checkpoints')
+      .values({ name: p.name, position: 0 })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
   let position = 0;
   let events = 0;
   try {
@@ -100,9 +106,12 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
         await db.transaction().execute(async (trx) => {
           await sql`SET LOCAL lock_timeout = '10s'`.execute(trx);
           if (deps.inline) {
-            if (p.tables.length > 0) await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+            if (p.tables.length > 0)
+              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(
+                trx,
+              );
             await inRebuildSchema(trx);
-            for (let more = true; more; ) {
+            for (let more = true; more;) {
               const batch = await committedAfter(trx, position, batchSize);
               await applyEvents(trx, p, batch);
               position = batch.at(-1)?.globalPosition ?? position;
@@ -119,7 +128,9 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
               .forUpdate()
               .executeTakeFirstOrThrow();
             if (p.tables.length > 0) {
-              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(
+                trx,
+              );
             }
             const livePosition = Number(live.position);
             if (livePosition > position) throw new Behind(livePosition);

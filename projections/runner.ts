@@ -31,7 +31,12 @@ export const projectorLockKey = (name: string): number => {
 };
 
 /** Runs a projector's handlers (or its bulk path) over the events it handles, nothing else. */
-export const applyEvents = async (trx: Trx, p: Projector, events: RecordedEvent[], emit: (m: BusMessage) => void = () => undefined): Promise<void> => {
+export const applyEvents = async (
+  trx: Trx,
+  p: Projector,
+  events: RecordedEvent[],
+  emit: (m: BusMessage) => void = () => undefined,
+): Promise<void> => {
   const relevant = events.filter((e) => handles(p, e));
   if (p.applyBatch) {
     if (relevant.length > 0) await p.applyBatch(trx, relevant, emit);
@@ -41,9 +46,16 @@ export const applyEvents = async (trx: Trx, p: Projector, events: RecordedEvent[
 };
 
 /** What a committed batch fans out: the messages its handlers emitted, then those its events imply. */
-export const messagesOf = async (p: Projector, events: RecordedEvent[], emitted: BusMessage[], db: Db): Promise<BusMessage[]> => [
+export const messagesOf = async (
+  p: Projector,
+  events: RecordedEvent[],
+  emitted: BusMessage[],
+  db: Db,
+): Promise<BusMessage[]> => [
   ...emitted,
-  ...(p.publish ? (await Promise.all(events.filter((e) => handles(p, e)).map(async (e) => p.publish!(e, db)))).flat() : []),
+  ...(p.publish
+    ? (await Promise.all(events.filter((e) => handles(p, e)).map(async (e) => p.publish!(e, db)))).flat()
+    : []),
 ];
 
 /**
@@ -59,7 +71,10 @@ const relaxDurability = (trx: Trx) => sql`SET LOCAL synchronous_commit TO OFF`.e
 
 /** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
 export class CheckpointMoved extends Error {
-  constructor(readonly projector: string, readonly expected: number) {
+  constructor(
+    readonly projector: string,
+    readonly expected: number,
+  ) {
     super(`checkpoint of ${projector} moved away from ${expected}`);
     this.name = 'CheckpointMoved';
   }
@@ -73,7 +88,14 @@ export class CheckpointMoved extends Error {
  * tables never see an event twice. The checkpoint row is written first: a rebuild locks that row before
  * the tables, so the two never wait for each other in opposite orders.
  */
-export const applyBatch = async (trx: Trx, p: Projector, events: RecordedEvent[], from: number, upTo: number, emit?: (m: BusMessage) => void): Promise<void> => {
+export const applyBatch = async (
+  trx: Trx,
+  p: Projector,
+  events: RecordedEvent[],
+  from: number,
+  upTo: number,
+  emit?: (m: BusMessage) => void,
+): Promise<void> => {
   const written = await trx
     .insertInto('projection_checkpoints')
     .values({ name: p.name, position: upTo })
@@ -122,7 +144,16 @@ export class ProjectionRunner {
   private idleWrittenAt = 0;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.states = deps.projectors.map((projector) => ({ projector, position: 0, leader: false, failures: 0, retryAt: 0, published: Promise.resolve(), inFlight: null, session: null }));
+    this.states = deps.projectors.map((projector) => ({
+      projector,
+      position: 0,
+      leader: false,
+      failures: 0,
+      retryAt: 0,
+      published: Promise.resolve(),
+      inFlight: null,
+      session: null,
+    }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
   }
@@ -221,7 +252,11 @@ export class ProjectionRunner {
     const rows = await this.deps.db
       .selectFrom('projection_checkpoints')
       .select(['name', 'position'])
-      .where('name', 'in', states.map((s) => s.projector.name))
+      .where(
+        'name',
+        'in',
+        states.map((s) => s.projector.name),
+      )
       .execute();
     const byName = new Map(rows.map((r) => [r.name, Number(r.position)]));
     for (const s of states) s.position = Math.max(s.position, byName.get(s.projector.name) ?? 0);
@@ -238,7 +273,9 @@ export class ProjectionRunner {
     this.leaderClient ??= await this.deps.pool.connect();
     for (const s of this.states) {
       if (s.leader) continue;
-      const { rows } = await this.leaderClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [projectorLockKey(s.projector.name)]);
+      const { rows } = await this.leaderClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+        projectorLockKey(s.projector.name),
+      ]);
       s.leader = rows[0].ok;
     }
   }
@@ -337,12 +374,17 @@ export class ProjectionRunner {
         });
       } else {
         const { db } = await this.sessionOf(s);
-        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
+        await db
+          .transaction()
+          .execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
       }
     } catch (err) {
       if (s.session?.client.broken) this.dropSession(s);
       if (err instanceof CheckpointMoved) {
-        this.deps.logger.info({ projector: s.projector.name, from: s.position }, 'checkpoint moved by a rebuild; resuming from it');
+        this.deps.logger.info(
+          { projector: s.projector.name, from: s.position },
+          'checkpoint moved by a rebuild; resuming from it',
+        );
         await this.loadCheckpoints([s]).catch((e) => this.backOff([s], e));
         return;
       }
@@ -400,7 +442,10 @@ export class ProjectionRunner {
       const names = new Set(written.map((r) => r.name));
       const moved = idle.filter((s) => !names.has(s.projector.name));
       if (moved.length > 0) {
-        this.deps.logger.info({ projectors: moved.map((s) => s.projector.name) }, 'checkpoint moved by a rebuild; resuming from it');
+        this.deps.logger.info(
+          { projectors: moved.map((s) => s.projector.name) },
+          'checkpoint moved by a rebuild; resuming from it',
+        );
         await this.loadCheckpoints(moved);
       }
     } catch (err) {
@@ -430,15 +475,22 @@ export class ProjectionRunner {
     for (const s of states) {
       s.failures += 1;
       s.retryAt = performance.now() + this.retryDelay(err, s.failures);
-      this.deps.logger.error({ err, projector: s.projector.name, from: s.position }, 'projector batch failed; it will be retried');
+      this.deps.logger.error(
+        { err, projector: s.projector.name, from: s.position },
+        'projector batch failed; it will be retried',
+      );
     }
   }
 
   private async publish(p: Projector, events: RecordedEvent[], emitted: BusMessage[]): Promise<void> {
     try {
-      for (const m of await messagesOf(p, events, emitted, this.deps.db)) await this.deps.bus.publish(m.subject, m.data);
+      for (const m of await messagesOf(p, events, emitted, this.deps.db))
+        await this.deps.bus.publish(m.subject, m.data);
     } catch (err) {
-      this.deps.logger.warn({ err, projector: p.name, from: events[0]?.globalPosition }, 'publishing after commit failed');
+      this.deps.logger.warn(
+        { err, projector: p.name, from: events[0]?.globalPosition },
+        'publishing after commit failed',
+      );
     }
   }
 }

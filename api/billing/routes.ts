@@ -19,13 +19,21 @@ const EntityType = z
   .trim()
   .toUpperCase()
   .pipe(z.enum(ENTITY_TYPES))
-  .openapi({ type: 'string', enum: [...ENTITY_TYPES], description: 'RIF prefix: V, E, J, G, C or P (passport); lower case accepted' });
+  .openapi({
+    type: 'string',
+    enum: [...ENTITY_TYPES],
+    description: 'RIF prefix: V, E, J, G, C or P (passport); lower case accepted',
+  });
 /** Dots, dashes and spaces are how people write a cédula or RIF (V-12.345.678); they are not stored. */
 const IdNumber = z
   .string()
   .transform((s) => s.replace(/[\s.-]/g, '').toUpperCase())
   .pipe(z.string().regex(/^[A-Z0-9]{5,15}$/, 'must be 5 to 15 letters or digits'))
-  .openapi({ type: 'string', description: 'cédula or RIF number, 5 to 10 digits (letters allowed for P); separators and the type prefix are dropped' });
+  .openapi({
+    type: 'string',
+    description:
+      'cédula or RIF number, 5 to 10 digits (letters allowed for P); separators and the type prefix are dropped',
+  });
 
 /**
  * The document is checked as a pair: a number written with its prefix (V-12.345.678) loses the prefix, and
@@ -34,7 +42,12 @@ const IdNumber = z
 const withDocument = <T extends { entityType?: string; idNumber?: string }>(b: T, ctx: z.RefinementCtx): T => {
   if (b.entityType === undefined || b.idNumber === undefined || b.entityType === 'P') return b;
   const idNumber = b.idNumber.startsWith(b.entityType) ? b.idNumber.slice(1) : b.idNumber;
-  if (!/^\d{5,10}$/.test(idNumber)) ctx.addIssue({ code: 'custom', path: ['idNumber'], message: 'must be 5 to 10 digits for this entity type (letters only for P)' });
+  if (!/^\d{5,10}$/.test(idNumber))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['idNumber'],
+      message: 'must be 5 to 10 digits for this entity type (letters only for P)',
+    });
   return { ...b, idNumber };
 };
 
@@ -145,7 +158,8 @@ export const billingProfileRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ actor, params, body }) => {
       const profile = await updateBillingProfile(ctx.db, actor.id, params.id, body, ctx.clock.now());
-      if (profile === 'keep_default') throw validationError({ isDefault: ['make another profile the default instead'] });
+      if (profile === 'keep_default')
+        throw validationError({ isDefault: ['make another profile the default instead'] });
       if (!profile) throw unknownProfile();
       return { profile: toView(profile) };
     },

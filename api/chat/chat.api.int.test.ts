@@ -22,8 +22,10 @@ describe('chat rooms and messages', () => {
     await t?.stop();
   });
 
-  const resolve = (f: Pick<Flow, 'orderId'>, token: string, type: string) => api.post(`/orders/${f.orderId}/chat-rooms`, token, { type });
-  const send = (roomId: number, token: string, content: string) => api.post(`/chat-rooms/${roomId}/messages`, token, { content });
+  const resolve = (f: Pick<Flow, 'orderId'>, token: string, type: string) =>
+    api.post(`/orders/${f.orderId}/chat-rooms`, token, { type });
+  const send = (roomId: number, token: string, content: string) =>
+    api.post(`/chat-rooms/${roomId}/messages`, token, { content });
   const roomOf = async (f: Flow, token: string, type: string): Promise<number> => {
     const r = await resolve(f, token, type);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -44,7 +46,9 @@ describe('chat rooms and messages', () => {
 
   it('gives one room to concurrent resolves', async () => {
     const f = await confirmedOrder(t);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => resolve(f, i % 2 ? f.client.token : f.driver.token, CD)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => resolve(f, i % 2 ? f.client.token : f.driver.token, CD)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.body.room.id)).size).toBe(1);
   });
@@ -68,13 +72,20 @@ describe('chat rooms and messages', () => {
       },
     });
     const reply = await send(roomId, f.driver.token, 'En 20 minutos');
-    expect(reply.body.message).toMatchObject({ sender_id: f.driver.user.id, sender_role: 'DRIVER', sender_name: 'Conductor de prueba' });
-    for (let i = 3; i <= 55; i++) expect((await send(roomId, i % 2 ? f.client.token : f.driver.token, `m${i}`)).status).toBe(201);
+    expect(reply.body.message).toMatchObject({
+      sender_id: f.driver.user.id,
+      sender_role: 'DRIVER',
+      sender_name: 'Conductor de prueba',
+    });
+    for (let i = 3; i <= 55; i++)
+      expect((await send(roomId, i % 2 ? f.client.token : f.driver.token, `m${i}`)).status).toBe(201);
     const list = await api.get(`/chat-rooms/${roomId}/messages`, f.driver.token);
     expect(list.status).toBe(200);
     expect(list.body.channel).toBe(`chat.rooms.${roomId}`);
     expect(list.body.messages).toHaveLength(50);
-    expect(list.body.messages.map((m: { content: string }) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i + 6}`));
+    expect(list.body.messages.map((m: { content: string }) => m.content)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `m${i + 6}`),
+    );
     // The room read answers the same history.
     expect((await resolve(f, f.client.token, CD)).body.room.messages).toEqual(list.body.messages);
     const read = await api.post(`/chat-rooms/${roomId}/read`, f.client.token);
@@ -91,7 +102,8 @@ describe('chat rooms and messages', () => {
     expect(await resolve(f, f.client.token, DRIVER_SUPPORT)).toMatchObject(chatError(403));
     expect(await resolve(f, f.driver.token, CLIENT_SUPPORT)).toMatchObject(chatError(403));
     for (const token of [stranger.token, admin.token]) {
-      for (const type of [CD, DRIVER_SUPPORT, CLIENT_SUPPORT]) expect(await resolve(f, token, type)).toMatchObject(chatError(403));
+      for (const type of [CD, DRIVER_SUPPORT, CLIENT_SUPPORT])
+        expect(await resolve(f, token, type)).toMatchObject(chatError(403));
     }
     const cd = await roomOf(f, f.client.token, CD);
     const clientSupport = await roomOf(f, f.client.token, CLIENT_SUPPORT);
@@ -117,7 +129,10 @@ describe('chat rooms and messages', () => {
     for (const body of [{}, { content: '' }, { content: 'x'.repeat(501) }, { content: '   ' }, { content: 42 }]) {
       const r = await api.post(`/chat-rooms/${cd}/messages`, f.client.token, body);
       expect(r.status).toBe(422);
-      expect(r.body).toMatchObject({ error: 'ValidationError', details: { fieldErrors: { content: expect.any(Array) } } });
+      expect(r.body).toMatchObject({
+        error: 'ValidationError',
+        details: { fieldErrors: { content: expect.any(Array) } },
+      });
     }
     expect((await send(cd, f.client.token, 'x'.repeat(500))).status).toBe(201);
     expect((await send(cd, f.client.token, 'x')).status).toBe(201);
@@ -156,9 +171,16 @@ describe('chat rooms and messages', () => {
       expect(await resolve(f, f.driver.token, CD)).toMatchObject(chatError(400));
       const waitingSupport = await resolve(f, f.client.token, CLIENT_SUPPORT);
       expect(waitingSupport.status).toBe(200);
-      expect(waitingSupport.body.room).toMatchObject({ type: CLIENT_SUPPORT, messages: [], status: { state: 'pool', assigned_admin: null } });
+      expect(waitingSupport.body.room).toMatchObject({
+        type: CLIENT_SUPPORT,
+        messages: [],
+        status: { state: 'pool', assigned_admin: null },
+      });
       const waitingDriverSupport = await resolve(f, f.driver.token, DRIVER_SUPPORT);
-      expect(waitingDriverSupport.body.room).toMatchObject({ type: DRIVER_SUPPORT, status: { state: 'pool', assigned_admin: null } });
+      expect(waitingDriverSupport.body.room).toMatchObject({
+        type: DRIVER_SUPPORT,
+        status: { state: 'pool', assigned_admin: null },
+      });
       expect(waitingDriverSupport.body.room.id).not.toBe(waitingSupport.body.room.id);
       expect((await send(waitingSupport.body.room.id, f.client.token, 'No puedo pagar')).status).toBe(201);
       expect((await send(waitingDriverSupport.body.room.id, f.driver.token, 'El cliente no paga')).status).toBe(201);
@@ -178,16 +200,31 @@ describe('chat rooms and messages', () => {
       await sendAll('confirmed');
       expect((await api.post(`/orders/${f.orderId}/start`, f.driver.token)).status).toBe(200);
       await sendAll('in progress');
-      expect((await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10.4816, longitude: -66.9036 })).status).toBe(200);
+      expect(
+        (await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10.4816, longitude: -66.9036 }))
+          .status,
+      ).toBe(200);
       await sendAll('arrived');
-      expect((await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: paid.delivery_pin })).status).toBe(200);
+      expect(
+        (
+          await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+            actualLiters: 2000,
+            deliveryPin: paid.delivery_pin,
+          })
+        ).status,
+      ).toBe(200);
       expect((await send(cd, f.driver.token, 'Gracias')).status).toBe(201);
       expect(await send(clientSupport, f.client.token, 'late')).toMatchObject(chatError(400));
       expect(await send(driverSupport, f.driver.token, 'late')).toMatchObject(chatError(400));
       // Existing support rooms still resolve and read (history), closed for writing.
       const again = await resolve(f, f.client.token, CLIENT_SUPPORT);
       expect(again.status).toBe(200);
-      expect(again.body.room.messages.map((m: { content: string }) => m.content)).toEqual(['No puedo pagar', 'confirmed client support', 'in progress client support', 'arrived client support']);
+      expect(again.body.room.messages.map((m: { content: string }) => m.content)).toEqual([
+        'No puedo pagar',
+        'confirmed client support',
+        'in progress client support',
+        'arrived client support',
+      ]);
       expect((await api.get(`/chat-rooms/${cd}/messages`, f.client.token)).body.messages).toHaveLength(4);
     });
 

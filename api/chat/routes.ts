@@ -6,7 +6,16 @@ import type { AppContext } from '../../infra/context.js';
 import { authenticate, type Actor } from '../auth.js';
 import { idFrom } from '../orders/schemas.js';
 import { defineRoute } from '../route.js';
-import { MessageSchema, OrderParams, ReadMarkerSchema, RoomParams, RoomSchema, RoomType, SendBody, roomIdFrom } from './schemas.js';
+import {
+  MessageSchema,
+  OrderParams,
+  ReadMarkerSchema,
+  RoomParams,
+  RoomSchema,
+  RoomType,
+  SendBody,
+  roomIdFrom,
+} from './schemas.js';
 
 const ResolveBody = z.object({ type: RoomType });
 
@@ -57,7 +66,9 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: RoomParams,
-      responses: { 200: { description: 'Messages', schema: z.object({ channel: z.string(), messages: z.array(MessageSchema) }) } },
+      responses: {
+        200: { description: 'Messages', schema: z.object({ channel: z.string(), messages: z.array(MessageSchema) }) },
+      },
       errors: ERRORS,
     },
     async ({ params, actor }) => listMessages(ctx, appUser(actor), roomIdFrom(params, 'ChatError')),
@@ -74,7 +85,12 @@ export const chatRoutes = (ctx: AppContext, router: Router): void => {
       guards,
       params: RoomParams,
       body: SendBody,
-      responses: { 201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string() }) } },
+      responses: {
+        201: {
+          description: 'Stored and published on the room’s channel',
+          schema: z.object({ message: MessageSchema, channel: z.string() }),
+        },
+      },
       errors: ERRORS,
     },
     async ({ params, body, actor, res }) => {

@@ -10,7 +10,9 @@ export const RoomParams = z.object({ roomId: PathId });
 export const OrderParams = z.object({ orderId: PathId });
 
 export const roomIdFrom = (params: { roomId: string }, errorCode: 'ChatError' | 'SupportError'): number =>
-  idFrom(params.roomId, () => notFound(errorCode, errorCode === 'ChatError' ? 'Chat room not found.' : 'Support room not found.'));
+  idFrom(params.roomId, () =>
+    notFound(errorCode, errorCode === 'ChatError' ? 'Chat room not found.' : 'Support room not found.'),
+  );
 
 /** 1-500 characters (docs/domain-rules.md, limits); a message of only blanks says nothing and is refused too. */
 export const MessageContent = z

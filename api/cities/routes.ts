@@ -5,10 +5,24 @@ import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
 
 export const citiesRoutes = (ctx: AppContext, router: Router): void => {
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/cities', summary: 'Cities served, Caracas first', tags: ['cities'],
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/cities',
+      summary: 'Cities served, Caracas first',
+      tags: ['cities'],
       guards: [authenticate(ctx.auth)],
-      responses: { 200: { description: 'The cities', schema: z.object({ cities: z.array(z.object({ id: z.number().int(), name: z.string() })) }) } },
-    }, async () => ({
-    cities: await ctx.db.selectFrom('cities').select(['id', 'name']).orderBy('sort_order').execute(),
-  }));
+      responses: {
+        200: {
+          description: 'The cities',
+          schema: z.object({ cities: z.array(z.object({ id: z.number().int(), name: z.string() })) }),
+        },
+      },
+    },
+    async () => ({
+      cities: await ctx.db.selectFrom('cities').select(['id', 'name']).orderBy('sort_order').execute(),
+    }),
+  );
 };

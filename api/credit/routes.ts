@@ -2,7 +2,11 @@ import { z } from 'zod';
 import type { Router } from 'express';
 import { centsToUsd } from '../../domain/money.js';
 import type { AppContext } from '../../infra/context.js';
-import { creditBalanceOf, type CreditBalanceRow, type CreditTransactionRow } from '../../projections/credit/creditViews.js';
+import {
+  creditBalanceOf,
+  type CreditBalanceRow,
+  type CreditTransactionRow,
+} from '../../projections/credit/creditViews.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -61,7 +65,11 @@ export const creditRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/credit/me', summary: 'The customer’s promotional credit summary', tags: ['credit'],
+    {
+      method: 'get',
+      path: '/credit/me',
+      summary: 'The customer’s promotional credit summary',
+      tags: ['credit'],
       guards: requireRole(ctx.auth, 'CLIENT'),
       responses: { 200: { description: 'The credit buckets in USD', schema: CreditSummary } },
       errors: [403],

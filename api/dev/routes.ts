@@ -14,7 +14,11 @@ export const devRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/dev/outbox', summary: 'Messages the SMS, mail and push simulators sent (non-production)', tags: ['dev'],
+    {
+      method: 'get',
+      path: '/dev/outbox',
+      summary: 'Messages the SMS, mail and push simulators sent (non-production)',
+      tags: ['dev'],
       auth: false,
       query: OutboxQuery,
       responses: {
@@ -22,7 +26,14 @@ export const devRoutes = (ctx: AppContext, router: Router): void => {
           description: 'Newest last',
           schema: z.object({
             messages: z.array(
-              z.object({ channel: z.string(), to: z.string(), subject: z.string().nullable(), body: z.string(), data: z.record(z.string(), z.unknown()), created_at: z.string() }),
+              z.object({
+                channel: z.string(),
+                to: z.string(),
+                subject: z.string().nullable(),
+                body: z.string(),
+                data: z.record(z.string(), z.unknown()),
+                created_at: z.string(),
+              }),
             ),
           }),
         },

@@ -7,7 +7,9 @@ import { defineRoute } from '../route.js';
 
 const RegisterBody = z.object({ token: z.string().min(1).max(512), platform: z.enum(['android', 'ios']) });
 const DeleteBody = z.object({ token: z.string().min(1).max(512) });
-const DeviceTokenSchema = z.object({ id: z.number().int(), platform: z.enum(['android', 'ios']) }).openapi('DeviceToken');
+const DeviceTokenSchema = z
+  .object({ id: z.number().int(), platform: z.enum(['android', 'ios']) })
+  .openapi('DeviceToken');
 
 /** Spec 4.13: the caller's push devices. */
 export const deviceTokenRoutes = (ctx: AppContext, router: Router): void => {

@@ -21,10 +21,19 @@ export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/driver/orders', summary: 'Biddable orders near the driver, and the active order', tags: ['orders'],
+    {
+      method: 'get',
+      path: '/driver/orders',
+      summary: 'Biddable orders near the driver, and the active order',
+      tags: ['orders'],
       guards: requireRole(ctx.auth, 'DRIVER'),
       query: FeedQuery,
-      responses: { 200: { description: 'Nearest first', schema: z.object({ available: z.array(DriverOrder), active: orNull(DriverOrder) }) } },
+      responses: {
+        200: {
+          description: 'Nearest first',
+          schema: z.object({ available: z.array(DriverOrder), active: orNull(DriverOrder) }),
+        },
+      },
       errors: [403],
     },
     async ({ query, actor }) => {
@@ -33,9 +42,17 @@ export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {
       const me = await findDriver(ctx.db, driverId, now);
       const near =
         me?.isOnline && me.status === 'ACTIVE' && me.location
-          ? await biddableOrdersNear(ctx.db, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now, limit: query.limit })
+          ? await biddableOrdersNear(ctx.db, {
+              ...me.location,
+              radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM,
+              now,
+              limit: query.limit,
+            })
           : [];
-      const available = await loadBundles(ctx, near.map((n) => n.row));
+      const available = await loadBundles(
+        ctx,
+        near.map((n) => n.row),
+      );
       const activeRow = await activeOrderOfDriver(ctx.db, driverId);
       const [active] = activeRow ? await loadBundles(ctx, [activeRow]) : [];
       return {

@@ -16,21 +16,43 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     await t?.stop();
   });
 
-  const admin = (method: string, path: string, body?: unknown, token = root) => t.request(method, `/api/v1/admin/drivers${path}`, { token, body });
+  const admin = (method: string, path: string, body?: unknown, token = root) =>
+    t.request(method, `/api/v1/admin/drivers${path}`, { token, body });
 
   it('profile + required documents put the application in review; an admin approves it', async () => {
     const d = await signInDriver(t, { approved: false });
-    const profile = await t.request('PUT', '/api/v1/driver/profile', { token: d.token, body: { plate: 'ab-123cd', capacityLiters: 8000, cityId: 1 } });
+    const profile = await t.request('PUT', '/api/v1/driver/profile', {
+      token: d.token,
+      body: { plate: 'ab-123cd', capacityLiters: 8000, cityId: 1 },
+    });
     expect(profile.status).toBe(200);
-    expect(profile.body.driver).toMatchObject({ id: d.driverId, plate: 'AB-123CD', capacityLiters: 8000, cityId: 1, status: 'PENDING_VERIFICATION', kycState: 'PENDING_KYC' });
+    expect(profile.body.driver).toMatchObject({
+      id: d.driverId,
+      plate: 'AB-123CD',
+      capacityLiters: 8000,
+      cityId: 1,
+      status: 'PENDING_VERIFICATION',
+      kycState: 'PENDING_KYC',
+    });
 
     const early = await admin('POST', `/${d.driverId}/approve`);
     expect([early.status, early.body.error]).toEqual([409, 'WrongStatus']);
 
-    const doc = await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl: 'https://files.example.com/id.jpg' } });
+    const doc = await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl: 'https://files.example.com/id.jpg' },
+    });
     expect(doc.status).toBe(201);
-    expect(doc.body.document).toMatchObject({ type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl: 'https://files.example.com/id.jpg', label: expect.any(String) });
-    const lic = await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'LICENSE', expiresAt: null } });
+    expect(doc.body.document).toMatchObject({
+      type: 'ID_FRONT',
+      expiresAt: '2030-01-31',
+      fileUrl: 'https://files.example.com/id.jpg',
+      label: expect.any(String),
+    });
+    const lic = await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'LICENSE', expiresAt: null },
+    });
     expect(lic.status).toBe(201);
 
     const me = await t.request('GET', '/api/v1/me', { token: d.token });
@@ -40,7 +62,12 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
 
     const ok = await admin('POST', `/${d.driverId}/approve`);
     expect(ok.status).toBe(200);
-    expect(ok.body.driver).toMatchObject({ id: d.driverId, status: 'ACTIVE', kycState: 'APPROVED', kycApprovedAt: clock.now().toISOString() });
+    expect(ok.body.driver).toMatchObject({
+      id: d.driverId,
+      status: 'ACTIVE',
+      kycState: 'APPROVED',
+      kycApprovedAt: clock.now().toISOString(),
+    });
     const again = await admin('POST', `/${d.driverId}/approve`);
     expect([again.status, again.body.error]).toEqual([409, 'WrongStatus']);
 
@@ -50,11 +77,20 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
 
   it('a newer document replaces the older one of its type; an expired one is refused', async () => {
     const d = await signInDriver(t, { approved: false });
-    await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'RCV', expiresAt: '2027-01-01' } });
-    await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'RCV', expiresAt: '2028-06-30' } });
+    await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'RCV', expiresAt: '2027-01-01' },
+    });
+    await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'RCV', expiresAt: '2028-06-30' },
+    });
     const docs = await t.request('GET', '/api/v1/driver/documents', { token: d.token });
     expect(docs.body.documents).toEqual([expect.objectContaining({ type: 'RCV', expiresAt: '2028-06-30' })]);
-    const old = await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'LICENSE', expiresAt: '2026-02-28' } });
+    const old = await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'LICENSE', expiresAt: '2026-02-28' },
+    });
     expect(old.status).toBe(422);
     expect(old.body.details.fieldErrors.expiresAt).toBeDefined();
   });
@@ -62,7 +98,10 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
   it('isCertified follows a current SANITARY_CERT', async () => {
     const d = await signInDriver(t);
     expect(d.user.driver).toMatchObject({ isCertified: false });
-    await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'SANITARY_CERT', expiresAt: '2026-03-02' } });
+    await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'SANITARY_CERT', expiresAt: '2026-03-02' },
+    });
     expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user.driver.isCertified).toBe(true);
     clock.advance(2 * 86_400_000);
     expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user.driver.isCertified).toBe(false);
@@ -75,16 +114,30 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     expect(noReason.body.details.fieldErrors.reason).toBeDefined();
     const r = await admin('POST', `/${d.driverId}/reject`, { reason: 'Documentos ilegibles' });
     expect(r.status).toBe(200);
-    expect(r.body.driver).toMatchObject({ status: 'REJECTED', kycState: 'REJECTED', blockReason: 'Documentos ilegibles' });
+    expect(r.body.driver).toMatchObject({
+      status: 'REJECTED',
+      kycState: 'REJECTED',
+      blockReason: 'Documentos ilegibles',
+    });
     expect((await admin('POST', `/${d.driverId}/reject`, { reason: 'Otra vez' })).body.error).toBe('WrongStatus');
     const online = await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } });
     expect([online.status, online.body.error]).toEqual([409, 'NotAllowed']);
 
-    await t.request('PUT', '/api/v1/driver/profile', { token: d.token, body: { plate: 'XYZ123', capacityLiters: 5000, cityId: 1 } });
-    await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'ID_FRONT', expiresAt: null } });
+    await t.request('PUT', '/api/v1/driver/profile', {
+      token: d.token,
+      body: { plate: 'XYZ123', capacityLiters: 5000, cityId: 1 },
+    });
+    await t.request('POST', '/api/v1/driver/documents', {
+      token: d.token,
+      body: { type: 'ID_FRONT', expiresAt: null },
+    });
     await t.request('POST', '/api/v1/driver/documents', { token: d.token, body: { type: 'LICENSE', expiresAt: null } });
     const me = await t.request('GET', '/api/v1/me', { token: d.token });
-    expect(me.body.user.driver).toMatchObject({ status: 'PENDING_VERIFICATION', kycState: 'PENDING_REVIEW', blockReason: null });
+    expect(me.body.user.driver).toMatchObject({
+      status: 'PENDING_VERIFICATION',
+      kycState: 'PENDING_REVIEW',
+      blockReason: null,
+    });
     expect((await admin('POST', `/${d.driverId}/approve`)).body.driver.status).toBe('ACTIVE');
   });
 
@@ -99,7 +152,10 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     expect([online.status, online.body.error]).toEqual([409, 'NotAllowed']);
     const r = await admin('POST', `/${d.driverId}/reinstate`);
     expect(r.body.driver).toMatchObject({ status: 'ACTIVE', isOnline: false, blockReason: null });
-    expect((await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } })).body.driver.isOnline).toBe(true);
+    expect(
+      (await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } })).body.driver
+        .isOnline,
+    ).toBe(true);
   });
 
   it('tank liters up to the capacity; online and offline; idle location', async () => {
@@ -110,23 +166,43 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     const over = await t.request('PATCH', '/api/v1/driver/tank', { token: d.token, body: { availableLiters: 6001 } });
     expect(over.status).toBe(422);
     expect(over.body.details.fieldErrors.availableLiters).toBeDefined();
-    const shrink = await t.request('PUT', '/api/v1/driver/profile', { token: d.token, body: { plate: 'AB12345', capacityLiters: 4000, cityId: 1 } });
+    const shrink = await t.request('PUT', '/api/v1/driver/profile', {
+      token: d.token,
+      body: { plate: 'AB12345', capacityLiters: 4000, cityId: 1 },
+    });
     expect(shrink.status).toBe(422);
     expect(shrink.body.details.fieldErrors.capacityLiters).toBeDefined();
 
-    const on = await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true, latitude: 10.5, longitude: -66.9 } });
+    const on = await t.request('POST', '/api/v1/driver/online', {
+      token: d.token,
+      body: { online: true, latitude: 10.5, longitude: -66.9 },
+    });
     expect(on.body.driver).toMatchObject({ isOnline: true, location: { latitude: 10.5, longitude: -66.9 } });
-    expect((await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } })).status).toBe(200);
-    const loc = await t.request('POST', '/api/v1/driver/location', { token: d.token, body: { latitude: 10.51, longitude: -66.91 } });
+    expect((await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } })).status).toBe(
+      200,
+    );
+    const loc = await t.request('POST', '/api/v1/driver/location', {
+      token: d.token,
+      body: { latitude: 10.51, longitude: -66.91 },
+    });
     expect(loc.status).toBe(204);
-    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user.driver.location).toMatchObject({ latitude: 10.51, longitude: -66.91 });
+    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user.driver.location).toMatchObject({
+      latitude: 10.51,
+      longitude: -66.91,
+    });
     const off = await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: false } });
     expect(off.body.driver.isOnline).toBe(false);
 
     const pending = await signInDriver(t, { approved: false });
-    const noProfile = await t.request('PATCH', '/api/v1/driver/tank', { token: pending.token, body: { availableLiters: 10 } });
+    const noProfile = await t.request('PATCH', '/api/v1/driver/tank', {
+      token: pending.token,
+      body: { availableLiters: 10 },
+    });
     expect([noProfile.status, noProfile.body.error]).toEqual([409, 'WrongStatus']);
-    const notActive = await t.request('POST', '/api/v1/driver/online', { token: pending.token, body: { online: true } });
+    const notActive = await t.request('POST', '/api/v1/driver/online', {
+      token: pending.token,
+      body: { online: true },
+    });
     expect([notActive.status, notActive.body.error]).toEqual([409, 'NotAllowed']);
   });
 
@@ -150,7 +226,9 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
       const r = await admin(m, p, b, local.token);
       expect([r.status, r.body.error], p).toEqual([404, 'DriverNotFound']);
     }
-    expect((await admin('POST', `/${valencia.driverId}/suspend`, { reason: 'Revisión' }, local.token)).status).toBe(200);
+    expect((await admin('POST', `/${valencia.driverId}/suspend`, { reason: 'Revisión' }, local.token)).status).toBe(
+      200,
+    );
 
     const all = await admin('GET', '?limit=100&status=ACTIVE');
     expect(all.body.items.every((x: { status: string }) => x.status === 'ACTIVE')).toBe(true);
@@ -165,7 +243,7 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     const cases: [string, string, unknown, string, string?][] = [
       ['PUT', '/driver/profile', { capacityLiters: 5000, cityId: 1 }, 'plate'],
       ['PUT', '/driver/profile', { plate: 'A!', capacityLiters: 5000, cityId: 1 }, 'plate'],
-      ['PUT', '/driver/profile', { plate: 'ABC123' , cityId: 1 }, 'capacityLiters'],
+      ['PUT', '/driver/profile', { plate: 'ABC123', cityId: 1 }, 'capacityLiters'],
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 50, cityId: 1 }, 'capacityLiters'],
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 1000.5, cityId: 1 }, 'capacityLiters'],
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 5000 }, 'cityId'],

@@ -17,7 +17,10 @@ const Longitude = z.number().min(-180).max(180);
 const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Not a calendar date.');
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'Not a calendar date.',
+  );
 
 const ProfileBody = z.object({
   plate: z
@@ -32,12 +35,18 @@ const DocumentBody = z.object({
   type: z.enum(DOCUMENT_TYPES),
   expiresAt: IsoDate.nullable(),
   // An admin opens this link while reviewing the driver: javascript:, data: or plain http: links must not reach them.
-  fileUrl: z.url({ protocol: /^https$/, message: 'Must be an https: URL.' }).max(2048).optional(),
+  fileUrl: z
+    .url({ protocol: /^https$/, message: 'Must be an https: URL.' })
+    .max(2048)
+    .optional(),
 });
 const TankBody = z.object({ availableLiters: z.number().int().min(0).max(50_000) });
 const OnlineBody = z
   .object({ online: z.boolean(), latitude: Latitude.optional(), longitude: Longitude.optional() })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), { message: 'Give both latitude and longitude, or neither.', path: ['longitude'] });
+  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
+    message: 'Give both latitude and longitude, or neither.',
+    path: ['longitude'],
+  });
 const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
 
 /** The driver's own onboarding and availability (docs/domain-rules.md, routes beyond the contract). */
@@ -57,7 +66,16 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/driver/profile', summary: 'Set the vehicle profile (plate, tank capacity, city)', tags: ['drivers'], guards: driverOnly, body: ProfileBody, responses: { 200: DriverAnswer }, errors: [403, 404, 409] },
+    {
+      method: 'put',
+      path: '/driver/profile',
+      summary: 'Set the vehicle profile (plate, tank capacity, city)',
+      tags: ['drivers'],
+      guards: driverOnly,
+      body: ProfileBody,
+      responses: { 200: DriverAnswer },
+      errors: [403, 404, 409],
+    },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
       const city = await ctx.db.selectFrom('cities').select('id').where('id', '=', body.cityId).executeTakeFirst();
@@ -82,21 +100,51 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
-      const r = await commands.recordDocument(driverId, { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null }, metadataOf(actor, req.id));
-      const document = await readBack(ctx, r.position, async () => (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type));
+      const r = await commands.recordDocument(
+        driverId,
+        { documentType: body.type, expiresAt: body.expiresAt, fileUrl: body.fileUrl ?? null },
+        metadataOf(actor, req.id),
+      );
+      const document = await readBack(ctx, r.position, async () =>
+        (await listDriverDocuments(ctx.db, driverId)).find((d) => d.type === body.type),
+      );
       res.status(201);
       return { document: documentView(document) };
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/driver/documents', summary: 'The driver’s recorded documents', tags: ['drivers'], guards: driverOnly, responses: { 200: { description: 'The documents', schema: z.object({ documents: z.array(DriverDocumentView) }) } }, errors: [403] }, async ({ actor }) => ({
-    documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
-  }));
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/driver/documents',
+      summary: 'The driver’s recorded documents',
+      tags: ['drivers'],
+      guards: driverOnly,
+      responses: {
+        200: { description: 'The documents', schema: z.object({ documents: z.array(DriverDocumentView) }) },
+      },
+      errors: [403],
+    },
+    async ({ actor }) => ({
+      documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
+    }),
+  );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/driver/tank', summary: 'Set the water now in the tank', tags: ['drivers'], guards: driverOnly, body: TankBody, responses: { 200: DriverAnswer }, errors: [403, 404, 409] },
+    {
+      method: 'patch',
+      path: '/driver/tank',
+      summary: 'Set the water now in the tank',
+      tags: ['drivers'],
+      guards: driverOnly,
+      body: TankBody,
+      responses: { 200: DriverAnswer },
+      errors: [403, 404, 409],
+    },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
       const r = await commands.updateTank(driverId, body.availableLiters, metadataOf(actor, req.id));
@@ -120,7 +168,8 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
       const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id));
-      if (body.latitude !== undefined && body.longitude !== undefined) await commands.recordLocation(driverId, body.latitude, body.longitude);
+      if (body.latitude !== undefined && body.longitude !== undefined)
+        await commands.recordLocation(driverId, body.latitude, body.longitude);
       return answer(driverId, r.position);
     },
   );
@@ -128,7 +177,16 @@ export const driverRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/driver/location', summary: 'Report the idle position (used to find nearby drivers)', tags: ['drivers'], guards: driverOnly, body: LocationBody, responses: { 204: { description: 'Recorded', schema: null } }, errors: [403, 409] },
+    {
+      method: 'post',
+      path: '/driver/location',
+      summary: 'Report the idle position (used to find nearby drivers)',
+      tags: ['drivers'],
+      guards: driverOnly,
+      body: LocationBody,
+      responses: { 204: { description: 'Recorded', schema: null } },
+      errors: [403, 409],
+    },
     async ({ actor, body }) => {
       await commands.recordLocation(driverIdOf(actor), body.latitude, body.longitude);
     },

@@ -29,5 +29,11 @@ export const DriverView = z
   .openapi('Driver');
 
 export const DriverDocumentView = z
-  .object({ type: z.string(), label: z.string(), expiresAt: z.string().nullable(), fileUrl: z.string().nullable(), recordedAt: z.string() })
+  .object({
+    type: z.string(),
+    label: z.string(),
+    expiresAt: z.string().nullable(),
+    fileUrl: z.string().nullable(),
+    recordedAt: z.string(),
+  })
   .openapi('DriverDocument');

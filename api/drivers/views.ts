@@ -22,7 +22,9 @@ export const driverView = (d: DriverRecord) => ({
   isCertified: d.isCertified,
   registeredAt: d.registeredAt.toISOString(),
   kycApprovedAt: d.kycApprovedAt?.toISOString() ?? null,
-  location: d.location ? { latitude: d.location.latitude, longitude: d.location.longitude, at: d.location.at.toISOString() } : null,
+  location: d.location
+    ? { latitude: d.location.latitude, longitude: d.location.longitude, at: d.location.at.toISOString() }
+    : null,
 });
 
 export const documentView = (d: DriverDocumentRecord) => ({

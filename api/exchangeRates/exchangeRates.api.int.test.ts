@@ -34,16 +34,29 @@ describe('official exchange rates', () => {
 
   it('does not seed again when a rate exists, even from instances starting together', async () => {
     const ctx = t.service.ctx;
-    await Promise.all([1, 2, 3].map(() => exchangeRatesModule.init!({ ...ctx, config: { ...ctx.config, OFFICIAL_RATE_VES: 99 } })));
+    await Promise.all(
+      [1, 2, 3].map(() => exchangeRatesModule.init!({ ...ctx, config: { ...ctx.config, OFFICIAL_RATE_VES: 99 } })),
+    );
     const r = await t.request('GET', '/api/v1/admin/exchange-rates', { token: admin });
     expect(r.body.items.map((i: { rate: number }) => i.rate)).toEqual([36.5]);
   });
 
   it('records a rate in force from now on, with rate_cents rounded half away from zero', async () => {
     clock.advance(10 * 60_000);
-    const r = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 40.125 } });
+    const r = await t.request('POST', '/api/v1/admin/exchange-rates', {
+      token: admin,
+      body: { currency: 'VES', rate: 40.125 },
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ rate: { id: expect.any(Number), currency: 'VES', rate: 40.125, rate_cents: 4013, effective_at: clock.now().toISOString() } });
+    expect(r.body).toEqual({
+      rate: {
+        id: expect.any(Number),
+        currency: 'VES',
+        rate: 40.125,
+        rate_cents: 4013,
+        effective_at: clock.now().toISOString(),
+      },
+    });
   });
 
   it('picks the rate in force at an instant (officialRateAt)', async () => {
@@ -58,8 +71,14 @@ describe('official exchange rates', () => {
 
   it('lets the later of two rates recorded at the same instant win', async () => {
     clock.advance(60_000);
-    const first = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 41 } });
-    const second = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body: { currency: 'VES', rate: 42.5 } });
+    const first = await t.request('POST', '/api/v1/admin/exchange-rates', {
+      token: admin,
+      body: { currency: 'VES', rate: 41 },
+    });
+    const second = await t.request('POST', '/api/v1/admin/exchange-rates', {
+      token: admin,
+      body: { currency: 'VES', rate: 42.5 },
+    });
     expect(second.body.rate.id).toBeGreaterThan(first.body.rate.id);
     const inForce = await officialRateAt(t.service.ctx.db, clock.now());
     expect(inForce).toMatchObject({ id: second.body.rate.id, rateCents: 4250 });
@@ -106,8 +125,13 @@ describe('official exchange rates', () => {
   it('keeps the series to admins: 401 without a token, 403 for a client, nothing written', async () => {
     const before = await officialRateAt(t.service.ctx.db, clock.now());
     expect((await t.request('GET', '/api/v1/admin/exchange-rates')).status).toBe(401);
-    expect((await t.request('POST', '/api/v1/admin/exchange-rates', { body: { currency: 'VES', rate: 50 } })).status).toBe(401);
-    const forbidden = await t.request('POST', '/api/v1/admin/exchange-rates', { token: client, body: { currency: 'VES', rate: 50 } });
+    expect(
+      (await t.request('POST', '/api/v1/admin/exchange-rates', { body: { currency: 'VES', rate: 50 } })).status,
+    ).toBe(401);
+    const forbidden = await t.request('POST', '/api/v1/admin/exchange-rates', {
+      token: client,
+      body: { currency: 'VES', rate: 50 },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error).toBe('Forbidden');
     expect((await t.request('GET', '/api/v1/admin/exchange-rates', { token: client })).status).toBe(403);

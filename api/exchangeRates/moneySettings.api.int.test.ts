@@ -13,12 +13,17 @@ describe('money settings', () => {
 
   it('an admin who is not super admin may not set the rate, edit payment forms or toggle payment methods', async () => {
     const admin = await signInAdmin(t, { superAdmin: false, allCities: true });
-    const form = (await t.request('GET', '/api/v1/admin/payment-forms', { token: (await signInAdmin(t)).token })).body.items[0];
+    const form = (await t.request('GET', '/api/v1/admin/payment-forms', { token: (await signInAdmin(t)).token })).body
+      .items[0];
     for (const [method, path, body] of [
       ['POST', '/api/v1/admin/exchange-rates', { currency: 'VES', rate: 1 }],
       ['PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', { active: false }],
       ['PATCH', `/api/v1/admin/payment-forms/${form.id}`, { name: 'Cuenta del atacante' }],
-      ['POST', '/api/v1/admin/payment-forms', { name: 'Otra', internalName: 'otra', currency: 'VES', display: [], fields: [] }],
+      [
+        'POST',
+        '/api/v1/admin/payment-forms',
+        { name: 'Otra', internalName: 'otra', currency: 'VES', display: [], fields: [] },
+      ],
     ] as const) {
       const r = await t.request(method, path, { token: admin.token, body });
       expect([r.status, r.body.error], path).toEqual([403, 'Forbidden']);
@@ -27,13 +32,26 @@ describe('money settings', () => {
     expect((await t.request('GET', '/api/v1/admin/exchange-rates', { token: admin.token })).status).toBe(200);
   });
 
-  it('a super admin\'s rate change is recorded in the log with the admin who made it', async () => {
+  it("a super admin's rate change is recorded in the log with the admin who made it", async () => {
     const root = await signInAdmin(t);
-    const r = await t.request('POST', '/api/v1/admin/exchange-rates', { token: root.token, body: { currency: 'VES', rate: 41.75 } });
+    const r = await t.request('POST', '/api/v1/admin/exchange-rates', {
+      token: root.token,
+      body: { currency: 'VES', rate: 41.75 },
+    });
     expect(r.status).toBe(201);
     const events = await t.service.ctx.store.readStream('exchangerate-VES');
     expect(events.map((e) => [e.type, e.data, e.metadata?.actor])).toEqual([
-      ['ExchangeRateSet', { currency: 'VES', rate: '41.75', rateCents: 4175, effectiveAt: r.body.rate.effective_at, adminId: root.admin.id }, { id: root.admin.id, role: 'ADMIN' }],
+      [
+        'ExchangeRateSet',
+        {
+          currency: 'VES',
+          rate: '41.75',
+          rateCents: 4175,
+          effectiveAt: r.body.rate.effective_at,
+          adminId: root.admin.id,
+        },
+        { id: root.admin.id, role: 'ADMIN' },
+      ],
     ]);
   });
 });

@@ -20,8 +20,21 @@ const RatePage = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 
-const RateView = z.object({ id: z.number().int(), currency: z.literal('VES'), rate: z.number(), rate_cents: z.number().int(), effective_at: z.string() }).openapi('ExchangeRate');
-const PageMeta = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
+const RateView = z
+  .object({
+    id: z.number().int(),
+    currency: z.literal('VES'),
+    rate: z.number(),
+    rate_cents: z.number().int(),
+    effective_at: z.string(),
+  })
+  .openapi('ExchangeRate');
+const PageMeta = z.object({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
 
 const toView = (r: ExchangeRate): z.infer<typeof RateView> => ({
   id: r.id,
@@ -71,7 +84,12 @@ export const exchangeRatesRoutes = (ctx: AppContext, router: Router): void => {
       const { items, total } = await listExchangeRates(ctx.db, query);
       return {
         items: items.map(toView),
-        meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) },
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
       };
     },
   );

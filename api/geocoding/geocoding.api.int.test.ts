@@ -84,7 +84,9 @@ describe('geocoding through the HTTP maps adapter', () => {
 
   beforeAll(async () => {
     maps = await fakeMaps();
-    t = await startApiUnderTest({ env: { MAPS_API_KEY: KEY, MAPS_PROVIDER_URL: `${maps.url}/maps/api`, MAPS_TIMEOUT_MS: '300' } });
+    t = await startApiUnderTest({
+      env: { MAPS_API_KEY: KEY, MAPS_PROVIDER_URL: `${maps.url}/maps/api`, MAPS_TIMEOUT_MS: '300' },
+    });
     client = (await signInClient(t)).token;
   });
   afterAll(async () => {
@@ -94,8 +96,10 @@ describe('geocoding through the HTTP maps adapter', () => {
   beforeEach(() => maps.reset());
 
   const reverse = (q: string, token?: string) => t.request('GET', `/api/v1/geocoding/reverse?${q}`, { token });
-  const autocomplete = (q: string, token: string | undefined = client) => t.request('GET', `/api/v1/geocoding/autocomplete?${q}`, { token });
-  const place = (q: string, token: string | undefined = client) => t.request('GET', `/api/v1/geocoding/place?${q}`, { token });
+  const autocomplete = (q: string, token: string | undefined = client) =>
+    t.request('GET', `/api/v1/geocoding/autocomplete?${q}`, { token });
+  const place = (q: string, token: string | undefined = client) =>
+    t.request('GET', `/api/v1/geocoding/place?${q}`, { token });
 
   describe('reverse (public)', () => {
     it('answers the nearest address, sending the coordinates and the key to the provider', async () => {
@@ -111,7 +115,11 @@ describe('geocoding through the HTTP maps adapter', () => {
                 types: ['street_address'],
                 geometry: { location: { lat: 10.5, lng: -66.9 }, location_type: 'ROOFTOP' },
                 address_components: [
-                  { long_name: 'Avenida Francisco de Miranda', short_name: 'Av. Francisco de Miranda', types: ['route'] },
+                  {
+                    long_name: 'Avenida Francisco de Miranda',
+                    short_name: 'Av. Francisco de Miranda',
+                    types: ['route'],
+                  },
                   { long_name: 'Venezuela', short_name: 'VE', types: ['country', 'political'] },
                 ],
               },
@@ -130,7 +138,9 @@ describe('geocoding through the HTTP maps adapter', () => {
         ],
         placeId: 'ChIJ-first',
       });
-      expect(maps.received).toEqual([{ path: GEOCODE, params: expect.objectContaining({ latlng: '10.5,-66.9', key: KEY }) }]);
+      expect(maps.received).toEqual([
+        { path: GEOCODE, params: expect.objectContaining({ latlng: '10.5,-66.9', key: KEY }) },
+      ]);
     });
 
     it('answers null address and components when nothing matches', async () => {
@@ -141,7 +151,14 @@ describe('geocoding through the HTTP maps adapter', () => {
     });
 
     it('answers an identical query from the cache: one provider call', async () => {
-      maps.script({ [GEOCODE]: { json: { status: 'OK', results: [{ formatted_address: 'Maracaibo', place_id: 'p-mcbo', address_components: [] }] } } });
+      maps.script({
+        [GEOCODE]: {
+          json: {
+            status: 'OK',
+            results: [{ formatted_address: 'Maracaibo', place_id: 'p-mcbo', address_components: [] }],
+          },
+        },
+      });
       const first = await reverse('lat=10.65&lng=-71.64');
       const second = await reverse('lat=10.65&lng=-71.64');
       expect(second.body).toEqual(first.body);
@@ -160,7 +177,11 @@ describe('geocoding through the HTTP maps adapter', () => {
               {
                 place_id: 'ChIJ-altamira',
                 description: 'Altamira, Caracas, Venezuela',
-                structured_formatting: { main_text: 'Altamira', secondary_text: 'Caracas, Venezuela', main_text_matched_substrings: [] },
+                structured_formatting: {
+                  main_text: 'Altamira',
+                  secondary_text: 'Caracas, Venezuela',
+                  main_text_matched_substrings: [],
+                },
                 types: ['neighborhood'],
               },
               { place_id: 'ChIJ-ve', description: 'Venezuela', structured_formatting: { main_text: 'Venezuela' } },
@@ -172,11 +193,21 @@ describe('geocoding through the HTTP maps adapter', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body).toEqual({
         suggestions: [
-          { placeId: 'ChIJ-altamira', description: 'Altamira, Caracas, Venezuela', mainText: 'Altamira', secondaryText: 'Caracas, Venezuela' },
+          {
+            placeId: 'ChIJ-altamira',
+            description: 'Altamira, Caracas, Venezuela',
+            mainText: 'Altamira',
+            secondaryText: 'Caracas, Venezuela',
+          },
           { placeId: 'ChIJ-ve', description: 'Venezuela', mainText: 'Venezuela', secondaryText: null },
         ],
       });
-      expect(maps.received).toEqual([{ path: AUTOCOMPLETE, params: expect.objectContaining({ input: 'Altamira', sessiontoken: 'session-1', region: 've', key: KEY }) }]);
+      expect(maps.received).toEqual([
+        {
+          path: AUTOCOMPLETE,
+          params: expect.objectContaining({ input: 'Altamira', sessiontoken: 'session-1', region: 've', key: KEY }),
+        },
+      ]);
     });
 
     it('answers an empty list when nothing matches; any signed-in user may ask', async () => {
@@ -205,18 +236,34 @@ describe('geocoding through the HTTP maps adapter', () => {
           json: {
             status: 'OK',
             html_attributions: [],
-            result: { place_id: 'ChIJ-altamira', formatted_address: 'Altamira, Caracas 1060, Venezuela', geometry: { location: { lat: 10.4962, lng: -66.8467 }, viewport: {} } },
+            result: {
+              place_id: 'ChIJ-altamira',
+              formatted_address: 'Altamira, Caracas 1060, Venezuela',
+              geometry: { location: { lat: 10.4962, lng: -66.8467 }, viewport: {} },
+            },
           },
         },
       });
       const r = await place('placeId=ChIJ-altamira&sessionToken=session-1');
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      expect(r.body).toEqual({ placeId: 'ChIJ-altamira', address: 'Altamira, Caracas 1060, Venezuela', latitude: 10.4962, longitude: -66.8467 });
-      expect(maps.received).toEqual([{ path: DETAILS, params: expect.objectContaining({ place_id: 'ChIJ-altamira', sessiontoken: 'session-1', key: KEY }) }]);
+      expect(r.body).toEqual({
+        placeId: 'ChIJ-altamira',
+        address: 'Altamira, Caracas 1060, Venezuela',
+        latitude: 10.4962,
+        longitude: -66.8467,
+      });
+      expect(maps.received).toEqual([
+        {
+          path: DETAILS,
+          params: expect.objectContaining({ place_id: 'ChIJ-altamira', sessiontoken: 'session-1', key: KEY }),
+        },
+      ]);
     });
 
     it('a place without geometry is 502 UpstreamError', async () => {
-      maps.script({ [DETAILS]: { json: { status: 'OK', result: { place_id: 'p-nogeo', formatted_address: 'Somewhere' } } } });
+      maps.script({
+        [DETAILS]: { json: { status: 'OK', result: { place_id: 'p-nogeo', formatted_address: 'Somewhere' } } },
+      });
       const r = await place('placeId=p-nogeo');
       expect(r.status).toBe(502);
       expect(r.body.error).toBe('UpstreamError');
@@ -228,7 +275,10 @@ describe('geocoding through the HTTP maps adapter', () => {
       ['a 500', { status: 500, text: 'Internal provider stack trace SECRET-PROVIDER-TEXT' }],
       ['a body that is not JSON', { status: 200, text: '<html>SECRET-PROVIDER-TEXT</html>' }],
       ['JSON of another shape', { json: { results: 'SECRET-PROVIDER-TEXT' } }],
-      ['an error status', { json: { status: 'REQUEST_DENIED', error_message: `The key ${KEY} is invalid. SECRET-PROVIDER-TEXT` } }],
+      [
+        'an error status',
+        { json: { status: 'REQUEST_DENIED', error_message: `The key ${KEY} is invalid. SECRET-PROVIDER-TEXT` } },
+      ],
       ['no answer within the timeout', { hang: true }],
     ];
     for (const [what, reply] of failures) {
@@ -251,7 +301,14 @@ describe('geocoding through the HTTP maps adapter', () => {
     it('does not keep a failure: the same query succeeds once the provider recovers', async () => {
       maps.script({ [GEOCODE]: { status: 503, text: 'down' } });
       expect((await reverse('lat=8.25&lng=-62.75')).status).toBe(502);
-      maps.script({ [GEOCODE]: { json: { status: 'OK', results: [{ formatted_address: 'Puerto Ordaz', place_id: 'p-po', address_components: [] }] } } });
+      maps.script({
+        [GEOCODE]: {
+          json: {
+            status: 'OK',
+            results: [{ formatted_address: 'Puerto Ordaz', place_id: 'p-po', address_components: [] }],
+          },
+        },
+      });
       const r = await reverse('lat=8.25&lng=-62.75');
       expect(r.status).toBe(200);
       expect(r.body.placeId).toBe('p-po');
@@ -285,7 +342,10 @@ describe('geocoding through the HTTP maps adapter', () => {
     it('autocomplete: query 2-120 characters, sessionToken at most 64', async () => {
       expect(fieldsOf(await autocomplete(''))).toEqual(['query']);
       expect(fieldsOf(await autocomplete('query=a'))).toEqual(['query']);
-      expect(fieldsOf(await autocomplete(`query=${'a'.repeat(121)}&sessionToken=${'s'.repeat(65)}`))).toEqual(['query', 'sessionToken']);
+      expect(fieldsOf(await autocomplete(`query=${'a'.repeat(121)}&sessionToken=${'s'.repeat(65)}`))).toEqual([
+        'query',
+        'sessionToken',
+      ]);
       expect(maps.received).toEqual([]);
       maps.script({ [AUTOCOMPLETE]: { json: { status: 'ZERO_RESULTS' } } });
       expect((await autocomplete(`query=${'b'.repeat(120)}&sessionToken=${'s'.repeat(64)}`)).status).toBe(200);
@@ -294,7 +354,10 @@ describe('geocoding through the HTTP maps adapter', () => {
     it('place: placeId 1-300 characters, sessionToken at most 64', async () => {
       expect(fieldsOf(await place(''))).toEqual(['placeId']);
       expect(fieldsOf(await place('placeId='))).toEqual(['placeId']);
-      expect(fieldsOf(await place(`placeId=${'p'.repeat(301)}&sessionToken=${'s'.repeat(65)}`))).toEqual(['placeId', 'sessionToken']);
+      expect(fieldsOf(await place(`placeId=${'p'.repeat(301)}&sessionToken=${'s'.repeat(65)}`))).toEqual([
+        'placeId',
+        'sessionToken',
+      ]);
       expect(maps.received).toEqual([]);
     });
   });
@@ -315,6 +378,10 @@ describe('geocoding through the HTTP maps adapter', () => {
   it('documents the three routes in OpenAPI', async () => {
     const doc = await t.request('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
-    for (const p of ['/geocoding/reverse', '/geocoding/autocomplete', '/geocoding/place']) expect(Object.keys(doc.body.paths).some((k) => k.endsWith(p)), p).toBe(true);
+    for (const p of ['/geocoding/reverse', '/geocoding/autocomplete', '/geocoding/place'])
+      expect(
+        Object.keys(doc.body.paths).some((k) => k.endsWith(p)),
+        p,
+      ).toBe(true);
   });
 });

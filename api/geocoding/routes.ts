@@ -22,7 +22,9 @@ export const ReverseQuery = z.object({ lat: coordinate(-90, 90), lng: coordinate
 export const AutocompleteQuery = z.object({ query: z.string().trim().min(2).max(120), sessionToken });
 export const PlaceQuery = z.object({ placeId: z.string().trim().min(1).max(300), sessionToken });
 
-const AddressComponent = z.object({ long_name: z.string(), short_name: z.string(), types: z.array(z.string()) }).openapi('AddressComponent');
+const AddressComponent = z
+  .object({ long_name: z.string(), short_name: z.string(), types: z.array(z.string()) })
+  .openapi('AddressComponent');
 const ReverseAnswer = z
   .union([
     z.object({ address: z.string(), components: z.array(AddressComponent), placeId: z.string() }),
@@ -46,9 +48,15 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
   const tags = ['geocoding'];
   // Public and billed per call by the provider: a caller without a token must not turn us into a free
   // geocoder, nor run up the bill.
-  const reversePerIp = rateLimit(ctx.pool, 'geocoding-reverse-ip', ctx.config.GEOCODING_REVERSE_PER_IP_PER_MINUTE, 60_000);
+  const reversePerIp = rateLimit(
+    ctx.pool,
+    'geocoding-reverse-ip',
+    ctx.config.GEOCODING_REVERSE_PER_IP_PER_MINUTE,
+    60_000,
+  );
   const maps = (): MapsProvider => {
-    if (!ctx.providers.maps) throw new DomainError('unavailable', 'GeocodingNotConfigured', 'Geocoding is not configured on this server.');
+    if (!ctx.providers.maps)
+      throw new DomainError('unavailable', 'GeocodingNotConfigured', 'Geocoding is not configured on this server.');
     return ctx.providers.maps;
   };
 
@@ -62,13 +70,21 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       auth: false,
       query: ReverseQuery,
-      responses: { 200: { description: 'The nearest address, or address and components null when nothing matches', schema: ReverseAnswer } },
+      responses: {
+        200: {
+          description: 'The nearest address, or address and components null when nothing matches',
+          schema: ReverseAnswer,
+        },
+      },
       errors: [...failures, { status: 429, description: 'Cooldown: too many lookups from this address (Retry-After)' }],
     },
     async ({ query, req }) => {
       const provider = maps();
       const v = await reversePerIp.hit(req.ip ?? 'unknown');
-      if (!v.allowed) throw tooMany('Cooldown', 'Too many address lookups from this address; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
+      if (!v.allowed)
+        throw tooMany('Cooldown', 'Too many address lookups from this address; try again later.', {
+          retryAfterSeconds: v.retryAfterSeconds,
+        });
       return (await provider.reverseGeocode(query.lat, query.lng)) ?? { address: null, components: null };
     },
   );
@@ -83,7 +99,9 @@ export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: [authenticate(ctx.auth)],
       query: AutocompleteQuery,
-      responses: { 200: { description: 'Predictions (empty when none)', schema: z.object({ suggestions: z.array(Suggestion) }) } },
+      responses: {
+        200: { description: 'Predictions (empty when none)', schema: z.object({ suggestions: z.array(Suggestion) }) },
+      },
       errors: failures,
     },
     async ({ query }) => ({ suggestions: await maps().autocomplete(query.query, query.sessionToken) }),

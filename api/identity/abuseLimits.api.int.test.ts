@@ -10,14 +10,18 @@ describe('OTP abuse limits per client IP', () => {
   const clock = new SystemTimeClock();
   beforeAll(async () => {
     clock.install();
-    t = await startApiUnderTest({ clock, env: { OTP_RATE_LIMIT: 'true', OTP_REQUESTS_PER_IP_PER_WINDOW: '5', TRUST_PROXY: 'loopback' } });
+    t = await startApiUnderTest({
+      clock,
+      env: { OTP_RATE_LIMIT: 'true', OTP_REQUESTS_PER_IP_PER_WINDOW: '5', TRUST_PROXY: 'loopback' },
+    });
   });
   afterAll(async () => {
     await t?.stop();
     clock.uninstall();
   });
 
-  const requestFrom = (ip: string, phone = uniquePhone()) => t.request('POST', '/api/v1/auth/otp/request', { body: { phone }, headers: { 'x-forwarded-for': ip } });
+  const requestFrom = (ip: string, phone = uniquePhone()) =>
+    t.request('POST', '/api/v1/auth/otp/request', { body: { phone }, headers: { 'x-forwarded-for': ip } });
 
   it('one address spraying many phones gets its budget, then 429 with Retry-After, while another address is unaffected', async () => {
     const sprayed = await Promise.all(Array.from({ length: 8 }, () => requestFrom('203.0.113.7')));

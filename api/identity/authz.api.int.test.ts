@@ -24,8 +24,10 @@ describe('identity and drivers: authorization matrix', () => {
     const admin = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
     driverId = driver.driverId;
     adminId = admin.admin.id;
-    const devToken = async (userId: number, app: string) => (await t.request('POST', '/api/v1/auth/dev-token', { body: { userId, app } })).body.token as string;
-    const login = async (email: string, password: string) => (await t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } })).body.access_token as string;
+    const devToken = async (userId: number, app: string) =>
+      (await t.request('POST', '/api/v1/auth/dev-token', { body: { userId, app } })).body.token as string;
+    const login = async (email: string, password: string) =>
+      (await t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } })).body.access_token as string;
     // A fresh token per call, because logout and refresh spend the one they are given.
     tokens.anonymous = async () => undefined;
     tokens.client = () => devToken(client.user.id, 'client');
@@ -45,12 +47,22 @@ describe('identity and drivers: authorization matrix', () => {
     { method: 'POST', path: '/auth/refresh', allowed: APP },
     { method: 'POST', path: '/auth/logout', allowed: APP },
     { method: 'GET', path: '/cities', allowed: [...APP, ...ADMINS] },
-    { method: 'PUT', path: '/driver/profile', body: () => ({ plate: 'MAT001', capacityLiters: 10_000, cityId: 1 }), allowed: ['driver'] },
+    {
+      method: 'PUT',
+      path: '/driver/profile',
+      body: () => ({ plate: 'MAT001', capacityLiters: 10_000, cityId: 1 }),
+      allowed: ['driver'],
+    },
     { method: 'POST', path: '/driver/documents', body: () => ({ type: 'RCV', expiresAt: null }), allowed: ['driver'] },
     { method: 'GET', path: '/driver/documents', allowed: ['driver'] },
     { method: 'PATCH', path: '/driver/tank', body: () => ({ availableLiters: 100 }), allowed: ['driver'] },
     { method: 'POST', path: '/driver/online', body: () => ({ online: false }), allowed: ['driver'] },
-    { method: 'POST', path: '/driver/location', body: () => ({ latitude: 10.5, longitude: -66.9 }), allowed: ['driver'] },
+    {
+      method: 'POST',
+      path: '/driver/location',
+      body: () => ({ latitude: 10.5, longitude: -66.9 }),
+      allowed: ['driver'],
+    },
     { method: 'GET', path: '/admin/drivers', allowed: ADMINS },
     { method: 'GET', path: '/admin/drivers/{driverId}', allowed: ADMINS },
     { method: 'POST', path: '/admin/drivers/{driverId}/approve', allowed: ADMINS },
@@ -60,7 +72,12 @@ describe('identity and drivers: authorization matrix', () => {
     { method: 'POST', path: '/admin/auth/logout', allowed: ADMINS },
     { method: 'POST', path: '/admin/auth/refresh-jwt', allowed: ADMINS },
     { method: 'GET', path: '/admin/admins', allowed: ['super'] },
-    { method: 'POST', path: '/admin/admins', body: () => ({ email: `matrix${++n}@test.local`, name: 'Matriz' }), allowed: ['super'] },
+    {
+      method: 'POST',
+      path: '/admin/admins',
+      body: () => ({ email: `matrix${++n}@test.local`, name: 'Matriz' }),
+      allowed: ['super'],
+    },
     { method: 'PATCH', path: '/admin/admins/{adminId}', body: () => ({ name: 'Renombrada' }), allowed: ['super'] },
   ];
 
@@ -68,7 +85,10 @@ describe('identity and drivers: authorization matrix', () => {
     it(`${route.method} ${route.path}`, async () => {
       const path = route.path.replace('{driverId}', String(driverId)).replace('{adminId}', String(adminId));
       for (const role of ROLES) {
-        const r = await t.request(route.method, `/api/v1${path}`, { token: await tokens[role](), body: route.body?.() });
+        const r = await t.request(route.method, `/api/v1${path}`, {
+          token: await tokens[role](),
+          body: route.body?.(),
+        });
         const label = `${role} → ${route.method} ${path}: ${r.status} ${JSON.stringify(r.body)}`;
         if (route.allowed.includes(role)) {
           expect([401, 403], label).not.toContain(r.status);

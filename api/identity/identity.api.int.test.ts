@@ -34,15 +34,35 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
     const v = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: req.body.code } });
     expect(v.status).toBe(200);
-    expect(v.body).toMatchObject({ isNew: true, needsUserData: true, user: { phone, name: null, hasClientProfile: true, hasDriverProfile: false, isDriverPending: false } });
+    expect(v.body).toMatchObject({
+      isNew: true,
+      needsUserData: true,
+      user: { phone, name: null, hasClientProfile: true, hasDriverProfile: false, isDriverPending: false },
+    });
     expect(v.body.token).toEqual(expect.any(String));
 
-    const named = await t.request('PATCH', '/api/v1/me', { token: v.body.token, body: { name: 'Ana Pérez', email: 'Ana@Example.com' } });
+    const named = await t.request('PATCH', '/api/v1/me', {
+      token: v.body.token,
+      body: { name: 'Ana Pérez', email: 'Ana@Example.com' },
+    });
     expect(named.status).toBe(200);
-    expect(named.body.user).toMatchObject({ id: v.body.user.id, name: 'Ana Pérez', email: 'ana@example.com', hasClientProfile: true, hasDriverProfile: false, isDriverPending: false });
+    expect(named.body.user).toMatchObject({
+      id: v.body.user.id,
+      name: 'Ana Pérez',
+      email: 'ana@example.com',
+      hasClientProfile: true,
+      hasDriverProfile: false,
+      isDriverPending: false,
+    });
 
-    const v2 = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: await requestCode(t, phone), app: 'client' } });
-    expect(v2.body).toMatchObject({ isNew: false, needsUserData: false, user: { id: v.body.user.id, name: 'Ana Pérez' } });
+    const v2 = await t.request('POST', '/api/v1/auth/otp/verify', {
+      body: { phone, code: await requestCode(t, phone), app: 'client' },
+    });
+    expect(v2.body).toMatchObject({
+      isNew: false,
+      needsUserData: false,
+      user: { id: v.body.user.id, name: 'Ana Pérez' },
+    });
     expect(v2.body.token).not.toBe(v.body.token);
   });
 
@@ -50,7 +70,12 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const c = await signInClient(t);
     const me = await t.request('GET', '/api/v1/me', { token: c.token });
     expect(me.status).toBe(200);
-    expect(me.body.user).toMatchObject({ id: c.user.id, isActive: true, clientProfile: { totalOrders: 0, totalLitersOrdered: 0, totalSolidaryUSD: 0 }, driver: null });
+    expect(me.body.user).toMatchObject({
+      id: c.user.id,
+      isActive: true,
+      clientProfile: { totalOrders: 0, totalLitersOrdered: 0, totalSolidaryUSD: 0 },
+      driver: null,
+    });
 
     const d = await signInDriver(t, { approved: false });
     const dm = await t.request('GET', '/api/v1/me', { token: d.token });
@@ -69,21 +94,29 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
   it('a new driver is PENDING_VERIFICATION (isDriverPending) until approved', async () => {
     const phone = uniquePhone();
-    const v = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: await requestCode(t, phone), app: 'driver' } });
+    const v = await t.request('POST', '/api/v1/auth/otp/verify', {
+      body: { phone, code: await requestCode(t, phone), app: 'driver' },
+    });
     expect(v.status).toBe(200);
     expect(v.body.user).toMatchObject({ hasClientProfile: false, hasDriverProfile: true, isDriverPending: true });
     const approved = await signInDriver(t);
-    const again = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: approved.user.phone, code: await requestCode(t, approved.user.phone), app: 'driver' } });
+    const again = await t.request('POST', '/api/v1/auth/otp/verify', {
+      body: { phone: approved.user.phone, code: await requestCode(t, approved.user.phone), app: 'driver' },
+    });
     expect(again.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: false });
   });
 
   it('a phone maps to one role: 409 RoleConflict both ways', async () => {
     const c = await signInClient(t);
-    const asDriver = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: c.user.phone, code: await requestCode(t, c.user.phone), app: 'driver' } });
+    const asDriver = await t.request('POST', '/api/v1/auth/otp/verify', {
+      body: { phone: c.user.phone, code: await requestCode(t, c.user.phone), app: 'driver' },
+    });
     expect(asDriver.status).toBe(409);
     expect(asDriver.body.error).toBe('RoleConflict');
     const d = await signInDriver(t, { approved: false });
-    const asClient = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: d.user.phone, code: await requestCode(t, d.user.phone) } });
+    const asClient = await t.request('POST', '/api/v1/auth/otp/verify', {
+      body: { phone: d.user.phone, code: await requestCode(t, d.user.phone) },
+    });
     expect(asClient.status).toBe(409);
     expect(asClient.body.error).toBe('RoleConflict');
   });
@@ -104,7 +137,10 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
     const first = await requestCode(t, phone);
     const second = await requestCode(t, phone);
-    if (first !== second) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: first } })).body.error).toBe('InvalidOtp');
+    if (first !== second)
+      expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: first } })).body.error).toBe(
+        'InvalidOtp',
+      );
     expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } })).status).toBe(200);
     const reused = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } });
     expect(reused.status).toBe(401);
@@ -114,7 +150,10 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   it('a code dies after OTP_MAX_ATTEMPTS wrong tries, even with the right code after', async () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
-    for (let i = 0; i < 5; i++) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
+      ).toBe(401);
     const right = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
     expect(right.status).toBe(401);
     expect(right.body.error).toBe('InvalidOtp');
@@ -124,7 +163,9 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
     const guesses = Array.from({ length: 50 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
-    const results = await Promise.all(guesses.map((g) => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: g } })));
+    const results = await Promise.all(
+      guesses.map((g) => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: g } })),
+    );
     expect(results.every((r) => r.status === 401 && r.body.error === 'InvalidOtp')).toBe(true);
     // Only OTP_MAX_ATTEMPTS guesses were ever compared, and the last one killed the code.
     expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).status).toBe(401);
@@ -133,7 +174,9 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   it('two concurrent verifications of the right code: one token', async () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
-    const [a, b] = await Promise.all([0, 1].map(() => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })),
+    );
     expect([a.status, b.status].sort()).toEqual([200, 401]);
   });
 
@@ -157,7 +200,9 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
   it('two concurrent refreshes of one token: one new token', async () => {
     const c = await signInClient(t);
-    const results = await Promise.all([0, 1, 2].map(() => t.request('POST', '/api/v1/auth/refresh', { token: c.token })));
+    const results = await Promise.all(
+      [0, 1, 2].map(() => t.request('POST', '/api/v1/auth/refresh', { token: c.token })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(2);
   });
@@ -181,16 +226,28 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   it('PATCH /me: email unique among users (422 naming email); a driver’s name reaches the driver record', async () => {
     const a = await signInClient(t);
     const b = await signInClient(t);
-    expect((await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } })).status).toBe(200);
-    expect((await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } })).status).toBe(200);
-    const taken = await t.request('PATCH', '/api/v1/me', { token: b.token, body: { name: 'Beto', email: 'SHARED@example.com' } });
+    expect(
+      (await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
+        .status,
+    ).toBe(200);
+    const taken = await t.request('PATCH', '/api/v1/me', {
+      token: b.token,
+      body: { name: 'Beto', email: 'SHARED@example.com' },
+    });
     expect(taken.status).toBe(422);
     expect(taken.body.details.fieldErrors.email).toBeDefined();
 
     const d = await signInDriver(t, { approved: false, name: 'Carlos' });
     expect(d.user.driver).toMatchObject({ name: 'Carlos' });
     await t.request('PATCH', '/api/v1/me', { token: d.token, body: { name: 'Carlos Ruiz' } });
-    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({ name: 'Carlos Ruiz', driver: { name: 'Carlos Ruiz' } });
+    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({
+      name: 'Carlos Ruiz',
+      driver: { name: 'Carlos Ruiz' },
+    });
   });
 
   it('422 ValidationError naming each bad body field', async () => {
@@ -232,7 +289,12 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const d = await signInDriver(t, { approved: false });
     const look = await t.request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(c.user.phone)}`);
     expect(look.status).toBe(200);
-    expect(look.body).toEqual({ userId: c.user.id, name: 'Dev Cliente', hasClientProfile: true, hasDriverProfile: false });
+    expect(look.body).toEqual({
+      userId: c.user.id,
+      name: 'Dev Cliente',
+      hasClientProfile: true,
+      hasDriverProfile: false,
+    });
     const missing = await t.request('GET', '/api/v1/auth/dev-lookup');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('MissingPhone');
@@ -242,12 +304,22 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
     const minted = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'client' } });
     expect(minted.status).toBe(200);
-    expect(minted.body.user).toEqual({ id: c.user.id, name: 'Dev Cliente', hasClientProfile: true, hasDriverProfile: false, isDriverPending: false });
+    expect(minted.body.user).toEqual({
+      id: c.user.id,
+      name: 'Dev Cliente',
+      hasClientProfile: true,
+      hasDriverProfile: false,
+      isDriverPending: false,
+    });
     expect((await t.request('GET', '/api/v1/me', { token: minted.body.token })).body.user.id).toBe(c.user.id);
-    const driverToken = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'driver' } });
+    const driverToken = await t.request('POST', '/api/v1/auth/dev-token', {
+      body: { userId: d.user.id, app: 'driver' },
+    });
     expect(driverToken.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: true });
 
-    expect((await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: 999_999, app: 'client' } })).body.error).toBe('UserNotFound');
+    expect(
+      (await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: 999_999, app: 'client' } })).body.error,
+    ).toBe('UserNotFound');
     const noClient = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'client' } });
     expect([noClient.status, noClient.body.error]).toEqual([400, 'NoClientProfile']);
     const noDriver = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'driver' } });
@@ -278,7 +350,9 @@ describe('identity: OTP rate limits held in the database', () => {
 
   it('3 code requests per 10 minutes per phone, then 429 SmsSendError', async () => {
     const phone = uniquePhone();
-    const results = await Promise.all([0, 1, 2, 3, 4].map(() => t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })));
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].map(() => t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(2);
@@ -291,9 +365,14 @@ describe('identity: OTP rate limits held in the database', () => {
   it('5 verifications per 10 minutes per phone, then 429 Cooldown even with the right code', async () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
-    for (let i = 0; i < 4; i++) expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
+      ).toBe(401);
     const code2 = await requestCode(t, phone);
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code2) } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code2) } })).status,
+    ).toBe(401);
     const limited = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code2 } });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('Cooldown');
@@ -304,7 +383,7 @@ describe('identity: OTP rate limits held in the database', () => {
   });
 });
 
-describe('identity: GET /me clientProfile reflects the client\'s orders', () => {
+describe("identity: GET /me clientProfile reflects the client's orders", () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -313,16 +392,22 @@ describe('identity: GET /me clientProfile reflects the client\'s orders', () => 
     await t?.stop();
   });
 
-  it('counts delivered orders, their liters and the client\'s solidary contribution; a cancelled order does not count', async () => {
+  it("counts delivered orders, their liters and the client's solidary contribution; a cancelled order does not count", async () => {
     const api = call(t);
     const client = await signInClient(t);
     const paid = await confirmedOrder(t, { client, body: { paymentMethod: 'PAYPROV_DI', basePrice: 25 } });
     const payer = { bank_code: '0102', id_number: '12345678', phone: '04141234567' };
     expect((await api.post(`/orders/${paid.orderId}/payment/prepare`, client.token, payer)).status).toBe(200);
-    expect((await api.post(`/orders/${paid.orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).body.payment.status).toBe('CONFIRMED');
+    expect(
+      (await api.post(`/orders/${paid.orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).body.payment
+        .status,
+    ).toBe('CONFIRMED');
     const pin: string = (await api.get(`/orders/${paid.orderId}`, client.token)).body.order.delivery_pin;
     await arrive(t, paid);
-    const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, { deliveryPin: pin, actualLiters: 1800 });
+    const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, {
+      deliveryPin: pin,
+      actualLiters: 1800,
+    });
     expect(delivered.body).toEqual({ ok: true });
 
     const cancelled = await api.post('/orders', client.token, orderBody({ litersRequested: 3000 }));

@@ -55,7 +55,9 @@ describe('identity in production mode', () => {
     }
     // …and the production document lists none of them.
     const doc = await t.request('GET', '/api/v1/openapi.json');
-    expect(Object.keys(doc.body.paths).filter((path) => path.startsWith('/dev/') || path.startsWith('/auth/dev-'))).toEqual([]);
+    expect(
+      Object.keys(doc.body.paths).filter((path) => path.startsWith('/dev/') || path.startsWith('/auth/dev-')),
+    ).toEqual([]);
     // The SMS itself went out (the simulator records it; read here only because production hides it).
     const [sms] = await t.service.ctx.outbox.list(phone);
     const code = /(\d{6})/.exec(sms.body)![1];
@@ -67,7 +69,8 @@ describe('identity in production mode', () => {
   it('rate limits hold by default: the 4th code request in 10 minutes is refused', async () => {
     const phone = uniquePhone();
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
@@ -80,7 +83,12 @@ describe('identity with the HTTP SMS and mail adapters', () => {
     sms = await fakeProvider();
     mail = await fakeProvider();
     t = await startApiUnderTest({
-      env: { SMS_PROVIDER_URL: `${sms.url}/sms`, SMS_PROVIDER_KEY: 'sms-key', MAIL_PROVIDER_URL: `${mail.url}/mail`, MAIL_PROVIDER_KEY: 'mail-key' },
+      env: {
+        SMS_PROVIDER_URL: `${sms.url}/sms`,
+        SMS_PROVIDER_KEY: 'sms-key',
+        MAIL_PROVIDER_URL: `${mail.url}/mail`,
+        MAIL_PROVIDER_KEY: 'mail-key',
+      },
     });
   });
   afterAll(async () => {
@@ -97,7 +105,9 @@ describe('identity with the HTTP SMS and mail adapters', () => {
     const sent = sms.received.at(-1)!;
     expect(sent).toMatchObject({ path: '/sms', auth: 'Bearer sms-key', body: { to: phone } });
     expect(sent.body.message).toContain(r.body.code);
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: r.body.code } })).status).toBe(200);
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: r.body.code } })).status).toBe(
+      200,
+    );
   });
 
   it('a failing provider is 429 SmsSendError and leaves no usable code', async () => {
@@ -108,16 +118,24 @@ describe('identity with the HTTP SMS and mail adapters', () => {
     expect(r.status).toBe(429);
     expect(r.body.error).toBe('SmsSendError');
     const code = /(\d{6})/.exec(sms.received.at(-1)!.body.message)![1];
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).body.error).toBe('InvalidOtp');
+    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).body.error).toBe(
+      'InvalidOtp',
+    );
   });
 
   it('mails the recovery token through the provider', async () => {
     const r = await t.request('POST', `/api/v1/admin/auth/password-reset/${TEST_SUPER_ADMIN.email}`);
     expect(r.status).toBe(204);
     const sent = mail.received.at(-1)!;
-    expect(sent).toMatchObject({ path: '/mail', auth: 'Bearer mail-key', body: { to: TEST_SUPER_ADMIN.email, subject: expect.any(String) } });
+    expect(sent).toMatchObject({
+      path: '/mail',
+      auth: 'Bearer mail-key',
+      body: { to: TEST_SUPER_ADMIN.email, subject: expect.any(String) },
+    });
     const token = /: (\S+)$/.exec(sent.body.text)![1];
-    const recovered = await t.request('POST', '/api/v1/admin/auth/recover-password', { body: { email: TEST_SUPER_ADMIN.email, token, password: 'brand-new-pass-1' } });
+    const recovered = await t.request('POST', '/api/v1/admin/auth/recover-password', {
+      body: { email: TEST_SUPER_ADMIN.email, token, password: 'brand-new-pass-1' },
+    });
     expect(recovered.status).toBe(204);
   });
 });

@@ -2,7 +2,13 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import { badRequest, notFound, unauthorized, validationError } from '../../domain/errors.js';
-import { findUserById, findUserByPhone, issueAppToken, phoneAuth, type UserRow } from '../../commands/identity/phoneAuth.js';
+import {
+  findUserById,
+  findUserByPhone,
+  issueAppToken,
+  phoneAuth,
+  type UserRow,
+} from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
 import type { AppContext } from '../../infra/context.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
@@ -17,8 +23,15 @@ export const Phone = z.string().regex(/^\+\d{10,15}$/, 'A plus sign then 10 to 1
 const App = z.enum(['client', 'driver']);
 
 const OtpRequestBody = z.object({ phone: Phone });
-const OtpVerifyBody = z.object({ phone: Phone, code: z.string().regex(/^\d{6}$/, 'Exactly 6 digits.'), app: App.default('client') });
-const PatchMeBody = z.object({ name: z.string().trim().min(2).max(80), email: z.string().trim().max(120).email().optional() });
+const OtpVerifyBody = z.object({
+  phone: Phone,
+  code: z.string().regex(/^\d{6}$/, 'Exactly 6 digits.'),
+  app: App.default('client'),
+});
+const PatchMeBody = z.object({
+  name: z.string().trim().min(2).max(80),
+  email: z.string().trim().max(120).email().optional(),
+});
 const DevLookupQuery = z.object({ phone: z.string().optional() });
 const DevTokenBody = z.object({ userId: z.number().int().positive(), app: App });
 
@@ -38,7 +51,9 @@ const MeUser = z.object({
   phone: z.string(),
   email: z.string().nullable(),
   isActive: z.boolean(),
-  clientProfile: z.object({ totalOrders: z.number().int(), totalLitersOrdered: z.number().int(), totalSolidaryUSD: z.number() }).nullable(),
+  clientProfile: z
+    .object({ totalOrders: z.number().int(), totalLitersOrdered: z.number().int(), totalSolidaryUSD: z.number() })
+    .nullable(),
   driver: orNull(DriverView),
 });
 
@@ -47,7 +62,8 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   const auth = phoneAuth(ctx);
   const appUser = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
   const today = () => ctx.clock.now();
-  const driverOf = (u: UserRow) => (u.role === 'DRIVER' ? findDriverByUserId(ctx.db, u.id, today()) : Promise.resolve(null));
+  const driverOf = (u: UserRow) =>
+    u.role === 'DRIVER' ? findDriverByUserId(ctx.db, u.id, today()) : Promise.resolve(null);
   const currentUser = async (actor: Actor) => {
     const u = await findUserById(ctx, actor.id);
     if (!u) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
@@ -65,7 +81,10 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       body: OtpRequestBody,
       responses: {
-        200: { description: 'Sent; outside production the code is returned', schema: z.object({ sent: z.boolean(), mocked: z.boolean(), code: z.string().optional() }) },
+        200: {
+          description: 'Sent; outside production the code is returned',
+          schema: z.object({ sent: z.boolean(), mocked: z.boolean(), code: z.string().optional() }),
+        },
       },
       errors: [429, 502],
     },
@@ -86,7 +105,10 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       body: OtpVerifyBody,
       responses: {
-        200: { description: 'Signed in', schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }) },
+        200: {
+          description: 'Signed in',
+          schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }),
+        },
       },
       errors: [401, 409, 429],
     },
@@ -96,20 +118,47 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/me', summary: 'The signed-in user with profile aggregates', tags: ['identity'], guards: appUser, responses: { 200: { description: 'The user', schema: z.object({ user: MeUser }) } }, errors: [403] }, async ({ actor }) => {
-    const u = await currentUser(actor);
-    const stats = u.role === 'CLIENT' ? await ctx.providers.clientProfiles.statsOf(u.id) : null;
-    return { user: meView(u, await driverOf(u), stats) };
-  });
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/me',
+      summary: 'The signed-in user with profile aggregates',
+      tags: ['identity'],
+      guards: appUser,
+      responses: { 200: { description: 'The user', schema: z.object({ user: MeUser }) } },
+      errors: [403],
+    },
+    async ({ actor }) => {
+      const u = await currentUser(actor);
+      const stats = u.role === 'CLIENT' ? await ctx.providers.clientProfiles.statsOf(u.id) : null;
+      return { user: meView(u, await driverOf(u), stats) };
+    },
+  );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/me', summary: 'Set name and email', tags: ['identity'], guards: appUser, body: PatchMeBody, responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } }, errors: [403] },
+    {
+      method: 'patch',
+      path: '/me',
+      summary: 'Set name and email',
+      tags: ['identity'],
+      guards: appUser,
+      body: PatchMeBody,
+      responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } },
+      errors: [403],
+    },
     async ({ actor, body, req }) => {
       const email = body.email?.toLowerCase();
       if (email) {
-        const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', actor.id).executeTakeFirst();
+        const taken = await ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .where('id', '!=', actor.id)
+          .executeTakeFirst();
         if (taken) throw validationError({ email: ['The email has already been taken.'] });
       }
       try {
@@ -119,11 +168,15 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
           .where('id', '=', actor.id)
           .execute();
       } catch (err) {
-        if ((err as { code?: string }).code === '23505') throw validationError({ email: ['The email has already been taken.'] });
+        if ((err as { code?: string }).code === '23505')
+          throw validationError({ email: ['The email has already been taken.'] });
         throw err;
       }
       const u = await currentUser(actor);
-      if (u.role === 'DRIVER' && u.driver_id) await ctx.settle((await driverCommands(ctx).rename(u.driver_id, body.name, metadataOf(actor, req.id))).position);
+      if (u.role === 'DRIVER' && u.driver_id)
+        await ctx.settle(
+          (await driverCommands(ctx).rename(u.driver_id, body.name, metadataOf(actor, req.id))).position,
+        );
       return { user: loginUserView(u, await driverOf(u)) };
     },
   );
@@ -131,7 +184,15 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/auth/refresh', summary: 'Rotate the current token (the old one is revoked)', tags: ['identity'], guards: appUser, responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } }, errors: [403] },
+    {
+      method: 'post',
+      path: '/auth/refresh',
+      summary: 'Rotate the current token (the old one is revoked)',
+      tags: ['identity'],
+      guards: appUser,
+      responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } },
+      errors: [403],
+    },
     async ({ req }) => {
       const userId = await auth.revoke(req.appTokenHash!);
       const token = await issueAppToken(ctx, userId);
@@ -143,7 +204,15 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/auth/logout', summary: 'Revoke the current token', tags: ['identity'], guards: appUser, responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } }, errors: [403] },
+    {
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'Revoke the current token',
+      tags: ['identity'],
+      guards: appUser,
+      responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [403],
+    },
     async ({ req }) => {
       await announceSessionChange(ctx, { role: 'USER', id: await auth.revoke(req.appTokenHash!) });
       return { ok: true };
@@ -166,7 +235,12 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       responses: {
         200: {
           description: 'Found',
-          schema: z.object({ userId: z.number().int(), name: z.string().nullable(), hasClientProfile: z.boolean(), hasDriverProfile: z.boolean() }),
+          schema: z.object({
+            userId: z.number().int(),
+            name: z.string().nullable(),
+            hasClientProfile: z.boolean(),
+            hasDriverProfile: z.boolean(),
+          }),
         },
       },
       errors: [400, 404],
@@ -176,7 +250,12 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       if (!phone) throw badRequest('MissingPhone', 'The phone query parameter is required.');
       const u = await findUserByPhone(ctx, phone);
       if (!u) throw notFound('UserNotFound', 'No user has this phone.');
-      return { userId: u.id, name: u.name, hasClientProfile: u.role === 'CLIENT', hasDriverProfile: u.role === 'DRIVER' };
+      return {
+        userId: u.id,
+        name: u.name,
+        hasClientProfile: u.role === 'CLIENT',
+        hasDriverProfile: u.role === 'DRIVER',
+      };
     },
   );
 
@@ -190,14 +269,21 @@ export const identityRoutes = (ctx: AppContext, router: Router): void => {
       tags: ['dev'],
       auth: false,
       body: DevTokenBody,
-      responses: { 200: { description: 'Token', schema: z.object({ token: z.string(), user: LoginUser.omit({ email: true, phone: true }) }) } },
+      responses: {
+        200: {
+          description: 'Token',
+          schema: z.object({ token: z.string(), user: LoginUser.omit({ email: true, phone: true }) }),
+        },
+      },
       errors: [400, 404],
     },
     async ({ body }) => {
       const u = await findUserById(ctx, body.userId);
       if (!u) throw notFound('UserNotFound', 'No such user.');
-      if (body.app === 'client' && u.role !== 'CLIENT') throw badRequest('NoClientProfile', 'This user has no client profile.');
-      if (body.app === 'driver' && u.role !== 'DRIVER') throw badRequest('NoDriverProfile', 'This user has no driver profile.');
+      if (body.app === 'client' && u.role !== 'CLIENT')
+        throw badRequest('NoClientProfile', 'This user has no client profile.');
+      if (body.app === 'driver' && u.role !== 'DRIVER')
+        throw badRequest('NoDriverProfile', 'This user has no driver profile.');
       const { email: _e, phone: _p, ...user } = loginUserView(u, await driverOf(u));
       return { token: await issueAppToken(ctx, u.id), user };
     },

@@ -23,7 +23,11 @@ export const meView = (u: UserRow, driver: DriverRecord | null, stats: ClientPro
   email: u.email,
   isActive: u.is_active,
   clientProfile: stats
-    ? { totalOrders: stats.totalOrders, totalLitersOrdered: stats.totalLitersOrdered, totalSolidaryUSD: centsToUsd(stats.totalSolidaryCents) }
+    ? {
+        totalOrders: stats.totalOrders,
+        totalLitersOrdered: stats.totalLitersOrdered,
+        totalSolidaryUSD: centsToUsd(stats.totalSolidaryCents),
+      }
     : null,
   driver: driver ? driverView(driver) : null,
 });

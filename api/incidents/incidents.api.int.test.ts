@@ -39,7 +39,10 @@ describe('incidents', () => {
     });
 
     clock.advance(60_000);
-    const byClient = await api.post(`/orders/${f.orderId}/incidents`, client.token, { type: 'OTRO', description: '  El camión bloquea la salida  ' });
+    const byClient = await api.post(`/orders/${f.orderId}/incidents`, client.token, {
+      type: 'OTRO',
+      description: '  El camión bloquea la salida  ',
+    });
     expect(byClient.status).toBe(201);
     expect(byClient.body.incident).toMatchObject({
       type: 'OTRO',
@@ -51,15 +54,24 @@ describe('incidents', () => {
 
     // Incidents stay reportable through the rest of the order's life, delivered included.
     await arrive(t, f);
-    expect((await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status,
+    ).toBe(200);
     clock.advance(60_000);
-    const late = await api.post(`/orders/${f.orderId}/incidents`, client.token, { type: 'AGUA_INSUFICIENTE', description: null });
+    const late = await api.post(`/orders/${f.orderId}/incidents`, client.token, {
+      type: 'AGUA_INSUFICIENTE',
+      description: null,
+    });
     expect(late.status).toBe(201);
 
     for (const token of [client.token, driver.token]) {
       const list = await api.get(`/orders/${f.orderId}/incidents`, token);
       expect(list.status).toBe(200);
-      expect(list.body.incidents.map((i: { id: number }) => i.id)).toEqual([late.body.incident.id, byClient.body.incident.id, byDriver.body.incident.id]);
+      expect(list.body.incidents.map((i: { id: number }) => i.id)).toEqual([
+        late.body.incident.id,
+        byClient.body.incident.id,
+        byDriver.body.incident.id,
+      ]);
       expect(list.body.incidents[2]).toEqual(byDriver.body.incident);
     }
   });
@@ -83,7 +95,10 @@ describe('incidents', () => {
       expect((await api.get(path, f.client.token)).status).toBe(404);
     }
     expect((await t.request('GET', `/api/v1/orders/${f.orderId}/incidents`)).status).toBe(401);
-    expect((await t.request('POST', `/api/v1/orders/${f.orderId}/incidents`, { body: { type: 'OTRO', description: 'x' } })).status).toBe(401);
+    expect(
+      (await t.request('POST', `/api/v1/orders/${f.orderId}/incidents`, { body: { type: 'OTRO', description: 'x' } }))
+        .status,
+    ).toBe(401);
 
     const cases: [Record<string, unknown>, string[]][] = [
       [{}, ['type']],
@@ -108,7 +123,10 @@ describe('incidents', () => {
     // Concurrent reports, the longest description allowed among them: each recorded with its own id.
     const rs = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        api.post(`/orders/${f.orderId}/incidents`, i % 2 ? f.client.token : f.driver.token, { type: 'OTRO', description: i === 5 ? 'x'.repeat(1000) : `reporte ${i}` }),
+        api.post(`/orders/${f.orderId}/incidents`, i % 2 ? f.client.token : f.driver.token, {
+          type: 'OTRO',
+          description: i === 5 ? 'x'.repeat(1000) : `reporte ${i}`,
+        }),
       ),
     );
     expect(rs.map((r) => r.status)).toEqual(Array(6).fill(201));

@@ -18,7 +18,10 @@ const IncidentBody = z
     type: z.enum(INCIDENT_TYPES),
     description: z.string().trim().max(INCIDENT_DESCRIPTION_MAX).nullable().optional(),
   })
-  .refine((b) => b.type !== 'OTRO' || !!b.description, { path: ['description'], message: 'is required when type is OTRO' });
+  .refine((b) => b.type !== 'OTRO' || !!b.description, {
+    path: ['description'],
+    message: 'is required when type is OTRO',
+  });
 
 const Incident = z
   .object({
@@ -63,7 +66,12 @@ export const incidentRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ params, body, actor, req, res }) => {
       const orderId = orderIdFrom(params);
-      const { position, incident } = await reportIncident(ctx, actor, { orderId, type: body.type, description: body.description || null }, metadataOf(actor, req.id));
+      const { position, incident } = await reportIncident(
+        ctx,
+        actor,
+        { orderId, type: body.type, description: body.description || null },
+        metadataOf(actor, req.id),
+      );
       const row = await readBack(ctx, position, () => findIncident(ctx.db, incident.incidentId));
       res.status(201);
       return { incident: incidentView(row) };
@@ -73,11 +81,21 @@ export const incidentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/incidents', summary: 'The order’s incidents, newest first (participants only)', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'Newest first', schema: z.object({ incidents: z.array(Incident) }) } }, errors: [403, 404] },
+    {
+      method: 'get',
+      path: '/orders/:orderId/incidents',
+      summary: 'The order’s incidents, newest first (participants only)',
+      tags,
+      guards: anyone,
+      params: OrderParams,
+      responses: { 200: { description: 'Newest first', schema: z.object({ incidents: z.array(Incident) }) } },
+      errors: [403, 404],
+    },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
       const { party } = await bundleForParty(ctx, orderId, actor);
-      if (party !== 'CLIENT' && party !== 'DRIVER') throw forbidden('Forbidden', 'Only the order’s customer and its driver see its incidents.');
+      if (party !== 'CLIENT' && party !== 'DRIVER')
+        throw forbidden('Forbidden', 'Only the order’s customer and its driver see its incidents.');
       return { incidents: (await incidentsOfOrder(ctx.db, orderId)).map(incidentView) };
     },
   );

@@ -15,11 +15,15 @@ import { CursorParam, decodeCursor, encodeCursor, pageSchema } from '../cursor.j
 export const NotificationSchema = z
   .object({
     id: z.string().uuid(),
-    type: z.enum(NOTIFICATION_TYPES as [string, ...string[]]).openapi('NotificationType', { description: 'Every notification type the service emits.' }),
+    type: z
+      .enum(NOTIFICATION_TYPES as [string, ...string[]])
+      .openapi('NotificationType', { description: 'Every notification type the service emits.' }),
     title: z.string(),
     body: z.string(),
     priority: z.enum(NOTIFICATION_PRIORITIES),
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'Ids of what it is about, e.g. {order_id, offer_id} for offer_received.' }),
+    data: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Ids of what it is about, e.g. {order_id, offer_id} for offer_received.' }),
     read_at: z.string().nullable(),
     created_at: z.string(),
   })
@@ -37,8 +41,12 @@ const NotificationPage = pageSchema(NotificationSchema);
 
 /** The (position, id) of the last entry of the previous page. */
 const isPositionIdKey = (k: unknown): k is [number, string] =>
-  Array.isArray(k) && k.length === 2 && Number.isSafeInteger(k[0]) && (k[0] as number) >= 0 && typeof k[1] === 'string' && /^[0-9a-f-]{36}$/.test(k[1]);
-
+  Array.isArray(k) &&
+  k.length === 2 &&
+  Number.isSafeInteger(k[0]) &&
+  (k[0] as number) >= 0 &&
+  typeof k[1] === 'string' &&
+  /^[0-9a-f-]{36}$/.test(k[1]);
 
 /** Spec 4.12: the caller's inbox (app users: CLIENT and DRIVER). */
 export const notificationRoutes = (ctx: AppContext, router: Router): void => {
@@ -69,7 +77,11 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       if (query.filter === 'unread') q = q.where('read_at', 'is', null);
       const { rows: page, hasMore } = await newestFirstPage(q, ['position', 'id'], after, query.limit);
       const last = page[page.length - 1];
-      return { items: page.map(toNotificationView), next_cursor: hasMore ? encodeCursor([Number(last.position), last.id]) : null, has_more: hasMore };
+      return {
+        items: page.map(toNotificationView),
+        next_cursor: hasMore ? encodeCursor([Number(last.position), last.id]) : null,
+        has_more: hasMore,
+      };
     },
   );
 
@@ -126,7 +138,8 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } }, errors: [403, { status: 404, description: 'NotFound' }],
+      responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } },
+      errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(actor, req.id)),
   );
@@ -141,7 +154,8 @@ export const notificationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards,
       params: IdParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, { status: 404, description: 'NotFound' }],
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [403, { status: 404, description: 'NotFound' }],
     },
     async ({ params, actor, req }) => {
       await deleteNotification(ctx, actor, params.id, metadataOf(actor, req.id));

@@ -26,10 +26,18 @@ describe('offers', () => {
   it('prices a counter-offer from the driver gross so that accepting gives it back exactly (odd cents)', async () => {
     const { client, orderId } = await newOrder({ basePrice: 20 });
     const driver = await onlineDriver(t);
-    const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 17.33, estimatedMinutes: 15 });
+    const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, {
+      driverGross: 17.33,
+      estimatedMinutes: 15,
+    });
     expect(bid.status).toBe(201);
     // round(1733 / 0.9) = 1926, and round(1926 × 0.9) = 1733 again.
-    expect(bid.body.offer).toMatchObject({ offer_price_cents: 1926, offer_price_usd: 19.26, driver_gross_cents: 1733, status: 'PENDING' });
+    expect(bid.body.offer).toMatchObject({
+      offer_price_cents: 1926,
+      offer_price_usd: 19.26,
+      driver_gross_cents: 1733,
+      status: 'PENDING',
+    });
     const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
     expect(order.status).toBe('COUNTER_OFFERED');
     expect(order.offers[0]).toMatchObject({ id: bid.body.offer.id, offer_price_usd: 19.26 });
@@ -37,9 +45,18 @@ describe('offers', () => {
 
     const accepted = await api.post(`/counter-offers/${bid.body.offer.id}/accept`, client.token);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', base_price_cents: 1926, client_pays_cents: 1926, client_charged_usd: 19.26 });
+    expect(accepted.body.order).toMatchObject({
+      status: 'CONFIRMED',
+      base_price_cents: 1926,
+      client_pays_cents: 1926,
+      client_charged_usd: 19.26,
+    });
     const driverView = (await api.get(`/orders/${orderId}`, driver.token)).body.order;
-    expect(driverView).toMatchObject({ driver_gross_cents: 1733, platform_revenue_cents: 193, driver_receives_cents: 1733 });
+    expect(driverView).toMatchObject({
+      driver_gross_cents: 1733,
+      platform_revenue_cents: 193,
+      driver_receives_cents: 1733,
+    });
   });
 
   it('answers the alias routes (/driver-accept, /offers) and accept-counter takes the latest counter-offer', async () => {
@@ -57,7 +74,11 @@ describe('offers', () => {
     const latest = await api.post(`/orders/${orderId}/counter-offer`, c.token, { driverGross: 23 });
     const accepted = await api.post(`/orders/${orderId}/accept-counter`, client.token);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', driver: { id: c.driverId }, base_price_cents: latest.body.offer.offer_price_cents });
+    expect(accepted.body.order).toMatchObject({
+      status: 'CONFIRMED',
+      driver: { id: c.driverId },
+      base_price_cents: latest.body.offer.offer_price_cents,
+    });
     expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
     // The losing offers were closed: accepting one now is a clean 409.
     const late = await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token);
@@ -139,9 +160,22 @@ describe('offers', () => {
     const driver = await onlineDriver(t);
     const view = await api.get(`/orders/${orderId}/offer`, driver.token);
     expect(view.status).toBe(200);
-    expect(view.body).toMatchObject({ id: orderId, status: 'BROADCASTING', client: { id: client.user.id, name: 'Cliente de prueba', phone: client.user.phone }, my_offer: null });
+    expect(view.body).toMatchObject({
+      id: orderId,
+      status: 'BROADCASTING',
+      client: { id: client.user.id, name: 'Cliente de prueba', phone: client.user.phone },
+      my_offer: null,
+    });
     expect(view.body.distance_km).toBeCloseTo(1.11, 1);
-    for (const hidden of ['client_pays_usd', 'promo_credit_usd', 'client_charged_usd', 'client_solidary_usd', 'solidary_fund_usd', 'delivery_pin', 'billing']) {
+    for (const hidden of [
+      'client_pays_usd',
+      'promo_credit_usd',
+      'client_charged_usd',
+      'client_solidary_usd',
+      'solidary_fund_usd',
+      'delivery_pin',
+      'billing',
+    ]) {
       expect(view.body).not.toHaveProperty(hidden);
     }
     const unknown = await api.get('/orders/999999/offer', driver.token);
@@ -149,15 +183,19 @@ describe('offers', () => {
     expect(unknown.body.error).toBe('OrderNotFound');
 
     const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
-    expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({ id: bid.body.offer.id });
-    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');
+    expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({
+      id: bid.body.offer.id,
+    });
+    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
     const assigned = await api.get(`/orders/${orderId}/offer`, driver.token);
     expect(assigned.body).toMatchObject({ id: orderId, status: 'WAITING_FOR_PAYMENT', client: { id: client.user.id } });
     const stranger = await onlineDriver(t);
     expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('OrderNotFound');
   });
 
-  it("keeps the order and its client from drivers who could not bid on it: pending, offline or too far (404 as an unknown id)", async () => {
+  it('keeps the order and its client from drivers who could not bid on it: pending, offline or too far (404 as an unknown id)', async () => {
     const { orderId } = await newOrder();
     const pending = await signInDriver(t, { approved: false });
     const offline = await signInDriver(t, { liters: 5000 });
@@ -172,7 +210,11 @@ describe('offers', () => {
   it('answers 422 naming each bad field of a bid', async () => {
     const { orderId } = await newOrder();
     const driver = await onlineDriver(t);
-    const bad = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 0, estimatedMinutes: 241, force: 'yes' });
+    const bad = await api.post(`/orders/${orderId}/counter-offer`, driver.token, {
+      driverGross: 0,
+      estimatedMinutes: 241,
+      force: 'yes',
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('ValidationError');
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['driverGross', 'estimatedMinutes', 'force']);

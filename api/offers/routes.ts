@@ -18,7 +18,11 @@ const estimatedMinutes = z.number().int().min(1).max(240).optional();
 
 /** POST /accept bids the published price: a driverGross sent there is ignored (the contract). */
 const AcceptBody = z.object({ estimatedMinutes, force: z.boolean().optional() });
-const CounterOfferBody = z.object({ driverGross: usdAmount(100_000).optional(), estimatedMinutes, force: z.boolean().optional() });
+const CounterOfferBody = z.object({
+  driverGross: usdAmount(100_000).optional(),
+  estimatedMinutes,
+  force: z.boolean().optional(),
+});
 
 const OVER_CAPACITY_WARNING = 'This order needs more water than your remaining liters: refill before delivering.';
 
@@ -38,10 +42,21 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/offer', summary: 'The order as a bidding driver sees it (top level, with the client)', tags,
+    {
+      method: 'get',
+      path: '/orders/:orderId/offer',
+      summary: 'The order as a bidding driver sees it (top level, with the client)',
+      tags,
       params: OrderParams,
       guards: driver,
-      responses: { 200: { description: 'The order and its client', schema: DriverOrder.extend({ client: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string() }).nullable() }) } },
+      responses: {
+        200: {
+          description: 'The order and its client',
+          schema: DriverOrder.extend({
+            client: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string() }).nullable(),
+          }),
+        },
+      },
       errors: [403, 404],
     },
     async ({ params, actor }) => {
@@ -54,13 +69,23 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
       const now = ctx.clock.now();
       const me = await findDriver(ctx.db, actor.driverId ?? -1, now);
       const assigned = me !== null && b.row.driver_id === me.driverId;
-      const inFeed = me?.status === 'ACTIVE' && me.isOnline && me.location !== null && isBiddableNear(b.row, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now });
+      const inFeed =
+        me?.status === 'ACTIVE' &&
+        me.isOnline &&
+        me.location !== null &&
+        isBiddableNear(b.row, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now });
       if (!assigned && !inFeed) throw hidden();
       return { ...toDriverView(b, me!.driverId, me!.location), client: b.client };
     },
   );
 
-  const bid = async (actor: Actor, orderId: number, driverGrossCents: number | null, body: { estimatedMinutes?: number; force?: boolean }, requestId: unknown) => {
+  const bid = async (
+    actor: Actor,
+    orderId: number,
+    driverGrossCents: number | null,
+    body: { estimatedMinutes?: number; force?: boolean },
+    requestId: unknown,
+  ) => {
     const { offerId, position } = await placeOffer(
       ctx,
       actor,
@@ -75,7 +100,17 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Bid the published price (the client confirms the winner)', tags, params: OrderParams, guards: driver, body: AcceptBody, responses: { 201: BidAnswer }, errors: [403, 404, 409] },
+      {
+        method: 'post',
+        path,
+        summary: 'Bid the published price (the client confirms the winner)',
+        tags,
+        params: OrderParams,
+        guards: driver,
+        body: AcceptBody,
+        responses: { 201: BidAnswer },
+        errors: [403, 404, 409],
+      },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), null, body, req.id);
         res.status(201);
@@ -88,7 +123,17 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Bid a custom price (driverGross: what the driver keeps)', tags, params: OrderParams, guards: driver, body: CounterOfferBody, responses: { 201: BidAnswer }, errors: [403, 404, 409] },
+      {
+        method: 'post',
+        path,
+        summary: 'Bid a custom price (driverGross: what the driver keeps)',
+        tags,
+        params: OrderParams,
+        guards: driver,
+        body: CounterOfferBody,
+        responses: { 201: BidAnswer },
+        errors: [403, 404, 409],
+      },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), body.driverGross ?? null, body, req.id);
         res.status(201);
@@ -97,18 +142,35 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
     );
   }
 
-  const settledClientView = async (position: number, orderId: number) => ({ order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))) });
+  const settledClientView = async (position: number, orderId: number) => ({
+    order: toClientView(await readBack(ctx, position, () => loadBundle(ctx, orderId))),
+  });
 
   for (const path of ['/orders/offers/:offerId/accept', '/counter-offers/:offerId/accept']) {
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'post', path, summary: 'Accept an offer: the order is confirmed to that driver', tags, params: OfferParams, guards: client, responses: { 200: ClientOrderAnswer }, errors: [403, 404, 409] },
+      {
+        method: 'post',
+        path,
+        summary: 'Accept an offer: the order is confirmed to that driver',
+        tags,
+        params: OfferParams,
+        guards: client,
+        responses: { 200: ClientOrderAnswer },
+        errors: [403, 404, 409],
+      },
       async ({ params, actor, req }) => {
         const offerId = idFrom(params.offerId, offerNotFound);
         const offer = await findOfferRow(ctx.db, offerId);
         if (!offer) throw offerNotFound();
-        const { orderId, position } = await acceptOfferById(ctx, actor, offer.order_id, offerId, metadataOf(actor, req.id));
+        const { orderId, position } = await acceptOfferById(
+          ctx,
+          actor,
+          offer.order_id,
+          offerId,
+          metadataOf(actor, req.id),
+        );
         return settledClientView(position, orderId);
       },
     );
@@ -117,9 +179,23 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/accept-counter', summary: 'Accept the standing counter-offer', tags, params: OrderParams, guards: client, responses: { 200: ClientOrderAnswer }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/orders/:orderId/accept-counter',
+      summary: 'Accept the standing counter-offer',
+      tags,
+      params: OrderParams,
+      guards: client,
+      responses: { 200: ClientOrderAnswer },
+      errors: [403, 404, 409],
+    },
     async ({ params, actor, req }) => {
-      const { orderId, position } = await acceptStandingCounterOffer(ctx, actor, orderIdFrom(params), metadataOf(actor, req.id));
+      const { orderId, position } = await acceptStandingCounterOffer(
+        ctx,
+        actor,
+        orderIdFrom(params),
+        metadataOf(actor, req.id),
+      );
       return settledClientView(position, orderId);
     },
   );
@@ -127,7 +203,16 @@ export const offerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/counter-offers/:offerId/reject', summary: 'Reject an offer', tags, params: OfferParams, guards: client, responses: { 200: { description: 'Rejected', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/counter-offers/:offerId/reject',
+      summary: 'Reject an offer',
+      tags,
+      params: OfferParams,
+      guards: client,
+      responses: { 200: { description: 'Rejected', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [403, 404, 409],
+    },
     async ({ params, actor, req }) => {
       const offerId = idFrom(params.offerId, offerNotFound);
       const offer = await findOfferRow(ctx.db, offerId);

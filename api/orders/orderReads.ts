@@ -8,7 +8,13 @@ import type { OrderBundle } from './views.js';
 
 /** Reads an order and everything its views need, for one order or a page of them, in one statement. */
 export const loadBundles = async (ctx: AppContext, rows: OrderViewRow[]): Promise<OrderBundle[]> =>
-  (await ordersWithParties(ctx.db, rows.map((r) => r.id), ctx.clock.now())).map(toBundle);
+  (
+    await ordersWithParties(
+      ctx.db,
+      rows.map((r) => r.id),
+      ctx.clock.now(),
+    )
+  ).map(toBundle);
 
 export const loadBundle = async (ctx: AppContext, orderId: number): Promise<OrderBundle | null> =>
   (await ordersWithParties(ctx.db, [orderId], ctx.clock.now())).map(toBundle)[0] ?? null;
@@ -25,11 +31,15 @@ export const partyOfBundle = (b: OrderBundle, actor: Actor): Party =>
   partyOf({ clientId: b.row.client_id, driverId: b.row.driver_id, bidderIds: b.offers.map((o) => o.driver_id) }, actor);
 
 /** The order for a caller who has a part in it; an unknown order and a stranger's get the same 404. */
-export const bundleForParty = async (ctx: AppContext, orderId: number, actor: Actor, notFoundError = () => notFound('OrderNotFound', 'Order not found.')) => {
+export const bundleForParty = async (
+  ctx: AppContext,
+  orderId: number,
+  actor: Actor,
+  notFoundError = () => notFound('OrderNotFound', 'Order not found.'),
+) => {
   const b = await loadBundle(ctx, orderId);
   if (!b) throw notFoundError();
   const party = partyOfBundle(b, actor);
   if (party === null) throw notFoundError();
   return { bundle: b, party };
 };
-

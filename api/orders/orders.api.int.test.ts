@@ -2,12 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
 import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import { arrive, call, CARACAS, confirmedOrder, near, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import {
+  arrive,
+  call,
+  CARACAS,
+  confirmedOrder,
+  near,
+  onlineDriver,
+  orderBody,
+} from '../../tests/support/orderFlows.js';
 import type { TestService } from '../../tests/support/testService.js';
 
 const CLIENT_HIDDEN = ['platform_revenue', 'solidary_fund', 'driver_solidary', 'driver_gross', 'driver_receives'];
 
-const keysOfFamily = (view: Record<string, unknown>, family: string) => Object.keys(view).filter((k) => k === family || k.startsWith(`${family}_`));
+const keysOfFamily = (view: Record<string, unknown>, family: string) =>
+  Object.keys(view).filter((k) => k === family || k.startsWith(`${family}_`));
 
 describe('orders: the main flow', () => {
   let t: TestService;
@@ -24,7 +33,11 @@ describe('orders: the main flow', () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);
 
-    const created = await api.post('/orders', client.token, orderBody({ addressReference: 'Casa azul', notes: 'Tocar dos veces', waterType: 'INDUSTRIAL' }));
+    const created = await api.post(
+      '/orders',
+      client.token,
+      orderBody({ addressReference: 'Casa azul', notes: 'Tocar dos veces', waterType: 'INDUSTRIAL' }),
+    );
     expect(created.status).toBe(201);
     const order = created.body.order;
     expect(order).toMatchObject({
@@ -59,7 +72,13 @@ describe('orders: the main flow', () => {
 
     const detailForBidder = await api.get(`/orders/${order.id}/offer`, driver.token);
     expect(detailForBidder.status).toBe(200);
-    expect(detailForBidder.body).toMatchObject({ id: order.id, base_price_usd: 25, driver_gross_usd: 22.5, driver_receives_usd: 22.5, client: { id: client.user.id } });
+    expect(detailForBidder.body).toMatchObject({
+      id: order.id,
+      base_price_usd: 25,
+      driver_gross_usd: 22.5,
+      driver_receives_usd: 22.5,
+      client: { id: client.user.id },
+    });
     expect(detailForBidder.body).not.toHaveProperty('order');
 
     const bid = await api.post(`/orders/${order.id}/accept`, driver.token, { estimatedMinutes: 20, driverGross: 999 });
@@ -81,7 +100,12 @@ describe('orders: the main flow', () => {
     const withOffer = await api.get(`/orders/${order.id}`, client.token);
     expect(withOffer.status).toBe(200);
     const [pending] = withOffer.body.order.offers;
-    expect(pending).toMatchObject({ id: bid.body.offer.id, driver_busy: false, eta_minutes: 20, driver: { id: driver.driverId, name: 'Conductor de prueba' } });
+    expect(pending).toMatchObject({
+      id: bid.body.offer.id,
+      driver_busy: false,
+      eta_minutes: 20,
+      driver: { id: driver.driverId, name: 'Conductor de prueba' },
+    });
     expect(pending.distance_km).toBeCloseTo(1.11, 1);
     expect(pending).not.toHaveProperty('driver_latitude');
     expect(pending).not.toHaveProperty('driver_longitude');
@@ -126,7 +150,11 @@ describe('orders: the main flow', () => {
     expect((await api.post(`/orders/${order.id}/location`, driver.token, near(0.02))).status).toBe(204);
     const tracking = await api.get(`/orders/${order.id}/tracking`, client.token);
     expect(tracking.status).toBe(200);
-    expect(tracking.body).toMatchObject({ order: { id: order.id, status: 'IN_PROGRESS' }, driver: { id: driver.driverId, currentLat: CARACAS.latitude + 0.02 }, avgSpeedKmh: 25 });
+    expect(tracking.body).toMatchObject({
+      order: { id: order.id, status: 'IN_PROGRESS' },
+      driver: { id: driver.driverId, currentLat: CARACAS.latitude + 0.02 },
+      avgSpeedKmh: 25,
+    });
     expect(tracking.body.distanceKm).toBeCloseTo(2.224, 2);
     expect(tracking.body.estimatedMinutes).toBe(Math.ceil((tracking.body.distanceKm / 25) * 60));
 
@@ -147,11 +175,17 @@ describe('orders: the main flow', () => {
     const clientArrived = (await api.get(`/orders/${order.id}`, client.token)).body.order;
     expect(clientArrived).toMatchObject({ status: 'ARRIVED', delivery_pin: pin });
 
-    const wrong = await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1900, deliveryPin: pin === '0000' ? '0001' : '0000' });
+    const wrong = await api.post(`/orders/${order.id}/deliver`, driver.token, {
+      actualLiters: 1900,
+      deliveryPin: pin === '0000' ? '0001' : '0000',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('DeliveryError');
 
-    const delivered = await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1900, deliveryPin: pin });
+    const delivered = await api.post(`/orders/${order.id}/deliver`, driver.token, {
+      actualLiters: 1900,
+      deliveryPin: pin,
+    });
     expect(delivered.status).toBe(200);
     expect(delivered.body).toEqual({ ok: true });
 
@@ -168,7 +202,15 @@ describe('orders: the main flow', () => {
       actual_liters: 1900,
       payment_method: 'CASH_USD',
       is_fully_promoted: false,
-      breakdown: { base_price_usd: 25, client_pays_usd: 25, client_charged_usd: 25, platform_commission_usd: 2.5, driver_gross_usd: 22.5, driver_receives_usd: 22.5, solidary_fund_usd: 0 },
+      breakdown: {
+        base_price_usd: 25,
+        client_pays_usd: 25,
+        client_charged_usd: 25,
+        platform_commission_usd: 2.5,
+        driver_gross_usd: 22.5,
+        driver_receives_usd: 22.5,
+        solidary_fund_usd: 0,
+      },
       driver: { id: driver.driverId, name: 'Conductor de prueba', vehicle: { capacity_liters: 10_000 } },
       rating: null,
     });
@@ -180,7 +222,14 @@ describe('orders: the main flow', () => {
     // The admin view shows every money family and the billing slot.
     const admin = await signInAdmin(t);
     const adminView = (await api.get(`/orders/${order.id}`, admin.token)).body.order;
-    expect(adminView).toMatchObject({ id: order.id, solidary_fund_usd: 0, platform_revenue_usd: 2.5, client_pays_usd: 25, driver_receives_usd: 22.5, billing: null });
+    expect(adminView).toMatchObject({
+      id: order.id,
+      solidary_fund_usd: 0,
+      platform_revenue_usd: 2.5,
+      client_pays_usd: 25,
+      driver_receives_usd: 22.5,
+      billing: null,
+    });
   });
 
   it('lists the client’s orders: active, flat history and cursor history with filters', async () => {
@@ -188,7 +237,14 @@ describe('orders: the main flow', () => {
     expect((await api.get('/orders/active', client.token)).body).toEqual({ order: null });
     const first = await confirmedOrder(t, { client });
     await arrive(t, first);
-    expect((await api.post(`/orders/${first.orderId}/deliver`, first.driver.token, { actualLiters: 2000, deliveryPin: first.pin })).status).toBe(200);
+    expect(
+      (
+        await api.post(`/orders/${first.orderId}/deliver`, first.driver.token, {
+          actualLiters: 2000,
+          deliveryPin: first.pin,
+        })
+      ).status,
+    ).toBe(200);
     const second = (await api.post('/orders', client.token, orderBody())).body.order;
     const active = await api.get('/orders/active', client.token);
     expect(active.body.order).toMatchObject({ id: second.id, status: 'BROADCASTING' });
@@ -200,13 +256,25 @@ describe('orders: the main flow', () => {
     const page1 = await api.get('/orders?limit=1', client.token);
     expect(page1.status).toBe(200);
     expect(page1.body.items).toHaveLength(1);
-    expect(page1.body.items[0]).toMatchObject({ id: second.id, status: 'BROADCASTING', client_pays_usd: 25, driver: null, delivered_at: null });
+    expect(page1.body.items[0]).toMatchObject({
+      id: second.id,
+      status: 'BROADCASTING',
+      client_pays_usd: 25,
+      driver: null,
+      delivered_at: null,
+    });
     expect(page1.body.has_more).toBe(true);
     const page2 = await api.get(`/orders?limit=1&cursor=${page1.body.next_cursor}`, client.token);
-    expect(page2.body.items[0]).toMatchObject({ id: first.orderId, status: 'DELIVERED', driver: { id: first.driver.driverId, name: 'Conductor de prueba' } });
+    expect(page2.body.items[0]).toMatchObject({
+      id: first.orderId,
+      status: 'DELIVERED',
+      driver: { id: first.driver.driverId, name: 'Conductor de prueba' },
+    });
     expect(page2.body).toMatchObject({ has_more: false, next_cursor: null });
 
-    expect((await api.get('/orders?status=DELIVERED', client.token)).body.items.map((o: { id: number }) => o.id)).toEqual([first.orderId]);
+    expect(
+      (await api.get('/orders?status=DELIVERED', client.token)).body.items.map((o: { id: number }) => o.id),
+    ).toEqual([first.orderId]);
     expect((await api.get('/orders?date_from=2026-01-01&date_to=2026-01-01', client.token)).body.items).toHaveLength(2);
     expect((await api.get('/orders?date_from=2026-01-02', client.token)).body.items).toHaveLength(0);
 
@@ -222,10 +290,30 @@ describe('orders: the main flow', () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);
     const admin = await signInAdmin(t);
-    const codes = async (token: string) => (await api.get('/orders/cancellation-reasons', token)).body.reasons.map((r: { code: string }) => r.code);
-    expect(await codes(client.token)).toEqual(['CLIENT_CHANGED_MIND', 'CLIENT_PRICE_TOO_HIGH', 'CLIENT_DELAY', 'CLIENT_DUPLICATE', 'CLIENT_FOUND_ALTERNATIVE', 'CLIENT_OTHER']);
-    expect(await codes(driver.token)).toEqual(['DRIVER_TOO_FAR', 'DRIVER_NO_CAPACITY', 'DRIVER_CLIENT_UNREACHABLE', 'DRIVER_VEHICLE_ISSUE', 'DRIVER_OTHER']);
-    expect(await codes(admin.token)).toEqual(['ADMIN_FRAUD', 'ADMIN_TEST', 'ADMIN_SUPPORT', 'ADMIN_DUPLICATE', 'ADMIN_OTHER']);
+    const codes = async (token: string) =>
+      (await api.get('/orders/cancellation-reasons', token)).body.reasons.map((r: { code: string }) => r.code);
+    expect(await codes(client.token)).toEqual([
+      'CLIENT_CHANGED_MIND',
+      'CLIENT_PRICE_TOO_HIGH',
+      'CLIENT_DELAY',
+      'CLIENT_DUPLICATE',
+      'CLIENT_FOUND_ALTERNATIVE',
+      'CLIENT_OTHER',
+    ]);
+    expect(await codes(driver.token)).toEqual([
+      'DRIVER_TOO_FAR',
+      'DRIVER_NO_CAPACITY',
+      'DRIVER_CLIENT_UNREACHABLE',
+      'DRIVER_VEHICLE_ISSUE',
+      'DRIVER_OTHER',
+    ]);
+    expect(await codes(admin.token)).toEqual([
+      'ADMIN_FRAUD',
+      'ADMIN_TEST',
+      'ADMIN_SUPPORT',
+      'ADMIN_DUPLICATE',
+      'ADMIN_OTHER',
+    ]);
     expect((await api.get('/orders/cancellation-reasons')).status).toBe(401);
   });
 });

@@ -54,7 +54,10 @@ describe('orders under concurrent requests', () => {
     const [a, b] = await Promise.all([onlineDriver(t), onlineDriver(t)]);
     const offerA = (await api.post(`/orders/${orderId}/accept`, a.token, {})).body.offer.id;
     const offerB = (await api.post(`/orders/${orderId}/counter-offer`, b.token, { driverGross: 21 })).body.offer.id;
-    const rs = await Promise.all([api.post(`/orders/offers/${offerA}/accept`, client.token), api.post(`/counter-offers/${offerB}/accept`, client.token)]);
+    const rs = await Promise.all([
+      api.post(`/orders/offers/${offerA}/accept`, client.token),
+      api.post(`/counter-offers/${offerB}/accept`, client.token),
+    ]);
     expect(statuses(rs)).toEqual([200, 409]);
     expect(rs.find((r) => r.status === 409)!.body.error).toBe('Conflict');
     const winner = rs.find((r) => r.status === 200)!.body.order.driver.id;
@@ -68,7 +71,10 @@ describe('orders under concurrent requests', () => {
     const offers: { token: string; offerId: number }[] = [];
     for (const c of clients) {
       const orderId = (await api.post('/orders', c.token, orderBody({ litersRequested: 1000 }))).body.order.id;
-      offers.push({ token: c.token, offerId: (await api.post(`/orders/${orderId}/accept`, driver.token, {})).body.offer.id });
+      offers.push({
+        token: c.token,
+        offerId: (await api.post(`/orders/${orderId}/accept`, driver.token, {})).body.offer.id,
+      });
     }
     const rs = await Promise.all(offers.map((o) => api.post(`/orders/offers/${o.offerId}/accept`, o.token)));
     expect(statuses(rs)).toEqual([200, 409]);
@@ -79,7 +85,11 @@ describe('orders under concurrent requests', () => {
   it('a double-tapped deliver: one 200, one 409 DeliveryError; the tank is drawn once', async () => {
     const f = await confirmedOrder(t);
     await arrive(t, f);
-    const rs = await Promise.all([0, 1].map(() => api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 1500, deliveryPin: f.pin })));
+    const rs = await Promise.all(
+      [0, 1].map(() =>
+        api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 1500, deliveryPin: f.pin }),
+      ),
+    );
     expect(statuses(rs)).toEqual([200, 409]);
     expect(rs.find((r) => r.status === 409)!.body.error).toBe('DeliveryError');
     expect((await api.get('/me', f.driver.token)).body.user.driver.availableLiters).toBe(8000 - 1500);
@@ -89,16 +99,26 @@ describe('orders under concurrent requests', () => {
     const f = await confirmedOrder(t);
     await arrive(t, f);
     const wrongPins = Array.from({ length: 10 }, (_, i) => String((Number(f.pin) + 1 + i) % 10_000).padStart(4, '0'));
-    const guesses = await Promise.all(wrongPins.map((deliveryPin) => api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin })));
+    const guesses = await Promise.all(
+      wrongPins.map((deliveryPin) =>
+        api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin }),
+      ),
+    );
     expect(guesses.filter((g) => g.status === 400)).toHaveLength(5);
     expect(guesses.filter((g) => g.status === 409)).toHaveLength(5);
     for (const g of guesses) expect(g.body.error).toBe('DeliveryError');
-    const locked = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin });
+    const locked = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+      actualLiters: 2000,
+      deliveryPin: f.pin,
+    });
     expect(locked.status).toBe(409);
     expect(locked.body).toMatchObject({ error: 'DeliveryError', lockedUntil: '2026-01-01T12:15:00.000Z' });
     clock.advance(15 * 60_000);
     try {
-      const ok = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin });
+      const ok = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+        actualLiters: 2000,
+        deliveryPin: f.pin,
+      });
       expect(ok.status).toBe(200);
     } finally {
       clock.set('2026-01-01T12:00:00Z');

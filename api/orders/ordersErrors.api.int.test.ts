@@ -36,11 +36,35 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('ValidationError');
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(
-      ['accessInstructions', 'address', 'addressReference', 'basePrice', 'billingProfileId', 'latitude', 'litersRequested', 'longitude', 'notes', 'paymentFormId', 'paymentMethod', 'waterType'].sort(),
+      [
+        'accessInstructions',
+        'address',
+        'addressReference',
+        'basePrice',
+        'billingProfileId',
+        'latitude',
+        'litersRequested',
+        'longitude',
+        'notes',
+        'paymentFormId',
+        'paymentMethod',
+        'waterType',
+      ].sort(),
     );
     const missing = await api.post('/orders', client.token, {});
-    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['address', 'basePrice', 'latitude', 'litersRequested', 'longitude']);
-    for (const [field, value] of [['basePrice', 100_000.01], ['basePrice', 10.001], ['litersRequested', 1.5], ['litersRequested', 0]] as const) {
+    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
+      'address',
+      'basePrice',
+      'latitude',
+      'litersRequested',
+      'longitude',
+    ]);
+    for (const [field, value] of [
+      ['basePrice', 100_000.01],
+      ['basePrice', 10.001],
+      ['litersRequested', 1.5],
+      ['litersRequested', 0],
+    ] as const) {
       const r = await api.post('/orders', client.token, orderBody({ [field]: value }));
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors)).toEqual([field]);
@@ -51,7 +75,11 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect(inactive.body.details.fieldErrors).toHaveProperty('paymentMethod');
     const noForm = await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAYMENT_FORM' }));
     expect(noForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
-    const unknownForm = await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999 }));
+    const unknownForm = await api.post(
+      '/orders',
+      client.token,
+      orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999 }),
+    );
     expect(unknownForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     const foreignProfile = await api.post('/orders', client.token, orderBody({ billingProfileId: 999 }));
     expect(foreignProfile.status).toBe(422);
@@ -64,7 +92,14 @@ describe('orders: bad input, wrong states and who may do what', () => {
   it('snapshots the client’s default billing profile; a chosen profile must be the client’s own', async () => {
     const client = await signInClient(t);
     const other = await signInClient(t);
-    const profile = { entityType: 'V', idNumber: '12345678', name: 'Ana Pérez', address: 'Calle 1, Chacao', phone: '+584121234567', isDefault: true };
+    const profile = {
+      entityType: 'V',
+      idNumber: '12345678',
+      name: 'Ana Pérez',
+      address: 'Calle 1, Chacao',
+      phone: '+584121234567',
+      isDefault: true,
+    };
     const created = await api.post('/billing-profiles', client.token, profile);
     expect(created.status).toBe(201);
     const foreign = await api.post('/orders', other.token, orderBody({ billingProfileId: created.body.profile.id }));
@@ -72,7 +107,13 @@ describe('orders: bad input, wrong states and who may do what', () => {
     const order = await api.post('/orders', client.token, orderBody());
     expect(order.status).toBe(201);
     // Which roles see the snapshot: api/orders/views.int.test.ts.
-    expect(order.body.order.billing).toEqual({ entity_type: 'V', id_number: '12345678', name: 'Ana Pérez', address: 'Calle 1, Chacao', phone: '+584121234567' });
+    expect(order.body.order.billing).toEqual({
+      entity_type: 'V',
+      id_number: '12345678',
+      name: 'Ana Pérez',
+      address: 'Calle 1, Chacao',
+      phone: '+584121234567',
+    });
   });
 
   it('keeps orders private: strangers get what an unknown id gets; parties without the right get 403', async () => {
@@ -96,7 +137,10 @@ describe('orders: bad input, wrong states and who may do what', () => {
       }
       expect((await api.get(`/orders/${id}/tracking`, strangerClient.token)).status).toBe(404);
       expect((await api.get(`/orders/${id}/receipt`, strangerClient.token)).status).toBe(404);
-      expect((await api.patch(`/orders/${id}/payment-method`, strangerClient.token, { paymentMethod: 'EXCHANGE_PAY' })).body.error).toBe('OrderNotFound');
+      expect(
+        (await api.patch(`/orders/${id}/payment-method`, strangerClient.token, { paymentMethod: 'EXCHANGE_PAY' })).body
+          .error,
+      ).toBe('OrderNotFound');
       const cancel = await api.post(`/orders/${id}/cancel`, strangerClient.token, {});
       expect(cancel.status).toBe(404);
       expect(cancel.body.error).toBe('CancelError');
@@ -105,7 +149,10 @@ describe('orders: bad input, wrong states and who may do what', () => {
         expect(r.status).toBe(404);
         expect(r.body.error).toBe('OrderNotFound');
       }
-      expect((await api.post(`/orders/${id}/deliver`, strangerDriver.token, { actualLiters: 10, deliveryPin: '1234' })).status).toBe(404);
+      expect(
+        (await api.post(`/orders/${id}/deliver`, strangerDriver.token, { actualLiters: 10, deliveryPin: '1234' }))
+          .status,
+      ).toBe(404);
     }
     expect((await api.get('/orders/abc', strangerClient.token)).status).toBe(404);
 
@@ -114,7 +161,9 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect((await api.post(`/orders/${lostOrder}/start`, loser.token)).body.error).toBe('Forbidden');
     expect((await api.post(`/orders/${lostOrder}/location`, loser.token, near(0))).status).toBe(403);
     expect((await api.post(`/orders/${lostOrder}/arrived`, loser.token, {})).status).toBe(403);
-    expect((await api.post(`/orders/${lostOrder}/deliver`, loser.token, { actualLiters: 10, deliveryPin: '1234' })).status).toBe(403);
+    expect(
+      (await api.post(`/orders/${lostOrder}/deliver`, loser.token, { actualLiters: 10, deliveryPin: '1234' })).status,
+    ).toBe(403);
     const loserCancel = await api.post(`/orders/${lostOrder}/cancel`, loser.token, {});
     expect(loserCancel.status).toBe(403);
     expect(loserCancel.body.error).toBe('CancelError');
@@ -154,7 +203,10 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect(Object.keys(badBody.body.details.fieldErrors).sort()).toEqual(['latitude', 'longitude']);
     const halfArrived = await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10 });
     expect(halfArrived.status).toBe(422);
-    const badDeliver = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 0, deliveryPin: '12a4' });
+    const badDeliver = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+      actualLiters: 0,
+      deliveryPin: '12a4',
+    });
     expect(Object.keys(badDeliver.body.details.fieldErrors).sort()).toEqual(['actualLiters', 'deliveryPin']);
 
     const open = await signInClient(t);
@@ -167,26 +219,55 @@ describe('orders: bad input, wrong states and who may do what', () => {
   it('changes the payment method while it may, re-pricing; locks it afterwards', async () => {
     const client = await signInClient(t);
     const orderId = (await api.post('/orders', client.token, orderBody({ basePrice: 10.05 }))).body.order.id;
-    const online = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' });
+    const online = await api.patch(`/orders/${orderId}/payment-method`, client.token, {
+      paymentMethod: 'EXCHANGE_PAY',
+    });
     expect(online.status).toBe(200);
-    expect(online.body.order).toMatchObject({ payment_method: 'EXCHANGE_PAY', base_price_cents: 1005, client_solidary_cents: 10, client_pays_cents: 1015, client_charged_cents: 1015 });
-    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'BITCOIN' })).body.details.fieldErrors).toHaveProperty('paymentMethod');
-    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, {})).body.details.fieldErrors).toHaveProperty('paymentMethod');
+    expect(online.body.order).toMatchObject({
+      payment_method: 'EXCHANGE_PAY',
+      base_price_cents: 1005,
+      client_solidary_cents: 10,
+      client_pays_cents: 1015,
+      client_charged_cents: 1015,
+    });
+    expect(
+      (await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'BITCOIN' })).body.details
+        .fieldErrors,
+    ).toHaveProperty('paymentMethod');
+    expect(
+      (await api.patch(`/orders/${orderId}/payment-method`, client.token, {})).body.details.fieldErrors,
+    ).toHaveProperty('paymentMethod');
     // paymentFormId is ignored unless the method is PAYMENT_FORM, where it must be a valid id.
-    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY', paymentFormId: 'none' })).status).toBe(200);
-    const badForm = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYMENT_FORM', paymentFormId: 'none' });
+    expect(
+      (
+        await api.patch(`/orders/${orderId}/payment-method`, client.token, {
+          paymentMethod: 'EXCHANGE_PAY',
+          paymentFormId: 'none',
+        })
+      ).status,
+    ).toBe(200);
+    const badForm = await api.patch(`/orders/${orderId}/payment-method`, client.token, {
+      paymentMethod: 'PAYMENT_FORM',
+      paymentFormId: 'none',
+    });
     expect(badForm.status).toBe(422);
     expect(badForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     const driver = await onlineDriver(t);
     const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
-    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');
+    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
     const toCash = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'CASH_USD' });
     expect(toCash.status).toBe(409);
     expect(toCash.body.error).toBe('PaymentMethodLocked');
-    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' })).status).toBe(200);
+    expect(
+      (await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' })).status,
+    ).toBe(200);
 
     const confirmed = await confirmedOrder(t);
-    const locked = await api.patch(`/orders/${confirmed.orderId}/payment-method`, confirmed.client.token, { paymentMethod: 'EXCHANGE_PAY' });
+    const locked = await api.patch(`/orders/${confirmed.orderId}/payment-method`, confirmed.client.token, {
+      paymentMethod: 'EXCHANGE_PAY',
+    });
     expect(locked.status).toBe(409);
     expect(locked.body.error).toBe('PaymentMethodLocked');
   });
@@ -197,10 +278,19 @@ describe('orders: bad input, wrong states and who may do what', () => {
     const wrongCatalogue = await api.post(`/orders/${orderId}/cancel`, client.token, { reason_code: 'DRIVER_TOO_FAR' });
     expect(wrongCatalogue.status).toBe(422);
     expect(wrongCatalogue.body.details.fieldErrors).toHaveProperty('reason_code');
-    expect((await api.post(`/orders/${orderId}/cancel`, client.token, { reason: 'r'.repeat(281) })).body.details.fieldErrors).toHaveProperty('reason');
-    const cancelled = await api.post(`/orders/${orderId}/cancel`, client.token, { reason_code: 'CLIENT_CHANGED_MIND', reason: 'Ya no la necesito' });
+    expect(
+      (await api.post(`/orders/${orderId}/cancel`, client.token, { reason: 'r'.repeat(281) })).body.details.fieldErrors,
+    ).toHaveProperty('reason');
+    const cancelled = await api.post(`/orders/${orderId}/cancel`, client.token, {
+      reason_code: 'CLIENT_CHANGED_MIND',
+      reason: 'Ya no la necesito',
+    });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.order).toMatchObject({ id: orderId, status: 'CANCELLED', cancellation: { by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND', reason: 'Ya no la necesito' } });
+    expect(cancelled.body.order).toMatchObject({
+      id: orderId,
+      status: 'CANCELLED',
+      cancellation: { by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND', reason: 'Ya no la necesito' },
+    });
     const again = await api.post(`/orders/${orderId}/cancel`, client.token, {});
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('CancelError');
@@ -208,7 +298,9 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect((await api.post('/orders', client.token, orderBody())).status).toBe(201);
 
     const f = await confirmedOrder(t);
-    const byDriver = await api.post(`/orders/${f.orderId}/cancel`, f.driver.token, { reason_code: 'DRIVER_VEHICLE_ISSUE' });
+    const byDriver = await api.post(`/orders/${f.orderId}/cancel`, f.driver.token, {
+      reason_code: 'DRIVER_VEHICLE_ISSUE',
+    });
     expect(byDriver.status).toBe(200);
     expect(byDriver.body.order).toMatchObject({ status: 'CANCELLED' });
     expect(byDriver.body.order).not.toHaveProperty('client_pays_usd_x');
@@ -220,7 +312,11 @@ describe('orders: bad input, wrong states and who may do what', () => {
     const admin = await signInAdmin(t);
     const byAdmin = await api.post(`/orders/${g.orderId}/cancel`, admin.token, { reason_code: 'ADMIN_SUPPORT' });
     expect(byAdmin.status).toBe(200);
-    expect(byAdmin.body.order).toMatchObject({ status: 'CANCELLED', solidary_fund_usd: 0, client_id: g.client.user.id });
+    expect(byAdmin.body.order).toMatchObject({
+      status: 'CANCELLED',
+      solidary_fund_usd: 0,
+      client_id: g.client.user.id,
+    });
   });
 });
 

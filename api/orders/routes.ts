@@ -15,7 +15,11 @@ import { metadataOf } from '../../commands/origin.js';
 import type { AppContext } from '../../infra/context.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { ratingForOrder } from '../../projections/ratings/ratingQueries.js';
-import { activeOrderOfClient, orderHistoryOfClient, recentOrdersOfClient } from '../../projections/orders/orderQueries.js';
+import {
+  activeOrderOfClient,
+  orderHistoryOfClient,
+  recentOrdersOfClient,
+} from '../../projections/orders/orderQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
@@ -48,7 +52,10 @@ const HistoryQuery = z
     limit: limit(25),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
+    path: ['date_to'],
+    message: 'must not be before date_from',
+  });
 
 const FlatQuery = z.object({ limit: limit(20) });
 
@@ -56,7 +63,10 @@ const LocationBody = z.object({ latitude, longitude });
 
 const ArrivedBody = z
   .object({ latitude: latitude.optional(), longitude: longitude.optional() })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), { path: ['longitude'], message: 'send latitude and longitude together' });
+  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
+    path: ['longitude'],
+    message: 'send latitude and longitude together',
+  });
 
 const DeliverBody = z.object({
   actualLiters: z.number().int().min(1).max(50_000),
@@ -68,7 +78,14 @@ const PaymentMethodBody = z
   .object({
     paymentMethod: z.string().min(1).max(40),
     // Any value is taken (it is ignored unless PAYMENT_FORM); the document says what a client should send.
-    paymentFormId: z.unknown().optional().openapi({ type: ['integer', 'null'], minimum: 1, description: 'The payment form; required when paymentMethod is PAYMENT_FORM, ignored otherwise' } as never),
+    paymentFormId: z
+      .unknown()
+      .optional()
+      .openapi({
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'The payment form; required when paymentMethod is PAYMENT_FORM, ignored otherwise',
+      } as never),
   })
   .transform((b, c) => {
     if (b.paymentMethod !== PAYMENT_FORM) return { paymentMethod: b.paymentMethod, paymentFormId: null };
@@ -98,12 +115,22 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   const tags = ['orders'];
 
   /** Read-your-writes: wait for the position, then answer from the read model like the GETs. */
-  const settledBundle = (position: number, orderId: number): Promise<OrderBundle> => readBack(ctx, position, () => loadBundle(ctx, orderId));
+  const settledBundle = (position: number, orderId: number): Promise<OrderBundle> =>
+    readBack(ctx, position, () => loadBundle(ctx, orderId));
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders', summary: 'Create an order (one active order per customer)', tags, guards: client, body: CreateOrderBody, responses: { 201: orderOf(ClientOrder, 'The new order') }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/orders',
+      summary: 'Create an order (one active order per customer)',
+      tags,
+      guards: client,
+      body: CreateOrderBody,
+      responses: { 201: orderOf(ClientOrder, 'The new order') },
+      errors: [403, 404, 409],
+    },
     async ({ body, actor, req, res }) => {
       const { orderId, position } = await createOrder(
         ctx,
@@ -133,7 +160,11 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders', summary: 'Order history (cursor, newest first)', tags,
+    {
+      method: 'get',
+      path: '/orders',
+      summary: 'Order history (cursor, newest first)',
+      tags,
       guards: client,
       query: HistoryQuery,
       responses: { 200: { description: 'One page', schema: pageSchema(OrderHistoryItem) } },
@@ -160,7 +191,15 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/active', summary: 'The customer’s active order, or null', tags, guards: client, responses: { 200: orderOf(orNull(ClientOrder), 'The active order or null') }, errors: [403] },
+    {
+      method: 'get',
+      path: '/orders/active',
+      summary: 'The customer’s active order, or null',
+      tags,
+      guards: client,
+      responses: { 200: orderOf(orNull(ClientOrder), 'The active order or null') },
+      errors: [403],
+    },
     async ({ actor }) => {
       const row = await activeOrderOfClient(ctx.db, actor.id);
       return { order: row ? toClientView((await loadBundles(ctx, [row]))[0]) : null };
@@ -170,17 +209,36 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/history', summary: 'Recent orders (flat list)', tags, guards: client, query: FlatQuery, responses: { 200: { description: 'Newest first', schema: z.object({ orders: z.array(ClientOrder) }) } }, errors: [403] },
-    async ({ query, actor }) => ({ orders: (await loadBundles(ctx, await recentOrdersOfClient(ctx.db, actor.id, query.limit))).map(toClientView) }),
+    {
+      method: 'get',
+      path: '/orders/history',
+      summary: 'Recent orders (flat list)',
+      tags,
+      guards: client,
+      query: FlatQuery,
+      responses: { 200: { description: 'Newest first', schema: z.object({ orders: z.array(ClientOrder) }) } },
+      errors: [403],
+    },
+    async ({ query, actor }) => ({
+      orders: (await loadBundles(ctx, await recentOrdersOfClient(ctx.db, actor.id, query.limit))).map(toClientView),
+    }),
   );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/cancellation-reasons', summary: 'Cancellation reasons for the caller’s role',
+    {
+      method: 'get',
+      path: '/orders/cancellation-reasons',
+      summary: 'Cancellation reasons for the caller’s role',
       tags,
       guards: anyone,
-      responses: { 200: { description: 'The reasons', schema: z.object({ reasons: z.array(z.object({ code: z.string(), label: z.string() })) }) } },
+      responses: {
+        200: {
+          description: 'The reasons',
+          schema: z.object({ reasons: z.array(z.object({ code: z.string(), label: z.string() })) }),
+        },
+      },
     },
     async ({ actor }) => ({ reasons: cancellationReasons[actor.role].map((r) => ({ code: r.code, label: r.label })) }),
   );
@@ -188,7 +246,16 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/start', summary: 'Start the assigned trip', tags, params: OrderParams, guards: driver, responses: { 200: orderOf(DriverOrder, 'IN_PROGRESS') }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/orders/:orderId/start',
+      summary: 'Start the assigned trip',
+      tags,
+      params: OrderParams,
+      guards: driver,
+      responses: { 200: orderOf(DriverOrder, 'IN_PROGRESS') },
+      errors: [403, 404, 409],
+    },
     async ({ params, actor, req }) => {
       const orderId = orderIdFrom(params);
       const { position } = await startTrip(ctx, actor, orderId, metadataOf(actor, req.id));
@@ -199,9 +266,24 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/location', summary: 'Push the live location during the trip', tags, params: OrderParams, guards: driver, body: LocationBody, responses: { 204: { description: 'Recorded', schema: null } }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/orders/:orderId/location',
+      summary: 'Push the live location during the trip',
+      tags,
+      params: OrderParams,
+      guards: driver,
+      body: LocationBody,
+      responses: { 204: { description: 'Recorded', schema: null } },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
-      const { position } = await recordLocation(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
+      const { position } = await recordLocation(
+        ctx,
+        actor,
+        { orderId: orderIdFrom(params), ...body },
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return undefined;
     },
@@ -210,7 +292,10 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/arrived', summary: 'Mark arrival (within 500 m; idempotent)',
+    {
+      method: 'post',
+      path: '/orders/:orderId/arrived',
+      summary: 'Mark arrival (within 500 m; idempotent)',
       tags,
       params: OrderParams,
       guards: driver,
@@ -218,13 +303,23 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
       responses: {
         200: {
           description: 'ARRIVED',
-          schema: z.object({ ok: z.literal(true), status: z.literal('ARRIVED'), arrivedAt: z.string().nullable(), distanceMeters: z.number().nullable() }),
+          schema: z.object({
+            ok: z.literal(true),
+            status: z.literal('ARRIVED'),
+            arrivedAt: z.string().nullable(),
+            distanceMeters: z.number().nullable(),
+          }),
         },
       },
       errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
-      const { position, order } = await markArrived(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
+      const { position, order } = await markArrived(
+        ctx,
+        actor,
+        { orderId: orderIdFrom(params), ...body },
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return { ok: true, status: 'ARRIVED', arrivedAt: order.arrivedAt, distanceMeters: order.arrivalDistanceMeters };
     },
@@ -233,7 +328,10 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/tracking', summary: 'Driver position, distance and ETA (straight line, 25 km/h)',
+    {
+      method: 'get',
+      path: '/orders/:orderId/tracking',
+      summary: 'Driver position, distance and ETA (straight line, 25 km/h)',
       tags,
       params: OrderParams,
       guards: client,
@@ -241,9 +339,23 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
         200: {
           description: 'Where the driver is',
           schema: z.object({
-            order: z.object({ id: z.number().int(), status: OrderStatus, latitude: z.number(), longitude: z.number(), address: z.string(), expires_at: z.string() }),
+            order: z.object({
+              id: z.number().int(),
+              status: OrderStatus,
+              latitude: z.number(),
+              longitude: z.number(),
+              address: z.string(),
+              expires_at: z.string(),
+            }),
             driver: z
-              .object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable(), currentLat: z.number(), currentLng: z.number(), lastLocationAt: z.string() })
+              .object({
+                id: z.number().int(),
+                name: z.string().nullable(),
+                phone: z.string().nullable(),
+                currentLat: z.number(),
+                currentLng: z.number(),
+                lastLocationAt: z.string(),
+              })
               .nullable(),
             distanceKm: z.number().nullable(),
             estimatedMinutes: z.number().int().nullable(),
@@ -258,14 +370,30 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
       const r = bundle.row;
       if (!DELIVERABLE.includes(r.status)) throw conflict('NoTracking', 'The order is not trackable now.');
       const d = r.driver_id === null ? null : await findDriver(ctx.db, r.driver_id, ctx.clock.now());
-      const live = r.driver_location_at ? { latitude: r.driver_latitude!, longitude: r.driver_longitude!, at: r.driver_location_at } : null;
+      const live = r.driver_location_at
+        ? { latitude: r.driver_latitude!, longitude: r.driver_longitude!, at: r.driver_location_at }
+        : null;
       const known = live && (!d?.location || live.at >= d.location.at) ? live : (d?.location ?? null);
       const km = known ? distanceKm(known, r) : null;
       return {
-        order: { id: r.id, status: r.status, latitude: r.latitude, longitude: r.longitude, address: r.address, expires_at: r.expires_at.toISOString() },
+        order: {
+          id: r.id,
+          status: r.status,
+          latitude: r.latitude,
+          longitude: r.longitude,
+          address: r.address,
+          expires_at: r.expires_at.toISOString(),
+        },
         driver:
           d && known
-            ? { id: d.driverId, name: d.name, phone: d.phone, currentLat: known.latitude, currentLng: known.longitude, lastLocationAt: known.at.toISOString() }
+            ? {
+                id: d.driverId,
+                name: d.name,
+                phone: d.phone,
+                currentLat: known.latitude,
+                currentLng: known.longitude,
+                lastLocationAt: known.at.toISOString(),
+              }
             : null,
         distanceKm: km === null ? null : Math.round(km * 1000) / 1000,
         estimatedMinutes: km === null ? null : etaMinutes(km),
@@ -277,9 +405,24 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/deliver', summary: 'Confirm delivery with the client’s PIN', tags, params: OrderParams, guards: driver, body: DeliverBody, responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } }, errors: [400, 403, 404, 409, 429] },
+    {
+      method: 'post',
+      path: '/orders/:orderId/deliver',
+      summary: 'Confirm delivery with the client’s PIN',
+      tags,
+      params: OrderParams,
+      guards: driver,
+      body: DeliverBody,
+      responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [400, 403, 404, 409, 429],
+    },
     async ({ params, body, actor, req }) => {
-      const { position } = await deliver(ctx, actor, { orderId: orderIdFrom(params), ...body }, metadataOf(actor, req.id));
+      const { position } = await deliver(
+        ctx,
+        actor,
+        { orderId: orderIdFrom(params), ...body },
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return { ok: true };
     },
@@ -288,10 +431,25 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/orders/:orderId/payment-method', summary: 'Change the payment method (re-applies credit)', tags, params: OrderParams, guards: client, body: PaymentMethodBody, responses: { 200: orderOf(ClientOrder, 'The order') }, errors: [403, 404, 409] },
+    {
+      method: 'patch',
+      path: '/orders/:orderId/payment-method',
+      summary: 'Change the payment method (re-applies credit)',
+      tags,
+      params: OrderParams,
+      guards: client,
+      body: PaymentMethodBody,
+      responses: { 200: orderOf(ClientOrder, 'The order') },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const orderId = orderIdFrom(params);
-      const { position } = await changePaymentMethod(ctx, actor, { orderId, paymentMethod: body.paymentMethod, paymentFormId: body.paymentFormId }, metadataOf(actor, req.id));
+      const { position } = await changePaymentMethod(
+        ctx,
+        actor,
+        { orderId, paymentMethod: body.paymentMethod, paymentFormId: body.paymentFormId },
+        metadataOf(actor, req.id),
+      );
       return { order: toClientView(await settledBundle(position, orderId)) };
     },
   );
@@ -299,12 +457,28 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/cancel', summary: 'Cancel (customer, assigned driver or admin)', tags, params: OrderParams, guards: anyone, body: CancelBody, responses: { 200: orderOf(OrderForRole, 'CANCELLED, as the caller’s role sees it') }, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/orders/:orderId/cancel',
+      summary: 'Cancel (customer, assigned driver or admin)',
+      tags,
+      params: OrderParams,
+      guards: anyone,
+      body: CancelBody,
+      responses: { 200: orderOf(OrderForRole, 'CANCELLED, as the caller’s role sees it') },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor, req }) => {
       const orderId = idOrCancelError(params.orderId);
       const reasonCode = body.reason_code ?? null;
-      if (reasonCode !== null && !isCancellationReason(actor.role, reasonCode)) throw validationError({ reason_code: ['is not a cancellation reason for your role'] });
-      const { position } = await cancelOrder(ctx, actor, { orderId, reasonCode, reason: body.reason ?? null }, metadataOf(actor, req.id));
+      if (reasonCode !== null && !isCancellationReason(actor.role, reasonCode))
+        throw validationError({ reason_code: ['is not a cancellation reason for your role'] });
+      const { position } = await cancelOrder(
+        ctx,
+        actor,
+        { orderId, reasonCode, reason: body.reason ?? null },
+        metadataOf(actor, req.id),
+      );
       return { order: viewFor(await settledBundle(position, orderId), actor) };
     },
   );
@@ -312,7 +486,16 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId/receipt', summary: 'Accounting receipt of a delivered order', tags, params: OrderParams, guards: client, responses: { 200: { description: 'The receipt', schema: z.object({ receipt: Receipt }) } }, errors: [403, 404, 409] },
+    {
+      method: 'get',
+      path: '/orders/:orderId/receipt',
+      summary: 'Accounting receipt of a delivered order',
+      tags,
+      params: OrderParams,
+      guards: client,
+      responses: { 200: { description: 'The receipt', schema: z.object({ receipt: Receipt }) } },
+      errors: [403, 404, 409],
+    },
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
       if (bundle.row.status !== 'DELIVERED') throw conflict('OrderNotDelivered', 'The order has not been delivered.');
@@ -323,10 +506,23 @@ export const orderRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/orders/:orderId', summary: 'Order detail (owner, assigned driver or admin)', tags, params: OrderParams, guards: anyone, responses: { 200: orderOf(OrderForRole, 'The order as the caller’s role sees it') }, errors: [403, 404] },
+    {
+      method: 'get',
+      path: '/orders/:orderId',
+      summary: 'Order detail (owner, assigned driver or admin)',
+      tags,
+      params: OrderParams,
+      guards: anyone,
+      responses: { 200: orderOf(OrderForRole, 'The order as the caller’s role sees it') },
+      errors: [403, 404],
+    },
     async ({ params, actor }) => {
       const { bundle, party } = await bundleForParty(ctx, orderIdFrom(params), actor);
-      if (party === 'BIDDER') throw forbidden('Forbidden', 'Only the assigned driver sees this order; use GET /orders/{orderId}/offer while bidding.');
+      if (party === 'BIDDER')
+        throw forbidden(
+          'Forbidden',
+          'Only the assigned driver sees this order; use GET /orders/{orderId}/offer while bidding.',
+        );
       return { order: viewFor(bundle, actor) };
     },
   );

@@ -15,7 +15,8 @@ export const OrderParams = z.object({ orderId: PathId });
 export const OfferParams = z.object({ offerId: PathId });
 export const CustomerParams = z.object({ customerId: PathId });
 
-export const orderIdFrom = (params: Record<string, unknown>): number => idFrom(params.orderId, () => notFound('OrderNotFound', 'Order not found.'));
+export const orderIdFrom = (params: Record<string, unknown>): number =>
+  idFrom(params.orderId, () => notFound('OrderNotFound', 'Order not found.'));
 
 /** USD amounts arrive as JSON numbers with at most two decimals; inside they are cents. */
 export const usdAmount = (max: number) =>
@@ -33,10 +34,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isoDate = z
   .string()
   .regex(ISO_DATE, 'must be a date (YYYY-MM-DD)')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real date');
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    'must be a real date',
+  );
 
 export const limit = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
 
 /** A page number of an offset list: bounded, so that no offset runs past what the database can count. */
 export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
-

@@ -3,7 +3,15 @@ import { customerSlot, driverSlot } from '../../domain/order/slots.js';
 import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient } from '../../tests/support/actors.js';
-import { existingStream, expectError, expectNewEvents, expectNoNewEvents, expectResponse, startApiUnderTest, type ApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  existingStream,
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, near, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
 
 /**
@@ -35,31 +43,55 @@ describe('order slots', () => {
     expect(bid.status).toBe(201);
     return { client, orderId, offerId: bid.body.offer.id as number };
   };
-  const acceptOf = (o: { client: { token: string }; offerId: number }) => (a: ReturnType<typeof call>) => a.post(`/orders/offers/${o.offerId}/accept`, o.client.token);
+  const acceptOf = (o: { client: { token: string }; offerId: number }) => (a: ReturnType<typeof call>) =>
+    a.post(`/orders/offers/${o.offerId}/accept`, o.client.token);
 
   it('a driver is held by their order while it waits for payment, is confirmed, under way or arrived', async () => {
     const driver = await onlineDriver(t);
     const online = await bidOf(driver, orderBody({ paymentMethod: 'EXCHANGE_PAY', litersRequested: 1000 }));
-    await t.given().when(acceptOf(online)).then(expectResponse(200, { body: { order: { status: 'WAITING_FOR_PAYMENT' } } }), expectNewEvents(driverSlot(driver.driverId), [taken(online.orderId)]));
+    await t
+      .given()
+      .when(acceptOf(online))
+      .then(
+        expectResponse(200, { body: { order: { status: 'WAITING_FOR_PAYMENT' } } }),
+        expectNewEvents(driverSlot(driver.driverId), [taken(online.orderId)]),
+      );
     const other = await bidOf(driver, orderBody({ litersRequested: 1000 }));
-    await t.given().when(acceptOf(other)).then(driverBusy, expectNoNewEvents(driverSlot(driver.driverId)), expectNoNewEvents(orderStream(other.orderId)));
+    await t
+      .given()
+      .when(acceptOf(other))
+      .then(driverBusy, expectNoNewEvents(driverSlot(driver.driverId)), expectNoNewEvents(orderStream(other.orderId)));
 
     const f = await confirmedOrder(t);
     const next = await bidOf(f.driver);
     for (const step of ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED']) {
-      if (step === 'IN_PROGRESS') expect((await api.post(`/orders/${f.orderId}/start`, f.driver.token)).status).toBe(200);
-      if (step === 'ARRIVED') expect((await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, near(0.001))).status).toBe(200);
-      await t.given().when(acceptOf(next)).then(driverBusy, expectNoNewEvents(driverSlot(f.driver.driverId)));
+      if (step === 'IN_PROGRESS')
+        expect((await api.post(`/orders/${f.orderId}/start`, f.driver.token)).status).toBe(200);
+      if (step === 'ARRIVED')
+        expect((await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, near(0.001))).status).toBe(200);
+      await t
+        .given()
+        .when(acceptOf(next))
+        .then(driverBusy, expectNoNewEvents(driverSlot(f.driver.driverId)));
     }
-    expect((await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
-    await t.given().when(acceptOf(next)).then(expectResponse(200), expectNewEvents(driverSlot(f.driver.driverId), [taken(next.orderId)]));
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
+        .status,
+    ).toBe(200);
+    await t
+      .given()
+      .when(acceptOf(next))
+      .then(expectResponse(200), expectNewEvents(driverSlot(f.driver.driverId), [taken(next.orderId)]));
   });
 
   it('a cancelled order frees its driver', async () => {
     const f = await confirmedOrder(t);
     const next = await bidOf(f.driver);
     expect((await api.post(`/orders/${f.orderId}/cancel`, f.client.token, {})).status).toBe(200);
-    await t.given().when(acceptOf(next)).then(expectResponse(200), expectNewEvents(driverSlot(f.driver.driverId), [taken(next.orderId)]));
+    await t
+      .given()
+      .when(acceptOf(next))
+      .then(expectResponse(200), expectNewEvents(driverSlot(f.driver.driverId), [taken(next.orderId)]));
   });
 
   it('a slot naming an order assigned to another driver is free; one naming an order still open holds while its accept may be in flight', async () => {
@@ -75,19 +107,31 @@ describe('order slots', () => {
     const openOrder: number = (await api.post('/orders', open.token, orderBody())).body.order.id;
     const busy = await onlineDriver(t);
     const wanted = await bidOf(busy);
-    await t.given(existingStream(driverSlot(busy.driverId), [taken(openOrder)])).when(acceptOf(wanted)).then(driverBusy, expectNoNewEvents(driverSlot(busy.driverId)));
+    await t
+      .given(existingStream(driverSlot(busy.driverId), [taken(openOrder)]))
+      .when(acceptOf(wanted))
+      .then(driverBusy, expectNoNewEvents(driverSlot(busy.driverId)));
     clock.advance(30_000);
-    await t.given().when(acceptOf(wanted)).then(expectResponse(200), expectNewEvents(driverSlot(busy.driverId), [taken(wanted.orderId)]));
+    await t
+      .given()
+      .when(acceptOf(wanted))
+      .then(expectResponse(200), expectNewEvents(driverSlot(busy.driverId), [taken(wanted.orderId)]));
   });
 
   it('a driver slot whose order never came to be frees itself 30 seconds after it was taken', async () => {
     const driver = await onlineDriver(t);
     const o = await bidOf(driver);
-    await t.given(existingStream(driverSlot(driver.driverId), [taken(999_999)])).when(acceptOf(o)).then(driverBusy, expectNoNewEvents(driverSlot(driver.driverId)));
+    await t
+      .given(existingStream(driverSlot(driver.driverId), [taken(999_999)]))
+      .when(acceptOf(o))
+      .then(driverBusy, expectNoNewEvents(driverSlot(driver.driverId)));
     clock.advance(29_999);
     await t.given().when(acceptOf(o)).then(driverBusy);
     clock.advance(1);
-    await t.given().when(acceptOf(o)).then(expectResponse(200), expectNewEvents(driverSlot(driver.driverId), [taken(o.orderId)]));
+    await t
+      .given()
+      .when(acceptOf(o))
+      .then(expectResponse(200), expectNewEvents(driverSlot(driver.driverId), [taken(o.orderId)]));
   });
 
   it('a customer slot whose order never came to be frees itself 30 seconds after it was taken', async () => {
@@ -103,17 +147,28 @@ describe('order slots', () => {
     await t
       .given()
       .when(create)
-      .then(expectResponse(201), async ({ response, newEventsOf }) => expect(await newEventsOf(customerSlot(client.user.id))).toEqual([taken(response.body.order.id)]));
+      .then(expectResponse(201), async ({ response, newEventsOf }) =>
+        expect(await newEventsOf(customerSlot(client.user.id))).toEqual([taken(response.body.order.id)]),
+      );
   });
 
   it('a customer is held by their order while it is under way, and free once it is delivered', async () => {
     const f = await confirmedOrder(t);
     const again = (a: ReturnType<typeof call>) => a.post('/orders', f.client.token, orderBody());
-    await t.given().when(again).then(expectError(409, 'ActiveOrderExists'), expectNoNewEvents(customerSlot(f.client.user.id)));
+    await t
+      .given()
+      .when(again)
+      .then(expectError(409, 'ActiveOrderExists'), expectNoNewEvents(customerSlot(f.client.user.id)));
     await arrive(t, f);
     await t.given().when(again).then(expectError(409, 'ActiveOrderExists'));
-    expect((await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
+        .status,
+    ).toBe(200);
     const created = await t.given().when(again).then(expectResponse(201));
-    await t.given().when((a) => a.get('/orders/active', f.client.token)).then(expectResponse(200, { body: { order: { id: created.body.order.id } } }));
+    await t
+      .given()
+      .when((a) => a.get('/orders/active', f.client.token))
+      .then(expectResponse(200, { body: { order: { id: created.body.order.id } } }));
   });
 });

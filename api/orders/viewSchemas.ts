@@ -9,21 +9,41 @@ import { OFFER_STATUSES, ORDER_STATUSES } from '../../domain/order/events.js';
 
 const ts = z.string().openapi({ format: 'date-time' });
 const nullableTs = ts.nullable();
-const money = <N extends string>(name: N) => ({ [`${name}_cents`]: z.number().int(), [`${name}_usd`]: z.number() }) as Record<`${N}_cents` | `${N}_usd`, z.ZodNumber>;
+const money = <N extends string>(name: N) =>
+  ({ [`${name}_cents`]: z.number().int(), [`${name}_usd`]: z.number() }) as Record<
+    `${N}_cents` | `${N}_usd`,
+    z.ZodNumber
+  >;
 
-const usd = <N extends string>(...names: N[]) => Object.fromEntries(names.map((n) => [`${n}_usd`, z.number()])) as Record<`${N}_usd`, z.ZodNumber>;
+const usd = <N extends string>(...names: N[]) =>
+  Object.fromEntries(names.map((n) => [`${n}_usd`, z.number()])) as Record<`${N}_usd`, z.ZodNumber>;
 
 export const OrderStatus = z.enum(ORDER_STATUSES);
 
 export const BreakdownLine = z.object({
-  code: z.enum(['base_price', 'client_solidary', 'driver_solidary', 'platform_solidary', 'platform_revenue', 'promo_credit']),
+  code: z.enum([
+    'base_price',
+    'client_solidary',
+    'driver_solidary',
+    'platform_solidary',
+    'platform_revenue',
+    'promo_credit',
+  ]),
   type: z.enum(['charge', 'deduction', 'contribution', 'adjustment']),
   amount_cents: z.number().int(),
   amount_usd: z.number(),
   applied_fee_prc: z.number().nullable(),
 });
 
-const Billing = z.object({ entity_type: z.string(), id_number: z.string(), name: z.string(), address: z.string().nullable(), phone: z.string().nullable() }).nullable();
+const Billing = z
+  .object({
+    entity_type: z.string(),
+    id_number: z.string(),
+    name: z.string(),
+    address: z.string().nullable(),
+    phone: z.string().nullable(),
+  })
+  .nullable();
 
 export const PublicDriver = z
   .object({
@@ -65,7 +85,9 @@ const common = {
   delivered_at: nullableTs,
   actual_liters: z.number().int().nullable(),
   cancelled_at: nullableTs,
-  cancellation: z.object({ by_role: z.string().nullable(), reason_code: z.string().nullable(), reason: z.string().nullable() }).nullable(),
+  cancellation: z
+    .object({ by_role: z.string().nullable(), reason_code: z.string().nullable(), reason: z.string().nullable() })
+    .nullable(),
   expired_at: nullableTs,
 };
 
@@ -84,7 +106,12 @@ const offerCore = {
 };
 
 export const DriverOffer = z
-  .object({ ...offerCore, ...money('driver_gross'), driver_latitude: z.number().nullable(), driver_longitude: z.number().nullable() })
+  .object({
+    ...offerCore,
+    ...money('driver_gross'),
+    driver_latitude: z.number().nullable(),
+    driver_longitude: z.number().nullable(),
+  })
   .openapi('DriverOffer');
 
 const ClientOffer = z.object({
@@ -164,7 +191,9 @@ export const AdminOrder = z
     pin_locked_until: nullableTs,
     billing: Billing,
     driver: orNull(PublicDriver),
-    driver_location: z.object({ latitude: z.number().nullable(), longitude: z.number().nullable(), at: nullableTs }).nullable(),
+    driver_location: z
+      .object({ latitude: z.number().nullable(), longitude: z.number().nullable(), at: nullableTs })
+      .nullable(),
     offers: z.array(DriverOffer.extend({ driver_busy: z.boolean() })),
     breakdown: z.array(BreakdownLine),
   })
@@ -199,11 +228,29 @@ export const Receipt = z.object({
   payment_method: z.string(),
   is_fully_promoted: z.boolean(),
   breakdown: z.object({
-    ...usd('base_price', 'client_solidary', 'client_pays', 'promo_credit', 'client_charged', 'platform_commission', 'driver_gross', 'driver_solidary', 'driver_receives', 'solidary_fund'),
+    ...usd(
+      'base_price',
+      'client_solidary',
+      'client_pays',
+      'promo_credit',
+      'client_charged',
+      'platform_commission',
+      'driver_gross',
+      'driver_solidary',
+      'driver_receives',
+      'solidary_fund',
+    ),
     is_fully_promoted: z.boolean(),
   }),
   driver: z
-    .object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable(), vehicle: z.object({ plate: z.string().nullable(), capacity_liters: z.number().int().nullable() }) })
+    .object({
+      id: z.number().int(),
+      name: z.string().nullable(),
+      phone: z.string().nullable(),
+      vehicle: z.object({ plate: z.string().nullable(), capacity_liters: z.number().int().nullable() }),
+    })
     .nullable(),
-  rating: z.object({ score: z.number().int(), comment: z.string().nullable(), tags: z.array(z.string()), created_at: ts }).nullable(),
+  rating: z
+    .object({ score: z.number().int(), comment: z.string().nullable(), tags: z.array(z.string()), created_at: ts })
+    .nullable(),
 });

@@ -7,7 +7,15 @@ import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
 import { isCash } from '../../domain/pricing.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import type { OrderOfferRow, OrderViewRow } from '../../projections/orders/orderTables.js';
-import type { AdminOrder, ClientOrder, DriverOffer, DriverOrder, OrderHistoryItem, PublicDriver, Receipt } from './viewSchemas.js';
+import type {
+  AdminOrder,
+  ClientOrder,
+  DriverOffer,
+  DriverOrder,
+  OrderHistoryItem,
+  PublicDriver,
+  Receipt,
+} from './viewSchemas.js';
 
 /**
  * The three role views of an order. Every field family is written out per view, so what a
@@ -40,15 +48,31 @@ const money = <N extends string>(name: N, cents: number) =>
 const lines = (row: OrderViewRow, codes: readonly BreakdownCode[]) =>
   (row.breakdown as BreakdownLine[])
     .filter((l) => codes.includes(l.code))
-    .map((l) => ({ code: l.code, type: l.type, amount_cents: l.amount_cents, amount_usd: centsToUsd(l.amount_cents), applied_fee_prc: l.applied_fee_prc }));
+    .map((l) => ({
+      code: l.code,
+      type: l.type,
+      amount_cents: l.amount_cents,
+      amount_usd: centsToUsd(l.amount_cents),
+      applied_fee_prc: l.applied_fee_prc,
+    }));
 
 const billingOf = (row: OrderViewRow) =>
   row.billing
-    ? { entity_type: row.billing.entityType, id_number: row.billing.idNumber, name: row.billing.name, address: row.billing.address, phone: row.billing.phone }
+    ? {
+        entity_type: row.billing.entityType,
+        id_number: row.billing.idNumber,
+        name: row.billing.name,
+        address: row.billing.address,
+        phone: row.billing.phone,
+      }
     : null;
 
 /** A driver as customers may see them: no position, no phone until assigned. */
-export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone = false): z.infer<typeof PublicDriver> =>
+export const publicDriver = (
+  d: DriverRecord | undefined,
+  id: number,
+  withPhone = false,
+): z.infer<typeof PublicDriver> =>
   d
     ? {
         id: d.driverId,
@@ -60,7 +84,16 @@ export const publicDriver = (d: DriverRecord | undefined, id: number, withPhone 
         is_certified: d.isCertified,
         vehicle: d.plate ? { plate: d.plate, capacity_liters: d.capacityLiters } : null,
       }
-    : { id, name: null, ...(withPhone ? { phone: null } : {}), avg_rating: 0, ratings_count: 0, completed_orders: 0, is_certified: false, vehicle: null };
+    : {
+        id,
+        name: null,
+        ...(withPhone ? { phone: null } : {}),
+        avg_rating: 0,
+        ratings_count: 0,
+        completed_orders: 0,
+        is_certified: false,
+        vehicle: null,
+      };
 
 const common = (row: OrderViewRow) => ({
   id: row.id,
@@ -87,7 +120,9 @@ const common = (row: OrderViewRow) => ({
   delivered_at: isoOrNull(row.delivered_at),
   actual_liters: row.actual_liters,
   cancelled_at: isoOrNull(row.cancelled_at),
-  cancellation: row.cancelled_at ? { by_role: row.cancelled_by_role, reason_code: row.cancel_reason_code, reason: row.cancel_reason } : null,
+  cancellation: row.cancelled_at
+    ? { by_role: row.cancelled_by_role, reason_code: row.cancel_reason_code, reason: row.cancel_reason }
+    : null,
   expired_at: isoOrNull(row.expired_at),
 });
 
@@ -117,7 +152,10 @@ export const toDriverOfferView = (o: OrderOfferRow): z.infer<typeof DriverOffer>
 
 /** A pending offer as the client sees it: distance and ETA instead of the driver's coordinates. */
 const toClientOfferView = (b: OrderBundle, o: OrderOfferRow) => {
-  const km = o.driver_latitude !== null && o.driver_longitude !== null ? distanceKm({ latitude: o.driver_latitude, longitude: o.driver_longitude }, b.row) : null;
+  const km =
+    o.driver_latitude !== null && o.driver_longitude !== null
+      ? distanceKm({ latitude: o.driver_latitude, longitude: o.driver_longitude }, b.row)
+      : null;
   return {
     ...offerCore(o),
     distance_km: km === null ? null : Math.round(km * 100) / 100,
@@ -127,7 +165,8 @@ const toClientOfferView = (b: OrderBundle, o: OrderOfferRow) => {
   };
 };
 
-const assignedDriver = (b: OrderBundle) => (b.row.driver_id === null ? null : publicDriver(b.drivers.get(b.row.driver_id), b.row.driver_id, true));
+const assignedDriver = (b: OrderBundle) =>
+  b.row.driver_id === null ? null : publicDriver(b.drivers.get(b.row.driver_id), b.row.driver_id, true);
 
 export const toClientView = (b: OrderBundle): z.infer<typeof ClientOrder> => {
   const r = b.row;
@@ -151,7 +190,11 @@ export const toClientView = (b: OrderBundle): z.infer<typeof ClientOrder> => {
  * `driverId` is the caller: the assigned driver also sees the client's contact; a bidding driver sees its
  * own latest offer (my_offer) and, with `from`, how far the order is.
  */
-export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude: number; longitude: number } | null): z.infer<typeof DriverOrder> => {
+export const toDriverView = (
+  b: OrderBundle,
+  driverId: number,
+  from?: { latitude: number; longitude: number } | null,
+): z.infer<typeof DriverOrder> => {
   const r = b.row;
   const cash = isCash(r.payment_method);
   const mine = b.offers.filter((o) => o.driver_id === driverId).at(-1);
@@ -174,7 +217,12 @@ export const toDriverView = (b: OrderBundle, driverId: number, from?: { latitude
     ...(assigned && b.client ? { client: b.client } : {}),
     ...(from ? { distance_km: Math.round(distanceKm(from, r) * 100) / 100 } : {}),
     my_offer: mine ? toDriverOfferView(mine) : null,
-    breakdown: lines(r, cash ? ['base_price', 'platform_revenue', 'driver_solidary', 'promo_credit'] : ['base_price', 'platform_revenue', 'driver_solidary']),
+    breakdown: lines(
+      r,
+      cash
+        ? ['base_price', 'platform_revenue', 'driver_solidary', 'promo_credit']
+        : ['base_price', 'platform_revenue', 'driver_solidary'],
+    ),
   };
 };
 
@@ -207,9 +255,18 @@ export const toAdminView = (b: OrderBundle): z.infer<typeof AdminOrder> => {
     pin_locked_until: isoOrNull(r.pin_locked_until),
     billing: billingOf(r),
     driver: assignedDriver(b),
-    driver_location: r.driver_location_at ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: isoOrNull(r.driver_location_at) } : null,
+    driver_location: r.driver_location_at
+      ? { latitude: r.driver_latitude, longitude: r.driver_longitude, at: isoOrNull(r.driver_location_at) }
+      : null,
     offers: b.offers.map((o) => ({ ...toDriverOfferView(o), driver_busy: b.busyDriverIds.has(o.driver_id) })),
-    breakdown: lines(r, ['base_price', 'client_solidary', 'platform_revenue', 'driver_solidary', 'platform_solidary', 'promo_credit']),
+    breakdown: lines(r, [
+      'base_price',
+      'client_solidary',
+      'platform_revenue',
+      'driver_solidary',
+      'platform_solidary',
+      'promo_credit',
+    ]),
   };
 };
 
@@ -272,7 +329,12 @@ export const toReceipt = (b: OrderBundle, rating: ReceiptRating | null): z.infer
     driver:
       r.driver_id === null
         ? null
-        : { id: r.driver_id, name: d?.name ?? null, phone: d?.phone ?? null, vehicle: { plate: d?.plate ?? null, capacity_liters: d?.capacityLiters ?? null } },
+        : {
+            id: r.driver_id,
+            name: d?.name ?? null,
+            phone: d?.phone ?? null,
+            vehicle: { plate: d?.plate ?? null, capacity_liters: d?.capacityLiters ?? null },
+          },
     rating,
   };
 };

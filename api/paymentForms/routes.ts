@@ -21,7 +21,8 @@ import { defineRoute } from '../route.js';
 const uniqueIndexes = (items: { index: number }[], ctx: z.RefinementCtx) => {
   const seen = new Set<number>();
   items.forEach((item, i) => {
-    if (seen.has(item.index)) ctx.addIssue({ code: 'custom', path: [i, 'index'], message: 'is already used by another entry' });
+    if (seen.has(item.index))
+      ctx.addIssue({ code: 'custom', path: [i, 'index'], message: 'is already used by another entry' });
     seen.add(item.index);
   });
 };
@@ -50,7 +51,9 @@ const Field = z.object({
 
 const shape = {
   name: z.string().trim().min(1).max(100),
-  internalName: z.string().regex(/^[a-z0-9][a-z0-9_]{1,59}$/, 'must be 2 to 60 lowercase letters, digits or underscores'),
+  internalName: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_]{1,59}$/, 'must be 2 to 60 lowercase letters, digits or underscores'),
   category: z.enum(FORM_CATEGORIES),
   currency: z.enum(FORM_CURRENCIES),
   icon: z.string().trim().min(1).max(255).nullable(),
@@ -76,17 +79,39 @@ const FormPage = z.object({
 });
 
 const ListItem = z
-  .object({ id: z.number().int(), name: z.string(), internal_name: z.string(), category: z.enum(FORM_CATEGORIES), currency: z.enum(FORM_CURRENCIES), icon: z.string().nullable() })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    internal_name: z.string(),
+    category: z.enum(FORM_CATEGORIES),
+    currency: z.enum(FORM_CURRENCIES),
+    icon: z.string().nullable(),
+  })
   .openapi('PaymentFormListItem');
 const AdminView = ListItem.extend({
-  display: z.array(z.object({ type: z.enum(DISPLAY_TYPES), index: z.number().int(), label: z.string(), content: z.string() })),
-  fields: z.array(z.object({ index: z.number().int(), label: z.string(), required: z.boolean(), hint: z.string().nullable(), input_type: z.enum(INPUT_TYPES) })),
+  display: z.array(
+    z.object({ type: z.enum(DISPLAY_TYPES), index: z.number().int(), label: z.string(), content: z.string() }),
+  ),
+  fields: z.array(
+    z.object({
+      index: z.number().int(),
+      label: z.string(),
+      required: z.boolean(),
+      hint: z.string().nullable(),
+      input_type: z.enum(INPUT_TYPES),
+    }),
+  ),
   active: z.boolean(),
   sort_order: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 }).openapi('PaymentFormAdmin');
-const PageMeta = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
+const PageMeta = z.object({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
 
 const toListItem = (f: PaymentForm): z.infer<typeof ListItem> => ({
   id: f.id,
@@ -109,7 +134,13 @@ const toAdminView = (f: PaymentForm): z.infer<typeof AdminView> => ({
 
 type FieldBody = z.infer<typeof Field>;
 const toStoredFields = (fields: FieldBody[]) =>
-  fields.map((f) => ({ index: f.index, label: f.label, required: f.required, hint: f.hint || null, input_type: f.inputType }));
+  fields.map((f) => ({
+    index: f.index,
+    label: f.label,
+    required: f.required,
+    hint: f.hint || null,
+    input_type: f.inputType,
+  }));
 
 const taken = () => validationError({ internalName: ['is already used by another form'] });
 
@@ -149,7 +180,12 @@ export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
       const { items, total } = await listPaymentForms(ctx.db, query);
       return {
         items: items.map(toAdminView),
-        meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) },
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
       };
     },
   );

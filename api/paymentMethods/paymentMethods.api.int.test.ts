@@ -39,15 +39,27 @@ describe('payment-method catalogue', () => {
 
   it('lets an admin switch a method off and on, and the queries follow', async () => {
     const db = t.service.ctx.db;
-    const off = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', { token: admin, body: { active: false } });
+    const off = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', {
+      token: admin,
+      body: { active: false },
+    });
     expect(off.status).toBe(200);
-    expect(off.body).toEqual({ method: { code: 'EXCHANGE_PAY', name: expect.any(String), kind: 'online', active: false } });
+    expect(off.body).toEqual({
+      method: { code: 'EXCHANGE_PAY', name: expect.any(String), kind: 'online', active: false },
+    });
     expect(await isActiveMethod(db, 'EXCHANGE_PAY')).toBe(false);
-    expect(await findPaymentMethod(db, 'EXCHANGE_PAY')).toMatchObject({ code: 'EXCHANGE_PAY', kind: 'online', active: false });
+    expect(await findPaymentMethod(db, 'EXCHANGE_PAY')).toMatchObject({
+      code: 'EXCHANGE_PAY',
+      kind: 'online',
+      active: false,
+    });
     const listed = await t.request('GET', '/api/v1/payment-methods', { token: client });
     expect(listed.body.methods.find((m: { code: string }) => m.code === 'EXCHANGE_PAY').active).toBe(false);
 
-    const on = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', { token: admin, body: { active: true } });
+    const on = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', {
+      token: admin,
+      body: { active: true },
+    });
     expect(on.body.method.active).toBe(true);
     expect(await isActiveMethod(db, 'EXCHANGE_PAY')).toBe(true);
   });
@@ -61,7 +73,10 @@ describe('payment-method catalogue', () => {
   });
 
   it('answers an unknown code with 404 and a bad body with 422 naming active', async () => {
-    const unknown = await t.request('PATCH', '/api/v1/admin/payment-methods/BITCOIN', { token: admin, body: { active: true } });
+    const unknown = await t.request('PATCH', '/api/v1/admin/payment-methods/BITCOIN', {
+      token: admin,
+      body: { active: true },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('NotFound');
     for (const body of [{}, { active: 'yes' }, { active: null }]) {
@@ -72,8 +87,13 @@ describe('payment-method catalogue', () => {
   });
 
   it('keeps the toggle to admins', async () => {
-    expect((await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', { body: { active: false } })).status).toBe(401);
-    const r = await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', { token: client, body: { active: false } });
+    expect(
+      (await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', { body: { active: false } })).status,
+    ).toBe(401);
+    const r = await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', {
+      token: client,
+      body: { active: false },
+    });
     expect(r.status).toBe(403);
     expect(await isActiveMethod(t.service.ctx.db, 'CASH_USD')).toBe(true);
   });

@@ -2,7 +2,11 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { listPaymentMethods, setPaymentMethodActive, type PaymentMethod } from '../../stores/paymentMethods/paymentMethods.js';
+import {
+  listPaymentMethods,
+  setPaymentMethodActive,
+  type PaymentMethod,
+} from '../../stores/paymentMethods/paymentMethods.js';
 import { authenticate, requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -13,7 +17,12 @@ const MethodView = z
 const MethodParams = z.object({ code: z.string().min(1).max(40) });
 const MethodPatch = z.object({ active: z.boolean() });
 
-const toView = (m: PaymentMethod): z.infer<typeof MethodView> => ({ code: m.code, name: m.name, kind: m.kind, active: m.active });
+const toView = (m: PaymentMethod): z.infer<typeof MethodView> => ({
+  code: m.code,
+  name: m.name,
+  kind: m.kind,
+  active: m.active,
+});
 
 export const paymentMethodRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
@@ -42,7 +51,10 @@ export const paymentMethodRoutes = (ctx: AppContext, router: Router): void => {
       params: MethodParams,
       body: MethodPatch,
       responses: { 200: { description: 'Updated', schema: z.object({ method: MethodView }) } },
-      errors: [{ status: 403, description: 'Forbidden: super admins only' }, { status: 404, description: 'NotFound' }],
+      errors: [
+        { status: 403, description: 'Forbidden: super admins only' },
+        { status: 404, description: 'NotFound' },
+      ],
     },
     async ({ params, body }) => {
       const method = await setPaymentMethodActive(ctx.db, params.code, body.active);

@@ -44,17 +44,25 @@ const ProviderParams = z.object({ provider: z.string() });
 
 const PaymentEnvelope = z.object({ payment: PaymentSchema });
 
-const payerOf = (b: z.output<typeof PrepareBody>) => ({ bankCode: b.bank_code, idNumber: b.id_number, phone: b.phone, name: b.name ?? null });
+const payerOf = (b: z.output<typeof PrepareBody>) => ({
+  bankCode: b.bank_code,
+  idNumber: b.id_number,
+  phone: b.phone,
+  name: b.name ?? null,
+});
 
 export const paymentRoutes = (ctx: AppContext, router: Router): void => {
   const any = [authenticate(ctx.auth)];
   const tags = ['payments'];
-  const orderId = (params: Record<string, unknown>, code: 'OrderNotFound' | 'NotFound') => idFrom(params.orderId, () => notFound(code, 'Order not found.'));
+  const orderId = (params: Record<string, unknown>, code: 'OrderNotFound' | 'NotFound') =>
+    idFrom(params.orderId, () => notFound(code, 'Order not found.'));
 
   /** Read-your-writes: the payment as the read model holds it once the written position is applied. */
   const paymentAfter = async (position: number, paymentId: number): Promise<PaymentRow> => {
     // The payment may have been written by a concurrent request: settle on its stream's head too.
-    return readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () => findPaymentRow(ctx.db, paymentId));
+    return readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () =>
+      findPaymentRow(ctx.db, paymentId),
+    );
   };
 
   defineRoute(
@@ -63,16 +71,27 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/orders/:orderId/payment',
-      summary: 'Create or refresh the order\'s payment intent',
+      summary: "Create or refresh the order's payment intent",
       tags,
       guards: any,
       params: OrderParams,
       body: RequestBody,
-      responses: { 200: { description: 'The intent and, for redirect methods, the checkout link', schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }) } },
+      responses: {
+        200: {
+          description: 'The intent and, for redirect methods, the checkout link',
+          schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }),
+        },
+      },
       errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
-      const { payment, position } = await requestPayment(ctx, actor, orderId(params, 'OrderNotFound'), body.method, metadataOf(actor, req.id));
+      const { payment, position } = await requestPayment(
+        ctx,
+        actor,
+        orderId(params, 'OrderNotFound'),
+        body.method,
+        metadataOf(actor, req.id),
+      );
       const row = await paymentAfter(position, payment.id);
       return { payment: toPaymentView(row), checkoutUrl: row.status === 'PENDING' ? row.checkout_url : null };
     },
@@ -84,7 +103,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'get',
       path: '/orders/:orderId/payment',
-      summary: 'The order\'s payment (owner only)',
+      summary: "The order's payment (owner only)",
       tags,
       guards: any,
       params: OrderParams,
@@ -94,7 +113,8 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
     async ({ params, actor }) => {
       const row = await latestPaymentOfOrder(ctx.db, orderId(params, 'NotFound'));
       if (!row) throw notFound('NotFound', 'The order has no payment.');
-      if (actor.role !== 'CLIENT' || row.user_id !== actor.id) throw forbidden('Forbidden', 'The payment belongs to another user.');
+      if (actor.role !== 'CLIENT' || row.user_id !== actor.id)
+        throw forbidden('Forbidden', 'The payment belongs to another user.');
       return { payment: toPaymentView(row) };
     },
   );
@@ -105,16 +125,24 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/orders/:orderId/payment/prepare',
-      summary: 'Immediate bank debit, step 1: the payer\'s bank sends an OTP',
+      summary: "Immediate bank debit, step 1: the payer's bank sends an OTP",
       tags,
       guards: any,
       params: OrderParams,
       body: PrepareBody,
-      responses: { 200: { description: 'OTP requested', schema: PaymentEnvelope.extend({ prepared: z.literal(true) }) } },
+      responses: {
+        200: { description: 'OTP requested', schema: PaymentEnvelope.extend({ prepared: z.literal(true) }) },
+      },
       errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
-      const { paymentId, position } = await prepareDebit(ctx, actor, orderId(params, 'NotFound'), payerOf(body), metadataOf(actor, req.id));
+      const { paymentId, position } = await prepareDebit(
+        ctx,
+        actor,
+        orderId(params, 'NotFound'),
+        payerOf(body),
+        metadataOf(actor, req.id),
+      );
       return { prepared: true, payment: toPaymentView(await paymentAfter(position, paymentId)) };
     },
   );
@@ -134,7 +162,13 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       errors: [400, 403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
-      const { paymentId, position } = await reportDebit(ctx, actor, orderId(params, 'NotFound'), { ...payerOf(body), otp: body.otp }, metadataOf(actor, req.id));
+      const { paymentId, position } = await reportDebit(
+        ctx,
+        actor,
+        orderId(params, 'NotFound'),
+        { ...payerOf(body), otp: body.otp },
+        metadataOf(actor, req.id),
+      );
       return { payment: toPaymentView(await paymentAfter(position, paymentId)) };
     },
   );
@@ -145,7 +179,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'get',
       path: '/orders/:orderId/payment/form',
-      summary: 'The order\'s payment form, what to show, what to fill and the amount due',
+      summary: "The order's payment form, what to show, what to fill and the amount due",
       tags,
       guards: any,
       params: OrderParams,
@@ -153,10 +187,36 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
         200: {
           description: 'The form',
           schema: z.object({
-            form: z.object({ id: z.number().int(), name: z.string(), internal_name: z.string().nullable(), category: z.string().nullable(), currency: z.string() }),
-            display: z.array(z.object({ type: z.string(), index: z.number().int(), label: z.string().nullable(), content: z.string().nullable() })),
-            fields: z.array(z.object({ index: z.number().int(), label: z.string(), required: z.boolean(), hint: z.string().nullable(), input_type: z.string().nullable() })),
-            amount: z.object({ usd: z.number(), currency: z.string(), bs: z.number().optional(), official_rate: z.number().optional() }),
+            form: z.object({
+              id: z.number().int(),
+              name: z.string(),
+              internal_name: z.string().nullable(),
+              category: z.string().nullable(),
+              currency: z.string(),
+            }),
+            display: z.array(
+              z.object({
+                type: z.string(),
+                index: z.number().int(),
+                label: z.string().nullable(),
+                content: z.string().nullable(),
+              }),
+            ),
+            fields: z.array(
+              z.object({
+                index: z.number().int(),
+                label: z.string(),
+                required: z.boolean(),
+                hint: z.string().nullable(),
+                input_type: z.string().nullable(),
+              }),
+            ),
+            amount: z.object({
+              usd: z.number(),
+              currency: z.string(),
+              bs: z.number().optional(),
+              official_rate: z.number().optional(),
+            }),
           }),
         },
       },
@@ -166,13 +226,27 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       const { order, form, rateCents } = await paymentFormOfOrder(ctx, actor, orderId(params, 'NotFound'));
       const chargedCents = order.pricing.clientChargedCents;
       return {
-        form: { id: form.id, name: form.name, internal_name: form.internalName, category: form.category, currency: form.currency },
+        form: {
+          id: form.id,
+          name: form.name,
+          internal_name: form.internalName,
+          category: form.category,
+          currency: form.currency,
+        },
         display: form.display.map((d) => ({ type: d.type, index: d.index, label: d.label, content: d.content })),
-        fields: form.fields.map((f) => ({ index: f.index, label: f.label, required: f.required, hint: f.hint, input_type: f.input_type })),
+        fields: form.fields.map((f) => ({
+          index: f.index,
+          label: f.label,
+          required: f.required,
+          hint: f.hint,
+          input_type: f.input_type,
+        })),
         amount: {
           usd: centsToUsd(chargedCents),
           currency: form.currency,
-          ...(rateCents !== null ? { bs: centsToUsd(bolivarCentsOf(chargedCents, rateCents)), official_rate: centsToUsd(rateCents) } : {}),
+          ...(rateCents !== null
+            ? { bs: centsToUsd(bolivarCentsOf(chargedCents, rateCents)), official_rate: centsToUsd(rateCents) }
+            : {}),
         },
       };
     },
@@ -209,7 +283,13 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
-      const { paymentId, position } = await reportFormPayment(ctx, actor, orderId(params, 'NotFound'), body.values, metadataOf(actor, req.id));
+      const { paymentId, position } = await reportFormPayment(
+        ctx,
+        actor,
+        orderId(params, 'NotFound'),
+        body.values,
+        metadataOf(actor, req.id),
+      );
       return { payment: toFormReportView(await paymentAfter(position, paymentId)) };
     },
   );
@@ -226,7 +306,11 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       security: [{ webhookSignature: [] }],
       params: ProviderParams,
       responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
-      errors: [{ status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' }, 404, { status: 500, description: 'An empty body: the provider retries the delivery' }],
+      errors: [
+        { status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' },
+        404,
+        { status: 500, description: 'An empty body: the provider retries the delivery' },
+      ],
     },
     async ({ params, req }) => {
       const position = await receiveWebhook(ctx, {

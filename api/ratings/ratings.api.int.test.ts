@@ -15,7 +15,10 @@ describe('ratings', () => {
   const deliveredOrder = async (opts: { client?: SignedInUser; driver?: SignedInDriver } = {}): Promise<Flow> => {
     const f = await confirmedOrder(t, opts);
     await arrive(t, f);
-    const r = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin });
+    const r = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+      actualLiters: 2000,
+      deliveryPin: f.pin,
+    });
     if (r.status !== 200) throw new Error(`deliver answered ${r.status}: ${JSON.stringify(r.body)}`);
     return f;
   };
@@ -34,7 +37,12 @@ describe('ratings', () => {
 
     expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
     expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).body.receipt.rating).toBeNull();
-    expect((await api.get('/driver/rating', driver.token)).body).toEqual({ average: 0, total: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }, recent: [] });
+    expect((await api.get('/driver/rating', driver.token)).body).toEqual({
+      average: 0,
+      total: 0,
+      distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+      recent: [],
+    });
 
     // Who may rate (domain/rating/rating.test.ts holds every party): a stranger gets 404, a non-customer party 403.
     const stranger = await signInClient(t);
@@ -86,7 +94,12 @@ describe('ratings', () => {
     // Nothing of the refused attempts was recorded.
     expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
 
-    const rated = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 4, tags: [' puntual ', 'amable'], comment: 'Muy buen servicio' });
+    const rated = await api.post('/ratings', f.client.token, {
+      orderId: f.orderId,
+      score: 4,
+      tags: [' puntual ', 'amable'],
+      comment: 'Muy buen servicio',
+    });
     expect(rated.status).toBe(201);
     expect(rated.body).toEqual({
       rating: {
@@ -108,13 +121,22 @@ describe('ratings', () => {
     expect((await api.get(`/ratings/order/${f.orderId}`, driver.token)).body).toEqual({ rating: null });
     const receipt = await api.get(`/orders/${f.orderId}/receipt`, f.client.token);
     expect(receipt.status).toBe(200);
-    expect(receipt.body.receipt.rating).toEqual({ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' });
+    expect(receipt.body.receipt.rating).toEqual({
+      score: 4,
+      comment: 'Muy buen servicio',
+      tags: ['puntual', 'amable'],
+      created_at: '2026-03-01T10:00:00.000Z',
+    });
     expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4 });
 
     // A second order rated through the alias, later, with a blank comment and the longest tags allowed.
     clock.advance(60_000);
     const g = await deliveredOrder({ driver });
-    const second = await api.post(`/orders/${g.orderId}/rating`, g.client.token, { score: 5, comment: '   ', tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)] });
+    const second = await api.post(`/orders/${g.orderId}/rating`, g.client.token, {
+      score: 5,
+      comment: '   ',
+      tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)],
+    });
     expect(second.status).toBe(201);
     expect(second.body.rating).toMatchObject({ order_id: g.orderId, score: 5, comment: null });
     expect(second.body.rating.tags).toHaveLength(6);
@@ -127,7 +149,9 @@ describe('ratings', () => {
       average: 4.5,
       total: 2,
       distribution: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 1 },
-      recent: [{ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' }],
+      recent: [
+        { score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' },
+      ],
     });
     expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: 4.5, ratingsCount: 2 });
   });
@@ -139,9 +163,13 @@ describe('ratings', () => {
     expect(confirmed.status).toBe(409);
     expect(confirmed.body.error).toBe('OrderNotDelivered');
     await arrive(t, f);
-    expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe('OrderNotDelivered');
+    expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe(
+      'OrderNotDelivered',
+    );
     expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).status).toBe(409);
-    expect((await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status,
+    ).toBe(200);
 
     // Every body is valid (the longest comment allowed among them): a refusal is the race, never validation.
     const rs = await Promise.all([
@@ -154,7 +182,10 @@ describe('ratings', () => {
     const winner = rs.find((r) => r.status === 201)!.body.rating;
     expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body.rating).toEqual(winner);
     expect((await api.get('/driver/rating', driver.token)).body).toMatchObject({ total: 1, average: winner.score });
-    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({ avgRating: winner.score, ratingsCount: 1 });
+    expect((await api.get('/me', driver.token)).body.user.driver).toMatchObject({
+      avgRating: winner.score,
+      ratingsCount: 1,
+    });
 
     const again = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 });
     expect(again.status).toBe(409);
@@ -168,7 +199,9 @@ describe('ratings', () => {
     const noDriver = await api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 });
     expect(noDriver.status).toBe(409);
     expect(noDriver.body.error).toBe('NoDriverAssigned');
-    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe('NoDriverAssigned');
+    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe(
+      'NoDriverAssigned',
+    );
   });
 
   it('serves the rating summary to drivers only', async () => {

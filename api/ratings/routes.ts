@@ -76,9 +76,22 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/ratings', summary: 'Rate the driver of a delivered order (its customer, once)', tags, guards: anyone, body: RatingBody, responses: { 201: RATED }, errors: RATE_ERRORS },
+    {
+      method: 'post',
+      path: '/ratings',
+      summary: 'Rate the driver of a delivered order (its customer, once)',
+      tags,
+      guards: anyone,
+      body: RatingBody,
+      responses: { 201: RATED },
+      errors: RATE_ERRORS,
+    },
     async ({ body, actor, req, res }) => {
-      const out = await rate(actor, { orderId: body.orderId, score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
+      const out = await rate(
+        actor,
+        { orderId: body.orderId, score: body.score, tags: body.tags ?? [], comment: body.comment || null },
+        req.id,
+      );
       res.status(201);
       return out;
     },
@@ -87,9 +100,23 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/orders/:orderId/rating', summary: 'Rate the driver of a delivered order (alias of POST /ratings)', tags, guards: anyone, params: OrderParams, body: RatingFields, responses: { 201: RATED }, errors: RATE_ERRORS },
+    {
+      method: 'post',
+      path: '/orders/:orderId/rating',
+      summary: 'Rate the driver of a delivered order (alias of POST /ratings)',
+      tags,
+      guards: anyone,
+      params: OrderParams,
+      body: RatingFields,
+      responses: { 201: RATED },
+      errors: RATE_ERRORS,
+    },
     async ({ params, body, actor, req, res }) => {
-      const out = await rate(actor, { orderId: orderIdFrom(params), score: body.score, tags: body.tags ?? [], comment: body.comment || null }, req.id);
+      const out = await rate(
+        actor,
+        { orderId: orderIdFrom(params), score: body.score, tags: body.tags ?? [], comment: body.comment || null },
+        req.id,
+      );
       res.status(201);
       return out;
     },
@@ -98,7 +125,16 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/ratings/order/:orderId', summary: 'The caller’s rating of an order, or null', tags, guards: anyone, params: OrderParams, responses: { 200: { description: 'The rating or null', schema: z.object({ rating: orNull(Rating) }) } }, errors: [403, 404] },
+    {
+      method: 'get',
+      path: '/ratings/order/:orderId',
+      summary: 'The caller’s rating of an order, or null',
+      tags,
+      guards: anyone,
+      params: OrderParams,
+      responses: { 200: { description: 'The rating or null', schema: z.object({ rating: orNull(Rating) }) } },
+      errors: [403, 404],
+    },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
       await bundleForParty(ctx, orderId, actor);
@@ -111,7 +147,10 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/driver/rating', summary: 'The driver’s rating summary',
+    {
+      method: 'get',
+      path: '/driver/rating',
+      summary: 'The driver’s rating summary',
       tags,
       guards: requireRole(ctx.auth, 'DRIVER'),
       responses: {
@@ -120,8 +159,21 @@ export const ratingRoutes = (ctx: AppContext, router: Router): void => {
           schema: z.object({
             average: z.number(),
             total: z.number().int(),
-            distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() }),
-            recent: z.array(z.object({ score: z.number().int(), comment: z.string().nullable(), tags: z.array(z.string()), created_at: z.string() })),
+            distribution: z.object({
+              1: z.number().int(),
+              2: z.number().int(),
+              3: z.number().int(),
+              4: z.number().int(),
+              5: z.number().int(),
+            }),
+            recent: z.array(
+              z.object({
+                score: z.number().int(),
+                comment: z.string().nullable(),
+                tags: z.array(z.string()),
+                created_at: z.string(),
+              }),
+            ),
           }),
         },
       },

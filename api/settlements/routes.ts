@@ -7,7 +7,12 @@ import { notFound, unauthorized } from '../../domain/errors.js';
 import { RECEIPT_STATUSES } from '../../domain/settlement/events.js';
 import type { AppContext } from '../../infra/context.js';
 import { dayRange, driverReceipts, receiptById } from '../../projections/settlement/receiptQueries.js';
-import { DriverReceiptDetail, DriverReceiptItem, toDriverReceiptDetail, toDriverReceiptItem } from '../admin/settlements/views.js';
+import {
+  DriverReceiptDetail,
+  DriverReceiptItem,
+  toDriverReceiptDetail,
+  toDriverReceiptItem,
+} from '../admin/settlements/views.js';
 import { authenticate } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
 import { idFrom, isoDate, limit } from '../orders/schemas.js';
@@ -22,7 +27,10 @@ const SettlementsQuery = z
     limit: limit(25),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
+    path: ['date_to'],
+    message: 'must not be before date_from',
+  });
 
 const Notice = z.object({
   internal_id: z.string().min(1).max(100),
@@ -40,10 +48,16 @@ const sameSecret = (a: string, b: string) => {
 };
 
 /** The payout webhook's shared secret, from the query string; checked before the body is read. */
-const payprovToken = (ctx: AppContext): RequestHandler => (req, _res, next) => {
-  const token = typeof req.query.token === 'string' ? req.query.token : '';
-  next(sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN) ? undefined : unauthorized('Unauthorized', 'Missing or wrong webhook token.'));
-};
+const payprovToken =
+  (ctx: AppContext): RequestHandler =>
+  (req, _res, next) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    next(
+      sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN)
+        ? undefined
+        : unauthorized('Unauthorized', 'Missing or wrong webhook token.'),
+    );
+  };
 
 /** The driver's own receipts and the payout provider's webhook. */
 export const settlementRoutes = (ctx: AppContext, router: Router) => {
@@ -68,11 +82,19 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       const after = decodeCursor(query.cursor, isTimeIdKey);
       const config = await loadSettlementConfig(ctx);
       const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, config.timezone);
-      const rows = await driverReceipts(ctx.db, { driverId: actor.driverId, status: query.status, fromAt, beforeAt }, { limit: query.limit + 1, after });
+      const rows = await driverReceipts(
+        ctx.db,
+        { driverId: actor.driverId, status: query.status, fromAt, beforeAt },
+        { limit: query.limit + 1, after },
+      );
       const items = rows.slice(0, query.limit);
       const hasMore = rows.length > query.limit;
       const last = items[items.length - 1]?.issued;
-      return { items: items.map(toDriverReceiptItem), next_cursor: hasMore && last ? encodeCursor([last.issuedAt, last.recordId]) : null, has_more: hasMore };
+      return {
+        items: items.map(toDriverReceiptItem),
+        next_cursor: hasMore && last ? encodeCursor([last.issuedAt, last.recordId]) : null,
+        has_more: hasMore,
+      };
     },
   );
 
@@ -90,19 +112,53 @@ export const settlementRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 404],
     },
     async ({ params, actor }) => {
-      const s = await receiptById(ctx.db, idFrom(params.id, () => notFound('ReceiptNotFound', 'Receipt not found.')));
-      if (!s || !actor.driverId || s.issued!.driverId !== actor.driverId) throw notFound('ReceiptNotFound', 'Receipt not found.');
+      const s = await receiptById(
+        ctx.db,
+        idFrom(params.id, () => notFound('ReceiptNotFound', 'Receipt not found.')),
+      );
+      if (!s || !actor.driverId || s.issued!.driverId !== actor.driverId)
+        throw notFound('ReceiptNotFound', 'Receipt not found.');
       return { settlement: toDriverReceiptDetail(s) };
     },
   );
 
   const webhook = async (notice: z.infer<typeof Notice>, metadata: ReturnType<typeof metadataOf>) => {
     // Answered once the read models show the change, like every other write.
-    await ctx.settle(await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }));
+    await ctx.settle(
+      await applyPayprovNotice(ctx, notice, { ...metadata, actor: { id: null, role: 'PAYOUT_PROVIDER' } }),
+    );
     return { message: 'ok' };
   };
-  const webhookSpec = { path: '/settlements/webhook/payprov', tags: ['payments'], auth: false, security: [{ payoutToken: [] }], guards: [payprovToken(ctx)], responses: { 200: { description: 'Accepted (also for an unknown or already resolved internal_id)', schema: z.object({ message: z.literal('ok') }) } }, errors: [401, 422] };
+  const webhookSpec = {
+    path: '/settlements/webhook/payprov',
+    tags: ['payments'],
+    auth: false,
+    security: [{ payoutToken: [] }],
+    guards: [payprovToken(ctx)],
+    responses: {
+      200: {
+        description: 'Accepted (also for an unknown or already resolved internal_id)',
+        schema: z.object({ message: z.literal('ok') }),
+      },
+    },
+    errors: [401, 422],
+  };
 
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice }, ({ body, req }) => webhook(body, metadataOf(null, req.id)));
-  defineRoute(router, ctx.openapi, { ...webhookSpec, method: 'get', summary: 'Payout confirmation webhook (fields in the query)', query: Notice.extend(TokenQuery.shape) }, ({ query, req }) => webhook(query, metadataOf(null, req.id)));
+  defineRoute(
+    router,
+    ctx.openapi,
+    { ...webhookSpec, method: 'post', summary: 'Payout confirmation webhook', query: TokenQuery, body: Notice },
+    ({ body, req }) => webhook(body, metadataOf(null, req.id)),
+  );
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      ...webhookSpec,
+      method: 'get',
+      summary: 'Payout confirmation webhook (fields in the query)',
+      query: Notice.extend(TokenQuery.shape),
+    },
+    ({ query, req }) => webhook(query, metadataOf(null, req.id)),
+  );
 };

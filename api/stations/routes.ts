@@ -2,7 +2,13 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { AppContext } from '../../infra/context.js';
-import { deleteOwnComment, enforceLimit, postComment, reportStation, type ReportInput } from '../../commands/stations/stationCommands.js';
+import {
+  deleteOwnComment,
+  enforceLimit,
+  postComment,
+  reportStation,
+  type ReportInput,
+} from '../../commands/stations/stationCommands.js';
 import { STATION_TYPES } from '../../commands/stations/stationRules.js';
 import { rateLimit } from '../../commands/identity/rateLimit.js';
 import {
@@ -18,7 +24,16 @@ import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStat
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../cursor.js';
-import { CommentSchema, commentView, DetailReportSchema, detailReportView, ReportSchema, reportView, StationSchema, stationView } from './views.js';
+import {
+  CommentSchema,
+  commentView,
+  DetailReportSchema,
+  detailReportView,
+  ReportSchema,
+  reportView,
+  StationSchema,
+  stationView,
+} from './views.js';
 
 /** Request limits per caller and minute (docs/domain-rules.md, limits). */
 export const NEARBY_PER_MINUTE = 20;
@@ -37,7 +52,9 @@ const NearbyQuery = z.object({
 });
 
 export const StationParams = z.object({ stationId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const CommentParams = StationParams.extend({ commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const CommentParams = StationParams.extend({
+  commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 
 const reportFields = {
   color: z.enum(REPORT_COLORS),
@@ -66,7 +83,10 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
     if (ctx.config.STATION_RATE_LIMIT) await enforceLimit(limits[limit], `${actor.role}:${actor.id}`);
   };
   /** A refused request also says when to come back in the standard header. */
-  const withRetryAfter = async <T>(res: { setHeader(k: string, v: string): unknown }, run: () => Promise<T>): Promise<T> => {
+  const withRetryAfter = async <T>(
+    res: { setHeader(k: string, v: string): unknown },
+    run: () => Promise<T>,
+  ): Promise<T> => {
     try {
       return await run();
     } catch (err) {
@@ -87,15 +107,23 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       {
         method: 'get',
         path,
-        summary: path === '/stations' ? 'Nearby stations (exact alias of /stations/nearby)' : 'Active stations within radiusKm, nearest first (at most 100)',
+        summary:
+          path === '/stations'
+            ? 'Nearby stations (exact alias of /stations/nearby)'
+            : 'Active stations within radiusKm, nearest first (at most 100)',
         tags,
         guards: anyone,
         query: NearbyQuery,
-        responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) } }, errors: [{ status: 429, description: 'Cooldown (20 per minute)' }],
+        responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) } },
+        errors: [{ status: 429, description: 'Cooldown (20 per minute)' }],
       },
       async ({ query, actor, res }) => {
         await withRetryAfter(res, () => limited('nearby', actor));
-        const found = await nearbyStations(ctx.db, { centre: { latitude: query.lat, longitude: query.lng }, radiusKm: query.radiusKm, type: query.type });
+        const found = await nearbyStations(ctx.db, {
+          centre: { latitude: query.lat, longitude: query.lng },
+          radiusKm: query.radiusKm,
+          type: query.type,
+        });
         const statuses = await withStatus(found.map((f) => f.station));
         return { stations: found.map((f) => stationView(f.station, statuses.get(f.station.id) ?? null, f.distanceKm)) };
       },
@@ -103,14 +131,19 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
   }
 
   const report = async (actor: Actor, input: ReportInput, res: { setHeader(k: string, v: string): unknown }) => {
-    const id = await withRetryAfter(res, () => reportStation(ctx.db, actor, input, ctx.clock.now(), ctx.config.STATION_REPORT_COOLDOWN_MINUTES));
+    const id = await withRetryAfter(res, () =>
+      reportStation(ctx.db, actor, input, ctx.clock.now(), ctx.config.STATION_REPORT_COOLDOWN_MINUTES),
+    );
     const saved = (await findReport(ctx.db, id))!;
     const station = await findPublicStation(ctx.db, input.stationId);
     const status = station ? (await withStatus([station])).get(station.id) : null;
     return { report: reportView(saved), confidence: status?.confidence ?? 0 };
   };
   const reportResponses = {
-    200: { description: 'The report and the station confidence after it', schema: z.object({ report: ReportSchema, confidence: z.number() }) },
+    200: {
+      description: 'The report and the station confidence after it',
+      schema: z.object({ report: ReportSchema, confidence: z.number() }),
+    },
   };
   const reportErrors = [
     { status: 403, description: 'Forbidden: not a driver' },
@@ -129,7 +162,16 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/stations/report', summary: 'Report a station status (15-minute cooldown per station)', tags, guards: driver, body: ReportBody, responses: reportResponses, errors: reportErrors },
+    {
+      method: 'post',
+      path: '/stations/report',
+      summary: 'Report a station status (15-minute cooldown per station)',
+      tags,
+      guards: driver,
+      body: ReportBody,
+      responses: reportResponses,
+      errors: reportErrors,
+    },
     ({ body, actor, res }) => report(actor, inputOf(body.stationId, body), res),
   );
 
@@ -166,11 +208,20 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: anyone,
       params: StationParams,
-      responses: { 200: { description: 'Detail', schema: z.object({ station: StationSchema, reports: z.array(DetailReportSchema) }) } }, errors: [{ status: 404, description: 'StationNotFound' }],
+      responses: {
+        200: {
+          description: 'Detail',
+          schema: z.object({ station: StationSchema, reports: z.array(DetailReportSchema) }),
+        },
+      },
+      errors: [{ status: 404, description: 'StationNotFound' }],
     },
     async ({ params }) => {
       const s = await publicStation(params.stationId);
-      const [statuses, reports] = await Promise.all([withStatus([s]), stationReports(ctx.db, { stationId: s.id, limit: STATUS_REPORTS })]);
+      const [statuses, reports] = await Promise.all([
+        withStatus([s]),
+        stationReports(ctx.db, { stationId: s.id, limit: STATUS_REPORTS }),
+      ]);
       return { station: stationView(s, statuses.get(s.id) ?? null), reports: reports.map(detailReportView) };
     },
   );
@@ -186,7 +237,8 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: anyone,
       params: StationParams,
       query: CommentsQuery,
-      responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) } }, errors: [{ status: 404, description: 'StationNotFound' }],
+      responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) } },
+      errors: [{ status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
@@ -207,7 +259,8 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: driver,
       params: StationParams,
       body: CommentBody,
-      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
+      responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } },
+      errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
     },
     async ({ params, body, actor, res }) => {
       await withRetryAfter(res, () => limited('comments', actor));
@@ -227,7 +280,11 @@ export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: driver,
       params: CommentParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } }, errors: [{ status: 403, description: 'Forbidden (not the author)' }, { status: 404, description: 'NotFound, StationNotFound' }],
+      responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [
+        { status: 403, description: 'Forbidden (not the author)' },
+        { status: 404, description: 'NotFound, StationNotFound' },
+      ],
     },
     async ({ params, actor }) => {
       await deleteOwnComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

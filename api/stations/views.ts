@@ -4,7 +4,6 @@ import { orNull } from '../openapi.js';
 import type { CommentRow, ReportRow, StationRow } from '../../stores/stations/stationStore.js';
 import { REPORT_COLORS, type CurrentStatus } from '../../stores/stations/stationStatus.js';
 
-
 export const CurrentStatusSchema = z
   .object({
     current_color: z.enum(REPORT_COLORS),
@@ -27,12 +26,19 @@ export const StationSchema = z
     is_verified: z.boolean(),
     is_active: z.boolean(),
     current_status: orNull(CurrentStatusSchema),
-    distance_km: z.number().optional().describe('Nearby lists only: straight-line distance from lat/lng, in km (3 decimals).'),
+    distance_km: z
+      .number()
+      .optional()
+      .describe('Nearby lists only: straight-line distance from lat/lng, in km (3 decimals).'),
   })
   .openapi('Station');
 
 /** A station; nearby lists add distance_km. */
-export const stationView = (s: StationRow, status: CurrentStatus | null, distanceKm?: number): z.infer<typeof StationSchema> => ({
+export const stationView = (
+  s: StationRow,
+  status: CurrentStatus | null,
+  distanceKm?: number,
+): z.infer<typeof StationSchema> => ({
   id: s.id,
   name: s.name,
   address: s.address,
@@ -74,7 +80,13 @@ export const reportView = (r: ReportRow): z.infer<typeof ReportSchema> => ({
 });
 
 export const DetailReportSchema = z
-  .object({ id: z.number().int(), color: z.enum(REPORT_COLORS), waitMinutes: z.number().int().nullable(), comment: z.string().nullable(), createdAt: z.string() })
+  .object({
+    id: z.number().int(),
+    color: z.enum(REPORT_COLORS),
+    waitMinutes: z.number().int().nullable(),
+    comment: z.string().nullable(),
+    createdAt: z.string(),
+  })
   .openapi('StationDetailReport');
 
 /** The public detail: the contract names these fields in camelCase. */

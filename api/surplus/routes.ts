@@ -15,7 +15,11 @@ import { assertSelectableMethod, pricingSettingsOf } from '../../commands/order/
 import { metadataOf } from '../../commands/origin.js';
 import { cancelSurplus, listSurplus, reserveSurplus } from '../../commands/surplus/handlers.js';
 import type { AppContext } from '../../infra/context.js';
-import { activeListingsOfDriver, findSurplusListing, nearbyActiveListings } from '../../projections/surplus/surplusQueries.js';
+import {
+  activeListingsOfDriver,
+  findSurplusListing,
+  nearbyActiveListings,
+} from '../../projections/surplus/surplusQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { loadBundle } from '../orders/orderReads.js';
 import { idFrom, latitude, longitude, usdAmount } from '../orders/schemas.js';
@@ -47,7 +51,10 @@ const NearbyQuery = z.object({
   lng: num().pipe(longitude),
   radiusKm: z.preprocess(blankIsMissing, z.coerce.number().gt(0).max(100).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM)),
   paymentMethod: z.preprocess(blankIsMissing, z.string().min(1).max(40).default(CASH_USD)),
-  paymentFormId: z.preprocess(blankIsMissing, z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional()),
+  paymentFormId: z.preprocess(
+    blankIsMissing,
+    z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  ),
 });
 
 const ReserveBody = z.object({
@@ -94,7 +101,8 @@ const NearbySurplusListing = SurplusListing.extend({
 const CancelAnswer = { 200: { description: 'Cancelled', schema: z.object({ ok: z.literal(true) }) } };
 
 const SurplusParams = z.object({ surplusId: PathId });
-const surplusIdFrom = (params: Record<string, unknown>): number => idFrom(params.surplusId, () => notFound('NotFound', 'Surplus listing not found.'));
+const surplusIdFrom = (params: Record<string, unknown>): number =>
+  idFrom(params.surplusId, () => notFound('NotFound', 'Surplus listing not found.'));
 
 export const surplusRoutes = (ctx: AppContext, router: Router): void => {
   const driver = requireRole(ctx.auth, 'DRIVER');
@@ -139,8 +147,18 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/surplus/me', summary: 'The driver’s active listings (not expired, not cancelled, liters left)', tags, guards: driver, responses: { 200: { description: 'The listings', schema: z.object({ listings: z.array(SurplusListing) }) } }, errors: [403] },
-    async ({ actor }) => ({ listings: (await activeListingsOfDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now())).map(surplusView) }),
+    {
+      method: 'get',
+      path: '/surplus/me',
+      summary: 'The driver’s active listings (not expired, not cancelled, liters left)',
+      tags,
+      guards: driver,
+      responses: { 200: { description: 'The listings', schema: z.object({ listings: z.array(SurplusListing) }) } },
+      errors: [403],
+    },
+    async ({ actor }) => ({
+      listings: (await activeListingsOfDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now())).map(surplusView),
+    }),
   );
 
   for (const path of ['/surplus/nearby', '/surplus']) {
@@ -151,22 +169,38 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
         method: 'get',
         path,
         summary:
-          path === '/surplus' ? 'Nearby active listings (alias of /surplus/nearby)' : 'Active listings within radiusKm, nearest first, priced for a payment method (at most 100)',
+          path === '/surplus'
+            ? 'Nearby active listings (alias of /surplus/nearby)'
+            : 'Active listings within radiusKm, nearest first, priced for a payment method (at most 100)',
         tags,
         guards: anyone,
         query: NearbyQuery,
-        responses: { 200: { description: 'Nearest first', schema: z.object({ listings: z.array(NearbySurplusListing) }) } },
+        responses: {
+          200: { description: 'Nearest first', schema: z.object({ listings: z.array(NearbySurplusListing) }) },
+        },
       },
       async ({ query }) => {
         await assertSelectableMethod(ctx, query.paymentMethod, query.paymentFormId);
         const settings = pricingSettingsOf(ctx);
-        const found = await nearbyActiveListings(ctx.db, { latitude: query.lat, longitude: query.lng, radiusKm: query.radiusKm }, ctx.clock.now());
+        const found = await nearbyActiveListings(
+          ctx.db,
+          { latitude: query.lat, longitude: query.lng, radiusKm: query.radiusKm },
+          ctx.clock.now(),
+        );
         return { listings: found.map((f) => nearbySurplusView(f.row, f.distanceKm, query.paymentMethod, settings)) };
       },
     );
   }
 
-  const cancel = async ({ params, actor, req }: { params: Record<string, unknown>; actor: Actor; req: { id?: unknown } }) => {
+  const cancel = async ({
+    params,
+    actor,
+    req,
+  }: {
+    params: Record<string, unknown>;
+    actor: Actor;
+    req: { id?: unknown };
+  }) => {
     const { position } = await cancelSurplus(ctx, actor, surplusIdFrom(params), metadataOf(actor, req.id));
     await ctx.settle(position);
     return { ok: true };
@@ -174,13 +208,31 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/surplus/:surplusId', summary: 'Cancel an active listing (owner only)', tags, guards: driver, params: SurplusParams, responses: CancelAnswer, errors: [403, 404, 409] },
+    {
+      method: 'delete',
+      path: '/surplus/:surplusId',
+      summary: 'Cancel an active listing (owner only)',
+      tags,
+      guards: driver,
+      params: SurplusParams,
+      responses: CancelAnswer,
+      errors: [403, 404, 409],
+    },
     cancel,
   );
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/surplus/:surplusId/cancel', summary: 'Cancel an active listing (exact alias of DELETE)', tags, guards: driver, params: SurplusParams, responses: CancelAnswer, errors: [403, 404, 409] },
+    {
+      method: 'post',
+      path: '/surplus/:surplusId/cancel',
+      summary: 'Cancel an active listing (exact alias of DELETE)',
+      tags,
+      guards: driver,
+      params: SurplusParams,
+      responses: CancelAnswer,
+      errors: [403, 404, 409],
+    },
     cancel,
   );
 
@@ -195,7 +247,12 @@ export const surplusRoutes = (ctx: AppContext, router: Router): void => {
       guards: client,
       params: SurplusParams,
       body: ReserveBody,
-      responses: { 200: { description: 'The CLIENT view of the new order, with surplus_listing_id', schema: z.object({ order: ClientOrder }) } },
+      responses: {
+        200: {
+          description: 'The CLIENT view of the new order, with surplus_listing_id',
+          schema: z.object({ order: ClientOrder }),
+        },
+      },
       errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {

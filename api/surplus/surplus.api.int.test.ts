@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../../tests/support/actors.js';
+import {
+  signInAdmin,
+  signInClient,
+  signInDriver,
+  type SignedInAdmin,
+  type SignedInDriver,
+} from '../../tests/support/actors.js';
 import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
 import { call, CARACAS, confirmedOrder, near, orderBody } from '../../tests/support/orderFlows.js';
 import type { TestService } from '../../tests/support/testService.js';
@@ -17,7 +23,11 @@ const listingBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const reserveBody = (over: Record<string, unknown> = {}) => ({ ...CARACAS, address: 'Av. Urdaneta, Edificio Sur, Caracas', ...over });
+const reserveBody = (over: Record<string, unknown> = {}) => ({
+  ...CARACAS,
+  address: 'Av. Urdaneta, Edificio Sur, Caracas',
+  ...over,
+});
 
 describe('surplus listings', () => {
   let t: TestService;
@@ -38,9 +48,12 @@ describe('surplus listings', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.listing;
   };
-  const nearby = async (token: string, query = '') => (await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}${query}`, token));
-  const nearbyOne = async (token: string, id: number, query = '') => (await nearby(token, query)).body.listings.find((l: { id: number }) => l.id === id);
-  const mine = async (d: SignedInDriver) => (await api.get('/surplus/me', d.token)).body.listings.map((l: { id: number }) => l.id);
+  const nearby = async (token: string, query = '') =>
+    await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}${query}`, token);
+  const nearbyOne = async (token: string, id: number, query = '') =>
+    (await nearby(token, query)).body.listings.find((l: { id: number }) => l.id === id);
+  const mine = async (d: SignedInDriver) =>
+    (await api.get('/surplus/me', d.token)).body.listings.map((l: { id: number }) => l.id);
 
   it('a driver publishes a listing; it shows in /surplus/me and, priced per method, in nearby', async () => {
     const d = await driver();
@@ -68,7 +81,14 @@ describe('surplus listings', () => {
 
     const client = await signInClient(t);
     const cash = await nearbyOne(client.token, listing.id);
-    expect(cash).toMatchObject({ ...listing, payment_method: 'CASH_USD', base_price_cents: 2223, base_price_usd: 22.23, client_pays_cents: 2223, client_pays_usd: 22.23 });
+    expect(cash).toMatchObject({
+      ...listing,
+      payment_method: 'CASH_USD',
+      base_price_cents: 2223,
+      base_price_usd: 22.23,
+      client_pays_cents: 2223,
+      client_pays_usd: 22.23,
+    });
     expect(cash.distance_km).toBeCloseTo(2.22, 1);
     expect(await nearbyOne(client.token, listing.id, '&paymentMethod=EXCHANGE_PAY')).toMatchObject({
       base_price_cents: 2223,
@@ -96,7 +116,11 @@ describe('surplus listings', () => {
     const d = await driver();
     const listing = await publish(d);
     const client = await signInClient(t);
-    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: 'Portón verde' }));
+    const r = await api.post(
+      `/surplus/${listing.id}/reserve`,
+      client.token,
+      reserveBody({ addressReference: 'Portón verde' }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.order).toMatchObject({
       status: 'CONFIRMED',
@@ -113,7 +137,11 @@ describe('surplus listings', () => {
     // The driver sees it as their order, with their gross exactly the listing's total.
     const forDriver = await api.get(`/orders/${r.body.order.id}`, d.token);
     expect(forDriver.status).toBe(200);
-    expect(forDriver.body.order).toMatchObject({ status: 'CONFIRMED', driver_gross_usd: 20.01, surplus_listing_id: listing.id });
+    expect(forDriver.body.order).toMatchObject({
+      status: 'CONFIRMED',
+      driver_gross_usd: 20.01,
+      surplus_listing_id: listing.id,
+    });
 
     expect(await nearbyOne(client.token, listing.id)).toBeUndefined();
     expect(await mine(d)).toEqual([]);
@@ -131,7 +159,11 @@ describe('surplus listings', () => {
   it('reserving with an online method waits for payment, priced with the solidary share', async () => {
     const listing = await publish(await driver());
     const client = await signInClient(t);
-    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'EXCHANGE_PAY' }));
+    const r = await api.post(
+      `/surplus/${listing.id}/reserve`,
+      client.token,
+      reserveBody({ paymentMethod: 'EXCHANGE_PAY' }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.order).toMatchObject({
       status: 'WAITING_FOR_PAYMENT',
@@ -149,21 +181,37 @@ describe('surplus listings', () => {
   // with the surplus bucket (commands/order/create.ts) and priced with what it redeems.
   it('a reservation spends SURPLUS credit first, then ANY, never ORDERS', async () => {
     const client = await signInClient(t);
-    for (const [scope, amount] of [['SURPLUS', 2.5], ['ORDERS', 5], ['ANY', 1]] as const) {
-      const g = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, { type: 'credit', scope, amount, reason: 'Compensación por un pedido tardío' });
+    for (const [scope, amount] of [
+      ['SURPLUS', 2.5],
+      ['ORDERS', 5],
+      ['ANY', 1],
+    ] as const) {
+      const g = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, {
+        type: 'credit',
+        scope,
+        amount,
+        reason: 'Compensación por un pedido tardío',
+      });
       expect(g.status).toBe(200);
     }
     const listing = await publish(await driver());
     const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody());
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.order).toMatchObject({ client_pays_usd: 22.23, promo_credit_usd: 3.5, client_charged_usd: 18.73, is_fully_promoted: false });
+    expect(r.body.order).toMatchObject({
+      client_pays_usd: 22.23,
+      promo_credit_usd: 3.5,
+      client_charged_usd: 18.73,
+      is_fully_promoted: false,
+    });
     expect((await api.get('/credit/me', client.token)).body).toMatchObject({ surplusUSD: 0, anyUSD: 0, ordersUSD: 5 });
   });
 
   it('two clients reserving at once: one order, one 409', async () => {
     const listing = await publish(await driver());
     const [a, b] = [await signInClient(t), await signInClient(t)];
-    const results = await Promise.all([a, b].map((c) => api.post(`/surplus/${listing.id}/reserve`, c.token, reserveBody())));
+    const results = await Promise.all(
+      [a, b].map((c) => api.post(`/surplus/${listing.id}/reserve`, c.token, reserveBody())),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
     expect(loser.body.error).toBe('Conflict');
@@ -184,7 +232,9 @@ describe('surplus listings', () => {
     expect(refused.body.error).toBe('ActiveOrderExists');
     expect(await nearbyOne(busyClient.token, first.id)).toMatchObject({ status: 'ACTIVA', remaining_liters: 1500 });
 
-    expect((await api.post(`/surplus/${first.id}/reserve`, (await signInClient(t)).token, reserveBody())).status).toBe(200);
+    expect((await api.post(`/surplus/${first.id}/reserve`, (await signInClient(t)).token, reserveBody())).status).toBe(
+      200,
+    );
     // The same driver's other listing: the driver now holds an order.
     const driverBusy = await api.post(`/surplus/${second.id}/reserve`, (await signInClient(t)).token, reserveBody());
     expect(driverBusy.status).toBe(409);
@@ -199,7 +249,9 @@ describe('surplus listings', () => {
     const order = (await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody())).body.order;
     expect((await api.post(`/orders/${order.id}/cancel`, client.token, {})).status).toBe(200);
     expect(await nearbyOne(client.token, listing.id)).toBeUndefined();
-    expect((await api.post(`/surplus/${listing.id}/reserve`, (await signInClient(t)).token, reserveBody())).status).toBe(409);
+    expect(
+      (await api.post(`/surplus/${listing.id}/reserve`, (await signInClient(t)).token, reserveBody())).status,
+    ).toBe(409);
     const fresh = await publish(d);
     expect(await mine(d)).toEqual([fresh.id]);
   });
@@ -263,7 +315,9 @@ describe('surplus listings', () => {
       ['post', `/surplus/${listing.id}/cancel`],
       ['post', `/surplus/${listing.id}/reserve`],
     ] as const) {
-      expect((await api[method](path, undefined, method === 'get' ? undefined : {})).status, `${method} ${path}`).toBe(401);
+      expect((await api[method](path, undefined, method === 'get' ? undefined : {})).status, `${method} ${path}`).toBe(
+        401,
+      );
     }
     expect(await mine(d)).toEqual([listing.id]);
   });
@@ -273,7 +327,13 @@ describe('surplus listings', () => {
     const missing = await api.post('/surplus', d.token, {});
     expect(missing.status).toBe(422);
     expect(missing.body.error).toBe('ValidationError');
-    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['address', 'availableLiters', 'latitude', 'longitude', 'totalAmount']);
+    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
+      'address',
+      'availableLiters',
+      'latitude',
+      'longitude',
+      'totalAmount',
+    ]);
     const cases: [string, unknown][] = [
       ['availableLiters', 499],
       ['availableLiters', 50_001],
@@ -298,10 +358,31 @@ describe('surplus listings', () => {
       expect(Object.keys(r.body.details.fieldErrors), `${field}=${String(value)}`).toEqual([field]);
     }
     // The limits themselves are accepted.
-    const edge = await api.post('/surplus', d.token, listingBody({ availableLiters: 50_000, totalAmount: 100_000, durationMinutes: 720, description: 'x'.repeat(280) }));
+    const edge = await api.post(
+      '/surplus',
+      d.token,
+      listingBody({
+        availableLiters: 50_000,
+        totalAmount: 100_000,
+        durationMinutes: 720,
+        description: 'x'.repeat(280),
+      }),
+    );
     expect(edge.status).toBe(201);
-    expect(edge.body.listing).toMatchObject({ available_liters: 50_000, total_price_usd: 100_000, price_per_liter_cents: 200 });
-    expect((await api.post('/surplus', d.token, listingBody({ availableLiters: 500, durationMinutes: 15, description: null }))).body.listing).toMatchObject({ description: null });
+    expect(edge.body.listing).toMatchObject({
+      available_liters: 50_000,
+      total_price_usd: 100_000,
+      price_per_liter_cents: 200,
+    });
+    expect(
+      (
+        await api.post(
+          '/surplus',
+          d.token,
+          listingBody({ availableLiters: 500, durationMinutes: 15, description: null }),
+        )
+      ).body.listing,
+    ).toMatchObject({ description: null });
   });
 
   it('nearby: 422 naming each bad query parameter; PAYMENT_FORM needs an active form', async () => {
@@ -347,13 +428,23 @@ describe('surplus listings', () => {
       expect(Object.keys(r.body.details.fieldErrors), `${field}=${String(value)}`).toEqual([field]);
       expect(r.body.message).toEqual(expect.any(String));
     }
-    const noForm = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'PAYMENT_FORM' }));
+    const noForm = await api.post(
+      `/surplus/${listing.id}/reserve`,
+      client.token,
+      reserveBody({ paymentMethod: 'PAYMENT_FORM' }),
+    );
     expect(noForm.status).toBe(422);
     expect(noForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
-    const unknownForm = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999_999 }));
+    const unknownForm = await api.post(
+      `/surplus/${listing.id}/reserve`,
+      client.token,
+      reserveBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999_999 }),
+    );
     expect(unknownForm.status).toBe(422);
     expect(unknownForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     expect(await nearbyOne(client.token, listing.id)).toMatchObject({ status: 'ACTIVA' });
-    expect((await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: null }))).status).toBe(200);
+    expect(
+      (await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: null }))).status,
+    ).toBe(200);
   });
 });

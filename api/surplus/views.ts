@@ -28,7 +28,12 @@ export const surplusView = (r: SurplusListingRow) => {
 };
 
 /** A nearby listing: the client-facing price previewed for one payment method, and how far it is. */
-export const nearbySurplusView = (r: SurplusListingRow, distanceKm: number, paymentMethod: string, settings: PricingSettings) => {
+export const nearbySurplusView = (
+  r: SurplusListingRow,
+  distanceKm: number,
+  paymentMethod: string,
+  settings: PricingSettings,
+) => {
   const { basePriceCents, clientPaysCents } = surplusClientPrice(r.total_price_cents, paymentMethod, settings);
   return {
     ...surplusView(r),

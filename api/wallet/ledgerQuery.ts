@@ -15,18 +15,36 @@ export const LedgerQuery = z
     limit: limit(30),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
+    path: ['date_to'],
+    message: 'must not be before date_from',
+  });
 
 export const LedgerPage = pageSchema(LedgerEntryView).openapi('LedgerPage');
 
-const isPositionKey = (key: unknown): key is [number] => Array.isArray(key) && key.length === 1 && Number.isSafeInteger(key[0]) && (key[0] as number) > 0;
+const isPositionKey = (key: unknown): key is [number] =>
+  Array.isArray(key) && key.length === 1 && Number.isSafeInteger(key[0]) && (key[0] as number) > 0;
 
 export const emptyLedgerPage = { items: [], next_cursor: null, has_more: false };
 
 /** One page of a driver's ledger, newest first; the cursor is the last entry's place in the log. */
-export const ledgerPageOf = async (db: Db, driverId: number, q: z.infer<typeof LedgerQuery>): Promise<z.infer<typeof LedgerPage>> => {
+export const ledgerPageOf = async (
+  db: Db,
+  driverId: number,
+  q: z.infer<typeof LedgerQuery>,
+): Promise<z.infer<typeof LedgerPage>> => {
   const before = decodeCursor(q.cursor, isPositionKey)?.[0];
-  const { rows, hasMore } = await ledgerPage(db, driverId, { type: q.type, dateFrom: q.date_from, dateTo: q.date_to, limit: q.limit, before });
+  const { rows, hasMore } = await ledgerPage(db, driverId, {
+    type: q.type,
+    dateFrom: q.date_from,
+    dateTo: q.date_to,
+    limit: q.limit,
+    before,
+  });
   const last = rows.at(-1);
-  return { items: rows.map(toLedgerEntryView), next_cursor: hasMore && last ? encodeCursor([last.global_position]) : null, has_more: hasMore };
+  return {
+    items: rows.map(toLedgerEntryView),
+    next_cursor: hasMore && last ? encodeCursor([last.global_position]) : null,
+    has_more: hasMore,
+  };
 };

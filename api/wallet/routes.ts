@@ -31,8 +31,14 @@ const PayoutConfigBody = z.object({
   idNumber: optionalText(20),
   phone: optionalText(20),
   accountNumber: optionalText(30),
-  accountType: z.enum(ACCOUNT_TYPES).nullish().transform((v) => v ?? null),
-  otp: z.string().regex(/^\d{6}$/, 'must be exactly 6 digits').optional(),
+  accountType: z
+    .enum(ACCOUNT_TYPES)
+    .nullish()
+    .transform((v) => v ?? null),
+  otp: z
+    .string()
+    .regex(/^\d{6}$/, 'must be exactly 6 digits')
+    .optional(),
 });
 
 const ConfigAnswer = z.object({ config: PayoutConfigView.nullable() });
@@ -43,7 +49,8 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const driverOnly = requireRole(ctx.auth, 'DRIVER');
   const commands = walletCommands(ctx);
-  const driverIdOf = (actor: Actor): number | null => (actor.role === 'DRIVER' && actor.driverId ? actor.driverId : null);
+  const driverIdOf = (actor: Actor): number | null =>
+    actor.role === 'DRIVER' && actor.driverId ? actor.driverId : null;
 
   defineRoute(
     router,
@@ -73,13 +80,31 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/wallet/me/transactions', summary: 'The caller’s ledger (cursor, newest first)', tags, guards: anyone, query: LedgerQuery, responses: ledgerResponses, errors: [401, 422] },
+    {
+      method: 'get',
+      path: '/wallet/me/transactions',
+      summary: 'The caller’s ledger (cursor, newest first)',
+      tags,
+      guards: anyone,
+      query: LedgerQuery,
+      responses: ledgerResponses,
+      errors: [401, 422],
+    },
     transactions,
   );
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/driver/wallet/transactions', summary: 'Alias of GET /wallet/me/transactions', tags, guards: driverOnly, query: LedgerQuery, responses: ledgerResponses, errors: [401, 403, 422] },
+    {
+      method: 'get',
+      path: '/driver/wallet/transactions',
+      summary: 'Alias of GET /wallet/me/transactions',
+      tags,
+      guards: driverOnly,
+      query: LedgerQuery,
+      responses: ledgerResponses,
+      errors: [401, 403, 422],
+    },
     transactions,
   );
 
@@ -102,22 +127,37 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  const setConfig = async ({ actor, body, req }: { actor: Actor; body: z.infer<typeof PayoutConfigBody>; req: Request }) => {
+  const setConfig = async ({
+    actor,
+    body,
+    req,
+  }: {
+    actor: Actor;
+    body: z.infer<typeof PayoutConfigBody>;
+    req: Request;
+  }) => {
     const driverId = driverIdOf(actor);
     if (driverId === null) throw badRequest('NoDriverProfile', 'Only a driver has a payout account.');
     const user = await findUserById(ctx, actor.id);
     const { otp, ...account } = body;
-    const { position } = await setPayoutAccount(ctx, { driverId, userId: actor.id, phone: user?.phone ?? '', account: account as PayoutAccount, otp }, metadataOf(actor, req.id));
+    const { position } = await setPayoutAccount(
+      ctx,
+      { driverId, userId: actor.id, phone: user?.phone ?? '', account: account as PayoutAccount, otp },
+      metadataOf(actor, req.id),
+    );
     return { config: toPayoutConfigView(await readBack(ctx, position, () => payoutAccountOf(ctx.db, driverId))) };
   };
-  const configResponses = { 200: { description: 'The payout account', schema: z.object({ config: PayoutConfigView }) } };
+  const configResponses = {
+    200: { description: 'The payout account', schema: z.object({ config: PayoutConfigView }) },
+  };
   defineRoute(
     router,
     ctx.openapi,
     {
       method: 'post',
       path: '/wallet/me/payout-config',
-      summary: 'Create or update the payout account (PAGO_MOVIL: bankCode, idNumber, phone; BANK_TRANSFER: accountNumber)',
+      summary:
+        'Create or update the payout account (PAGO_MOVIL: bankCode, idNumber, phone; BANK_TRANSFER: accountNumber)',
       tags,
       guards: anyone,
       body: PayoutConfigBody,
@@ -129,7 +169,16 @@ export const walletRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/driver/payout-method', summary: 'Alias of POST /wallet/me/payout-config', tags, guards: driverOnly, body: PayoutConfigBody, responses: configResponses, errors: [400, 401, 403, 409, 422] },
+    {
+      method: 'put',
+      path: '/driver/payout-method',
+      summary: 'Alias of POST /wallet/me/payout-config',
+      tags,
+      guards: driverOnly,
+      body: PayoutConfigBody,
+      responses: configResponses,
+      errors: [400, 401, 403, 409, 422],
+    },
     setConfig,
   );
 };

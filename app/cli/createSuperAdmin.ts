@@ -8,7 +8,11 @@ import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createPgLitePool, createPostgresPool } from '../../infra/db/sqlPool.js';
 import { migrationsOf } from '../modules.js';
 
-const Args = z.object({ email: z.string().email(), password: z.string().min(8).max(128), name: z.string().min(2).max(80).default('Super admin') });
+const Args = z.object({
+  email: z.string().email(),
+  password: z.string().min(8).max(128),
+  name: z.string().min(2).max(80).default('Super admin'),
+});
 
 /**
  * `npm run admin:create -- --email a@b.co --password '…' [--name 'Ana']`: the first super admin
@@ -16,24 +20,38 @@ const Args = z.object({ email: z.string().email(), password: z.string().min(8).m
  * embedded database, stop the service first (PGlite has one owner).
  */
 const main = async () => {
-  const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+  });
   const args = Args.safeParse(values);
   if (!args.success) {
-    throw new ConfigError(`Usage: npm run admin:create -- --email <email> --password <at least 8 characters> [--name <name>]\n  ${args.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+    throw new ConfigError(
+      `Usage: npm run admin:create -- --email <email> --password <at least 8 characters> [--name <name>]\n  ${args.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n  ')}`,
+    );
   }
   const config = loadConfig();
-  const pool = config.DATABASE_URL ? await createPostgresPool(config.DATABASE_URL) : await createPgLitePool(config.PGLITE_DIR);
+  const pool = config.DATABASE_URL
+    ? await createPostgresPool(config.DATABASE_URL)
+    : await createPgLitePool(config.PGLITE_DIR);
   const db = createDb(pool);
   try {
     await migrateToLatest(db, migrationsOf());
     const outcome = await createSuperAdmin(db, systemClock.now(), args.data.email, args.data.password, args.data.name);
-    console.log(outcome === 'created' ? `Super admin ${args.data.email} created.` : 'A super admin already exists (or the email is taken); nothing changed.');
+    console.log(
+      outcome === 'created'
+        ? `Super admin ${args.data.email} created.`
+        : 'A super admin already exists (or the email is taken); nothing changed.',
+    );
   } finally {
     await db.destroy();
   }
 };
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : `admin:create failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(
+    err instanceof ConfigError
+      ? err.message
+      : `admin:create failed: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exit(1);
 });

@@ -18,7 +18,9 @@ const main = async () => {
   const all = modules.flatMap((m) => m.projectors ?? []);
   const unknown = positionals.filter((n) => !all.some((p) => p.name === n));
   if (unknown.length > 0) {
-    throw new ConfigError(`Unknown projector ${unknown.join(', ')}; known: ${all.map((p) => p.name).join(', ') || 'none'}`);
+    throw new ConfigError(
+      `Unknown projector ${unknown.join(', ')}; known: ${all.map((p) => p.name).join(', ') || 'none'}`,
+    );
   }
   const chosen = positionals.length > 0 ? all.filter((p) => positionals.includes(p.name)) : all;
   if (chosen.length === 0) {
@@ -36,7 +38,10 @@ const main = async () => {
     const results: RebuildResult[] = [];
     for (const p of chosen) {
       const bar = new cliProgress.SingleBar(
-        { format: `${p.name.padEnd(width)} [{bar}] {percentage}% | position {value}/{total} | {eta_formatted}`, hideCursor: true },
+        {
+          format: `${p.name.padEnd(width)} [{bar}] {percentage}% | position {value}/{total} | {eta_formatted}`,
+          hideCursor: true,
+        },
         cliProgress.Presets.shades_classic,
       );
       bar.start(Math.max(1, await store.headPosition()), 0);
@@ -74,6 +79,8 @@ const main = async () => {
 };
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : `Rebuild failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(
+    err instanceof ConfigError ? err.message : `Rebuild failed: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exit(1);
 });

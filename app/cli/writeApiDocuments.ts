@@ -11,7 +11,13 @@ import { loadConfig } from '../../infra/config.js';
 const main = async () => {
   const dir = process.argv[2] ?? 'data/api';
   const service = await buildService({
-    config: loadConfig({ APP_ENV: 'development', LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', HOST: '127.0.0.1', DEVELOPMENT_RATE_VES: '0' }),
+    config: loadConfig({
+      APP_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      PGLITE_DIR: 'memory://',
+      HOST: '127.0.0.1',
+      DEVELOPMENT_RATE_VES: '0',
+    }),
   });
   try {
     const port = await service.start(0);

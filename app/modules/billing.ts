@@ -3,4 +3,8 @@ import { billingProfileMigrations } from '../../stores/billing/billingProfiles.j
 import { billingProfileRoutes } from '../../api/billing/routes.js';
 
 /** Customer billing profiles. */
-export const billingModule: AppModule = { name: 'billing', migrations: billingProfileMigrations, routes: billingProfileRoutes };
+export const billingModule: AppModule = {
+  name: 'billing',
+  migrations: billingProfileMigrations,
+  routes: billingProfileRoutes,
+};

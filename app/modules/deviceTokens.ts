@@ -19,7 +19,10 @@ export const deviceTokensModule: AppModule = {
       name: 'push-claims-cleanup',
       everyMs: 60 * 60_000,
       run: async (now) => {
-        await ctx.db.deleteFrom('push_deliveries').where('claimed_at', '<', new Date(now.getTime() - PUSH_CLAIM_KEEP_MS)).execute();
+        await ctx.db
+          .deleteFrom('push_deliveries')
+          .where('claimed_at', '<', new Date(now.getTime() - PUSH_CLAIM_KEEP_MS))
+          .execute();
       },
     });
   },

@@ -17,7 +17,10 @@ export const exchangeRatesModule: AppModule = {
     // made-up rate keeps the quick start working, written once and logged loudly so nobody mistakes it.
     const development = ctx.config.DEVELOPMENT_RATE_VES;
     if (development > 0 && (await seedOfficialRate(ctx.db, development, ctx.clock.now()))) {
-      ctx.logger.warn({ rate: development, currency: 'VES' }, 'DEVELOPMENT exchange rate seeded (not a real rate): set OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates');
+      ctx.logger.warn(
+        { rate: development, currency: 'VES' },
+        'DEVELOPMENT exchange rate seeded (not a real rate): set OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates',
+      );
     }
   },
   routes: exchangeRatesRoutes,

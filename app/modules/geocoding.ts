@@ -10,7 +10,12 @@ import { geocodingRoutes } from '../../api/geocoding/routes.js';
 export const geocodingModule: AppModule = {
   name: 'geocoding',
   init(ctx) {
-    const { MAPS_API_KEY: apiKey, MAPS_PROVIDER_URL: baseUrl, MAPS_TIMEOUT_MS: timeoutMs, MAPS_CACHE_TTL_SECONDS: ttlSeconds } = ctx.config;
+    const {
+      MAPS_API_KEY: apiKey,
+      MAPS_PROVIDER_URL: baseUrl,
+      MAPS_TIMEOUT_MS: timeoutMs,
+      MAPS_CACHE_TTL_SECONDS: ttlSeconds,
+    } = ctx.config;
     if (!apiKey || !baseUrl) {
       ctx.providers.maps = null;
       return;

@@ -22,14 +22,28 @@ export const identityModule: AppModule = {
   migrations: { ...identityMigrations, ...driversMigrations },
   projectors: [driversProjector],
   async init(ctx) {
-    ctx.auth = createAuthenticator({ db: ctx.db, clock: ctx.clock, config: ctx.config, jwt: adminJwt(ctx.config, ctx.clock) });
+    ctx.auth = createAuthenticator({
+      db: ctx.db,
+      clock: ctx.clock,
+      config: ctx.config,
+      jwt: adminJwt(ctx.config, ctx.clock),
+    });
     const c = ctx.config;
-    ctx.providers.sms = c.SMS_PROVIDER_URL ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY) : createSmsSimulator(ctx.outbox);
-    ctx.providers.mail = c.MAIL_PROVIDER_URL ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY) : createMailSimulator(ctx.outbox);
+    ctx.providers.sms = c.SMS_PROVIDER_URL
+      ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY)
+      : createSmsSimulator(ctx.outbox);
+    ctx.providers.mail = c.MAIL_PROVIDER_URL
+      ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY)
+      : createMailSimulator(ctx.outbox);
     ctx.providers.driverOnlineGate ??= openOnlineGate;
     ctx.providers.clientProfiles ??= clientProfilesFromOrders(ctx.db);
     if (c.ADMIN_BOOTSTRAP_EMAIL && c.ADMIN_BOOTSTRAP_PASSWORD) {
-      const outcome = await createSuperAdmin(ctx.db, ctx.clock.now(), c.ADMIN_BOOTSTRAP_EMAIL, c.ADMIN_BOOTSTRAP_PASSWORD);
+      const outcome = await createSuperAdmin(
+        ctx.db,
+        ctx.clock.now(),
+        c.ADMIN_BOOTSTRAP_EMAIL,
+        c.ADMIN_BOOTSTRAP_PASSWORD,
+      );
       if (outcome === 'created') ctx.logger.info({ email: c.ADMIN_BOOTSTRAP_EMAIL }, 'bootstrap super admin created');
     }
     ctx.scheduler.register({

@@ -1,6 +1,9 @@
 import type { AppModule } from '../../infra/context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
-import { notificationMigrations, notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
+import {
+  notificationMigrations,
+  notificationsProjector,
+} from '../../projections/notifications/notificationsProjector.js';
 import { purgeExpired } from '../../commands/notification/inbox.js';
 import { notificationRoutes } from '../../api/notifications/routes.js';
 
@@ -11,8 +14,16 @@ export const notificationsModule: AppModule = {
   projectors: [notificationsProjector],
   init(ctx) {
     // App users only: admin ids live in another id space and must not open a user's channel.
-    channelsOf(ctx).register('notifications.', (actor, channel) => (actor.role === 'CLIENT' || actor.role === 'DRIVER') && channel === `notifications.${actor.id}`);
-    ctx.scheduler.register({ name: 'notification-retention', everyMs: 60 * 60_000, run: (now) => purgeExpired(ctx, now) });
+    channelsOf(ctx).register(
+      'notifications.',
+      (actor, channel) =>
+        (actor.role === 'CLIENT' || actor.role === 'DRIVER') && channel === `notifications.${actor.id}`,
+    );
+    ctx.scheduler.register({
+      name: 'notification-retention',
+      everyMs: 60 * 60_000,
+      run: (now) => purgeExpired(ctx, now),
+    });
   },
   routes: notificationRoutes,
 };

@@ -3,4 +3,8 @@ import { paymentMethodMigrations } from '../../stores/paymentMethods/paymentMeth
 import { paymentMethodRoutes } from '../../api/paymentMethods/routes.js';
 
 /** The payment-method catalogue. */
-export const paymentMethodsModule: AppModule = { name: 'paymentMethods', migrations: paymentMethodMigrations, routes: paymentMethodRoutes };
+export const paymentMethodsModule: AppModule = {
+  name: 'paymentMethods',
+  migrations: paymentMethodMigrations,
+  routes: paymentMethodRoutes,
+};

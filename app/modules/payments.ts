@@ -12,7 +12,9 @@ export const paymentsModule: AppModule = {
   projectors: [paymentViewsProjector],
   init(ctx) {
     const c = ctx.config;
-    ctx.providers.payments = c.PAYMENT_PROVIDER_URL ? createHttpPaymentProviders(c.PAYMENT_PROVIDER_URL, c.PAYMENT_PROVIDER_KEY) : simulatedPaymentProviders;
+    ctx.providers.payments = c.PAYMENT_PROVIDER_URL
+      ? createHttpPaymentProviders(c.PAYMENT_PROVIDER_URL, c.PAYMENT_PROVIDER_KEY)
+      : simulatedPaymentProviders;
     ctx.scheduler.register(paymentReactionsJob(ctx));
   },
   routes(ctx, router) {

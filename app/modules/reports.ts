@@ -16,5 +16,14 @@ export const reportsModule: AppModule = {
   name: 'reports',
   migrations: { ...cityCentreMigrations, ...reportTableMigrations },
   projectors: [reportsProjector],
-  routes: (ctx, router) => reportRoutes(ctx, router, [ordersReport, cancellationsReport, intentsReport, operationalReport, driversReport, documentsReport, performanceReport]),
+  routes: (ctx, router) =>
+    reportRoutes(ctx, router, [
+      ordersReport,
+      cancellationsReport,
+      intentsReport,
+      operationalReport,
+      driversReport,
+      documentsReport,
+      performanceReport,
+    ]),
 };

@@ -17,7 +17,11 @@ export const settlementModule: AppModule = {
   projectors: [settlementProjector],
   init(ctx) {
     ctx.providers.payouts = ctx.config.PAYOUT_PROVIDER_URL
-      ? new HttpPayoutProvider({ url: ctx.config.PAYOUT_PROVIDER_URL, key: ctx.config.PAYOUT_PROVIDER_KEY, timeoutMs: ctx.config.PAYOUT_TIMEOUT_MS })
+      ? new HttpPayoutProvider({
+          url: ctx.config.PAYOUT_PROVIDER_URL,
+          key: ctx.config.PAYOUT_PROVIDER_KEY,
+          timeoutMs: ctx.config.PAYOUT_TIMEOUT_MS,
+        })
       : new SimulatedPayoutProvider();
     ctx.scheduler.register(settlementScheduleJob(ctx));
     ctx.scheduler.register(settlementEffectsJob(ctx));

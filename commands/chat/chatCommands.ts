@@ -1,11 +1,28 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js';
-import { findRoom, findRoomOfOrder, lastMessages, toMessageView, toSupportStatus, type ChatRoom, type MessageView, type SupportStatusView } from '../../stores/chat/chatQueries.js';
+import {
+  findRoom,
+  findRoomOfOrder,
+  lastMessages,
+  toMessageView,
+  toSupportStatus,
+  type ChatRoom,
+  type MessageView,
+  type SupportStatusView,
+} from '../../stores/chat/chatQueries.js';
 import type { CommandDeps } from '../deps.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import { findOrderRow } from '../../projections/orders/orderQueries.js';
-import { channelOfRoom, claimConflictOf, isAppMember, isClaimedByOther, isSupportRoom, isWithinWindow, type RoomType } from './chatRules.js';
+import {
+  channelOfRoom,
+  claimConflictOf,
+  isAppMember,
+  isClaimedByOther,
+  isSupportRoom,
+  isWithinWindow,
+  type RoomType,
+} from './chatRules.js';
 
 /**
  * Chat and support commands. Rooms and messages are
@@ -30,16 +47,33 @@ const publish = async (deps: ChatDeps, roomId: number, event: string, data: unkn
 
 const statusEvent = (room: ChatRoom) => ({ room_id: room.id, order_id: room.order_id, status: toSupportStatus(room) });
 
-const insertMessage = async (trx: Trx, room: ChatRoom, sender: Actor, content: string, now: Date): Promise<MessageView> => {
+const insertMessage = async (
+  trx: Trx,
+  room: ChatRoom,
+  sender: Actor,
+  content: string,
+  now: Date,
+): Promise<MessageView> => {
   const m = await trx
     .insertInto('chat_messages')
-    .values({ room_id: room.id, order_id: room.order_id, sender_id: sender.id, sender_role: sender.role, sender_name: sender.name ?? null, content, created_at: now })
+    .values({
+      room_id: room.id,
+      order_id: room.order_id,
+      sender_id: sender.id,
+      sender_role: sender.role,
+      sender_name: sender.name ?? null,
+      content,
+      created_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   // Concurrent senders may commit out of id order: the room keeps the newest of them.
   await trx
     .updateTable('chat_rooms')
-    .set({ last_message_id: sql`greatest(coalesce(last_message_id, 0), ${m.id})`, activity_at: sql`greatest(activity_at, ${now})` })
+    .set({
+      last_message_id: sql`greatest(coalesce(last_message_id, 0), ${m.id})`,
+      activity_at: sql`greatest(activity_at, ${now})`,
+    })
     .where('id', '=', room.id)
     .execute();
   return toMessageView(m);
@@ -76,20 +110,32 @@ const roomView = async (db: Db, room: ChatRoom): Promise<RoomView> => ({
 export const resolveRoom = async (deps: ChatDeps, actor: Actor, orderId: number, type: RoomType): Promise<RoomView> => {
   const order = await findOrderRow(deps.db, orderId);
   if (!order) throw chatNotFound('Order not found.');
-  if (!isAppMember(type, order, actor)) throw forbidden('ChatError', 'You may not open this chat: not a member of it, or the wrong role for this room type.');
+  if (!isAppMember(type, order, actor))
+    throw forbidden(
+      'ChatError',
+      'You may not open this chat: not a member of it, or the wrong role for this room type.',
+    );
   const existing = await findRoomOfOrder(deps.db, orderId, type);
   if (existing) return roomView(deps.db, existing);
   if (!isWithinWindow(type, order.status)) {
     throw badRequest(
       'ChatError',
-      isSupportRoom(type) ? 'Support is available while the order is active.' : 'The client-driver chat opens once the order is paid.',
+      isSupportRoom(type)
+        ? 'Support is available while the order is active.'
+        : 'The client-driver chat opens once the order is paid.',
     );
   }
   const now = deps.clock.now();
   // Two concurrent resolves insert once; the other finds the winner's row.
   await deps.db
     .insertInto('chat_rooms')
-    .values({ order_id: orderId, type, support_state: isSupportRoom(type) ? 'pool' : null, activity_at: now, created_at: now })
+    .values({
+      order_id: orderId,
+      type,
+      support_state: isSupportRoom(type) ? 'pool' : null,
+      activity_at: now,
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['order_id', 'type']).doNothing())
     .execute();
   const room = await findRoomOfOrder(deps.db, orderId, type);
@@ -114,9 +160,16 @@ export const listMessages = async (deps: ChatDeps, actor: Actor, roomId: number)
 export const sendMessage = async (deps: ChatDeps, actor: Actor, roomId: number, content: string) => {
   const { room, order } = await memberRoom(deps, actor, roomId);
   if (!isWithinWindow(room.type, order.status)) {
-    throw badRequest('ChatError', isSupportRoom(room.type) ? 'The order is no longer active: support is closed.' : 'The order is not paid: the chat is not open.');
+    throw badRequest(
+      'ChatError',
+      isSupportRoom(room.type)
+        ? 'The order is no longer active: support is closed.'
+        : 'The order is not paid: the chat is not open.',
+    );
   }
-  const message = await deps.db.transaction().execute((trx) => insertMessage(trx, room, actor, content, deps.clock.now()));
+  const message = await deps.db
+    .transaction()
+    .execute((trx) => insertMessage(trx, room, actor, content, deps.clock.now()));
   await publish(deps, room.id, 'message.created', message);
   return { message, channel: channelOfRoom(room.id) };
 };
@@ -172,10 +225,20 @@ const claimable = async (deps: ChatDeps, admin: Actor, roomId: number) => {
  * ends, so a concurrent release cannot slip in before a message is stored). The pool→claimed UPDATE is
  * conditional: of two admins racing, the second finds the room claimed and gets 409.
  */
-const claimWithin = async (trx: Trx, roomId: number, admin: Actor, now: Date): Promise<{ room: ChatRoom; claimedNow: boolean }> => {
+const claimWithin = async (
+  trx: Trx,
+  roomId: number,
+  admin: Actor,
+  now: Date,
+): Promise<{ room: ChatRoom; claimedNow: boolean }> => {
   const claimed = await trx
     .updateTable('chat_rooms')
-    .set({ support_state: 'claimed', assigned_admin_id: admin.id, assigned_admin_name: admin.name ?? null, claimed_at: now })
+    .set({
+      support_state: 'claimed',
+      assigned_admin_id: admin.id,
+      assigned_admin_name: admin.name ?? null,
+      claimed_at: now,
+    })
     .where('id', '=', roomId)
     .where('support_state', '=', 'pool')
     .returningAll()
@@ -189,7 +252,9 @@ const claimWithin = async (trx: Trx, roomId: number, admin: Actor, now: Date): P
 
 export const claimRoom = async (deps: ChatDeps, admin: Actor, roomId: number) => {
   await claimable(deps, admin, roomId);
-  const { room, claimedNow } = await deps.db.transaction().execute((trx) => claimWithin(trx, roomId, admin, deps.clock.now()));
+  const { room, claimedNow } = await deps.db
+    .transaction()
+    .execute((trx) => claimWithin(trx, roomId, admin, deps.clock.now()));
   if (claimedNow) await publish(deps, room.id, 'room.claimed', statusEvent(room));
   return { status: toSupportStatus(room) };
 };
@@ -227,6 +292,7 @@ export const releaseRoom = async (deps: ChatDeps, admin: Actor, roomId: number) 
 
 export const markSupportRoomRead = async (deps: ChatDeps, admin: Actor, roomId: number) => {
   const room = await supportRoom(deps.db, roomId);
-  if (room.support_state !== 'claimed' || room.assigned_admin_id !== admin.id) throw forbidden('SupportError', 'Only the assigned admin may mark this room read.');
+  if (room.support_state !== 'claimed' || room.assigned_admin_id !== admin.id)
+    throw forbidden('SupportError', 'Only the assigned admin may mark this room read.');
   return markReadFor(deps.db, room.id, admin, deps.clock.now());
 };

@@ -19,21 +19,49 @@ describe('chat rules', () => {
     // An admin whose id equals the client's user id is still not the client.
     expect(isAppMember('ORDER_CLIENT_DRIVER', order, admin)).toBe(false);
     // No driver assigned yet: a driver without a profile is not a member either.
-    expect(isAppMember('ORDER_CLIENT_DRIVER', { client_id: 10, driver_id: null }, { id: 1, role: 'DRIVER', driverId: null })).toBe(false);
+    expect(
+      isAppMember('ORDER_CLIENT_DRIVER', { client_id: 10, driver_id: null }, { id: 1, role: 'DRIVER', driverId: null }),
+    ).toBe(false);
   });
 
   it('opens client-driver rooms from CONFIRMED through DELIVERED and support rooms from WAITING_FOR_PAYMENT through ARRIVED', () => {
-    const statuses = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED', 'CANCELLED', 'EXPIRED'];
-    expect(statuses.filter((s) => isWithinWindow('ORDER_CLIENT_DRIVER', s))).toEqual(['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'DELIVERED']);
+    const statuses = [
+      'BROADCASTING',
+      'COUNTER_OFFERED',
+      'WAITING_FOR_PAYMENT',
+      'CONFIRMED',
+      'IN_PROGRESS',
+      'ARRIVED',
+      'DELIVERED',
+      'CANCELLED',
+      'EXPIRED',
+    ];
+    expect(statuses.filter((s) => isWithinWindow('ORDER_CLIENT_DRIVER', s))).toEqual([
+      'CONFIRMED',
+      'IN_PROGRESS',
+      'ARRIVED',
+      'DELIVERED',
+    ]);
     for (const type of ['ORDER_ADMIN_SUPPORT', 'ORDER_ADMIN_CLIENT_SUPPORT']) {
-      expect(statuses.filter((s) => isWithinWindow(type, s))).toEqual(['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED']);
+      expect(statuses.filter((s) => isWithinWindow(type, s))).toEqual([
+        'WAITING_FOR_PAYMENT',
+        'CONFIRMED',
+        'IN_PROGRESS',
+        'ARRIVED',
+      ]);
     }
   });
 
   it('tells a lost race (claimed by another within the race window) from a room already taken', () => {
     const now = new Date('2026-01-01T10:00:00.000Z');
-    const claimed = (by: number, at: string) => ({ support_state: 'claimed', assigned_admin_id: by, claimed_at: new Date(at) });
-    expect(claimConflictOf({ support_state: 'pool', assigned_admin_id: null, claimed_at: null }, 1, now, 5000)).toBeNull();
+    const claimed = (by: number, at: string) => ({
+      support_state: 'claimed',
+      assigned_admin_id: by,
+      claimed_at: new Date(at),
+    });
+    expect(
+      claimConflictOf({ support_state: 'pool', assigned_admin_id: null, claimed_at: null }, 1, now, 5000),
+    ).toBeNull();
     expect(claimConflictOf(claimed(1, '2026-01-01T09:00:00.000Z'), 1, now, 5000)).toBeNull();
     expect(claimConflictOf(claimed(2, '2026-01-01T09:59:55.001Z'), 1, now, 5000)).toBe('lost_race');
     expect(claimConflictOf(claimed(2, '2026-01-01T10:00:00.000Z'), 1, now, 5000)).toBe('lost_race');
@@ -42,6 +70,7 @@ describe('chat rules', () => {
 
   it('reads the room id of a channel name', () => {
     expect(roomIdOfChannel('chat.rooms.42')).toBe(42);
-    for (const c of ['chat.rooms.0', 'chat.rooms.abc', 'chat.rooms.4.2', 'chat.rooms.', 'notifications.42']) expect(roomIdOfChannel(c)).toBeNull();
+    for (const c of ['chat.rooms.0', 'chat.rooms.abc', 'chat.rooms.4.2', 'chat.rooms.', 'notifications.42'])
+      expect(roomIdOfChannel(c)).toBeNull();
   });
 });

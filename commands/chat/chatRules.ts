@@ -7,9 +7,13 @@ export const ROOM_TYPES = ['ORDER_CLIENT_DRIVER', 'ORDER_ADMIN_SUPPORT', 'ORDER_
 export type RoomType = (typeof ROOM_TYPES)[number];
 
 export type SupportKind = 'driver' | 'client';
-export const SUPPORT_TYPE_OF_KIND: Record<SupportKind, RoomType> = { driver: 'ORDER_ADMIN_SUPPORT', client: 'ORDER_ADMIN_CLIENT_SUPPORT' };
+export const SUPPORT_TYPE_OF_KIND: Record<SupportKind, RoomType> = {
+  driver: 'ORDER_ADMIN_SUPPORT',
+  client: 'ORDER_ADMIN_CLIENT_SUPPORT',
+};
 
-export const isSupportRoom = (type: string): boolean => type === 'ORDER_ADMIN_SUPPORT' || type === 'ORDER_ADMIN_CLIENT_SUPPORT';
+export const isSupportRoom = (type: string): boolean =>
+  type === 'ORDER_ADMIN_SUPPORT' || type === 'ORDER_ADMIN_CLIENT_SUPPORT';
 
 export const supportKindOf = (type: string): SupportKind => (type === 'ORDER_ADMIN_SUPPORT' ? 'driver' : 'client');
 
@@ -69,7 +73,12 @@ export const isClaimedByOther = (room: SupportClaim, adminId: number): boolean =
  * acting on the same view of the pool and the caller lost the race for it (409); a claim older than that
  * means the room was simply someone else's (403).
  */
-export const claimConflictOf = (room: SupportClaim, adminId: number, now: Date, raceWindowMs: number): 'lost_race' | 'claimed_by_other' | null => {
+export const claimConflictOf = (
+  room: SupportClaim,
+  adminId: number,
+  now: Date,
+  raceWindowMs: number,
+): 'lost_race' | 'claimed_by_other' | null => {
   if (!isClaimedByOther(room, adminId)) return null;
   return room.claimed_at && room.claimed_at.getTime() > now.getTime() - raceWindowMs ? 'lost_race' : 'claimed_by_other';
 };

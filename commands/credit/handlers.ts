@@ -12,10 +12,22 @@ type Deps = Pick<CommandDeps, 'clock' | 'handle'>;
  */
 export const adjustCredit = async (
   ctx: Deps,
-  input: { clientId: number; adminId: number; direction: 'CREDIT' | 'DEBIT'; scope: CreditBucket; amountCents: number; reason: string },
+  input: {
+    clientId: number;
+    adminId: number;
+    direction: 'CREDIT' | 'DEBIT';
+    scope: CreditBucket;
+    amountCents: number;
+    reason: string;
+  },
   metadata?: EventMetadata,
   eventId: string = randomUUID(),
 ) => {
-  const { position } = await ctx.handle(creditDecider, creditStream(input.clientId), { type: 'AdjustCredit', ...input, now: ctx.clock.now() }, { metadata, eventIds: () => eventId });
+  const { position } = await ctx.handle(
+    creditDecider,
+    creditStream(input.clientId),
+    { type: 'AdjustCredit', ...input, now: ctx.clock.now() },
+    { metadata, eventIds: () => eventId },
+  );
   return { eventId, position };
 };

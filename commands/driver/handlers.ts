@@ -25,23 +25,35 @@ type Args<T extends DriverCommand['type']> = Omit<Extract<DriverCommand, { type:
 
 /** The driver's commands, each through the one handler on the driver's stream. */
 export const driverCommands = (ctx: Deps) => {
-  const on = (driverId: number, command: DriverCommand, metadata?: EventMetadata) => ctx.handle(driverDecider, driverStream(driverId), command, { metadata });
+  const on = (driverId: number, command: DriverCommand, metadata?: EventMetadata) =>
+    ctx.handle(driverDecider, driverStream(driverId), command, { metadata });
   const now = () => ctx.clock.now();
   return {
-    register: (a: Args<'RegisterDriver'>, m?: EventMetadata) => on(a.driverId, { ...a, type: 'RegisterDriver', now: now() }, m),
-    rename: (driverId: number, name: string, m?: EventMetadata) => on(driverId, { type: 'RenameDriver', name, now: now() }, m),
-    updateProfile: (driverId: number, a: Args<'UpdateProfile'>, m?: EventMetadata) => on(driverId, { ...a, type: 'UpdateProfile', now: now() }, m),
-    recordDocument: (driverId: number, a: { documentType: DocumentType; expiresAt: string | null; fileUrl: string | null }, m?: EventMetadata) =>
-      on(driverId, { ...a, type: 'RecordDocument', now: now() }, m),
-    approve: (driverId: number, adminId: number, m?: EventMetadata) => on(driverId, { type: 'ApproveDriver', adminId, now: now() }, m),
-    reject: (driverId: number, adminId: number, reason: string, m?: EventMetadata) => on(driverId, { type: 'RejectDriver', adminId, reason, now: now() }, m),
-    suspend: (driverId: number, adminId: number, reason: string, m?: EventMetadata) => on(driverId, { type: 'SuspendDriver', adminId, reason, now: now() }, m),
-    reinstate: (driverId: number, adminId: number, m?: EventMetadata) => on(driverId, { type: 'ReinstateDriver', adminId, now: now() }, m),
+    register: (a: Args<'RegisterDriver'>, m?: EventMetadata) =>
+      on(a.driverId, { ...a, type: 'RegisterDriver', now: now() }, m),
+    rename: (driverId: number, name: string, m?: EventMetadata) =>
+      on(driverId, { type: 'RenameDriver', name, now: now() }, m),
+    updateProfile: (driverId: number, a: Args<'UpdateProfile'>, m?: EventMetadata) =>
+      on(driverId, { ...a, type: 'UpdateProfile', now: now() }, m),
+    recordDocument: (
+      driverId: number,
+      a: { documentType: DocumentType; expiresAt: string | null; fileUrl: string | null },
+      m?: EventMetadata,
+    ) => on(driverId, { ...a, type: 'RecordDocument', now: now() }, m),
+    approve: (driverId: number, adminId: number, m?: EventMetadata) =>
+      on(driverId, { type: 'ApproveDriver', adminId, now: now() }, m),
+    reject: (driverId: number, adminId: number, reason: string, m?: EventMetadata) =>
+      on(driverId, { type: 'RejectDriver', adminId, reason, now: now() }, m),
+    suspend: (driverId: number, adminId: number, reason: string, m?: EventMetadata) =>
+      on(driverId, { type: 'SuspendDriver', adminId, reason, now: now() }, m),
+    reinstate: (driverId: number, adminId: number, m?: EventMetadata) =>
+      on(driverId, { type: 'ReinstateDriver', adminId, now: now() }, m),
     async setOnline(driverId: number, online: boolean, m?: EventMetadata) {
       const allowed = online ? await ctx.providers.driverOnlineGate.canGoOnline(driverId) : true;
       return on(driverId, { type: 'SetOnline', online, allowed, now: now() }, m);
     },
-    updateTank: (driverId: number, availableLiters: number, m?: EventMetadata) => on(driverId, { type: 'UpdateTank', availableLiters, now: now() }, m),
+    updateTank: (driverId: number, availableLiters: number, m?: EventMetadata) =>
+      on(driverId, { type: 'UpdateTank', availableLiters, now: now() }, m),
     /** Idle position: state-stored (too frequent for the driver stream). */
     async recordLocation(driverId: number, latitude: number, longitude: number) {
       const at = ctx.clock.now();

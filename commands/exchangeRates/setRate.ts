@@ -14,12 +14,27 @@ type Deps = Pick<CommandDeps, 'clock' | 'db' | 'store'>;
  * between leaves a recorded change that never took force, which the admin sees fail and repeats; never a
  * rate in force that nobody is recorded to have set.
  */
-export const setExchangeRate = async (ctx: Deps, input: { currency: RateCurrency; rate: number }, actor: Actor, requestId?: unknown): Promise<ExchangeRate> => {
+export const setExchangeRate = async (
+  ctx: Deps,
+  input: { currency: RateCurrency; rate: number },
+  actor: Actor,
+  requestId?: unknown,
+): Promise<ExchangeRate> => {
   const effectiveAt = ctx.clock.now();
   const event: ExchangeRateSet = {
     type: 'ExchangeRateSet',
-    data: { currency: input.currency, rate: String(input.rate), rateCents: usdToCents(input.rate), effectiveAt: effectiveAt.toISOString(), adminId: actor.id },
+    data: {
+      currency: input.currency,
+      rate: String(input.rate),
+      rateCents: usdToCents(input.rate),
+      effectiveAt: effectiveAt.toISOString(),
+      adminId: actor.id,
+    },
   };
-  await ctx.store.appendToStream(exchangeRateStream(input.currency), [{ eventId: randomUUID(), ...event, metadata: metadataOf(actor, requestId) }], { expectedRevision: 'any' });
+  await ctx.store.appendToStream(
+    exchangeRateStream(input.currency),
+    [{ eventId: randomUUID(), ...event, metadata: metadataOf(actor, requestId) }],
+    { expectedRevision: 'any' },
+  );
   return recordExchangeRate(ctx.db, { currency: input.currency, rate: input.rate, effectiveAt, createdBy: actor.id });
 };

@@ -22,7 +22,18 @@ export interface AdminRow {
 
 type TokenPurpose = 'confirm_account' | 'recover_password' | 'confirm_email';
 
-const ADMIN_COLUMNS = ['id', 'email', 'name', 'super_admin', 'all_cities', 'city_ids', 'confirmed_at', 'is_active', 'pending_email', 'created_at'] as const;
+const ADMIN_COLUMNS = [
+  'id',
+  'email',
+  'name',
+  'super_admin',
+  'all_cities',
+  'city_ids',
+  'confirmed_at',
+  'is_active',
+  'pending_email',
+  'created_at',
+] as const;
 
 /** Argon2id with the library's defaults (memory-hard, OWASP-level parameters). */
 export const hashPassword = (password: string): Promise<string> => hash(password);
@@ -31,7 +42,9 @@ export const hashPassword = (password: string): Promise<string> => hash(password
 let decoyHash: Promise<string> | null = null;
 
 export const findAdmin = (db: Db, id: number): Promise<AdminRow | undefined> =>
-  db.selectFrom('admins').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst() as Promise<AdminRow | undefined>;
+  db.selectFrom('admins').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst() as Promise<
+    AdminRow | undefined
+  >;
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -47,7 +60,13 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
  * A super admin created from configuration or the CLI: confirmed, all cities. Nothing happens when a
  * super admin already exists or the email is taken.
  */
-export const createSuperAdmin = async (db: Db, now: Date, email: string, password: string, name = 'Super admin'): Promise<'created' | 'exists'> => {
+export const createSuperAdmin = async (
+  db: Db,
+  now: Date,
+  email: string,
+  password: string,
+  name = 'Super admin',
+): Promise<'created' | 'exists'> => {
   const existing = await db.selectFrom('admins').select('id').where('super_admin', '=', true).executeTakeFirst();
   if (existing) return 'exists';
   const inserted = await db
@@ -73,20 +92,43 @@ export const createSuperAdmin = async (db: Db, now: Date, email: string, passwor
 export const adminAccounts = (ctx: Deps) => {
   const { db } = ctx;
 
-  const issueMailToken = async (adminId: number, purpose: TokenPurpose, email: string, hours: number): Promise<string> => {
+  const issueMailToken = async (
+    adminId: number,
+    purpose: TokenPurpose,
+    email: string,
+    hours: number,
+  ): Promise<string> => {
     const now = ctx.clock.now();
     // One live token per purpose: a new message voids the older ones.
-    await db.updateTable('admin_tokens').set({ used_at: now }).where('admin_id', '=', adminId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await db
+      .updateTable('admin_tokens')
+      .set({ used_at: now })
+      .where('admin_id', '=', adminId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
     const token = newOpaqueToken();
     await db
       .insertInto('admin_tokens')
-      .values({ token_hash: sha256(token), admin_id: adminId, purpose, email, expires_at: new Date(now.getTime() + hours * 3_600_000), used_at: null, created_at: now })
+      .values({
+        token_hash: sha256(token),
+        admin_id: adminId,
+        purpose,
+        email,
+        expires_at: new Date(now.getTime() + hours * 3_600_000),
+        used_at: null,
+        created_at: now,
+      })
       .execute();
     return token;
   };
 
   /** Spends a one-time token atomically; a wrong, used or expired one names the token field. */
-  const spendMailToken = async (token: string, purpose: TokenPurpose, email?: string): Promise<{ admin_id: number; email: string }> => {
+  const spendMailToken = async (
+    token: string,
+    purpose: TokenPurpose,
+    email?: string,
+  ): Promise<{ admin_id: number; email: string }> => {
     const now = ctx.clock.now();
     let q = db
       .updateTable('admin_tokens')
@@ -113,14 +155,27 @@ export const adminAccounts = (ctx: Deps) => {
 
   return {
     async login(email: string, password: string): Promise<AdminRow> {
-      const row = await db.selectFrom('admins').select([...ADMIN_COLUMNS, 'password_hash']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
-      const ok = row ? await verify(row.password_hash, password) : await verify(await (decoyHash ??= hashPassword(newOpaqueToken())), password);
-      if (!row || !ok || !row.is_active || !row.confirmed_at) throw unauthorized('Unauthorized', 'Invalid credentials.');
+      const row = await db
+        .selectFrom('admins')
+        .select([...ADMIN_COLUMNS, 'password_hash'])
+        .where('email', '=', normalizeEmail(email))
+        .executeTakeFirst();
+      const ok = row
+        ? await verify(row.password_hash, password)
+        : await verify(await (decoyHash ??= hashPassword(newOpaqueToken())), password);
+      if (!row || !ok || !row.is_active || !row.confirmed_at)
+        throw unauthorized('Unauthorized', 'Invalid credentials.');
       const { password_hash: _h, ...admin } = row;
       return admin as AdminRow;
     },
 
-    async create(input: { email: string; name: string; superAdmin: boolean; allCities?: boolean; cityIds: number[] }): Promise<AdminRow> {
+    async create(input: {
+      email: string;
+      name: string;
+      superAdmin: boolean;
+      allCities?: boolean;
+      cityIds: number[];
+    }): Promise<AdminRow> {
       await checkCities(db, input.cityIds);
       const now = ctx.clock.now();
       const email = normalizeEmail(input.email);
@@ -161,7 +216,14 @@ export const adminAccounts = (ctx: Deps) => {
     async update(
       actorId: number,
       id: number,
-      patch: { name?: string; email?: string; superAdmin?: boolean; allCities?: boolean; cityIds?: number[]; isActive?: boolean },
+      patch: {
+        name?: string;
+        email?: string;
+        superAdmin?: boolean;
+        allCities?: boolean;
+        cityIds?: number[];
+        isActive?: boolean;
+      },
     ): Promise<AdminRow> {
       const admin = await findAdmin(db, id);
       if (!admin) throw notFound('NotFound', 'No such admin.');
@@ -209,7 +271,12 @@ export const adminAccounts = (ctx: Deps) => {
     /** Sends a recovery message when an active admin has this email; silent otherwise. */
     async requestPasswordReset(rawEmail: string): Promise<void> {
       const email = normalizeEmail(rawEmail);
-      const admin = await db.selectFrom('admins').select(['id', 'name']).where('email', '=', email).where('is_active', '=', true).executeTakeFirst();
+      const admin = await db
+        .selectFrom('admins')
+        .select(['id', 'name'])
+        .where('email', '=', email)
+        .where('is_active', '=', true)
+        .executeTakeFirst();
       if (!admin) return;
       const token = await issueMailToken(admin.id, 'recover_password', email, ctx.config.ADMIN_RECOVERY_TOKEN_HOURS);
       await ctx.providers.mail.send({
@@ -228,9 +295,14 @@ export const adminAccounts = (ctx: Deps) => {
     async confirmEmail(email: string, token: string): Promise<void> {
       const spent = await spendMailToken(token, 'confirm_email', email);
       const admin = await findAdmin(db, spent.admin_id);
-      if (!admin || admin.pending_email !== spent.email) throw validationError({ token: ['The token is invalid or has expired.'] });
+      if (!admin || admin.pending_email !== spent.email)
+        throw validationError({ token: ['The token is invalid or has expired.'] });
       try {
-        await db.updateTable('admins').set({ email: spent.email, pending_email: null }).where('id', '=', admin.id).execute();
+        await db
+          .updateTable('admins')
+          .set({ email: spent.email, pending_email: null })
+          .where('id', '=', admin.id)
+          .execute();
       } catch (err) {
         if (isUniqueViolation(err)) throw validationError({ email: ['The email has already been taken.'] });
         throw err;
@@ -238,8 +310,17 @@ export const adminAccounts = (ctx: Deps) => {
     },
 
     async list(limit: number, page: number): Promise<{ items: AdminRow[]; total: number }> {
-      const { total } = await db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-      const items = (await db.selectFrom('admins').select(ADMIN_COLUMNS).orderBy('id').limit(limit).offset((page - 1) * limit).execute()) as AdminRow[];
+      const { total } = await db
+        .selectFrom('admins')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow();
+      const items = (await db
+        .selectFrom('admins')
+        .select(ADMIN_COLUMNS)
+        .orderBy('id')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute()) as AdminRow[];
       return { items, total: Number(total) };
     },
   };

@@ -20,10 +20,16 @@ export const adminSignInLimits = (ctx: Deps) => {
   const resetPerIp = limit('admin-reset-ip', c.ADMIN_AUTH_ATTEMPTS_PER_IP_PER_WINDOW);
   const resetPerAccount = limit('admin-reset', c.ADMIN_AUTH_ATTEMPTS_PER_ACCOUNT_PER_WINDOW);
 
-  const refuse = (retryAfterSeconds: number) => tooMany('Cooldown', 'Too many attempts; try again later.', { retryAfterSeconds });
+  const refuse = (retryAfterSeconds: number) =>
+    tooMany('Cooldown', 'Too many attempts; try again later.', { retryAfterSeconds });
 
   /** The IP's budget first, so that a refused address does not use up its victims' account budgets. */
-  const hitBoth = async (perIp: typeof loginPerIp, perAccount: typeof loginPerIp, ip: string | undefined, account: string) => {
+  const hitBoth = async (
+    perIp: typeof loginPerIp,
+    perAccount: typeof loginPerIp,
+    ip: string | undefined,
+    account: string,
+  ) => {
     if (ip) {
       const v = await perIp.hit(ip);
       if (!v.allowed) throw refuse(v.retryAfterSeconds);
@@ -41,10 +47,12 @@ export const adminSignInLimits = (ctx: Deps) => {
         signedIn = await attempt();
       } catch (err) {
         // Who was tried and from where, for an operator watching a guesser; never the password.
-        if (err instanceof DomainError && err.kind === 'unauthorized') ctx.logger.warn({ email: account, ip }, 'admin login failed');
+        if (err instanceof DomainError && err.kind === 'unauthorized')
+          ctx.logger.warn({ email: account, ip }, 'admin login failed');
         throw err;
       }
-      if (c.ADMIN_AUTH_RATE_LIMIT) await Promise.all([ip ? loginPerIp.refund(ip) : undefined, loginPerAccount.refund(account)]);
+      if (c.ADMIN_AUTH_RATE_LIMIT)
+        await Promise.all([ip ? loginPerIp.refund(ip) : undefined, loginPerAccount.refund(account)]);
       return signedIn;
     },
 

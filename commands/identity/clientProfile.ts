@@ -33,6 +33,10 @@ export const clientProfilesFromOrders = (db: Kysely<Database>): ClientProfileSou
         sql<string>`coalesce(sum(client_solidary_cents), 0)`.as('solidary'),
       ])
       .executeTakeFirstOrThrow();
-    return { totalOrders: Number(row.orders), totalLitersOrdered: Number(row.liters), totalSolidaryCents: Number(row.solidary) };
+    return {
+      totalOrders: Number(row.orders),
+      totalLitersOrdered: Number(row.liters),
+      totalSolidaryCents: Number(row.solidary),
+    };
   },
 });

@@ -26,15 +26,26 @@ const roleOf = (app: AppKind) => (app === 'driver' ? 'DRIVER' : 'CLIENT');
 const rateLimited = (ctx: Deps) => ctx.config.OTP_RATE_LIMIT ?? ctx.config.APP_ENV === 'production';
 
 export const findUserById = (ctx: Deps, id: number): Promise<UserRow | undefined> =>
-  ctx.db.selectFrom('users').select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active']).where('id', '=', id).executeTakeFirst();
+  ctx.db
+    .selectFrom('users')
+    .select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 export const findUserByPhone = (ctx: Deps, phone: string): Promise<UserRow | undefined> =>
-  ctx.db.selectFrom('users').select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active']).where('phone', '=', phone).executeTakeFirst();
+  ctx.db
+    .selectFrom('users')
+    .select(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active'])
+    .where('phone', '=', phone)
+    .executeTakeFirst();
 
 export const issueAppToken = async (ctx: Deps, userId: number): Promise<string> => {
   const token = newOpaqueToken();
   const now = ctx.clock.now();
-  await ctx.db.insertInto('app_sessions').values({ token_hash: sha256(token), user_id: userId, created_at: now, revoked_at: null, last_used_at: now }).execute();
+  await ctx.db
+    .insertInto('app_sessions')
+    .values({ token_hash: sha256(token), user_id: userId, created_at: now, revoked_at: null, last_used_at: now })
+    .execute();
   return token;
 };
 
@@ -43,13 +54,21 @@ export const issueAppToken = async (ctx: Deps, userId: number): Promise<string> 
  * first event is repaired on the next sign-in.
  */
 const ensureDriverRegistered = async (ctx: Deps, user: UserRow, metadata: EventMetadata): Promise<number> => {
-  const r = await driverCommands(ctx).register({ driverId: user.driver_id!, userId: user.id, phone: user.phone, name: user.name }, metadata);
+  const r = await driverCommands(ctx).register(
+    { driverId: user.driver_id!, userId: user.id, phone: user.phone, name: user.name },
+    metadata,
+  );
   return r.position;
 };
 
 export const phoneAuth = (ctx: Deps) => {
   const secret = ctx.config.JWT_SECRET;
-  const { OTP_RATE_WINDOW_MINUTES, OTP_REQUESTS_PER_IP_PER_WINDOW, OTP_REQUESTS_PER_WINDOW, OTP_VERIFICATIONS_PER_WINDOW } = ctx.config;
+  const {
+    OTP_RATE_WINDOW_MINUTES,
+    OTP_REQUESTS_PER_IP_PER_WINDOW,
+    OTP_REQUESTS_PER_WINDOW,
+    OTP_VERIFICATIONS_PER_WINDOW,
+  } = ctx.config;
   const windowMs = OTP_RATE_WINDOW_MINUTES * 60_000;
   const requestsPerIp = rateLimit(ctx.pool, 'otp-request-ip', OTP_REQUESTS_PER_IP_PER_WINDOW, windowMs);
   const requestsPerPhone = rateLimit(ctx.pool, 'otp-request', OTP_REQUESTS_PER_WINDOW, windowMs);
@@ -64,23 +83,47 @@ export const phoneAuth = (ctx: Deps) => {
         // checked first so that a refused sprayer does not use up its victims' per-phone budgets.
         if (clientIp) {
           const ip = await requestsPerIp.hit(clientIp);
-          if (!ip.allowed) throw tooMany('SmsSendError', 'Too many codes requested from this address; try again later.', { retryAfterSeconds: ip.retryAfterSeconds });
+          if (!ip.allowed)
+            throw tooMany('SmsSendError', 'Too many codes requested from this address; try again later.', {
+              retryAfterSeconds: ip.retryAfterSeconds,
+            });
         }
         const v = await requestsPerPhone.hit(phone);
-        if (!v.allowed) throw tooMany('SmsSendError', 'Too many codes requested for this phone; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
+        if (!v.allowed)
+          throw tooMany('SmsSendError', 'Too many codes requested for this phone; try again later.', {
+            retryAfterSeconds: v.retryAfterSeconds,
+          });
       }
       const code = newOtpCode();
-      const row = { phone, code_hash: otpHash(secret, phone, code), expires_at: new Date(now.getTime() + ctx.config.OTP_TTL_MINUTES * 60_000), attempts: 0, created_at: now };
+      const row = {
+        phone,
+        code_hash: otpHash(secret, phone, code),
+        expires_at: new Date(now.getTime() + ctx.config.OTP_TTL_MINUTES * 60_000),
+        attempts: 0,
+        created_at: now,
+      };
       await ctx.db
         .insertInto('otp_codes')
         .values(row)
-        .onConflict((oc) => oc.column('phone').doUpdateSet({ code_hash: row.code_hash, expires_at: row.expires_at, attempts: 0, created_at: now }))
+        .onConflict((oc) =>
+          oc
+            .column('phone')
+            .doUpdateSet({ code_hash: row.code_hash, expires_at: row.expires_at, attempts: 0, created_at: now }),
+        )
         .execute();
       try {
-        await ctx.providers.sms.send(phone, `Tu código de acceso es ${code}. Vence en ${ctx.config.OTP_TTL_MINUTES} minutos.`, { code });
+        await ctx.providers.sms.send(
+          phone,
+          `Tu código de acceso es ${code}. Vence en ${ctx.config.OTP_TTL_MINUTES} minutos.`,
+          { code },
+        );
       } catch (err) {
         ctx.logger.warn({ err }, 'SMS provider failed');
-        await ctx.db.deleteFrom('otp_codes').where('phone', '=', phone).where('code_hash', '=', row.code_hash).execute();
+        await ctx.db
+          .deleteFrom('otp_codes')
+          .where('phone', '=', phone)
+          .where('code_hash', '=', row.code_hash)
+          .execute();
         throw tooMany('SmsSendError', 'The code could not be sent; try again later.');
       }
       return { code, mocked: ctx.providers.sms.simulated && ctx.config.APP_ENV !== 'production' };
@@ -94,7 +137,10 @@ export const phoneAuth = (ctx: Deps) => {
       const now = ctx.clock.now();
       if (rateLimited(ctx)) {
         const v = await verificationsPerPhone.hit(phone);
-        if (!v.allowed) throw tooMany('Cooldown', 'Too many verification attempts for this phone; try again later.', { retryAfterSeconds: v.retryAfterSeconds });
+        if (!v.allowed)
+          throw tooMany('Cooldown', 'Too many verification attempts for this phone; try again later.', {
+            retryAfterSeconds: v.retryAfterSeconds,
+          });
       }
       const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');
       const claimed = await ctx.db
@@ -108,11 +154,20 @@ export const phoneAuth = (ctx: Deps) => {
       if (!claimed) throw invalid();
       if (!sameHash(claimed.code_hash, otpHash(secret, phone, code))) {
         if (claimed.attempts >= ctx.config.OTP_MAX_ATTEMPTS) {
-          await ctx.db.deleteFrom('otp_codes').where('phone', '=', phone).where('code_hash', '=', claimed.code_hash).execute();
+          await ctx.db
+            .deleteFrom('otp_codes')
+            .where('phone', '=', phone)
+            .where('code_hash', '=', claimed.code_hash)
+            .execute();
         }
         throw invalid();
       }
-      const consumed = await ctx.db.deleteFrom('otp_codes').where('phone', '=', phone).where('code_hash', '=', claimed.code_hash).returning('phone').executeTakeFirst();
+      const consumed = await ctx.db
+        .deleteFrom('otp_codes')
+        .where('phone', '=', phone)
+        .where('code_hash', '=', claimed.code_hash)
+        .returning('phone')
+        .executeTakeFirst();
       if (!consumed) throw invalid();
 
       let user = await findUserByPhone(ctx, phone);
@@ -121,7 +176,13 @@ export const phoneAuth = (ctx: Deps) => {
         const role = roleOf(app);
         const inserted = await ctx.db
           .insertInto('users')
-          .values({ phone, name: null, email: null, role, driver_id: role === 'DRIVER' ? sql<number>`nextval('driver_id_seq')` : null })
+          .values({
+            phone,
+            name: null,
+            email: null,
+            role,
+            driver_id: role === 'DRIVER' ? sql<number>`nextval('driver_id_seq')` : null,
+          })
           .onConflict((oc) => oc.column('phone').doNothing())
           .returning(['id', 'phone', 'name', 'email', 'role', 'driver_id', 'is_active'])
           .executeTakeFirst();
@@ -129,10 +190,16 @@ export const phoneAuth = (ctx: Deps) => {
         user = inserted ?? (await findUserByPhone(ctx, phone))!;
       }
       if (user.role !== roleOf(app)) {
-        throw conflict('RoleConflict', `This phone is registered as a ${user.role === 'DRIVER' ? 'driver' : 'client'}.`);
+        throw conflict(
+          'RoleConflict',
+          `This phone is registered as a ${user.role === 'DRIVER' ? 'driver' : 'client'}.`,
+        );
       }
       if (!user.is_active) throw new DomainError('forbidden', 'Forbidden', 'This account is disabled.');
-      if (user.role === 'DRIVER') await ctx.settle(await ensureDriverRegistered(ctx, user, { ...metadata, actor: { id: user.id, role: 'DRIVER' } }));
+      if (user.role === 'DRIVER')
+        await ctx.settle(
+          await ensureDriverRegistered(ctx, user, { ...metadata, actor: { id: user.id, role: 'DRIVER' } }),
+        );
       return { token: await issueAppToken(ctx, user.id), user, isNew };
     },
 

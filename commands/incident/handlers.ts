@@ -19,7 +19,16 @@ export interface ReportIncidentInput {
 
 export const reportIncident = async (ctx: Deps, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
-  const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
+  const party = order
+    ? partyOf(
+        {
+          clientId: order.clientId,
+          driverId: order.driverId,
+          bidderIds: Object.values(order.offers).map((o) => o.driverId),
+        },
+        actor,
+      )
+    : null;
   const incidentId = await nextId(ctx.db, 'incident_id_seq');
   const result = await ctx.handle(
     incidentDecider,

@@ -13,7 +13,8 @@ type Deps = Pick<CommandDeps, 'caughtUp' | 'clock' | 'config' | 'db' | 'settle' 
 const DAY_MS = 86_400_000;
 
 /** Entries created before this are outside the retention window: never listed, counted or found. */
-export const retentionStart = (ctx: Deps, now = ctx.clock.now()): Date => new Date(now.getTime() - ctx.config.NOTIFICATION_RETENTION_DAYS * DAY_MS);
+export const retentionStart = (ctx: Deps, now = ctx.clock.now()): Date =>
+  new Date(now.getTime() - ctx.config.NOTIFICATION_RETENTION_DAYS * DAY_MS);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,20 +39,37 @@ export const findOwnNotification = async (ctx: Deps, actor: Actor, id: string): 
  * delete are idempotent in the projector, so no expected revision is needed); the caller then waits
  * for the read model, as every command does.
  */
-export const recordInboxEvent = async (ctx: Deps, streamId: string, event: InboxEvent, metadata: EventMetadata): Promise<void> => {
-  const { position } = await ctx.store.appendToStream(streamId, [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }], {
-    expectedRevision: 'any',
-  });
+export const recordInboxEvent = async (
+  ctx: Deps,
+  streamId: string,
+  event: InboxEvent,
+  metadata: EventMetadata,
+): Promise<void> => {
+  const { position } = await ctx.store.appendToStream(
+    streamId,
+    [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }],
+    {
+      expectedRevision: 'any',
+    },
+  );
   await ctx.settle(position, [notificationsProjector.name]);
 };
 
-export const markRead = async (ctx: Deps, actor: Actor, id: string, metadata: EventMetadata): Promise<{ read_at: string }> => {
+export const markRead = async (
+  ctx: Deps,
+  actor: Actor,
+  id: string,
+  metadata: EventMetadata,
+): Promise<{ read_at: string }> => {
   const found = await findOwnNotification(ctx, actor, id);
   if (found.read_at) return { read_at: found.read_at };
   await recordInboxEvent(
     ctx,
     inboxStream(actor.id),
-    { type: 'NotificationRead', data: { userId: actor.id, notificationId: found.id, readAt: ctx.clock.now().toISOString() } },
+    {
+      type: 'NotificationRead',
+      data: { userId: actor.id, notificationId: found.id, readAt: ctx.clock.now().toISOString() },
+    },
     metadata,
   );
   const after = await findOwnNotification(ctx, actor, id);
@@ -71,15 +89,28 @@ export const markAllRead = async (ctx: Deps, actor: Actor, metadata: EventMetada
     .limit(1)
     .executeTakeFirst();
   if (!unread) return;
-  await recordInboxEvent(ctx, inboxStream(actor.id), { type: 'AllNotificationsRead', data: { userId: actor.id, readAt: ctx.clock.now().toISOString() } }, metadata);
+  await recordInboxEvent(
+    ctx,
+    inboxStream(actor.id),
+    { type: 'AllNotificationsRead', data: { userId: actor.id, readAt: ctx.clock.now().toISOString() } },
+    metadata,
+  );
 };
 
-export const deleteNotification = async (ctx: Deps, actor: Actor, id: string, metadata: EventMetadata): Promise<void> => {
+export const deleteNotification = async (
+  ctx: Deps,
+  actor: Actor,
+  id: string,
+  metadata: EventMetadata,
+): Promise<void> => {
   const found = await findOwnNotification(ctx, actor, id);
   await recordInboxEvent(
     ctx,
     inboxStream(actor.id),
-    { type: 'NotificationDeleted', data: { userId: actor.id, notificationId: found.id, deletedAt: ctx.clock.now().toISOString() } },
+    {
+      type: 'NotificationDeleted',
+      data: { userId: actor.id, notificationId: found.id, deletedAt: ctx.clock.now().toISOString() },
+    },
     metadata,
   );
 };
@@ -87,7 +118,17 @@ export const deleteNotification = async (ctx: Deps, actor: Actor, id: string, me
 /** The retention job: one purge event when something has left the window (nothing is appended otherwise). */
 export const purgeExpired = async (ctx: Deps, now: Date): Promise<void> => {
   const before = retentionStart(ctx, now);
-  const old = await ctx.db.selectFrom('notifications').select('id').where('created_at', '<', before).limit(1).executeTakeFirst();
+  const old = await ctx.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('created_at', '<', before)
+    .limit(1)
+    .executeTakeFirst();
   if (!old) return;
-  await recordInboxEvent(ctx, RETENTION_STREAM, { type: 'NotificationsPurged', data: { before: before.toISOString(), purgedAt: now.toISOString() } }, SYSTEM);
+  await recordInboxEvent(
+    ctx,
+    RETENTION_STREAM,
+    { type: 'NotificationsPurged', data: { before: before.toISOString(), purgedAt: now.toISOString() } },
+    SYSTEM,
+  );
 };

@@ -39,4 +39,9 @@ export const expireOrder = (ctx: ClosingDeps, orderId: number) =>
   ctx.handle(orderDecider, orderStream(orderId), { type: 'ExpireOrder', now: ctx.clock.now() }, { metadata: SYSTEM });
 
 export const expireOffer = (ctx: ClosingDeps, orderId: number, offerId: number) =>
-  ctx.handle(orderDecider, orderStream(orderId), { type: 'ExpireOffer', offerId, now: ctx.clock.now() }, { metadata: SYSTEM });
+  ctx.handle(
+    orderDecider,
+    orderStream(orderId),
+    { type: 'ExpireOffer', offerId, now: ctx.clock.now() },
+    { metadata: SYSTEM },
+  );

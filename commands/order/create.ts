@@ -21,7 +21,10 @@ import { cityCentres } from '../../infra/cities/cityCentres.js';
 
 export const minutes = (n: number) => n * 60_000;
 
-type PricingConfig = Pick<CommandDeps['config'], 'PLATFORM_COMMISSION_PRC' | 'CLIENT_SOLIDARY_PRC' | 'DRIVER_SOLIDARY_PRC' | 'PLATFORM_SOLIDARY_PRC'>;
+type PricingConfig = Pick<
+  CommandDeps['config'],
+  'PLATFORM_COMMISSION_PRC' | 'CLIENT_SOLIDARY_PRC' | 'DRIVER_SOLIDARY_PRC' | 'PLATFORM_SOLIDARY_PRC'
+>;
 
 export const pricingSettingsOf = (ctx: { config: PricingConfig }): PricingSettings => ({
   platformCommissionPrc: ctx.config.PLATFORM_COMMISSION_PRC,
@@ -34,12 +37,18 @@ export const pricingSettingsOf = (ctx: { config: PricingConfig }): PricingSettin
 const newDeliveryPin = (): string => String(randomInt(0, 10_000)).padStart(4, '0');
 
 /** 422 naming the field when the method is unknown or switched off, or the form is missing or inactive. */
-export const assertSelectableMethod = async (ctx: Pick<CommandDeps, 'db'>, paymentMethod: string, paymentFormId: number | null | undefined): Promise<number | null> => {
+export const assertSelectableMethod = async (
+  ctx: Pick<CommandDeps, 'db'>,
+  paymentMethod: string,
+  paymentFormId: number | null | undefined,
+): Promise<number | null> => {
   const method = await findPaymentMethod(ctx.db, paymentMethod);
   if (!method || !method.active) throw validationError({ paymentMethod: ['is not an available payment method'] });
   if (paymentMethod !== PAYMENT_FORM) return null;
-  if (paymentFormId === undefined || paymentFormId === null) throw validationError({ paymentFormId: ['is required for PAYMENT_FORM'] });
-  if (!(await activePaymentForm(ctx.db, paymentFormId))) throw validationError({ paymentFormId: ['is not an active payment form'] });
+  if (paymentFormId === undefined || paymentFormId === null)
+    throw validationError({ paymentFormId: ['is required for PAYMENT_FORM'] });
+  if (!(await activePaymentForm(ctx.db, paymentFormId)))
+    throw validationError({ paymentFormId: ['is not an active payment form'] });
   return paymentFormId;
 };
 
@@ -66,7 +75,8 @@ export interface CreateOrderInput {
 }
 
 type CreateDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & {
-  config: PricingConfig & Pick<CommandDeps['config'], 'BILLING_REQUIRED' | 'ORDER_BROADCAST_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
+  config: PricingConfig &
+    Pick<CommandDeps['config'], 'BILLING_REQUIRED' | 'ORDER_BROADCAST_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
 };
 
 /**
@@ -78,8 +88,16 @@ export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, meta
   const paymentFormId = await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
   const rate = await officialRateAt(ctx.db, now);
   if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
-  const snapshot = await billingSnapshotFor(ctx.db, input.clientId, input.billingProfileId, { required: ctx.config.BILLING_REQUIRED });
-  const billing = snapshot && { entityType: snapshot.entity_type, idNumber: snapshot.id_number, name: snapshot.name, address: snapshot.address, phone: snapshot.phone };
+  const snapshot = await billingSnapshotFor(ctx.db, input.clientId, input.billingProfileId, {
+    required: ctx.config.BILLING_REQUIRED,
+  });
+  const billing = snapshot && {
+    entityType: snapshot.entity_type,
+    idNumber: snapshot.id_number,
+    name: snapshot.name,
+    address: snapshot.address,
+    phone: snapshot.phone,
+  };
   // A fresh id names no stream yet: the decision needs no read of it.
   const fresh = input.orderId === undefined;
   const orderId = input.orderId ?? (await nextId(ctx.db, 'order_id_seq'));
@@ -115,9 +133,16 @@ export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, meta
       cityId,
       now,
       expiresAt: new Date(now.getTime() + minutes(ctx.config.ORDER_BROADCAST_MINUTES)),
-      surplus: input.surplus ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) } : null,
+      surplus: input.surplus
+        ? { ...input.surplus, paymentExpiresAt: new Date(now.getTime() + minutes(ctx.config.PAYMENT_WINDOW_MINUTES)) }
+        : null,
     },
-    { metadata, loaded: fresh ? { state: null, version: 0 } : undefined, read: [[creditStream(input.clientId), credit]], reservations },
+    {
+      metadata,
+      loaded: fresh ? { state: null, version: 0 } : undefined,
+      read: [[creditStream(input.clientId), credit]],
+      reservations,
+    },
   );
   return { orderId, position: created.position };
 };

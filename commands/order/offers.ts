@@ -17,13 +17,18 @@ import { driverSlotFor } from './slots.js';
 
 /** Bidding: a driver's offer, the client's acceptance or rejection. Each reads the order stream once. */
 
-type OfferDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & { config: Pick<CommandDeps['config'], 'OFFER_TTL_MINUTES' | 'PAYMENT_WINDOW_MINUTES'> };
+type OfferDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & {
+  config: Pick<CommandDeps['config'], 'OFFER_TTL_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
+};
 
 /** An idle position older than this is not "recent GPS" for an offer's driver_latitude/longitude. */
 export const OFFER_POSITION_FRESH_MINUTES = 15;
 
 /** The bidding driver as the offer needs it, or 409 Conflict when the driver may not bid. */
-const eligibleDriver = async (ctx: Pick<OfferDeps, 'db' | 'clock'>, driverId: number | null | undefined): Promise<DriverRecord> => {
+const eligibleDriver = async (
+  ctx: Pick<OfferDeps, 'db' | 'clock'>,
+  driverId: number | null | undefined,
+): Promise<DriverRecord> => {
   const driver = driverId ? await findDriver(ctx.db, driverId, ctx.clock.now()) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may bid.');
   if (!driver.isOnline) throw conflict('Conflict', 'Go online to bid.');
@@ -45,7 +50,10 @@ export const placeOffer = async (ctx: OfferDeps, actor: Actor, input: PlaceOffer
   if (!loaded.state) throw notFound('OrderNotFound', 'Order not found.');
   const driver = await eligibleDriver(ctx, actor.driverId);
   const now = ctx.clock.now();
-  const position = driver.location && now.getTime() - driver.location.at.getTime() <= minutes(OFFER_POSITION_FRESH_MINUTES) ? driver.location : null;
+  const position =
+    driver.location && now.getTime() - driver.location.at.getTime() <= minutes(OFFER_POSITION_FRESH_MINUTES)
+      ? driver.location
+      : null;
   const offerId = await nextId(ctx.db, 'offer_id_seq');
   const decided = await ctx.handle(
     orderDecider,
@@ -73,7 +81,13 @@ export const placeOffer = async (ctx: OfferDeps, actor: Actor, input: PlaceOffer
  * once; the driver's slot is taken only once the decision has its events, so a stale offer never blocks a
  * driver, and two clients racing for one driver, or a driver already holding an order, give a clean 409.
  */
-const acceptOffer = async (ctx: OfferDeps, actor: Actor, loaded: Loaded<Order>, offerId: number, metadata?: EventMetadata) => {
+const acceptOffer = async (
+  ctx: OfferDeps,
+  actor: Actor,
+  loaded: Loaded<Order>,
+  offerId: number,
+  metadata?: EventMetadata,
+) => {
   const order = loaded.state;
   const offer = order.offers[offerId];
   const driver = await findDriver(ctx.db, offer.driverId, ctx.clock.now());
@@ -103,13 +117,24 @@ const acceptOffer = async (ctx: OfferDeps, actor: Actor, loaded: Loaded<Order>, 
 };
 
 /** POST /orders/offers/{offerId}/accept and /counter-offers/{offerId}/accept. */
-export const acceptOfferById = async (ctx: OfferDeps, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) => {
+export const acceptOfferById = async (
+  ctx: OfferDeps,
+  actor: Actor,
+  orderId: number,
+  offerId: number,
+  metadata?: EventMetadata,
+) => {
   const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
   return acceptOffer(ctx, actor, { state: asOwnerOfOffer(state, actor, offerId), version }, offerId, metadata);
 };
 
 /** POST /orders/{orderId}/accept-counter. */
-export const acceptStandingCounterOffer = async (ctx: OfferDeps, actor: Actor, orderId: number, metadata?: EventMetadata) => {
+export const acceptStandingCounterOffer = async (
+  ctx: OfferDeps,
+  actor: Actor,
+  orderId: number,
+  metadata?: EventMetadata,
+) => {
   const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
   const order = asOwner(state, actor);
   const standing = standingCounterOffer(order, ctx.clock.now());
@@ -118,7 +143,13 @@ export const acceptStandingCounterOffer = async (ctx: OfferDeps, actor: Actor, o
 };
 
 /** POST /counter-offers/{offerId}/reject. */
-export const rejectOffer = (ctx: Pick<CommandDeps, 'handle' | 'clock'>, actor: Actor, orderId: number, offerId: number, metadata?: EventMetadata) =>
+export const rejectOffer = (
+  ctx: Pick<CommandDeps, 'handle' | 'clock'>,
+  actor: Actor,
+  orderId: number,
+  offerId: number,
+  metadata?: EventMetadata,
+) =>
   ctx.handle(
     orderDecider,
     orderStream(orderId),

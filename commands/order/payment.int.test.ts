@@ -14,11 +14,37 @@ import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
 const clock = new ManualClock('2026-01-01T12:05:00Z');
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const create: CreateOrder = createOrderCommand(1, at(0), { waterPriceCents: 1005, paymentMethod: 'PAYPROV_DI', deliveryPin: '4821', cityId: 1 });
+const create: CreateOrder = createOrderCommand(1, at(0), {
+  waterPriceCents: 1005,
+  paymentMethod: 'PAYPROV_DI',
+  deliveryPin: '4821',
+  cityId: 1,
+});
 const waiting: OrderCommand[] = [
   create,
-  { type: 'PlaceOffer', offerId: 100, driverId: 21, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },
-  { type: 'AcceptOffer', offerId: 100, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) },
+  {
+    type: 'PlaceOffer',
+    offerId: 100,
+    driverId: 21,
+    driverGrossCents: null,
+    estimatedMinutes: 10,
+    driverRemainingLiters: 5000,
+    force: false,
+    driverLatitude: null,
+    driverLongitude: null,
+    now: at(1),
+    offerExpiresAt: at(11),
+  },
+  {
+    type: 'AcceptOffer',
+    offerId: 100,
+    clientId: 7,
+    driverRemainingLiters: 5000,
+    driverBusy: false,
+    creditAvailableCents: 0,
+    now: at(2),
+    paymentExpiresAt: at(32),
+  },
 ];
 
 let t: StreamsUnderTest;
@@ -36,6 +62,8 @@ describe('confirmPayment', () => {
     expect(first.position).toBeGreaterThan(0);
     expect(first.state).toMatchObject({ status: 'CONFIRMED', paidPaymentId: 77 });
     expect((await confirmPayment(ctx, 1, 77)).position).toBe(0);
-    await t.expectNewEvents(orderStream(1), [{ type: 'OrderPaid', data: { orderId: 1, paymentId: 77, paidAt: clock.now().toISOString() } }]);
+    await t.expectNewEvents(orderStream(1), [
+      { type: 'OrderPaid', data: { orderId: 1, paymentId: 77, paidAt: clock.now().toISOString() } },
+    ]);
   });
 });

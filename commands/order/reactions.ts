@@ -1,4 +1,10 @@
-import { creditDecider, creditKindOf, creditUsableForOrder, initialState as noCredit, type CreditState } from '../../domain/credit/credit.js';
+import {
+  creditDecider,
+  creditKindOf,
+  creditUsableForOrder,
+  initialState as noCredit,
+  type CreditState,
+} from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
@@ -6,7 +12,15 @@ import { orderStream, type OrderDeliveredData } from '../../domain/order/events.
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
 import { UNDELIVERED_END } from '../../domain/order/rules.js';
 import type { Scheduler } from '../../infra/scheduler.js';
-import { processManager, send, startProcess, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
+import {
+  processManager,
+  send,
+  startProcess,
+  type Cause,
+  type ReactionContext,
+  type Send,
+  type Streams,
+} from '../processManager.js';
 
 /**
  * The order process manager: what other aggregates must do after an order event.
@@ -22,7 +36,13 @@ import { processManager, send, startProcess, type Cause, type ReactionContext, t
  * id, so the second run appends nothing.
  */
 
-const CREDIT_TRIGGERS = new Set(['OrderCreated', 'OfferAccepted', 'PaymentMethodChanged', 'OrderCancelled', 'OrderExpired']);
+const CREDIT_TRIGGERS = new Set([
+  'OrderCreated',
+  'OfferAccepted',
+  'PaymentMethodChanged',
+  'OrderCancelled',
+  'OrderExpired',
+]);
 
 export interface OrderReactionState {
   order: OrderState;
@@ -30,11 +50,15 @@ export interface OrderReactionState {
   credit: CreditState;
 }
 
-
 /** Whether RedeemCredit of `amountCents` would be refused for want of credit (the same rule as the credit decider). */
 const redemptionRefused = (credit: CreditState, order: Order, amountCents: number): boolean => {
   const previous = credit.redemptions[order.id];
-  if (previous ? previous.amountCents === amountCents && previous.kind === creditKindOf(order.surplusListingId) : amountCents === 0) return false;
+  if (
+    previous
+      ? previous.amountCents === amountCents && previous.kind === creditKindOf(order.surplusListingId)
+      : amountCents === 0
+  )
+    return false;
   return amountCents > creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
 };
 
@@ -42,19 +66,52 @@ const reconcileCredit = (order: Order, credit: CreditState, now: Date): Send[] =
   const clientId = order.clientId;
   if (UNDELIVERED_END.includes(order.status)) {
     const reason = order.status === 'CANCELLED' ? 'ORDER_CANCELLED' : 'ORDER_EXPIRED';
-    return [send(creditDecider, creditStream(clientId), { type: 'RefundCredit', clientId, orderId: order.id, reason, now }, 'credit')];
+    return [
+      send(
+        creditDecider,
+        creditStream(clientId),
+        { type: 'RefundCredit', clientId, orderId: order.id, reason, now },
+        'credit',
+      ),
+    ];
   }
   const amountCents = order.pricing.promoCreditCents;
   if (redemptionRefused(credit, order, amountCents)) {
     const usable = creditUsableForOrder(credit, creditKindOf(order.surplusListingId), order.id);
-    const reprice = { type: 'ChangePaymentMethod', clientId, paymentMethod: order.paymentMethod, paymentFormId: order.paymentFormId, creditAvailableCents: usable, now } as const;
+    const reprice = {
+      type: 'ChangePaymentMethod',
+      clientId,
+      paymentMethod: order.paymentMethod,
+      paymentFormId: order.paymentFormId,
+      creditAvailableCents: usable,
+      now,
+    } as const;
     return [send(orderDecider, orderStream(order.id), reprice, 'reprice')];
   }
-  return [send(creditDecider, creditStream(clientId), { type: 'RedeemCredit', clientId, orderId: order.id, kind: creditKindOf(order.surplusListingId), amountCents, now }, 'credit')];
+  return [
+    send(
+      creditDecider,
+      creditStream(clientId),
+      {
+        type: 'RedeemCredit',
+        clientId,
+        orderId: order.id,
+        kind: creditKindOf(order.surplusListingId),
+        amountCents,
+        now,
+      },
+      'credit',
+    ),
+  ];
 };
 
 const drawTank = (d: OrderDeliveredData, now: Date): Send =>
-  send(driverDecider, driverStream(d.driverId), (s) => ({ type: 'UpdateTank', availableLiters: Math.max(0, s.availableLiters - d.actualLiters), now }), 'tank');
+  send(
+    driverDecider,
+    driverStream(d.driverId),
+    (s) => ({ type: 'UpdateTank', availableLiters: Math.max(0, s.availableLiters - d.actualLiters), now }),
+    'tank',
+  );
 
 /** Pure: the commands an order event calls for, given the order and its client's credit now. */
 export const orderReactions = (e: Cause, { order, credit }: OrderReactionState, now: Date): Send[] => {

@@ -1,7 +1,14 @@
 import { conflict, type DomainError } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
-import { customerSlot, driverSlot, holdsCustomer, holdsDriver, slotDecider, type Holds } from '../../domain/order/slots.js';
+import {
+  customerSlot,
+  driverSlot,
+  holdsCustomer,
+  holdsDriver,
+  slotDecider,
+  type Holds,
+} from '../../domain/order/slots.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState, StreamBusy, type Reservation } from '../handle.js';
@@ -20,7 +27,14 @@ const SLOT_ATTEMPTS = 8;
  * the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
  * there: a slot that changed hands meanwhile is read and judged again here).
  */
-const takeSlot = async (deps: SlotDeps, streamId: string, orderId: number, holds: Holds, busy: () => DomainError, metadata?: EventMetadata): Promise<void> => {
+const takeSlot = async (
+  deps: SlotDeps,
+  streamId: string,
+  orderId: number,
+  holds: Holds,
+  busy: () => DomainError,
+  metadata?: EventMetadata,
+): Promise<void> => {
   for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
     const slot = await loadState(deps.store, streamId, slotDecider);
     const { orderId: holder, takenAt } = slot.state;
@@ -30,7 +44,12 @@ const takeSlot = async (deps: SlotDeps, streamId: string, orderId: number, holds
       if (holds(held, takenAt!, deps.clock.now())) throw busy();
     }
     try {
-      await deps.handle(slotDecider, streamId, { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() }, { metadata, loaded: slot, attempts: 1 });
+      await deps.handle(
+        slotDecider,
+        streamId,
+        { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() },
+        { metadata, loaded: slot, attempts: 1 },
+      );
       return;
     } catch (err) {
       if (!(err instanceof StreamBusy)) throw err;
@@ -39,18 +58,52 @@ const takeSlot = async (deps: SlotDeps, streamId: string, orderId: number, holds
   throw busy();
 };
 
-const slot = (deps: SlotDeps, streamId: string, orderId: number, holds: Holds, busy: () => DomainError, metadata?: EventMetadata): Reservation => ({
+const slot = (
+  deps: SlotDeps,
+  streamId: string,
+  orderId: number,
+  holds: Holds,
+  busy: () => DomainError,
+  metadata?: EventMetadata,
+): Reservation => ({
   take: () => takeSlot(deps, streamId, orderId, holds, busy, metadata),
   release: () =>
     deps
       .handle(slotDecider, streamId, { type: 'ReleaseSlot', orderId, at: deps.clock.now().toISOString() }, { metadata })
-      .then(() => undefined, (err: unknown) => deps.logger.error({ err, streamId }, 'releasing an order slot failed')),
+      .then(
+        () => undefined,
+        (err: unknown) => deps.logger.error({ err, streamId }, 'releasing an order slot failed'),
+      ),
 });
 
 /** The client's one active order. */
-export const customerSlotFor = (deps: SlotDeps, clientId: number, orderId: number, metadata?: EventMetadata): Reservation =>
-  slot(deps, customerSlot(clientId), orderId, holdsCustomer, () => conflict('ActiveOrderExists', 'You already have an active order.'), metadata);
+export const customerSlotFor = (
+  deps: SlotDeps,
+  clientId: number,
+  orderId: number,
+  metadata?: EventMetadata,
+): Reservation =>
+  slot(
+    deps,
+    customerSlot(clientId),
+    orderId,
+    holdsCustomer,
+    () => conflict('ActiveOrderExists', 'You already have an active order.'),
+    metadata,
+  );
 
 /** The driver's one active order. */
-export const driverSlotFor = (deps: SlotDeps, driverId: number, orderId: number, metadata?: EventMetadata): Reservation =>
-  slot(deps, driverSlot(driverId), orderId, holdsDriver(driverId), () => conflict('Conflict', 'The driver is busy with another order.'), metadata);
+export const driverSlotFor = (
+  deps: SlotDeps,
+  driverId: number,
+  orderId: number,
+  metadata?: EventMetadata,
+): Reservation =>
+  slot(
+    deps,
+    driverSlot(driverId),
+    orderId,
+    holdsDriver(driverId),
+    () => conflict('Conflict', 'The driver is busy with another order.'),
+    metadata,
+  );

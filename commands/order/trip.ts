@@ -21,14 +21,30 @@ const arrivalDecider = inTurn(orderDecider);
 
 /** POST /orders/{id}/start. */
 export const startTrip = (ctx: TripDeps, actor: Actor, orderId: number, metadata?: EventMetadata) =>
-  ctx.handle(orderDecider, orderStream(orderId), (s) => ({ type: 'StartTrip', driverId: asAssignedDriver(s, actor).driverId, now: ctx.clock.now() }), { metadata });
+  ctx.handle(
+    orderDecider,
+    orderStream(orderId),
+    (s) => ({ type: 'StartTrip', driverId: asAssignedDriver(s, actor).driverId, now: ctx.clock.now() }),
+    { metadata },
+  );
 
 /** POST /orders/{id}/location. */
-export const recordLocation = (ctx: TripDeps, actor: Actor, input: { orderId: number; latitude: number; longitude: number }, metadata?: EventMetadata) =>
+export const recordLocation = (
+  ctx: TripDeps,
+  actor: Actor,
+  input: { orderId: number; latitude: number; longitude: number },
+  metadata?: EventMetadata,
+) =>
   ctx.handle(
     orderDecider,
     orderStream(input.orderId),
-    (s) => ({ type: 'RecordLocation', driverId: asAssignedDriver(s, actor).driverId, latitude: input.latitude, longitude: input.longitude, now: ctx.clock.now() }),
+    (s) => ({
+      type: 'RecordLocation',
+      driverId: asAssignedDriver(s, actor).driverId,
+      latitude: input.latitude,
+      longitude: input.longitude,
+      now: ctx.clock.now(),
+    }),
     { metadata },
   );
 

@@ -1,4 +1,12 @@
-import { badRequest, conflict, DomainError, forbidden, notFound, unprocessable, validationError } from '../../domain/errors.js';
+import {
+  badRequest,
+  conflict,
+  DomainError,
+  forbidden,
+  notFound,
+  unprocessable,
+  validationError,
+} from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
 import { CONFIRMED_ONWARD, DELIVERABLE } from '../../domain/order/rules.js';
@@ -21,11 +29,20 @@ import type { Actor } from '../../domain/actor.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { PaymentProviderError, PROVIDER_OF_METHOD, type DebitPayer } from '../../infra/payments/paymentProviders.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
-import { checkFormValues, findPaymentForm, type PaymentForm, type ReportedValue } from '../../stores/paymentForms/paymentFormQueries.js';
+import {
+  checkFormValues,
+  findPaymentForm,
+  type PaymentForm,
+  type ReportedValue,
+} from '../../stores/paymentForms/paymentFormQueries.js';
 import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState, type Loaded } from '../handle.js';
-import { confirmPayment as confirmOrderPayment, rejectPayment as rejectOrderPayment, reportPayment as reportOrderPayment } from '../order/payment.js';
+import {
+  confirmPayment as confirmOrderPayment,
+  rejectPayment as rejectOrderPayment,
+  reportPayment as reportOrderPayment,
+} from '../order/payment.js';
 import { nextId } from '../origin.js';
 
 /**
@@ -40,7 +57,8 @@ type PaymentDeps = Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db' | 'prov
 };
 
 /** The order a payment is for, as its stream holds it now. */
-export const loadOrder = async (ctx: PaymentDeps, orderId: number): Promise<OrderState> => (await loadState(ctx.store, orderStream(orderId), orderDecider)).state;
+export const loadOrder = async (ctx: PaymentDeps, orderId: number): Promise<OrderState> =>
+  (await loadState(ctx.store, orderStream(orderId), orderDecider)).state;
 
 export const loadPayment = async (ctx: PaymentDeps, paymentId: number): Promise<PaymentState> =>
   (await loadState(ctx.store, paymentStream(paymentId), paymentDecider)).state;
@@ -51,7 +69,6 @@ export const loadPayment = async (ctx: PaymentDeps, paymentId: number): Promise<
  */
 export const streamHead = async (ctx: PaymentDeps, streamId: string): Promise<number> =>
   (await ctx.store.readStream(streamId)).at(-1)?.globalPosition ?? 0;
-
 
 /**
  * Whether the order has a charge an intent may be opened for now:
@@ -68,9 +85,11 @@ const payable = (order: Order): boolean => {
 /** A pending intent that no longer describes the order's charge (the method or the credit changed). */
 export const isStale = (p: Payment, order: Order): boolean =>
   p.status === 'PENDING' &&
-  (p.method !== order.paymentMethod || p.paymentFormId !== order.paymentFormId || p.amountCents !== order.pricing.clientChargedCents);
+  (p.method !== order.paymentMethod ||
+    p.paymentFormId !== order.paymentFormId ||
+    p.amountCents !== order.pricing.clientChargedCents);
 
-export const SUPERSEDED_REASON = 'The order\'s payment method or amount changed.';
+export const SUPERSEDED_REASON = "The order's payment method or amount changed.";
 
 export interface Ensured {
   payment: Payment;
@@ -80,7 +99,9 @@ export interface Ensured {
 const currencyOf = (form: PaymentForm | null): PaymentCurrency => form?.currency ?? 'USD';
 
 /** The order's live payment, or the id to open one under and the index as read. */
-type Attempt = { payment: Payment; position: number } | { paymentId: number; fresh: boolean; after: number | null; index: Loaded<OrderPayments>; position: number };
+type Attempt =
+  | { payment: Payment; position: number }
+  | { paymentId: number; fresh: boolean; after: number | null; index: Loaded<OrderPayments>; position: number };
 
 const ATTEMPTS = 8;
 
@@ -97,13 +118,22 @@ const currentOrNext = async (ctx: PaymentDeps, order: Order, metadata: EventMeta
     const current = currentId === null ? null : await loadPayment(ctx, currentId);
     if (current && isStale(current, order)) {
       const now = ctx.clock.now();
-      const r = await ctx.handle(paymentDecider, paymentStream(current.id), (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), { metadata });
+      const r = await ctx.handle(
+        paymentDecider,
+        paymentStream(current.id),
+        (s) =>
+          s && isStale(s, order)
+            ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now }
+            : null,
+        { metadata },
+      );
       position = Math.max(position, r.position);
       continue;
     }
     if (current && current.status !== 'FAILED') return { payment: current, position };
     if (!payable(order)) throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
-    if (currentId !== null && !current) return { paymentId: currentId, fresh: false, after: currentId, index, position };
+    if (currentId !== null && !current)
+      return { paymentId: currentId, fresh: false, after: currentId, index, position };
     return { paymentId: await nextId(ctx.db, 'payment_id_seq'), fresh: true, after: currentId, index, position };
   }
   throw conflict('Conflict', 'The payment is busy; try again.');
@@ -124,8 +154,17 @@ export const ensurePayment = async (ctx: PaymentDeps, order: Order, metadata: Ev
     if ('payment' in next) return { payment: next.payment, position };
     const request = await paymentRequestFor(ctx, order, next.paymentId);
     if (next.fresh) {
-      const open = { type: 'OpenPaymentAttempt', orderId: order.id, paymentId: next.paymentId, after: next.after, now: ctx.clock.now() } as const;
-      const opened = await ctx.handle(orderPaymentsDecider, orderPaymentsStream(order.id), open, { metadata, loaded: next.index });
+      const open = {
+        type: 'OpenPaymentAttempt',
+        orderId: order.id,
+        paymentId: next.paymentId,
+        after: next.after,
+        now: ctx.clock.now(),
+      } as const;
+      const opened = await ctx.handle(orderPaymentsDecider, orderPaymentsStream(order.id), open, {
+        metadata,
+        loaded: next.index,
+      });
       if (opened.events.length === 0) continue;
       position = Math.max(position, opened.position);
     }
@@ -143,7 +182,8 @@ export const ensurePayment = async (ctx: PaymentDeps, order: Order, metadata: Ev
 const paymentRequestFor = async (ctx: PaymentDeps, order: Order, paymentId: number): Promise<RequestPayment> => {
   const now = ctx.clock.now();
   const method = order.paymentMethod;
-  const form = method === PAYMENT_FORM && order.paymentFormId !== null ? await findPaymentForm(ctx.db, order.paymentFormId) : null;
+  const form =
+    method === PAYMENT_FORM && order.paymentFormId !== null ? await findPaymentForm(ctx.db, order.paymentFormId) : null;
   if (method === PAYMENT_FORM && !form) throw unprocessable('Unprocessable', 'The order has no payment form.');
   const currency = currencyOf(form);
   const rate = currency === 'VES' ? ((await officialRateAt(ctx.db, now))?.rateCents ?? order.officialRateCents) : null;
@@ -151,13 +191,21 @@ const paymentRequestFor = async (ctx: PaymentDeps, order: Order, paymentId: numb
   let checkout: { providerRef: string; checkoutUrl: string } | null = null;
   if (method === EXCHANGE_PAY && amountCents > 0) {
     try {
-      checkout = await ctx.providers.payments.checkout.createIntent({ paymentId, orderId: order.id, amountCents, currency });
+      checkout = await ctx.providers.payments.checkout.createIntent({
+        paymentId,
+        orderId: order.id,
+        amountCents,
+        currency,
+      });
     } catch (err) {
-      if (err instanceof PaymentProviderError) throw badRequest('PaymentError', 'The payment provider could not create the intent.');
+      if (err instanceof PaymentProviderError)
+        throw badRequest('PaymentError', 'The payment provider could not create the intent.');
       throw err;
     }
   }
-  const expiresAt = order.paymentExpiresAt ? new Date(order.paymentExpiresAt) : new Date(now.getTime() + ctx.config.PAYMENT_WINDOW_MINUTES * 60_000);
+  const expiresAt = order.paymentExpiresAt
+    ? new Date(order.paymentExpiresAt)
+    : new Date(now.getTime() + ctx.config.PAYMENT_WINDOW_MINUTES * 60_000);
   return {
     type: 'RequestPayment',
     paymentId,
@@ -182,13 +230,22 @@ const paymentRequestFor = async (ctx: PaymentDeps, order: Order, paymentId: numb
 const isOwner = (order: Order, actor: Actor): boolean => actor.role === 'CLIENT' && order.clientId === actor.id;
 
 /** POST /orders/{id}/payment: create or refresh the order's intent. */
-export const requestPayment = async (ctx: PaymentDeps, actor: Actor, orderId: number, methodCode: string, metadata: EventMetadata) => {
+export const requestPayment = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  orderId: number,
+  methodCode: string,
+  metadata: EventMetadata,
+) => {
   const order = await loadOrder(ctx, orderId);
   if (!order || !isOwner(order, actor)) throw notFound('OrderNotFound', 'Order not found.');
   const method = await findPaymentMethod(ctx.db, methodCode);
   if (!method) throw badRequest('PaymentError', 'Unknown payment method.');
   if (method.code !== order.paymentMethod) {
-    throw badRequest('PaymentError', `The order is paid with ${order.paymentMethod}; change it with PATCH /orders/{orderId}/payment-method.`);
+    throw badRequest(
+      'PaymentError',
+      `The order is paid with ${order.paymentMethod}; change it with PATCH /orders/{orderId}/payment-method.`,
+    );
   }
   return ensurePayment(ctx, order, metadata);
 };
@@ -196,13 +253,17 @@ export const requestPayment = async (ctx: PaymentDeps, actor: Actor, orderId: nu
 /** The interactive payment routes (prepare, report, forms): the order must be the caller's. */
 const ownOrder = (order: OrderState, actor: Actor, notOwned: 'forbidden' | 'not_found'): Order => {
   if (!order) throw notFound('NotFound', 'Order not found.');
-  if (!isOwner(order, actor)) throw notOwned === 'forbidden' ? forbidden('Forbidden', 'This is not your order.') : notFound('NotFound', 'Order not found.');
+  if (!isOwner(order, actor))
+    throw notOwned === 'forbidden'
+      ? forbidden('Forbidden', 'This is not your order.')
+      : notFound('NotFound', 'Order not found.');
   return order;
 };
 
 const assertWaiting = (order: Order, method: string): void => {
   if (order.paymentMethod !== method) throw unprocessable('Unprocessable', `The order is not paid with ${method}.`);
-  if (order.status !== 'WAITING_FOR_PAYMENT') throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
+  if (order.status !== 'WAITING_FOR_PAYMENT')
+    throw unprocessable('Unprocessable', 'The order is not waiting for payment.');
 };
 
 const providerFailure = (err: unknown): never => {
@@ -221,17 +282,30 @@ const onOrder = async <T>(run: () => Promise<T>, refusal: () => DomainError): Pr
 };
 
 /** POST /orders/{id}/payment/prepare: immediate debit step 1, the payer's bank sends an OTP. */
-export const prepareDebit = async (ctx: PaymentDeps, actor: Actor, orderId: number, payer: DebitPayer, metadata: EventMetadata) => {
+export const prepareDebit = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  orderId: number,
+  payer: DebitPayer,
+  metadata: EventMetadata,
+) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
   assertWaiting(order, PAYPROV_DI);
   const ensured = await ensurePayment(ctx, order, metadata);
   const p = ensured.payment;
   if (p.status !== 'PENDING') throw unprocessable('Unprocessable', `The payment is ${p.status}.`);
-  const { providerRef } = await ctx.providers.payments.immediateDebit.requestOtp({ paymentId: p.id, amountCents: p.amountCents, payer }).catch(async (err) => {
-    await ctx.settle(ensured.position);
-    return providerFailure(err);
-  });
-  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'PreparePayment', providerRef, ...payer, now: ctx.clock.now() }), { metadata });
+  const { providerRef } = await ctx.providers.payments.immediateDebit
+    .requestOtp({ paymentId: p.id, amountCents: p.amountCents, payer })
+    .catch(async (err) => {
+      await ctx.settle(ensured.position);
+      return providerFailure(err);
+    });
+  const r = await ctx.handle(
+    paymentDecider,
+    paymentStream(p.id),
+    () => ({ type: 'PreparePayment', providerRef, ...payer, now: ctx.clock.now() }),
+    { metadata },
+  );
   return { paymentId: p.id, position: Math.max(ensured.position, r.position) };
 };
 
@@ -240,21 +314,44 @@ export const prepareDebit = async (ctx: PaymentDeps, actor: Actor, orderId: numb
  * (ReportPayment), so the debit cannot race the expiry; a declined debit fails the payment and reopens
  * the order; an unanswered one stays PROCESSING for the webhook or an admin.
  */
-export const reportDebit = async (ctx: PaymentDeps, actor: Actor, orderId: number, payer: DebitPayer & { otp: string }, metadata: EventMetadata) => {
+export const reportDebit = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  orderId: number,
+  payer: DebitPayer & { otp: string },
+  metadata: EventMetadata,
+) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'forbidden');
   assertWaiting(order, PAYPROV_DI);
   const ensured = await ensurePayment(ctx, order, metadata);
   const p = ensured.payment;
-  if (p.status !== 'PENDING' || !p.prepared) throw unprocessable('Unprocessable', p.status === 'PENDING' ? 'Request the bank OTP first (prepare).' : `The payment is ${p.status}.`);
+  if (p.status !== 'PENDING' || !p.prepared)
+    throw unprocessable(
+      'Unprocessable',
+      p.status === 'PENDING' ? 'Request the bank OTP first (prepare).' : `The payment is ${p.status}.`,
+    );
   const providerRef = p.prepared.providerRef;
   let position = ensured.position;
-  const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'The order is not waiting for payment.'));
+  const held = await onOrder(
+    () => reportOrderPayment(ctx, order.id, p.id, metadata),
+    () => unprocessable('Unprocessable', 'The order is not waiting for payment.'),
+  );
   position = Math.max(position, held.position);
-  const reported = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ReportPayment', reference: null, values: [], officialRateCents: null, now: ctx.clock.now() }), { metadata });
+  const reported = await ctx.handle(
+    paymentDecider,
+    paymentStream(p.id),
+    () => ({ type: 'ReportPayment', reference: null, values: [], officialRateCents: null, now: ctx.clock.now() }),
+    { metadata },
+  );
   position = Math.max(position, reported.position);
   let result: { status: 'CONFIRMED' | 'PENDING'; reference: string };
   try {
-    result = await ctx.providers.payments.immediateDebit.debit({ providerRef, otp: payer.otp, amountCents: p.amountCents, payer });
+    result = await ctx.providers.payments.immediateDebit.debit({
+      providerRef,
+      otp: payer.otp,
+      amountCents: p.amountCents,
+      payer,
+    });
   } catch (err) {
     if (!(err instanceof PaymentProviderError)) throw err;
     if (err.kind === 'declined') {
@@ -266,7 +363,15 @@ export const reportDebit = async (ctx: PaymentDeps, actor: Actor, orderId: numbe
     throw badRequest('PaymentError', err.message);
   }
   if (result.status === 'CONFIRMED') {
-    position = Math.max(position, await settleConfirmed(ctx, p.id, { by: 'provider', adminId: null, reason: null, providerReference: result.reference }, metadata));
+    position = Math.max(
+      position,
+      await settleConfirmed(
+        ctx,
+        p.id,
+        { by: 'provider', adminId: null, reason: null, providerReference: result.reference },
+        metadata,
+      ),
+    );
   }
   return { paymentId: p.id, position };
 };
@@ -278,7 +383,12 @@ export const reportDebit = async (ctx: PaymentDeps, actor: Actor, orderId: numbe
 export const confirmLivePayment = async (
   ctx: PaymentDeps,
   paymentId: number,
-  how: { by: 'provider' | 'admin' | 'system'; adminId: number | null; reason: string | null; providerReference: string | null },
+  how: {
+    by: 'provider' | 'admin' | 'system';
+    adminId: number | null;
+    reason: string | null;
+    providerReference: string | null;
+  },
   metadata: EventMetadata,
 ): Promise<number | null> => {
   const p = await loadPayment(ctx, paymentId);
@@ -291,12 +401,21 @@ export const confirmLivePayment = async (
     if (err instanceof DomainError && (err.kind === 'conflict' || err.kind === 'not_found')) return null;
     throw err;
   }
-  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ConfirmPayment', ...how, orderPaid: true, now: ctx.clock.now() }), { metadata });
+  const r = await ctx.handle(
+    paymentDecider,
+    paymentStream(p.id),
+    () => ({ type: 'ConfirmPayment', ...how, orderPaid: true, now: ctx.clock.now() }),
+    { metadata },
+  );
   return Math.max(orderPosition, r.position);
 };
 
-const settleConfirmed = async (ctx: PaymentDeps, paymentId: number, how: Parameters<typeof confirmLivePayment>[2], metadata: EventMetadata): Promise<number> =>
-  (await confirmLivePayment(ctx, paymentId, how, metadata)) ?? 0;
+const settleConfirmed = async (
+  ctx: PaymentDeps,
+  paymentId: number,
+  how: Parameters<typeof confirmLivePayment>[2],
+  metadata: EventMetadata,
+): Promise<number> => (await confirmLivePayment(ctx, paymentId, how, metadata)) ?? 0;
 
 /** Fails a live payment, then reopens the order's method change and expiry (RejectPayment). */
 export const failPayment = async (
@@ -306,7 +425,12 @@ export const failPayment = async (
   metadata: EventMetadata,
   eventIds?: (index: number) => string,
 ): Promise<number> => {
-  const r = await ctx.handle(paymentDecider, paymentStream(paymentId), () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }), { metadata, eventIds });
+  const r = await ctx.handle(
+    paymentDecider,
+    paymentStream(paymentId),
+    () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }),
+    { metadata, eventIds },
+  );
   const orderId = r.state!.orderId;
   const reopened = await rejectOrderPayment(ctx, orderId, paymentId, metadata);
   return Math.max(r.position, reopened.position);
@@ -318,7 +442,10 @@ export const paymentFormOfOrder = async (ctx: PaymentDeps, actor: Actor, orderId
   assertWaiting(order, PAYMENT_FORM);
   const form = order.paymentFormId === null ? null : await findPaymentForm(ctx.db, order.paymentFormId);
   if (!form) throw unprocessable('Unprocessable', 'The order has no payment form.');
-  const rateCents = form.currency === 'VES' ? ((await officialRateAt(ctx.db, ctx.clock.now()))?.rateCents ?? order.officialRateCents) : null;
+  const rateCents =
+    form.currency === 'VES'
+      ? ((await officialRateAt(ctx.db, ctx.clock.now()))?.rateCents ?? order.officialRateCents)
+      : null;
   return { order, form, rateCents };
 };
 
@@ -327,40 +454,80 @@ export const paymentFormOfOrder = async (ctx: PaymentDeps, actor: Actor, orderId
  * anything is written; the order holds its payment window (ReportPayment) before the payment becomes
  * PROCESSING with the rate of now fixed on it.
  */
-export const reportFormPayment = async (ctx: PaymentDeps, actor: Actor, orderId: number, values: ReportedValue[], metadata: EventMetadata) => {
+export const reportFormPayment = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  orderId: number,
+  values: ReportedValue[],
+  metadata: EventMetadata,
+) => {
   const { order, form } = await paymentFormOfOrder(ctx, actor, orderId);
   const { fieldErrors, accepted } = checkFormValues(form.fields, values);
   if (Object.keys(fieldErrors).length > 0) throw validationError(fieldErrors);
   const ensured = await ensurePayment(ctx, order, metadata);
   const p = ensured.payment;
-  if (p.status !== 'PENDING' || p.amountCents === 0) throw unprocessable('Unprocessable', 'There is no reportable charge.');
+  if (p.status !== 'PENDING' || p.amountCents === 0)
+    throw unprocessable('Unprocessable', 'There is no reportable charge.');
   let rateCents: number | null = null;
   if (p.currency === 'VES') {
     const rate = await officialRateAt(ctx.db, ctx.clock.now());
     if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES rate is in force.');
     rateCents = rate.rateCents;
   }
-  const held = await onOrder(() => reportOrderPayment(ctx, order.id, p.id, metadata), () => unprocessable('Unprocessable', 'There is no reportable charge.'));
+  const held = await onOrder(
+    () => reportOrderPayment(ctx, order.id, p.id, metadata),
+    () => unprocessable('Unprocessable', 'There is no reportable charge.'),
+  );
   const reference = accepted.find((v) => v.input_type === 'reference')?.value ?? null;
-  const r = await ctx.handle(paymentDecider, paymentStream(p.id), () => ({ type: 'ReportPayment', reference, values: accepted, officialRateCents: rateCents, now: ctx.clock.now() }), { metadata });
+  const r = await ctx.handle(
+    paymentDecider,
+    paymentStream(p.id),
+    () => ({ type: 'ReportPayment', reference, values: accepted, officialRateCents: rateCents, now: ctx.clock.now() }),
+    { metadata },
+  );
   return { paymentId: p.id, position: Math.max(ensured.position, held.position, r.position) };
 };
 
 /** POST /admin/payments/{id}/approve. */
-export const approvePayment = async (ctx: PaymentDeps, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+export const approvePayment = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  paymentId: number,
+  reason: string,
+  metadata: EventMetadata,
+) => {
   const p = await loadPayment(ctx, paymentId);
   if (!p) throw notFound('NotFound', 'Payment not found.');
-  if (!isActionable(p)) throw unprocessable('PaymentApprovalFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);
-  const position = await confirmLivePayment(ctx, p.id, { by: 'admin', adminId: actor.id, reason, providerReference: null }, metadata);
+  if (!isActionable(p))
+    throw unprocessable(
+      'PaymentApprovalFailed',
+      p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`,
+    );
+  const position = await confirmLivePayment(
+    ctx,
+    p.id,
+    { by: 'admin', adminId: actor.id, reason, providerReference: null },
+    metadata,
+  );
   if (position === null) throw unprocessable('PaymentApprovalFailed', 'The order is no longer waiting for payment.');
   return { payment: p, position };
 };
 
 /** POST /admin/payments/{id}/reject. */
-export const rejectPaymentByAdmin = async (ctx: PaymentDeps, actor: Actor, paymentId: number, reason: string, metadata: EventMetadata) => {
+export const rejectPaymentByAdmin = async (
+  ctx: PaymentDeps,
+  actor: Actor,
+  paymentId: number,
+  reason: string,
+  metadata: EventMetadata,
+) => {
   const p = await loadPayment(ctx, paymentId);
   if (!p) throw notFound('NotFound', 'Payment not found.');
-  if (!isActionable(p)) throw unprocessable('PaymentRejectionFailed', p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`);
+  if (!isActionable(p))
+    throw unprocessable(
+      'PaymentRejectionFailed',
+      p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`,
+    );
   const position = await failPayment(ctx, p.id, { by: 'admin', adminId: actor.id, reason }, metadata);
   return { position };
 };

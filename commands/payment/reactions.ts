@@ -1,7 +1,11 @@
 import { badRequest, DomainError } from '../../domain/errors.js';
 import { orderStream, type OrderDeliveredData } from '../../domain/order/events.js';
 import { orderDecider, type OrderState } from '../../domain/order/order.js';
-import { orderPaymentsStream, paymentStream, type PaymentProviderEventRecordedData } from '../../domain/payment/events.js';
+import {
+  orderPaymentsStream,
+  paymentStream,
+  type PaymentProviderEventRecordedData,
+} from '../../domain/payment/events.js';
 import {
   CASH_USD,
   currentPaymentId,
@@ -66,12 +70,33 @@ const onPayment = (paymentId: number, command: CommandFor<PaymentCommand, Paymen
  */
 const providerEventReactions = (d: PaymentProviderEventRecordedData, p: Payment, now: Date): Send[] => {
   if (d.eventType !== 'payment.confirmed') {
-    return [onPayment(p.id, { type: 'FailPayment', by: 'provider', adminId: null, reason: PROVIDER_FAILED_REASON, now }, 'fail')];
+    return [
+      onPayment(
+        p.id,
+        { type: 'FailPayment', by: 'provider', adminId: null, reason: PROVIDER_FAILED_REASON, now },
+        'fail',
+      ),
+    ];
   }
   if (d.amountCents !== p.amountCents) return [];
   return [
     send(orderDecider, orderStream(p.orderId), { type: 'ConfirmPayment', paymentId: p.id, now }, 'order-confirm'),
-    onPayment(p.id, (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'provider', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null), 'confirm'),
+    onPayment(
+      p.id,
+      (s) =>
+        s && s.status !== 'CONFIRMED'
+          ? {
+              type: 'ConfirmPayment',
+              by: 'provider',
+              adminId: null,
+              reason: null,
+              providerReference: null,
+              orderPaid: true,
+              now,
+            }
+          : null,
+      'confirm',
+    ),
   ];
 };
 
@@ -82,20 +107,80 @@ export const paymentReactions = (e: Cause, { order, payment: p }: PaymentReactio
     case 'OrderExpired':
       return p && isLive(p) ? [onPayment(p.id, { type: 'ExpirePayment', now }, 'expire')] : [];
     case 'OrderCancelled':
-      return p && isLive(p) ? [onPayment(p.id, (s) => (s && isLive(s) ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now } : null), 'cancel')] : [];
+      return p && isLive(p)
+        ? [
+            onPayment(
+              p.id,
+              (s) =>
+                s && isLive(s)
+                  ? { type: 'FailPayment', by: 'system', adminId: null, reason: CANCELLED_REASON, now }
+                  : null,
+              'cancel',
+            ),
+          ]
+        : [];
     case 'PaymentMethodChanged':
       if (!order || !p || !isStale(p, order)) return [];
-      return [onPayment(p.id, (s) => (s && isStale(s, order) ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now } : null), 'supersede')];
+      return [
+        onPayment(
+          p.id,
+          (s) =>
+            s && isStale(s, order)
+              ? { type: 'FailPayment', by: 'system', adminId: null, reason: SUPERSEDED_REASON, now }
+              : null,
+          'supersede',
+        ),
+      ];
     case 'OrderPaid':
       return [
-        onPayment(data.paymentId!, (s) => (s && s.status !== 'CONFIRMED' ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: null, providerReference: null, orderPaid: true, now } : null), 'confirm'),
+        onPayment(
+          data.paymentId!,
+          (s) =>
+            s && s.status !== 'CONFIRMED'
+              ? {
+                  type: 'ConfirmPayment',
+                  by: 'system',
+                  adminId: null,
+                  reason: null,
+                  providerReference: null,
+                  orderPaid: true,
+                  now,
+                }
+              : null,
+          'confirm',
+        ),
       ];
     case 'OrderDelivered':
-      if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD || !p || p.method !== CASH_USD || !isLive(p)) return [];
-      return [onPayment(p.id, (s) => (s && isLive(s) ? { type: 'ConfirmPayment', by: 'system', adminId: null, reason: CASH_COLLECTED_REASON, providerReference: null, orderPaid: false, now } : null), 'cash')];
+      if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD || !p || p.method !== CASH_USD || !isLive(p))
+        return [];
+      return [
+        onPayment(
+          p.id,
+          (s) =>
+            s && isLive(s)
+              ? {
+                  type: 'ConfirmPayment',
+                  by: 'system',
+                  adminId: null,
+                  reason: CASH_COLLECTED_REASON,
+                  providerReference: null,
+                  orderPaid: false,
+                  now,
+                }
+              : null,
+          'cash',
+        ),
+      ];
     case 'PaymentFailed':
     case 'PaymentExpired':
-      return [send(orderDecider, orderStream(data.orderId), { type: 'RejectPayment', paymentId: data.paymentId!, now }, 'reopen')];
+      return [
+        send(
+          orderDecider,
+          orderStream(data.orderId),
+          { type: 'RejectPayment', paymentId: data.paymentId!, now },
+          'reopen',
+        ),
+      ];
     case 'PaymentProviderEventRecorded':
       return p && isLive(p) ? providerEventReactions(e.data as PaymentProviderEventRecordedData, p, now) : [];
     default:
@@ -118,7 +203,8 @@ const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactio
       const index = await streams.read(orderPaymentsStream(data.orderId), orderPaymentsDecider);
       const currentId = currentPaymentId(index);
       const payment = currentId === null ? null : await streams.read(paymentStream(currentId), paymentDecider);
-      const order = e.type === 'PaymentMethodChanged' ? await streams.read(orderStream(data.orderId), orderDecider) : null;
+      const order =
+        e.type === 'PaymentMethodChanged' ? await streams.read(orderStream(data.orderId), orderDecider) : null;
       return { order, payment };
     }
   }
@@ -144,19 +230,32 @@ export const receiveWebhook = async (
   ctx: Deps,
   input: { provider: string; rawBody: Buffer | undefined; signature: string | undefined; requestId?: string },
 ): Promise<number> => {
-  if (!WEBHOOK_PROVIDERS.includes(input.provider)) throw badRequest('UnsupportedProvider', `Unsupported payment provider: ${input.provider}.`);
-  if (!input.rawBody || input.rawBody.length === 0) throw new DomainError('internal', 'EmptyWebhookBody', 'The webhook body is empty.');
-  if (!isValidSignature(input.rawBody, input.signature, ctx.config.PAYMENT_WEBHOOK_SECRET)) throw badRequest('InvalidWebhook', 'Invalid webhook signature.');
+  if (!WEBHOOK_PROVIDERS.includes(input.provider))
+    throw badRequest('UnsupportedProvider', `Unsupported payment provider: ${input.provider}.`);
+  if (!input.rawBody || input.rawBody.length === 0)
+    throw new DomainError('internal', 'EmptyWebhookBody', 'The webhook body is empty.');
+  if (!isValidSignature(input.rawBody, input.signature, ctx.config.PAYMENT_WEBHOOK_SECRET))
+    throw badRequest('InvalidWebhook', 'Invalid webhook signature.');
   const event = parseWebhookEvent(input.rawBody);
   if (!event) throw badRequest('InvalidWebhook', 'The body is not a payment event.');
   const paymentId = await paymentIdByProviderRef(ctx.db, input.provider, event.data.reference);
   if (paymentId === null) throw badRequest('InvalidWebhook', 'Unknown payment reference.');
   const recordedId = derivedEventId(`webhook/${input.provider}`, event.id);
-  const metadata: EventMetadata = { actor: { id: null, role: 'PROVIDER' }, ...(input.requestId ? { correlationId: input.requestId } : {}) };
+  const metadata: EventMetadata = {
+    actor: { id: null, role: 'PROVIDER' },
+    ...(input.requestId ? { correlationId: input.requestId } : {}),
+  };
   const recorded = await ctx.handle(
     paymentDecider,
     paymentStream(paymentId),
-    { type: 'RecordProviderEvent', provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, now: ctx.clock.now() },
+    {
+      type: 'RecordProviderEvent',
+      provider: input.provider,
+      providerEventId: event.id,
+      eventType: event.type,
+      amountCents: event.data.amount_cents,
+      now: ctx.clock.now(),
+    },
     { metadata, eventIds: () => recordedId },
   );
   // Applied even when a redelivery recorded nothing: that completes a delivery that crashed half-way.
@@ -164,10 +263,22 @@ export const receiveWebhook = async (
     eventId: recordedId,
     type: 'PaymentProviderEventRecorded',
     streamId: paymentStream(paymentId),
-    data: { paymentId, provider: input.provider, providerEventId: event.id, eventType: event.type, amountCents: event.data.amount_cents, receivedAt: ctx.clock.now().toISOString() },
+    data: {
+      paymentId,
+      provider: input.provider,
+      providerEventId: event.id,
+      eventType: event.type,
+      amountCents: event.data.amount_cents,
+      receivedAt: ctx.clock.now().toISOString(),
+    },
   };
-  const applied = await paymentProcess.inline(ctx, [cause], [[paymentStream(paymentId), { state: recorded.state, version: recorded.version }]]);
+  const applied = await paymentProcess.inline(
+    ctx,
+    [cause],
+    [[paymentStream(paymentId), { state: recorded.state, version: recorded.version }]],
+  );
   return Math.max(recorded.position, applied);
 };
 
-export const paymentReactionsJob = (ctx: Deps, everyMs = 2000): ScheduledJob => paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });
+export const paymentReactionsJob = (ctx: Deps, everyMs = 2000): ScheduledJob =>
+  paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });

@@ -15,8 +15,26 @@ import { createHandle, type Handle } from '../handle.js';
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 const terms = sampleTerms({ creditScope: 'ANY', milestoneOrders: 1, amountCents: 100 });
 const created = (promotionId: number, over: Partial<PromotionTerms> = {}) =>
-  spec(promotionDecider).history([{ type: 'CreatePromotion', promotionId, terms: { ...terms, ...over }, cityKnown: true, now: new Date('2026-05-01T00:00:00Z') }]);
-const grant = (userId: number): GrantMilestone => ({ type: 'GrantMilestone', grantId: userId, userId, driverId: null, orderId: 500 + userId, cityId: 1, deliveredAt: NOW, countedDeliveries: 1, now: NOW });
+  spec(promotionDecider).history([
+    {
+      type: 'CreatePromotion',
+      promotionId,
+      terms: { ...terms, ...over },
+      cityKnown: true,
+      now: new Date('2026-05-01T00:00:00Z'),
+    },
+  ]);
+const grant = (userId: number): GrantMilestone => ({
+  type: 'GrantMilestone',
+  grantId: userId,
+  userId,
+  driverId: null,
+  orderId: 500 + userId,
+  cityId: 1,
+  deliveredAt: NOW,
+  countedDeliveries: 1,
+  now: NOW,
+});
 
 let t: StreamsUnderTest;
 let handle: Handle;
@@ -38,15 +56,23 @@ describe('a campaign’s stream under concurrent commands', () => {
 
   it('a first grant and an edit of the frozen terms: either the edit lands before the grant, or it is refused', async () => {
     await t.existingStream(promotionStream(2), created(2));
-    const edit = run(2, { type: 'UpdatePromotion', changes: { amountCents: 900 }, sentFields: ['amount_usd'], cityKnown: true, now: NOW }).then(
+    const edit = run(2, {
+      type: 'UpdatePromotion',
+      changes: { amountCents: 900 },
+      sentFields: ['amount_usd'],
+      cityKnown: true,
+      now: NOW,
+    }).then(
       () => 'edited',
       (err: unknown) => (err instanceof DomainError ? err.code : 'unexpected'),
     );
     const [outcome] = await Promise.all([edit, run(2, grant(9))]);
     const events = await t.store.readStream(promotionStream(2));
-    const grantedAmount = (events.find((e) => e.type === 'PromotionGranted')?.data as { amountCents: number }).amountCents;
+    const grantedAmount = (events.find((e) => e.type === 'PromotionGranted')?.data as { amountCents: number })
+      .amountCents;
     // The grant paid the terms as they stood when it was decided; an edit after it was refused.
-    if (outcome === 'edited') expect(events.map((e) => e.type)).toEqual(['PromotionCreated', 'PromotionUpdated', 'PromotionGranted']);
+    if (outcome === 'edited')
+      expect(events.map((e) => e.type)).toEqual(['PromotionCreated', 'PromotionUpdated', 'PromotionGranted']);
     else expect(outcome).toBe('PromotionAlreadyGranted');
     expect(grantedAmount).toBe(outcome === 'edited' ? 900 : 100);
   });

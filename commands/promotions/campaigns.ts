@@ -15,9 +15,15 @@ type Ctx = Pick<CommandDeps, 'db' | 'handle' | 'clock'>;
 
 /** Reference data the decision needs: whether the city a campaign names exists. */
 const cityKnown = async (db: Db, cityId: number | null | undefined): Promise<boolean> =>
-  cityId === null || cityId === undefined || (await db.selectFrom('cities').select('id').where('id', '=', cityId).executeTakeFirst()) !== undefined;
+  cityId === null ||
+  cityId === undefined ||
+  (await db.selectFrom('cities').select('id').where('id', '=', cityId).executeTakeFirst()) !== undefined;
 
-export const createPromotion = async (ctx: Ctx, terms: PromotionTerms, metadata?: EventMetadata): Promise<{ promotionId: number; position: number }> => {
+export const createPromotion = async (
+  ctx: Ctx,
+  terms: PromotionTerms,
+  metadata?: EventMetadata,
+): Promise<{ promotionId: number; position: number }> => {
   const known = await cityKnown(ctx.db, terms.cityId);
   const promotionId = await nextId(ctx.db, 'promotion_id_seq');
   const { position } = await ctx.handle(
@@ -48,4 +54,11 @@ export const updatePromotion = async (
 };
 
 export const deletePromotion = async (ctx: Ctx, promotionId: number, metadata?: EventMetadata): Promise<number> =>
-  (await ctx.handle(promotionDecider, promotionStream(promotionId), { type: 'DeletePromotion', now: ctx.clock.now() }, { metadata })).position;
+  (
+    await ctx.handle(
+      promotionDecider,
+      promotionStream(promotionId),
+      { type: 'DeletePromotion', now: ctx.clock.now() },
+      { metadata },
+    )
+  ).position;

@@ -1,7 +1,14 @@
 import { creditDecider } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { OrderDeliveredData } from '../../domain/order/events.js';
-import { deliveriesCountedFrom, grants, opensTo, promotionDecider, type GrantMilestone, type PromotionState } from '../../domain/promotion/campaign.js';
+import {
+  deliveriesCountedFrom,
+  grants,
+  opensTo,
+  promotionDecider,
+  type GrantMilestone,
+  type PromotionState,
+} from '../../domain/promotion/campaign.js';
 import { promotionStream, type PromotionGrantedData } from '../../domain/promotion/events.js';
 import type { Audience } from '../../domain/promotion/promotion.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
@@ -61,7 +68,16 @@ const payout = (g: PromotionGrantedData): Send[] => {
     send(
       creditDecider,
       creditStream(g.userId),
-      { type: 'GrantCredit', clientId: g.userId, grantId: g.grantId, promotionId: g.promotionId, orderId: g.orderId, scope: g.creditScope, amountCents: g.amountCents, now: new Date(g.grantedAt) },
+      {
+        type: 'GrantCredit',
+        clientId: g.userId,
+        grantId: g.grantId,
+        promotionId: g.promotionId,
+        orderId: g.orderId,
+        scope: g.creditScope,
+        amountCents: g.amountCents,
+        now: new Date(g.grantedAt),
+      },
       'credit',
       { eventIds: (i) => derivedEventId(cause, `credit/${i}`) },
     ),
@@ -77,7 +93,12 @@ export const grantReactions = (e: Cause, candidates: GrantReactionState, now: Da
   return candidates
     .filter((c) => c.grantId !== null && grants(c.campaign, c.facts))
     .map((c) =>
-      send(promotionDecider, promotionStream(c.promotionId), { type: 'GrantMilestone', grantId: c.grantId!, ...c.facts, now }, `promotion-${c.promotionId}/grant/${c.facts.userId}`),
+      send(
+        promotionDecider,
+        promotionStream(c.promotionId),
+        { type: 'GrantMilestone', grantId: c.grantId!, ...c.facts, now },
+        `promotion-${c.promotionId}/grant/${c.facts.userId}`,
+      ),
     );
 };
 
@@ -90,7 +111,9 @@ const runningCampaigns = (ctx: ReactionContext, audience: Audience, at: Date, ci
     .where('active', '=', true)
     .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', at)]))
     .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
-    .where((eb) => (cityId === null ? eb('city_id', 'is', null) : eb.or([eb('city_id', 'is', null), eb('city_id', '=', cityId)])))
+    .where((eb) =>
+      cityId === null ? eb('city_id', 'is', null) : eb.or([eb('city_id', 'is', null), eb('city_id', '=', cityId)]),
+    )
     .orderBy('id')
     .execute();
 
@@ -99,7 +122,13 @@ const runningCampaigns = (ctx: ReactionContext, audience: Audience, at: Date, ci
  * already sees later deliveries in the read model still attributes the milestone to the right order. A
  * city campaign counts the client's deliveries in its city only.
  */
-const countDeliveries = async (ctx: ReactionContext, d: OrderDeliveredData, who: { clientId: number } | { driverId: number }, from: Date | null, cityId: number | null): Promise<number> => {
+const countDeliveries = async (
+  ctx: ReactionContext,
+  d: OrderDeliveredData,
+  who: { clientId: number } | { driverId: number },
+  from: Date | null,
+  cityId: number | null,
+): Promise<number> => {
   let q = ctx.db
     .selectFrom('order_views as o')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -121,7 +150,11 @@ const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cau
   // Milestones are counted on the orders read model: wait until it holds this delivery.
   const position = (e as Partial<RecordedEvent>).globalPosition;
   if (position !== undefined) await ctx.settle(position);
-  const driver = await ctx.db.selectFrom('drivers').select(['user_id', 'city_id']).where('driver_id', '=', d.driverId).executeTakeFirst();
+  const driver = await ctx.db
+    .selectFrom('drivers')
+    .select(['user_id', 'city_id'])
+    .where('driver_id', '=', d.driverId)
+    .executeTakeFirst();
   if (!driver) return [];
   const deliveredAt = new Date(d.deliveredAt);
   const recipients = [
@@ -159,4 +192,5 @@ export const milestoneGrantsProcess = (ctx: ReactionContext) =>
   });
 
 /** Only the catch-up half: deliveries are decided in the order area, which does not call into promotions. */
-export const milestoneGrantsJob = (ctx: ReactionContext, everyMs = 2000): ScheduledJob => milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });
+export const milestoneGrantsJob = (ctx: ReactionContext, everyMs = 2000): ScheduledJob =>
+  milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });

@@ -21,7 +21,16 @@ export interface RateDriverInput {
 /** The order is read from its stream, not the read model: whether it is delivered is decided on the truth. */
 export const rateDriver = async (ctx: Deps, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
-  const party = order ? partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, actor) : null;
+  const party = order
+    ? partyOf(
+        {
+          clientId: order.clientId,
+          driverId: order.driverId,
+          bidderIds: Object.values(order.offers).map((o) => o.driverId),
+        },
+        actor,
+      )
+    : null;
   const ratingId = await nextId(ctx.db, 'rating_id_seq');
   const result = await ctx.handle(
     ratingDecider,

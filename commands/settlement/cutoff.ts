@@ -1,7 +1,18 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { sql } from 'kysely';
-import { poolStream, receiptStream, type Beneficiary, type PayoutMethod, type ReceiptIssuedData } from '../../domain/settlement/events.js';
-import { receiptLines, SETTLEABLE_TYPES, settleableEntries, type SettleableEntry } from '../../domain/settlement/issue.js';
+import {
+  poolStream,
+  receiptStream,
+  type Beneficiary,
+  type PayoutMethod,
+  type ReceiptIssuedData,
+} from '../../domain/settlement/events.js';
+import {
+  receiptLines,
+  SETTLEABLE_TYPES,
+  settleableEntries,
+  type SettleableEntry,
+} from '../../domain/settlement/issue.js';
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
@@ -14,7 +25,10 @@ import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
-export type SettlementCtx = Pick<CommandDeps, 'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'>;
+export type SettlementCtx = Pick<
+  CommandDeps,
+  'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'
+>;
 
 /** What a run answers for each receipt it issued or moved. */
 export interface RunReceipt {
@@ -34,7 +48,19 @@ const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: strin
   let q = ctx.db
     .selectFrom('settlement_entries as e')
     .leftJoin('order_views as o', 'o.id', 'e.order_id')
-    .select(['e.entry_id', 'e.type', 'e.direction', 'e.amount_cents', 'e.order_id', 'e.exchange_rate_amount', 'e.description', 'e.at', 'o.base_price_cents', 'o.platform_revenue_cents', 'o.delivered_at'])
+    .select([
+      'e.entry_id',
+      'e.type',
+      'e.direction',
+      'e.amount_cents',
+      'e.order_id',
+      'e.exchange_rate_amount',
+      'e.description',
+      'e.at',
+      'o.base_price_cents',
+      'o.platform_revenue_cents',
+      'o.delivered_at',
+    ])
     .where('e.driver_id', '=', driverId);
   if (receiptId) q = q.where('e.receipt_id', '=', receiptId);
   const rows = await q.orderBy('e.position').execute();
@@ -47,15 +73,34 @@ const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: strin
     exchangeRateAmount: r.exchange_rate_amount,
     description: r.description,
     at: new Date(r.at).toISOString(),
-    order: r.base_price_cents === null ? null : { priceCents: Number(r.base_price_cents), commissionCents: Number(r.platform_revenue_cents), deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null },
+    order:
+      r.base_price_cents === null
+        ? null
+        : {
+            priceCents: Number(r.base_price_cents),
+            commissionCents: Number(r.platform_revenue_cents),
+            deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+          },
   }));
 };
 
-const beneficiaryOf = async (ctx: SettlementCtx, driverId: number): Promise<{ beneficiary: Beneficiary; cityId: number | null } | null> => {
+const beneficiaryOf = async (
+  ctx: SettlementCtx,
+  driverId: number,
+): Promise<{ beneficiary: Beneficiary; cityId: number | null } | null> => {
   const row = await ctx.db
     .selectFrom('settlement_payout_accounts as a')
     .leftJoin('drivers as d', 'd.driver_id', 'a.driver_id')
-    .select(['a.method', 'a.bank_code', 'a.id_number', 'a.phone', 'a.account_number', 'a.account_type', 'd.name', 'd.city_id'])
+    .select([
+      'a.method',
+      'a.bank_code',
+      'a.id_number',
+      'a.phone',
+      'a.account_number',
+      'a.account_type',
+      'd.name',
+      'd.city_id',
+    ])
     .where('a.driver_id', '=', driverId)
     .executeTakeFirst();
   if (!row) return null;
@@ -96,7 +141,10 @@ const issueReserved = async (
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
   const { lines, totals } = receiptLines(entries, config.ivaPrc, rate);
   // Minted again by a run that finishes a crashed one: only the ids of the event that is stored count.
-  const [recordId, lineIds] = await Promise.all([nextId(ctx.db, 'receipt_id_seq'), nextIds(ctx.db, 'receipt_line_id_seq', lines.length)]);
+  const [recordId, lineIds] = await Promise.all([
+    nextId(ctx.db, 'receipt_id_seq'),
+    nextIds(ctx.db, 'receipt_line_id_seq', lines.length),
+  ]);
   const data: ReceiptIssuedData = {
     receiptId,
     recordId,
@@ -113,10 +161,20 @@ const issueReserved = async (
     beneficiary: account.beneficiary,
     issuedAt: now.toISOString(),
   };
-  const { state, events } = await ctx.handle(receiptDecider, receiptStream(receiptId), { type: 'IssueReceipt', data }, { metadata, eventIds: () => derivedEventId(receiptId, 'issued') });
+  const { state, events } = await ctx.handle(
+    receiptDecider,
+    receiptStream(receiptId),
+    { type: 'IssueReceipt', data },
+    { metadata, eventIds: () => derivedEventId(receiptId, 'issued') },
+  );
   // Issued by a racing run already: reported by that run.
   if (events.length === 0) return null;
-  return { id: state.issued!.recordId, receipt_number: state.issued!.receiptNumber, driver_id: driverId, status: state.status };
+  return {
+    id: state.issued!.recordId,
+    receipt_number: state.issued!.receiptNumber,
+    driver_id: driverId,
+    status: state.status,
+  };
 };
 
 const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
@@ -134,7 +192,13 @@ const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<nu
  * from the pool's version, so two cutoffs deciding on the same pool reserve the same receipt (one append
  * wins, the other appends nothing or decides again on the new version).
  */
-const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId: number, now: Date, metadata: EventMetadata): Promise<RunReceipt | null> => {
+const cutoffForDriver = async (
+  ctx: SettlementCtx,
+  terms: CutoffTerms,
+  driverId: number,
+  now: Date,
+  metadata: EventMetadata,
+): Promise<RunReceipt | null> => {
   const { config } = terms;
   const entries = await entriesOf(ctx, driverId);
   const figures = {
@@ -148,13 +212,24 @@ const cutoffForDriver = async (ctx: SettlementCtx, terms: CutoffTerms, driverId:
     poolStream(driverId),
     (pool) => {
       receiptId = null;
-      const open = settleableEntries(entries, { coveredEntryIds: new Set(Object.keys(pool.coveredBy)), minBalanceCents: config.minBalanceCents, ...figures });
+      const open = settleableEntries(entries, {
+        coveredEntryIds: new Set(Object.keys(pool.coveredBy)),
+        minBalanceCents: config.minBalanceCents,
+        ...figures,
+      });
       if (open.length === 0) return null;
       // The pool's version counts its events: the receipt id follows from the pool as it was decided on.
       receiptId = derivedEventId(poolStream(driverId), `receipt-${pool.version}`);
       reserved = open;
       const payableCents = open.reduce((s, e) => s + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0);
-      return { type: 'ReserveEntries', driverId, receiptId, entryIds: open.map((e) => e.entryId), payableCents, at: now.toISOString() };
+      return {
+        type: 'ReserveEntries',
+        driverId,
+        receiptId,
+        entryIds: open.map((e) => e.entryId),
+        payableCents,
+        at: now.toISOString(),
+      };
     },
     { metadata, eventIds: () => derivedEventId(receiptId!, 'reserved') },
   );
@@ -173,7 +248,11 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
   const config = await loadSettlementConfig(ctx);
   // Without an official rate no line can be paid in bolivars: nothing is reserved or issued.
   const official = await officialRateAt(ctx.db, now);
-  if (!official) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force: the cutoff cannot price its receipts.');
+  if (!official)
+    throw unprocessable(
+      'ExchangeRateUnavailable',
+      'No official VES exchange rate is in force: the cutoff cannot price its receipts.',
+    );
   const terms: CutoffTerms = { config, rate: exchangeRateAmount(official.rateCents) };
   await ctx.settle(await ctx.store.headPosition());
   const out: RunReceipt[] = [];
@@ -182,10 +261,18 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .select(['e.receipt_id', 'e.driver_id'])
     .distinct()
     .where('e.receipt_id', 'is not', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))),
+    )
     .execute();
   for (const o of orphans) {
-    const issued = await issueReserved(ctx, terms, { driverId: Number(o.driver_id), receiptId: o.receipt_id! }, now, metadata);
+    const issued = await issueReserved(
+      ctx,
+      terms,
+      { driverId: Number(o.driver_id), receiptId: o.receipt_id! },
+      now,
+      metadata,
+    );
     if (issued) out.push(issued);
   }
   const candidates = await ctx.db
@@ -216,7 +303,9 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     }
   };
   // Every worker stops before the run answers, even when one fails: no half of a run outlives it.
-  const settled = await Promise.allSettled(Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, guarded));
+  const settled = await Promise.allSettled(
+    Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, guarded),
+  );
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return out;

@@ -12,7 +12,9 @@ const receipt = (status: ReceiptState['status']): ReceiptState => ({ ...initialR
 describe('what a receipt asks of the wallet and the pool', () => {
   it('paid either way: one PAYOUT_SENT of the payable', () => {
     for (const status of ['PAID', 'PAID_EXTERNALLY'] as const) {
-      expect(effectsOf(receipt(status))).toEqual([{ type: 'RecordPayout', driverId: 7, receiptId: 'r1', amountCents: 1234 }]);
+      expect(effectsOf(receipt(status))).toEqual([
+        { type: 'RecordPayout', driverId: 7, receiptId: 'r1', amountCents: 1234 },
+      ]);
     }
   });
   it('voided: its entries go back to the pool', () => {
@@ -26,14 +28,26 @@ describe('what a receipt asks of the wallet and the pool', () => {
 
 describe('the commands a receipt event sends', () => {
   const NOW = new Date('2026-03-02T04:00:00.000Z');
-  const event = (type: string): Cause => ({ eventId: `${type}-event`, type, data: { receiptId: 'r1' }, streamId: 'receipt-r1' });
+  const event = (type: string): Cause => ({
+    eventId: `${type}-event`,
+    type,
+    data: { receiptId: 'r1' },
+    streamId: 'receipt-r1',
+  });
 
   it('paid: PAYOUT_SENT on the driver’s wallet under the one entry id of the receipt, whichever event caused it', () => {
     for (const type of ['PayoutConfirmed', 'ReceiptMarkedExternal']) {
       const [payout, ...rest] = settlementReactions(event(type), receipt('PAID'), NOW);
       expect(rest).toEqual([]);
       expect(payout.streamId).toBe('wallet-7');
-      expect(payout.command).toEqual({ type: 'RecordPayout', driverId: 7, receiptId: 'r1', amountCents: 1234, entryId: payoutEntryId('r1'), now: NOW });
+      expect(payout.command).toEqual({
+        type: 'RecordPayout',
+        driverId: 7,
+        receiptId: 'r1',
+        amountCents: 1234,
+        entryId: payoutEntryId('r1'),
+        now: NOW,
+      });
     }
   });
 

@@ -8,7 +8,14 @@ import { payoutEntryId, sendToWallet } from '../wallet/handlers.js';
 import type { SettlementCtx } from './cutoff.js';
 
 export type SettlementEffect =
-  | { type: 'RecordPayout'; driverId: number; receiptId: string; receiptRecordId: number; receiptNumber: string; amountCents: number }
+  | {
+      type: 'RecordPayout';
+      driverId: number;
+      receiptId: string;
+      receiptRecordId: number;
+      receiptNumber: string;
+      amountCents: number;
+    }
   | { type: 'ReleaseEntries'; driverId: number; receiptId: string };
 
 /**
@@ -20,7 +27,17 @@ export type SettlementEffect =
 export const effectsOf = (s: ReceiptState): SettlementEffect[] => {
   if (!s.issued) return [];
   const { receiptId, recordId, receiptNumber, driverId, totals } = s.issued;
-  if (s.status === 'PAID' || s.status === 'PAID_EXTERNALLY') return [{ type: 'RecordPayout', driverId, receiptId, receiptRecordId: recordId, receiptNumber, amountCents: totals.payableCents }];
+  if (s.status === 'PAID' || s.status === 'PAID_EXTERNALLY')
+    return [
+      {
+        type: 'RecordPayout',
+        driverId,
+        receiptId,
+        receiptRecordId: recordId,
+        receiptNumber,
+        amountCents: totals.payableCents,
+      },
+    ];
   if (s.status === 'VOIDED') return [{ type: 'ReleaseEntries', driverId, receiptId }];
   return [];
 };
@@ -33,10 +50,13 @@ export const settlementReactions = (_e: Cause, receipt: ReceiptState, now: Date)
   effectsOf(receipt).map((effect) =>
     effect.type === 'RecordPayout'
       ? sendToWallet({ ...effect, entryId: payoutEntryId(effect.receiptId), now }, 'wallet/PAYOUT_SENT')
-      : send(poolDecider, poolStream(effect.driverId), { ...effect, at: now.toISOString() }, 'pool/released', { eventIds: () => derivedEventId(effect.receiptId, 'released') }),
+      : send(poolDecider, poolStream(effect.driverId), { ...effect, at: now.toISOString() }, 'pool/released', {
+          eventIds: () => derivedEventId(effect.receiptId, 'released'),
+        }),
   );
 
-const receiptOf = (streams: Streams, e: Cause): Promise<ReceiptState> => streams.read(receiptStream((e.data as { receiptId: string }).receiptId), receiptDecider);
+const receiptOf = (streams: Streams, e: Cause): Promise<ReceiptState> =>
+  streams.read(receiptStream((e.data as { receiptId: string }).receiptId), receiptDecider);
 
 /**
  * Inline after each receipt command (runReceipt, commands/settlement/payout.ts) on the receipt it just
@@ -49,4 +69,5 @@ export const settlementEffectsProcess = processManager<SettlementCtx, ReceiptSta
   decide: settlementReactions,
 });
 
-export const settlementEffectsJob = (ctx: SettlementCtx, everyMs = 2000): ScheduledJob => settlementEffectsProcess.catchUpJob(ctx, { everyMs });
+export const settlementEffectsJob = (ctx: SettlementCtx, everyMs = 2000): ScheduledJob =>
+  settlementEffectsProcess.catchUpJob(ctx, { everyMs });

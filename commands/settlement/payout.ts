@@ -1,5 +1,12 @@
 import { receiptStream } from '../../domain/settlement/events.js';
-import { currentOrder, receiptDecider, type Admin, type PayoutOrderState, type ReceiptCommand, type ReceiptState } from '../../domain/settlement/receipt.js';
+import {
+  currentOrder,
+  receiptDecider,
+  type Admin,
+  type PayoutOrderState,
+  type ReceiptCommand,
+  type ReceiptState,
+} from '../../domain/settlement/receipt.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
 import { derivedEventId, nextId } from '../origin.js';
@@ -7,7 +14,12 @@ import type { RunReceipt, SettlementCtx } from './cutoff.js';
 import { settlementEffectsProcess } from './effects.js';
 
 /** load → decide → append on one receipt, then its effects on the wallet and the pool. */
-export const runReceipt = async (ctx: SettlementCtx, receiptId: string, command: (s: ReceiptState) => ReceiptCommand | null, metadata: EventMetadata = {}) => {
+export const runReceipt = async (
+  ctx: SettlementCtx,
+  receiptId: string,
+  command: (s: ReceiptState) => ReceiptCommand | null,
+  metadata: EventMetadata = {},
+) => {
   const stream = receiptStream(receiptId);
   const handled = await ctx.handle(receiptDecider, stream, command, { metadata });
   const effects = await settlementEffectsProcess.inline(
@@ -29,29 +41,70 @@ const orderIds = (receiptId: string, n: number, recordId: number) => ({
 });
 
 const attemptOf = (order: PayoutOrderState, answer: PayoutAnswer, synchronous: boolean, at: string): ReceiptCommand => {
-  const base = { type: 'RecordAttempt' as const, payoutOrderId: order.id, synchronous, source: 'provider' as const, at, transactionId: null, reference: null, error: null };
+  const base = {
+    type: 'RecordAttempt' as const,
+    payoutOrderId: order.id,
+    synchronous,
+    source: 'provider' as const,
+    at,
+    transactionId: null,
+    reference: null,
+    error: null,
+  };
   switch (answer.kind) {
     case 'confirmed':
-      return { ...base, result: 'CONFIRMED', providerCode: answer.providerCode, transactionId: answer.transactionId, reference: answer.reference };
+      return {
+        ...base,
+        result: 'CONFIRMED',
+        providerCode: answer.providerCode,
+        transactionId: answer.transactionId,
+        reference: answer.reference,
+      };
     case 'acknowledged':
-      return { ...base, result: 'ACKNOWLEDGED', providerCode: answer.providerCode, transactionId: answer.transactionId };
+      return {
+        ...base,
+        result: 'ACKNOWLEDGED',
+        providerCode: answer.providerCode,
+        transactionId: answer.transactionId,
+      };
     case 'rejected':
       return { ...base, result: 'REJECTED', providerCode: answer.providerCode, error: answer.reason };
     case 'unknown':
-      return { ...base, result: answer.error === 'no_answer' ? 'NO_ANSWER' : 'ERROR', providerCode: null, error: `${answer.error}: ${answer.detail}` };
+      return {
+        ...base,
+        result: answer.error === 'no_answer' ? 'NO_ANSWER' : 'ERROR',
+        providerCode: null,
+        error: `${answer.error}: ${answer.detail}`,
+      };
   }
 };
 
 /** Sends the receipt's open payout order (again, with the same internal id) and records the answer. */
-const sendOrder = async (ctx: SettlementCtx, receiptId: string, state: ReceiptState, synchronous: boolean, metadata: EventMetadata): Promise<ReceiptState> => {
+const sendOrder = async (
+  ctx: SettlementCtx,
+  receiptId: string,
+  state: ReceiptState,
+  synchronous: boolean,
+  metadata: EventMetadata,
+): Promise<ReceiptState> => {
   const order = currentOrder(state);
   if (!order || order.status !== 'SENT') return state;
-  const answer = await ctx.providers.payouts.send({ internalId: order.idempotencyKey, amountCents: order.amountCents, amountBsCents: order.amountBsCents, beneficiary: state.issued!.beneficiary });
+  const answer = await ctx.providers.payouts.send({
+    internalId: order.idempotencyKey,
+    amountCents: order.amountCents,
+    amountBsCents: order.amountBsCents,
+    beneficiary: state.issued!.beneficiary,
+  });
   const at = ctx.clock.now().toISOString();
   return (await runReceipt(ctx, receiptId, () => attemptOf(order, answer, synchronous, at), metadata)).state;
 };
 
-const summary = (s: ReceiptState): RunReceipt => ({ id: s.issued!.recordId, receipt_number: s.issued!.receiptNumber, driver_id: s.issued!.driverId, status: s.status });
+const summary = (s: ReceiptState): RunReceipt => ({
+  id: s.issued!.recordId,
+  receipt_number: s.issued!.receiptNumber,
+  driver_id: s.issued!.driverId,
+  status: s.status,
+});
 
 /**
  * The payout run: every GENERATED receipt gets its payout order, sent to the provider; an IN_PAYMENT
@@ -61,7 +114,13 @@ const summary = (s: ReceiptState): RunReceipt => ({ id: s.issued!.recordId, rece
  */
 export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   await ctx.settle(await ctx.store.headPosition());
-  const rows = await ctx.db.selectFrom('settlement_receipts').select(['id', 'status', 'state']).where('status', 'in', ['GENERATED', 'IN_PAYMENT']).orderBy('issued_at').orderBy('id').execute();
+  const rows = await ctx.db
+    .selectFrom('settlement_receipts')
+    .select(['id', 'status', 'state'])
+    .where('status', 'in', ['GENERATED', 'IN_PAYMENT'])
+    .orderBy('issued_at')
+    .orderBy('id')
+    .execute();
   const out: RunReceipt[] = [];
   for (const row of rows) {
     const open = currentOrder(row.state);
@@ -72,7 +131,15 @@ export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     const created = await runReceipt(
       ctx,
       row.id,
-      (s) => (recordId === null ? null : { type: 'CreatePayoutOrder', ...orderIds(row.id, s.payoutOrders.length + 1, recordId), provider: ctx.providers.payouts.name, at }),
+      (s) =>
+        recordId === null
+          ? null
+          : {
+              type: 'CreatePayoutOrder',
+              ...orderIds(row.id, s.payoutOrders.length + 1, recordId),
+              provider: ctx.providers.payouts.name,
+              at,
+            },
       metadata,
     );
     const after = await sendOrder(ctx, row.id, created.state, true, metadata);
@@ -85,10 +152,20 @@ export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}
 export const runReconcile = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   await ctx.settle(await ctx.store.headPosition());
   const now = ctx.clock.now().toISOString();
-  const rows = await ctx.db.selectFrom('settlement_receipts').select('id').where('status', '=', 'IN_PAYMENT').orderBy('issued_at').execute();
+  const rows = await ctx.db
+    .selectFrom('settlement_receipts')
+    .select('id')
+    .where('status', '=', 'IN_PAYMENT')
+    .orderBy('issued_at')
+    .execute();
   const out: RunReceipt[] = [];
   for (const row of rows) {
-    const r = await runReceipt(ctx, row.id, () => ({ type: 'ReconcileDeadline', now, reconcileMinutes: ctx.config.PAYOUT_RECONCILE_MINUTES }), metadata);
+    const r = await runReceipt(
+      ctx,
+      row.id,
+      () => ({ type: 'ReconcileDeadline', now, reconcileMinutes: ctx.config.PAYOUT_RECONCILE_MINUTES }),
+      metadata,
+    );
     if (r.events.length) out.push(summary(r.state));
   }
   return out;
@@ -98,14 +175,41 @@ export const runReconcile = async (ctx: SettlementCtx, metadata: EventMetadata =
 export const retryReceipt = async (ctx: SettlementCtx, receiptId: string, admin: Admin, metadata: EventMetadata) => {
   const at = ctx.clock.now().toISOString();
   const recordId = await nextId(ctx.db, 'payout_order_id_seq');
-  const created = await runReceipt(ctx, receiptId, (s) => ({ type: 'RetryPayout', ...orderIds(receiptId, s.payoutOrders.length + 1, recordId), provider: ctx.providers.payouts.name, at, ...admin }), metadata);
+  const created = await runReceipt(
+    ctx,
+    receiptId,
+    (s) => ({
+      type: 'RetryPayout',
+      ...orderIds(receiptId, s.payoutOrders.length + 1, recordId),
+      provider: ctx.providers.payouts.name,
+      at,
+      ...admin,
+    }),
+    metadata,
+  );
   const state = await sendOrder(ctx, receiptId, created.state, true, metadata);
   return { state, position: await ctx.store.headPosition() };
 };
 
-export const markExternal = (ctx: SettlementCtx, receiptId: string, body: { reason: string; reference: string }, admin: Admin, metadata: EventMetadata) =>
-  runReceipt(ctx, receiptId, () => ({ type: 'MarkExternal', ...body, at: ctx.clock.now().toISOString(), ...admin }), metadata);
+export const markExternal = (
+  ctx: SettlementCtx,
+  receiptId: string,
+  body: { reason: string; reference: string },
+  admin: Admin,
+  metadata: EventMetadata,
+) =>
+  runReceipt(
+    ctx,
+    receiptId,
+    () => ({ type: 'MarkExternal', ...body, at: ctx.clock.now().toISOString(), ...admin }),
+    metadata,
+  );
 
-export const annulReceipt = (ctx: SettlementCtx, receiptId: string, body: { reason: string }, admin: Admin, metadata: EventMetadata) =>
+export const annulReceipt = (
+  ctx: SettlementCtx,
+  receiptId: string,
+  body: { reason: string },
+  admin: Admin,
+  metadata: EventMetadata,
+) =>
   runReceipt(ctx, receiptId, () => ({ type: 'Annul', ...body, at: ctx.clock.now().toISOString(), ...admin }), metadata);
-

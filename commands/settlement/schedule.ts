@@ -12,7 +12,10 @@ export type SettlementProcess = 'cutoff' | 'payout' | 'reconcile';
  * The scheduled occurrences due at `now`: the cutoff and the payout once per active day of the configured
  * timezone, from their wall-clock time on (so an instance that was down at 18:00 still runs that day's).
  */
-export const dueOccurrences = (config: SettlementConfig, now: Date): { process: SettlementProcess; runDate: string }[] => {
+export const dueOccurrences = (
+  config: SettlementConfig,
+  now: Date,
+): { process: SettlementProcess; runDate: string }[] => {
   const localDate = formatInTimeZone(now, config.timezone, 'yyyy-MM-dd');
   const localTime = formatInTimeZone(now, config.timezone, 'HH:mm');
   const weekday = Number(formatInTimeZone(now, config.timezone, 'i')) % 7; // ISO 1..7 (Monday..Sunday) → 0 = Sunday
@@ -36,15 +39,23 @@ const claim = async (ctx: SettlementCtx, process: string, runDate: string, now: 
   if (inserted.rows.length) return true;
   const stale = new Date(now.getTime() - STALE_CLAIM_MINUTES * 60_000);
   const taken = await sql<{ process: string }>`UPDATE settlement_scheduled_runs SET claimed_at = ${now}
-    WHERE process = ${process} AND run_date = ${runDate} AND finished_at IS NULL AND claimed_at < ${stale} RETURNING process`.execute(ctx.db);
+    WHERE process = ${process} AND run_date = ${runDate} AND finished_at IS NULL AND claimed_at < ${stale} RETURNING process`.execute(
+    ctx.db,
+  );
   return taken.rows.length > 0;
 };
 
 const finish = (ctx: SettlementCtx, process: string, runDate: string, now: Date) =>
-  sql`UPDATE settlement_scheduled_runs SET finished_at = ${now} WHERE process = ${process} AND run_date = ${runDate}`.execute(ctx.db);
+  sql`UPDATE settlement_scheduled_runs SET finished_at = ${now} WHERE process = ${process} AND run_date = ${runDate}`.execute(
+    ctx.db,
+  );
 
 export const runProcess = (ctx: SettlementCtx, process: SettlementProcess, metadata = {}): Promise<RunReceipt[]> =>
-  process === 'cutoff' ? runCutoff(ctx, metadata) : process === 'payout' ? runPayout(ctx, metadata) : runReconcile(ctx, metadata);
+  process === 'cutoff'
+    ? runCutoff(ctx, metadata)
+    : process === 'payout'
+      ? runPayout(ctx, metadata)
+      : runReconcile(ctx, metadata);
 
 /** The settlement scheduler: claimed cutoffs and payouts when due; reconciliation on every tick (idempotent). */
 export const settlementScheduleJob = (ctx: SettlementCtx): ScheduledJob => {

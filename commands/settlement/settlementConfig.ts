@@ -10,8 +10,18 @@ type Deps = Pick<CommandDeps, 'clock' | 'handle' | 'store'>;
 export const loadSettlementConfig = async (ctx: Pick<CommandDeps, 'store'>): Promise<SettlementConfig> =>
   (await loadState(ctx.store, CONFIG_STREAM, configDecider)).state;
 
-export const changeSettlementConfig = async (ctx: Deps, patch: Partial<SettlementConfig>, adminId: number, metadata: EventMetadata) => {
+export const changeSettlementConfig = async (
+  ctx: Deps,
+  patch: Partial<SettlementConfig>,
+  adminId: number,
+  metadata: EventMetadata,
+) => {
   const at = ctx.clock.now().toISOString();
-  const { position, events, state } = await ctx.handle(configDecider, CONFIG_STREAM, { patch, adminId, at }, { metadata });
+  const { position, events, state } = await ctx.handle(
+    configDecider,
+    CONFIG_STREAM,
+    { patch, adminId, at },
+    { metadata },
+  );
   return { position, change: events[0] ?? null, config: state };
 };

@@ -16,13 +16,32 @@ export interface PayprovNotice {
  * reject (failure_reason the rejected_code, else the status), PEND and PROC change nothing.
  */
 export const commandOfNotice = (n: PayprovNotice, payoutOrderId: string, at: string): ReceiptCommand | null => {
-  const base = { type: 'RecordAttempt' as const, payoutOrderId, synchronous: false, source: 'webhook' as const, at, transactionId: n.transaction_id, reference: n.ref_ibp ?? null };
+  const base = {
+    type: 'RecordAttempt' as const,
+    payoutOrderId,
+    synchronous: false,
+    source: 'webhook' as const,
+    at,
+    transactionId: n.transaction_id,
+    reference: n.ref_ibp ?? null,
+  };
   switch (n.status) {
     case 'ACCP':
-      return { ...base, result: 'CONFIRMED', providerCode: 'ACCP', reference: n.ref_ibp ?? n.transaction_id, error: null };
+      return {
+        ...base,
+        result: 'CONFIRMED',
+        providerCode: 'ACCP',
+        reference: n.ref_ibp ?? n.transaction_id,
+        error: null,
+      };
     case 'RJCT':
     case 'CANC':
-      return { ...base, result: 'REJECTED', providerCode: n.rejected_code ?? n.status, error: n.rejected_code ?? n.status };
+      return {
+        ...base,
+        result: 'REJECTED',
+        providerCode: n.rejected_code ?? n.status,
+        error: n.rejected_code ?? n.status,
+      };
     case 'PEND':
     case 'PROC':
       return null;
@@ -33,10 +52,18 @@ export const commandOfNotice = (n: PayprovNotice, payoutOrderId: string, at: str
  * Applies one webhook delivery. Unknown internal ids, repeats and late news change nothing (the receipt
  * decides on its current state, and concurrent redeliveries race on its expected revision).
  */
-export const applyPayprovNotice = async (ctx: SettlementCtx, n: PayprovNotice, metadata: EventMetadata): Promise<number> => {
+export const applyPayprovNotice = async (
+  ctx: SettlementCtx,
+  n: PayprovNotice,
+  metadata: EventMetadata,
+): Promise<number> => {
   // The order may have been sent a moment ago: the read model that maps its key must have seen it.
   await ctx.settle(await ctx.store.headPosition());
-  const order = await ctx.db.selectFrom('settlement_payout_orders').selectAll().where('idempotency_key', '=', n.internal_id).executeTakeFirst();
+  const order = await ctx.db
+    .selectFrom('settlement_payout_orders')
+    .selectAll()
+    .where('idempotency_key', '=', n.internal_id)
+    .executeTakeFirst();
   if (!order) return 0;
   const command = commandOfNotice(n, order.payout_order_id, ctx.clock.now().toISOString());
   if (!command) return 0;

@@ -7,7 +7,18 @@ import type { Logger } from '../../infra/logger.js';
 import { DEFAULT_CITY, upsertStation, type StationFields } from './stationCommands.js';
 
 /** The template's columns (docs/domain-rules.md, stations), in order; the first five are required. */
-export const IMPORT_COLUMNS = ['name', 'address', 'latitude', 'longitude', 'tipo', 'description', 'landmark', 'city', 'opening_time', 'closing_time'] as const;
+export const IMPORT_COLUMNS = [
+  'name',
+  'address',
+  'latitude',
+  'longitude',
+  'tipo',
+  'description',
+  'landmark',
+  'city',
+  'opening_time',
+  'closing_time',
+] as const;
 const REQUIRED_COLUMNS = IMPORT_COLUMNS.slice(0, 5);
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -15,13 +26,47 @@ export const INLINE_MAX_ROWS = 100;
 export const MAX_ROWS = 2000;
 
 const EXAMPLES = [
-  ['Llenadero La Carlota', 'Av. Francisco de Miranda, Los Dos Caminos', '10.4930', '-66.8290', 'AGUA', 'Llenado de cisternas', 'Frente a la base aérea', 'Caracas', '06:00', '18:00'],
-  ['Estación de Servicio El Paraíso', 'Av. Páez, El Paraíso', '10.4880', '-66.9330', 'GASOLINA', '', 'Al lado de la plaza', 'Caracas', '', ''],
-  ['Pozo Comunal Petare', 'Calle Lecuna, Petare', '10.4770', '-66.8070', 'AGUA', 'Pozo con bomba eléctrica', '', 'Caracas', '07:00', '15:30'],
+  [
+    'Llenadero La Carlota',
+    'Av. Francisco de Miranda, Los Dos Caminos',
+    '10.4930',
+    '-66.8290',
+    'AGUA',
+    'Llenado de cisternas',
+    'Frente a la base aérea',
+    'Caracas',
+    '06:00',
+    '18:00',
+  ],
+  [
+    'Estación de Servicio El Paraíso',
+    'Av. Páez, El Paraíso',
+    '10.4880',
+    '-66.9330',
+    'GASOLINA',
+    '',
+    'Al lado de la plaza',
+    'Caracas',
+    '',
+    '',
+  ],
+  [
+    'Pozo Comunal Petare',
+    'Calle Lecuna, Petare',
+    '10.4770',
+    '-66.8070',
+    'AGUA',
+    'Pozo con bomba eléctrica',
+    '',
+    'Caracas',
+    '07:00',
+    '15:30',
+  ],
 ];
 
 /** The CSV template, with a BOM so that spreadsheet programs read the accents as UTF-8. */
-export const templateCsv = (withExamples: boolean): string => `\uFEFF${Papa.unparse({ fields: [...IMPORT_COLUMNS], data: withExamples ? EXAMPLES : [] }, { newline: '\r\n' })}\r\n`;
+export const templateCsv = (withExamples: boolean): string =>
+  `\uFEFF${Papa.unparse({ fields: [...IMPORT_COLUMNS], data: withExamples ? EXAMPLES : [] }, { newline: '\r\n' })}\r\n`;
 
 export interface ImportRow {
   line: number;
@@ -36,7 +81,8 @@ export interface ImportReport {
   skipped_rows: { line: number; reason: string }[];
 }
 
-const fileError = (code: string, message: string, details?: Record<string, unknown>) => unprocessable(code, message, details);
+const fileError = (code: string, message: string, details?: Record<string, unknown>) =>
+  unprocessable(code, message, details);
 
 /** The bytes as text: UTF-8 only (a byte-order mark is dropped), or 422 InvalidEncoding; nothing in it, 422 EmptyFile. */
 export const decodeUpload = (bytes: Uint8Array): string => {
@@ -75,24 +121,41 @@ export const parseImport = (text: string): ImportRow[] => {
   if (!header) throw fileError('EmptyFile', 'The file is empty.');
   const columns = header.cells.map((c) => c.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
-  if (missing.length) throw fileError('MissingHeaders', `Missing required columns: ${missing.join(', ')}.`, { missing });
+  if (missing.length)
+    throw fileError('MissingHeaders', `Missing required columns: ${missing.join(', ')}.`, { missing });
   if (data.length === 0) throw fileError('EmptyFile', 'The file has a header but no rows.');
-  if (data.length > MAX_ROWS) throw fileError('TooManyRows', `At most ${MAX_ROWS} rows per file; this one has ${data.length}.`, { max_rows: MAX_ROWS, total_rows: data.length });
+  if (data.length > MAX_ROWS)
+    throw fileError('TooManyRows', `At most ${MAX_ROWS} rows per file; this one has ${data.length}.`, {
+      max_rows: MAX_ROWS,
+      total_rows: data.length,
+    });
   return data.map((r) => ({
     line: r.line,
     values: { ...blankRow, ...Object.fromEntries(columns.map((c, i) => [c, (r.cells[i] ?? '').trim()])) },
   }));
 };
 
-const optional = (max: number) => z.string().max(max).transform((v) => v || null);
-const time = z.union([z.literal('').transform(() => null), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')]);
+const optional = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((v) => v || null);
+const time = z.union([
+  z.literal('').transform(() => null),
+  z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'),
+]);
 /** A spreadsheet with a decimal comma ("10,49") means the same number. */
 const coordinate = (min: number, max: number) =>
   z
     .string()
     .min(1, 'is required')
     .transform((v) => Number(v.includes('.') ? v : v.replace(',', '.')))
-    .pipe(z.number({ message: 'must be a number' }).min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`));
+    .pipe(
+      z
+        .number({ message: 'must be a number' })
+        .min(min, `must be between ${min} and ${max}`)
+        .max(max, `must be between ${min} and ${max}`),
+    );
 
 const ImportRowSchema = z.object({
   name: z.string().min(1, 'is required').max(160),
@@ -156,10 +219,25 @@ export const importRows = async (db: Db, rows: ImportRow[], now: () => Date): Pr
   return report;
 };
 
-export const createImportJob = async (db: Db, adminId: number, text: string, totalRows: number, now: Date): Promise<number> => {
+export const createImportJob = async (
+  db: Db,
+  adminId: number,
+  text: string,
+  totalRows: number,
+  now: Date,
+): Promise<number> => {
   const { id } = await db
     .insertInto('station_import_jobs')
-    .values({ admin_id: adminId, status: 'PENDING', total_rows: totalRows, content: text, report: null, error: null, created_at: now, updated_at: now })
+    .values({
+      admin_id: adminId,
+      status: 'PENDING',
+      total_rows: totalRows,
+      content: text,
+      report: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -194,8 +272,13 @@ export const runNextImportJob = async (db: Db, now: () => Date, logger: Logger):
       .execute();
   } catch (err) {
     logger.error({ err, jobId: job.id }, 'station import job failed');
-    const error = err instanceof DomainError ? `${err.code}: ${err.message}` : 'The import stopped on an internal error.';
-    await db.updateTable('station_import_jobs').set({ status: 'FAILED', error, content: null, updated_at: now() }).where('id', '=', job.id).execute();
+    const error =
+      err instanceof DomainError ? `${err.code}: ${err.message}` : 'The import stopped on an internal error.';
+    await db
+      .updateTable('station_import_jobs')
+      .set({ status: 'FAILED', error, content: null, updated_at: now() })
+      .where('id', '=', job.id)
+      .execute();
   }
   return true;
 };

@@ -50,7 +50,8 @@ const duplicateOf = async (trx: Trx, f: Pick<StationFields, 'name' | 'latitude' 
   return sameName.find((s) => s.id !== exceptId && isDuplicateOf(s, f));
 };
 
-const duplicate = (id: number) => unprocessable('DuplicateStation', 'A station with this name already exists within 50 m.', { station_id: id });
+const duplicate = (id: number) =>
+  unprocessable('DuplicateStation', 'A station with this name already exists within 50 m.', { station_id: id });
 
 const rowOf = (f: StationFields) => ({
   name: f.name,
@@ -70,7 +71,15 @@ const rowOf = (f: StationFields) => ({
 const insertStation = async (trx: Trx, f: StationFields, now: Date): Promise<number> => {
   const { id } = await trx
     .insertInto('stations')
-    .values({ ...rowOf(f), is_active: true, created_at: now, updated_at: now, deleted_at: null, last_report_at: null, last_report_color: null })
+    .values({
+      ...rowOf(f),
+      is_active: true,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      last_report_at: null,
+      last_report_color: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -91,19 +100,36 @@ export type StationPatch = Partial<StationFields>;
 
 const patchOf = (p: StationPatch) => {
   const row = rowOf({ ...p, name: p.name ?? '' } as StationFields);
-  return Object.fromEntries(Object.entries(row).filter(([k, v]) => v !== undefined && !(k.startsWith('name') && p.name === undefined)));
+  return Object.fromEntries(
+    Object.entries(row).filter(([k, v]) => v !== undefined && !(k.startsWith('name') && p.name === undefined)),
+  );
 };
 
 export const updateStation = async (db: Db, id: number, patch: StationPatch, now: Date): Promise<StationRow> => {
   await db.transaction().execute(async (trx) => {
     // The name lock before the row lock, in the order creates and imports take them (no deadlock).
-    const unlocked = await trx.selectFrom('stations').select('name').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const unlocked = await trx
+      .selectFrom('stations')
+      .select('name')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!unlocked) throw stationNotFound();
     const key = nameKey(patch.name ?? unlocked.name);
     await lockName(trx, key);
-    const current = await trx.selectFrom('stations').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('stations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) throw stationNotFound();
-    const next = { name: patch.name ?? current.name, latitude: patch.latitude ?? current.latitude, longitude: patch.longitude ?? current.longitude };
+    const next = {
+      name: patch.name ?? current.name,
+      latitude: patch.latitude ?? current.latitude,
+      longitude: patch.longitude ?? current.longitude,
+    };
     if ((patch.latitude !== undefined || patch.longitude !== undefined) && !inVenezuela(next)) throw coordsOutOfRange();
     // Renamed by someone else in between: hold that name's lock too.
     if (nameKey(next.name) !== key) await lockName(trx, nameKey(next.name));
@@ -140,7 +166,12 @@ export const upsertStation = async (db: Db, f: StationFields, now: Date): Promis
 };
 
 export const setStationActive = async (db: Db, id: number, active: boolean, now: Date): Promise<StationRow> => {
-  const r = await db.updateTable('stations').set({ is_active: active, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('stations')
+    .set({ is_active: active, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!Number(r.numUpdatedRows)) throw stationNotFound();
   return (await findStation(db, id))!;
 };
@@ -151,11 +182,27 @@ export const DELETE_BLOCK_DAYS = 7;
 export const deleteStation = async (db: Db, id: number, now: Date): Promise<void> => {
   await db.transaction().execute(async (trx) => {
     // The row lock waits for reports being written (they lock the row too), so none slips past the check.
-    const s = await trx.selectFrom('stations').select('id').where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    const s = await trx
+      .selectFrom('stations')
+      .select('id')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
     if (!s) throw stationNotFound();
     const since = new Date(now.getTime() - DELETE_BLOCK_DAYS * 86_400_000);
-    const recent = await trx.selectFrom('station_reports').select('id').where('station_id', '=', id).where('created_at', '>', since).limit(1).executeTakeFirst();
-    if (recent) throw unprocessable('HasRecentReports', `The station has reports from the last ${DELETE_BLOCK_DAYS} days; deactivate it instead.`);
+    const recent = await trx
+      .selectFrom('station_reports')
+      .select('id')
+      .where('station_id', '=', id)
+      .where('created_at', '>', since)
+      .limit(1)
+      .executeTakeFirst();
+    if (recent)
+      throw unprocessable(
+        'HasRecentReports',
+        `The station has reports from the last ${DELETE_BLOCK_DAYS} days; deactivate it instead.`,
+      );
     await trx.updateTable('stations').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
   });
 };
@@ -170,7 +217,13 @@ export interface ReportInput {
 }
 
 /** A driver's traffic-light report; the same driver may report the same station again only after the cooldown. */
-export const reportStation = async (db: Db, actor: Actor, input: ReportInput, now: Date, cooldownMinutes: number): Promise<number> => {
+export const reportStation = async (
+  db: Db,
+  actor: Actor,
+  input: ReportInput,
+  now: Date,
+  cooldownMinutes: number,
+): Promise<number> => {
   const driverId = actor.driverId;
   if (!driverId) throw notFound('DriverNotFound', 'This account has no driver profile.');
   return db.transaction().execute(async (trx) => {
@@ -197,7 +250,9 @@ export const reportStation = async (db: Db, actor: Actor, input: ReportInput, no
       const freeAt = new Date(previous.created_at).getTime() + cooldownMinutes * 60_000;
       if (freeAt > now.getTime()) {
         const retryAfterMinutes = Math.ceil((freeAt - now.getTime()) / 60_000);
-        throw tooMany('Cooldown', `You reported this station recently; try again in ${retryAfterMinutes} min.`, { retryAfterMinutes });
+        throw tooMany('Cooldown', `You reported this station recently; try again in ${retryAfterMinutes} min.`, {
+          retryAfterMinutes,
+        });
       }
     }
     const { id } = await trx
@@ -225,22 +280,47 @@ export const reportStation = async (db: Db, actor: Actor, input: ReportInput, no
   });
 };
 
-export const postComment = async (db: Db, actor: Actor, stationId: number, content: string, now: Date): Promise<CommentRow> => {
+export const postComment = async (
+  db: Db,
+  actor: Actor,
+  stationId: number,
+  content: string,
+  now: Date,
+): Promise<CommentRow> => {
   const station = await findStation(db, stationId);
   if (!station?.is_active) throw stationNotFound();
   const { id } = await db
     .insertInto('station_comments')
-    .values({ station_id: stationId, author_user_id: actor.id, author_role: actor.role as 'DRIVER', content, created_at: now, deleted_at: null, deleted_by: null })
+    .values({
+      station_id: stationId,
+      author_user_id: actor.id,
+      author_role: actor.role as 'DRIVER',
+      content,
+      created_at: now,
+      deleted_at: null,
+      deleted_by: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return (await findComment(db, id))!;
 };
 
 const softDeleteComment = (db: Db, id: number, by: string, now: Date) =>
-  db.updateTable('station_comments').set({ deleted_at: now, deleted_by: by }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  db
+    .updateTable('station_comments')
+    .set({ deleted_at: now, deleted_by: by })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 
 /** Only the author withdraws their comment (403 for anyone else; 404 NotFound when there is no such comment). */
-export const deleteOwnComment = async (db: Db, actor: Actor, stationId: number, commentId: number, now: Date): Promise<void> => {
+export const deleteOwnComment = async (
+  db: Db,
+  actor: Actor,
+  stationId: number,
+  commentId: number,
+  now: Date,
+): Promise<void> => {
   const station = await findStation(db, stationId);
   if (!station?.is_active) throw stationNotFound();
   const comment = await findComment(db, commentId);
@@ -249,10 +329,17 @@ export const deleteOwnComment = async (db: Db, actor: Actor, stationId: number, 
   await softDeleteComment(db, commentId, `user:${actor.id}`, now);
 };
 
-export const moderateComment = async (db: Db, admin: Actor, stationId: number, commentId: number, now: Date): Promise<void> => {
+export const moderateComment = async (
+  db: Db,
+  admin: Actor,
+  stationId: number,
+  commentId: number,
+  now: Date,
+): Promise<void> => {
   if (!(await findStation(db, stationId))) throw stationNotFound();
   const comment = await findComment(db, commentId);
-  if (!comment || comment.station_id !== stationId) throw notFound('CommentNotFound', 'No such comment on this station.');
+  if (!comment || comment.station_id !== stationId)
+    throw notFound('CommentNotFound', 'No such comment on this station.');
   await softDeleteComment(db, commentId, `admin:${admin.id}`, now);
 };
 
@@ -263,5 +350,7 @@ export const moderateComment = async (db: Db, admin: Actor, stationId: number, c
 export const enforceLimit = async (limit: RateLimit, key: string): Promise<void> => {
   const verdict = await limit.hit(key);
   if (!verdict.allowed)
-    throw tooMany('Cooldown', `Too many requests; try again in ${verdict.retryAfterSeconds} s.`, { retryAfterSeconds: verdict.retryAfterSeconds });
+    throw tooMany('Cooldown', `Too many requests; try again in ${verdict.retryAfterSeconds} s.`, {
+      retryAfterSeconds: verdict.retryAfterSeconds,
+    });
 };

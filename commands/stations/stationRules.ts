@@ -14,7 +14,10 @@ export const DUPLICATE_RADIUS_METERS = 50;
 export const VENEZUELA = { minLatitude: 0.6, maxLatitude: 12.3, minLongitude: -73.4, maxLongitude: -59.7 };
 
 export const inVenezuela = ({ latitude, longitude }: LatLng): boolean =>
-  latitude >= VENEZUELA.minLatitude && latitude <= VENEZUELA.maxLatitude && longitude >= VENEZUELA.minLongitude && longitude <= VENEZUELA.maxLongitude;
+  latitude >= VENEZUELA.minLatitude &&
+  latitude <= VENEZUELA.maxLatitude &&
+  longitude >= VENEZUELA.minLongitude &&
+  longitude <= VENEZUELA.maxLongitude;
 
 /** "Same name": case, accents and runs of spaces do not count ("Estación  Petare" = "estacion petare"). */
 export const nameKey = (name: string): string =>

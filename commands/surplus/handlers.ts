@@ -1,6 +1,12 @@
 import { conflict, notFound, unprocessable } from '../../domain/errors.js';
 import { surplusStream } from '../../domain/surplus/events.js';
-import { isOpen, surplusClientPrice, surplusDecider, type SurplusCommand, type SurplusState } from '../../domain/surplus/surplus.js';
+import {
+  isOpen,
+  surplusClientPrice,
+  surplusDecider,
+  type SurplusCommand,
+  type SurplusState,
+} from '../../domain/surplus/surplus.js';
 import type { Actor } from '../../domain/actor.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
@@ -37,13 +43,31 @@ export const listSurplus = async (ctx: Deps, actor: Actor, input: ListSurplusInp
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may publish surplus.');
   const driverHasActiveOrder = (await activeOrderOfDriver(ctx.db, driver.driverId)) !== null;
   const listingId = await nextId(ctx.db, 'surplus_listing_id_seq');
-  const result = await onListing(ctx, listingId, { type: 'ListSurplus', listingId, driverId: driver.driverId, cityId: driver.cityId, driverHasActiveOrder, ...input, now }, metadata);
+  const result = await onListing(
+    ctx,
+    listingId,
+    {
+      type: 'ListSurplus',
+      listingId,
+      driverId: driver.driverId,
+      cityId: driver.cityId,
+      driverHasActiveOrder,
+      ...input,
+      now,
+    },
+    metadata,
+  );
   return { listingId, position: result.position };
 };
 
 /** DELETE /surplus/{id} and POST /surplus/{id}/cancel. */
 export const cancelSurplus = async (ctx: Deps, actor: Actor, listingId: number, metadata?: EventMetadata) => {
-  const result = await onListing(ctx, listingId, { type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() }, metadata);
+  const result = await onListing(
+    ctx,
+    listingId,
+    { type: 'CancelSurplus', driverId: actor.driverId ?? -1, now: ctx.clock.now() },
+    metadata,
+  );
   return { position: result.position };
 };
 
@@ -67,12 +91,19 @@ export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurp
   const listing = await loadSurplus(ctx, input.listingId);
   if (!listing) throw notFound('NotFound', 'Surplus listing not found.');
   // Checks that need no reservation come first, so a refused request never flips the listing.
-  if (!isOpen(listing, ctx.clock.now())) throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
+  if (!isOpen(listing, ctx.clock.now()))
+    throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
   await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
-  if (!(await officialRateAt(ctx.db, ctx.clock.now()))) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
+  if (!(await officialRateAt(ctx.db, ctx.clock.now())))
+    throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
 
   const orderId = await nextId(ctx.db, 'order_id_seq');
-  const reserved = await onListing(ctx, input.listingId, { type: 'ReserveSurplus', orderId, clientId: actor.id, now: ctx.clock.now() }, metadata);
+  const reserved = await onListing(
+    ctx,
+    input.listingId,
+    { type: 'ReserveSurplus', orderId, clientId: actor.id, now: ctx.clock.now() },
+    metadata,
+  );
   try {
     const created = await createOrder(
       ctx,
@@ -84,7 +115,8 @@ export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurp
         address: input.address,
         addressReference: input.addressReference,
         litersRequested: listing.availableLiters,
-        waterPriceCents: surplusClientPrice(listing.driverGrossCents, input.paymentMethod, pricingSettingsOf(ctx)).basePriceCents,
+        waterPriceCents: surplusClientPrice(listing.driverGrossCents, input.paymentMethod, pricingSettingsOf(ctx))
+          .basePriceCents,
         waterType: 'POTABLE',
         paymentMethod: input.paymentMethod,
         paymentFormId: input.paymentFormId,
@@ -99,7 +131,12 @@ export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurp
   } catch (err) {
     try {
       // Settled before the error answers, so the caller's next read already shows the listing ACTIVA.
-      const released = await onListing(ctx, input.listingId, { type: 'ReleaseReservation', orderId, now: ctx.clock.now() }, metadata);
+      const released = await onListing(
+        ctx,
+        input.listingId,
+        { type: 'ReleaseReservation', orderId, now: ctx.clock.now() },
+        metadata,
+      );
       await ctx.settle(released.position);
     } catch (releaseErr) {
       ctx.logger.error({ err: releaseErr, listingId: input.listingId }, 'releasing a surplus reservation failed');
@@ -109,4 +146,5 @@ export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurp
 };
 
 /** Timer: a no-op when the listing was reserved or cancelled meanwhile, or is not yet due. */
-export const expireSurplus = (ctx: Deps, listingId: number) => onListing(ctx, listingId, { type: 'ExpireSurplus', now: ctx.clock.now() }, SYSTEM);
+export const expireSurplus = (ctx: Deps, listingId: number) =>
+  onListing(ctx, listingId, { type: 'ExpireSurplus', now: ctx.clock.now() }, SYSTEM);

@@ -7,7 +7,18 @@ const pricing = samplePricing;
 
 const delivered = (over: Partial<OrderDeliveredData> = {}): DeliveryCause => ({
   eventId: 'delivery-event-1',
-  data: { orderId: 31, clientId: 5, driverId: 8, litersRequested: 2000, actualLiters: 2000, paymentMethod: 'PAYPROV_DI', pricing: pricing(), isValidPromotion: false, deliveredAt: '2026-03-01T12:00:00.000Z', ...over },
+  data: {
+    orderId: 31,
+    clientId: 5,
+    driverId: 8,
+    litersRequested: 2000,
+    actualLiters: 2000,
+    paymentMethod: 'PAYPROV_DI',
+    pricing: pricing(),
+    isValidPromotion: false,
+    deliveredAt: '2026-03-01T12:00:00.000Z',
+    ...over,
+  },
 });
 
 const order = { surplusListingId: null, officialRateCents: 3650 };
@@ -37,14 +48,23 @@ describe('delivery → wallet entries', () => {
   });
 
   it('a cash order leaves the commission as debt; a cash surplus reservation too', () => {
-    const cash = delivered({ paymentMethod: 'CASH_USD', pricing: pricing({ paymentMethod: 'CASH_USD', driverReceivesCents: 2250 }) });
+    const cash = delivered({
+      paymentMethod: 'CASH_USD',
+      pricing: pricing({ paymentMethod: 'CASH_USD', driverReceivesCents: 2250 }),
+    });
     for (const o of [order, { ...order, surplusListingId: 4 }]) {
-      expect(walletEntriesForDelivery(cash, o, ids)).toEqual([expect.objectContaining({ ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250 })]);
+      expect(walletEntriesForDelivery(cash, o, ids)).toEqual([
+        expect.objectContaining({ ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250 }),
+      ]);
     }
   });
 
   it('a cash order delivered as a valid promotion also gets the credited part back as PROMO_REIMBURSEMENT', () => {
-    const cash = delivered({ paymentMethod: 'CASH_USD', isValidPromotion: true, pricing: pricing({ paymentMethod: 'CASH_USD', promoCreditCents: 1000, clientChargedCents: 1500 }) });
+    const cash = delivered({
+      paymentMethod: 'CASH_USD',
+      isValidPromotion: true,
+      pricing: pricing({ paymentMethod: 'CASH_USD', promoCreditCents: 1000, clientChargedCents: 1500 }),
+    });
     expect(walletEntriesForDelivery(cash, order, ids).map((e) => [e.ledgerType, e.direction, e.amountCents])).toEqual([
       ['CASH_COMMISSION_DEBT', 'DEBIT', 250],
       ['PROMO_REIMBURSEMENT', 'CREDIT', 1000],
@@ -57,11 +77,18 @@ describe('delivery → wallet entries', () => {
   });
 
   it('a zero figure writes no entry', () => {
-    const cash = delivered({ paymentMethod: 'CASH_USD', pricing: pricing({ paymentMethod: 'CASH_USD', platformRevenueCents: 0 }) });
+    const cash = delivered({
+      paymentMethod: 'CASH_USD',
+      pricing: pricing({ paymentMethod: 'CASH_USD', platformRevenueCents: 0 }),
+    });
     expect(walletEntriesForDelivery(cash, order, ids)).toEqual([]);
   });
 
   it('renders the rate snapshot with two decimals', () => {
-    expect([exchangeRateAmount(3650), exchangeRateAmount(5), exchangeRateAmount(4_012_345)]).toEqual(['36.50', '0.05', '40123.45']);
+    expect([exchangeRateAmount(3650), exchangeRateAmount(5), exchangeRateAmount(4_012_345)]).toEqual([
+      '36.50',
+      '0.05',
+      '40123.45',
+    ]);
   });
 });

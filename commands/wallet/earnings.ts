@@ -22,24 +22,65 @@ export interface DeliveredOrderFacts {
 }
 
 /** The official rate as the spec's `exchange_rate_amount` string: bolivars per USD with two decimals. */
-export const exchangeRateAmount = (officialRateCents: number): string => `${Math.trunc(officialRateCents / 100)}.${String(officialRateCents % 100).padStart(2, '0')}`;
+export const exchangeRateAmount = (officialRateCents: number): string =>
+  `${Math.trunc(officialRateCents / 100)}.${String(officialRateCents % 100).padStart(2, '0')}`;
 
-export const walletEntriesForDelivery = (cause: DeliveryCause, order: DeliveredOrderFacts, entryId: (purpose: string) => string): EntryRequest[] => {
+export const walletEntriesForDelivery = (
+  cause: DeliveryCause,
+  order: DeliveredOrderFacts,
+  entryId: (purpose: string) => string,
+): EntryRequest[] => {
   const d = cause.data;
   const surplus = order.surplusListingId !== null;
   const what = surplus ? `reserva de excedente del pedido #${d.orderId}` : `pedido #${d.orderId}`;
-  const common = { driverId: d.driverId, orderId: d.orderId, receiptId: null, exchangeRateAmount: exchangeRateAmount(order.officialRateCents), causeId: cause.eventId };
+  const common = {
+    driverId: d.driverId,
+    orderId: d.orderId,
+    receiptId: null,
+    exchangeRateAmount: exchangeRateAmount(order.officialRateCents),
+    causeId: cause.eventId,
+  };
   const entries: EntryRequest[] = isCash(d.paymentMethod)
     ? [
-        { ...common, entryId: entryId('wallet/CASH_COMMISSION_DEBT'), ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: d.pricing.platformRevenueCents, description: `Comisión de la plataforma, ${what} (cobrado en efectivo)` },
+        {
+          ...common,
+          entryId: entryId('wallet/CASH_COMMISSION_DEBT'),
+          ledgerType: 'CASH_COMMISSION_DEBT',
+          direction: 'DEBIT',
+          amountCents: d.pricing.platformRevenueCents,
+          description: `Comisión de la plataforma, ${what} (cobrado en efectivo)`,
+        },
         ...(d.isValidPromotion
-          ? [{ ...common, entryId: entryId('wallet/PROMO_REIMBURSEMENT'), ledgerType: 'PROMO_REIMBURSEMENT' as const, direction: 'CREDIT' as const, amountCents: d.pricing.promoCreditCents, description: `Reintegro del crédito promocional, ${what}` }]
+          ? [
+              {
+                ...common,
+                entryId: entryId('wallet/PROMO_REIMBURSEMENT'),
+                ledgerType: 'PROMO_REIMBURSEMENT' as const,
+                direction: 'CREDIT' as const,
+                amountCents: d.pricing.promoCreditCents,
+                description: `Reintegro del crédito promocional, ${what}`,
+              },
+            ]
           : []),
       ]
     : [
         surplus
-          ? { ...common, entryId: entryId('wallet/SURPLUS_EARNING'), ledgerType: 'SURPLUS_EARNING', direction: 'CREDIT', amountCents: d.pricing.driverReceivesCents, description: `Ganancia de la ${what}` }
-          : { ...common, entryId: entryId('wallet/ORDER_EARNING'), ledgerType: 'ORDER_EARNING', direction: 'CREDIT', amountCents: d.pricing.driverReceivesCents, description: `Ganancia del ${what}` },
+          ? {
+              ...common,
+              entryId: entryId('wallet/SURPLUS_EARNING'),
+              ledgerType: 'SURPLUS_EARNING',
+              direction: 'CREDIT',
+              amountCents: d.pricing.driverReceivesCents,
+              description: `Ganancia de la ${what}`,
+            }
+          : {
+              ...common,
+              entryId: entryId('wallet/ORDER_EARNING'),
+              ledgerType: 'ORDER_EARNING',
+              direction: 'CREDIT',
+              amountCents: d.pricing.driverReceivesCents,
+              description: `Ganancia del ${what}`,
+            },
       ];
   // A zero figure (no commission, no credit) moves no money: the ledger holds only movements.
   return entries.filter((e) => e.amountCents > 0);

@@ -33,7 +33,12 @@ const walletEventIds = (cmd: WalletRequest) => {
 };
 
 /** load → decide → append on the driver's wallet stream. */
-export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, metadata?: EventMetadata): Promise<Handled<WalletState, WalletEvent>> =>
+export const runWallet = async (
+  ctx: Ctx,
+  driverId: number,
+  cmd: WalletRequest,
+  metadata?: EventMetadata,
+): Promise<Handled<WalletState, WalletEvent>> =>
   ctx.handle(walletDecider, walletStream(driverId), () => ({ ...cmd, now: ctx.clock.now() }) as WalletCommand, {
     metadata,
     eventIds: walletEventIds(cmd),
@@ -42,12 +47,21 @@ export const runWallet = async (ctx: Ctx, driverId: number, cmd: WalletRequest, 
 
 /** A wallet command as a reaction decides it, with the wallet's own event ids and patience. */
 export const sendToWallet = (cmd: WalletCommand, purpose: string): Send =>
-  send(walletDecider, walletStream(cmd.driverId), cmd, purpose, { eventIds: walletEventIds(cmd), attempts: WALLET_ATTEMPTS });
+  send(walletDecider, walletStream(cmd.driverId), cmd, purpose, {
+    eventIds: walletEventIds(cmd),
+    attempts: WALLET_ATTEMPTS,
+  });
 
-export const loadWallet = async (ctx: Pick<CommandDeps, 'store'>, driverId: number) => (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
+export const loadWallet = async (ctx: Pick<CommandDeps, 'store'>, driverId: number) =>
+  (await loadState(ctx.store, walletStream(driverId), walletDecider)).state;
 
 /** An aggregate as it stood at an instant: its stream folded up to the events recorded by then. */
-export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<CommandDeps, 'store'>, streamId: string, aggregate: Aggregate<S, E>, asOf: Date): Promise<S> => {
+export const loadAsOf = async <S, E extends DomainEvent>(
+  ctx: Pick<CommandDeps, 'store'>,
+  streamId: string,
+  aggregate: Aggregate<S, E>,
+  asOf: Date,
+): Promise<S> => {
   let s = aggregate.initialState;
   for (const r of await ctx.store.readStream(streamId)) {
     if (r.recordedAt.getTime() > asOf.getTime()) break;
@@ -57,14 +71,26 @@ export const loadAsOf = async <S, E extends DomainEvent>(ctx: Pick<CommandDeps, 
 };
 
 /** The entry id of a settlement receipt's PAYOUT_SENT: one per receipt, whoever records it and however often. */
-export const payoutEntryId = (receiptId: string): string => derivedEventId(`receipt-${receiptId}`, 'wallet/PAYOUT_SENT');
+export const payoutEntryId = (receiptId: string): string =>
+  derivedEventId(`receipt-${receiptId}`, 'wallet/PAYOUT_SENT');
 
 /** The wallet commands the API sends (reactions send theirs with sendToWallet). */
 export const walletCommands = (ctx: Ctx) => ({
   open: (driverId: number, m?: EventMetadata) => runWallet(ctx, driverId, { type: 'OpenWallet', driverId }, m),
   /** The entry id is the request's (commands/idempotency.ts): a repeated request books nothing more. */
-  adjust: (a: { driverId: number; entryId?: string; direction: 'CREDIT' | 'DEBIT'; amountCents: number; reason: string; adminId: number }, m?: EventMetadata) =>
-    runWallet(ctx, a.driverId, { type: 'AdjustBalance', ...a, entryId: a.entryId ?? randomUUID() }, m),
-  setPayoutAccount: (a: { driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean }, m?: EventMetadata) =>
-    runWallet(ctx, a.driverId, { type: 'SetPayoutAccount', ...a }, m),
+  adjust: (
+    a: {
+      driverId: number;
+      entryId?: string;
+      direction: 'CREDIT' | 'DEBIT';
+      amountCents: number;
+      reason: string;
+      adminId: number;
+    },
+    m?: EventMetadata,
+  ) => runWallet(ctx, a.driverId, { type: 'AdjustBalance', ...a, entryId: a.entryId ?? randomUUID() }, m),
+  setPayoutAccount: (
+    a: { driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean },
+    m?: EventMetadata,
+  ) => runWallet(ctx, a.driverId, { type: 'SetPayoutAccount', ...a }, m),
 });

@@ -20,5 +20,8 @@ export const setPayoutAccount = async (
   const problem = payoutAccountProblem(input.account);
   if (problem) throw badRequest('InvalidPayoutConfig', problem);
   if (input.otp !== undefined) await confirmPhoneCode(ctx, input.phone, input.otp);
-  return walletCommands(ctx).setPayoutAccount({ driverId: input.driverId, userId: input.userId, account: input.account, otpVerified: input.otp !== undefined }, metadata);
+  return walletCommands(ctx).setPayoutAccount(
+    { driverId: input.driverId, userId: input.userId, account: input.account, otpVerified: input.otp !== undefined },
+    metadata,
+  );
 };

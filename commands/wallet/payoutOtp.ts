@@ -8,7 +8,11 @@ import { otpHash, sameHash } from '../../infra/identity/secrets.js';
  * phone: the same rules as sign-in (a wrong guess spends one of the code's attempts, the
  * last one kills it, a right code is consumed once), but nobody is signed in. 401 InvalidOtp otherwise.
  */
-export const confirmPhoneCode = async (ctx: Pick<CommandDeps, 'db' | 'clock' | 'config'>, phone: string, code: string): Promise<void> => {
+export const confirmPhoneCode = async (
+  ctx: Pick<CommandDeps, 'db' | 'clock' | 'config'>,
+  phone: string,
+  code: string,
+): Promise<void> => {
   const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');
   const expected = otpHash(ctx.config.JWT_SECRET, phone, code);
   const claimed = await ctx.db
@@ -21,9 +25,19 @@ export const confirmPhoneCode = async (ctx: Pick<CommandDeps, 'db' | 'clock' | '
     .executeTakeFirst();
   if (!claimed) throw invalid();
   if (!sameHash(claimed.code_hash, expected)) {
-    if (claimed.attempts >= ctx.config.OTP_MAX_ATTEMPTS) await ctx.db.deleteFrom('otp_codes').where('phone', '=', phone).where('code_hash', '=', claimed.code_hash).execute();
+    if (claimed.attempts >= ctx.config.OTP_MAX_ATTEMPTS)
+      await ctx.db
+        .deleteFrom('otp_codes')
+        .where('phone', '=', phone)
+        .where('code_hash', '=', claimed.code_hash)
+        .execute();
     throw invalid();
   }
-  const consumed = await ctx.db.deleteFrom('otp_codes').where('phone', '=', phone).where('code_hash', '=', claimed.code_hash).returning('phone').executeTakeFirst();
+  const consumed = await ctx.db
+    .deleteFrom('otp_codes')
+    .where('phone', '=', phone)
+    .where('code_hash', '=', claimed.code_hash)
+    .returning('phone')
+    .executeTakeFirst();
   if (!consumed) throw invalid();
 };

@@ -20,7 +20,18 @@ const delivery = (over: Partial<OrderDeliveredData> = {}): Cause => ({
   eventId: 'delivery-1',
   type: 'OrderDelivered',
   streamId: 'order-31',
-  data: { orderId: 31, clientId: 5, driverId: DRIVER, litersRequested: 2000, actualLiters: 2000, paymentMethod: 'CASH_USD', pricing: pricing(), isValidPromotion: false, deliveredAt: '2026-03-01T12:00:00.000Z', ...over },
+  data: {
+    orderId: 31,
+    clientId: 5,
+    driverId: DRIVER,
+    litersRequested: 2000,
+    actualLiters: 2000,
+    paymentMethod: 'CASH_USD',
+    pricing: pricing(),
+    isValidPromotion: false,
+    deliveredAt: '2026-03-01T12:00:00.000Z',
+    ...over,
+  },
 });
 
 const order = { surplusListingId: null, officialRateCents: 3650 };
@@ -28,12 +39,24 @@ const order = { surplusListingId: null, officialRateCents: 3650 };
 /** A wallet holding one manual adjustment of this many cents (negative: debt). */
 const walletWith = (balanceCents: number): WalletState =>
   balanceCents === 0
-    ? spec(walletDecider).givenCommands({ type: 'OpenWallet', driverId: DRIVER, now: new Date('2026-02-01T00:00:00Z') }).state()
+    ? spec(walletDecider)
+        .givenCommands({ type: 'OpenWallet', driverId: DRIVER, now: new Date('2026-02-01T00:00:00Z') })
+        .state()
     : spec(walletDecider)
-        .givenCommands({ type: 'AdjustBalance', driverId: DRIVER, entryId: 'adj-1', direction: balanceCents < 0 ? 'DEBIT' : 'CREDIT', amountCents: Math.abs(balanceCents), reason: 'saldo inicial', adminId: 1, now: new Date('2026-02-01T00:00:00Z') })
+        .givenCommands({
+          type: 'AdjustBalance',
+          driverId: DRIVER,
+          entryId: 'adj-1',
+          direction: balanceCents < 0 ? 'DEBIT' : 'CREDIT',
+          amountCents: Math.abs(balanceCents),
+          reason: 'saldo inicial',
+          adminId: 1,
+          now: new Date('2026-02-01T00:00:00Z'),
+        })
         .state();
 
-const when = (wallet: WalletState, e: Cause = delivery(), o: typeof order | null = order) => deliveryReactions(CAP_CENTS)(e, { order: o, wallet }, NOW);
+const when = (wallet: WalletState, e: Cause = delivery(), o: typeof order | null = order) =>
+  deliveryReactions(CAP_CENTS)(e, { order: o, wallet }, NOW);
 const commands = (sends: Send[]) => sends.map((s) => ({ streamId: s.streamId, command: s.command as WalletCommand }));
 
 describe('wallet reactions to a delivery', () => {
@@ -42,7 +65,14 @@ describe('wallet reactions to a delivery', () => {
     expect(commands(sends)).toEqual([
       {
         streamId: `wallet-${DRIVER}`,
-        command: expect.objectContaining({ type: 'RecordEntry', ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250, entryId: derivedEventId('delivery-1', 'wallet/CASH_COMMISSION_DEBT'), now: NOW }),
+        command: expect.objectContaining({
+          type: 'RecordEntry',
+          ledgerType: 'CASH_COMMISSION_DEBT',
+          direction: 'DEBIT',
+          amountCents: 250,
+          entryId: derivedEventId('delivery-1', 'wallet/CASH_COMMISSION_DEBT'),
+          now: NOW,
+        }),
       },
     ]);
     const ledgerEvent = { type: 'LedgerEntryRecorded', data: { entryId: 'the-entry' } };
@@ -53,7 +83,9 @@ describe('wallet reactions to a delivery', () => {
     const sends = when(walletWith(-(CAP_CENTS - 250)));
     expect(sends.map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`, `driver-${DRIVER}`]);
     expect(sends[1].command).toEqual({ type: 'SetOnline', online: false, allowed: true, now: NOW });
-    expect(sends[1].eventIds?.(0, { type: 'DriverWentOffline', data: {} })).toBe(derivedEventId('delivery-1', 'wallet/offline-at-cap'));
+    expect(sends[1].eventIds?.(0, { type: 'DriverWentOffline', data: {} })).toBe(
+      derivedEventId('delivery-1', 'wallet/offline-at-cap'),
+    );
   });
 
   it('a commission that stays a cent below the cap leaves the driver online', () => {
@@ -74,7 +106,16 @@ describe('wallet reactions to a delivery', () => {
     const first = when(walletWith(-(CAP_CENTS - 250)));
     const recorded = spec(walletDecider)
       .givenCommands(
-        { type: 'AdjustBalance', driverId: DRIVER, entryId: 'adj-1', direction: 'DEBIT', amountCents: CAP_CENTS - 250, reason: 'saldo inicial', adminId: 1, now: new Date('2026-02-01T00:00:00Z') },
+        {
+          type: 'AdjustBalance',
+          driverId: DRIVER,
+          entryId: 'adj-1',
+          direction: 'DEBIT',
+          amountCents: CAP_CENTS - 250,
+          reason: 'saldo inicial',
+          adminId: 1,
+          now: new Date('2026-02-01T00:00:00Z'),
+        },
         first[0].command as WalletCommand,
       )
       .state();
@@ -84,8 +125,16 @@ describe('wallet reactions to a delivery', () => {
   });
 
   it('an online payment earns driver_receives as ORDER_EARNING', () => {
-    const sends = when(walletWith(-CAP_CENTS), delivery({ paymentMethod: 'PAYPROV_DI', pricing: pricing({ paymentMethod: 'PAYPROV_DI' }) }));
-    expect(commands(sends)).toEqual([{ streamId: `wallet-${DRIVER}`, command: expect.objectContaining({ ledgerType: 'ORDER_EARNING', direction: 'CREDIT', amountCents: 2227 }) }]);
+    const sends = when(
+      walletWith(-CAP_CENTS),
+      delivery({ paymentMethod: 'PAYPROV_DI', pricing: pricing({ paymentMethod: 'PAYPROV_DI' }) }),
+    );
+    expect(commands(sends)).toEqual([
+      {
+        streamId: `wallet-${DRIVER}`,
+        command: expect.objectContaining({ ledgerType: 'ORDER_EARNING', direction: 'CREDIT', amountCents: 2227 }),
+      },
+    ]);
   });
 
   it('a delivery of an order no longer found decides nothing', () => {

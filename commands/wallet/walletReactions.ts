@@ -11,7 +11,15 @@ import { usdToCents } from '../../domain/money.js';
 import type { Config } from '../../infra/config.js';
 import type { Scheduler } from '../../infra/scheduler.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, send, startProcess, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
+import {
+  processManager,
+  send,
+  startProcess,
+  type Cause,
+  type ReactionContext,
+  type Send,
+  type Streams,
+} from '../processManager.js';
 import { walletEntriesForDelivery, type DeliveredOrderFacts } from './earnings.js';
 import { sendToWallet } from './handlers.js';
 
@@ -36,19 +44,31 @@ export const deliveryReactions =
   (e: Cause, { order, wallet }: DeliveryReactionState, now: Date): Send[] => {
     if (!order) return [];
     const data = e.data as OrderDeliveredData;
-    const entries = walletEntriesForDelivery({ eventId: e.eventId, data }, order, (purpose) => derivedEventId(e.eventId, purpose));
+    const entries = walletEntriesForDelivery({ eventId: e.eventId, data }, order, (purpose) =>
+      derivedEventId(e.eventId, purpose),
+    );
     const commands: WalletCommand[] = entries.map((entry) => ({ type: 'RecordEntry', ...entry, now }));
     const sends = entries.map((entry, i) => sendToWallet(commands[i], `wallet/${entry.ledgerType}`));
-    if (entries.length === 0 || isUnderCashDebtCap(walletAfter(wallet, commands).balanceCents, cashDebtCapCents)) return sends;
-    const offline = send(driverDecider, driverStream(data.driverId), { type: 'SetOnline', online: false, allowed: true, now }, 'wallet/offline-at-cap', {
-      eventIds: () => derivedEventId(e.eventId, 'wallet/offline-at-cap'),
-    });
+    if (entries.length === 0 || isUnderCashDebtCap(walletAfter(wallet, commands).balanceCents, cashDebtCapCents))
+      return sends;
+    const offline = send(
+      driverDecider,
+      driverStream(data.driverId),
+      { type: 'SetOnline', online: false, allowed: true, now },
+      'wallet/offline-at-cap',
+      {
+        eventIds: () => derivedEventId(e.eventId, 'wallet/offline-at-cap'),
+      },
+    );
     return [...sends, offline];
   };
 
 const deliveryState = async (streams: Streams, e: Cause): Promise<DeliveryReactionState> => {
   const { orderId, driverId } = e.data as OrderDeliveredData;
-  return { order: await streams.read(orderStream(orderId), orderDecider), wallet: await streams.read(walletStream(driverId), walletDecider) };
+  return {
+    order: await streams.read(orderStream(orderId), orderDecider),
+    wallet: await streams.read(walletStream(driverId), walletDecider),
+  };
 };
 
 /**
@@ -71,5 +91,6 @@ type WalletConfig = Pick<Config, 'CASH_DEBT_CAP_USD'>;
 export const reactToDelivery = (ctx: ReactionContext & { config: WalletConfig }, cause: Cause): Promise<number> =>
   walletEarningsProcess(ctx.config).react(ctx, cause);
 
-export const startWalletEarnings = (ctx: ReactionContext & { config: WalletConfig; scheduler: Pick<Scheduler, 'register'> }) =>
-  startProcess(ctx, walletEarningsProcess(ctx.config), { everyMs: 1000, inline: true });
+export const startWalletEarnings = (
+  ctx: ReactionContext & { config: WalletConfig; scheduler: Pick<Scheduler, 'register'> },
+) => startProcess(ctx, walletEarningsProcess(ctx.config), { everyMs: 1000, inline: true });

@@ -30,7 +30,12 @@ const NAV: [string, string][] = [
 
 const NavLink = ({ href, label }: { href: string; label: string }) => {
   const [location] = useLocation();
-  const current = href === '/' ? location === '/' : location === href || (location.startsWith(`${href}/`) && !NAV.some(([h]) => h !== href && h.startsWith(href) && location.startsWith(h)));
+  const current =
+    href === '/'
+      ? location === '/'
+      : location === href ||
+        (location.startsWith(`${href}/`) &&
+          !NAV.some(([h]) => h !== href && h.startsWith(href) && location.startsWith(h)));
   return (
     <Link href={href} aria-current={current ? 'page' : undefined}>
       {label}
@@ -52,14 +57,18 @@ const Shell = () => {
   };
   return (
     <div className="shell">
-      <a className="skip" href="#main">{t.app.skip}</a>
+      <a className="skip" href="#main">
+        {t.app.skip}
+      </a>
       <header className="top">
         <span className="brand">{t.app.title}</span>
         <span className="who">
           {t.signIn.signedInAs} {s.admin.name}
           {s.admin.superAdmin ? ` (${t.signIn.superAdmin})` : ''}
         </span>
-        <button type="button" onClick={() => void signOut()}>{t.nav.signOut}</button>
+        <button type="button" onClick={() => void signOut()}>
+          {t.nav.signOut}
+        </button>
       </header>
       <nav className="side" aria-label={t.app.menu}>
         {NAV.map(([href, label]) => (
@@ -78,7 +87,9 @@ const Shell = () => {
             <Route path="/drivers" nest component={Drivers} />
             <Route path="/customers" nest component={Customers} />
             <Route>
-              <p role="alert" className="notice error">{t.errors.notFound}</p>
+              <p role="alert" className="notice error">
+                {t.errors.notFound}
+              </p>
             </Route>
           </Switch>
         </Suspense>

@@ -15,7 +15,8 @@ const queryClient = new QueryClient({
       staleTime: 15_000,
       refetchOnWindowFocus: false,
       retry: (count, err) => err instanceof ApiError && (err.status === 503 || err.status === 429) && count < 3,
-      retryDelay: (_count, err) => (err instanceof ApiError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 2000),
+      retryDelay: (_count, err) =>
+        err instanceof ApiError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 2000,
     },
   },
 });

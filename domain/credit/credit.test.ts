@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../decider.js';
 import { errorOf } from '../../tests/support/deciderSpec.js';
-import { creditSummary, creditUsableForOrder, decide, evolve, initialState, redeemedForOrder, usableCredit } from './credit.js';
+import {
+  creditSummary,
+  creditUsableForOrder,
+  decide,
+  evolve,
+  initialState,
+  redeemedForOrder,
+  usableCredit,
+} from './credit.js';
 import type { CreditCommand, CreditState } from './credit.js';
 import type { CreditBucket, CreditKind } from './events.js';
 
@@ -18,7 +26,12 @@ const grant = (scope: CreditBucket, amountCents: number, grantId = amountCents):
   amountCents,
   now,
 });
-const adjust = (direction: 'CREDIT' | 'DEBIT', scope: CreditBucket, amountCents: number, reason = 'Goodwill after a late delivery'): CreditCommand => ({
+const adjust = (
+  direction: 'CREDIT' | 'DEBIT',
+  scope: CreditBucket,
+  amountCents: number,
+  reason = 'Goodwill after a late delivery',
+): CreditCommand => ({
   type: 'AdjustCredit',
   clientId: CLIENT,
   adminId: 1,
@@ -36,7 +49,13 @@ const redeem = (orderId: number, amountCents: number, kind: CreditKind = 'order'
   amountCents,
   now,
 });
-const refund = (orderId: number): CreditCommand => ({ type: 'RefundCredit', clientId: CLIENT, orderId, reason: 'ORDER_CANCELLED', now });
+const refund = (orderId: number): CreditCommand => ({
+  type: 'RefundCredit',
+  clientId: CLIENT,
+  orderId,
+  reason: 'ORDER_CANCELLED',
+  now,
+});
 
 const given = (...commands: CreditCommand[]): CreditState =>
   commands.reduce((s, c) => fold(evolve, s, decide(c, s)), initialState);
@@ -47,7 +66,16 @@ describe('grants and adjustments', () => {
     const [e] = decide(grant('ORDERS', 500), initialState);
     expect(e).toEqual({
       type: 'CreditGranted',
-      data: { clientId: CLIENT, grantId: 500, promotionId: 3, orderId: null, scope: 'ORDERS', amountCents: 500, balanceAfterCents: 500, grantedAt: now.toISOString() },
+      data: {
+        clientId: CLIENT,
+        grantId: 500,
+        promotionId: 3,
+        orderId: null,
+        scope: 'ORDERS',
+        amountCents: 500,
+        balanceAfterCents: 500,
+        grantedAt: now.toISOString(),
+      },
     });
     const s = fold(evolve, initialState, [e]);
     expect(decide(grant('ORDERS', 500), s)).toEqual([]);
@@ -61,7 +89,10 @@ describe('grants and adjustments', () => {
   });
 
   it('validates the amount and the reason (422)', () => {
-    expect(errorOf(() => decide(adjust('CREDIT', 'ANY', 0), initialState))).toMatchObject({ code: 'ValidationError', details: { fieldErrors: { amount: expect.any(Array) } } });
+    expect(errorOf(() => decide(adjust('CREDIT', 'ANY', 0), initialState))).toMatchObject({
+      code: 'ValidationError',
+      details: { fieldErrors: { amount: expect.any(Array) } },
+    });
     expect(errorOf(() => decide(adjust('CREDIT', 'ANY', 100, 'short'), initialState))).toMatchObject({
       code: 'ValidationError',
       details: { fieldErrors: { reason: expect.any(Array) } },
@@ -96,11 +127,17 @@ describe('RedeemCredit', () => {
         redeemedAt: now.toISOString(),
       },
     });
-    expect(decide(redeem(2, 250, 'surplus'), funded())[0].data).toMatchObject({ split: { ANY: 50, ORDERS: 0, SURPLUS: 200 } });
+    expect(decide(redeem(2, 250, 'surplus'), funded())[0].data).toMatchObject({
+      split: { ANY: 50, ORDERS: 0, SURPLUS: 200 },
+    });
   });
 
   it('refuses more than is usable (409 InsufficientCredit)', () => {
-    expect(errorOf(() => decide(redeem(1, 1301), funded()))).toMatchObject({ kind: 'conflict', code: 'InsufficientCredit', details: { usableCents: 1300 } });
+    expect(errorOf(() => decide(redeem(1, 1301), funded()))).toMatchObject({
+      kind: 'conflict',
+      code: 'InsufficientCredit',
+      details: { usableCents: 1300 },
+    });
   });
 
   it('is idempotent per order', () => {
@@ -113,7 +150,11 @@ describe('RedeemCredit', () => {
     const s = after(funded(), redeem(1, 500));
     const events = decide(redeem(1, 1200), s);
     expect(events.map((e) => e.type)).toEqual(['CreditRefunded', 'CreditRedeemed']);
-    expect(events[0].data).toMatchObject({ amountCents: 500, reason: 'ORDER_REPRICED', balancesAfter: { ANY: 1000, ORDERS: 300, SURPLUS: 200 } });
+    expect(events[0].data).toMatchObject({
+      amountCents: 500,
+      reason: 'ORDER_REPRICED',
+      balancesAfter: { ANY: 1000, ORDERS: 300, SURPLUS: 200 },
+    });
     expect(events[1].data).toMatchObject({ amountCents: 1200, split: { ANY: 900, ORDERS: 300, SURPLUS: 0 } });
     const next = fold(evolve, s, events);
     expect(next.balances).toEqual({ ANY: 100, ORDERS: 0, SURPLUS: 200 });
@@ -136,7 +177,12 @@ describe('RefundCredit', () => {
   it('gives the whole redemption back to its buckets, once', () => {
     const s = given(grant('ANY', 1000), grant('ORDERS', 300), redeem(1, 500));
     const [e] = decide(refund(1), s);
-    expect(e.data).toMatchObject({ orderId: 1, amountCents: 500, split: { ANY: 200, ORDERS: 300, SURPLUS: 0 }, reason: 'ORDER_CANCELLED' });
+    expect(e.data).toMatchObject({
+      orderId: 1,
+      amountCents: 500,
+      split: { ANY: 200, ORDERS: 300, SURPLUS: 0 },
+      reason: 'ORDER_CANCELLED',
+    });
     const refunded = fold(evolve, s, [e]);
     expect(refunded.balances).toEqual({ ANY: 1000, ORDERS: 300, SURPLUS: 0 });
     expect(decide(refund(1), refunded)).toEqual([]);
@@ -146,7 +192,14 @@ describe('RefundCredit', () => {
 
 describe('creditSummary', () => {
   it('sums what was earned and what is redeemed', () => {
-    const s = given(grant('ANY', 1000), adjust('CREDIT', 'SURPLUS', 200), adjust('DEBIT', 'ANY', 100), redeem(1, 400), redeem(2, 300), refund(2));
+    const s = given(
+      grant('ANY', 1000),
+      adjust('CREDIT', 'SURPLUS', 200),
+      adjust('DEBIT', 'ANY', 100),
+      redeem(1, 400),
+      redeem(2, 300),
+      refund(2),
+    );
     expect(creditSummary(s)).toEqual({
       anyCents: 500,
       ordersCents: 0,
@@ -185,10 +238,13 @@ describe('the books always balance', () => {
       const events = decide(cmd, s);
       for (const e of events) {
         s = evolve(s, e);
-        if (e.type === 'CreditRedeemed' || e.type === 'CreditRefunded') expect(e.data.balancesAfter).toEqual(s.balances);
+        if (e.type === 'CreditRedeemed' || e.type === 'CreditRefunded')
+          expect(e.data.balancesAfter).toEqual(s.balances);
         if (e.type === 'CreditGranted') credited += e.data.amountCents;
-        if (e.type === 'CreditAdjusted') (e.data.direction === 'CREDIT' ? (credited += e.data.amountCents) : (debited += e.data.amountCents));
-        if (e.type === 'CreditGranted' || e.type === 'CreditAdjusted') expect(e.data.balanceAfterCents).toBe(s.balances[e.data.scope]);
+        if (e.type === 'CreditAdjusted')
+          e.data.direction === 'CREDIT' ? (credited += e.data.amountCents) : (debited += e.data.amountCents);
+        if (e.type === 'CreditGranted' || e.type === 'CreditAdjusted')
+          expect(e.data.balanceAfterCents).toBe(s.balances[e.data.scope]);
       }
       const total = s.balances.ANY + s.balances.ORDERS + s.balances.SURPLUS;
       expect(total).toBe(credited - debited - creditSummary(s).redeemedCents);

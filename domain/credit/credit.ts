@@ -86,7 +86,8 @@ const usableFrom = (balances: BucketAmounts, kind: CreditKind): number =>
   Math.max(0, balances[SCOPED_BUCKET[kind]]) + Math.max(0, balances.ANY);
 
 /** Credit granted for surplus spends only on surplus orders: an order's kind follows from its listing. */
-export const creditKindOf = (surplusListingId: number | null): CreditKind => (surplusListingId === null ? 'order' : 'surplus');
+export const creditKindOf = (surplusListingId: number | null): CreditKind =>
+  surplusListingId === null ? 'order' : 'surplus';
 
 export const usableCredit = (s: CreditState, kind: CreditKind): number => usableFrom(s.balances, kind);
 
@@ -110,9 +111,9 @@ export const creditSummary = (s: CreditState) => ({
 });
 
 const assertPositiveCents = (amountCents: number): void => {
-  if (!Number.isSafeInteger(amountCents) || amountCents < 1) throw validationError({ amount: ['The amount must be at least 0.01.'] });
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1)
+    throw validationError({ amount: ['The amount must be at least 0.01.'] });
 };
-
 
 export const decide = (cmd: CreditCommand, s: CreditState): CreditEvent[] => {
   switch (cmd.type) {
@@ -139,7 +140,8 @@ export const decide = (cmd: CreditCommand, s: CreditState): CreditEvent[] => {
     case 'AdjustCredit': {
       assertPositiveCents(cmd.amountCents);
       const reason = cmd.reason.trim();
-      if (reason.length < 10 || reason.length > 500) throw validationError({ reason: ['The reason must be 10 to 500 characters.'] });
+      if (reason.length < 10 || reason.length > 500)
+        throw validationError({ reason: ['The reason must be 10 to 500 characters.'] });
       const signed = cmd.direction === 'CREDIT' ? cmd.amountCents : -cmd.amountCents;
       return [
         {
@@ -159,9 +161,11 @@ export const decide = (cmd: CreditCommand, s: CreditState): CreditEvent[] => {
     }
 
     case 'RedeemCredit': {
-      if (!Number.isSafeInteger(cmd.amountCents) || cmd.amountCents < 0) throw new RangeError(`bad redemption: ${cmd.amountCents}`);
+      if (!Number.isSafeInteger(cmd.amountCents) || cmd.amountCents < 0)
+        throw new RangeError(`bad redemption: ${cmd.amountCents}`);
       const previous = s.redemptions[cmd.orderId];
-      if (previous ? previous.amountCents === cmd.amountCents && previous.kind === cmd.kind : cmd.amountCents === 0) return [];
+      if (previous ? previous.amountCents === cmd.amountCents && previous.kind === cmd.kind : cmd.amountCents === 0)
+        return [];
       const events: CreditEvent[] = [];
       let balances = s.balances;
       if (previous) {
@@ -182,7 +186,10 @@ export const decide = (cmd: CreditCommand, s: CreditState): CreditEvent[] => {
       if (cmd.amountCents === 0) return events;
       const usable = usableFrom(balances, cmd.kind);
       if (cmd.amountCents > usable) {
-        throw conflict('InsufficientCredit', 'Not enough credit for this order.', { usableCents: usable, requestedCents: cmd.amountCents });
+        throw conflict('InsufficientCredit', 'Not enough credit for this order.', {
+          usableCents: usable,
+          requestedCents: cmd.amountCents,
+        });
       }
       const scoped = SCOPED_BUCKET[cmd.kind];
       const fromScoped = Math.min(cmd.amountCents, Math.max(0, balances[scoped]));
@@ -246,7 +253,10 @@ export const evolve = (s: CreditState, e: CreditEvent): CreditState => {
       return {
         ...s,
         balances: add(s.balances, e.data.split, -1),
-        redemptions: { ...s.redemptions, [e.data.orderId]: { kind: e.data.kind, amountCents: e.data.amountCents, split: e.data.split } },
+        redemptions: {
+          ...s.redemptions,
+          [e.data.orderId]: { kind: e.data.kind, amountCents: e.data.amountCents, split: e.data.split },
+        },
       };
     case 'CreditRefunded': {
       const redemptions = { ...s.redemptions };

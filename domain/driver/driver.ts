@@ -1,6 +1,12 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound, validationError } from '../errors.js';
-import { REQUIRED_DOCUMENT_TYPES, type DocumentType, type DriverEvent, type DriverStatus, type KycState } from './events.js';
+import {
+  REQUIRED_DOCUMENT_TYPES,
+  type DocumentType,
+  type DriverEvent,
+  type DriverStatus,
+  type KycState,
+} from './events.js';
 
 export interface DriverState {
   driverId: number | null;
@@ -71,9 +77,11 @@ export const evolve = (s: DriverState, e: DriverEvent): DriverState => {
 const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** A document counts while its expiry date (inclusive) has not passed. */
-const isCurrent = (expiresAt: string | null | undefined, now: Date): boolean => expiresAt === null || (expiresAt !== undefined && expiresAt >= isoDate(now));
+const isCurrent = (expiresAt: string | null | undefined, now: Date): boolean =>
+  expiresAt === null || (expiresAt !== undefined && expiresAt >= isoDate(now));
 
-const hasRequiredDocuments = (s: DriverState, now: Date): boolean => REQUIRED_DOCUMENT_TYPES.every((t) => isCurrent(s.documents[t], now));
+const hasRequiredDocuments = (s: DriverState, now: Date): boolean =>
+  REQUIRED_DOCUMENT_TYPES.every((t) => isCurrent(s.documents[t], now));
 
 /** After a profile or document change: an incomplete or rejected application becomes ready for review. */
 const submitIfComplete = (s: DriverState, now: Date): DriverEvent[] =>
@@ -87,7 +95,12 @@ export const decide = (cmd: DriverCommand, s: DriverState): DriverEvent[] => {
   const at = cmd.now.toISOString();
   if (cmd.type === 'RegisterDriver') {
     if (s.driverId !== null) return [];
-    return [{ type: 'DriverRegistered', data: { driverId: cmd.driverId, userId: cmd.userId, phone: cmd.phone, name: cmd.name, registeredAt: at } }];
+    return [
+      {
+        type: 'DriverRegistered',
+        data: { driverId: cmd.driverId, userId: cmd.userId, phone: cmd.phone, name: cmd.name, registeredAt: at },
+      },
+    ];
   }
   if (s.driverId === null) throw notFound('DriverNotFound', 'No such driver.');
   const driverId = s.driverId;
@@ -95,13 +108,21 @@ export const decide = (cmd: DriverCommand, s: DriverState): DriverEvent[] => {
     case 'RenameDriver':
       return s.name === cmd.name ? [] : [{ type: 'DriverRenamed', data: { driverId, name: cmd.name, at } }];
     case 'UpdateProfile': {
-      if (cmd.capacityLiters < s.availableLiters) throw validationError({ capacityLiters: ['The tank holds more water than this capacity.'] });
-      const e: DriverEvent = { type: 'DriverProfileUpdated', data: { driverId, plate: cmd.plate, capacityLiters: cmd.capacityLiters, cityId: cmd.cityId, at } };
+      if (cmd.capacityLiters < s.availableLiters)
+        throw validationError({ capacityLiters: ['The tank holds more water than this capacity.'] });
+      const e: DriverEvent = {
+        type: 'DriverProfileUpdated',
+        data: { driverId, plate: cmd.plate, capacityLiters: cmd.capacityLiters, cityId: cmd.cityId, at },
+      };
       return [e, ...submitIfComplete(evolve(s, e), cmd.now)];
     }
     case 'RecordDocument': {
-      if (cmd.expiresAt !== null && !isCurrent(cmd.expiresAt, cmd.now)) throw validationError({ expiresAt: ['The document has already expired.'] });
-      const e: DriverEvent = { type: 'DriverDocumentRecorded', data: { driverId, type: cmd.documentType, expiresAt: cmd.expiresAt, fileUrl: cmd.fileUrl, recordedAt: at } };
+      if (cmd.expiresAt !== null && !isCurrent(cmd.expiresAt, cmd.now))
+        throw validationError({ expiresAt: ['The document has already expired.'] });
+      const e: DriverEvent = {
+        type: 'DriverDocumentRecorded',
+        data: { driverId, type: cmd.documentType, expiresAt: cmd.expiresAt, fileUrl: cmd.fileUrl, recordedAt: at },
+      };
       return [e, ...submitIfComplete(evolve(s, e), cmd.now)];
     }
     case 'ApproveDriver':
@@ -127,7 +148,9 @@ export const decide = (cmd: DriverCommand, s: DriverState): DriverEvent[] => {
       if (!s.profile) throw wrongStatus('Complete the vehicle profile (tank capacity) first.');
       if (cmd.availableLiters > s.profile.capacityLiters)
         throw validationError({ availableLiters: [`At most the tank capacity (${s.profile.capacityLiters} liters).`] });
-      return cmd.availableLiters === s.availableLiters ? [] : [{ type: 'DriverTankUpdated', data: { driverId, availableLiters: cmd.availableLiters, at } }];
+      return cmd.availableLiters === s.availableLiters
+        ? []
+        : [{ type: 'DriverTankUpdated', data: { driverId, availableLiters: cmd.availableLiters, at } }];
   }
 };
 

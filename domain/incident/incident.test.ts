@@ -50,7 +50,10 @@ describe('incident decider', () => {
         },
       },
     ]);
-    expect(decide(report({ party: 'CLIENT', incidentType: 'PROBLEMA_PAGO', description: '  cobro doble ' }), initialState)[0].data).toMatchObject({
+    expect(
+      decide(report({ party: 'CLIENT', incidentType: 'PROBLEMA_PAGO', description: '  cobro doble ' }), initialState)[0]
+        .data,
+    ).toMatchObject({
       reporterRole: 'CLIENT',
       description: 'cobro doble',
     });
@@ -64,7 +67,8 @@ describe('incident decider', () => {
   it('answers strangers as if the order did not exist; bidders and admins are not participants', () => {
     expect(failure(report({ orderId: null, party: null }))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
     expect(failure(report({ party: null }))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
-    for (const party of ['BIDDER', 'ADMIN'] as const) expect(failure(report({ party }))).toMatchObject({ kind: 'forbidden', code: 'Forbidden' });
+    for (const party of ['BIDDER', 'ADMIN'] as const)
+      expect(failure(report({ party }))).toMatchObject({ kind: 'forbidden', code: 'Forbidden' });
   });
 
   it('needs a known type, and a description for OTRO', () => {
@@ -78,7 +82,10 @@ describe('incident decider', () => {
 
   it('records every incident type of the spec', () => {
     for (const incidentType of INCIDENT_TYPES) {
-      const [e] = decide(report({ incidentType, description: incidentType === 'OTRO' ? 'Otra cosa' : null }), initialState);
+      const [e] = decide(
+        report({ incidentType, description: incidentType === 'OTRO' ? 'Otra cosa' : null }),
+        initialState,
+      );
       expect(e.data.type, incidentType).toBe(incidentType);
     }
   });

@@ -1,5 +1,11 @@
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
-import { INCIDENT_DESCRIPTION_MAX, INCIDENT_TYPES, type IncidentEvent, type IncidentReportedData, type IncidentType } from './events.js';
+import {
+  INCIDENT_DESCRIPTION_MAX,
+  INCIDENT_TYPES,
+  type IncidentEvent,
+  type IncidentReportedData,
+  type IncidentType,
+} from './events.js';
 
 export type IncidentState = IncidentReportedData | null;
 export const initialState: IncidentState = null;
@@ -36,13 +42,16 @@ const isIncidentType = (s: string): s is IncidentType => (INCIDENT_TYPES as read
  */
 export const decide = (cmd: ReportIncident, state: IncidentState): IncidentEvent[] => {
   if (cmd.orderId === null || cmd.party === null) throw notFound('OrderNotFound', 'Order not found.');
-  if (cmd.party !== 'CLIENT' && cmd.party !== 'DRIVER') throw forbidden('Forbidden', 'Only the order’s customer and its driver report incidents.');
+  if (cmd.party !== 'CLIENT' && cmd.party !== 'DRIVER')
+    throw forbidden('Forbidden', 'Only the order’s customer and its driver report incidents.');
   if (state !== null) throw conflict('Conflict', 'This incident is already recorded.');
   const type = cmd.incidentType;
   if (!isIncidentType(type)) throw validationError({ type: [`must be one of ${INCIDENT_TYPES.join(', ')}`] });
   const description = cmd.description?.trim() || null;
-  if (type === 'OTRO' && description === null) throw validationError({ description: ['is required when type is OTRO'] });
-  if (description !== null && description.length > INCIDENT_DESCRIPTION_MAX) throw validationError({ description: [`at most ${INCIDENT_DESCRIPTION_MAX} characters`] });
+  if (type === 'OTRO' && description === null)
+    throw validationError({ description: ['is required when type is OTRO'] });
+  if (description !== null && description.length > INCIDENT_DESCRIPTION_MAX)
+    throw validationError({ description: [`at most ${INCIDENT_DESCRIPTION_MAX} characters`] });
   return [
     {
       type: 'IncidentReported',

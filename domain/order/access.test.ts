@@ -11,10 +11,28 @@ import { createOrderCommand } from '../../tests/support/orderCommands.js';
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const create: CreateOrder = createOrderCommand(1, at(0));
 const bid = (offerId: number, driverId: number): OrderCommand => ({
-  type: 'PlaceOffer', offerId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
-  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),
+  type: 'PlaceOffer',
+  offerId,
+  driverId,
+  driverGrossCents: null,
+  estimatedMinutes: 10,
+  driverRemainingLiters: 5000,
+  force: false,
+  driverLatitude: null,
+  driverLongitude: null,
+  now: at(1),
+  offerExpiresAt: at(11),
 });
-const accepted: OrderCommand = { type: 'AcceptOffer', offerId: 10, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) };
+const accepted: OrderCommand = {
+  type: 'AcceptOffer',
+  offerId: 10,
+  clientId: 7,
+  driverRemainingLiters: 5000,
+  driverBusy: false,
+  creditAvailableCents: 0,
+  now: at(2),
+  paymentExpiresAt: at(32),
+};
 const order = spec(orderDecider).givenCommands(create, bid(10, 21), bid(11, 22), accepted).state() as Order;
 
 const client: Actor = { id: 7, role: 'CLIENT' };
@@ -27,27 +45,39 @@ const admin: Actor = { id: 1, role: 'ADMIN' };
 describe('order access', () => {
   it('names each caller’s part in the order', () => {
     const parties = [client, otherClient, driver, losingBidder, stranger, admin].map((a) =>
-      partyOf({ clientId: order.clientId, driverId: order.driverId, bidderIds: Object.values(order.offers).map((o) => o.driverId) }, a),
+      partyOf(
+        {
+          clientId: order.clientId,
+          driverId: order.driverId,
+          bidderIds: Object.values(order.offers).map((o) => o.driverId),
+        },
+        a,
+      ),
     );
     expect(parties).toEqual(['CLIENT', null, 'DRIVER', 'BIDDER', null, 'ADMIN']);
   });
 
   it('answers strangers exactly what an unknown id gets: 404 OrderNotFound', () => {
-    for (const a of [otherClient, stranger]) expect(errorOf(() => visibleOrder(order, a))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
+    for (const a of [otherClient, stranger])
+      expect(errorOf(() => visibleOrder(order, a))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
     expect(errorOf(() => visibleOrder(null, client))).toMatchObject({ code: 'OrderNotFound' });
     expect(visibleOrder(order, losingBidder)).toBe(order);
   });
 
   it('lets only the assigned driver act on the trip: a losing bidder gets 403, a stranger 404', () => {
     expect(asAssignedDriver(order, driver)).toEqual({ order, driverId: 21 });
-    expect(errorOf(() => asAssignedDriver(order, losingBidder))).toMatchObject({ kind: 'forbidden', code: 'Forbidden' });
+    expect(errorOf(() => asAssignedDriver(order, losingBidder))).toMatchObject({
+      kind: 'forbidden',
+      code: 'Forbidden',
+    });
     expect(errorOf(() => asAssignedDriver(order, stranger))).toMatchObject({ code: 'OrderNotFound' });
     expect(errorOf(() => asAssignedDriver(order, client))).toMatchObject({ code: 'Forbidden' });
   });
 
   it('keeps client-only commands and offers to the owner: anyone else, admins included, gets 404', () => {
     expect(asOwner(order, client)).toBe(order);
-    for (const a of [admin, driver, otherClient]) expect(errorOf(() => asOwner(order, a))).toMatchObject({ code: 'OrderNotFound' });
+    for (const a of [admin, driver, otherClient])
+      expect(errorOf(() => asOwner(order, a))).toMatchObject({ code: 'OrderNotFound' });
     expect(asOwnerOfOffer(order, client, 11)).toBe(order);
     expect(errorOf(() => asOwnerOfOffer(order, client, 99))).toMatchObject({ code: 'NotFound' });
     expect(errorOf(() => asOwnerOfOffer(order, otherClient, 11))).toMatchObject({ code: 'NotFound' });

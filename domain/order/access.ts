@@ -9,7 +9,10 @@ import type { Order, OrderState } from './order.js';
  */
 export type Party = 'CLIENT' | 'DRIVER' | 'BIDDER' | 'ADMIN' | null;
 
-export const partyOf = (order: { clientId: number; driverId: number | null; bidderIds: number[] }, actor: Actor): Party => {
+export const partyOf = (
+  order: { clientId: number; driverId: number | null; bidderIds: number[] },
+  actor: Actor,
+): Party => {
   if (actor.role === 'ADMIN') return 'ADMIN';
   if (actor.role === 'CLIENT') return order.clientId === actor.id ? 'CLIENT' : null;
   const driverId = actor.driverId ?? null;
@@ -19,7 +22,10 @@ export const partyOf = (order: { clientId: number; driverId: number | null; bidd
 };
 
 const partyOfOrder = (s: Order, actor: Actor): Party =>
-  partyOf({ clientId: s.clientId, driverId: s.driverId, bidderIds: Object.values(s.offers).map((o) => o.driverId) }, actor);
+  partyOf(
+    { clientId: s.clientId, driverId: s.driverId, bidderIds: Object.values(s.offers).map((o) => o.driverId) },
+    actor,
+  );
 
 const orderNotFound = () => notFound('OrderNotFound', 'Order not found.');
 const offerNotFound = () => notFound('NotFound', 'Offer not found.');

@@ -29,9 +29,13 @@ export const placeOffer = (s: Order, cmd: PlaceOffer): OrderEvent[] => {
   }
   const commissionPrc = s.pricingSettings.platformCommissionPrc;
   const offerPriceCents =
-    cmd.driverGrossCents === null ? s.pricing.basePriceCents : offerPriceFromDriverGross(cmd.driverGrossCents, commissionPrc);
+    cmd.driverGrossCents === null
+      ? s.pricing.basePriceCents
+      : offerPriceFromDriverGross(cmd.driverGrossCents, commissionPrc);
   const driverPosition =
-    cmd.driverLatitude !== null && cmd.driverLongitude !== null ? { latitude: cmd.driverLatitude, longitude: cmd.driverLongitude } : null;
+    cmd.driverLatitude !== null && cmd.driverLongitude !== null
+      ? { latitude: cmd.driverLatitude, longitude: cmd.driverLongitude }
+      : null;
   const replaced = pendingOffers(s).find((o) => o.driverId === cmd.driverId) ?? null;
   const othersPending = pendingOffers(s).filter((o) => o !== replaced);
   const offer: Offer = {

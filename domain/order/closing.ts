@@ -40,17 +40,31 @@ export const cancelOrder = (s: Order, cmd: CancelOrder): OrderEvent[] => {
 
 export const expireOrder = (s: Order, cmd: ExpireOrder): OrderEvent[] => {
   const now = cmd.now.getTime();
-  const base = { orderId: s.id, clientId: s.clientId, surplusListingId: s.surplusListingId, litersRequested: s.litersRequested, expiredAt: iso(cmd.now) };
+  const base = {
+    orderId: s.id,
+    clientId: s.clientId,
+    surplusListingId: s.surplusListingId,
+    litersRequested: s.litersRequested,
+    expiredAt: iso(cmd.now),
+  };
   if (isBidding(s.status) && now >= ms(s.expiresAt)) {
-    return [{ type: 'OrderExpired', data: { ...base, previousStatus: s.status, releasedOfferId: null, driverId: null } }];
+    return [
+      { type: 'OrderExpired', data: { ...base, previousStatus: s.status, releasedOfferId: null, driverId: null } },
+    ];
   }
   // A payment under review holds the order until the review ends (RejectPayment reopens the expiry).
-  const paymentWindowOver = s.paymentExpiresAt !== null && now >= ms(s.paymentExpiresAt) && s.reportedPaymentId === null;
+  const paymentWindowOver =
+    s.paymentExpiresAt !== null && now >= ms(s.paymentExpiresAt) && s.reportedPaymentId === null;
   if (s.status === 'WAITING_FOR_PAYMENT' && paymentWindowOver) {
     return [
       {
         type: 'OrderExpired',
-        data: { ...base, previousStatus: 'WAITING_FOR_PAYMENT', releasedOfferId: s.acceptedOfferId, driverId: s.driverId },
+        data: {
+          ...base,
+          previousStatus: 'WAITING_FOR_PAYMENT',
+          releasedOfferId: s.acceptedOfferId,
+          driverId: s.driverId,
+        },
       },
     ];
   }

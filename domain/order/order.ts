@@ -144,7 +144,12 @@ const fromCreated = (d: OrderCreatedData): Order => ({
   expiredAt: null,
 });
 
-const setOfferStatus = (offers: Record<number, Offer>, id: number, status: OfferStatus, at: string): Record<number, Offer> => ({
+const setOfferStatus = (
+  offers: Record<number, Offer>,
+  id: number,
+  status: OfferStatus,
+  at: string,
+): Record<number, Offer> => ({
   ...offers,
   [id]: { ...offers[id], status, updatedAt: at },
 });
@@ -152,7 +157,10 @@ const setOfferStatus = (offers: Record<number, Offer>, id: number, status: Offer
 /** Offers still pending when the order leaves bidding are closed without a verdict: WITHDRAWN. */
 const withdrawPending = (offers: Record<number, Offer>, at: string): Record<number, Offer> =>
   Object.fromEntries(
-    Object.values(offers).map((o) => [o.id, o.status === 'PENDING' ? { ...o, status: 'WITHDRAWN' as const, updatedAt: at } : o]),
+    Object.values(offers).map((o) => [
+      o.id,
+      o.status === 'PENDING' ? { ...o, status: 'WITHDRAWN' as const, updatedAt: at } : o,
+    ]),
   );
 
 export const evolve = (state: OrderState, e: OrderEvent): OrderState => {
@@ -162,7 +170,8 @@ export const evolve = (state: OrderState, e: OrderEvent): OrderState => {
   switch (e.type) {
     case 'OfferPlaced': {
       const d = e.data;
-      const offers = d.withdrawnOfferId === null ? s.offers : setOfferStatus(s.offers, d.withdrawnOfferId, 'WITHDRAWN', d.createdAt);
+      const offers =
+        d.withdrawnOfferId === null ? s.offers : setOfferStatus(s.offers, d.withdrawnOfferId, 'WITHDRAWN', d.createdAt);
       const offer: Offer = {
         id: d.offerId,
         driverId: d.driverId,
@@ -193,11 +202,25 @@ export const evolve = (state: OrderState, e: OrderEvent): OrderState => {
       };
     }
     case 'OfferRejected':
-      return { ...s, status: e.data.orderStatus, offers: setOfferStatus(s.offers, e.data.offerId, 'REJECTED', e.data.rejectedAt) };
+      return {
+        ...s,
+        status: e.data.orderStatus,
+        offers: setOfferStatus(s.offers, e.data.offerId, 'REJECTED', e.data.rejectedAt),
+      };
     case 'OfferExpired':
-      return { ...s, status: e.data.orderStatus, offers: setOfferStatus(s.offers, e.data.offerId, 'EXPIRED', e.data.expiredAt) };
+      return {
+        ...s,
+        status: e.data.orderStatus,
+        offers: setOfferStatus(s.offers, e.data.offerId, 'EXPIRED', e.data.expiredAt),
+      };
     case 'PaymentMethodChanged':
-      return { ...s, status: e.data.status, paymentMethod: e.data.paymentMethod, paymentFormId: e.data.paymentFormId, pricing: e.data.pricing };
+      return {
+        ...s,
+        status: e.data.status,
+        paymentMethod: e.data.paymentMethod,
+        paymentFormId: e.data.paymentFormId,
+        pricing: e.data.pricing,
+      };
     case 'PaymentReported':
       return { ...s, reportedPaymentId: e.data.paymentId };
     case 'PaymentRejected':
@@ -207,7 +230,10 @@ export const evolve = (state: OrderState, e: OrderEvent): OrderState => {
     case 'TripStarted':
       return { ...s, status: 'IN_PROGRESS', startedAt: e.data.startedAt };
     case 'DriverLocationRecorded':
-      return { ...s, driverLocation: { latitude: e.data.latitude, longitude: e.data.longitude, recordedAt: e.data.recordedAt } };
+      return {
+        ...s,
+        driverLocation: { latitude: e.data.latitude, longitude: e.data.longitude, recordedAt: e.data.recordedAt },
+      };
     case 'DriverArrived':
       return { ...s, status: 'ARRIVED', arrivedAt: e.data.arrivedAt, arrivalDistanceMeters: e.data.distanceMeters };
     case 'DeliveryPinRejected':
@@ -224,10 +250,16 @@ export const evolve = (state: OrderState, e: OrderEvent): OrderState => {
         isValidPromotion: e.data.isValidPromotion,
       };
     case 'OrderCancelled':
-      return { ...s, status: 'CANCELLED', cancelledAt: e.data.cancelledAt, offers: withdrawPending(s.offers, e.data.cancelledAt) };
+      return {
+        ...s,
+        status: 'CANCELLED',
+        cancelledAt: e.data.cancelledAt,
+        offers: withdrawPending(s.offers, e.data.cancelledAt),
+      };
     case 'OrderExpired': {
       const d = e.data;
-      const offers = d.releasedOfferId === null ? s.offers : setOfferStatus(s.offers, d.releasedOfferId, 'EXPIRED', d.expiredAt);
+      const offers =
+        d.releasedOfferId === null ? s.offers : setOfferStatus(s.offers, d.releasedOfferId, 'EXPIRED', d.expiredAt);
       return { ...s, status: 'EXPIRED', expiredAt: d.expiredAt, offers: withdrawPending(offers, d.expiredAt) };
     }
   }

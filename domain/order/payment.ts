@@ -19,7 +19,9 @@ export const changePaymentMethod = (s: Order, cmd: ChangePaymentMethod): OrderEv
   const paymentFormId = paymentFormIdFor(cmd.paymentMethod, cmd.paymentFormId);
   const pricing = reprice(s, s.pricing.basePriceCents, cmd.paymentMethod, cmd.creditAvailableCents);
   const unchanged =
-    cmd.paymentMethod === s.paymentMethod && paymentFormId === s.paymentFormId && pricing.promoCreditCents === s.pricing.promoCreditCents;
+    cmd.paymentMethod === s.paymentMethod &&
+    paymentFormId === s.paymentFormId &&
+    pricing.promoCreditCents === s.pricing.promoCreditCents;
   if (unchanged) return [];
   return [
     {

@@ -18,7 +18,14 @@ export const TERMINAL: StatusGroup = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
 /** Over without a delivery (an intent that did not convert). */
 export const UNDELIVERED_END: StatusGroup = ['CANCELLED', 'EXPIRED'];
 /** Not over: the client's active order (one at a time). */
-export const ACTIVE: StatusGroup = ['BROADCASTING', 'COUNTER_OFFERED', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
+export const ACTIVE: StatusGroup = [
+  'BROADCASTING',
+  'COUNTER_OFFERED',
+  'WAITING_FOR_PAYMENT',
+  'CONFIRMED',
+  'IN_PROGRESS',
+  'ARRIVED',
+];
 /** A driver is assigned and the order is not over: it holds the driver (and the driver's liters). */
 export const DRIVER_ASSIGNED: StatusGroup = ['WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS', 'ARRIVED'];
 /** Paid or paid on delivery, not yet delivered: the driver may deliver, the client tracks it and sees the PIN. */
@@ -44,12 +51,18 @@ export const assertAssignedDriver = (s: Order, driverId: number): void => {
 
 export const paymentFormIdFor = (paymentMethod: string, paymentFormId: number | null): number | null => {
   if (paymentMethod !== PAYMENT_FORM) return null;
-  if (paymentFormId === null) throw validationError({ paymentFormId: ['The payment form is required for PAYMENT_FORM.'] });
+  if (paymentFormId === null)
+    throw validationError({ paymentFormId: ['The payment form is required for PAYMENT_FORM.'] });
   return paymentFormId;
 };
 
 /** Nothing is left to pay for cash (collected on delivery) or when credit covers the whole order. */
-export const needsOnlinePayment = (pricing: Pricing): boolean => !isCash(pricing.paymentMethod) && !pricing.isFullyPromoted;
+export const needsOnlinePayment = (pricing: Pricing): boolean =>
+  !isCash(pricing.paymentMethod) && !pricing.isFullyPromoted;
 
-export const reprice = (s: Order, waterPriceCents: number, paymentMethod: string, creditAvailableCents: number): Pricing =>
-  priceOrder({ waterPriceCents, paymentMethod, settings: s.pricingSettings, creditAvailableCents });
+export const reprice = (
+  s: Order,
+  waterPriceCents: number,
+  paymentMethod: string,
+  creditAvailableCents: number,
+): Pricing => priceOrder({ waterPriceCents, paymentMethod, settings: s.pricingSettings, creditAvailableCents });

@@ -7,49 +7,116 @@ import { holdsCustomer, holdsDriver, SLOT_PENDING_MS, slotDecider } from './slot
 /** One active order per customer and per driver: the slot stream's decider and who still holds a slot. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
-const taken = (orderId: number, minutes = 0) => ({ type: 'OrderSlotTaken' as const, data: { orderId, at: at(minutes).toISOString() } });
+const taken = (orderId: number, minutes = 0) => ({
+  type: 'OrderSlotTaken' as const,
+  data: { orderId, at: at(minutes).toISOString() },
+});
 
 describe('the slot stream', () => {
   const slots = spec(slotDecider);
 
   it('is taken from a free slot, or over the holder the taker judged no longer holding it', () => {
-    slots.given().when({ type: 'TakeSlot', orderId: 1, holder: null, at: at(0).toISOString() }).then([taken(1)]);
-    slots.given(taken(1)).when({ type: 'TakeSlot', orderId: 2, holder: 1, at: at(1).toISOString() }).then([taken(2, 1)]);
+    slots
+      .given()
+      .when({ type: 'TakeSlot', orderId: 1, holder: null, at: at(0).toISOString() })
+      .then([taken(1)]);
+    slots
+      .given(taken(1))
+      .when({ type: 'TakeSlot', orderId: 2, holder: 1, at: at(1).toISOString() })
+      .then([taken(2, 1)]);
   });
 
   it('taken again by its holder changes nothing', () => {
-    slots.given(taken(1)).when({ type: 'TakeSlot', orderId: 1, holder: null, at: at(1).toISOString() }).thenNothing();
+    slots
+      .given(taken(1))
+      .when({ type: 'TakeSlot', orderId: 1, holder: null, at: at(1).toISOString() })
+      .thenNothing();
   });
 
   it('refuses a taker whose judged holder is no longer the one named (the slot changed hands meanwhile)', () => {
-    slots.given(taken(1), taken(2)).when({ type: 'TakeSlot', orderId: 3, holder: 1, at: at(2).toISOString() }).thenThrows('Conflict');
+    slots
+      .given(taken(1), taken(2))
+      .when({ type: 'TakeSlot', orderId: 3, holder: 1, at: at(2).toISOString() })
+      .thenThrows('Conflict');
   });
 
   it('is released only by the order holding it', () => {
-    slots.given(taken(1)).when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() }).then([{ type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }]);
-    slots.given(taken(2)).when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() }).thenNothing();
-    expect(slots.given(taken(1), { type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }).state()).toEqual({ orderId: null, takenAt: null });
+    slots
+      .given(taken(1))
+      .when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() })
+      .then([{ type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }]);
+    slots
+      .given(taken(2))
+      .when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() })
+      .thenNothing();
+    expect(
+      slots.given(taken(1), { type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }).state(),
+    ).toEqual({ orderId: null, takenAt: null });
   });
 });
 
 const create: CreateOrder = {
-  type: 'CreateOrder', orderId: 1, clientId: 7, latitude: 10.48, longitude: -66.9, address: 'Av. Principal', addressReference: null, litersRequested: 1000,
-  waterPriceCents: 10000, waterType: 'POTABLE', paymentMethod: 'CASH_USD', paymentFormId: null, notes: null, accessInstructions: null, billing: null,
-  officialRateCents: 3650, pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0, deliveryPin: '1234', cityId: null, now: at(0), expiresAt: at(30), surplus: null,
+  type: 'CreateOrder',
+  orderId: 1,
+  clientId: 7,
+  latitude: 10.48,
+  longitude: -66.9,
+  address: 'Av. Principal',
+  addressReference: null,
+  litersRequested: 1000,
+  waterPriceCents: 10000,
+  waterType: 'POTABLE',
+  paymentMethod: 'CASH_USD',
+  paymentFormId: null,
+  notes: null,
+  accessInstructions: null,
+  billing: null,
+  officialRateCents: 3650,
+  pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
+  creditAvailableCents: 0,
+  deliveryPin: '1234',
+  cityId: null,
+  now: at(0),
+  expiresAt: at(30),
+  surplus: null,
 };
 const bid = (driverId: number): OrderCommand => ({
-  type: 'PlaceOffer', offerId: 10 + driverId, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 5000, force: false,
-  driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11),
+  type: 'PlaceOffer',
+  offerId: 10 + driverId,
+  driverId,
+  driverGrossCents: null,
+  estimatedMinutes: 10,
+  driverRemainingLiters: 5000,
+  force: false,
+  driverLatitude: null,
+  driverLongitude: null,
+  now: at(1),
+  offerExpiresAt: at(11),
 });
 const accept = (driverId: number): OrderCommand => ({
-  type: 'AcceptOffer', offerId: 10 + driverId, clientId: 7, driverRemainingLiters: 5000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32),
+  type: 'AcceptOffer',
+  offerId: 10 + driverId,
+  clientId: 7,
+  driverRemainingLiters: 5000,
+  driverBusy: false,
+  creditAvailableCents: 0,
+  now: at(2),
+  paymentExpiresAt: at(32),
 });
-const orderAfter = (...commands: OrderCommand[]) => spec(orderDecider).givenCommands(...commands).state() as Order;
+const orderAfter = (...commands: OrderCommand[]) =>
+  spec(orderDecider)
+    .givenCommands(...commands)
+    .state() as Order;
 
 const broadcasting = orderAfter(create);
 const assignedTo21 = orderAfter(create, bid(21), accept(21));
-const cancelled = orderAfter(create, { type: 'CancelOrder', actor: { role: 'CLIENT', userId: 7 }, reasonCode: null, reason: null, now: at(3) });
+const cancelled = orderAfter(create, {
+  type: 'CancelOrder',
+  actor: { role: 'CLIENT', userId: 7 },
+  reasonCode: null,
+  reason: null,
+  now: at(3),
+});
 const takenAt = at(2).toISOString();
 const justAfter = at(2);
 const longAfter = new Date(at(2).getTime() + SLOT_PENDING_MS);

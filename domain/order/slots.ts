@@ -31,9 +31,14 @@ export type SlotCommand =
 export const slotDecider: Decider<SlotCommand, SlotState, SlotEvent> = {
   initialState: { orderId: null, takenAt: null },
   evolve: (s, e) =>
-    e.type === 'OrderSlotTaken' ? { orderId: e.data.orderId, takenAt: e.data.at } : s.orderId === e.data.orderId ? { orderId: null, takenAt: null } : s,
+    e.type === 'OrderSlotTaken'
+      ? { orderId: e.data.orderId, takenAt: e.data.at }
+      : s.orderId === e.data.orderId
+        ? { orderId: null, takenAt: null }
+        : s,
   decide: (c, s) => {
-    if (c.type === 'ReleaseSlot') return s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : [];
+    if (c.type === 'ReleaseSlot')
+      return s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : [];
     if (s.orderId === c.orderId) return [];
     // The holder was judged on the state as read; a slot that changed hands since is judged again.
     if (s.orderId !== c.holder) throw conflict('Conflict', 'The slot changed hands.');
@@ -51,7 +56,8 @@ export type Holds = (order: Order | null, takenAt: string, now: Date) => boolean
 const pending = (takenAt: string, now: Date): boolean => now.getTime() - Date.parse(takenAt) < SLOT_PENDING_MS;
 
 /** The order named by a customer's slot occupies that customer until it ends. */
-export const holdsCustomer: Holds = (order, takenAt, now) => (order ? !TERMINAL.includes(order.status) : pending(takenAt, now));
+export const holdsCustomer: Holds = (order, takenAt, now) =>
+  order ? !TERMINAL.includes(order.status) : pending(takenAt, now);
 
 /** The order named by a driver's slot occupies that driver from acceptance until it ends. */
 export const holdsDriver =

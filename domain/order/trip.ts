@@ -40,7 +40,13 @@ export const recordLocation = (s: Order, cmd: RecordLocation): OrderEvent[] => {
   return [
     {
       type: 'DriverLocationRecorded',
-      data: { orderId: s.id, driverId: cmd.driverId, latitude: cmd.latitude, longitude: cmd.longitude, recordedAt: iso(cmd.now) },
+      data: {
+        orderId: s.id,
+        driverId: cmd.driverId,
+        latitude: cmd.latitude,
+        longitude: cmd.longitude,
+        recordedAt: iso(cmd.now),
+      },
     },
   ];
 };
@@ -58,7 +64,12 @@ export const markArrived = (s: Order, cmd: MarkArrived): OrderEvent[] => {
   if (meters > ARRIVAL_RADIUS_METERS) {
     throw conflict('TooFarFromDestination', 'Too far from the destination.', { distanceKm: Math.round(meters) / 1000 });
   }
-  return [{ type: 'DriverArrived', data: { orderId: s.id, driverId: cmd.driverId, arrivedAt: iso(cmd.now), distanceMeters: Math.round(meters) } }];
+  return [
+    {
+      type: 'DriverArrived',
+      data: { orderId: s.id, driverId: cmd.driverId, arrivedAt: iso(cmd.now), distanceMeters: Math.round(meters) },
+    },
+  ];
 };
 
 export const deliver = (s: Order, cmd: Deliver): OrderEvent[] => {

@@ -122,7 +122,10 @@ export type PaymentExpiredData = z.infer<typeof PaymentExpiredData>;
 export type PaymentRequested = DomainEvent<'PaymentRequested', PaymentRequestedData>;
 export type PaymentPrepared = DomainEvent<'PaymentPrepared', PaymentPreparedData>;
 export type PaymentProcessing = DomainEvent<'PaymentProcessing', PaymentReportedData>;
-export type PaymentProviderEventRecorded = DomainEvent<'PaymentProviderEventRecorded', PaymentProviderEventRecordedData>;
+export type PaymentProviderEventRecorded = DomainEvent<
+  'PaymentProviderEventRecorded',
+  PaymentProviderEventRecordedData
+>;
 export type PaymentConfirmed = DomainEvent<'PaymentConfirmed', PaymentConfirmedData>;
 export type PaymentFailed = DomainEvent<'PaymentFailed', PaymentFailedData>;
 export type PaymentExpired = DomainEvent<'PaymentExpired', PaymentExpiredData>;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../tests/support/deciderSpec.js';
 import type { PaymentEvent } from './events.js';
-import { bolivarCentsOf, decide, evolve, initialState, isActionable, type PaymentCommand, type PaymentState, type RequestPayment } from './payment.js';
+import {
+  bolivarCentsOf,
+  decide,
+  evolve,
+  initialState,
+  isActionable,
+  type PaymentCommand,
+  type PaymentState,
+  type RequestPayment,
+} from './payment.js';
 
 const now = new Date('2026-01-01T12:00:00Z');
 const later = new Date('2026-01-01T12:05:00Z');
@@ -58,18 +67,48 @@ describe('payment decider', () => {
   });
 
   it('fixes the rate when the payment is reported', () => {
-    const s = after(after(initialState, request()), { type: 'ReportPayment', reference: 'REF1234', values: [], officialRateCents: 4000, now: later });
-    expect(s).toMatchObject({ status: 'PROCESSING', amountBsCents: 101000, officialRateCents: 4000, reference: 'REF1234' });
+    const s = after(after(initialState, request()), {
+      type: 'ReportPayment',
+      reference: 'REF1234',
+      values: [],
+      officialRateCents: 4000,
+      now: later,
+    });
+    expect(s).toMatchObject({
+      status: 'PROCESSING',
+      amountBsCents: 101000,
+      officialRateCents: 4000,
+      reference: 'REF1234',
+    });
   });
 
   it('refuses a second report and a report of a settled payment', () => {
-    const reported = after(after(initialState, request()), { type: 'ReportPayment', reference: null, values: [], officialRateCents: 3650, now });
-    expect(errorOf(() => run(reported, { type: 'ReportPayment', reference: null, values: [], officialRateCents: 3650, now })).code).toBe('Unprocessable');
+    const reported = after(after(initialState, request()), {
+      type: 'ReportPayment',
+      reference: null,
+      values: [],
+      officialRateCents: 3650,
+      now,
+    });
+    expect(
+      errorOf(() => run(reported, { type: 'ReportPayment', reference: null, values: [], officialRateCents: 3650, now }))
+        .code,
+    ).toBe('Unprocessable');
   });
 
   it('records a provider event once', () => {
-    const s = after(initialState, request({ method: 'EXCHANGE_PAY', provider: 'exchangepay', currency: 'USD', officialRateCents: null }));
-    const record: PaymentCommand = { type: 'RecordProviderEvent', provider: 'exchangepay', providerEventId: 'evt_1', eventType: 'payment.confirmed', amountCents: 2525, now };
+    const s = after(
+      initialState,
+      request({ method: 'EXCHANGE_PAY', provider: 'exchangepay', currency: 'USD', officialRateCents: null }),
+    );
+    const record: PaymentCommand = {
+      type: 'RecordProviderEvent',
+      provider: 'exchangepay',
+      providerEventId: 'evt_1',
+      eventType: 'payment.confirmed',
+      amountCents: 2525,
+      now,
+    };
     const once = after(s, record);
     expect(run(once, record)).toEqual([]);
     expect(errorOf(() => run(s, { ...record, provider: 'payprov' })).code).toBe('Conflict');
@@ -77,7 +116,15 @@ describe('payment decider', () => {
 
   it('confirms a live payment once; a failed one only when the order was paid with it', () => {
     const s = after(initialState, request());
-    const confirm: PaymentCommand = { type: 'ConfirmPayment', by: 'admin', adminId: 1, reason: 'transfer seen', providerReference: null, orderPaid: false, now };
+    const confirm: PaymentCommand = {
+      type: 'ConfirmPayment',
+      by: 'admin',
+      adminId: 1,
+      reason: 'transfer seen',
+      providerReference: null,
+      orderPaid: false,
+      now,
+    };
     const confirmed = after(s, confirm);
     expect(confirmed?.status).toBe('CONFIRMED');
     expect(run(confirmed, confirm)).toEqual([]);
@@ -90,7 +137,9 @@ describe('payment decider', () => {
     const s = after(initialState, request());
     const failed = after(s, { type: 'FailPayment', by: 'admin', adminId: 1, reason: 'No transfer arrived', now });
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'No transfer arrived' });
-    expect(errorOf(() => run(failed, { type: 'FailPayment', by: 'admin', adminId: 1, reason: 'again', now })).code).toBe('PaymentRejectionFailed');
+    expect(
+      errorOf(() => run(failed, { type: 'FailPayment', by: 'admin', adminId: 1, reason: 'again', now })).code,
+    ).toBe('PaymentRejectionFailed');
   });
 
   it('expires a live payment and nothing else', () => {
@@ -98,20 +147,36 @@ describe('payment decider', () => {
     const expired = after(s, { type: 'ExpirePayment', now: later });
     expect(expired).toMatchObject({ status: 'FAILED', failureReason: 'The payment window expired.' });
     expect(run(expired, { type: 'ExpirePayment', now: later })).toEqual([]);
-    const confirmed = given(...run(initialState, request({ amountCents: 0, currency: 'USD', officialRateCents: null })));
+    const confirmed = given(
+      ...run(initialState, request({ amountCents: 0, currency: 'USD', officialRateCents: null })),
+    );
     expect(run(confirmed, { type: 'ExpirePayment', now: later })).toEqual([]);
   });
 
   it('prepares only a pending immediate debit', () => {
     const form = after(initialState, request());
-    const prepare: PaymentCommand = { type: 'PreparePayment', providerRef: 'di_1', bankCode: '0102', idNumber: 'V12345678', phone: '04141234567', name: null, now };
+    const prepare: PaymentCommand = {
+      type: 'PreparePayment',
+      providerRef: 'di_1',
+      bankCode: '0102',
+      idNumber: 'V12345678',
+      phone: '04141234567',
+      name: null,
+      now,
+    };
     expect(errorOf(() => run(form, prepare)).code).toBe('Unprocessable');
-    const di = after(initialState, request({ method: 'PAYPROV_DI', provider: 'payprov', currency: 'USD', officialRateCents: null }));
+    const di = after(
+      initialState,
+      request({ method: 'PAYPROV_DI', provider: 'payprov', currency: 'USD', officialRateCents: null }),
+    );
     expect(after(di, prepare)).toMatchObject({ providerRef: 'di_1', prepared: { bankCode: '0102' } });
   });
 
   it('lists cash for review without letting an admin act on it', () => {
-    const cash = after(initialState, request({ method: 'CASH_USD', provider: 'cash', currency: 'USD', officialRateCents: null }))!;
+    const cash = after(
+      initialState,
+      request({ method: 'CASH_USD', provider: 'cash', currency: 'USD', officialRateCents: null }),
+    )!;
     expect(isActionable(cash)).toBe(false);
     expect(isActionable(after(initialState, request())!)).toBe(true);
   });

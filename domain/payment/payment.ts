@@ -19,7 +19,14 @@ export const EXCHANGE_PAY = 'EXCHANGE_PAY';
 export interface Payment extends Omit<PaymentRequestedData, 'paymentId' | 'requestedAt'> {
   id: number;
   status: PaymentStatus;
-  prepared: { providerRef: string; bankCode: string; idNumber: string; phone: string; name: string | null; preparedAt: string } | null;
+  prepared: {
+    providerRef: string;
+    bankCode: string;
+    idNumber: string;
+    phone: string;
+    name: string | null;
+    preparedAt: string;
+  } | null;
   reference: string | null;
   values: ReportedFormValue[];
   reportedAt: string | null;
@@ -125,8 +132,8 @@ export interface ExpirePayment {
   now: Date;
 }
 
-export type PaymentCommand = RequestPayment | PreparePayment | ReportPayment | RecordProviderEvent | ConfirmPayment | FailPayment | ExpirePayment;
-
+export type PaymentCommand =
+  RequestPayment | PreparePayment | ReportPayment | RecordProviderEvent | ConfirmPayment | FailPayment | ExpirePayment;
 
 const existing = (s: PaymentState): Payment => {
   if (!s) throw conflict('Conflict', 'The payment does not exist.');
@@ -136,7 +143,8 @@ const existing = (s: PaymentState): Payment => {
 export const decide = (cmd: PaymentCommand, state: PaymentState): PaymentEvent[] => {
   if (cmd.type === 'RequestPayment') {
     if (state) throw conflict('Conflict', 'The payment already exists.');
-    if (!Number.isSafeInteger(cmd.amountCents) || cmd.amountCents < 0) throw new RangeError(`bad amount: ${cmd.amountCents}`);
+    if (!Number.isSafeInteger(cmd.amountCents) || cmd.amountCents < 0)
+      throw new RangeError(`bad amount: ${cmd.amountCents}`);
     const requested: PaymentEvent = {
       type: 'PaymentRequested',
       data: {
@@ -200,8 +208,10 @@ export const decide = (cmd: PaymentCommand, state: PaymentState): PaymentEvent[]
     }
 
     case 'ReportPayment': {
-      if (p.status !== 'PENDING' || p.amountCents === 0) throw unprocessable('Unprocessable', 'There is no reportable charge.');
-      if (p.currency === 'VES' && cmd.officialRateCents === null) throw unprocessable('ExchangeRateUnavailable', 'No official VES rate is in force.');
+      if (p.status !== 'PENDING' || p.amountCents === 0)
+        throw unprocessable('Unprocessable', 'There is no reportable charge.');
+      if (p.currency === 'VES' && cmd.officialRateCents === null)
+        throw unprocessable('ExchangeRateUnavailable', 'No official VES rate is in force.');
       const rate = p.currency === 'VES' ? cmd.officialRateCents : null;
       return [
         {
@@ -221,7 +231,7 @@ export const decide = (cmd: PaymentCommand, state: PaymentState): PaymentEvent[]
 
     case 'RecordProviderEvent': {
       if (p.providerEventIds.includes(cmd.providerEventId)) return [];
-      if (cmd.provider !== p.provider) throw conflict('Conflict', 'The event is not from this payment\'s provider.');
+      if (cmd.provider !== p.provider) throw conflict('Conflict', "The event is not from this payment's provider.");
       return [
         {
           type: 'PaymentProviderEventRecorded',
@@ -239,7 +249,8 @@ export const decide = (cmd: PaymentCommand, state: PaymentState): PaymentEvent[]
 
     case 'ConfirmPayment': {
       if (p.status === 'CONFIRMED') return [];
-      if (!isLive(p) && !cmd.orderPaid) throw unprocessable('PaymentApprovalFailed', `The payment is ${p.status} and cannot be confirmed.`);
+      if (!isLive(p) && !cmd.orderPaid)
+        throw unprocessable('PaymentApprovalFailed', `The payment is ${p.status} and cannot be confirmed.`);
       return [
         {
           type: 'PaymentConfirmed',
@@ -258,11 +269,19 @@ export const decide = (cmd: PaymentCommand, state: PaymentState): PaymentEvent[]
     }
 
     case 'FailPayment': {
-      if (!isLive(p)) throw unprocessable('PaymentRejectionFailed', `The payment is ${p.status} and cannot be rejected.`);
+      if (!isLive(p))
+        throw unprocessable('PaymentRejectionFailed', `The payment is ${p.status} and cannot be rejected.`);
       return [
         {
           type: 'PaymentFailed',
-          data: { paymentId: p.id, orderId: p.orderId, by: cmd.by, adminId: cmd.adminId, reason: cmd.reason, failedAt: iso(cmd.now) },
+          data: {
+            paymentId: p.id,
+            orderId: p.orderId,
+            by: cmd.by,
+            adminId: cmd.adminId,
+            reason: cmd.reason,
+            failedAt: iso(cmd.now),
+          },
         },
       ];
     }
@@ -339,9 +358,21 @@ export const evolve = (s: PaymentState, e: PaymentEvent): PaymentState => {
         updatedAt: e.data.confirmedAt,
       };
     case 'PaymentFailed':
-      return { ...s, status: 'FAILED', failedAt: e.data.failedAt, failureReason: e.data.reason, updatedAt: e.data.failedAt };
+      return {
+        ...s,
+        status: 'FAILED',
+        failedAt: e.data.failedAt,
+        failureReason: e.data.reason,
+        updatedAt: e.data.failedAt,
+      };
     case 'PaymentExpired':
-      return { ...s, status: 'FAILED', failedAt: e.data.expiredAt, failureReason: PAYMENT_EXPIRED_REASON, updatedAt: e.data.expiredAt };
+      return {
+        ...s,
+        status: 'FAILED',
+        failedAt: e.data.expiredAt,
+        failureReason: PAYMENT_EXPIRED_REASON,
+        updatedAt: e.data.expiredAt,
+      };
   }
 };
 
@@ -371,5 +402,12 @@ export const orderPaymentsDecider: Decider<OpenPaymentAttempt, OrderPayments, Pa
   initialState: { paymentIds: [] },
   evolve: (s, e) => ({ paymentIds: [...s.paymentIds, e.data.paymentId] }),
   decide: (c, s) =>
-    currentPaymentId(s) === c.after ? [{ type: 'PaymentAttemptOpened', data: { orderId: c.orderId, paymentId: c.paymentId, openedAt: c.now.toISOString() } }] : [],
+    currentPaymentId(s) === c.after
+      ? [
+          {
+            type: 'PaymentAttemptOpened',
+            data: { orderId: c.orderId, paymentId: c.paymentId, openedAt: c.now.toISOString() },
+          },
+        ]
+      : [],
 };

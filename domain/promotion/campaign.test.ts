@@ -10,7 +10,13 @@ const NOW = new Date('2026-05-10T12:00:01.000Z');
 
 const terms = (over: Partial<PromotionTerms> = {}): PromotionTerms => sampleTerms({ name: 'Quinta entrega', ...over });
 
-const create = (over: Partial<PromotionTerms> = {}): PromotionCommand => ({ type: 'CreatePromotion', promotionId: 7, terms: terms(over), cityKnown: true, now: CREATED });
+const create = (over: Partial<PromotionTerms> = {}): PromotionCommand => ({
+  type: 'CreatePromotion',
+  promotionId: 7,
+  terms: terms(over),
+  cityKnown: true,
+  now: CREATED,
+});
 
 const grant = (userId: number, over: Partial<GrantMilestone> = {}): GrantMilestone => ({
   type: 'GrantMilestone',
@@ -29,33 +35,65 @@ const campaign = spec(promotionDecider);
 
 describe('promotion campaign: creating and editing', () => {
   it('creates a campaign with its terms', () => {
-    campaign.given().when(create()).then([{ type: 'PromotionCreated', data: { promotionId: 7, terms: terms(), createdAt: CREATED.toISOString() } }]);
+    campaign
+      .given()
+      .when(create())
+      .then([{ type: 'PromotionCreated', data: { promotionId: 7, terms: terms(), createdAt: CREATED.toISOString() } }]);
   });
 
   it('refuses a credit scope on a driver campaign, none on a client one, an end before the start, and an unknown city', () => {
-    campaign.given().when(create({ audience: 'DRIVER' })).thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
-    campaign.given().when(create({ creditScope: null })).thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
+    campaign
+      .given()
+      .when(create({ audience: 'DRIVER' }))
+      .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
+    campaign
+      .given()
+      .when(create({ creditScope: null }))
+      .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
     campaign
       .given()
       .when(create({ startsAt: '2026-06-01T00:00:00.000Z', endsAt: '2026-06-01T00:00:00.000Z' }))
       .thenThrows('ValidationError', { fieldErrors: { ends_at: expect.any(Array) } });
-    campaign.given().when({ ...create({ cityId: 99 }), cityKnown: false } as PromotionCommand).thenThrows('ValidationError', { fieldErrors: { city_id: ['Unknown city.'] } });
+    campaign
+      .given()
+      .when({ ...create({ cityId: 99 }), cityKnown: false } as PromotionCommand)
+      .thenThrows('ValidationError', { fieldErrors: { city_id: ['Unknown city.'] } });
   });
 
   it('merge-updates the terms sent, checking combinations on the effective terms', () => {
-    const update = (changes: Partial<PromotionTerms>, sentFields: string[]): PromotionCommand => ({ type: 'UpdatePromotion', changes, sentFields, cityKnown: true, now: NOW });
+    const update = (changes: Partial<PromotionTerms>, sentFields: string[]): PromotionCommand => ({
+      type: 'UpdatePromotion',
+      changes,
+      sentFields,
+      cityKnown: true,
+      now: NOW,
+    });
     const past = campaign.givenCommands(create());
-    past.when(update({ name: 'Otra', active: false }, ['name', 'active'])).then([{ type: 'PromotionUpdated', data: { promotionId: 7, changes: { name: 'Otra', active: false }, updatedAt: NOW.toISOString() } }]);
+    past
+      .when(update({ name: 'Otra', active: false }, ['name', 'active']))
+      .then([
+        {
+          type: 'PromotionUpdated',
+          data: { promotionId: 7, changes: { name: 'Otra', active: false }, updatedAt: NOW.toISOString() },
+        },
+      ]);
     // A driver audience with the stored client scope is an effective combination the campaign refuses.
-    past.when(update({ audience: 'DRIVER' }, ['audience'])).thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
-    expect(past.when(update({ audience: 'DRIVER', creditScope: null }, ['audience', 'credit_scope'])).events()).toHaveLength(1);
+    past
+      .when(update({ audience: 'DRIVER' }, ['audience']))
+      .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
+    expect(
+      past.when(update({ audience: 'DRIVER', creditScope: null }, ['audience', 'credit_scope'])).events(),
+    ).toHaveLength(1);
     past.when(update({}, [])).thenNothing();
     expect(past.when(update({ name: 'Otra' }, ['name'])).stateAfter()?.terms.name).toBe('Otra');
   });
 
   it('answers an unknown or deleted campaign as not found', () => {
     campaign.given().when({ type: 'DeletePromotion', now: NOW }).thenThrows('PromotionNotFound');
-    campaign.givenCommands(create(), { type: 'DeletePromotion', now: NOW }).when({ type: 'DeletePromotion', now: NOW }).thenThrows('PromotionNotFound');
+    campaign
+      .givenCommands(create(), { type: 'DeletePromotion', now: NOW })
+      .when({ type: 'DeletePromotion', now: NOW })
+      .thenThrows('PromotionNotFound');
     campaign
       .givenCommands(create(), { type: 'DeletePromotion', now: NOW })
       .when({ type: 'UpdatePromotion', changes: { name: 'x' }, sentFields: ['name'], cityKnown: true, now: NOW })
@@ -65,10 +103,26 @@ describe('promotion campaign: creating and editing', () => {
   it('once it has granted, freezes the grant terms and cannot be deleted', () => {
     const granted = campaign.givenCommands(create(), grant(5));
     granted
-      .when({ type: 'UpdatePromotion', changes: { amountCents: 900, name: 'x' }, sentFields: ['amount_usd', 'name'], cityKnown: true, now: NOW })
+      .when({
+        type: 'UpdatePromotion',
+        changes: { amountCents: 900, name: 'x' },
+        sentFields: ['amount_usd', 'name'],
+        cityKnown: true,
+        now: NOW,
+      })
       .thenThrows('PromotionAlreadyGranted', { fields: ['amount_usd'] });
     granted.when({ type: 'DeletePromotion', now: NOW }).thenThrows('PromotionHasGrants');
-    expect(granted.when({ type: 'UpdatePromotion', changes: { active: false }, sentFields: ['active'], cityKnown: true, now: NOW }).events()).toHaveLength(1);
+    expect(
+      granted
+        .when({
+          type: 'UpdatePromotion',
+          changes: { active: false },
+          sentFields: ['active'],
+          cityKnown: true,
+          now: NOW,
+        })
+        .events(),
+    ).toHaveLength(1);
   });
 });
 
@@ -80,27 +134,68 @@ describe('promotion campaign: milestone grants', () => {
       .then([
         {
           type: 'PromotionGranted',
-          data: { promotionId: 7, grantId: 105, audience: 'CLIENT', userId: 5, driverId: null, orderId: 905, creditScope: 'ORDERS', amountCents: 500, grantedAt: NOW.toISOString() },
+          data: {
+            promotionId: 7,
+            grantId: 105,
+            audience: 'CLIENT',
+            userId: 5,
+            driverId: null,
+            orderId: 905,
+            creditScope: 'ORDERS',
+            amountCents: 500,
+            grantedAt: NOW.toISOString(),
+          },
         },
       ]);
-    campaign.givenCommands(create()).when(grant(5, { countedDeliveries: 1 })).thenNothing();
+    campaign
+      .givenCommands(create())
+      .when(grant(5, { countedDeliveries: 1 }))
+      .thenNothing();
   });
 
   it('grants a recipient once, however many deliveries follow', () => {
-    campaign.givenCommands(create(), grant(5)).when(grant(5, { grantId: 999, orderId: 999, countedDeliveries: 3 })).thenNothing();
+    campaign
+      .givenCommands(create(), grant(5))
+      .when(grant(5, { grantId: 999, orderId: 999, countedDeliveries: 3 }))
+      .thenNothing();
   });
 
   it('stops at its cap: of two recipients racing for the last grant, the second gets nothing', () => {
-    expect(campaign.givenCommands(create({ maxGrants: 2 }), grant(5)).when(grant(6)).events()).toHaveLength(1);
-    campaign.givenCommands(create({ maxGrants: 2 }), grant(5), grant(6)).when(grant(7)).thenNothing();
+    expect(
+      campaign
+        .givenCommands(create({ maxGrants: 2 }), grant(5))
+        .when(grant(6))
+        .events(),
+    ).toHaveLength(1);
+    campaign
+      .givenCommands(create({ maxGrants: 2 }), grant(5), grant(6))
+      .when(grant(7))
+      .thenNothing();
   });
 
   it('grants only while running at the delivery time and in its city', () => {
-    campaign.givenCommands(create({ active: false })).when(grant(5)).thenNothing();
-    campaign.givenCommands(create({ startsAt: '2026-05-11T00:00:00.000Z' })).when(grant(5)).thenNothing();
-    campaign.givenCommands(create({ endsAt: DELIVERED.toISOString() })).when(grant(5)).thenNothing();
-    campaign.givenCommands(create({ cityId: 2 })).when(grant(5)).thenNothing();
-    expect(campaign.givenCommands(create({ cityId: 1 })).when(grant(5)).events()).toHaveLength(1);
+    campaign
+      .givenCommands(create({ active: false }))
+      .when(grant(5))
+      .thenNothing();
+    campaign
+      .givenCommands(create({ startsAt: '2026-05-11T00:00:00.000Z' }))
+      .when(grant(5))
+      .thenNothing();
+    campaign
+      .givenCommands(create({ endsAt: DELIVERED.toISOString() }))
+      .when(grant(5))
+      .thenNothing();
+    campaign
+      .givenCommands(create({ cityId: 2 }))
+      .when(grant(5))
+      .thenNothing();
+    expect(
+      campaign
+        .givenCommands(create({ cityId: 1 }))
+        .when(grant(5))
+        .events(),
+    ).toHaveLength(1);
     campaign.givenCommands(create(), { type: 'DeletePromotion', now: NOW }).when(grant(5)).thenNothing();
     campaign.given().when(grant(5)).thenNothing();
   });

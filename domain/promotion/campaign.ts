@@ -1,6 +1,13 @@
 import { conflict, notFound, validationError } from '../errors.js';
 import type { PromotionEvent, PromotionTerms } from './events.js';
-import { combinationErrors, countingFrom, frozenFieldsTouched, isRunning, milestoneReached, type Campaign } from './promotion.js';
+import {
+  combinationErrors,
+  countingFrom,
+  frozenFieldsTouched,
+  isRunning,
+  milestoneReached,
+  type Campaign,
+} from './promotion.js';
 
 /**
  * A promotion campaign as its stream folds: its terms, what it has granted and to whom. Null before it
@@ -21,7 +28,13 @@ export const initialState: PromotionState = null;
 export const evolve = (state: PromotionState, event: PromotionEvent): PromotionState => {
   switch (event.type) {
     case 'PromotionCreated':
-      return { promotionId: event.data.promotionId, terms: event.data.terms, createdAt: event.data.createdAt, recipients: [], deleted: false };
+      return {
+        promotionId: event.data.promotionId,
+        terms: event.data.terms,
+        createdAt: event.data.createdAt,
+        recipients: [],
+        deleted: false,
+      };
     case 'PromotionUpdated':
       return state && { ...state, terms: { ...state.terms, ...event.data.changes } };
     case 'PromotionDeleted':
@@ -106,7 +119,10 @@ const checkTerms = (terms: PromotionTerms, cityKnown: boolean): void => {
  * Whether a delivery may grant this campaign to its recipient, the milestone aside: running at the delivery
  * time (active, in its window, under its cap), of the order's city or platform-wide, not yet granted to them.
  */
-export const opensTo = (state: PromotionState, cmd: Pick<GrantMilestone, 'userId' | 'cityId' | 'deliveredAt'>): state is CampaignState =>
+export const opensTo = (
+  state: PromotionState,
+  cmd: Pick<GrantMilestone, 'userId' | 'cityId' | 'deliveredAt'>,
+): state is CampaignState =>
   state !== null &&
   !state.deleted &&
   !state.recipients.includes(cmd.userId) &&
@@ -118,28 +134,46 @@ export const opensTo = (state: PromotionState, cmd: Pick<GrantMilestone, 'userId
  * deliveries reach the milestone. Judged again on every attempt, so two deliveries racing for the last
  * grant under a cap get one.
  */
-export const grants = (state: PromotionState, cmd: Omit<GrantMilestone, 'type' | 'grantId' | 'now'>): state is CampaignState =>
-  opensTo(state, cmd) && milestoneReached(campaignOf(state), cmd.countedDeliveries);
+export const grants = (
+  state: PromotionState,
+  cmd: Omit<GrantMilestone, 'type' | 'grantId' | 'now'>,
+): state is CampaignState => opensTo(state, cmd) && milestoneReached(campaignOf(state), cmd.countedDeliveries);
 
 export const decide = (cmd: PromotionCommand, state: PromotionState): PromotionEvent[] => {
   switch (cmd.type) {
     case 'CreatePromotion': {
       if (state !== null) throw conflict('Conflict', 'This promotion already exists.');
       checkTerms(cmd.terms, cmd.cityKnown);
-      return [{ type: 'PromotionCreated', data: { promotionId: cmd.promotionId, terms: cmd.terms, createdAt: cmd.now.toISOString() } }];
+      return [
+        {
+          type: 'PromotionCreated',
+          data: { promotionId: cmd.promotionId, terms: cmd.terms, createdAt: cmd.now.toISOString() },
+        },
+      ];
     }
     case 'UpdatePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
       const frozen = frozenFieldsTouched(state.recipients.length, cmd.sentFields);
-      if (frozen.length) throw conflict('PromotionAlreadyGranted', `The campaign has grants; these fields can no longer change: ${frozen.join(', ')}.`, { fields: frozen });
+      if (frozen.length)
+        throw conflict(
+          'PromotionAlreadyGranted',
+          `The campaign has grants; these fields can no longer change: ${frozen.join(', ')}.`,
+          { fields: frozen },
+        );
       // Combinations are checked on the effective terms; the city only when it is the one sent.
       checkTerms({ ...state.terms, ...cmd.changes }, cmd.changes.cityId === undefined || cmd.cityKnown);
       if (Object.keys(cmd.changes).length === 0) return [];
-      return [{ type: 'PromotionUpdated', data: { promotionId: state.promotionId, changes: cmd.changes, updatedAt: cmd.now.toISOString() } }];
+      return [
+        {
+          type: 'PromotionUpdated',
+          data: { promotionId: state.promotionId, changes: cmd.changes, updatedAt: cmd.now.toISOString() },
+        },
+      ];
     }
     case 'DeletePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
-      if (state.recipients.length > 0) throw conflict('PromotionHasGrants', 'The campaign has grants and cannot be deleted; deactivate it instead.');
+      if (state.recipients.length > 0)
+        throw conflict('PromotionHasGrants', 'The campaign has grants and cannot be deleted; deactivate it instead.');
       return [{ type: 'PromotionDeleted', data: { promotionId: state.promotionId, deletedAt: cmd.now.toISOString() } }];
     }
     case 'GrantMilestone': {

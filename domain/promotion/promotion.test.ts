@@ -23,9 +23,20 @@ describe('promotion campaign rules', () => {
 
   it('keeps credit_scope for clients only and ends_at after starts_at', () => {
     expect(combinationErrors({ audience: 'CLIENT', creditScope: 'ANY', startsAt: null, endsAt: null })).toEqual({});
-    expect(combinationErrors({ audience: 'CLIENT', creditScope: null, startsAt: null, endsAt: null })).toHaveProperty('credit_scope');
-    expect(combinationErrors({ audience: 'DRIVER', creditScope: 'ANY', startsAt: null, endsAt: null })).toHaveProperty('credit_scope');
-    expect(combinationErrors({ audience: 'DRIVER', creditScope: null, startsAt: at('2026-01-02'), endsAt: at('2026-01-02') })).toHaveProperty('ends_at');
+    expect(combinationErrors({ audience: 'CLIENT', creditScope: null, startsAt: null, endsAt: null })).toHaveProperty(
+      'credit_scope',
+    );
+    expect(combinationErrors({ audience: 'DRIVER', creditScope: 'ANY', startsAt: null, endsAt: null })).toHaveProperty(
+      'credit_scope',
+    );
+    expect(
+      combinationErrors({
+        audience: 'DRIVER',
+        creditScope: null,
+        startsAt: at('2026-01-02'),
+        endsAt: at('2026-01-02'),
+      }),
+    ).toHaveProperty('ends_at');
   });
 
   it('counts CAMPAIGN deliveries from the later of start and creation', () => {
@@ -33,7 +44,9 @@ describe('promotion campaign rules', () => {
     expect(countingFrom({ milestoneBasis: 'LIFETIME', startsAt: null, createdAt })).toBeNull();
     expect(countingFrom({ milestoneBasis: 'CAMPAIGN', startsAt: null, createdAt })).toEqual(createdAt);
     expect(countingFrom({ milestoneBasis: 'CAMPAIGN', startsAt: at('2026-01-01'), createdAt })).toEqual(createdAt);
-    expect(countingFrom({ milestoneBasis: 'CAMPAIGN', startsAt: at('2026-04-01'), createdAt })).toEqual(at('2026-04-01'));
+    expect(countingFrom({ milestoneBasis: 'CAMPAIGN', startsAt: at('2026-04-01'), createdAt })).toEqual(
+      at('2026-04-01'),
+    );
   });
 
   it('is reached at the milestone and past it', () => {

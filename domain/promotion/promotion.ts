@@ -10,7 +10,13 @@ export const MILESTONE_BASES = ['LIFETIME', 'CAMPAIGN'] as const;
 export type MilestoneBasis = (typeof MILESTONE_BASES)[number];
 
 /** Fields that a first grant freezes: changing them would make earlier grants unfair. */
-export const FROZEN_AFTER_GRANT = ['audience', 'credit_scope', 'milestone_orders', 'milestone_basis', 'amount_usd'] as const;
+export const FROZEN_AFTER_GRANT = [
+  'audience',
+  'credit_scope',
+  'milestone_orders',
+  'milestone_basis',
+  'amount_usd',
+] as const;
 
 /** A campaign as its rules read it: the terms its events carry (the window as dates) and its grants so far. */
 export type Campaign = Omit<PromotionTerms, 'name' | 'description' | 'startsAt' | 'endsAt'> & {
@@ -21,7 +27,10 @@ export type Campaign = Omit<PromotionTerms, 'name' | 'description' | 'startsAt' 
 };
 
 /** Active, inside its window (starts_at inclusive, ends_at exclusive) and under its cap. */
-export const isRunning = (c: Pick<Campaign, 'active' | 'startsAt' | 'endsAt' | 'maxGrants' | 'grantsCount'>, at: Date): boolean =>
+export const isRunning = (
+  c: Pick<Campaign, 'active' | 'startsAt' | 'endsAt' | 'maxGrants' | 'grantsCount'>,
+  at: Date,
+): boolean =>
   c.active &&
   (c.startsAt === null || c.startsAt.getTime() <= at.getTime()) &&
   (c.endsAt === null || at.getTime() < c.endsAt.getTime()) &&
@@ -35,11 +44,16 @@ export const frozenFieldsTouched = (grantsCount: number, sent: readonly string[]
  * The combinations a create or a merge update must keep, checked on the effective values (the sent
  * value, else the stored one): credit_scope only and always for clients, ends_at after starts_at.
  */
-export const combinationErrors = (c: Pick<Campaign, 'audience' | 'creditScope' | 'startsAt' | 'endsAt'>): Record<string, string[]> => {
+export const combinationErrors = (
+  c: Pick<Campaign, 'audience' | 'creditScope' | 'startsAt' | 'endsAt'>,
+): Record<string, string[]> => {
   const errors: Record<string, string[]> = {};
-  if (c.audience === 'DRIVER' && c.creditScope !== null) errors.credit_scope = ['must be null when the audience is DRIVER'];
-  if (c.audience === 'CLIENT' && c.creditScope === null) errors.credit_scope = ['is required when the audience is CLIENT'];
-  if (c.startsAt && c.endsAt && c.endsAt.getTime() <= c.startsAt.getTime()) errors.ends_at = ['must be after starts_at'];
+  if (c.audience === 'DRIVER' && c.creditScope !== null)
+    errors.credit_scope = ['must be null when the audience is DRIVER'];
+  if (c.audience === 'CLIENT' && c.creditScope === null)
+    errors.credit_scope = ['is required when the audience is CLIENT'];
+  if (c.startsAt && c.endsAt && c.endsAt.getTime() <= c.startsAt.getTime())
+    errors.ends_at = ['must be after starts_at'];
   return errors;
 };
 
@@ -57,4 +71,5 @@ export const countingFrom = (c: Pick<Campaign, 'milestoneBasis' | 'startsAt' | '
  * milestone. "At least" rather than "exactly": a recipient already past the milestone when a LIFETIME
  * campaign opens qualifies on their next delivery. Once per campaign and recipient (the grant row).
  */
-export const milestoneReached = (c: Pick<Campaign, 'milestoneOrders'>, countedDeliveries: number): boolean => countedDeliveries >= c.milestoneOrders;
+export const milestoneReached = (c: Pick<Campaign, 'milestoneOrders'>, countedDeliveries: number): boolean =>
+  countedDeliveries >= c.milestoneOrders;

@@ -29,7 +29,16 @@ describe('rating decider', () => {
     expect(decide(rate(), initialState)).toEqual([
       {
         type: 'RatingSubmitted',
-        data: { ratingId: 9, orderId: 3, clientId: 11, driverId: 5, score: 4, tags: ['puntual'], comment: 'Muy amable', ratedAt: '2026-01-01T12:00:00.000Z' },
+        data: {
+          ratingId: 9,
+          orderId: 3,
+          clientId: 11,
+          driverId: 5,
+          score: 4,
+          tags: ['puntual'],
+          comment: 'Muy amable',
+          ratedAt: '2026-01-01T12:00:00.000Z',
+        },
       },
     ]);
   });
@@ -43,14 +52,23 @@ describe('rating decider', () => {
   it('answers strangers as if the order did not exist, and other parties 403', () => {
     expect(failure(rate({ order: null, party: null }))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
     expect(failure(rate({ party: null }))).toMatchObject({ kind: 'not_found', code: 'OrderNotFound' });
-    for (const party of ['DRIVER', 'BIDDER', 'ADMIN'] as const) expect(failure(rate({ party }))).toMatchObject({ kind: 'forbidden', code: 'Forbidden' });
+    for (const party of ['DRIVER', 'BIDDER', 'ADMIN'] as const)
+      expect(failure(rate({ party }))).toMatchObject({ kind: 'forbidden', code: 'Forbidden' });
   });
 
   it('needs a driver, then a delivered order', () => {
-    expect(failure(rate({ order: { id: 3, clientId: 11, driverId: null, status: 'BROADCASTING' } }))).toMatchObject({ code: 'NoDriverAssigned', kind: 'conflict' });
-    expect(failure(rate({ order: { id: 3, clientId: 11, driverId: null, status: 'CANCELLED' } }))).toMatchObject({ code: 'NoDriverAssigned' });
+    expect(failure(rate({ order: { id: 3, clientId: 11, driverId: null, status: 'BROADCASTING' } }))).toMatchObject({
+      code: 'NoDriverAssigned',
+      kind: 'conflict',
+    });
+    expect(failure(rate({ order: { id: 3, clientId: 11, driverId: null, status: 'CANCELLED' } }))).toMatchObject({
+      code: 'NoDriverAssigned',
+    });
     for (const status of ['CONFIRMED', 'IN_PROGRESS', 'ARRIVED', 'CANCELLED'])
-      expect(failure(rate({ order: { id: 3, clientId: 11, driverId: 5, status } }))).toMatchObject({ code: 'OrderNotDelivered', kind: 'conflict' });
+      expect(failure(rate({ order: { id: 3, clientId: 11, driverId: 5, status } }))).toMatchObject({
+        code: 'OrderNotDelivered',
+        kind: 'conflict',
+      });
   });
 
   it('names each bad field', () => {
@@ -61,7 +79,16 @@ describe('rating decider', () => {
     expect(failure(rate({ tags: ['x'.repeat(41)] })).fields).toEqual(['tags']);
     expect(failure(rate({ tags: [''] })).fields).toEqual(['tags']);
     expect(failure(rate({ comment: 'x'.repeat(501), score: 9 })).fields).toEqual(['score', 'comment']);
-    expect(decide(rate({ tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)], comment: 'x'.repeat(500), score: 1 }), initialState)).toHaveLength(1);
-    expect(decide(rate({ tags: [], comment: null, score: 5 }), initialState)[0].data).toMatchObject({ tags: [], comment: null, score: 5 });
+    expect(
+      decide(
+        rate({ tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)], comment: 'x'.repeat(500), score: 1 }),
+        initialState,
+      ),
+    ).toHaveLength(1);
+    expect(decide(rate({ tags: [], comment: null, score: 5 }), initialState)[0].data).toMatchObject({
+      tags: [],
+      comment: null,
+      score: 5,
+    });
   });
 });

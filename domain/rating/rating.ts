@@ -30,10 +30,13 @@ export interface RateDriver {
 const inputErrors = (cmd: RateDriver): Record<string, string[]> => {
   const errors: Record<string, string[]> = {};
   const { minScore, maxScore, maxTags, maxTagLength, maxCommentLength } = RATING_LIMITS;
-  if (!Number.isInteger(cmd.score) || cmd.score < minScore || cmd.score > maxScore) errors.score = [`must be an integer from ${minScore} to ${maxScore}`];
+  if (!Number.isInteger(cmd.score) || cmd.score < minScore || cmd.score > maxScore)
+    errors.score = [`must be an integer from ${minScore} to ${maxScore}`];
   if (cmd.tags.length > maxTags) errors.tags = [`at most ${maxTags} tags`];
-  else if (cmd.tags.some((t) => t.length === 0 || t.length > maxTagLength)) errors.tags = [`each tag has 1 to ${maxTagLength} characters`];
-  if (cmd.comment !== null && cmd.comment.length > maxCommentLength) errors.comment = [`at most ${maxCommentLength} characters`];
+  else if (cmd.tags.some((t) => t.length === 0 || t.length > maxTagLength))
+    errors.tags = [`each tag has 1 to ${maxTagLength} characters`];
+  if (cmd.comment !== null && cmd.comment.length > maxCommentLength)
+    errors.comment = [`at most ${maxCommentLength} characters`];
   return errors;
 };
 

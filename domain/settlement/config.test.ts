@@ -11,11 +11,18 @@ describe('settlement config', () => {
     expect(e.data.newValues).toEqual({ minBalanceCents: 700 });
   });
   it('a no-op update records nothing', () => {
-    expect(decideConfig({ patch: { ivaPrc: 16, activeDays: [...DEFAULT_CONFIG.activeDays] }, adminId: 1, at }, DEFAULT_CONFIG)).toEqual([]);
+    expect(
+      decideConfig(
+        { patch: { ivaPrc: 16, activeDays: [...DEFAULT_CONFIG.activeDays] }, adminId: 1, at },
+        DEFAULT_CONFIG,
+      ),
+    ).toEqual([]);
   });
   it('payout_time must follow the effective cutoff_time', () => {
     expect(() => decideConfig({ patch: { payoutTime: '17:00' }, adminId: 1, at }, DEFAULT_CONFIG)).toThrow(DomainError);
     expect(() => decideConfig({ patch: { cutoffTime: '19:30' }, adminId: 1, at }, DEFAULT_CONFIG)).toThrow(DomainError);
-    expect(decideConfig({ patch: { cutoffTime: '19:30', payoutTime: '20:00' }, adminId: 1, at }, DEFAULT_CONFIG)).toHaveLength(1);
+    expect(
+      decideConfig({ patch: { cutoffTime: '19:30', payoutTime: '20:00' }, adminId: 1, at }, DEFAULT_CONFIG),
+    ).toHaveLength(1);
   });
 });

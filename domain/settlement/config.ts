@@ -29,7 +29,12 @@ export const DEFAULT_CONFIG: SettlementConfig = {
 };
 
 export const CONFIG_EVENTS = {
-  SettlementConfigChanged: z.object({ oldValues: SettlementConfig.partial(), newValues: SettlementConfig.partial(), adminId: z.int(), at: instant }),
+  SettlementConfigChanged: z.object({
+    oldValues: SettlementConfig.partial(),
+    newValues: SettlementConfig.partial(),
+    adminId: z.int(),
+    at: instant,
+  }),
 };
 export type ConfigEvent = EventsOf<typeof CONFIG_EVENTS>;
 
@@ -49,7 +54,9 @@ export const decideConfig = (
   const payoutTime = c.patch.payoutTime ?? s.payoutTime;
   // 'HH:mm' strings compare as times.
   if (payoutTime <= cutoffTime) {
-    throw validationError({ [c.patch.payoutTime !== undefined ? 'payout_time' : 'cutoff_time']: ['payout_time must be after cutoff_time.'] });
+    throw validationError({
+      [c.patch.payoutTime !== undefined ? 'payout_time' : 'cutoff_time']: ['payout_time must be after cutoff_time.'],
+    });
   }
   const oldValues: Partial<SettlementConfig> = {};
   const newValues: Partial<SettlementConfig> = {};
@@ -59,9 +66,15 @@ export const decideConfig = (
     (oldValues as Record<string, unknown>)[key] = s[key];
     (newValues as Record<string, unknown>)[key] = value;
   }
-  return Object.keys(newValues).length ? [{ type: 'SettlementConfigChanged', data: { oldValues, newValues, adminId: c.adminId, at: c.at } }] : [];
+  return Object.keys(newValues).length
+    ? [{ type: 'SettlementConfigChanged', data: { oldValues, newValues, adminId: c.adminId, at: c.at } }]
+    : [];
 };
 
 export type ConfigCommand = Parameters<typeof decideConfig>[0];
 
-export const configDecider: Decider<ConfigCommand, SettlementConfig, ConfigEvent> = { initialState: DEFAULT_CONFIG, evolve: evolveConfig, decide: decideConfig };
+export const configDecider: Decider<ConfigCommand, SettlementConfig, ConfigEvent> = {
+  initialState: DEFAULT_CONFIG,
+  evolve: evolveConfig,
+  decide: decideConfig,
+};

@@ -149,7 +149,13 @@ export const RECEIPT_EVENTS = {
 export type ReceiptEvent = EventsOf<typeof RECEIPT_EVENTS>;
 
 export const POOL_EVENTS = {
-  EntriesReserved: z.object({ driverId: z.int(), receiptId: z.string(), entryIds: z.array(z.string()), payableCents: z.int(), at: instant }),
+  EntriesReserved: z.object({
+    driverId: z.int(),
+    receiptId: z.string(),
+    entryIds: z.array(z.string()),
+    payableCents: z.int(),
+    at: instant,
+  }),
   EntriesReleased: z.object({ driverId: z.int(), receiptId: z.string(), at: instant }),
 };
 export type PoolEvent = EventsOf<typeof POOL_EVENTS>;

@@ -34,10 +34,37 @@ describe('cutoff: lines and totals', () => {
     const cash = { priceCents: 1500, commissionCents: 150, deliveredAt: '2026-11-23T11:00:00.000Z' };
     const { lines, totals } = receiptLines(
       [
-        entry({ orderId: 1, amountCents: 1780, exchangeRateAmount: '36.5', order: online, at: '2026-11-23T09:00:00.000Z' }),
-        entry({ orderId: 2, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 150, exchangeRateAmount: '36.5', order: cash, at: '2026-11-23T11:00:00.000Z' }),
-        entry({ orderId: 2, type: 'PROMO_REIMBURSEMENT', amountCents: 300, exchangeRateAmount: '36.5', order: cash, at: '2026-11-23T11:00:01.000Z' }),
-        entry({ type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', amountCents: 100, description: 'ajuste', at: '2026-11-23T12:00:00.000Z' }),
+        entry({
+          orderId: 1,
+          amountCents: 1780,
+          exchangeRateAmount: '36.5',
+          order: online,
+          at: '2026-11-23T09:00:00.000Z',
+        }),
+        entry({
+          orderId: 2,
+          type: 'CASH_COMMISSION_DEBT',
+          direction: 'DEBIT',
+          amountCents: 150,
+          exchangeRateAmount: '36.5',
+          order: cash,
+          at: '2026-11-23T11:00:00.000Z',
+        }),
+        entry({
+          orderId: 2,
+          type: 'PROMO_REIMBURSEMENT',
+          amountCents: 300,
+          exchangeRateAmount: '36.5',
+          order: cash,
+          at: '2026-11-23T11:00:01.000Z',
+        }),
+        entry({
+          type: 'MANUAL_ADJUSTMENT',
+          direction: 'DEBIT',
+          amountCents: 100,
+          description: 'ajuste',
+          at: '2026-11-23T12:00:00.000Z',
+        }),
       ],
       16,
       '40.00',
@@ -57,15 +84,35 @@ describe('cutoff: lines and totals', () => {
       ['40.00', -4000],
     ]);
     expect(totals.netBsCents).toBe(64970 - 5475 + 12000 - 4000);
-    expect(totals).toMatchObject({ netCents: 1830, payableCents: 1830, commissionCents: -350, remunerationTotalCents: 350, ivaCents: 48, remunerationBaseCents: 302, subtotalCents: 3500 });
+    expect(totals).toMatchObject({
+      netCents: 1830,
+      payableCents: 1830,
+      commissionCents: -350,
+      remunerationTotalCents: 350,
+      ivaCents: 48,
+      remunerationBaseCents: 302,
+      subtotalCents: 3500,
+    });
   });
 
   it('an online order, a cash order and a credit: the bolivars pay the whole payable, every line at its rate', () => {
     // 53.46 online, a cash order netting -5.00, a 2.50 manual credit: payable 50.96 USD.
     const { lines, totals } = receiptLines(
       [
-        entry({ orderId: 1, amountCents: 5346, exchangeRateAmount: '36.50', order: { priceCents: 6000, commissionCents: 654, deliveredAt: null } }),
-        entry({ orderId: 2, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 500, exchangeRateAmount: '36.50', order: { priceCents: 5000, commissionCents: 500, deliveredAt: null } }),
+        entry({
+          orderId: 1,
+          amountCents: 5346,
+          exchangeRateAmount: '36.50',
+          order: { priceCents: 6000, commissionCents: 654, deliveredAt: null },
+        }),
+        entry({
+          orderId: 2,
+          type: 'CASH_COMMISSION_DEBT',
+          direction: 'DEBIT',
+          amountCents: 500,
+          exchangeRateAmount: '36.50',
+          order: { priceCents: 5000, commissionCents: 500, deliveredAt: null },
+        }),
         entry({ type: 'MANUAL_ADJUSTMENT', amountCents: 250 }),
       ],
       16,

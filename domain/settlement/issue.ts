@@ -20,7 +20,16 @@ export interface SettleableEntry {
 
 const ADJUSTMENT_TYPES = new Set(['PROMO_BONUS', 'PROMO_REIMBURSEMENT', 'MANUAL_ADJUSTMENT']);
 /** PAYOUT_SENT is the settlement itself, never settled again. */
-export const SETTLEABLE_TYPES = ['ORDER_EARNING', 'SURPLUS_EARNING', 'CASH_COMMISSION_DEBT', 'PROMO_REIMBURSEMENT', 'PROMO_BONUS', 'MANUAL_ADJUSTMENT', 'CASH_SOLIDARY_DRIVER', 'CASH_SOLIDARY_CLIENT'];
+export const SETTLEABLE_TYPES = [
+  'ORDER_EARNING',
+  'SURPLUS_EARNING',
+  'CASH_COMMISSION_DEBT',
+  'PROMO_REIMBURSEMENT',
+  'PROMO_BONUS',
+  'MANUAL_ADJUSTMENT',
+  'CASH_SOLIDARY_DRIVER',
+  'CASH_SOLIDARY_CLIENT',
+];
 
 const signed = (e: SettleableEntry): number => (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents);
 
@@ -33,7 +42,12 @@ export const bsCentsOf = (cents: number, rate: string): number => roundHalfAwayF
  */
 export const settleableEntries = (
   entries: SettleableEntry[],
-  f: { coveredEntryIds: ReadonlySet<string>; balanceCents: number; pendingPayoutCents: number; minBalanceCents: number },
+  f: {
+    coveredEntryIds: ReadonlySet<string>;
+    balanceCents: number;
+    pendingPayoutCents: number;
+    minBalanceCents: number;
+  },
 ): SettleableEntry[] => {
   const open = entries.filter((e) => SETTLEABLE_TYPES.includes(e.type) && !f.coveredEntryIds.has(e.entryId));
   const sumCents = open.reduce((s, e) => s + signed(e), 0);
@@ -50,7 +64,11 @@ export const settleableEntries = (
  * The commission is tax-inclusive: its tax part at ivaPrc is |commission| × iva / (100 + iva), the base
  * the rest. Lines follow the entries' order (the ledger's).
  */
-export const receiptLines = (entries: SettleableEntry[], ivaPrc: number, cutoffRate: string): { lines: LineFigures[]; totals: ReceiptTotals } => {
+export const receiptLines = (
+  entries: SettleableEntry[],
+  ivaPrc: number,
+  cutoffRate: string,
+): { lines: LineFigures[]; totals: ReceiptTotals } => {
   const byOrder = new Map<number, SettleableEntry[]>();
   const lines: Omit<LineFigures, 'lineNumber'>[] = [];
   for (const e of entries) {

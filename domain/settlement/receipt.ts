@@ -78,11 +78,16 @@ export const initialReceipt: ReceiptState = {
   changes: [],
 };
 
-export const currentOrder = (s: ReceiptState): PayoutOrderState | undefined => s.payoutOrders[s.payoutOrders.length - 1];
+export const currentOrder = (s: ReceiptState): PayoutOrderState | undefined =>
+  s.payoutOrders[s.payoutOrders.length - 1];
 
 /** Bolivars that left through the platform: the confirmed order's amount, or the whole receipt paid externally. */
 export const paidBsCents = (s: ReceiptState): number =>
-  s.status === 'PAID' ? (s.payoutOrders.find((o) => o.status === 'CONFIRMED')?.amountBsCents ?? 0) : s.status === 'PAID_EXTERNALLY' ? (s.issued?.totals.netBsCents ?? 0) : 0;
+  s.status === 'PAID'
+    ? (s.payoutOrders.find((o) => o.status === 'CONFIRMED')?.amountBsCents ?? 0)
+    : s.status === 'PAID_EXTERNALLY'
+      ? (s.issued?.totals.netBsCents ?? 0)
+      : 0;
 
 const withOrder = (s: ReceiptState, id: string, f: (o: PayoutOrderState) => PayoutOrderState): PayoutOrderState[] =>
   s.payoutOrders.map((o) => (o.id === id ? f(o) : o));
@@ -93,9 +98,21 @@ const afterDeadline = (s: ReceiptState): boolean => s.status === 'FAILED' && s.f
 const applyAttempt = (s: ReceiptState, d: PayoutAttemptedData): ReceiptState => {
   const order = s.payoutOrders.find((o) => o.id === d.payoutOrderId);
   if (!order) return s;
-  const attempt = { attemptNo: order.attempts.length + 1, providerCode: d.providerCode, result: d.result, createdAt: d.at };
+  const attempt = {
+    attemptNo: order.attempts.length + 1,
+    providerCode: d.providerCode,
+    result: d.result,
+    createdAt: d.at,
+  };
   if (d.result === 'REJECTED' && afterDeadline(s)) {
-    return { ...s, payoutOrders: withOrder(s, order.id, (o) => ({ ...o, attempts: [...o.attempts, attempt], lastError: d.error ?? d.providerCode })) };
+    return {
+      ...s,
+      payoutOrders: withOrder(s, order.id, (o) => ({
+        ...o,
+        attempts: [...o.attempts, attempt],
+        lastError: d.error ?? d.providerCode,
+      })),
+    };
   }
   const payoutOrders = withOrder(s, order.id, (o) => ({
     ...o,
@@ -103,20 +120,50 @@ const applyAttempt = (s: ReceiptState, d: PayoutAttemptedData): ReceiptState => 
     acknowledged: o.acknowledged || d.result === 'ACKNOWLEDGED',
     transactionId: d.transactionId ?? o.transactionId,
     reference: d.reference ?? o.reference,
-    lastError: d.result === 'ERROR' || d.result === 'NO_ANSWER' || d.result === 'REJECTED' ? (d.error ?? d.providerCode) : o.lastError,
+    lastError:
+      d.result === 'ERROR' || d.result === 'NO_ANSWER' || d.result === 'REJECTED'
+        ? (d.error ?? d.providerCode)
+        : o.lastError,
     ...(d.result === 'CONFIRMED' ? { status: 'CONFIRMED' as const, confirmedAt: d.at } : {}),
     ...(d.result === 'REJECTED' ? { status: 'FAILED' as const, failedAt: d.at } : {}),
   }));
   let next: ReceiptState = { ...s, payoutOrders };
   if (d.result === 'CONFIRMED') {
     if (s.status === 'IN_PAYMENT' || s.status === 'FAILED') {
-      next = { ...next, status: 'PAID', paidAt: d.at, failureKind: null, failureReason: null, bankReference: d.reference ?? d.transactionId ?? s.bankReference };
+      next = {
+        ...next,
+        status: 'PAID',
+        paidAt: d.at,
+        failureKind: null,
+        failureReason: null,
+        bankReference: d.reference ?? d.transactionId ?? s.bankReference,
+      };
     } else {
       // The money went after the receipt was settled another way: kept on the order and in the audit trail.
-      next = { ...next, changes: [...s.changes, { action: 'late_confirmation', adminId: null, adminName: null, fromStatus: s.status, toStatus: s.status, reason: d.providerCode, createdAt: d.at }] };
+      next = {
+        ...next,
+        changes: [
+          ...s.changes,
+          {
+            action: 'late_confirmation',
+            adminId: null,
+            adminName: null,
+            fromStatus: s.status,
+            toStatus: s.status,
+            reason: d.providerCode,
+            createdAt: d.at,
+          },
+        ],
+      };
     }
   } else if (d.result === 'REJECTED') {
-    next = { ...next, status: 'FAILED', failureKind: 'business', failureReason: d.error ?? d.providerCode ?? 'rejected', failedAt: d.at };
+    next = {
+      ...next,
+      status: 'FAILED',
+      failureKind: 'business',
+      failureReason: d.error ?? d.providerCode ?? 'rejected',
+      failedAt: d.at,
+    };
   }
   // A retry's audit entry shows where the retry landed when the provider answered in the same call.
   const last = next.changes[next.changes.length - 1];
@@ -152,28 +199,75 @@ export const evolveReceipt = (s: ReceiptState, e: ReceiptEvent): ReceiptState =>
         retry: d.retry !== null,
       };
       const changes = d.retry
-        ? [...s.changes, { action: 'retry' as const, adminId: d.retry.adminId, adminName: d.retry.adminName, fromStatus: s.status, toStatus: 'IN_PAYMENT' as const, reason: null, createdAt: d.at }]
+        ? [
+            ...s.changes,
+            {
+              action: 'retry' as const,
+              adminId: d.retry.adminId,
+              adminName: d.retry.adminName,
+              fromStatus: s.status,
+              toStatus: 'IN_PAYMENT' as const,
+              reason: null,
+              createdAt: d.at,
+            },
+          ]
         : s.changes;
-      return { ...s, status: 'IN_PAYMENT', failureKind: null, failureReason: null, failedAt: null, payoutOrders: [...s.payoutOrders, order], changes };
+      return {
+        ...s,
+        status: 'IN_PAYMENT',
+        failureKind: null,
+        failureReason: null,
+        failedAt: null,
+        payoutOrders: [...s.payoutOrders, order],
+        changes,
+      };
     }
     case 'PayoutAttempted':
       return applyAttempt(s, e.data);
     case 'ReconcileDeadlinePassed':
-      return { ...s, status: 'FAILED', failureKind: 'deadline', failureReason: 'reconcile_deadline_exceeded', failedAt: e.data.at };
+      return {
+        ...s,
+        status: 'FAILED',
+        failureKind: 'deadline',
+        failureReason: 'reconcile_deadline_exceeded',
+        failedAt: e.data.at,
+      };
     case 'ReceiptMarkedExternal':
       return {
         ...s,
         status: 'PAID_EXTERNALLY',
         bankReference: e.data.reference,
         paidAt: e.data.at,
-        changes: [...s.changes, { action: 'mark_external', adminId: e.data.adminId, adminName: e.data.adminName, fromStatus: s.status, toStatus: 'PAID_EXTERNALLY', reason: e.data.reason, createdAt: e.data.at }],
+        changes: [
+          ...s.changes,
+          {
+            action: 'mark_external',
+            adminId: e.data.adminId,
+            adminName: e.data.adminName,
+            fromStatus: s.status,
+            toStatus: 'PAID_EXTERNALLY',
+            reason: e.data.reason,
+            createdAt: e.data.at,
+          },
+        ],
       };
     case 'ReceiptAnnulled':
       return {
         ...s,
         status: 'VOIDED',
         voidedAt: e.data.at,
-        changes: [...s.changes, { action: 'annul', adminId: e.data.adminId, adminName: e.data.adminName, fromStatus: s.status, toStatus: 'VOIDED', reason: e.data.reason, createdAt: e.data.at }],
+        changes: [
+          ...s.changes,
+          {
+            action: 'annul',
+            adminId: e.data.adminId,
+            adminName: e.data.adminName,
+            fromStatus: s.status,
+            toStatus: 'VOIDED',
+            reason: e.data.reason,
+            createdAt: e.data.at,
+          },
+        ],
       };
   }
 };
@@ -250,7 +344,11 @@ export const decideReceipt = (c: ReceiptCommand, s: ReceiptState): ReceiptEvent[
       return s.status === 'GENERATED' ? [newOrder(s, c, null)] : [];
     case 'RetryPayout':
       mustBeFailed(s);
-      if (s.failureKind === 'deadline') throw conflict('RetryUnsafeDeadline', 'The money may have gone (reconciliation deadline); use mark-external or annul.');
+      if (s.failureKind === 'deadline')
+        throw conflict(
+          'RetryUnsafeDeadline',
+          'The money may have gone (reconciliation deadline); use mark-external or annul.',
+        );
       return [newOrder(s, c, { adminId: c.adminId, adminName: c.adminName })];
     case 'RecordAttempt': {
       const order = s.payoutOrders.find((o) => o.id === c.payoutOrderId);
@@ -262,15 +360,38 @@ export const decideReceipt = (c: ReceiptCommand, s: ReceiptState): ReceiptEvent[
       const order = currentOrder(s);
       if (s.status !== 'IN_PAYMENT' || !order || order.status !== 'SENT') return [];
       const deadlineAt = Date.parse(order.sentAt) + c.reconcileMinutes * 60_000;
-      return Date.parse(c.now) >= deadlineAt ? [{ type: 'ReconcileDeadlinePassed', data: { receiptId, payoutOrderId: order.id, at: c.now } }] : [];
+      return Date.parse(c.now) >= deadlineAt
+        ? [{ type: 'ReconcileDeadlinePassed', data: { receiptId, payoutOrderId: order.id, at: c.now } }]
+        : [];
     }
     case 'MarkExternal':
       mustBeFailed(s);
-      return [{ type: 'ReceiptMarkedExternal', data: { receiptId, adminId: c.adminId, adminName: c.adminName, reason: c.reason, reference: c.reference, at: c.at } }];
+      return [
+        {
+          type: 'ReceiptMarkedExternal',
+          data: {
+            receiptId,
+            adminId: c.adminId,
+            adminName: c.adminName,
+            reason: c.reason,
+            reference: c.reference,
+            at: c.at,
+          },
+        },
+      ];
     case 'Annul':
       mustBeFailed(s);
-      return [{ type: 'ReceiptAnnulled', data: { receiptId, adminId: c.adminId, adminName: c.adminName, reason: c.reason, at: c.at } }];
+      return [
+        {
+          type: 'ReceiptAnnulled',
+          data: { receiptId, adminId: c.adminId, adminName: c.adminName, reason: c.reason, at: c.at },
+        },
+      ];
   }
 };
 
-export const receiptDecider: Decider<ReceiptCommand, ReceiptState, ReceiptEvent> = { initialState: initialReceipt, evolve: evolveReceipt, decide: decideReceipt };
+export const receiptDecider: Decider<ReceiptCommand, ReceiptState, ReceiptEvent> = {
+  initialState: initialReceipt,
+  evolve: evolveReceipt,
+  decide: decideReceipt,
+};

@@ -61,23 +61,39 @@ export type SurplusCommand =
   | { type: 'ExpireSurplus'; now: Date };
 
 /** ACTIVA and its time not yet up: a listing whose expires_at passed is expired even before the timer runs. */
-export const isOpen = (s: Surplus, now: Date): boolean => s.status === 'ACTIVA' && now.getTime() < Date.parse(s.expiresAt);
+export const isOpen = (s: Surplus, now: Date): boolean =>
+  s.status === 'ACTIVA' && now.getTime() < Date.parse(s.expiresAt);
 
 const NOT_FOUND = () => notFound('NotFound', 'Surplus listing not found.');
 
 export const decide = (cmd: SurplusCommand, s: SurplusState): SurplusEvent[] => {
   if (cmd.type === 'ListSurplus') {
     if (s) throw conflict('Conflict', 'This listing already exists.');
-    if (cmd.driverHasActiveOrder) throw conflict('Conflict', 'You cannot publish surplus while you have an active order.');
+    if (cmd.driverHasActiveOrder)
+      throw conflict('Conflict', 'You cannot publish surplus while you have an active order.');
     const errors: Record<string, string[]> = {};
-    if (!Number.isInteger(cmd.availableLiters) || cmd.availableLiters < SURPLUS_MIN_LITERS || cmd.availableLiters > SURPLUS_MAX_LITERS) {
+    if (
+      !Number.isInteger(cmd.availableLiters) ||
+      cmd.availableLiters < SURPLUS_MIN_LITERS ||
+      cmd.availableLiters > SURPLUS_MAX_LITERS
+    ) {
       errors.availableLiters = [`must be an integer from ${SURPLUS_MIN_LITERS} to ${SURPLUS_MAX_LITERS}`];
     }
-    if (!Number.isInteger(cmd.driverGrossCents) || cmd.driverGrossCents <= 0 || cmd.driverGrossCents > SURPLUS_MAX_TOTAL_USD * 100) {
+    if (
+      !Number.isInteger(cmd.driverGrossCents) ||
+      cmd.driverGrossCents <= 0 ||
+      cmd.driverGrossCents > SURPLUS_MAX_TOTAL_USD * 100
+    ) {
       errors.totalAmount = [`must be greater than 0 and at most ${SURPLUS_MAX_TOTAL_USD}`];
     }
-    if (!Number.isInteger(cmd.durationMinutes) || cmd.durationMinutes < SURPLUS_MIN_DURATION_MINUTES || cmd.durationMinutes > SURPLUS_MAX_DURATION_MINUTES) {
-      errors.durationMinutes = [`must be an integer from ${SURPLUS_MIN_DURATION_MINUTES} to ${SURPLUS_MAX_DURATION_MINUTES}`];
+    if (
+      !Number.isInteger(cmd.durationMinutes) ||
+      cmd.durationMinutes < SURPLUS_MIN_DURATION_MINUTES ||
+      cmd.durationMinutes > SURPLUS_MAX_DURATION_MINUTES
+    ) {
+      errors.durationMinutes = [
+        `must be an integer from ${SURPLUS_MIN_DURATION_MINUTES} to ${SURPLUS_MAX_DURATION_MINUTES}`,
+      ];
     }
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return [
@@ -102,11 +118,27 @@ export const decide = (cmd: SurplusCommand, s: SurplusState): SurplusEvent[] => 
   if (!s) throw NOT_FOUND();
   switch (cmd.type) {
     case 'ReserveSurplus':
-      if (!isOpen(s, cmd.now)) throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
-      return [{ type: 'SurplusReserved', data: { listingId: s.listingId, orderId: cmd.orderId, clientId: cmd.clientId, reservedAt: cmd.now.toISOString() } }];
+      if (!isOpen(s, cmd.now))
+        throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
+      return [
+        {
+          type: 'SurplusReserved',
+          data: {
+            listingId: s.listingId,
+            orderId: cmd.orderId,
+            clientId: cmd.clientId,
+            reservedAt: cmd.now.toISOString(),
+          },
+        },
+      ];
     case 'ReleaseReservation':
       if (s.status !== 'RESERVADA' || s.orderId !== cmd.orderId) return [];
-      return [{ type: 'SurplusReservationReleased', data: { listingId: s.listingId, orderId: cmd.orderId, releasedAt: cmd.now.toISOString() } }];
+      return [
+        {
+          type: 'SurplusReservationReleased',
+          data: { listingId: s.listingId, orderId: cmd.orderId, releasedAt: cmd.now.toISOString() },
+        },
+      ];
     case 'CancelSurplus':
       // The spec answers 409 (not 403/404) to a driver cancelling someone else's listing.
       if (s.driverId !== cmd.driverId) throw conflict('Conflict', 'This listing is not yours.');
@@ -126,10 +158,15 @@ export const decide = (cmd: SurplusCommand, s: SurplusState): SurplusEvent[] => 
  */
 export const surplusClientPrice = (driverGrossCents: number, paymentMethod: string, settings: PricingSettings) => {
   const basePriceCents = offerPriceFromDriverGross(driverGrossCents, settings.platformCommissionPrc);
-  return { basePriceCents, clientPaysCents: priceOrder({ waterPriceCents: basePriceCents, paymentMethod, settings, creditAvailableCents: 0 }).clientPaysCents };
+  return {
+    basePriceCents,
+    clientPaysCents: priceOrder({ waterPriceCents: basePriceCents, paymentMethod, settings, creditAvailableCents: 0 })
+      .clientPaysCents,
+  };
 };
 
 /** Informative only (the listing is sold whole): the total over the liters, rounded to whole cents. */
-export const pricePerLiterCents = (totalCents: number, liters: number): number => roundHalfAwayFromZero(totalCents / liters);
+export const pricePerLiterCents = (totalCents: number, liters: number): number =>
+  roundHalfAwayFromZero(totalCents / liters);
 
 export const surplusDecider: Decider<SurplusCommand, SurplusState, SurplusEvent> = { initialState, evolve, decide };

@@ -13,9 +13,15 @@ export interface BalanceSummary {
 export const cashDebtOf = (balanceCents: number): number => Math.max(0, -balanceCents);
 
 /** A driver may work while the cash they owe stays strictly below the cap. */
-export const isUnderCashDebtCap = (balanceCents: number, cashDebtCapCents: number): boolean => cashDebtOf(balanceCents) < cashDebtCapCents;
+export const isUnderCashDebtCap = (balanceCents: number, cashDebtCapCents: number): boolean =>
+  cashDebtOf(balanceCents) < cashDebtCapCents;
 
-export const balanceSummary = (input: { balanceCents: number; pendingPayoutCents: number; cashDebtCapCents: number; driverActive: boolean }): BalanceSummary => {
+export const balanceSummary = (input: {
+  balanceCents: number;
+  pendingPayoutCents: number;
+  cashDebtCapCents: number;
+  driverActive: boolean;
+}): BalanceSummary => {
   const cashDebtCents = cashDebtOf(input.balanceCents);
   return {
     balanceCents: input.balanceCents,

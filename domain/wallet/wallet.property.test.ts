@@ -38,7 +38,9 @@ describe('wallet invariants (property)', () => {
           log.push(...events);
           s = events.reduce(evolve, s);
         });
-        const entries = log.filter((e) => e.type === 'LedgerEntryRecorded').map((e) => e.data as LedgerEntryRecordedData);
+        const entries = log
+          .filter((e) => e.type === 'LedgerEntryRecorded')
+          .map((e) => e.data as LedgerEntryRecordedData);
         let running = 0;
         for (const e of entries) {
           running += e.direction === 'CREDIT' ? e.amountCents : -e.amountCents;

@@ -22,9 +22,11 @@ const earning = (over: Partial<EntryRequest> = {}): WalletCommand => ({
   ...over,
 });
 
-const given = (...cmds: WalletCommand[]): WalletState => cmds.reduce((s, c) => decide(c, s).reduce(evolve, s), initialState);
+const given = (...cmds: WalletCommand[]): WalletState =>
+  cmds.reduce((s, c) => decide(c, s).reduce(evolve, s), initialState);
 
-const entries = (events: WalletEvent[]) => events.filter((e) => e.type === 'LedgerEntryRecorded').map((e) => e.data as LedgerEntryRecordedData);
+const entries = (events: WalletEvent[]) =>
+  events.filter((e) => e.type === 'LedgerEntryRecorded').map((e) => e.data as LedgerEntryRecordedData);
 
 const errorOf = (f: () => unknown): DomainError => {
   try {
@@ -38,8 +40,12 @@ const errorOf = (f: () => unknown): DomainError => {
 
 describe('wallet decider', () => {
   it('opens a wallet once, on first access', () => {
-    expect(decide({ type: 'OpenWallet', driverId: 4, now }, initialState)).toEqual([{ type: 'WalletOpened', data: { driverId: 4, openedAt: now.toISOString() } }]);
-    expect(decide({ type: 'OpenWallet', driverId: 4, now }, given({ type: 'OpenWallet', driverId: 4, now }))).toEqual([]);
+    expect(decide({ type: 'OpenWallet', driverId: 4, now }, initialState)).toEqual([
+      { type: 'WalletOpened', data: { driverId: 4, openedAt: now.toISOString() } },
+    ]);
+    expect(decide({ type: 'OpenWallet', driverId: 4, now }, given({ type: 'OpenWallet', driverId: 4, now }))).toEqual(
+      [],
+    );
   });
 
   it('opens the wallet before the first entry of a wallet nobody looked at, with the running balance', () => {
@@ -64,33 +70,88 @@ describe('wallet decider', () => {
 
   it('lets the balance go negative on a cash commission debt', () => {
     const s = given(earning({ amountCents: 300 }));
-    const [debt] = entries(decide(earning({ entryId: 'e-2', causeId: 'delivery-12', ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 500 }), s));
+    const [debt] = entries(
+      decide(
+        earning({
+          entryId: 'e-2',
+          causeId: 'delivery-12',
+          ledgerType: 'CASH_COMMISSION_DEBT',
+          direction: 'DEBIT',
+          amountCents: 500,
+        }),
+        s,
+      ),
+    );
     expect(debt).toMatchObject({ direction: 'DEBIT', amountCents: 500, balanceAfterCents: -200 });
   });
 
   it('records a cause once per type: a redelivered cause appends nothing, another type of the same cause does', () => {
     const s = given(earning({ ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250 }));
-    expect(decide(earning({ ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250, entryId: 'other' }), s)).toEqual([]);
-    const [promo] = entries(decide(earning({ ledgerType: 'PROMO_REIMBURSEMENT', direction: 'CREDIT', amountCents: 100, entryId: 'e-3' }), s));
+    expect(
+      decide(
+        earning({ ledgerType: 'CASH_COMMISSION_DEBT', direction: 'DEBIT', amountCents: 250, entryId: 'other' }),
+        s,
+      ),
+    ).toEqual([]);
+    const [promo] = entries(
+      decide(earning({ ledgerType: 'PROMO_REIMBURSEMENT', direction: 'CREDIT', amountCents: 100, entryId: 'e-3' }), s),
+    );
     expect(promo).toMatchObject({ type: 'PROMO_REIMBURSEMENT', balanceAfterCents: -150 });
   });
 
   it('refuses an amount that is not a positive number of cents', () => {
-    for (const amountCents of [0, -5, 1.5]) expect(errorOf(() => decide(earning({ amountCents }), initialState)).code).toBe('ValidationError');
+    for (const amountCents of [0, -5, 1.5])
+      expect(errorOf(() => decide(earning({ amountCents }), initialState)).code).toBe('ValidationError');
   });
 
   it('writes a manual adjustment with the reason as description and the admin who made it', () => {
     const s = given(earning({ amountCents: 1000 }));
-    const [adj] = entries(decide({ type: 'AdjustBalance', driverId: 4, entryId: 'adj-1', direction: 'DEBIT', amountCents: 1500, reason: 'Cobro de deuda en efectivo', adminId: 9, now }, s));
-    expect(adj).toMatchObject({ type: 'MANUAL_ADJUSTMENT', direction: 'DEBIT', balanceAfterCents: -500, causeId: 'adj-1', adminId: 9, orderId: null, exchangeRateAmount: null, description: 'Cobro de deuda en efectivo' });
+    const [adj] = entries(
+      decide(
+        {
+          type: 'AdjustBalance',
+          driverId: 4,
+          entryId: 'adj-1',
+          direction: 'DEBIT',
+          amountCents: 1500,
+          reason: 'Cobro de deuda en efectivo',
+          adminId: 9,
+          now,
+        },
+        s,
+      ),
+    );
+    expect(adj).toMatchObject({
+      type: 'MANUAL_ADJUSTMENT',
+      direction: 'DEBIT',
+      balanceAfterCents: -500,
+      causeId: 'adj-1',
+      adminId: 9,
+      orderId: null,
+      exchangeRateAmount: null,
+      description: 'Cobro de deuda en efectivo',
+    });
   });
 
   it('records a payout once per receipt', () => {
-    const payout: WalletCommand = { type: 'RecordPayout', driverId: 4, entryId: 'p-1', receiptId: 'r-7', receiptRecordId: 7, receiptNumber: '2026-11-000007', amountCents: 800, now };
+    const payout: WalletCommand = {
+      type: 'RecordPayout',
+      driverId: 4,
+      entryId: 'p-1',
+      receiptId: 'r-7',
+      receiptRecordId: 7,
+      receiptNumber: '2026-11-000007',
+      amountCents: 800,
+      now,
+    };
     const s = given(earning({ amountCents: 1000 }), payout);
     expect(s.balanceCents).toBe(200);
     expect(decide({ ...payout, entryId: 'p-2' }, s)).toEqual([]);
-    expect(entries(decide({ ...payout, receiptId: 'r-8', receiptRecordId: 8, receiptNumber: '2026-11-000008', entryId: 'p-3' }, s))[0]).toMatchObject({
+    expect(
+      entries(
+        decide({ ...payout, receiptId: 'r-8', receiptRecordId: 8, receiptNumber: '2026-11-000008', entryId: 'p-3' }, s),
+      )[0],
+    ).toMatchObject({
       type: 'PAYOUT_SENT',
       direction: 'DEBIT',
       receiptId: 8,
@@ -100,7 +161,14 @@ describe('wallet decider', () => {
   });
 
   describe('payout account', () => {
-    const pagoMovil = { method: 'PAGO_MOVIL' as const, bankCode: '0102', idNumber: 'V12345678', phone: '+584121234567', accountNumber: null, accountType: null };
+    const pagoMovil = {
+      method: 'PAGO_MOVIL' as const,
+      bankCode: '0102',
+      idNumber: 'V12345678',
+      phone: '+584121234567',
+      accountNumber: null,
+      accountType: null,
+    };
     const set = (account: typeof pagoMovil | Record<string, unknown>): WalletCommand =>
       ({ type: 'SetPayoutAccount', driverId: 4, userId: 40, account, otpVerified: false, now }) as WalletCommand;
 
@@ -118,7 +186,14 @@ describe('wallet decider', () => {
         const err = errorOf(() => decide(set({ ...pagoMovil, [missing]: null }), initialState));
         expect([err.kind, err.code]).toEqual(['bad_request', 'InvalidPayoutConfig']);
       }
-      const bank = { method: 'BANK_TRANSFER', bankCode: null, idNumber: null, phone: null, accountNumber: null, accountType: 'ahorro' };
+      const bank = {
+        method: 'BANK_TRANSFER',
+        bankCode: null,
+        idNumber: null,
+        phone: null,
+        accountNumber: null,
+        accountType: 'ahorro',
+      };
       expect(errorOf(() => decide(set(bank), initialState)).kind).toBe('bad_request');
       expect(decide(set({ ...bank, accountNumber: '01020000000000000001' }), initialState)).toHaveLength(2);
     });
@@ -128,7 +203,9 @@ describe('wallet decider', () => {
 describe('balance summary', () => {
   const cap = 5000;
   it('withdrawable is what remains after the pending payout and the cash debt, never below zero', () => {
-    expect(balanceSummary({ balanceCents: 3000, pendingPayoutCents: 1000, cashDebtCapCents: cap, driverActive: true })).toEqual({
+    expect(
+      balanceSummary({ balanceCents: 3000, pendingPayoutCents: 1000, cashDebtCapCents: cap, driverActive: true }),
+    ).toEqual({
       balanceCents: 3000,
       pendingPayoutCents: 1000,
       withdrawableCents: 2000,
@@ -136,12 +213,23 @@ describe('balance summary', () => {
       cashDebtCapCents: cap,
       canGoOnline: true,
     });
-    expect(balanceSummary({ balanceCents: -1200, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true })).toMatchObject({ withdrawableCents: 0, cashDebtCents: 1200, canGoOnline: true });
+    expect(
+      balanceSummary({ balanceCents: -1200, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true }),
+    ).toMatchObject({ withdrawableCents: 0, cashDebtCents: 1200, canGoOnline: true });
   });
 
   it('a debt at the cap, or a driver who is not ACTIVE, cannot go online', () => {
-    expect(balanceSummary({ balanceCents: -4999, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true }).canGoOnline).toBe(true);
-    expect(balanceSummary({ balanceCents: -5000, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true }).canGoOnline).toBe(false);
-    expect(balanceSummary({ balanceCents: 100, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: false }).canGoOnline).toBe(false);
+    expect(
+      balanceSummary({ balanceCents: -4999, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true })
+        .canGoOnline,
+    ).toBe(true);
+    expect(
+      balanceSummary({ balanceCents: -5000, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: true })
+        .canGoOnline,
+    ).toBe(false);
+    expect(
+      balanceSummary({ balanceCents: 100, pendingPayoutCents: 0, cashDebtCapCents: cap, driverActive: false })
+        .canGoOnline,
+    ).toBe(false);
   });
 });

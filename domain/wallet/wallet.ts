@@ -43,12 +43,28 @@ export type WalletCommand =
   | ({ type: 'OpenWallet'; driverId: number } & At)
   | ({ type: 'RecordEntry' } & EntryRequest & At)
   /** A super admin's MANUAL_ADJUSTMENT; the entry id is the request's own cause. */
-  | ({ type: 'AdjustBalance'; driverId: number; entryId: string; direction: LedgerDirection; amountCents: number; reason: string; adminId: number } & At)
+  | ({
+      type: 'AdjustBalance';
+      driverId: number;
+      entryId: string;
+      direction: LedgerDirection;
+      amountCents: number;
+      reason: string;
+      adminId: number;
+    } & At)
   /**
    * PAYOUT_SENT for a paid settlement receipt, once per receipt (the settlement area sends it): the
    * receipt's stream id is the entry's cause, its record id and number what the ledger shows.
    */
-  | ({ type: 'RecordPayout'; driverId: number; entryId: string; receiptId: string; receiptRecordId: number; receiptNumber: string; amountCents: number } & At)
+  | ({
+      type: 'RecordPayout';
+      driverId: number;
+      entryId: string;
+      receiptId: string;
+      receiptRecordId: number;
+      receiptNumber: string;
+      amountCents: number;
+    } & At)
   | ({ type: 'SetPayoutAccount'; driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean } & At);
 
 const causeKey = (causeId: string, type: LedgerType) => `${causeId}/${type}`;
@@ -73,7 +89,8 @@ export const evolve = (s: WalletState, e: WalletEvent): WalletState => {
 
 /** The rules of the payout-config body that a schema cannot say (400 with error text). */
 export const payoutAccountProblem = (a: PayoutAccount): string | null => {
-  if (a.method === 'PAGO_MOVIL' && (!a.bankCode || !a.idNumber || !a.phone)) return 'PAGO_MOVIL requires bankCode, idNumber and phone.';
+  if (a.method === 'PAGO_MOVIL' && (!a.bankCode || !a.idNumber || !a.phone))
+    return 'PAGO_MOVIL requires bankCode, idNumber and phone.';
   if (a.method === 'BANK_TRANSFER' && !a.accountNumber) return 'BANK_TRANSFER requires accountNumber.';
   return null;
 };
@@ -91,7 +108,8 @@ const opening = (s: WalletState, driverId: number, now: Date): WalletEvent[] =>
   s.driverId === null ? [{ type: 'WalletOpened', data: { driverId, openedAt: now.toISOString() } }] : [];
 
 const entry = (s: WalletState, r: EntryRequest, adminId: number | null, now: Date): WalletEvent[] => {
-  if (!Number.isSafeInteger(r.amountCents) || r.amountCents <= 0) throw validationError({ amount: ['must be a positive amount of cents'] });
+  if (!Number.isSafeInteger(r.amountCents) || r.amountCents <= 0)
+    throw validationError({ amount: ['must be a positive amount of cents'] });
   if (isRecorded(s.recorded, causeKey(r.causeId, r.ledgerType))) return [];
   const signed = r.direction === 'CREDIT' ? r.amountCents : -r.amountCents;
   const data: LedgerEntryRecordedData = {
@@ -159,10 +177,20 @@ export const decide = (cmd: WalletCommand, s: WalletState): WalletEvent[] => {
     case 'SetPayoutAccount': {
       const problem = payoutAccountProblem(cmd.account);
       if (problem) throw badRequest('InvalidPayoutConfig', problem);
-      if (s.payoutAccount && s.payoutAccount.userId === cmd.userId && sameAccount(s.payoutAccount, cmd.account)) return [];
+      if (s.payoutAccount && s.payoutAccount.userId === cmd.userId && sameAccount(s.payoutAccount, cmd.account))
+        return [];
       return [
         ...opening(s, cmd.driverId, cmd.now),
-        { type: 'PayoutAccountSet', data: { driverId: cmd.driverId, userId: cmd.userId, ...cmd.account, otpVerified: cmd.otpVerified, at: cmd.now.toISOString() } },
+        {
+          type: 'PayoutAccountSet',
+          data: {
+            driverId: cmd.driverId,
+            userId: cmd.userId,
+            ...cmd.account,
+            otpVerified: cmd.otpVerified,
+            at: cmd.now.toISOString(),
+          },
+        },
       ];
     }
   }

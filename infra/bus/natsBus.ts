@@ -53,7 +53,10 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
         if (attempt > 1) logger?.info({ attempt }, 'bus connected');
         return;
       } catch (err) {
-        logger?.warn({ attempt, retryInMs: delayMs, reason: (err as Error).message }, 'bus not reachable yet; retrying in the background');
+        logger?.warn(
+          { attempt, retryInMs: delayMs, reason: (err as Error).message },
+          'bus not reachable yet; retrying in the background',
+        );
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delayMs);
           wake = () => {

@@ -14,7 +14,16 @@ describe('isConnectionLoss', () => {
     ['node-postgres: connection terminated', new Error('Connection terminated unexpectedly')],
     ['node-postgres: unusable client', new Error('Client has encountered a connection error and is not queryable')],
     ['node-postgres: connect timeout', new Error('timeout exceeded when trying to connect')],
-    ['localhost on both addresses refused', Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' }), Object.assign(new Error('b'), { code: 'ECONNREFUSED' })]), {})],
+    [
+      'localhost on both addresses refused',
+      Object.assign(
+        new AggregateError([
+          Object.assign(new Error('a'), { code: 'ECONNREFUSED' }),
+          Object.assign(new Error('b'), { code: 'ECONNREFUSED' }),
+        ]),
+        {},
+      ),
+    ],
   ])('%s is a connection loss', (_name, err) => {
     expect(isConnectionLoss(err)).toBe(true);
   });

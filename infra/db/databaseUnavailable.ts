@@ -9,13 +9,25 @@ export const RETRY_AFTER_SECONDS = 1;
  */
 export class DatabaseUnavailable extends DomainError {
   constructor(cause: unknown) {
-    super('unavailable', 'ServiceUnavailable', 'The service is temporarily unavailable; retry shortly.', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+    super('unavailable', 'ServiceUnavailable', 'The service is temporarily unavailable; retry shortly.', {
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    });
     this.cause = cause;
   }
 }
 
 // Socket-level failures reaching or talking to the server.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 // SQLSTATEs of a server that is going away or not there yet: admin/crash shutdown, cannot connect now,
 // too many connections; class 08 is "connection exception".
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
@@ -33,11 +45,13 @@ export const isConnectionLoss = (err: unknown): boolean => {
   if (err instanceof DatabaseUnavailable) return true;
   const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SERVER_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SERVER_CODES.has(e.code) || e.code.startsWith('08')))
+    return true;
   // A refused connection to a host with several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError.
   if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isConnectionLoss)) return true;
   return typeof e.message === 'string' && LOST_MESSAGES.some((m) => (e.message as string).startsWith(m));
 };
 
 /** Rethrows a connection loss as DatabaseUnavailable; every other error unchanged. */
-export const asUnavailable = (err: unknown): unknown => (isConnectionLoss(err) && !(err instanceof DatabaseUnavailable) ? new DatabaseUnavailable(err) : err);
+export const asUnavailable = (err: unknown): unknown =>
+  isConnectionLoss(err) && !(err instanceof DatabaseUnavailable) ? new DatabaseUnavailable(err) : err;

@@ -6,7 +6,8 @@ import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
  * it (`after`: that row's values of the sort columns, in their order), so a row written meanwhile neither
  * repeats nor hides one; reading one row more than a page says whether another page follows.
  */
-export type SortColumns<DB, TB extends keyof DB> = readonly [StringReference<DB, TB>] | readonly [StringReference<DB, TB>, StringReference<DB, TB>];
+export type SortColumns<DB, TB extends keyof DB> =
+  readonly [StringReference<DB, TB>] | readonly [StringReference<DB, TB>, StringReference<DB, TB>];
 
 /** The query sorted newest first, starting after `after` when given. */
 export const newestFirst = <DB, TB extends keyof DB, O>(
@@ -26,6 +27,8 @@ export const newestFirstPage = async <DB, TB extends keyof DB, O>(
   after: readonly unknown[] | undefined,
   limit: number,
 ): Promise<{ rows: O[]; hasMore: boolean }> => {
-  const rows = await newestFirst(q, columns, after).limit(limit + 1).execute();
+  const rows = await newestFirst(q, columns, after)
+    .limit(limit + 1)
+    .execute();
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 };

@@ -23,7 +23,17 @@ describe('migrateToLatest', () => {
     const db = createDb(await pgLiteFrom('empty'));
     // Kysely fails before running any migration (here: reading the list), so no result names one.
     await expect(
-      migrateToLatest(db, new Proxy({}, { ownKeys: () => { throw new Error('provider failed'); } })),
+      migrateToLatest(
+        db,
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('provider failed');
+            },
+          },
+        ),
+      ),
     ).rejects.toThrow(/^Migrations could not run: provider failed$/);
     await db.destroy();
   });

@@ -33,7 +33,10 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
     const text = 'SELECT count(*)::int AS n FROM once WHERE id > $1';
     await pool.query(text, [0]);
     await pool.query(text, [0]);
-    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1', [text]);
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1',
+      [text],
+    );
     expect(rows[0].n).toBe(1);
   });
 });

@@ -136,7 +136,10 @@ export type PgLitePool = SqlPool & { db: PGlite };
  * it out to one caller at a time and queues the rest. `loadDataDir` (a `dumpDataDir` tarball) starts an
  * in-memory database from a copy instead of initdb: tests start hundreds of databases.
  */
-export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, loadDataDir }: { sharedBuffersMb?: number; loadDataDir?: Blob } = {}): Promise<PgLitePool> => {
+export const createPgLitePool = async (
+  dir: string,
+  { sharedBuffersMb = 16, loadDataDir }: { sharedBuffersMb?: number; loadDataDir?: Blob } = {},
+): Promise<PgLitePool> => {
   const inMemory = dir.startsWith('memory://');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   const lock = inMemory ? null : lockDirectory(dir);
@@ -164,7 +167,11 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, load
   };
   const run = async <R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     const r = await db.query<R>(sql, params as unknown[]);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length, command: sql.trimStart().split(/\s/, 1)[0].toUpperCase() };
+    return {
+      rows: r.rows,
+      rowCount: r.affectedRows ?? r.rows.length,
+      command: sql.trimStart().split(/\s/, 1)[0].toUpperCase(),
+    };
   };
   let closed = false;
   return {
@@ -212,7 +219,13 @@ export const createPgLitePool = async (dir: string, { sharedBuffersMb = 16, load
  */
 export const onOneConnection = (client: SqlClient, kind: SqlPool['kind']): SqlPool => ({
   kind,
-  connect: async () => ({ query: client.query.bind(client), release: () => undefined, get broken() { return client.broken; } }),
+  connect: async () => ({
+    query: client.query.bind(client),
+    release: () => undefined,
+    get broken() {
+      return client.broken;
+    },
+  }),
   query: (text, params) => client.query(text, params),
   end: async () => undefined,
 });

@@ -18,7 +18,11 @@ export class StartAborted extends Error {
 export const waitForDatabase = async (
   pool: SqlPool,
   logger: Logger,
-  { abort, firstDelayMs = 250, maxDelayMs = 5000 }: { abort?: AbortSignal; firstDelayMs?: number; maxDelayMs?: number } = {},
+  {
+    abort,
+    firstDelayMs = 250,
+    maxDelayMs = 5000,
+  }: { abort?: AbortSignal; firstDelayMs?: number; maxDelayMs?: number } = {},
 ): Promise<void> => {
   for (let attempt = 1, delayMs = firstDelayMs; ; attempt++, delayMs = Math.min(maxDelayMs, delayMs * 2)) {
     if (abort?.aborted) throw new StartAborted();
@@ -28,7 +32,14 @@ export const waitForDatabase = async (
       return;
     } catch (err) {
       if (!isConnectionLoss(err)) throw err;
-      logger.warn({ attempt, retryInMs: delayMs, reason: (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : String(err) }, 'database not reachable yet; waiting');
+      logger.warn(
+        {
+          attempt,
+          retryInMs: delayMs,
+          reason: (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : String(err),
+        },
+        'database not reachable yet; waiting',
+      );
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, delayMs);

@@ -51,7 +51,10 @@ type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
 const isSystem = (e: { streamId: string; type: string }) => e.streamId.startsWith('$') || e.type.startsWith('$');
 
 const positionOf = (e: EsdbRecorded): number => {
-  if (!e.position) throw new Error(`EventStoreDB did not report the $all position of ${e.streamId}@${e.revision}: needs server 22.6 or later`);
+  if (!e.position)
+    throw new Error(
+      `EventStoreDB did not report the $all position of ${e.streamId}@${e.revision}: needs server 22.6 or later`,
+    );
   return Number(e.position.commit);
 };
 
@@ -66,17 +69,22 @@ const toRecorded = (e: EsdbRecorded): RecordedEvent => ({
   recordedAt: e.created,
 });
 
-const toEsdbRevision = (e: ExpectedRevision): AppendExpectedRevision => (e === 'no_stream' ? NO_STREAM : e === 'any' ? ANY : BigInt(e));
+const toEsdbRevision = (e: ExpectedRevision): AppendExpectedRevision =>
+  e === 'no_stream' ? NO_STREAM : e === 'any' ? ANY : BigInt(e);
 
 /** ESDB reads forward from a position inclusively; callers skip what is not above it. */
-const readFrom = (position: number): ReadPosition => (position <= 0 ? START : { commit: BigInt(position), prepare: BigInt(position) });
+const readFrom = (position: number): ReadPosition =>
+  position <= 0 ? START : { commit: BigInt(position), prepare: BigInt(position) };
 
 export const createEsdbEventStore = (url: string): EventStore => {
   const client = EventStoreDBClient.connectionString(url);
   const wakeup = new Wakeup();
   const subscriptions = new Set<Subscription>();
 
-  const readEsdbStream = async (streamId: string, options: Parameters<typeof client.readStream>[1]): Promise<EsdbRecorded[]> => {
+  const readEsdbStream = async (
+    streamId: string,
+    options: Parameters<typeof client.readStream>[1],
+  ): Promise<EsdbRecorded[]> => {
     const out: EsdbRecorded[] = [];
     try {
       for await (const r of client.readStream(streamId, options)) if (r.event) out.push(r.event);
@@ -91,7 +99,11 @@ export const createEsdbEventStore = (url: string): EventStore => {
   const readAllPage = async (direction: typeof FORWARDS | typeof BACKWARDS, from: ReadPosition) => {
     const events: AllStreamRecordedEvent[] = [];
     let seen = 0;
-    for await (const r of client.readAll({ direction, fromPosition: from, maxCount: PAGE }) as AsyncIterable<AllStreamResolvedEvent>) {
+    for await (const r of client.readAll({
+      direction,
+      fromPosition: from,
+      maxCount: PAGE,
+    }) as AsyncIterable<AllStreamResolvedEvent>) {
       seen++;
       if (r.event) events.push(r.event);
     }
@@ -101,7 +113,9 @@ export const createEsdbEventStore = (url: string): EventStore => {
   /** The stored copies of a batch, when every one of its events is already in the stream. */
   const findStored = async (streamId: string, events: NewEvent[]): Promise<AppendResult | null> => {
     const ids = new Set(events.map((e) => e.eventId));
-    const stored = (await readEsdbStream(streamId, { direction: FORWARDS, fromRevision: START })).filter((e) => ids.has(e.id));
+    const stored = (await readEsdbStream(streamId, { direction: FORWARDS, fromRevision: START })).filter((e) =>
+      ids.has(e.id),
+    );
     if (stored.length === 0) return null;
     if (stored.length < ids.size) throw new Error(`Stream ${streamId}: some events of this batch are already stored`);
     const last = stored[stored.length - 1];
@@ -112,16 +126,24 @@ export const createEsdbEventStore = (url: string): EventStore => {
     name: 'esdb',
     async appendToStream(streamId, events, { expectedRevision }) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      const data = events.map((e) => jsonEvent({ id: e.eventId, type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+      const data = events.map((e) =>
+        jsonEvent({ id: e.eventId, type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }),
+      );
       let revision: bigint;
       try {
-        ({ nextExpectedRevision: revision } = await client.appendToStream(streamId, data, { expectedRevision: toEsdbRevision(expectedRevision) }));
+        ({ nextExpectedRevision: revision } = await client.appendToStream(streamId, data, {
+          expectedRevision: toEsdbRevision(expectedRevision),
+        }));
       } catch (err) {
         if (!(err instanceof WrongExpectedVersionError)) throw err;
         // A redelivered batch whose revision no longer matches: ESDB does not dedupe it, so look for it.
         const stored = await findStored(streamId, events);
         if (stored) return stored;
-        throw new ConcurrencyError(streamId, expectedRevision, err.actualVersion === NO_STREAM ? null : Number(err.actualVersion));
+        throw new ConcurrencyError(
+          streamId,
+          expectedRevision,
+          err.actualVersion === NO_STREAM ? null : Number(err.actualVersion),
+        );
       }
       wakeup.notify();
       // ESDB dedupes a redelivered batch when its expected revision still matches where it was stored and,
@@ -129,7 +151,8 @@ export const createEsdbEventStore = (url: string): EventStore => {
       // deduped batch does not reliably carry the original position, so the position always comes from
       // the stored last event of the batch, at the revision ESDB reports.
       const [last] = await readEsdbStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 });
-      if (last?.id === events[events.length - 1].eventId) return { nextExpectedRevision: Number(revision), position: positionOf(last) };
+      if (last?.id === events[events.length - 1].eventId)
+        return { nextExpectedRevision: Number(revision), position: positionOf(last) };
       const stored = await findStored(streamId, events);
       if (!stored) throw new Error(`Stream ${streamId}: EventStoreDB acknowledged an append that is not in the stream`);
       return stored;

@@ -86,7 +86,9 @@ export const APPENDING_LOCK_CLASS = 7340002;
 eventStoreMigrations['0005_event_store_visibility'] = {
   async up(db: Kysely<unknown>) {
     await sql`DROP FUNCTION es_append(text, bigint, jsonb)`.execute(db);
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       CREATE FUNCTION es_append(p_stream text, p_expected bigint, p_events jsonb)
       RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint, out_recorded_at timestamptz, out_new boolean)
       LANGUAGE plpgsql AS $fn$
@@ -127,9 +129,13 @@ eventStoreMigrations['0005_event_store_visibility'] = {
         END;
         PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
       END
-      $fn$`).execute(db);
+      $fn$`,
+      )
+      .execute(db);
     // VOLATILE: each statement takes a new snapshot, so the events are read after the locks.
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       CREATE FUNCTION es_read_all(p_from bigint, p_limit int) RETURNS SETOF events
       LANGUAGE plpgsql VOLATILE AS $fn$
       DECLARE
@@ -151,7 +157,9 @@ eventStoreMigrations['0005_event_store_visibility'] = {
           WHERE e.global_position > p_from AND e.transaction_id < greatest(coalesce(v_horizon, v_xmax), 0)::text::xid8
           ORDER BY e.global_position LIMIT p_limit;
       END
-      $fn$`).execute(db);
+      $fn$`,
+      )
+      .execute(db);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP FUNCTION es_read_all(bigint, int)`.execute(db);

@@ -53,7 +53,11 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 
 export interface EventStore {
   readonly name: string;
-  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
   /** Events of one stream in order; empty when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** Up to `limit` events with globalPosition > fromPosition, in ascending global order, with no gaps left behind. */

@@ -102,7 +102,12 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   };
 
   /** The append and the inline read models in one transaction, on one connection. */
-  const appendInline = async (hook: InlineProjection, streamId: string, events: NewEvent[], params: unknown[]): Promise<AppendedRow[]> => {
+  const appendInline = async (
+    hook: InlineProjection,
+    streamId: string,
+    events: NewEvent[],
+    params: unknown[],
+  ): Promise<AppendedRow[]> => {
     const client = await pool.connect();
     let open = false;
     try {
@@ -123,8 +128,14 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     }
   };
 
-  const appendOnce = async (streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> => {
-    const payload = JSON.stringify(events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
+  const appendOnce = async (
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> => {
+    const payload = JSON.stringify(
+      events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+    );
     const params = [streamId, expectedCode(expected), payload];
     try {
       const rows =
@@ -137,7 +148,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     } catch (err) {
       const e = err as PgError;
       if (e.code === 'ES001') {
-        throw new ConcurrencyError(streamId, expected, e.detail === '' || e.detail === undefined ? null : Number(e.detail));
+        throw new ConcurrencyError(
+          streamId,
+          expected,
+          e.detail === '' || e.detail === undefined ? null : Number(e.detail),
+        );
       }
       if (e.code === '23505' && e.constraint === 'events_stream_id_stream_position_key') {
         // Another append to this stream committed between our revision check and our insert.
@@ -168,7 +183,10 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       }
     },
     async readStream(streamId) {
-      const { rows } = await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId]);
+      const { rows } = await pool.query<EventRow>(
+        `SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`,
+        [streamId],
+      );
       return rows.map(toRecorded);
     },
     async readAll(fromPosition, limit) {

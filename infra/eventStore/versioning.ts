@@ -46,7 +46,10 @@ const versionOf = (e: RecordedEvent): number => {
   return typeof v === 'number' ? v : 1;
 };
 
-export const withEventVersioning = (store: EventStore, { schemas, upcasters, checkAppends }: EventVersioning): EventStore => {
+export const withEventVersioning = (
+  store: EventStore,
+  { schemas, upcasters, checkAppends }: EventVersioning,
+): EventStore => {
   const chains = chainsOf(upcasters, schemas);
   const versions = new Map([...chains].map(([type, chain]) => [type, chain.length + 1]));
 
@@ -54,10 +57,17 @@ export const withEventVersioning = (store: EventStore, { schemas, upcasters, che
     const schema = schemas[e.type];
     if (!schema) throw new EventSchemaError(e.type, 'no schema (domain/events.ts)');
     const parsed = schema.safeParse(e.data);
-    if (!parsed.success) throw new EventSchemaError(e.type, parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; '));
+    if (!parsed.success)
+      throw new EventSchemaError(
+        e.type,
+        parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; '),
+      );
   };
 
-  const stamped = (e: NewEvent): NewEvent => ({ ...e, metadata: { ...e.metadata, schemaVersion: versions.get(e.type) ?? 1 } });
+  const stamped = (e: NewEvent): NewEvent => ({
+    ...e,
+    metadata: { ...e.metadata, schemaVersion: versions.get(e.type) ?? 1 },
+  });
 
   // Only an event stored before its type's latest change is touched: its data goes through the missing
   // upcasters and is parsed with today's schema, so a faulty upcaster fails here and not in a projector.
@@ -85,7 +95,9 @@ export const withEventVersioning = (store: EventStore, { schemas, upcasters, che
       }
       return store.appendToStream(streamId, events.map(stamped), options);
     },
-    readStream: upcasting ? async (streamId) => (await store.readStream(streamId)).map(upcast) : (streamId) => store.readStream(streamId),
+    readStream: upcasting
+      ? async (streamId) => (await store.readStream(streamId)).map(upcast)
+      : (streamId) => store.readStream(streamId),
     readAll: upcasting
       ? async (fromPosition, limit) => (await store.readAll(fromPosition, limit)).map(upcast)
       : (fromPosition, limit) => store.readAll(fromPosition, limit),

@@ -28,8 +28,21 @@ export const adminJwt = (config: Config, clock: Clock) => {
 
   const claimsOf = (p: Record<string, unknown>): AdminClaims | null => {
     const adminId = Number(p.sub);
-    if (!Number.isInteger(adminId) || typeof p.jti !== 'string' || typeof p.iat !== 'number' || typeof p.exp !== 'number') return null;
-    return { adminId, jti: p.jti, iat: p.iat, exp: p.exp, oat: typeof p.oat === 'number' ? p.oat : p.iat, iatMs: typeof p.iat_ms === 'number' ? p.iat_ms : p.iat * 1000 };
+    if (
+      !Number.isInteger(adminId) ||
+      typeof p.jti !== 'string' ||
+      typeof p.iat !== 'number' ||
+      typeof p.exp !== 'number'
+    )
+      return null;
+    return {
+      adminId,
+      jti: p.jti,
+      iat: p.iat,
+      exp: p.exp,
+      oat: typeof p.oat === 'number' ? p.oat : p.iat,
+      iatMs: typeof p.iat_ms === 'number' ? p.iat_ms : p.iat * 1000,
+    };
   };
 
   return {
@@ -50,7 +63,11 @@ export const adminJwt = (config: Config, clock: Clock) => {
     /** Signature first: an expired token is told apart only when it is authentic. */
     async verify(token: string): Promise<VerifiedJwt> {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: clock.now(), clockTolerance: 0 });
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          currentDate: clock.now(),
+          clockTolerance: 0,
+        });
         if (payload.typ !== 'admin') return null;
         const claims = claimsOf(payload as Record<string, unknown>);
         return claims && { state: 'valid', claims };

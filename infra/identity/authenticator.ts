@@ -29,13 +29,27 @@ export const sendRenewedJwt = (res: Response, token: string): void => {
  * the grace of a token that a refresh already invalidated, but it does mark it logged out, so that it
  * can no longer be refreshed either.
  */
-export const invalidateJwt = async (db: Db, config: Config, claims: AdminClaims, graceEndsAt: Date, endedBy: 'logout' | 'replaced'): Promise<void> => {
+export const invalidateJwt = async (
+  db: Db,
+  config: Config,
+  claims: AdminClaims,
+  graceEndsAt: Date,
+  endedBy: 'logout' | 'replaced',
+): Promise<void> => {
   // Kept while the token could still be used or renewed; the cleanup job drops it afterwards.
   const renewableUntil = (claims.oat + config.ADMIN_JWT_REFRESH_TTL_MINUTES * 60) * 1000;
   await db
     .insertInto('jwt_blacklist')
-    .values({ jti: claims.jti, admin_id: claims.adminId, usable_until: graceEndsAt, expires_at: new Date(Math.max(claims.exp * 1000, graceEndsAt.getTime(), renewableUntil)), ended_by: endedBy })
-    .onConflict((oc) => (endedBy === 'logout' ? oc.column('jti').doUpdateSet({ ended_by: 'logout' }) : oc.column('jti').doNothing()))
+    .values({
+      jti: claims.jti,
+      admin_id: claims.adminId,
+      usable_until: graceEndsAt,
+      expires_at: new Date(Math.max(claims.exp * 1000, graceEndsAt.getTime(), renewableUntil)),
+      ended_by: endedBy,
+    })
+    .onConflict((oc) =>
+      endedBy === 'logout' ? oc.column('jti').doUpdateSet({ ended_by: 'logout' }) : oc.column('jti').doNothing(),
+    )
     .execute();
 };
 
@@ -53,7 +67,8 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
   const graceMs = config.ADMIN_JWT_GRACE_SECONDS * 1000;
   const idleMs = config.APP_TOKEN_IDLE_DAYS * 86_400_000;
   let allCityIds: number[] | null = null;
-  const cityIds = async () => (allCityIds ??= (await db.selectFrom('cities').select('id').orderBy('sort_order').execute()).map((c) => c.id));
+  const cityIds = async () =>
+    (allCityIds ??= (await db.selectFrom('cities').select('id').orderBy('sort_order').execute()).map((c) => c.id));
 
   const adminActor = async (token: string, use: { req: Request; res: Response } | 'socket'): Promise<Actor | null> => {
     const verified = await jwt.verify(token);
@@ -62,12 +77,25 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     const now = clock.now();
     const admin = await db
       .selectFrom('admins')
-      .select(['id', 'name', 'super_admin', 'all_cities', 'city_ids', 'is_active', 'confirmed_at', 'tokens_valid_after'])
+      .select([
+        'id',
+        'name',
+        'super_admin',
+        'all_cities',
+        'city_ids',
+        'is_active',
+        'confirmed_at',
+        'tokens_valid_after',
+      ])
       .where('id', '=', claims.adminId)
       .executeTakeFirst();
     if (!admin || !admin.is_active || !admin.confirmed_at) return null;
     if (admin.tokens_valid_after && claims.iatMs < new Date(admin.tokens_valid_after).getTime()) return null;
-    const listed = await db.selectFrom('jwt_blacklist').select(['usable_until', 'ended_by']).where('jti', '=', claims.jti).executeTakeFirst();
+    const listed = await db
+      .selectFrom('jwt_blacklist')
+      .select(['usable_until', 'ended_by'])
+      .where('jti', '=', claims.jti)
+      .executeTakeFirst();
     if (listed && now.getTime() > new Date(listed.usable_until).getTime()) return null;
     if (use === 'socket' && listed?.ended_by === 'logout') return null;
     if (verified.state === 'expired') {
@@ -107,7 +135,8 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     const idle = now.getTime() - new Date(row.last_used_at).getTime();
     if (idle > idleMs) return null;
     if (req) {
-      if (idle > TOUCH_EVERY_MS) await db.updateTable('app_sessions').set({ last_used_at: now }).where('token_hash', '=', hash).execute();
+      if (idle > TOUCH_EVERY_MS)
+        await db.updateTable('app_sessions').set({ last_used_at: now }).where('token_hash', '=', hash).execute();
       req.appTokenHash = hash;
     }
     return { id: row.id, role: row.role, name: row.name, driverId: row.driver_id };

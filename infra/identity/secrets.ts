@@ -12,6 +12,8 @@ export const newOtpCode = (): string => String(randomInt(0, 1_000_000)).padStart
  * A 6-digit code has only a million values, so a plain hash would be reversed at once: it is keyed with
  * the server secret and bound to the phone.
  */
-export const otpHash = (secret: string, phone: string, code: string): string => createHmac('sha256', secret).update(`${phone}:${code}`).digest('hex');
+export const otpHash = (secret: string, phone: string, code: string): string =>
+  createHmac('sha256', secret).update(`${phone}:${code}`).digest('hex');
 
-export const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+export const sameHash = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -13,6 +13,11 @@ export interface SessionChange {
 }
 
 /** Best effort: the change itself is committed, and every socket is checked again on its next subscribe. */
-export const announceSessionChange = async (ctx: Pick<AppContext, 'bus' | 'logger'>, change: SessionChange): Promise<void> => {
-  await ctx.bus.publish(SESSION_CHANGES, change).catch((err) => ctx.logger.warn({ err, change }, 'could not announce a session change'));
+export const announceSessionChange = async (
+  ctx: Pick<AppContext, 'bus' | 'logger'>,
+  change: SessionChange,
+): Promise<void> => {
+  await ctx.bus
+    .publish(SESSION_CHANGES, change)
+    .catch((err) => ctx.logger.warn({ err, change }, 'could not announce a session change'));
 };

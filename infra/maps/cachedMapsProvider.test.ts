@@ -14,9 +14,11 @@ const countingProvider = () => {
     return value;
   };
   const provider: MapsProvider = {
-    reverseGeocode: (lat, lng) => answer(`reverse ${lat},${lng}`, { address: `at ${calls.length}`, components: [], placeId: 'p' }),
+    reverseGeocode: (lat, lng) =>
+      answer(`reverse ${lat},${lng}`, { address: `at ${calls.length}`, components: [], placeId: 'p' }),
     autocomplete: (input, token) => answer(`autocomplete ${input} ${token}`, []),
-    placeDetails: (placeId, token) => answer(`place ${placeId} ${token}`, { placeId, address: null, latitude: 1, longitude: 2 }),
+    placeDetails: (placeId, token) =>
+      answer(`place ${placeId} ${token}`, { placeId, address: null, latitude: 1, longitude: 2 }),
   };
   return { provider, calls, failing: (v: boolean) => (fail = v) };
 };
@@ -46,7 +48,15 @@ describe('maps cache', () => {
     await maps.placeDetails('p1');
     await maps.reverseGeocode(10, -66);
     await maps.reverseGeocode(-66, 10);
-    expect(inner.calls).toEqual(['autocomplete Altamira a', 'autocomplete Altamira b', 'autocomplete Altamira undefined', 'place p1 a', 'place p1 undefined', 'reverse 10,-66', 'reverse -66,10']);
+    expect(inner.calls).toEqual([
+      'autocomplete Altamira a',
+      'autocomplete Altamira b',
+      'autocomplete Altamira undefined',
+      'place p1 a',
+      'place p1 undefined',
+      'reverse 10,-66',
+      'reverse -66,10',
+    ]);
   });
 
   it('never keeps a failure', async () => {

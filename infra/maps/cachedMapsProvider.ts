@@ -27,7 +27,11 @@ export const withMapsCache = (inner: MapsProvider, ttlMs: number, clock: Clock):
 
   return {
     reverseGeocode: (lat, lng) => cached(JSON.stringify(['reverse', lat, lng]), () => inner.reverseGeocode(lat, lng)),
-    autocomplete: (input, sessionToken) => cached(JSON.stringify(['autocomplete', input, sessionToken ?? null]), () => inner.autocomplete(input, sessionToken)),
-    placeDetails: (placeId, sessionToken) => cached(JSON.stringify(['place', placeId, sessionToken ?? null]), () => inner.placeDetails(placeId, sessionToken)),
+    autocomplete: (input, sessionToken) =>
+      cached(JSON.stringify(['autocomplete', input, sessionToken ?? null]), () =>
+        inner.autocomplete(input, sessionToken),
+      ),
+    placeDetails: (placeId, sessionToken) =>
+      cached(JSON.stringify(['place', placeId, sessionToken ?? null]), () => inner.placeDetails(placeId, sessionToken)),
   };
 };

@@ -29,7 +29,9 @@ const GeocodeAnswer = z.object({
       z.object({
         formatted_address: z.string(),
         place_id: z.string(),
-        address_components: z.array(z.object({ long_name: z.string(), short_name: z.string(), types: z.array(z.string()) })),
+        address_components: z.array(
+          z.object({ long_name: z.string(), short_name: z.string(), types: z.array(z.string()) }),
+        ),
       }),
     )
     .optional(),
@@ -54,7 +56,9 @@ const DetailsAnswer = z.object({
     .object({
       place_id: z.string().optional(),
       formatted_address: z.string().optional(),
-      geometry: z.object({ location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }) }).optional(),
+      geometry: z
+        .object({ location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }) })
+        .optional(),
     })
     .optional(),
 });
@@ -86,7 +90,10 @@ export const createHttpMapsProvider = ({ baseUrl, apiKey, timeoutMs, logger }: H
     try {
       let res: Response;
       try {
-        res = await fetch(`${base}${path}?${query}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetch(`${base}${path}?${query}`, {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (err) {
         // The URL carries the key: log the kind of failure only.
         throw new MapsFailure(`unreachable (${(err as Error).name})`);
@@ -106,7 +113,9 @@ export const createHttpMapsProvider = ({ baseUrl, apiKey, timeoutMs, logger }: H
       const status = parsed.data.status;
       if (status !== 'OK' && status !== 'ZERO_RESULTS') {
         const said = (json as { error_message?: unknown }).error_message;
-        throw new MapsFailure(`status ${status.slice(0, 40)}${typeof said === 'string' ? `: ${said.slice(0, 200)}` : ''}`);
+        throw new MapsFailure(
+          `status ${status.slice(0, 40)}${typeof said === 'string' ? `: ${said.slice(0, 200)}` : ''}`,
+        );
       }
       return parsed.data;
     } catch (err) {
@@ -123,13 +132,22 @@ export const createHttpMapsProvider = ({ baseUrl, apiKey, timeoutMs, logger }: H
       if (!first) return null;
       return {
         address: first.formatted_address,
-        components: first.address_components.map((c) => ({ long_name: c.long_name, short_name: c.short_name, types: c.types })),
+        components: first.address_components.map((c) => ({
+          long_name: c.long_name,
+          short_name: c.short_name,
+          types: c.types,
+        })),
         placeId: first.place_id,
       };
     },
 
     async autocomplete(input, sessionToken) {
-      const a = await call('autocomplete', '/place/autocomplete/json', { input, region: 've', sessiontoken: sessionToken }, AutocompleteAnswer);
+      const a = await call(
+        'autocomplete',
+        '/place/autocomplete/json',
+        { input, region: 've', sessiontoken: sessionToken },
+        AutocompleteAnswer,
+      );
       if (a.status !== 'OK') return [];
       return (a.predictions ?? []).map((p) => ({
         placeId: p.place_id,
@@ -151,7 +169,12 @@ export const createHttpMapsProvider = ({ baseUrl, apiKey, timeoutMs, logger }: H
         logger.warn({ maps: 'place', reason: `no geometry (status ${a.status.slice(0, 40)})` }, 'maps provider failed');
         throw upstreamError();
       }
-      return { placeId: a.result?.place_id ?? placeId, address: a.result?.formatted_address ?? null, latitude: location.lat, longitude: location.lng };
+      return {
+        placeId: a.result?.place_id ?? placeId,
+        address: a.result?.formatted_address ?? null,
+        latitude: location.lat,
+        longitude: location.lng,
+      };
     },
   };
 };

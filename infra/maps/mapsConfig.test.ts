@@ -8,7 +8,10 @@ describe('maps configuration', () => {
   });
 
   it('takes both together; neither is fine too (geocoding then answers 503)', () => {
-    expect(loadConfig({ MAPS_API_KEY: 'k', MAPS_PROVIDER_URL: 'http://127.0.0.1:1/maps/api' })).toMatchObject({ MAPS_TIMEOUT_MS: 5000, MAPS_CACHE_TTL_SECONDS: 300 });
+    expect(loadConfig({ MAPS_API_KEY: 'k', MAPS_PROVIDER_URL: 'http://127.0.0.1:1/maps/api' })).toMatchObject({
+      MAPS_TIMEOUT_MS: 5000,
+      MAPS_CACHE_TTL_SECONDS: 300,
+    });
     expect(loadConfig({}).MAPS_API_KEY).toBeUndefined();
   });
 });

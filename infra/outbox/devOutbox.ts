@@ -56,11 +56,22 @@ export const createDevOutbox = (db: Db): DevOutbox => ({
   async record(m) {
     await db
       .insertInto('dev_outbox')
-      .values({ channel: m.channel, recipient: m.to, subject: m.subject ?? null, body: m.body, data: m.data ? JSON.stringify(m.data) : null })
+      .values({
+        channel: m.channel,
+        recipient: m.to,
+        subject: m.subject ?? null,
+        body: m.body,
+        data: m.data ? JSON.stringify(m.data) : null,
+      })
       .execute();
   },
   async list(to) {
-    const rows = await db.selectFrom('dev_outbox').selectAll().where('recipient', '=', to).orderBy('id', 'asc').execute();
+    const rows = await db
+      .selectFrom('dev_outbox')
+      .selectAll()
+      .where('recipient', '=', to)
+      .orderBy('id', 'asc')
+      .execute();
     return rows.map((r) => ({
       channel: r.channel as OutboxMessage['channel'],
       to: r.recipient,

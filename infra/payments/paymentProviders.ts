@@ -29,11 +29,21 @@ export interface ImmediateDebitProvider {
   /** Step 1: asks the payer's bank to send an OTP for this debit; returns the provider's reference. */
   requestOtp(input: { paymentId: number; amountCents: number; payer: DebitPayer }): Promise<{ providerRef: string }>;
   /** Step 2: debits with the OTP. CONFIRMED: the money moved; PENDING: the provider confirms later by webhook. */
-  debit(input: { providerRef: string; otp: string; amountCents: number; payer: DebitPayer }): Promise<{ status: 'CONFIRMED' | 'PENDING'; reference: string }>;
+  debit(input: {
+    providerRef: string;
+    otp: string;
+    amountCents: number;
+    payer: DebitPayer;
+  }): Promise<{ status: 'CONFIRMED' | 'PENDING'; reference: string }>;
 }
 
 export interface CheckoutProvider {
-  createIntent(input: { paymentId: number; orderId: number; amountCents: number; currency: string }): Promise<{ providerRef: string; checkoutUrl: string }>;
+  createIntent(input: {
+    paymentId: number;
+    orderId: number;
+    amountCents: number;
+    currency: string;
+  }): Promise<{ providerRef: string; checkoutUrl: string }>;
 }
 
 export interface PaymentProviders {
@@ -67,7 +77,8 @@ export const simulatedImmediateDebit: ImmediateDebitProvider = {
     return { providerRef: `di_${paymentId}_${token()}` };
   },
   async debit({ otp }) {
-    if (!/^\d{6}$/.test(otp) || otp === '000000') throw new PaymentProviderError('declined', 'The bank rejected the OTP.');
+    if (!/^\d{6}$/.test(otp) || otp === '000000')
+      throw new PaymentProviderError('declined', 'The bank rejected the OTP.');
     return { status: 'CONFIRMED', reference: `DI${token(5).toUpperCase()}` };
   },
 };
@@ -79,7 +90,10 @@ export const simulatedCheckout: CheckoutProvider = {
   },
 };
 
-export const simulatedPaymentProviders: PaymentProviders = { immediateDebit: simulatedImmediateDebit, checkout: simulatedCheckout };
+export const simulatedPaymentProviders: PaymentProviders = {
+  immediateDebit: simulatedImmediateDebit,
+  checkout: simulatedCheckout,
+};
 
 type Json = Record<string, unknown>;
 
@@ -110,13 +124,15 @@ const postJson = async (url: string, key: string | undefined, body: Json, timeou
     const message = typeof answer?.message === 'string' ? answer.message : `Payment provider declined (${res.status}).`;
     throw new PaymentProviderError('declined', message);
   }
-  if (!res.ok || answer === null) throw new PaymentProviderError('unavailable', `Payment provider answered ${res.status}.`);
+  if (!res.ok || answer === null)
+    throw new PaymentProviderError('unavailable', `Payment provider answered ${res.status}.`);
   return answer;
 };
 
 const stringField = (answer: Json, field: string): string => {
   const v = answer[field];
-  if (typeof v !== 'string' || v.length === 0 || v.length > 200) throw new PaymentProviderError('unavailable', `Payment provider answer lacks ${field}.`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > 200)
+    throw new PaymentProviderError('unavailable', `Payment provider answer lacks ${field}.`);
   return v;
 };
 
@@ -126,7 +142,11 @@ const stringField = (answer: Json, field: string): string => {
  *   POST {base}/payprov/debit  {provider_ref, otp, amount_cents, bank_code, id_number, phone} → {status, reference}
  *   POST {base}/exchangepay/intents {reference, order_reference, amount_cents, currency} → {provider_ref, checkout_url}
  */
-export const createHttpPaymentProviders = (baseUrl: string, key: string | undefined, timeoutMs = 10_000): PaymentProviders => {
+export const createHttpPaymentProviders = (
+  baseUrl: string,
+  key: string | undefined,
+  timeoutMs = 10_000,
+): PaymentProviders => {
   const base = baseUrl.replace(/\/+$/, '');
   return {
     immediateDebit: {
@@ -134,7 +154,14 @@ export const createHttpPaymentProviders = (baseUrl: string, key: string | undefi
         const answer = await postJson(
           `${base}/payprov/otp`,
           key,
-          { reference: String(paymentId), amount_cents: amountCents, bank_code: payer.bankCode, id_number: payer.idNumber, phone: payer.phone, name: payer.name },
+          {
+            reference: String(paymentId),
+            amount_cents: amountCents,
+            bank_code: payer.bankCode,
+            id_number: payer.idNumber,
+            phone: payer.phone,
+            name: payer.name,
+          },
           timeoutMs,
         );
         return { providerRef: stringField(answer, 'provider_ref') };
@@ -143,12 +170,24 @@ export const createHttpPaymentProviders = (baseUrl: string, key: string | undefi
         const answer = await postJson(
           `${base}/payprov/debit`,
           key,
-          { provider_ref: providerRef, otp, amount_cents: amountCents, bank_code: payer.bankCode, id_number: payer.idNumber, phone: payer.phone },
+          {
+            provider_ref: providerRef,
+            otp,
+            amount_cents: amountCents,
+            bank_code: payer.bankCode,
+            id_number: payer.idNumber,
+            phone: payer.phone,
+          },
           timeoutMs,
         );
         const status = answer.status;
-        if (status === 'REJECTED') throw new PaymentProviderError('declined', typeof answer.message === 'string' ? answer.message : 'The bank rejected the debit.');
-        if (status !== 'CONFIRMED' && status !== 'PENDING') throw new PaymentProviderError('unavailable', 'Payment provider answered an unknown status.');
+        if (status === 'REJECTED')
+          throw new PaymentProviderError(
+            'declined',
+            typeof answer.message === 'string' ? answer.message : 'The bank rejected the debit.',
+          );
+        if (status !== 'CONFIRMED' && status !== 'PENDING')
+          throw new PaymentProviderError('unavailable', 'Payment provider answered an unknown status.');
         return { status, reference: stringField(answer, 'reference') };
       },
     },
@@ -161,7 +200,8 @@ export const createHttpPaymentProviders = (baseUrl: string, key: string | undefi
           timeoutMs,
         );
         const checkoutUrl = stringField(answer, 'checkout_url');
-        if (!/^https?:\/\//.test(checkoutUrl)) throw new PaymentProviderError('unavailable', 'Payment provider answered a bad checkout_url.');
+        if (!/^https?:\/\//.test(checkoutUrl))
+          throw new PaymentProviderError('unavailable', 'Payment provider answered a bad checkout_url.');
         return { providerRef: stringField(answer, 'provider_ref'), checkoutUrl };
       },
     },

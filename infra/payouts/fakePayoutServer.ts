@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
  */
 export type FakeAnswer = { status: number; body: unknown } | 'hang' | 'garbage';
 
-export const startFakePayoutProvider = async (answer: (request: { internal_id: string }, call: number) => FakeAnswer) => {
+export const startFakePayoutProvider = async (
+  answer: (request: { internal_id: string }, call: number) => FakeAnswer,
+) => {
   const calls: { internal_id: string; authorization: string | undefined }[] = [];
   const hanging = new Set<ServerResponse>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -26,7 +26,10 @@ export class HttpPayoutProvider implements PayoutProvider {
     try {
       res = await fetch(`${this.opts.url.replace(/\/$/, '')}/payouts`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.opts.key ? { authorization: `Bearer ${this.opts.key}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.opts.key ? { authorization: `Bearer ${this.opts.key}` } : {}),
+        },
         body: JSON.stringify({
           internal_id: request.internalId,
           amount_cents: request.amountCents,
@@ -60,13 +63,22 @@ export class HttpPayoutProvider implements PayoutProvider {
     }
     switch (parsed.status) {
       case 'ACCP':
-        return { kind: 'confirmed', providerCode: 'ACCP', transactionId: parsed.transaction_id ?? null, reference: parsed.ref_ibp ?? null };
+        return {
+          kind: 'confirmed',
+          providerCode: 'ACCP',
+          transactionId: parsed.transaction_id ?? null,
+          reference: parsed.ref_ibp ?? null,
+        };
       case 'PEND':
       case 'PROC':
         return { kind: 'acknowledged', providerCode: parsed.status, transactionId: parsed.transaction_id ?? null };
       case 'RJCT':
       case 'CANC':
-        return { kind: 'rejected', providerCode: parsed.rejected_code ?? parsed.status, reason: parsed.rejected_code ?? parsed.status };
+        return {
+          kind: 'rejected',
+          providerCode: parsed.rejected_code ?? parsed.status,
+          reason: parsed.rejected_code ?? parsed.status,
+        };
     }
   }
 }

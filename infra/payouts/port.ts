@@ -21,7 +21,11 @@ export type PayoutAnswer =
   | { kind: 'confirmed'; providerCode: string; transactionId: string | null; reference: string | null }
   | { kind: 'acknowledged'; providerCode: string; transactionId: string | null }
   | { kind: 'rejected'; providerCode: string; reason: string }
-  | { kind: 'unknown'; error: 'timeout' | 'server_error' | 'refused' | 'malformed' | 'no_answer' | 'network'; detail: string };
+  | {
+      kind: 'unknown';
+      error: 'timeout' | 'server_error' | 'refused' | 'malformed' | 'no_answer' | 'network';
+      detail: string;
+    };
 
 export interface PayoutProvider {
   readonly name: string;

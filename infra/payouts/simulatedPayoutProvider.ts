@@ -22,7 +22,12 @@ export class SimulatedPayoutProvider implements PayoutProvider {
           ? { kind: 'unknown', error: 'no_answer', detail: 'the provider did not answer' }
           : last === '7'
             ? { kind: 'acknowledged', providerCode: 'PEND', transactionId: `SIM-${request.internalId.slice(0, 8)}` }
-            : { kind: 'confirmed', providerCode: 'ACCP', transactionId: `SIM-${request.internalId.slice(0, 8)}`, reference: `REF-${request.internalId.slice(0, 8)}` };
+            : {
+                kind: 'confirmed',
+                providerCode: 'ACCP',
+                transactionId: `SIM-${request.internalId.slice(0, 8)}`,
+                reference: `REF-${request.internalId.slice(0, 8)}`,
+              };
     if (answer.kind === 'confirmed') this.paidCount++;
     this.answers.set(request.internalId, answer);
     return answer;

@@ -59,7 +59,13 @@ export const registerDeviceToken = (db: Db, userId: number, token: string, platf
       .onConflict((oc) => oc.column('token').doUpdateSet({ user_id: userId, platform, updated_at: sql`now()` }))
       .returning(['id', 'platform'])
       .executeTakeFirstOrThrow();
-    const keep = trx.selectFrom('device_tokens').select('id').where('user_id', '=', userId).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(MAX_DEVICES_PER_USER);
+    const keep = trx
+      .selectFrom('device_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(MAX_DEVICES_PER_USER);
     await trx.deleteFrom('device_tokens').where('user_id', '=', userId).where('id', 'not in', keep).execute();
     return { id: Number(row.id), platform: row.platform as PushTarget['platform'] };
   });
@@ -70,7 +76,14 @@ export const removeDeviceToken = async (db: Db, userId: number, token: string): 
 };
 
 export const deviceTokensOf = async (db: Db, userId: number) =>
-  (await db.selectFrom('device_tokens').select(['id', 'token', 'platform']).where('user_id', '=', userId).orderBy('id').execute()).map((r) => ({
+  (
+    await db
+      .selectFrom('device_tokens')
+      .select(['id', 'token', 'platform'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute()
+  ).map((r) => ({
     id: Number(r.id),
     token: r.token,
     platform: r.platform as PushTarget['platform'],

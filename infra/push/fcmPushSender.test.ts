@@ -6,8 +6,20 @@ import { createFcmPushSender } from './fcmPushSender.js';
 /** A local stand-in for the provider: answers by token, records what it got. */
 const answers: Record<string, { status: number; body?: unknown }> = {
   live: { status: 200, body: { name: 'projects/x/messages/1' } },
-  gone: { status: 404, body: { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.' } } },
-  stale: { status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }] } } },
+  gone: {
+    status: 404,
+    body: { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.' } },
+  },
+  stale: {
+    status: 400,
+    body: {
+      error: {
+        code: 400,
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }],
+      },
+    },
+  },
   broken: { status: 503, body: { error: { code: 503, status: 'UNAVAILABLE' } } },
 };
 
@@ -31,7 +43,15 @@ describe('FCM-style push adapter', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const message = { userId: 7, notificationId: 'a5b2c1d0-0000-5000-8000-000000000001', type: 'offer_received', title: 'New offer', body: 'A driver offered $25.00', priority: 'high', data: { order_id: 12, offer_id: 34, note: null } };
+  const message = {
+    userId: 7,
+    notificationId: 'a5b2c1d0-0000-5000-8000-000000000001',
+    type: 'offer_received',
+    title: 'New offer',
+    body: 'A driver offered $25.00',
+    priority: 'high',
+    data: { order_id: 12, offer_id: 34, note: null },
+  };
 
   it('posts one message per device with the key as bearer and string data', async () => {
     const push = createFcmPushSender(url, 'server-key');

@@ -34,7 +34,9 @@ export const createFcmPushSender = (url: string, key: string | undefined, timeou
       await res.body?.cancel();
       return 'sent';
     }
-    const body = (await res.json().catch(() => null)) as { error?: { status?: string; details?: { errorCode?: string }[] } } | null;
+    const body = (await res.json().catch(() => null)) as {
+      error?: { status?: string; details?: { errorCode?: string }[] };
+    } | null;
     const codes = [body?.error?.status, ...(body?.error?.details ?? []).map((d) => d?.errorCode)];
     if (res.status === 404 || codes.includes('UNREGISTERED')) return 'unregistered';
     throw new Error(`push provider answered ${res.status} ${codes.filter(Boolean).join(' ')}`.trim());

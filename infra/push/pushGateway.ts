@@ -34,12 +34,24 @@ export const startPushGateway = (ctx: AppContext): PushGateway => {
       .returning('notification_id')
       .executeTakeFirst();
     if (!claimed) return;
-    const message = { userId, notificationId: n.id, type: n.type, title: n.title, body: n.body, priority: n.priority, data: n.data ?? {} };
+    const message = {
+      userId,
+      notificationId: n.id,
+      type: n.type,
+      title: n.title,
+      body: n.body,
+      priority: n.priority,
+      data: n.data ?? {},
+    };
     for (const device of devices) {
       try {
         const result = await ctx.providers.push.send(device, message);
         if (result === 'unregistered') {
-          await ctx.db.deleteFrom('device_tokens').where('id', '=', device.id).where('token', '=', device.token).execute();
+          await ctx.db
+            .deleteFrom('device_tokens')
+            .where('id', '=', device.id)
+            .where('token', '=', device.token)
+            .execute();
         }
       } catch (err) {
         ctx.logger.warn({ err, userId, notification: n.id, device: device.id }, 'push failed');

@@ -9,7 +9,14 @@ export const createSimulatedPushSender = (outbox: DevOutbox): PushSender => ({
       to: String(m.userId),
       subject: m.title,
       body: m.body,
-      data: { notification_id: m.notificationId, type: m.type, priority: m.priority, data: m.data, token: target.token, platform: target.platform },
+      data: {
+        notification_id: m.notificationId,
+        type: m.type,
+        priority: m.priority,
+        data: m.data,
+        token: target.token,
+        platform: target.platform,
+      },
     });
     return 'sent';
   },

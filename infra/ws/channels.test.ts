@@ -16,7 +16,16 @@ describe('ChannelRegistry', () => {
   });
 
   it('knows no channel without a registered prefix, a bare prefix, wildcards or odd characters', async () => {
-    for (const channel of ['orders.1', 'chat.rooms.', 'chat.rooms', 'chat.rooms.*', 'chat.rooms.>', 'chat.rooms.1 ', 'chat..rooms.1', `chat.rooms.${'x'.repeat(200)}`]) {
+    for (const channel of [
+      'orders.1',
+      'chat.rooms.',
+      'chat.rooms',
+      'chat.rooms.*',
+      'chat.rooms.>',
+      'chat.rooms.1 ',
+      'chat..rooms.1',
+      `chat.rooms.${'x'.repeat(200)}`,
+    ]) {
       expect(await registry.authorize(client, channel), channel).toBe('UnknownChannel');
     }
   });

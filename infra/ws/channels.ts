@@ -26,7 +26,8 @@ export class ChannelRegistry {
   async authorize(actor: Actor, channel: string): Promise<ChannelVerdict> {
     if (channel.length > 200 || !CHANNEL.test(channel)) return 'UnknownChannel';
     let best: string | null = null;
-    for (const prefix of this.authorizers.keys()) if (channel.startsWith(prefix) && (best === null || prefix.length > best.length)) best = prefix;
+    for (const prefix of this.authorizers.keys())
+      if (channel.startsWith(prefix) && (best === null || prefix.length > best.length)) best = prefix;
     if (best === null || channel.length === best.length) return 'UnknownChannel';
     return (await this.authorizers.get(best)!(actor, channel)) ? 'ok' : 'Forbidden';
   }

@@ -151,9 +151,11 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
   };
 
   const subscribe = async (client: Client, channel: unknown) => {
-    if (typeof channel !== 'string') return send(client, { type: 'error', channel: channel ?? null, error: 'UnknownChannel' });
+    if (typeof channel !== 'string')
+      return send(client, { type: 'error', channel: channel ?? null, error: 'UnknownChannel' });
     if (client.channels.has(channel)) return send(client, { type: 'subscribed', channel });
-    if (client.channels.size >= maxSubscriptions) return send(client, { type: 'error', channel, error: 'TooManySubscriptions' });
+    if (client.channels.size >= maxSubscriptions)
+      return send(client, { type: 'error', channel, error: 'TooManySubscriptions' });
     let verdict;
     try {
       if (!(await stillValid(client, channel))) return;
@@ -215,7 +217,9 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     ws.on('pong', () => (client.alive = true));
     ws.on('message', (raw) => {
       client.alive = true;
-      client.queue = client.queue.then(() => handle(client, raw)).catch((err) => ctx.logger.error({ err }, 'websocket message failed'));
+      client.queue = client.queue
+        .then(() => handle(client, raw))
+        .catch((err) => ctx.logger.error({ err }, 'websocket message failed'));
     });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
@@ -230,7 +234,9 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
     if (url.pathname !== path) return refuse(socket, 404, 'RouteNotFound', 'No websocket endpoint at this path.');
     const token = tokenOf(req, url);
     const headers: string[] = [];
-    const authenticated = token ? ctx.auth.authenticate(token, req as Request, responseStandIn(headers)) : Promise.resolve(null);
+    const authenticated = token
+      ? ctx.auth.authenticate(token, req as Request, responseStandIn(headers))
+      : Promise.resolve(null);
     authenticated.then(
       (actor) => {
         if (!actor) return refuse(socket, 401, 'Unauthorized', 'Missing, invalid or expired token.');
@@ -266,7 +272,12 @@ export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGate
       clearInterval(heartbeat);
       sessionChanges.unsubscribe();
       server.off('upgrade', onUpgrade);
-      const closed = [...clients].map((c) => new Promise<void>((resolve) => (c.ws.readyState === WebSocket.CLOSED ? resolve() : c.ws.once('close', () => resolve()))));
+      const closed = [...clients].map(
+        (c) =>
+          new Promise<void>((resolve) =>
+            c.ws.readyState === WebSocket.CLOSED ? resolve() : c.ws.once('close', () => resolve()),
+          ),
+      );
       for (const c of clients) c.ws.close(1001, 'Server shutting down');
       const timer = setTimeout(() => clients.forEach((c) => c.ws.terminate()), 2000);
       await Promise.all(closed);

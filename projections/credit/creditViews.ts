@@ -1,5 +1,13 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
-import { CREDIT_BUCKETS, type BucketAmounts, type CreditAdjustedData, type CreditBucket, type CreditGrantedData, type CreditRedeemedData, type CreditRefundedData } from '../../domain/credit/events.js';
+import {
+  CREDIT_BUCKETS,
+  type BucketAmounts,
+  type CreditAdjustedData,
+  type CreditBucket,
+  type CreditGrantedData,
+  type CreditRedeemedData,
+  type CreditRefundedData,
+} from '../../domain/credit/events.js';
 import type { Db, Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
@@ -9,7 +17,8 @@ import { newestFirstPage } from '../../infra/db/keyset.js';
  * Customer credit read model: the balances per client (the credit summary) and the transaction history,
  * one row per bucket a movement touched.
  */
-export type CreditTransactionType = 'PROMO_GRANT' | 'ORDER_REDEMPTION' | 'ORDER_FORFEIT' | 'ORDER_REFUND' | 'MANUAL_ADJUSTMENT';
+export type CreditTransactionType =
+  'PROMO_GRANT' | 'ORDER_REDEMPTION' | 'ORDER_FORFEIT' | 'ORDER_REFUND' | 'MANUAL_ADJUSTMENT';
 
 export interface CreditTransactionRow {
   id: Generated<number>;
@@ -81,13 +90,25 @@ export const creditViewMigrations: Record<string, Migration> = {
 
 type E<D> = RecordedEvent<string, D>;
 
-const COLUMN: Record<CreditBucket, 'any_cents' | 'orders_cents' | 'surplus_cents'> = { ANY: 'any_cents', ORDERS: 'orders_cents', SURPLUS: 'surplus_cents' };
+const COLUMN: Record<CreditBucket, 'any_cents' | 'orders_cents' | 'surplus_cents'> = {
+  ANY: 'any_cents',
+  ORDERS: 'orders_cents',
+  SURPLUS: 'surplus_cents',
+};
 
 const setBalances = async (trx: Trx, clientId: number, balances: Partial<BucketAmounts>, earned = 0, redeemed = 0) => {
   const set = Object.fromEntries(Object.entries(balances).map(([b, v]) => [COLUMN[b as CreditBucket], v]));
   await trx
     .insertInto('credit_balances')
-    .values({ client_id: clientId, any_cents: 0, orders_cents: 0, surplus_cents: 0, earned_cents: earned, redeemed_cents: redeemed, ...set })
+    .values({
+      client_id: clientId,
+      any_cents: 0,
+      orders_cents: 0,
+      surplus_cents: 0,
+      earned_cents: earned,
+      redeemed_cents: redeemed,
+      ...set,
+    })
     .onConflict((oc) =>
       oc.column('client_id').doUpdateSet({
         ...set,
@@ -115,7 +136,12 @@ const splitRows = (
   balancesAfter: BucketAmounts,
   base: Omit<TransactionValues, 'scope' | 'amount_cents' | 'balance_after_cents'>,
 ): TransactionValues[] =>
-  CREDIT_BUCKETS.filter((b) => split[b] !== 0).map((b) => ({ ...base, scope: b, amount_cents: split[b], balance_after_cents: balancesAfter[b] }));
+  CREDIT_BUCKETS.filter((b) => split[b] !== 0).map((b) => ({
+    ...base,
+    scope: b,
+    amount_cents: split[b],
+    balance_after_cents: balancesAfter[b],
+  }));
 
 const REFUND_REASON: Record<CreditRefundedData['reason'], string> = {
   ORDER_REPRICED: 're-priced',
@@ -146,7 +172,12 @@ export const creditViewsProjector = projector('credit_views', {
     },
     CreditAdjusted: async (trx, e: E<CreditAdjustedData>) => {
       const d = e.data;
-      await setBalances(trx, d.clientId, { [d.scope]: d.balanceAfterCents }, d.direction === 'CREDIT' ? d.amountCents : 0);
+      await setBalances(
+        trx,
+        d.clientId,
+        { [d.scope]: d.balanceAfterCents },
+        d.direction === 'CREDIT' ? d.amountCents : 0,
+      );
       await record(trx, e.eventId, [
         {
           client_id: d.clientId,

@@ -93,7 +93,11 @@ export interface CustomerFilter {
 }
 
 /** Newest first; `total` counts every match for the page meta. */
-export const listCustomers = async (db: Db, scope: CityScope, f: CustomerFilter): Promise<{ rows: CustomerRow[]; total: number }> => {
+export const listCustomers = async (
+  db: Db,
+  scope: CityScope,
+  f: CustomerFilter,
+): Promise<{ rows: CustomerRow[]; total: number }> => {
   let q = customers(db, scope);
   if (f.isActive !== undefined) q = q.where('u.is_active', '=', f.isActive);
   if (f.minSpentCents !== undefined) q = q.where(sql`coalesce(t.total_spent_cents, 0)`, '>=', f.minSpentCents);
@@ -103,8 +107,16 @@ export const listCustomers = async (db: Db, scope: CityScope, f: CustomerFilter)
     q = q.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.phone', 'like', pattern)]));
   }
   const [rows, count] = await Promise.all([
-    q.orderBy('u.created_at', 'desc').orderBy('u.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute(),
-    db.selectFrom(q.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q
+      .orderBy('u.created_at', 'desc')
+      .orderBy('u.id', 'desc')
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit)
+      .execute(),
+    db
+      .selectFrom(q.as('m'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows: (rows as CustomerRow[]).map(numeric), total: Number(count.n) };
 };
@@ -130,7 +142,11 @@ export interface CustomerOrderRow {
 }
 
 /** Every order of the customer, newest first. */
-export const ordersOfCustomer = async (db: Db, clientId: number, page: { limit: number; page: number }): Promise<{ rows: CustomerOrderRow[]; total: number }> => {
+export const ordersOfCustomer = async (
+  db: Db,
+  clientId: number,
+  page: { limit: number; page: number },
+): Promise<{ rows: CustomerOrderRow[]; total: number }> => {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('order_views as o')
@@ -155,7 +171,11 @@ export const ordersOfCustomer = async (db: Db, clientId: number, page: { limit: 
       .limit(page.limit)
       .offset((page.page - 1) * page.limit)
       .execute(),
-    db.selectFrom('order_views').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('order_views')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 };

@@ -19,8 +19,29 @@ const create = (orderId: number, litersRequested: number): CreateOrder =>
   createOrderCommand(orderId, at(0), { litersRequested, waterPriceCents: 2500, deliveryPin: '4821', cityId: 1 });
 const taken = (orderId: number, driverId: number, litersRequested: number): OrderCommand[] => [
   create(orderId, litersRequested),
-  { type: 'PlaceOffer', offerId: orderId * 10, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 10_000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },
-  { type: 'AcceptOffer', offerId: orderId * 10, clientId: 7, driverRemainingLiters: 10_000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) },
+  {
+    type: 'PlaceOffer',
+    offerId: orderId * 10,
+    driverId,
+    driverGrossCents: null,
+    estimatedMinutes: 10,
+    driverRemainingLiters: 10_000,
+    force: false,
+    driverLatitude: null,
+    driverLongitude: null,
+    now: at(1),
+    offerExpiresAt: at(11),
+  },
+  {
+    type: 'AcceptOffer',
+    offerId: orderId * 10,
+    clientId: 7,
+    driverRemainingLiters: 10_000,
+    driverBusy: false,
+    creditAvailableCents: 0,
+    now: at(2),
+    paymentExpiresAt: at(32),
+  },
 ];
 
 let t: ProjectorUnderTest;
@@ -32,12 +53,22 @@ afterAll(() => t?.close());
 
 const driverWithTank = async (driverId: number, availableLiters: number) => {
   await t.given(`driver-${driverId}`, [
-    { type: 'DriverRegistered', data: { driverId, userId: 100 + driverId, phone: `+5841400000${driverId}`, name: 'Pedro', registeredAt: at(0).toISOString() } },
+    {
+      type: 'DriverRegistered',
+      data: {
+        driverId,
+        userId: 100 + driverId,
+        phone: `+5841400000${driverId}`,
+        name: 'Pedro',
+        registeredAt: at(0).toISOString(),
+      },
+    },
     { type: 'DriverTankUpdated', data: { driverId, availableLiters, at: at(0).toISOString() } },
   ]);
 };
 /** Projects the order's events from `from` on (the earlier ones were projected before). */
-const orderLife = (orderId: number, commands: OrderCommand[], from = 0) => t.given(orderStream(orderId), spec(orderDecider).history(commands).slice(from));
+const orderLife = (orderId: number, commands: OrderCommand[], from = 0) =>
+  t.given(orderStream(orderId), spec(orderDecider).history(commands).slice(from));
 const driver = async (driverId: number) => (await findDriver(t.db, driverId, at(0)))!;
 
 describe('the drivers read model follows its orders', () => {
@@ -47,10 +78,22 @@ describe('the drivers read model follows its orders', () => {
     const life = taken(1, 1, 1200);
     await orderLife(1, life);
     expect(await driver(1)).toMatchObject({ availableLiters: 5000, remainingLiters: 3800 });
-    const delivered = [...life, { type: 'Deliver', driverId: 1, deliveryPin: '4821', actualLiters: 1100, redeemedCreditCents: 0, now: at(5) } as OrderCommand];
+    const delivered = [
+      ...life,
+      {
+        type: 'Deliver',
+        driverId: 1,
+        deliveryPin: '4821',
+        actualLiters: 1100,
+        redeemedCreditCents: 0,
+        now: at(5),
+      } as OrderCommand,
+    ];
     await orderLife(1, delivered, 3);
     // The tank draw is the order reaction's (commands/order/reactions.test.ts): 5000 − 1100.
-    await t.given('driver-1', [{ type: 'DriverTankUpdated', data: { driverId: 1, availableLiters: 3900, at: at(5).toISOString() } }]);
+    await t.given('driver-1', [
+      { type: 'DriverTankUpdated', data: { driverId: 1, availableLiters: 3900, at: at(5).toISOString() } },
+    ]);
     expect(await driver(1)).toMatchObject({ availableLiters: 3900, remainingLiters: 3900, completedOrders: 1 });
   });
 
@@ -59,7 +102,20 @@ describe('the drivers read model follows its orders', () => {
     const life = taken(2, 2, 4000);
     await orderLife(2, life);
     expect(await driver(2)).toMatchObject({ availableLiters: 5000, remainingLiters: 1000 });
-    await orderLife(2, [...life, { type: 'CancelOrder', actor: { role: 'CLIENT', userId: 7 }, reasonCode: 'CLIENT_CHANGED_MIND', reason: null, now: at(3) }], 3);
+    await orderLife(
+      2,
+      [
+        ...life,
+        {
+          type: 'CancelOrder',
+          actor: { role: 'CLIENT', userId: 7 },
+          reasonCode: 'CLIENT_CHANGED_MIND',
+          reason: null,
+          now: at(3),
+        },
+      ],
+      3,
+    );
     expect(await driver(2)).toMatchObject({ availableLiters: 5000, remainingLiters: 5000, completedOrders: 0 });
   });
 });

@@ -72,7 +72,10 @@ const toRecord = (r: Row): DriverRecord => ({
   isCertified: r.is_certified,
   registeredAt: new Date(r.registered_at),
   kycApprovedAt: r.kyc_approved_at ? new Date(r.kyc_approved_at) : null,
-  location: r.latitude !== null && r.longitude !== null && r.location_at ? { latitude: r.latitude, longitude: r.longitude, at: new Date(r.location_at) } : null,
+  location:
+    r.latitude !== null && r.longitude !== null && r.location_at
+      ? { latitude: r.latitude, longitude: r.longitude, at: new Date(r.location_at) }
+      : null,
 });
 
 /**
@@ -104,7 +107,11 @@ export interface DriverListFilter {
   page: number;
 }
 
-export const listDrivers = async (db: Db, f: DriverListFilter, today: Date): Promise<{ items: DriverRecord[]; total: number }> => {
+export const listDrivers = async (
+  db: Db,
+  f: DriverListFilter,
+  today: Date,
+): Promise<{ items: DriverRecord[]; total: number }> => {
   let q = baseQuery(db, today);
   if (f.status) q = q.where('d.status', '=', f.status);
   if (f.kycState) q = q.where('d.kyc_state', '=', f.kycState);
@@ -131,5 +138,10 @@ export const listDriverDocuments = async (db: Db, driverId: number): Promise<Dri
     .where('driver_id', '=', driverId)
     .orderBy('type')
     .execute();
-  return rows.map((r) => ({ type: r.type, expiresAt: r.expires_at, fileUrl: r.file_url, recordedAt: new Date(r.recorded_at) }));
+  return rows.map((r) => ({
+    type: r.type,
+    expiresAt: r.expires_at,
+    fileUrl: r.file_url,
+    recordedAt: new Date(r.recorded_at),
+  }));
 };

@@ -142,26 +142,61 @@ export const driversProjector = projector('drivers', {
         .execute(),
     DriverRenamed: (trx, e: E<DriverRenamedData>) => update(trx, e.data.driverId, { name: e.data.name }),
     DriverProfileUpdated: (trx, e: E<DriverProfileUpdatedData>) =>
-      update(trx, e.data.driverId, { plate: e.data.plate, capacity_liters: e.data.capacityLiters, city_id: e.data.cityId, last_activity_at: new Date(e.data.at) }),
+      update(trx, e.data.driverId, {
+        plate: e.data.plate,
+        capacity_liters: e.data.capacityLiters,
+        city_id: e.data.cityId,
+        last_activity_at: new Date(e.data.at),
+      }),
     DriverDocumentRecorded: (trx, e: E<DriverDocumentRecordedData>) =>
       trx
         .insertInto('driver_documents')
-        .values({ driver_id: e.data.driverId, type: e.data.type, expires_at: e.data.expiresAt, file_url: e.data.fileUrl, recorded_at: new Date(e.data.recordedAt) })
+        .values({
+          driver_id: e.data.driverId,
+          type: e.data.type,
+          expires_at: e.data.expiresAt,
+          file_url: e.data.fileUrl,
+          recorded_at: new Date(e.data.recordedAt),
+        })
         .onConflict((oc) =>
-          oc.columns(['driver_id', 'type']).doUpdateSet({ expires_at: e.data.expiresAt, file_url: e.data.fileUrl, recorded_at: new Date(e.data.recordedAt) }),
+          oc
+            .columns(['driver_id', 'type'])
+            .doUpdateSet({
+              expires_at: e.data.expiresAt,
+              file_url: e.data.fileUrl,
+              recorded_at: new Date(e.data.recordedAt),
+            }),
         )
         .execute(),
     DriverKycSubmitted: (trx, e: E<DriverKycSubmittedData>) =>
-      update(trx, e.data.driverId, { kyc_state: 'PENDING_REVIEW', status: 'PENDING_VERIFICATION', block_reason: null, kyc_submitted_at: new Date(e.data.at) }),
+      update(trx, e.data.driverId, {
+        kyc_state: 'PENDING_REVIEW',
+        status: 'PENDING_VERIFICATION',
+        block_reason: null,
+        kyc_submitted_at: new Date(e.data.at),
+      }),
     DriverApproved: (trx, e: E<DriverApprovedData>) =>
-      update(trx, e.data.driverId, { kyc_state: 'APPROVED', status: 'ACTIVE', block_reason: null, kyc_approved_at: new Date(e.data.at) }),
+      update(trx, e.data.driverId, {
+        kyc_state: 'APPROVED',
+        status: 'ACTIVE',
+        block_reason: null,
+        kyc_approved_at: new Date(e.data.at),
+      }),
     DriverRejected: (trx, e: E<DriverRejectedData>) =>
-      update(trx, e.data.driverId, { kyc_state: 'REJECTED', status: 'REJECTED', block_reason: e.data.reason, is_online: false }),
+      update(trx, e.data.driverId, {
+        kyc_state: 'REJECTED',
+        status: 'REJECTED',
+        block_reason: e.data.reason,
+        is_online: false,
+      }),
     DriverSuspended: (trx, e: E<DriverSuspendedData>) =>
       update(trx, e.data.driverId, { status: 'SUSPENDED', block_reason: e.data.reason, is_online: false }),
-    DriverReinstated: (trx, e: E<DriverReinstatedData>) => update(trx, e.data.driverId, { status: 'ACTIVE', block_reason: null }),
-    DriverWentOnline: (trx, e: E<DriverOnlineChangedData>) => update(trx, e.data.driverId, { is_online: true, last_activity_at: new Date(e.data.at) }),
-    DriverWentOffline: (trx, e: E<DriverOnlineChangedData>) => update(trx, e.data.driverId, { is_online: false, last_activity_at: new Date(e.data.at) }),
+    DriverReinstated: (trx, e: E<DriverReinstatedData>) =>
+      update(trx, e.data.driverId, { status: 'ACTIVE', block_reason: null }),
+    DriverWentOnline: (trx, e: E<DriverOnlineChangedData>) =>
+      update(trx, e.data.driverId, { is_online: true, last_activity_at: new Date(e.data.at) }),
+    DriverWentOffline: (trx, e: E<DriverOnlineChangedData>) =>
+      update(trx, e.data.driverId, { is_online: false, last_activity_at: new Date(e.data.at) }),
     DriverTankUpdated: (trx, e: E<DriverTankUpdatedData>) =>
       update(trx, e.data.driverId, { available_liters: e.data.availableLiters, last_activity_at: new Date(e.data.at) }),
   },

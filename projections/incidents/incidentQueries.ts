@@ -6,4 +6,10 @@ export const findIncident = async (db: Db, incidentId: number): Promise<Incident
 
 /** Newest first; incidents reported in the same instant keep the order they were recorded in, reversed. */
 export const incidentsOfOrder = (db: Db, orderId: number): Promise<IncidentRow[]> =>
-  db.selectFrom('incidents').selectAll().where('order_id', '=', orderId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  db
+    .selectFrom('incidents')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();

@@ -14,7 +14,12 @@ export const creditNotificationRules: NotificationRuleSet = {
           type: 'credit_granted',
           title: 'You earned credit',
           body: amount ? `${amount} of credit was added to your account.` : 'Credit was added to your account.',
-          data: { grant_id: idOf(e.data?.grantId), promotion_id: idOf(e.data?.promotionId), order_id: idOf(e.data?.orderId), amount_usd: typeof e.data?.amountCents === 'number' ? e.data.amountCents / 100 : null },
+          data: {
+            grant_id: idOf(e.data?.grantId),
+            promotion_id: idOf(e.data?.promotionId),
+            order_id: idOf(e.data?.orderId),
+            amount_usd: typeof e.data?.amountCents === 'number' ? e.data.amountCents / 100 : null,
+          },
         },
       ];
     },
@@ -28,8 +33,13 @@ export const creditNotificationRules: NotificationRuleSet = {
           userId,
           type: 'credit_adjusted',
           title: 'Credit adjusted',
-          body: amount ? `Support ${debit ? 'removed' : 'added'} ${amount} of credit ${debit ? 'from' : 'to'} your account.` : 'Support adjusted your credit.',
-          data: { direction: e.data?.direction ?? null, amount_usd: typeof e.data?.amountCents === 'number' ? e.data.amountCents / 100 : null },
+          body: amount
+            ? `Support ${debit ? 'removed' : 'added'} ${amount} of credit ${debit ? 'from' : 'to'} your account.`
+            : 'Support adjusted your credit.',
+          data: {
+            direction: e.data?.direction ?? null,
+            amount_usd: typeof e.data?.amountCents === 'number' ? e.data.amountCents / 100 : null,
+          },
         },
       ];
     },

@@ -45,6 +45,10 @@ export const driverUserTrackers: Record<string, (trx: Trx, e: RecordedEvent<stri
 export const userOfDriver = async (trx: Trx, driverId: unknown): Promise<number | null> => {
   const id = idOf(driverId);
   if (id === null) return null;
-  const row = await trx.selectFrom('notification_driver_users').select('user_id').where('driver_id', '=', id).executeTakeFirst();
+  const row = await trx
+    .selectFrom('notification_driver_users')
+    .select('user_id')
+    .where('driver_id', '=', id)
+    .executeTakeFirst();
   return idOf(row?.user_id);
 };

@@ -10,7 +10,11 @@ import type { NotificationRule, NotificationRuleSet } from './ruleTypes.js';
  * (a NotificationRuleSet) and one entry here; the notifications projector, its handled event types and the
  * OpenAPI enum of notification types all follow from this list.
  */
-export const notificationRuleSets: NotificationRuleSet[] = [orderNotificationRules, driverNotificationRules, creditNotificationRules];
+export const notificationRuleSets: NotificationRuleSet[] = [
+  orderNotificationRules,
+  driverNotificationRules,
+  creditNotificationRules,
+];
 
 /** Every notification type name, as documented on the `type` field in OpenAPI. */
 export const NOTIFICATION_TYPES: readonly string[] = [...new Set(notificationRuleSets.flatMap((s) => s.types))];
@@ -19,7 +23,8 @@ type Tracker = (trx: Trx, event: RecordedEvent<string, any>) => Promise<void>;
 
 const collect = <T>(pick: (s: NotificationRuleSet) => Record<string, T> | undefined): Record<string, T[]> => {
   const out: Record<string, T[]> = {};
-  for (const set of notificationRuleSets) for (const [type, f] of Object.entries(pick(set) ?? {})) (out[type] ??= []).push(f);
+  for (const set of notificationRuleSets)
+    for (const [type, f] of Object.entries(pick(set) ?? {})) (out[type] ??= []).push(f);
   return out;
 };
 

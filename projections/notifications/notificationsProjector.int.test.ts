@@ -12,11 +12,39 @@ import { createOrderCommand } from '../../tests/support/orderCommands.js';
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const destination = { latitude: 10.4806, longitude: -66.9036 };
 const create = (orderId: number, clientId: number): CreateOrder =>
-  createOrderCommand(orderId, at(0), { clientId, ...destination, litersRequested: 2000, waterPriceCents: 2500, deliveryPin: '4821', cityId: 1 });
+  createOrderCommand(orderId, at(0), {
+    clientId,
+    ...destination,
+    litersRequested: 2000,
+    waterPriceCents: 2500,
+    deliveryPin: '4821',
+    cityId: 1,
+  });
 const confirmed = (orderId: number, clientId: number, driverId: number): OrderCommand[] => [
   create(orderId, clientId),
-  { type: 'PlaceOffer', offerId: orderId * 100, driverId, driverGrossCents: null, estimatedMinutes: 10, driverRemainingLiters: 8000, force: false, driverLatitude: null, driverLongitude: null, now: at(1), offerExpiresAt: at(11) },
-  { type: 'AcceptOffer', offerId: orderId * 100, clientId, driverRemainingLiters: 8000, driverBusy: false, creditAvailableCents: 0, now: at(2), paymentExpiresAt: at(32) },
+  {
+    type: 'PlaceOffer',
+    offerId: orderId * 100,
+    driverId,
+    driverGrossCents: null,
+    estimatedMinutes: 10,
+    driverRemainingLiters: 8000,
+    force: false,
+    driverLatitude: null,
+    driverLongitude: null,
+    now: at(1),
+    offerExpiresAt: at(11),
+  },
+  {
+    type: 'AcceptOffer',
+    offerId: orderId * 100,
+    clientId,
+    driverRemainingLiters: 8000,
+    driverBusy: false,
+    creditAvailableCents: 0,
+    now: at(2),
+    paymentExpiresAt: at(32),
+  },
 ];
 
 let t: ProjectorUnderTest;
@@ -28,12 +56,29 @@ afterAll(() => t?.close());
 /** A driver profile (its user is 100 + driverId), approved by an admin. */
 const approvedDriver = (driverId: number) =>
   t.given(`driver-${driverId}`, [
-    { type: 'DriverRegistered', data: { driverId, userId: 100 + driverId, phone: `+5841400000${driverId}`, name: 'Pedro', registeredAt: at(0).toISOString() } },
+    {
+      type: 'DriverRegistered',
+      data: {
+        driverId,
+        userId: 100 + driverId,
+        phone: `+5841400000${driverId}`,
+        name: 'Pedro',
+        registeredAt: at(0).toISOString(),
+      },
+    },
     { type: 'DriverApproved', data: { driverId, adminId: 1, at: at(0).toISOString() } },
   ]);
-const orderLife = (orderId: number, commands: OrderCommand[]) => t.given(orderStream(orderId), spec(orderDecider).history(commands));
+const orderLife = (orderId: number, commands: OrderCommand[]) =>
+  t.given(orderStream(orderId), spec(orderDecider).history(commands));
 const inbox = async (userId: number) =>
-  (await t.db.selectFrom('notifications').select(['type', 'data']).where('user_id', '=', userId).orderBy('position').execute()).map((n) => [n.type, n.data]);
+  (
+    await t.db
+      .selectFrom('notifications')
+      .select(['type', 'data'])
+      .where('user_id', '=', userId)
+      .orderBy('position')
+      .execute()
+  ).map((n) => [n.type, n.data]);
 
 describe('notifications projector', () => {
   it('follows an order from offer to delivery in the client’s and the driver’s inbox', async () => {
@@ -60,8 +105,20 @@ describe('notifications projector', () => {
 
   it('tells the other party of a cancellation, not the one who cancelled', async () => {
     await approvedDriver(22);
-    await orderLife(2, [...confirmed(2, 8, 22), { type: 'CancelOrder', actor: { role: 'CLIENT', userId: 8 }, reasonCode: 'CLIENT_CHANGED_MIND', reason: null, now: at(3) }]);
+    await orderLife(2, [
+      ...confirmed(2, 8, 22),
+      {
+        type: 'CancelOrder',
+        actor: { role: 'CLIENT', userId: 8 },
+        reasonCode: 'CLIENT_CHANGED_MIND',
+        reason: null,
+        now: at(3),
+      },
+    ]);
     expect((await inbox(8)).map(([type]) => type)).toEqual(['offer_received']);
-    expect((await inbox(122)).at(-1)).toEqual(['order_cancelled', expect.objectContaining({ order_id: 2, cancelled_by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND' })]);
+    expect((await inbox(122)).at(-1)).toEqual([
+      'order_cancelled',
+      expect.objectContaining({ order_id: 2, cancelled_by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND' }),
+    ]);
   });
 });

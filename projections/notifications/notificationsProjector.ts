@@ -3,7 +3,12 @@ import type { Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector, type EventHandler } from '../projector.js';
-import type { AllNotificationsReadData, NotificationDeletedData, NotificationReadData, NotificationsPurgedData } from '../../domain/notification/events.js';
+import type {
+  AllNotificationsReadData,
+  NotificationDeletedData,
+  NotificationReadData,
+  NotificationsPurgedData,
+} from '../../domain/notification/events.js';
 import { notificationIdFor } from './notificationId.js';
 import { notificationRules, notificationTrackerTables, notificationTrackers } from './notificationRules.js';
 import { toNotificationView } from './notificationView.js';
@@ -49,7 +54,9 @@ export const notificationMigrations: Record<string, Migration> = {
         read_at timestamptz,
         created_at timestamptz NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX notifications_user_position ON notifications (user_id, position DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX notifications_user_position ON notifications (user_id, position DESC, id DESC)`.execute(
+        db,
+      );
       await sql`CREATE INDEX notifications_user_unread ON notifications (user_id) WHERE read_at IS NULL`.execute(db);
       await sql`CREATE INDEX notifications_event ON notifications (event_id)`.execute(db);
       await sql`CREATE INDEX notifications_created ON notifications (created_at)`.execute(db);
@@ -106,7 +113,8 @@ const insertDrafts = async (trx: Trx, e: E, drafts: NotificationDraft[], emit: E
     .returningAll()
     .execute();
   if (!live(e)) return;
-  for (const r of inserted) emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
+  for (const r of inserted)
+    emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
 };
 
 const inboxHandlers: Record<string, EventHandler> = {
@@ -119,15 +127,36 @@ const inboxHandlers: Record<string, EventHandler> = {
       .where('read_at', 'is', null)
       .returning(['id', 'read_at'])
       .executeTakeFirst();
-    if (read?.read_at && live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notification.read', data: { id: read.id, read_at: new Date(read.read_at).toISOString() } } });
+    if (read?.read_at && live(e))
+      emit({
+        subject: channelOf(e.data.userId),
+        data: { event: 'notification.read', data: { id: read.id, read_at: new Date(read.read_at).toISOString() } },
+      });
   },
   AllNotificationsRead: async (trx, e: RecordedEvent<string, AllNotificationsReadData>, emit) => {
-    await trx.updateTable('notifications').set({ read_at: new Date(e.data.readAt) }).where('user_id', '=', e.data.userId).where('read_at', 'is', null).execute();
-    if (live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notifications.read_all', data: { read_at: new Date(e.data.readAt).toISOString() } } });
+    await trx
+      .updateTable('notifications')
+      .set({ read_at: new Date(e.data.readAt) })
+      .where('user_id', '=', e.data.userId)
+      .where('read_at', 'is', null)
+      .execute();
+    if (live(e))
+      emit({
+        subject: channelOf(e.data.userId),
+        data: { event: 'notifications.read_all', data: { read_at: new Date(e.data.readAt).toISOString() } },
+      });
   },
   NotificationDeleted: async (trx, e: RecordedEvent<string, NotificationDeletedData>, emit) => {
-    await trx.deleteFrom('notifications').where('id', '=', e.data.notificationId).where('user_id', '=', e.data.userId).execute();
-    if (live(e)) emit({ subject: channelOf(e.data.userId), data: { event: 'notification.deleted', data: { id: e.data.notificationId } } });
+    await trx
+      .deleteFrom('notifications')
+      .where('id', '=', e.data.notificationId)
+      .where('user_id', '=', e.data.userId)
+      .execute();
+    if (live(e))
+      emit({
+        subject: channelOf(e.data.userId),
+        data: { event: 'notification.deleted', data: { id: e.data.notificationId } },
+      });
   },
   NotificationsPurged: async (trx, e: RecordedEvent<string, NotificationsPurgedData>) =>
     trx.deleteFrom('notifications').where('created_at', '<', new Date(e.data.before)).execute(),

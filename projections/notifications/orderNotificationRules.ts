@@ -6,14 +6,17 @@ import { idOf, usdText, type NotificationDraft, type NotificationRuleSet } from 
 
 type E = RecordedEvent<string, any>;
 
-const clientOf = async (trx: Trx, e: E) => idOf(e.data?.clientId) ?? (await orderPartiesOf(trx, e.data?.orderId)).clientId;
+const clientOf = async (trx: Trx, e: E) =>
+  idOf(e.data?.clientId) ?? (await orderPartiesOf(trx, e.data?.orderId)).clientId;
 /** Order events name the driver profile; the inbox is the driver's user's. */
-const driverOf = async (trx: Trx, e: E) => userOfDriver(trx, idOf(e.data?.driverId) ?? (await orderPartiesOf(trx, e.data?.orderId)).driverId);
+const driverOf = async (trx: Trx, e: E) =>
+  userOfDriver(trx, idOf(e.data?.driverId) ?? (await orderPartiesOf(trx, e.data?.orderId)).driverId);
 
 const orderRef = (e: E) => (idOf(e.data?.orderId) ? `order #${e.data.orderId}` : 'your order');
 
 /** Drafts for the recipients that are known; an unknown one is simply left out. */
-const to = (userId: number | null, draft: Omit<NotificationDraft, 'userId'>): NotificationDraft[] => (userId === null ? [] : [{ userId, ...draft }]);
+const to = (userId: number | null, draft: Omit<NotificationDraft, 'userId'>): NotificationDraft[] =>
+  userId === null ? [] : [{ userId, ...draft }];
 
 /** Order and offer events (domain/order/events.ts) → the client's and the driver's inbox. */
 export const orderNotificationRules: NotificationRuleSet = {
@@ -87,7 +90,12 @@ export const orderNotificationRules: NotificationRuleSet = {
       const driverId = await userOfDriver(trx, driverProfileId);
       const data = { order_id: idOf(e.data?.orderId), payment_id: idOf(e.data?.paymentId) };
       return [
-        ...to(clientId, { type: 'payment_confirmed', title: 'Payment confirmed', body: `We received your payment for ${orderRef(e)}.`, data }),
+        ...to(clientId, {
+          type: 'payment_confirmed',
+          title: 'Payment confirmed',
+          body: `We received your payment for ${orderRef(e)}.`,
+          data,
+        }),
         ...to(driverId, {
           type: 'order_confirmed',
           title: 'Order confirmed',
@@ -122,15 +130,32 @@ export const orderNotificationRules: NotificationRuleSet = {
         data: { order_id: idOf(e.data?.orderId) },
       }),
     OrderDelivered: async (e, { trx }) => {
-      const data = { order_id: idOf(e.data?.orderId), actual_liters: typeof e.data?.actualLiters === 'number' ? e.data.actualLiters : null };
+      const data = {
+        order_id: idOf(e.data?.orderId),
+        actual_liters: typeof e.data?.actualLiters === 'number' ? e.data.actualLiters : null,
+      };
       return [
-        ...to(await clientOf(trx, e), { type: 'order_delivered', title: 'Delivered', body: `${orderRef(e)} was delivered. Rate your driver.`, data }),
-        ...to(await driverOf(trx, e), { type: 'order_delivered', title: 'Delivery confirmed', body: `${orderRef(e)} is delivered.`, data }),
+        ...to(await clientOf(trx, e), {
+          type: 'order_delivered',
+          title: 'Delivered',
+          body: `${orderRef(e)} was delivered. Rate your driver.`,
+          data,
+        }),
+        ...to(await driverOf(trx, e), {
+          type: 'order_delivered',
+          title: 'Delivery confirmed',
+          body: `${orderRef(e)} is delivered.`,
+          data,
+        }),
       ];
     },
     OrderCancelled: async (e, { trx }) => {
       const by: unknown = e.data?.cancelledByRole;
-      const data = { order_id: idOf(e.data?.orderId), cancelled_by_role: by ?? null, reason_code: e.data?.reasonCode ?? null };
+      const data = {
+        order_id: idOf(e.data?.orderId),
+        cancelled_by_role: by ?? null,
+        reason_code: e.data?.reasonCode ?? null,
+      };
       const draft = { type: 'order_cancelled', title: 'Order cancelled', priority: 'high' as const, data };
       // The party who cancelled knows already; the other one (or both, when support cancelled) is told.
       return [
@@ -141,9 +166,19 @@ export const orderNotificationRules: NotificationRuleSet = {
     OrderExpired: async (e, { trx }) => {
       const data = { order_id: idOf(e.data?.orderId) };
       return [
-        ...to(await clientOf(trx, e), { type: 'order_expired', title: 'Order expired', body: `${orderRef(e)} expired.`, data }),
+        ...to(await clientOf(trx, e), {
+          type: 'order_expired',
+          title: 'Order expired',
+          body: `${orderRef(e)} expired.`,
+          data,
+        }),
         // Only an order that expired waiting for payment had a driver, whose accepted offer is released.
-        ...to(await driverOf(trx, e), { type: 'order_expired', title: 'Order expired', body: `${orderRef(e)} expired before it was paid.`, data }),
+        ...to(await driverOf(trx, e), {
+          type: 'order_expired',
+          title: 'Order expired',
+          body: `${orderRef(e)} expired before it was paid.`,
+          data,
+        }),
       ];
     },
   },

@@ -34,7 +34,9 @@ const upsert = async (trx: Trx, orderId: number, values: { client_id?: number | 
   await trx
     .insertInto('notification_order_parties')
     .values({ order_id: orderId, client_id: values.client_id ?? null, driver_id: values.driver_id ?? null })
-    .onConflict((oc) => (Object.keys(set).length ? oc.column('order_id').doUpdateSet(set) : oc.column('order_id').doNothing()))
+    .onConflict((oc) =>
+      Object.keys(set).length ? oc.column('order_id').doUpdateSet(set) : oc.column('order_id').doNothing(),
+    )
     .execute();
 };
 
@@ -50,9 +52,16 @@ export const orderPartyTrackers: Record<string, (trx: Trx, e: RecordedEvent<stri
   OfferAccepted: track,
 };
 
-export const orderPartiesOf = async (trx: Trx, orderId: unknown): Promise<{ clientId: number | null; driverId: number | null }> => {
+export const orderPartiesOf = async (
+  trx: Trx,
+  orderId: unknown,
+): Promise<{ clientId: number | null; driverId: number | null }> => {
   const id = idOf(orderId);
   if (id === null) return { clientId: null, driverId: null };
-  const row = await trx.selectFrom('notification_order_parties').select(['client_id', 'driver_id']).where('order_id', '=', id).executeTakeFirst();
+  const row = await trx
+    .selectFrom('notification_order_parties')
+    .select(['client_id', 'driver_id'])
+    .where('order_id', '=', id)
+    .executeTakeFirst();
   return { clientId: idOf(row?.client_id), driverId: idOf(row?.driver_id) };
 };

@@ -19,7 +19,10 @@ export interface NotificationDraft {
  * recipient, read models through `trx` (the projector's transaction). It must tolerate missing fields: an
  * entry whose recipient cannot be found is dropped, never an error that would stop the projector.
  */
-export type NotificationRule = (event: RecordedEvent<string, any>, ctx: { trx: Trx }) => NotificationDraft[] | Promise<NotificationDraft[]>;
+export type NotificationRule = (
+  event: RecordedEvent<string, any>,
+  ctx: { trx: Trx },
+) => NotificationDraft[] | Promise<NotificationDraft[]>;
 
 /** What an area contributes: the notification types it may emit (documented in OpenAPI) and its rules by event type. */
 export interface NotificationRuleSet {

@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import type { OfferAcceptedData, OrderCancelledData, OrderCreatedData, OrderDeliveredData, OrderExpiredData } from '../../domain/order/events.js';
+import type {
+  OfferAcceptedData,
+  OrderCancelledData,
+  OrderCreatedData,
+  OrderDeliveredData,
+  OrderExpiredData,
+} from '../../domain/order/events.js';
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { EventHandler } from '../projector.js';

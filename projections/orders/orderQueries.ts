@@ -19,7 +19,8 @@ export interface OrderWithParties {
   busyDriverIds: number[];
 }
 
-type OfferJson = Omit<OrderOfferRow, 'created_at' | 'updated_at' | 'expires_at'> & Record<'created_at' | 'updated_at' | 'expires_at', string>;
+type OfferJson = Omit<OrderOfferRow, 'created_at' | 'updated_at' | 'expires_at'> &
+  Record<'created_at' | 'updated_at' | 'expires_at', string>;
 
 /**
  * Orders with their offers, client, drivers and busy bidders in one statement, in the order of `orderIds`
@@ -27,7 +28,14 @@ type OfferJson = Omit<OrderOfferRow, 'created_at' | 'updated_at' | 'expires_at'>
  */
 export const ordersWithParties = async (db: Db, orderIds: number[], today: Date): Promise<OrderWithParties[]> => {
   if (orderIds.length === 0) return [];
-  const { rows } = await sql<OrderViewRow & { p_offers: OfferJson[]; p_client: OrderWithParties['client']; p_drivers: unknown[]; p_busy: number[] }>`
+  const { rows } = await sql<
+    OrderViewRow & {
+      p_offers: OfferJson[];
+      p_client: OrderWithParties['client'];
+      p_drivers: unknown[];
+      p_busy: number[];
+    }
+  >`
     SELECT ov.*,
       coalesce((SELECT json_agg(o ORDER BY o.created_at, o.id) FROM order_offers o WHERE o.order_id = ov.id), '[]') AS p_offers,
       (SELECT json_build_object('id', u.id, 'name', u.name, 'phone', u.phone) FROM users u WHERE u.id = ov.client_id) AS p_client,
@@ -40,7 +48,12 @@ export const ordersWithParties = async (db: Db, orderIds: number[], today: Date)
       row.id,
       {
         row: row as OrderViewRow,
-        offers: p_offers.map((o) => ({ ...o, created_at: new Date(o.created_at), updated_at: new Date(o.updated_at), expires_at: new Date(o.expires_at) })),
+        offers: p_offers.map((o) => ({
+          ...o,
+          created_at: new Date(o.created_at),
+          updated_at: new Date(o.updated_at),
+          expires_at: new Date(o.expires_at),
+        })),
         client: p_client,
         drivers: driversFromJson(p_drivers as Parameters<typeof driversFromJson>[0]),
         busyDriverIds: p_busy,
@@ -57,7 +70,11 @@ export const findOfferRow = async (db: Db, offerId: number): Promise<OrderOfferR
   (await db.selectFrom('order_offers').selectAll().where('id', '=', offerId).executeTakeFirst()) ?? null;
 
 /** The calling driver's latest offer on each of these orders. */
-export const latestOffersOfDriver = async (db: Db, driverId: number, orderIds: number[]): Promise<Map<number, OrderOfferRow>> => {
+export const latestOffersOfDriver = async (
+  db: Db,
+  driverId: number,
+  orderIds: number[],
+): Promise<Map<number, OrderOfferRow>> => {
   const out = new Map<number, OrderOfferRow>();
   if (orderIds.length === 0) return out;
   const rows = await db
@@ -92,7 +109,14 @@ export const activeOrderOfDriver = async (db: Db, driverId: number): Promise<Ord
     .executeTakeFirst()) ?? null;
 
 export const recentOrdersOfClient = async (db: Db, clientId: number, limit: number): Promise<OrderViewRow[]> =>
-  db.selectFrom('order_views').selectAll().where('client_id', '=', clientId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  db
+    .selectFrom('order_views')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 
 export interface OrderHistoryFilter {
   status?: OrderStatus;
@@ -104,7 +128,11 @@ export interface OrderHistoryFilter {
 }
 
 /** Newest first, keyset on (created_at, id); one row more than the limit tells whether there is more. */
-export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHistoryFilter): Promise<{ rows: OrderViewRow[]; hasMore: boolean }> => {
+export const orderHistoryOfClient = async (
+  db: Db,
+  clientId: number,
+  f: OrderHistoryFilter,
+): Promise<{ rows: OrderViewRow[]; hasMore: boolean }> => {
   let q = db.selectFrom('order_views').selectAll().where('client_id', '=', clientId);
   if (f.status) q = q.where('status', '=', f.status);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
@@ -114,8 +142,10 @@ export const orderHistoryOfClient = async (db: Db, clientId: number, f: OrderHis
 
 /** Orders open for bids within radiusKm of a point, nearest first. */
 /** Whether a driver standing at `near` may bid on the order: open to bids, not past its expiry, within the radius. */
-export const isBiddableNear = (row: OrderViewRow, near: { latitude: number; longitude: number; radiusKm: number; now: Date }): boolean =>
-  BIDDING.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
+export const isBiddableNear = (
+  row: OrderViewRow,
+  near: { latitude: number; longitude: number; radiusKm: number; now: Date },
+): boolean => BIDDING.includes(row.status) && row.expires_at > near.now && distanceKm(near, row) <= near.radiusKm;
 
 export const biddableOrdersNear = async (
   db: Db,
@@ -147,7 +177,11 @@ export const dueTimers = async (db: Db, now: Date, limit: number) => {
     .where((eb) =>
       eb.or([
         eb.and([eb('status', 'in', BIDDING), eb('expires_at', '<=', now)]),
-        eb.and([eb('status', '=', 'WAITING_FOR_PAYMENT'), eb('payment_expires_at', '<=', now), eb('reported_payment_id', 'is', null)]),
+        eb.and([
+          eb('status', '=', 'WAITING_FOR_PAYMENT'),
+          eb('payment_expires_at', '<=', now),
+          eb('reported_payment_id', 'is', null),
+        ]),
       ]),
     )
     .orderBy('id')

@@ -55,7 +55,11 @@ const updateOrder = (trx: Trx, orderId: number, at: string, set: Partial<OrderVi
     .execute();
 
 const setOffer = (trx: Trx, offerId: number, status: OfferStatus, at: string) =>
-  trx.updateTable('order_offers').set({ status, updated_at: new Date(at) }).where('id', '=', offerId).execute();
+  trx
+    .updateTable('order_offers')
+    .set({ status, updated_at: new Date(at) })
+    .where('id', '=', offerId)
+    .execute();
 
 /** Offers still pending when the order leaves bidding close without a verdict (domain/order/order.ts). */
 const withdrawPending = (trx: Trx, orderId: number, at: string) =>
@@ -174,11 +178,18 @@ export const orderViewsProjector = projector('order_views', {
         payment_form_id: d.paymentFormId,
         ...pricingColumns(d.pricing),
       }),
-    PaymentReported: (trx, { data: d }: E<PaymentReportedData>) => updateOrder(trx, d.orderId, d.reportedAt, { reported_payment_id: d.paymentId }),
-    PaymentRejected: (trx, { data: d }: E<PaymentRejectedData>) => updateOrder(trx, d.orderId, d.rejectedAt, { reported_payment_id: null }),
+    PaymentReported: (trx, { data: d }: E<PaymentReportedData>) =>
+      updateOrder(trx, d.orderId, d.reportedAt, { reported_payment_id: d.paymentId }),
+    PaymentRejected: (trx, { data: d }: E<PaymentRejectedData>) =>
+      updateOrder(trx, d.orderId, d.rejectedAt, { reported_payment_id: null }),
     OrderPaid: (trx, { data: d }: E<OrderPaidData>) =>
-      updateOrder(trx, d.orderId, d.paidAt, { status: 'CONFIRMED', paid_payment_id: d.paymentId, paid_at: new Date(d.paidAt) }),
-    TripStarted: (trx, { data: d }: E<TripStartedData>) => updateOrder(trx, d.orderId, d.startedAt, { status: 'IN_PROGRESS', started_at: new Date(d.startedAt) }),
+      updateOrder(trx, d.orderId, d.paidAt, {
+        status: 'CONFIRMED',
+        paid_payment_id: d.paymentId,
+        paid_at: new Date(d.paidAt),
+      }),
+    TripStarted: (trx, { data: d }: E<TripStartedData>) =>
+      updateOrder(trx, d.orderId, d.startedAt, { status: 'IN_PROGRESS', started_at: new Date(d.startedAt) }),
     DriverLocationRecorded: (trx, { data: d }: E<DriverLocationRecordedData>) =>
       updateOrder(trx, d.orderId, d.recordedAt, {
         driver_latitude: d.latitude,
@@ -186,9 +197,20 @@ export const orderViewsProjector = projector('order_views', {
         driver_location_at: new Date(d.recordedAt),
       }),
     DriverArrived: (trx, { data: d }: E<DriverArrivedData>) =>
-      updateOrder(trx, d.orderId, d.arrivedAt, { status: 'ARRIVED', arrived_at: new Date(d.arrivedAt), arrival_distance_meters: d.distanceMeters }),
+      updateOrder(trx, d.orderId, d.arrivedAt, {
+        status: 'ARRIVED',
+        arrived_at: new Date(d.arrivedAt),
+        arrival_distance_meters: d.distanceMeters,
+      }),
     DeliveryPinRejected: (trx, { data: d }: E<DeliveryPinRejectedData>) =>
-      updateOrder(trx, d.orderId, d.attemptedAt, d.lockedUntil ? { failed_pin_attempts: 0, pin_locked_until: new Date(d.lockedUntil) } : { failed_pin_attempts: d.failedAttempts }),
+      updateOrder(
+        trx,
+        d.orderId,
+        d.attemptedAt,
+        d.lockedUntil
+          ? { failed_pin_attempts: 0, pin_locked_until: new Date(d.lockedUntil) }
+          : { failed_pin_attempts: d.failedAttempts },
+      ),
     OrderDelivered: (trx, { data: d }: E<OrderDeliveredData>) =>
       updateOrder(trx, d.orderId, d.deliveredAt, {
         status: 'DELIVERED',
@@ -216,6 +238,16 @@ export const orderViewsProjector = projector('order_views', {
   },
   publish: (e) => {
     const d = e.data as { orderId?: number; clientId?: number; driverId?: number | null; offerId?: number };
-    return [{ subject: `events.order.${e.type}`, data: { orderId: d.orderId, clientId: d.clientId ?? null, driverId: d.driverId ?? null, offerId: d.offerId ?? null } }];
+    return [
+      {
+        subject: `events.order.${e.type}`,
+        data: {
+          orderId: d.orderId,
+          clientId: d.clientId ?? null,
+          driverId: d.driverId ?? null,
+          offerId: d.offerId ?? null,
+        },
+      },
+    ];
   },
 });

@@ -25,7 +25,13 @@ export const findPaymentRow = async (db: Db, paymentId: number): Promise<Payment
 
 /** The order's payment: its latest attempt. */
 export const latestPaymentOfOrder = async (db: Db, orderId: number): Promise<PaymentRow | null> => {
-  const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? toRow(row) : null;
 };
 

@@ -91,8 +91,12 @@ export const paymentViewMigrations: Record<string, Migration> = {
         updated_at timestamptz NOT NULL
       )`.execute(db);
       await sql`CREATE INDEX payments_by_order ON payments (order_id, id)`.execute(db);
-      await sql`CREATE INDEX payments_by_provider_ref ON payments (provider, provider_ref) WHERE provider_ref IS NOT NULL`.execute(db);
-      await sql`CREATE INDEX payments_review_queue ON payments (created_at, id) WHERE status IN ('PENDING', 'PROCESSING', 'FAILED')`.execute(db);
+      await sql`CREATE INDEX payments_by_provider_ref ON payments (provider, provider_ref) WHERE provider_ref IS NOT NULL`.execute(
+        db,
+      );
+      await sql`CREATE INDEX payments_review_queue ON payments (created_at, id) WHERE status IN ('PENDING', 'PROCESSING', 'FAILED')`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE payments`.execute(db);
@@ -104,7 +108,11 @@ export const paymentViewMigrations: Record<string, Migration> = {
 type E<D> = RecordedEvent<string, D>;
 
 const update = (trx: Trx, paymentId: number, set: Partial<PaymentRow>) =>
-  trx.updateTable('payments').set(set as never).where('id', '=', paymentId).execute();
+  trx
+    .updateTable('payments')
+    .set(set as never)
+    .where('id', '=', paymentId)
+    .execute();
 
 export const paymentViewsProjector = projector('payment_views', {
   tables: ['payments'],
@@ -148,14 +156,20 @@ export const paymentViewsProjector = projector('payment_views', {
         .execute();
     },
     PaymentPrepared: (trx, e: E<PaymentPreparedData>) =>
-      update(trx, e.data.paymentId, { provider_ref: e.data.providerRef, prepared_at: new Date(e.data.preparedAt), updated_at: new Date(e.data.preparedAt) }),
+      update(trx, e.data.paymentId, {
+        provider_ref: e.data.providerRef,
+        prepared_at: new Date(e.data.preparedAt),
+        updated_at: new Date(e.data.preparedAt),
+      }),
     PaymentProcessing: (trx, e: E<PaymentReportedData>) => {
       const d = e.data;
       return update(trx, d.paymentId, {
         status: 'PROCESSING',
         reference: d.reference,
         reported_values: JSON.stringify(d.values) as never,
-        ...(d.officialRateCents !== null ? { amount_bs_cents: d.amountBsCents, official_rate_cents: d.officialRateCents } : {}),
+        ...(d.officialRateCents !== null
+          ? { amount_bs_cents: d.amountBsCents, official_rate_cents: d.officialRateCents }
+          : {}),
         reported_at: new Date(d.reportedAt),
         updated_at: new Date(d.reportedAt),
       });
@@ -181,7 +195,12 @@ export const paymentViewsProjector = projector('payment_views', {
         .where('id', '=', e.data.paymentId)
         .execute(),
     PaymentFailed: (trx, e: E<PaymentFailedData>) =>
-      update(trx, e.data.paymentId, { status: 'FAILED', failed_at: new Date(e.data.failedAt), failure_reason: e.data.reason, updated_at: new Date(e.data.failedAt) }),
+      update(trx, e.data.paymentId, {
+        status: 'FAILED',
+        failed_at: new Date(e.data.failedAt),
+        failure_reason: e.data.reason,
+        updated_at: new Date(e.data.failedAt),
+      }),
     PaymentExpired: (trx, e: E<PaymentExpiredData>) =>
       update(trx, e.data.paymentId, {
         status: 'FAILED',

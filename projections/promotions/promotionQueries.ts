@@ -5,7 +5,10 @@ import type { PromotionGrantRow, PromotionRow } from './promotionViews.js';
 import { newestFirstPage } from '../../infra/db/keyset.js';
 
 /** Reads of the campaigns read model and its grant rows (promotionViews.ts). */
-export const listPromotions = (db: Db, f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number }): Promise<PromotionRow[]> => {
+export const listPromotions = (
+  db: Db,
+  f: { audience?: Audience; creditScope?: CreditBucket; active?: boolean; cityId?: number },
+): Promise<PromotionRow[]> => {
   let q = db.selectFrom('promotions').selectAll();
   if (f.audience) q = q.where('audience', '=', f.audience);
   if (f.creditScope) q = q.where('credit_scope', '=', f.creditScope);
@@ -30,12 +33,17 @@ export const toCampaign = (r: PromotionRow): Campaign => ({
   createdAt: r.created_at,
 });
 
-export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> => db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
+export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> =>
+  db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
 
 export type GrantWithUser = PromotionGrantRow & { user_name: string | null; user_phone: string | null };
 
 /** Newest first, keyed by the grant id (ids grow with time). */
-export const grantsOf = async (db: Db, promotionId: number, page: { limit: number; beforeId?: number }): Promise<{ rows: GrantWithUser[]; hasMore: boolean }> => {
+export const grantsOf = async (
+  db: Db,
+  promotionId: number,
+  page: { limit: number; beforeId?: number },
+): Promise<{ rows: GrantWithUser[]; hasMore: boolean }> => {
   const q = db
     .selectFrom('promotion_grants as g')
     .leftJoin('users as u', 'u.id', 'g.user_id')

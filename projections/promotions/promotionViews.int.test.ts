@@ -11,36 +11,86 @@ import { promotionViewMigrations, promotionViewsProjector } from './promotionVie
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 const terms = sampleTerms({
-  description: 'Dos entregas', milestoneBasis: 'CAMPAIGN', amountCents: 250, cityId: 1, startsAt: '2026-05-01T00:00:00.000Z', maxGrants: 10,
+  description: 'Dos entregas',
+  milestoneBasis: 'CAMPAIGN',
+  amountCents: 250,
+  cityId: 1,
+  startsAt: '2026-05-01T00:00:00.000Z',
+  maxGrants: 10,
 });
-const create = (promotionId: number): PromotionCommand => ({ type: 'CreatePromotion', promotionId, terms, cityKnown: true, now: new Date('2026-04-30T09:00:00.000Z') });
+const create = (promotionId: number): PromotionCommand => ({
+  type: 'CreatePromotion',
+  promotionId,
+  terms,
+  cityKnown: true,
+  now: new Date('2026-04-30T09:00:00.000Z'),
+});
 const grant = (userId: number, grantId: number): PromotionCommand => ({
-  type: 'GrantMilestone', grantId, userId, driverId: null, orderId: 900 + userId, cityId: 1, deliveredAt: NOW, countedDeliveries: 2, now: NOW,
+  type: 'GrantMilestone',
+  grantId,
+  userId,
+  driverId: null,
+  orderId: 900 + userId,
+  cityId: 1,
+  deliveredAt: NOW,
+  countedDeliveries: 2,
+  now: NOW,
 });
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
   t = await projectorOnPgLite(promotionViewsProjector, promotionViewMigrations);
   // The grant rows' user join reads users; a table with the columns it reads stands in for the identity area's.
-  await t.db.schema.createTable('users').addColumn('id', 'bigint').addColumn('name', 'text').addColumn('phone', 'text').execute();
+  await t.db.schema
+    .createTable('users')
+    .addColumn('id', 'bigint')
+    .addColumn('name', 'text')
+    .addColumn('phone', 'text')
+    .execute();
 });
 afterAll(() => t?.close());
 
-const given = (promotionId: number, ...commands: PromotionCommand[]) => t.given(promotionStream(promotionId), spec(promotionDecider).history(commands));
+const given = (promotionId: number, ...commands: PromotionCommand[]) =>
+  t.given(promotionStream(promotionId), spec(promotionDecider).history(commands));
 
 describe('promotions read model', () => {
   it('holds a created campaign with its terms and the id its stream carries', async () => {
     await given(41, create(41));
     expect(await promotionById(t.db, 41)).toMatchObject({
-      id: 41, name: 'Hito', description: 'Dos entregas', audience: 'CLIENT', credit_scope: 'ORDERS', milestone_orders: 2, milestone_basis: 'CAMPAIGN',
-      amount_cents: 250, city_id: 1, starts_at: new Date(terms.startsAt!), ends_at: null, max_grants: 10, grants_count: 0, active: true,
-      created_at: new Date('2026-04-30T09:00:00.000Z'), updated_at: new Date('2026-04-30T09:00:00.000Z'),
+      id: 41,
+      name: 'Hito',
+      description: 'Dos entregas',
+      audience: 'CLIENT',
+      credit_scope: 'ORDERS',
+      milestone_orders: 2,
+      milestone_basis: 'CAMPAIGN',
+      amount_cents: 250,
+      city_id: 1,
+      starts_at: new Date(terms.startsAt!),
+      ends_at: null,
+      max_grants: 10,
+      grants_count: 0,
+      active: true,
+      created_at: new Date('2026-04-30T09:00:00.000Z'),
+      updated_at: new Date('2026-04-30T09:00:00.000Z'),
     });
   });
 
   it('changes only the terms an update sent', async () => {
-    await given(42, create(42), { type: 'UpdatePromotion', changes: { name: 'Hito dos', endsAt: '2026-06-01T00:00:00.000Z' }, sentFields: ['name', 'ends_at'], cityKnown: true, now: NOW });
-    expect(await promotionById(t.db, 42)).toMatchObject({ name: 'Hito dos', ends_at: new Date('2026-06-01T00:00:00.000Z'), description: 'Dos entregas', amount_cents: 250, updated_at: NOW });
+    await given(42, create(42), {
+      type: 'UpdatePromotion',
+      changes: { name: 'Hito dos', endsAt: '2026-06-01T00:00:00.000Z' },
+      sentFields: ['name', 'ends_at'],
+      cityKnown: true,
+      now: NOW,
+    });
+    expect(await promotionById(t.db, 42)).toMatchObject({
+      name: 'Hito dos',
+      ends_at: new Date('2026-06-01T00:00:00.000Z'),
+      description: 'Dos entregas',
+      amount_cents: 250,
+      updated_at: NOW,
+    });
   });
 
   it('counts grants and the amount granted, and lists grants newest first by grant id', async () => {
@@ -48,7 +98,18 @@ describe('promotions read model', () => {
     expect(await promotionById(t.db, 43)).toMatchObject({ grants_count: 2, granted_amount_cents: 500 });
     const { rows, hasMore } = await grantsOf(t.db, 43, { limit: 1 });
     expect(hasMore).toBe(true);
-    expect(rows).toMatchObject([{ id: 302, promotion_id: 43, user_id: 6, order_id: 906, audience: 'CLIENT', credit_scope: 'ORDERS', amount_cents: 250, created_at: NOW }]);
+    expect(rows).toMatchObject([
+      {
+        id: 302,
+        promotion_id: 43,
+        user_id: 6,
+        order_id: 906,
+        audience: 'CLIENT',
+        credit_scope: 'ORDERS',
+        amount_cents: 250,
+        created_at: NOW,
+      },
+    ]);
     expect((await grantsOf(t.db, 43, { limit: 5, beforeId: 302 })).rows.map((g) => g.id)).toEqual([301]);
   });
 

@@ -1,6 +1,12 @@
 import { sql, type Kysely, type Migration, type Selectable, type Updateable } from 'kysely';
 import type { CreditBucket } from '../../domain/credit/events.js';
-import type { PromotionCreatedData, PromotionDeletedData, PromotionGrantedData, PromotionTerms, PromotionUpdatedData } from '../../domain/promotion/events.js';
+import type {
+  PromotionCreatedData,
+  PromotionDeletedData,
+  PromotionGrantedData,
+  PromotionTerms,
+  PromotionUpdatedData,
+} from '../../domain/promotion/events.js';
 import type { Audience, MilestoneBasis } from '../../domain/promotion/promotion.js';
 import type { Database } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
@@ -95,7 +101,9 @@ export const promotionViewMigrations: Record<string, Migration> = {
       await sql`CREATE SEQUENCE IF NOT EXISTS promotion_id_seq`.execute(db);
       await sql`CREATE SEQUENCE IF NOT EXISTS promotion_grant_id_seq`.execute(db);
       await sql`SELECT setval('promotion_id_seq', max(id)) FROM promotions HAVING max(id) IS NOT NULL`.execute(db);
-      await sql`SELECT setval('promotion_grant_id_seq', max(id)) FROM promotion_grants HAVING max(id) IS NOT NULL`.execute(db);
+      await sql`SELECT setval('promotion_grant_id_seq', max(id)) FROM promotion_grants HAVING max(id) IS NOT NULL`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP SEQUENCE promotion_grant_id_seq, promotion_id_seq`.execute(db);
@@ -157,7 +165,8 @@ export const promotionViewsProjector = projector('promotions', {
         .set({ ...columnsOf(d.changes), updated_at: new Date(d.updatedAt) })
         .where('id', '=', d.promotionId)
         .execute(),
-    PromotionDeleted: (trx, { data: d }: On<PromotionDeletedData>) => trx.deleteFrom('promotions').where('id', '=', d.promotionId).execute(),
+    PromotionDeleted: (trx, { data: d }: On<PromotionDeletedData>) =>
+      trx.deleteFrom('promotions').where('id', '=', d.promotionId).execute(),
     PromotionGranted: async (trx, { data: d }: On<PromotionGrantedData>) => {
       await trx
         .insertInto('promotion_grants')
@@ -174,7 +183,10 @@ export const promotionViewsProjector = projector('promotions', {
         .execute();
       await trx
         .updateTable('promotions')
-        .set((eb) => ({ grants_count: eb('grants_count', '+', 1), granted_amount_cents: eb('granted_amount_cents', '+', d.amountCents) }))
+        .set((eb) => ({
+          grants_count: eb('grants_count', '+', 1),
+          granted_amount_cents: eb('granted_amount_cents', '+', d.amountCents),
+        }))
         .where('id', '=', d.promotionId)
         .execute();
     },

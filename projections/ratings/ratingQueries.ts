@@ -12,7 +12,9 @@ export const ratingOfOrder = async (db: Db, orderId: number): Promise<RatingRow 
 /** The receipt's rating object, or null while the order is unrated. */
 export const ratingForOrder = async (db: Db, orderId: number) => {
   const r = await ratingOfOrder(db, orderId);
-  return r ? { score: r.score, comment: r.comment, tags: r.tags, created_at: new Date(r.created_at).toISOString() } : null;
+  return r
+    ? { score: r.score, comment: r.comment, tags: r.tags, created_at: new Date(r.created_at).toISOString() }
+    : null;
 };
 
 export interface DriverRatingSummary {
@@ -55,6 +57,11 @@ export const ratingSummaryOfDriver = async (db: Db, driverId: number): Promise<D
     average: total === 0 ? 0 : sum / total,
     total,
     distribution,
-    recent: recent.map((r) => ({ score: r.score, comment: r.comment, tags: r.tags, created_at: new Date(r.created_at).toISOString() })),
+    recent: recent.map((r) => ({
+      score: r.score,
+      comment: r.comment,
+      tags: r.tags,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
   };
 };

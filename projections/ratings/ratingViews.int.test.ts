@@ -15,7 +15,17 @@ const at = (minute: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + min
 let nextOrder = 100;
 const rated = (driverId: number, score: number, over: Partial<RatingSubmittedData> = {}) => {
   const orderId = ++nextOrder;
-  const data: RatingSubmittedData = { ratingId: orderId, orderId, clientId: 7, driverId, score, tags: [], comment: null, ratedAt: at(0), ...over };
+  const data: RatingSubmittedData = {
+    ratingId: orderId,
+    orderId,
+    clientId: 7,
+    driverId,
+    score,
+    tags: [],
+    comment: null,
+    ratedAt: at(0),
+    ...over,
+  };
   return { streamId: `rating-${orderId}`, events: [{ type: 'RatingSubmitted', data }] };
 };
 
@@ -39,13 +49,28 @@ afterAll(() => t?.close());
 
 const given = (r: ReturnType<typeof rated>) => t.given(r.streamId, r.events);
 const registerDriver = (driverId: number) =>
-  t.given(`driver-${driverId}`, [{ type: 'DriverRegistered', data: { driverId, userId: 1000 + driverId, phone: `+58414000${driverId}`, name: 'Pedro', registeredAt: at(0) } }]);
-const driverRow = (driverId: number) => t.db.selectFrom('drivers').select(['avg_rating', 'ratings_count']).where('driver_id', '=', driverId).executeTakeFirstOrThrow();
+  t.given(`driver-${driverId}`, [
+    {
+      type: 'DriverRegistered',
+      data: { driverId, userId: 1000 + driverId, phone: `+58414000${driverId}`, name: 'Pedro', registeredAt: at(0) },
+    },
+  ]);
+const driverRow = (driverId: number) =>
+  t.db
+    .selectFrom('drivers')
+    .select(['avg_rating', 'ratings_count'])
+    .where('driver_id', '=', driverId)
+    .executeTakeFirstOrThrow();
 
 describe('ratings read models', () => {
   it('summarises a driver: average, total, distribution by score, and the latest commented ratings without who gave them', async () => {
     await registerDriver(1);
-    expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({ average: 0, total: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }, recent: [] });
+    expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({
+      average: 0,
+      total: 0,
+      distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+      recent: [],
+    });
     const first = rated(1, 4, { tags: ['puntual', 'amable'], comment: 'Muy buen servicio', ratedAt: at(0) });
     await given(first);
     await given(rated(1, 5, { ratedAt: at(1) }));
@@ -61,7 +86,12 @@ describe('ratings read models', () => {
       ],
     });
     expect(await driverRow(1)).toEqual({ avg_rating: 3.5, ratings_count: 4 });
-    expect(await ratingForOrder(t.db, first.events[0].data.orderId)).toEqual({ score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' });
+    expect(await ratingForOrder(t.db, first.events[0].data.orderId)).toEqual({
+      score: 4,
+      comment: 'Muy buen servicio',
+      tags: ['puntual', 'amable'],
+      created_at: '2026-03-01T10:00:00.000Z',
+    });
     expect(await ratingForOrder(t.db, 999)).toBeNull();
   });
 

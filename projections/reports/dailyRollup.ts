@@ -91,7 +91,9 @@ declare module '../../infra/db/database.js' {
 export const dailyRollupMigrations: Record<string, Migration> = {
   '0301_report_daily_rollup': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE report_calendar (id boolean PRIMARY KEY DEFAULT true CHECK (id), timezone text NOT NULL, pg_zone text NOT NULL)`.execute(db);
+      await sql`CREATE TABLE report_calendar (id boolean PRIMARY KEY DEFAULT true CHECK (id), timezone text NOT NULL, pg_zone text NOT NULL)`.execute(
+        db,
+      );
       for (const table of ROLLUP_NAMES) {
         const key = ROLLUPS[table];
         await sql`CREATE TABLE ${sql.id(table)} (
@@ -102,7 +104,9 @@ export const dailyRollupMigrations: Record<string, Migration> = {
           ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} integer NOT NULL DEFAULT 0`))}
         )`.execute(db);
         // Orders without a city or a driver have their own buckets: NULL is a key like any other.
-        await sql`CREATE UNIQUE INDEX ${sql.id(`${table}_bucket`)} ON ${sql.id(table)} (${sql.join(key.map((c) => sql.id(c)))}) NULLS NOT DISTINCT`.execute(db);
+        await sql`CREATE UNIQUE INDEX ${sql.id(`${table}_bucket`)} ON ${sql.id(table)} (${sql.join(key.map((c) => sql.id(c)))}) NULLS NOT DISTINCT`.execute(
+          db,
+        );
       }
       await sql`CREATE INDEX report_daily_drivers_driver ON report_daily_drivers (driver_id, day)`.execute(db);
       await sql`CREATE TABLE report_driver_running (
@@ -113,10 +117,14 @@ export const dailyRollupMigrations: Record<string, Migration> = {
         PRIMARY KEY (driver_id, city_key, day)
       )`.execute(db);
       // Every (driver, city) report_driver_running has rows for: where a performance query starts.
-      await sql`CREATE TABLE report_driver_cities (driver_id bigint NOT NULL, city_key integer NOT NULL, PRIMARY KEY (driver_id, city_key))`.execute(db);
+      await sql`CREATE TABLE report_driver_cities (driver_id bigint NOT NULL, city_key integer NOT NULL, PRIMARY KEY (driver_id, city_key))`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE report_driver_cities, report_driver_running, report_daily_drivers, report_daily, report_calendar`.execute(db);
+      await sql`DROP TABLE report_driver_cities, report_driver_running, report_daily_drivers, report_daily, report_calendar`.execute(
+        db,
+      );
     },
   },
 };
@@ -126,7 +134,8 @@ export const calendarZone = async (db: Db): Promise<string> =>
   (await db.selectFrom('report_calendar').select('timezone').executeTakeFirst())?.timezone ?? DEFAULT_CONFIG.timezone;
 
 /** A zone as PostgreSQL's AT TIME ZONE reads it: there a ±HH:MM offset is POSIX (positive west of UTC), so its sign flips. */
-export const pgZone = (tz: string): string => (/^[+-]\d\d:\d\d$/.test(tz) ? `${tz[0] === '+' ? '-' : '+'}${tz.slice(1)}` : tz);
+export const pgZone = (tz: string): string =>
+  /^[+-]\d\d:\d\d$/.test(tz) ? `${tz[0] === '+' ? '-' : '+'}${tz.slice(1)}` : tz;
 
 const zoneNow = sql`coalesce((SELECT pg_zone FROM report_calendar), ${pgZone(DEFAULT_CONFIG.timezone)})`;
 
@@ -195,8 +204,12 @@ export const rebucket = async (db: Db): Promise<void> => {
   await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
     SELECT driver_id, coalesce(city_id, 0), day,
       ${sql.join(FIGURES.map((f) => sql`sum(sum(${sql.id(f)})) OVER (PARTITION BY driver_id, coalesce(city_id, 0) ORDER BY day)`))}
-    FROM (${orderBuckets(zoneNow, sql`o.driver_id IS NOT NULL`)}) b GROUP BY driver_id, coalesce(city_id, 0), day`.execute(db);
-  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT DISTINCT driver_id, city_key FROM report_driver_running ON CONFLICT DO NOTHING`.execute(db);
+    FROM (${orderBuckets(zoneNow, sql`o.driver_id IS NOT NULL`)}) b GROUP BY driver_id, coalesce(city_id, 0), day`.execute(
+    db,
+  );
+  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT DISTINCT driver_id, city_key FROM report_driver_running ON CONFLICT DO NOTHING`.execute(
+    db,
+  );
 };
 
 type OrderEvent = RecordedEvent<string, { orderId: number }>;
@@ -213,7 +226,9 @@ export const applyWithRollups =
   async (trx: Trx, events: RecordedEvent[], emit: (message: BusMessage) => void): Promise<void> => {
     let segment: RecordedEvent[] = [];
     const flush = async () => {
-      const orderIds = [...new Set(segment.filter((e) => counted.has(e.type)).map((e) => (e as OrderEvent).data.orderId))];
+      const orderIds = [
+        ...new Set(segment.filter((e) => counted.has(e.type)).map((e) => (e as OrderEvent).data.orderId)),
+      ];
       if (orderIds.length > 0) await count(trx, orderIds, -1);
       for (const e of segment) await handlers[e.type](trx, e, emit);
       if (orderIds.length > 0) await count(trx, orderIds, 1);
@@ -233,7 +248,11 @@ export const calendarHandlers: Record<string, EventHandler> = {
     const timezone = d.newValues.timezone;
     if (timezone === undefined) return;
     const zone = { timezone, pg_zone: pgZone(timezone) };
-    await trx.insertInto('report_calendar').values({ id: true, ...zone }).onConflict((oc) => oc.column('id').doUpdateSet(zone)).execute();
+    await trx
+      .insertInto('report_calendar')
+      .values({ id: true, ...zone })
+      .onConflict((oc) => oc.column('id').doUpdateSet(zone))
+      .execute();
     await rebucket(trx);
   },
 };

@@ -79,20 +79,38 @@ export const driverRowHandlers: Record<string, EventHandler> = {
     trx
       .insertInto('report_driver_documents')
       .values({ driver_id: d.driverId, type: d.type, expires_at: d.expiresAt, recorded_at: new Date(d.recordedAt) })
-      .onConflict((oc) => oc.columns(['driver_id', 'type']).doUpdateSet({ expires_at: d.expiresAt, recorded_at: new Date(d.recordedAt) }))
+      .onConflict((oc) =>
+        oc.columns(['driver_id', 'type']).doUpdateSet({ expires_at: d.expiresAt, recorded_at: new Date(d.recordedAt) }),
+      )
       .execute(),
   DriverKycSubmitted: (trx, { data: d }: E<DriverKycSubmittedData>) =>
     update(trx, d.driverId, d.at, { kyc_state: 'PENDING_REVIEW', status: 'PENDING_VERIFICATION', block_reason: null }),
   DriverApproved: (trx, { data: d }: E<DriverApprovedData>) =>
-    update(trx, d.driverId, null, { kyc_state: 'APPROVED', status: 'ACTIVE', block_reason: null, kyc_approved_at: new Date(d.at) }),
+    update(trx, d.driverId, null, {
+      kyc_state: 'APPROVED',
+      status: 'ACTIVE',
+      block_reason: null,
+      kyc_approved_at: new Date(d.at),
+    }),
   DriverRejected: (trx, { data: d }: E<DriverRejectedData>) =>
-    update(trx, d.driverId, null, { kyc_state: 'REJECTED', status: 'REJECTED', block_reason: d.reason, is_online: false }),
-  DriverSuspended: (trx, { data: d }: E<DriverSuspendedData>) => update(trx, d.driverId, null, { status: 'SUSPENDED', block_reason: d.reason, is_online: false }),
-  DriverReinstated: (trx, { data: d }: E<DriverReinstatedData>) => update(trx, d.driverId, null, { status: 'ACTIVE', block_reason: null }),
-  DriverWentOnline: (trx, { data: d }: E<DriverOnlineChangedData>) => update(trx, d.driverId, d.at, { is_online: true }),
-  DriverWentOffline: (trx, { data: d }: E<DriverOnlineChangedData>) => update(trx, d.driverId, d.at, { is_online: false }),
+    update(trx, d.driverId, null, {
+      kyc_state: 'REJECTED',
+      status: 'REJECTED',
+      block_reason: d.reason,
+      is_online: false,
+    }),
+  DriverSuspended: (trx, { data: d }: E<DriverSuspendedData>) =>
+    update(trx, d.driverId, null, { status: 'SUSPENDED', block_reason: d.reason, is_online: false }),
+  DriverReinstated: (trx, { data: d }: E<DriverReinstatedData>) =>
+    update(trx, d.driverId, null, { status: 'ACTIVE', block_reason: null }),
+  DriverWentOnline: (trx, { data: d }: E<DriverOnlineChangedData>) =>
+    update(trx, d.driverId, d.at, { is_online: true }),
+  DriverWentOffline: (trx, { data: d }: E<DriverOnlineChangedData>) =>
+    update(trx, d.driverId, d.at, { is_online: false }),
   DriverTankUpdated: (trx, { data: d }: E<DriverTankUpdatedData>) => update(trx, d.driverId, d.at, {}),
-  LedgerEntryRecorded: (trx, { data: d }: E<LedgerEntryRecordedData>) => update(trx, d.driverId, null, { balance_cents: d.balanceAfterCents }),
+  LedgerEntryRecorded: (trx, { data: d }: E<LedgerEntryRecordedData>) =>
+    update(trx, d.driverId, null, { balance_cents: d.balanceAfterCents }),
   // A bank-transfer account may carry no id: the driver's national id stays the last one recorded.
-  PayoutAccountSet: (trx, { data: d }: E<PayoutAccountSetData>) => (d.idNumber === null ? Promise.resolve() : update(trx, d.driverId, null, { id_number: d.idNumber })),
+  PayoutAccountSet: (trx, { data: d }: E<PayoutAccountSetData>) =>
+    d.idNumber === null ? Promise.resolve() : update(trx, d.driverId, null, { id_number: d.idNumber }),
 };

@@ -43,12 +43,22 @@ const pricingColumns = (p: Pricing) => ({
 });
 
 const update = (trx: Trx, orderId: number, set: Partial<ReportOrderRow>) =>
-  trx.updateTable('report_orders').set(set as never).where('id', '=', orderId).execute();
+  trx
+    .updateTable('report_orders')
+    .set(set as never)
+    .where('id', '=', orderId)
+    .execute();
 
-const setOffer = (trx: Trx, offerId: number, status: string) => trx.updateTable('report_order_offers').set({ status }).where('id', '=', offerId).execute();
+const setOffer = (trx: Trx, offerId: number, status: string) =>
+  trx.updateTable('report_order_offers').set({ status }).where('id', '=', offerId).execute();
 
 const withdrawPending = (trx: Trx, orderId: number) =>
-  trx.updateTable('report_order_offers').set({ status: 'WITHDRAWN' }).where('order_id', '=', orderId).where('status', '=', 'PENDING').execute();
+  trx
+    .updateTable('report_order_offers')
+    .set({ status: 'WITHDRAWN' })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'PENDING')
+    .execute();
 
 const driverActivity = (trx: Trx, driverId: number | null, at: string, set: Record<string, unknown> = {}) =>
   driverId === null
@@ -63,7 +73,11 @@ const ended = async (trx: Trx, orderId: number, at: string, set: Partial<ReportO
   await withdrawPending(trx, orderId);
   await trx
     .updateTable('report_orders')
-    .set({ ...set, ended_at: new Date(at), minutes_to_outcome: sql`round(extract(epoch FROM ${new Date(at)}::timestamptz - created_at) / 6) / 10` } as never)
+    .set({
+      ...set,
+      ended_at: new Date(at),
+      minutes_to_outcome: sql`round(extract(epoch FROM ${new Date(at)}::timestamptz - created_at) / 6) / 10`,
+    } as never)
     .where('id', '=', orderId)
     .execute();
 };
@@ -187,7 +201,8 @@ export const orderRowHandlers: Record<string, EventHandler> = {
       .where('id', '=', d.orderId)
       .execute(),
   PaymentRejected: (trx, { data: d }: E<PaymentRejectedData>) => update(trx, d.orderId, { payment_status: 'failed' }),
-  OrderPaid: (trx, { data: d }: E<OrderPaidData>) => update(trx, d.orderId, { status: 'CONFIRMED', payment_status: 'confirmed', charged_before: true }),
+  OrderPaid: (trx, { data: d }: E<OrderPaidData>) =>
+    update(trx, d.orderId, { status: 'CONFIRMED', payment_status: 'confirmed', charged_before: true }),
   TripStarted: async (trx, { data: d }: E<TripStartedData>) => {
     await update(trx, d.orderId, { status: 'IN_PROGRESS' });
     await driverActivity(trx, d.driverId, d.startedAt);
@@ -240,11 +255,16 @@ export const orderRowHandlers: Record<string, EventHandler> = {
       cancel_reason: d.reason,
       refund_due_cents: d.refundDueCents,
     });
-    if (d.cancelledByRole === 'DRIVER') await driverActivity(trx, d.driverId, d.cancelledAt, { own_cancellations: sql`own_cancellations + 1` });
+    if (d.cancelledByRole === 'DRIVER')
+      await driverActivity(trx, d.driverId, d.cancelledAt, { own_cancellations: sql`own_cancellations + 1` });
   },
   OrderExpired: async (trx, { data: d }: E<OrderExpiredData>) => {
     if (d.releasedOfferId !== null) await setOffer(trx, d.releasedOfferId, 'EXPIRED');
-    await ended(trx, d.orderId, d.expiredAt, { status: 'EXPIRED', cancelled_by_role: 'SYSTEM', status_at_cancel: stageAtCancel(d.previousStatus) });
+    await ended(trx, d.orderId, d.expiredAt, {
+      status: 'EXPIRED',
+      cancelled_by_role: 'SYSTEM',
+      status_at_cancel: stageAtCancel(d.previousStatus),
+    });
   },
   RatingSubmitted: async (trx, { data: d }: E<RatingSubmittedData>) => {
     await update(trx, d.orderId, { rating: d.score });
@@ -261,6 +281,11 @@ export const orderRowHandlers: Record<string, EventHandler> = {
       .where('id', '=', d.orderId)
       .returning('driver_id')
       .executeTakeFirst();
-    if (row?.driver_id) await trx.updateTable('report_drivers').set({ incidents: sql`incidents + 1` } as never).where('driver_id', '=', row.driver_id).execute();
+    if (row?.driver_id)
+      await trx
+        .updateTable('report_drivers')
+        .set({ incidents: sql`incidents + 1` } as never)
+        .where('driver_id', '=', row.driver_id)
+        .execute();
   },
 };

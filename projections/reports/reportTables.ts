@@ -165,7 +165,9 @@ export const reportTableMigrations: Record<string, Migration> = {
       // Every order report filters a creation (or end) window, with or without a city.
       await sql`CREATE INDEX report_orders_created ON report_orders (created_at, id)`.execute(db);
       await sql`CREATE INDEX report_orders_city_created ON report_orders (city_id, created_at, id)`.execute(db);
-      await sql`CREATE INDEX report_orders_ended ON report_orders (ended_at, id) WHERE ended_at IS NOT NULL`.execute(db);
+      await sql`CREATE INDEX report_orders_ended ON report_orders (ended_at, id) WHERE ended_at IS NOT NULL`.execute(
+        db,
+      );
       await sql`CREATE INDEX report_orders_client ON report_orders (client_id, city_id)`.execute(db);
       await sql`CREATE INDEX report_orders_driver ON report_orders (driver_id, created_at)`.execute(db);
       await sql`CREATE TABLE report_order_offers (

@@ -8,7 +8,14 @@ import { newestFirst } from '../../infra/db/keyset.js';
 /** A calendar day of the settlement timezone as the instants [start, next day's start). */
 export const dayRange = (from: string | undefined, to: string | undefined, timezone: string) => ({
   fromAt: from ? fromZonedTime(`${from}T00:00:00`, timezone) : undefined,
-  beforeAt: to ? fromZonedTime(`${addDays(new Date(`${to}T00:00:00Z`), 1).toISOString().slice(0, 10)}T00:00:00`, timezone) : undefined,
+  beforeAt: to
+    ? fromZonedTime(
+        `${addDays(new Date(`${to}T00:00:00Z`), 1)
+          .toISOString()
+          .slice(0, 10)}T00:00:00`,
+        timezone,
+      )
+    : undefined,
 });
 
 export interface ReceiptFilter {
@@ -35,7 +42,11 @@ const filtered = (db: Db, f: ReceiptFilter) => {
 };
 
 /** A page of receipts, newest first. */
-export const receiptsPage = async (db: Db, f: ReceiptFilter & { failureKind?: string }, page: { limit: number; page: number }): Promise<{ rows: ReceiptState[]; total: number }> => {
+export const receiptsPage = async (
+  db: Db,
+  f: ReceiptFilter & { failureKind?: string },
+  page: { limit: number; page: number },
+): Promise<{ rows: ReceiptState[]; total: number }> => {
   let q = filtered(db, f);
   if (f.failureKind) q = q.where('failure_kind', '=', f.failureKind);
   const [{ total }] = await q.select((eb) => eb.fn.countAll<number>().as('total')).execute();
@@ -50,15 +61,22 @@ export const receiptsPage = async (db: Db, f: ReceiptFilter & { failureKind?: st
 };
 
 /** A driver's receipts, newest first, after an (issued_at, record id) key. */
-export const driverReceipts = async (db: Db, f: ReceiptFilter & { driverId: number }, page: { limit: number; after?: [string, number] }): Promise<ReceiptState[]> => {
+export const driverReceipts = async (
+  db: Db,
+  f: ReceiptFilter & { driverId: number },
+  page: { limit: number; after?: [string, number] },
+): Promise<ReceiptState[]> => {
   const after = page.after && [new Date(page.after[0]), page.after[1]];
-  const rows = await newestFirst(filtered(db, f).select('state'), ['issued_at', 'record_id'], after).limit(page.limit).execute();
+  const rows = await newestFirst(filtered(db, f).select('state'), ['issued_at', 'record_id'], after)
+    .limit(page.limit)
+    .execute();
   return rows.map((r) => r.state);
 };
 
 /** The receipt with this record id (the API's integer id). */
 export const receiptById = async (db: Db, recordId: number): Promise<ReceiptState | undefined> =>
-  (await db.selectFrom('settlement_receipts').select('state').where('record_id', '=', recordId).executeTakeFirst())?.state;
+  (await db.selectFrom('settlement_receipts').select('state').where('record_id', '=', recordId).executeTakeFirst())
+    ?.state;
 
 /** The stream id (UUID) of the receipt with this record id: the history and as-of views read its stream. */
 export const receiptStreamIdOf = async (db: Db, recordId: number): Promise<string | undefined> =>

@@ -35,7 +35,11 @@ const PayoutAccountSet = z.object({
 const receiptEvent: EventHandler = async (trx: Trx, e: RecordedEvent<string, any>) => {
   const event = { type: e.type, data: e.data } as ReceiptEvent;
   const receiptId = event.data.receiptId;
-  const row = await trx.selectFrom('settlement_receipts').select(['state']).where('id', '=', receiptId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('settlement_receipts')
+    .select(['state'])
+    .where('id', '=', receiptId)
+    .executeTakeFirst();
   const state = evolveReceipt(row?.state ?? initialReceipt, event);
   const issued = state.issued!;
   const columns = {
@@ -67,7 +71,11 @@ const receiptEvent: EventHandler = async (trx: Trx, e: RecordedEvent<string, any
   if (event.type === 'PayoutOrderCreated') {
     await trx
       .insertInto('settlement_payout_orders')
-      .values({ idempotency_key: event.data.idempotencyKey, receipt_id: receiptId, payout_order_id: event.data.payoutOrderId })
+      .values({
+        idempotency_key: event.data.idempotencyKey,
+        receipt_id: receiptId,
+        payout_order_id: event.data.payoutOrderId,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
@@ -96,7 +104,11 @@ const handlers: Record<string, EventHandler> = {
   PayoutAccountSet: async (trx, e) => {
     const d = PayoutAccountSet.parse(e.data);
     const driverId =
-      d.driverId ?? (d.userId !== undefined ? (await trx.selectFrom('drivers').select('driver_id').where('user_id', '=', d.userId).executeTakeFirst())?.driver_id : undefined);
+      d.driverId ??
+      (d.userId !== undefined
+        ? (await trx.selectFrom('drivers').select('driver_id').where('user_id', '=', d.userId).executeTakeFirst())
+            ?.driver_id
+        : undefined);
     if (driverId === undefined) return;
     const row = {
       method: d.method,
@@ -114,10 +126,18 @@ const handlers: Record<string, EventHandler> = {
   },
   EntriesReserved: (trx, e: RecordedEvent<string, Extract<PoolEvent, { type: 'EntriesReserved' }>['data']>) =>
     e.data.entryIds.length
-      ? trx.updateTable('settlement_entries').set({ receipt_id: e.data.receiptId }).where('entry_id', 'in', e.data.entryIds).execute()
+      ? trx
+          .updateTable('settlement_entries')
+          .set({ receipt_id: e.data.receiptId })
+          .where('entry_id', 'in', e.data.entryIds)
+          .execute()
       : Promise.resolve(),
   EntriesReleased: (trx, e: RecordedEvent<string, { receiptId: string }>) =>
-    trx.updateTable('settlement_entries').set({ receipt_id: null }).where('receipt_id', '=', e.data.receiptId).execute(),
+    trx
+      .updateTable('settlement_entries')
+      .set({ receipt_id: null })
+      .where('receipt_id', '=', e.data.receiptId)
+      .execute(),
   SettlementConfigChanged: (trx, e: RecordedEvent<string, ConfigEvent['data']>) =>
     trx
       .insertInto('settlement_config_audit')
@@ -143,6 +163,12 @@ const handlers: Record<string, EventHandler> = {
  * accounts, receipts (folded state plus filter columns), payout-order keys and the config audit.
  */
 export const settlementProjector = projector('settlement', {
-  tables: ['settlement_entries', 'settlement_payout_accounts', 'settlement_receipts', 'settlement_payout_orders', 'settlement_config_audit'],
+  tables: [
+    'settlement_entries',
+    'settlement_payout_accounts',
+    'settlement_receipts',
+    'settlement_payout_orders',
+    'settlement_config_audit',
+  ],
   handlers,
 });

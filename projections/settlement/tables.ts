@@ -49,7 +49,13 @@ declare module '../../infra/db/database.js' {
     };
     /** Which receipt a payout order's idempotency key (the provider's internal_id) belongs to. */
     settlement_payout_orders: { idempotency_key: string; receipt_id: string; payout_order_id: string };
-    settlement_config_audit: { id: string; old_values: unknown; new_values: unknown; admin_id: number; created_at: Date };
+    settlement_config_audit: {
+      id: string;
+      old_values: unknown;
+      new_values: unknown;
+      admin_id: number;
+      created_at: Date;
+    };
     /** State-stored: receipt numbers, sequential per fiscal period, one per receipt id whatever the retries. */
     settlement_receipt_numbers: { receipt_id: string; fiscal_period: string; seq: number };
     /** State-stored: which scheduled occurrence (process, local date) an instance has claimed. */
@@ -75,7 +81,9 @@ export const settlementMigrations: Record<string, Migration> = {
       )`.execute(db);
       // The cutoff reads a driver's whole ledger, and an annulment frees a receipt's entries.
       await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
-      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id) WHERE receipt_id IS NOT NULL`.execute(db);
+      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id) WHERE receipt_id IS NOT NULL`.execute(
+        db,
+      );
       await sql`CREATE TABLE settlement_payout_accounts (
         driver_id bigint PRIMARY KEY,
         method text NOT NULL,
@@ -100,7 +108,9 @@ export const settlementMigrations: Record<string, Migration> = {
         state jsonb NOT NULL,
         updated_position bigint NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(
+        db,
+      );
       await sql`CREATE INDEX settlement_receipts_status ON settlement_receipts (status, issued_at DESC)`.execute(db);
       await sql`CREATE TABLE settlement_payout_orders (
         idempotency_key text PRIMARY KEY,
@@ -129,7 +139,15 @@ export const settlementMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
     async down(db: Kysely<unknown>) {
-      for (const t of ['settlement_scheduled_runs', 'settlement_receipt_numbers', 'settlement_config_audit', 'settlement_payout_orders', 'settlement_receipts', 'settlement_payout_accounts', 'settlement_entries']) {
+      for (const t of [
+        'settlement_scheduled_runs',
+        'settlement_receipt_numbers',
+        'settlement_config_audit',
+        'settlement_payout_orders',
+        'settlement_receipts',
+        'settlement_payout_accounts',
+        'settlement_entries',
+      ]) {
         await sql`DROP TABLE ${sql.table(t)}`.execute(db);
       }
     },
@@ -141,18 +159,24 @@ export const settlementMigrations: Record<string, Migration> = {
    */
   '0201_settlement_record_ids': {
     async up(db: Kysely<unknown>) {
-      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq']) await sql`CREATE SEQUENCE IF NOT EXISTS ${sql.id(seq)}`.execute(db);
+      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq'])
+        await sql`CREATE SEQUENCE IF NOT EXISTS ${sql.id(seq)}`.execute(db);
       await sql`ALTER TABLE settlement_receipts ADD COLUMN record_id bigint`.execute(db);
       await sql`CREATE UNIQUE INDEX settlement_receipts_record_id ON settlement_receipts (record_id)`.execute(db);
       // Lists break ties of issued_at by the record id (what a client sees), not by the stream's UUID.
       await sql`DROP INDEX settlement_receipts_driver`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, record_id DESC)`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, record_id DESC)`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP INDEX settlement_receipts_driver`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(
+        db,
+      );
       await sql`ALTER TABLE settlement_receipts DROP COLUMN record_id`.execute(db);
-      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq']) await sql`DROP SEQUENCE ${sql.id(seq)}`.execute(db);
+      for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq'])
+        await sql`DROP SEQUENCE ${sql.id(seq)}`.execute(db);
     },
   },
 };

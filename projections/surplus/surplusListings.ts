@@ -61,7 +61,9 @@ export const surplusListingMigrations: Record<string, Migration> = {
         updated_at timestamptz NOT NULL
       )`.execute(db);
       await sql`CREATE INDEX surplus_listings_driver ON surplus_listings (driver_id, created_at DESC)`.execute(db);
-      await sql`CREATE INDEX surplus_listings_active ON surplus_listings (latitude, longitude) WHERE status = 'ACTIVA'`.execute(db);
+      await sql`CREATE INDEX surplus_listings_active ON surplus_listings (latitude, longitude) WHERE status = 'ACTIVA'`.execute(
+        db,
+      );
       await sql`CREATE INDEX surplus_listings_due ON surplus_listings (expires_at) WHERE status = 'ACTIVA'`.execute(db);
     },
     async down(db: Kysely<unknown>) {
@@ -101,7 +103,13 @@ export const surplusListingsProjector = projector('surplus_listings', {
     SurplusReserved: (trx, { data: d }: Event<SurplusReservedData>) =>
       trx
         .updateTable('surplus_listings')
-        .set((eb) => ({ status: 'RESERVADA', sold_liters: eb.ref('available_liters'), order_id: d.orderId, client_id: d.clientId, updated_at: new Date(d.reservedAt) }))
+        .set((eb) => ({
+          status: 'RESERVADA',
+          sold_liters: eb.ref('available_liters'),
+          order_id: d.orderId,
+          client_id: d.clientId,
+          updated_at: new Date(d.reservedAt),
+        }))
         .where('id', '=', d.listingId)
         .execute(),
     SurplusReservationReleased: (trx, { data: d }: Event<SurplusReservationReleasedData>) =>
@@ -112,8 +120,16 @@ export const surplusListingsProjector = projector('surplus_listings', {
         .where('order_id', '=', d.orderId)
         .execute(),
     SurplusCancelled: (trx, { data: d }: Event<SurplusCancelledData>) =>
-      trx.updateTable('surplus_listings').set({ status: 'CANCELADA', updated_at: new Date(d.cancelledAt) }).where('id', '=', d.listingId).execute(),
+      trx
+        .updateTable('surplus_listings')
+        .set({ status: 'CANCELADA', updated_at: new Date(d.cancelledAt) })
+        .where('id', '=', d.listingId)
+        .execute(),
     SurplusExpired: (trx, { data: d }: Event<SurplusExpiredData>) =>
-      trx.updateTable('surplus_listings').set({ status: 'EXPIRADA', updated_at: new Date(d.expiredAt) }).where('id', '=', d.listingId).execute(),
+      trx
+        .updateTable('surplus_listings')
+        .set({ status: 'EXPIRADA', updated_at: new Date(d.expiredAt) })
+        .where('id', '=', d.listingId)
+        .execute(),
   },
 });

@@ -47,6 +47,13 @@ export const nearbyActiveListings = async (
 
 /** ACTIVA listings whose expires_at has passed, for the expiry timer. */
 export const dueSurplusListings = async (db: Db, now: Date, limit: number): Promise<number[]> =>
-  (await db.selectFrom('surplus_listings').select('id').where('status', '=', 'ACTIVA').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()).map(
-    (r) => Number(r.id),
-  );
+  (
+    await db
+      .selectFrom('surplus_listings')
+      .select('id')
+      .where('status', '=', 'ACTIVA')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute()
+  ).map((r) => Number(r.id));

@@ -51,7 +51,16 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
     const bus = createInProcessBus();
     const published: BusMessage[] = [];
     bus.subscribe('events.wallet.>', (m) => published.push(m));
-    const runner = new ProjectionRunner({ db, pool, store, bus, logger: createLogger('silent'), projectors: [walletLedgerProjector], pollMs: 20, batchSize: 50 });
+    const runner = new ProjectionRunner({
+      db,
+      pool,
+      store,
+      bus,
+      logger: createLogger('silent'),
+      projectors: [walletLedgerProjector],
+      pollMs: 20,
+      batchSize: 50,
+    });
     cleanups.push(async () => {
       await runner.stop();
       await store.close();
@@ -74,11 +83,37 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
       const pick = random();
       const r =
         pick < 0.1
-          ? await runWallet(walletCtx, driverId, { type: 'RecordPayout', driverId, entryId: payoutEntryId(`r-${driverId}-${i % 5}`), receiptId: `r-${driverId}-${i % 5}`, receiptRecordId: driverId * 10 + (i % 5), receiptNumber: `2026-11-${driverId}${i % 5}`, amountCents })
+          ? await runWallet(walletCtx, driverId, {
+              type: 'RecordPayout',
+              driverId,
+              entryId: payoutEntryId(`r-${driverId}-${i % 5}`),
+              receiptId: `r-${driverId}-${i % 5}`,
+              receiptRecordId: driverId * 10 + (i % 5),
+              receiptNumber: `2026-11-${driverId}${i % 5}`,
+              amountCents,
+            })
           : pick < 0.2
-            ? await wallet.adjust({ driverId, direction: random() < 0.5 ? 'CREDIT' : 'DEBIT', amountCents, reason: 'Ajuste de prueba', adminId: 1 })
+            ? await wallet.adjust({
+                driverId,
+                direction: random() < 0.5 ? 'CREDIT' : 'DEBIT',
+                amountCents,
+                reason: 'Ajuste de prueba',
+                adminId: 1,
+              })
             : pick < 0.25
-              ? await wallet.setPayoutAccount({ driverId, userId: driverId * 10, account: { method: 'BANK_TRANSFER', bankCode: null, idNumber: null, phone: null, accountNumber: `acc-${i}`, accountType: 'ahorro' }, otpVerified: false })
+              ? await wallet.setPayoutAccount({
+                  driverId,
+                  userId: driverId * 10,
+                  account: {
+                    method: 'BANK_TRANSFER',
+                    bankCode: null,
+                    idNumber: null,
+                    phone: null,
+                    accountNumber: `acc-${i}`,
+                    accountType: 'ahorro',
+                  },
+                  otpVerified: false,
+                })
               : await runWallet(walletCtx, driverId, {
                   type: 'RecordEntry',
                   driverId,
@@ -111,8 +146,12 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
 
     // Every entry was announced on the bus once its batch committed, with its running balance.
     await bus.flush();
-    const announced = published.filter((m) => m.subject === 'events.wallet.LedgerEntryRecorded').map((m) => m.data as { entryId: string; balanceAfterCents: number });
-    expect(new Map(announced.map((m) => [m.entryId, m.balanceAfterCents]))).toEqual(new Map(live.ledger.map((e) => [e.entry_id, e.balance_after_cents])));
+    const announced = published
+      .filter((m) => m.subject === 'events.wallet.LedgerEntryRecorded')
+      .map((m) => m.data as { entryId: string; balanceAfterCents: number });
+    expect(new Map(announced.map((m) => [m.entryId, m.balanceAfterCents]))).toEqual(
+      new Map(live.ledger.map((e) => [e.entry_id, e.balance_after_cents])),
+    );
 
     const result = await rebuildProjection({ db, store, batchSize: 40 }, walletLedgerProjector);
     expect(result.position).toBeGreaterThanOrEqual(head);

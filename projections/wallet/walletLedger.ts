@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { LedgerDirection, LedgerEntryRecordedData, LedgerType, PayoutAccountSetData, WalletOpenedData } from '../../domain/wallet/events.js';
+import type {
+  LedgerDirection,
+  LedgerEntryRecordedData,
+  LedgerType,
+  PayoutAccountSetData,
+  WalletOpenedData,
+} from '../../domain/wallet/events.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
@@ -126,7 +132,12 @@ export const walletLedgerProjector = projector('wallet_ledger', {
     WalletOpened: (trx, { data: d }: Event<WalletOpenedData>) =>
       trx
         .insertInto('wallets')
-        .values({ driver_id: d.driverId, balance_cents: 0, opened_at: new Date(d.openedAt), updated_at: new Date(d.openedAt) })
+        .values({
+          driver_id: d.driverId,
+          balance_cents: 0,
+          opened_at: new Date(d.openedAt),
+          updated_at: new Date(d.openedAt),
+        })
         .onConflict((oc) => oc.column('driver_id').doNothing())
         .execute(),
     LedgerEntryRecorded: async (trx, e: Event<LedgerEntryRecordedData>) => {
@@ -151,7 +162,11 @@ export const walletLedgerProjector = projector('wallet_ledger', {
           created_at: at,
         })
         .execute();
-      await trx.updateTable('wallets').set({ balance_cents: d.balanceAfterCents, updated_at: at }).where('driver_id', '=', d.driverId).execute();
+      await trx
+        .updateTable('wallets')
+        .set({ balance_cents: d.balanceAfterCents, updated_at: at })
+        .where('driver_id', '=', d.driverId)
+        .execute();
     },
     PayoutAccountSet: (trx, { data: d }: Event<PayoutAccountSetData>) => {
       const at = new Date(d.at);
@@ -175,6 +190,16 @@ export const walletLedgerProjector = projector('wallet_ledger', {
   /** For other services: which wallet moved, never the payout account's details. */
   publish: (e) => {
     const d = e.data as Partial<LedgerEntryRecordedData> & { driverId: number };
-    return [{ subject: `events.wallet.${e.type}`, data: { driverId: d.driverId, entryId: d.entryId ?? null, ledgerType: d.type ?? null, balanceAfterCents: d.balanceAfterCents ?? null } }];
+    return [
+      {
+        subject: `events.wallet.${e.type}`,
+        data: {
+          driverId: d.driverId,
+          entryId: d.entryId ?? null,
+          ledgerType: d.type ?? null,
+          balanceAfterCents: d.balanceAfterCents ?? null,
+        },
+      },
+    ];
   },
 });

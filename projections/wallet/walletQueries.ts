@@ -15,7 +15,11 @@ export interface LedgerFilter {
 
 const DAY_MS = 86_400_000;
 
-export const ledgerPage = async (db: Db, driverId: number, f: LedgerFilter): Promise<{ rows: WalletLedgerRow[]; hasMore: boolean }> => {
+export const ledgerPage = async (
+  db: Db,
+  driverId: number,
+  f: LedgerFilter,
+): Promise<{ rows: WalletLedgerRow[]; hasMore: boolean }> => {
   let q = db.selectFrom('wallet_ledger').selectAll().where('driver_id', '=', driverId);
   if (f.type) q = q.where('type', '=', f.type);
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
@@ -24,10 +28,13 @@ export const ledgerPage = async (db: Db, driverId: number, f: LedgerFilter): Pro
 };
 
 export const walletBalanceCents = async (db: Db, driverId: number): Promise<number | null> =>
-  (await db.selectFrom('wallets').select('balance_cents').where('driver_id', '=', driverId).executeTakeFirst())?.balance_cents ?? null;
+  (await db.selectFrom('wallets').select('balance_cents').where('driver_id', '=', driverId).executeTakeFirst())
+    ?.balance_cents ?? null;
 
 export const payoutAccountOf = async (db: Db, driverId: number): Promise<WalletPayoutAccountRow | null> =>
-  (await db.selectFrom('wallet_payout_accounts').selectAll().where('driver_id', '=', driverId).executeTakeFirst()) ?? null;
+  (await db.selectFrom('wallet_payout_accounts').selectAll().where('driver_id', '=', driverId).executeTakeFirst()) ??
+  null;
 
 export const isActiveDriver = async (db: Db, driverId: number): Promise<boolean> =>
-  (await db.selectFrom('drivers').select('status').where('driver_id', '=', driverId).executeTakeFirst())?.status === 'ACTIVE';
+  (await db.selectFrom('drivers').select('status').where('driver_id', '=', driverId).executeTakeFirst())?.status ===
+  'ACTIVE';

@@ -55,7 +55,9 @@ export const billingProfileMigrations: Record<string, Migration> = {
       )`.execute(db);
       await sql`CREATE INDEX billing_profiles_client ON billing_profiles (client_id, id)`.execute(db);
       // The database itself refuses a second default, whatever the application does.
-      await sql`CREATE UNIQUE INDEX billing_profiles_one_default ON billing_profiles (client_id) WHERE is_default`.execute(db);
+      await sql`CREATE UNIQUE INDEX billing_profiles_one_default ON billing_profiles (client_id) WHERE is_default`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE billing_profiles`.execute(db);
@@ -95,15 +97,38 @@ const forClient = <T>(db: Db, clientId: number, work: (trx: Trx) => Promise<T>):
   });
 
 const clearDefault = (trx: Trx, clientId: number) =>
-  trx.updateTable('billing_profiles').set({ is_default: false }).where('client_id', '=', clientId).where('is_default', '=', true).execute();
+  trx
+    .updateTable('billing_profiles')
+    .set({ is_default: false })
+    .where('client_id', '=', clientId)
+    .where('is_default', '=', true)
+    .execute();
 
 export const listBillingProfiles = async (db: Db, clientId: number): Promise<BillingProfile[]> =>
-  (await db.selectFrom('billing_profiles').selectAll().where('client_id', '=', clientId).orderBy('is_default', 'desc').orderBy('id').execute()).map(profileFromRow);
+  (
+    await db
+      .selectFrom('billing_profiles')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .orderBy('is_default', 'desc')
+      .orderBy('id')
+      .execute()
+  ).map(profileFromRow);
 
 /** The client's first profile becomes the default whatever isDefault says; a later one only when asked. */
-export const createBillingProfile = (db: Db, clientId: number, input: BillingProfileInput & { isDefault: boolean }, at: Date): Promise<BillingProfile> =>
+export const createBillingProfile = (
+  db: Db,
+  clientId: number,
+  input: BillingProfileInput & { isDefault: boolean },
+  at: Date,
+): Promise<BillingProfile> =>
   forClient(db, clientId, async (trx) => {
-    const existing = await trx.selectFrom('billing_profiles').select('id').where('client_id', '=', clientId).limit(1).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('billing_profiles')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .limit(1)
+      .executeTakeFirst();
     const isDefault = !existing || input.isDefault;
     if (isDefault) await clearDefault(trx, clientId);
     const row = await trx
@@ -136,7 +161,12 @@ export const updateBillingProfile = (
   at: Date,
 ): Promise<BillingProfile | null | 'keep_default'> =>
   forClient(db, clientId, async (trx) => {
-    const current = await trx.selectFrom('billing_profiles').select('is_default').where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
+    const current = await trx
+      .selectFrom('billing_profiles')
+      .select('is_default')
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
     if (!current) return null;
     if (patch.isDefault === false && current.is_default) return 'keep_default';
     if (patch.isDefault === true && !current.is_default) await clearDefault(trx, clientId);
@@ -160,10 +190,21 @@ export const updateBillingProfile = (
 /** false when the client has no profile with this id. Deleting the default promotes the oldest remaining profile. */
 export const deleteBillingProfile = (db: Db, clientId: number, id: number): Promise<boolean> =>
   forClient(db, clientId, async (trx) => {
-    const gone = await trx.deleteFrom('billing_profiles').where('id', '=', id).where('client_id', '=', clientId).returning('is_default').executeTakeFirst();
+    const gone = await trx
+      .deleteFrom('billing_profiles')
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .returning('is_default')
+      .executeTakeFirst();
     if (!gone) return false;
     if (gone.is_default) {
-      const next = await trx.selectFrom('billing_profiles').select('id').where('client_id', '=', clientId).orderBy('id').limit(1).executeTakeFirst();
+      const next = await trx
+        .selectFrom('billing_profiles')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
       if (next) await trx.updateTable('billing_profiles').set({ is_default: true }).where('id', '=', next.id).execute();
     }
     return true;

@@ -25,7 +25,8 @@ export const billingSnapshotFor = async (
   options: { required: boolean },
 ): Promise<BillingSnapshot | null> => {
   if (billingProfileId === null) {
-    if (options.required) throw validationError({ billingProfileId: ['is required: orders must carry billing details'] });
+    if (options.required)
+      throw validationError({ billingProfileId: ['is required: orders must carry billing details'] });
     return null;
   }
   if (billingProfileId !== undefined && !(Number.isSafeInteger(billingProfileId) && billingProfileId > 0))
@@ -34,10 +35,19 @@ export const billingSnapshotFor = async (
     .selectFrom('billing_profiles')
     .select(['entity_type', 'id_number', 'name', 'address', 'phone'])
     .where('client_id', '=', clientId);
-  query = billingProfileId === undefined ? query.where('is_default', '=', true) : query.where('id', '=', billingProfileId);
+  query =
+    billingProfileId === undefined ? query.where('is_default', '=', true) : query.where('id', '=', billingProfileId);
   const row = await query.executeTakeFirst();
-  if (row) return { entity_type: row.entity_type, id_number: row.id_number, name: row.name, address: row.address, phone: row.phone };
-  if (billingProfileId !== undefined) throw validationError({ billingProfileId: ['is not one of your billing profiles'] });
+  if (row)
+    return {
+      entity_type: row.entity_type,
+      id_number: row.id_number,
+      name: row.name,
+      address: row.address,
+      phone: row.phone,
+    };
+  if (billingProfileId !== undefined)
+    throw validationError({ billingProfileId: ['is not one of your billing profiles'] });
   if (options.required) throw validationError({ billingProfileId: ['is required: add a billing profile first'] });
   return null;
 };

@@ -44,10 +44,21 @@ export const findRoom = async (db: Db, roomId: number): Promise<ChatRoom | null>
   (await db.selectFrom('chat_rooms').selectAll().where('id', '=', roomId).executeTakeFirst()) ?? null;
 
 export const findRoomOfOrder = async (db: Db, orderId: number, type: string): Promise<ChatRoom | null> =>
-  (await db.selectFrom('chat_rooms').selectAll().where('order_id', '=', orderId).where('type', '=', type).executeTakeFirst()) ?? null;
+  (await db
+    .selectFrom('chat_rooms')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('type', '=', type)
+    .executeTakeFirst()) ?? null;
 
 /** The room's last messages, oldest first. */
 export const lastMessages = async (db: Db, roomId: number, limit = CHAT_HISTORY_LIMIT): Promise<MessageView[]> => {
-  const rows = await db.selectFrom('chat_messages').selectAll().where('room_id', '=', roomId).orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('room_id', '=', roomId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.reverse().map(toMessageView);
 };

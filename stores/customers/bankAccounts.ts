@@ -41,7 +41,12 @@ export const bankAccountMigrations: Record<string, Migration> = {
 export const bankAccountOf = (db: Db, userId: number): Promise<BankAccountRow | undefined> =>
   db.selectFrom('customer_bank_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
-export const saveBankAccount = (db: Db, userId: number, account: { id_number: string; phone: string; bank_code: string }, now: Date): Promise<BankAccountRow> =>
+export const saveBankAccount = (
+  db: Db,
+  userId: number,
+  account: { id_number: string; phone: string; bank_code: string },
+  now: Date,
+): Promise<BankAccountRow> =>
   db
     .insertInto('customer_bank_accounts')
     .values({ user_id: userId, ...account, updated_at: now })

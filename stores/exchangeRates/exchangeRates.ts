@@ -35,7 +35,9 @@ export const exchangeRateMigrations: Record<string, Migration> = {
         created_by bigint,
         created_at timestamptz NOT NULL DEFAULT now()
       )`.execute(db);
-      await sql`CREATE INDEX exchange_rates_in_force ON exchange_rates (currency, effective_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX exchange_rates_in_force ON exchange_rates (currency, effective_at DESC, id DESC)`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE exchange_rates`.execute(db);
@@ -92,14 +94,22 @@ export const recordExchangeRate = async (
 export const seedOfficialRate = async (db: Db, rate: number, at: Date): Promise<boolean> =>
   db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('exchange_rates_seed'))`.execute(trx);
-    const any = await trx.selectFrom('exchange_rates').select('id').where('currency', '=', 'VES').limit(1).executeTakeFirst();
+    const any = await trx
+      .selectFrom('exchange_rates')
+      .select('id')
+      .where('currency', '=', 'VES')
+      .limit(1)
+      .executeTakeFirst();
     if (any) return false;
     await recordExchangeRate(trx, { currency: 'VES', rate, effectiveAt: at, createdBy: null });
     return true;
   });
 
 /** One page of the series, newest first. */
-export const listExchangeRates = async (db: Db, page: { limit: number; page: number }): Promise<{ items: ExchangeRate[]; total: number }> => {
+export const listExchangeRates = async (
+  db: Db,
+  page: { limit: number; page: number },
+): Promise<{ items: ExchangeRate[]; total: number }> => {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('exchange_rates')
@@ -109,7 +119,10 @@ export const listExchangeRates = async (db: Db, page: { limit: number; page: num
       .limit(page.limit)
       .offset((page.page - 1) * page.limit)
       .execute(),
-    db.selectFrom('exchange_rates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('exchange_rates')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(rateFromRow), total: Number(count.n) };
 };

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { FormField } from './paymentForms.js';
 import { checkFormValues } from './paymentFormValues.js';
 
-const field = (index: number, input_type: FormField['input_type'], required = true): FormField => ({ index, label: `f${index}`, required, hint: null, input_type });
+const field = (index: number, input_type: FormField['input_type'], required = true): FormField => ({
+  index,
+  label: `f${index}`,
+  required,
+  hint: null,
+  input_type,
+});
 
 describe('checkFormValues', () => {
   const fields = [field(1, 'bank'), field(2, 'phone'), field(3, 'reference'), field(4, 'date', false)];

@@ -25,15 +25,21 @@ const isCalendarDate = (s: string): boolean => {
 /** Normalises a value of this input type, or says what is wrong with it. */
 const checks: Record<InputType, (v: string) => { value: string } | { error: string }> = {
   text: (v) => ({ value: v }),
-  bank: (v) => (v.length >= 2 && v.length <= 100 ? { value: v } : { error: 'must be a bank name or code of 2 to 100 characters' }),
+  bank: (v) =>
+    v.length >= 2 && v.length <= 100 ? { value: v } : { error: 'must be a bank name or code of 2 to 100 characters' },
   phone: (v) => {
     const digits = v.replace(/[\s().-]/g, '');
     return /^\+?\d{10,15}$/.test(digits) ? { value: digits } : { error: 'must be a phone number of 10 to 15 digits' };
   },
-  reference: (v) => (/^[A-Za-z0-9-]{4,40}$/.test(v) ? { value: v } : { error: 'must be 4 to 40 letters, digits or dashes' }),
+  reference: (v) =>
+    /^[A-Za-z0-9-]{4,40}$/.test(v) ? { value: v } : { error: 'must be 4 to 40 letters, digits or dashes' },
   date: (v) => (isCalendarDate(v) ? { value: v } : { error: 'must be a date as YYYY-MM-DD' }),
-  email: (v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? { value: v.toLowerCase() } : { error: 'must be an email address' }),
-  amount: (v) => (/^\d{1,9}(\.\d{1,2})?$/.test(v) && Number(v) > 0 ? { value: v } : { error: 'must be a positive amount with at most 2 decimals' }),
+  email: (v) =>
+    /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? { value: v.toLowerCase() } : { error: 'must be an email address' },
+  amount: (v) =>
+    /^\d{1,9}(\.\d{1,2})?$/.test(v) && Number(v) > 0
+      ? { value: v }
+      : { error: 'must be a positive amount with at most 2 decimals' },
 };
 
 /**
@@ -41,7 +47,10 @@ const checks: Record<InputType, (v: string) => { value: string } | { error: stri
  * payment-form values); values for indexes the form does not have are ignored, as the spec says.
  * `accepted` holds the normalised values of the form's fields, in field order, ready to snapshot.
  */
-export const checkFormValues = (fields: FormField[], values: ReportedValue[]): { fieldErrors: Record<string, string[]>; accepted: AcceptedValue[] } => {
+export const checkFormValues = (
+  fields: FormField[],
+  values: ReportedValue[],
+): { fieldErrors: Record<string, string[]>; accepted: AcceptedValue[] } => {
   const fieldErrors: Record<string, string[]> = {};
   const given = new Map<number, string>();
   for (const { index, value } of values) {

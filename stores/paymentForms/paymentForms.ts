@@ -76,12 +76,23 @@ const pagoMovil = {
     { type: 'copy', index: 1, label: 'Banco', content: '0102 - Banco de Venezuela' },
     { type: 'copy', index: 2, label: 'Teléfono', content: '04141234567' },
     { type: 'copy', index: 3, label: 'RIF', content: 'J-401234567' },
-    { type: 'text', index: 4, label: 'Instrucciones', content: 'Envía el monto exacto en bolívares y reporta el pago con su número de referencia.' },
+    {
+      type: 'text',
+      index: 4,
+      label: 'Instrucciones',
+      content: 'Envía el monto exacto en bolívares y reporta el pago con su número de referencia.',
+    },
   ],
   fields: [
     { index: 1, label: 'Banco de origen', required: true, hint: 'Ej. 0105 - Mercantil', input_type: 'bank' },
     { index: 2, label: 'Teléfono de origen', required: true, hint: 'Ej. 04141234567', input_type: 'phone' },
-    { index: 3, label: 'Número de referencia', required: true, hint: 'Los dígitos de la referencia bancaria', input_type: 'reference' },
+    {
+      index: 3,
+      label: 'Número de referencia',
+      required: true,
+      hint: 'Los dígitos de la referencia bancaria',
+      input_type: 'reference',
+    },
     { index: 4, label: 'Fecha del pago', required: true, hint: 'AAAA-MM-DD', input_type: 'date' },
   ],
 };
@@ -90,12 +101,29 @@ const zelle = {
   display: [
     { type: 'copy', index: 1, label: 'Correo Zelle', content: 'pagos@agua.example' },
     { type: 'copy', index: 2, label: 'Titular', content: 'Agua Express LLC' },
-    { type: 'text', index: 3, label: 'Instrucciones', content: 'Envía el monto exacto en USD y reporta el código de confirmación de Zelle.' },
+    {
+      type: 'text',
+      index: 3,
+      label: 'Instrucciones',
+      content: 'Envía el monto exacto en USD y reporta el código de confirmación de Zelle.',
+    },
   ],
   fields: [
-    { index: 1, label: 'Titular de la cuenta de origen', required: true, hint: 'Nombre como aparece en Zelle', input_type: 'text' },
+    {
+      index: 1,
+      label: 'Titular de la cuenta de origen',
+      required: true,
+      hint: 'Nombre como aparece en Zelle',
+      input_type: 'text',
+    },
     { index: 2, label: 'Correo de origen', required: true, hint: 'El correo registrado en Zelle', input_type: 'email' },
-    { index: 3, label: 'Código de confirmación', required: true, hint: 'Aparece en el comprobante de Zelle', input_type: 'reference' },
+    {
+      index: 3,
+      label: 'Código de confirmación',
+      required: true,
+      hint: 'Aparece en el comprobante de Zelle',
+      input_type: 'reference',
+    },
     { index: 4, label: 'Fecha del pago', required: false, hint: 'AAAA-MM-DD', input_type: 'date' },
   ],
 };
@@ -104,11 +132,28 @@ const binance = {
   display: [
     { type: 'copy', index: 1, label: 'Binance Pay ID', content: '123456789' },
     { type: 'copy', index: 2, label: 'Red', content: 'Binance Pay (USDT, sin comisión)' },
-    { type: 'text', index: 3, label: 'Instrucciones', content: 'Envía el monto exacto en USDT por Binance Pay y reporta el ID de la orden.' },
+    {
+      type: 'text',
+      index: 3,
+      label: 'Instrucciones',
+      content: 'Envía el monto exacto en USDT por Binance Pay y reporta el ID de la orden.',
+    },
   ],
   fields: [
-    { index: 1, label: 'Usuario o Pay ID de origen', required: true, hint: 'Tu usuario de Binance', input_type: 'text' },
-    { index: 2, label: 'ID de la orden de Binance Pay', required: true, hint: 'Aparece en el historial de Binance Pay', input_type: 'reference' },
+    {
+      index: 1,
+      label: 'Usuario o Pay ID de origen',
+      required: true,
+      hint: 'Tu usuario de Binance',
+      input_type: 'text',
+    },
+    {
+      index: 2,
+      label: 'ID de la orden de Binance Pay',
+      required: true,
+      hint: 'Aparece en el historial de Binance Pay',
+      input_type: 'reference',
+    },
   ],
 };
 
@@ -134,7 +179,9 @@ export const paymentFormMigrations: Record<string, Migration> = {
       await sql`INSERT INTO payment_forms (name, internal_name, category, currency, icon, display, fields, active, sort_order) VALUES
         ('Pago Móvil', 'pago_movil_bdv', 'pago_movil', 'VES', 'pago-movil', ${json(pagoMovil.display)}::jsonb, ${json(pagoMovil.fields)}::jsonb, true, 10),
         ('Zelle', 'zelle', 'usd_transfer', 'USD', 'zelle', ${json(zelle.display)}::jsonb, ${json(zelle.fields)}::jsonb, true, 20),
-        ('Binance Pay (USDT)', 'binance_pay_usdt', 'exchange', 'USDT', 'binance', ${json(binance.display)}::jsonb, ${json(binance.fields)}::jsonb, true, 30)`.execute(db);
+        ('Binance Pay (USDT)', 'binance_pay_usdt', 'exchange', 'USDT', 'binance', ${json(binance.display)}::jsonb, ${json(binance.fields)}::jsonb, true, 30)`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE payment_forms`.execute(db);
@@ -230,9 +277,19 @@ export const createPaymentForm = async (db: Db, input: PaymentFormInput, at: Dat
 };
 
 /** null when no form has this id. */
-export const updatePaymentForm = async (db: Db, id: number, patch: Partial<PaymentFormInput>, at: Date): Promise<PaymentForm | null | 'taken'> => {
+export const updatePaymentForm = async (
+  db: Db,
+  id: number,
+  patch: Partial<PaymentFormInput>,
+  at: Date,
+): Promise<PaymentForm | null | 'taken'> => {
   try {
-    const row = await db.updateTable('payment_forms').set({ ...columnsOf(patch), updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await db
+      .updateTable('payment_forms')
+      .set({ ...columnsOf(patch), updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? formFromRow(row) : null;
   } catch (err) {
     if (isUniqueViolation(err)) return 'taken';
@@ -242,10 +299,22 @@ export const updatePaymentForm = async (db: Db, id: number, patch: Partial<Payme
 
 /** Active forms in the order customers see them: sort_order, then name. */
 export const listActivePaymentForms = async (db: Db): Promise<PaymentForm[]> =>
-  (await db.selectFrom('payment_forms').selectAll().where('active', '=', true).orderBy('sort_order').orderBy('name').orderBy('id').execute()).map(formFromRow);
+  (
+    await db
+      .selectFrom('payment_forms')
+      .selectAll()
+      .where('active', '=', true)
+      .orderBy('sort_order')
+      .orderBy('name')
+      .orderBy('id')
+      .execute()
+  ).map(formFromRow);
 
 /** Every form, active or not, one page at a time in the customers' order. */
-export const listPaymentForms = async (db: Db, page: { limit: number; page: number }): Promise<{ items: PaymentForm[]; total: number }> => {
+export const listPaymentForms = async (
+  db: Db,
+  page: { limit: number; page: number },
+): Promise<{ items: PaymentForm[]; total: number }> => {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('payment_forms')
@@ -256,7 +325,10 @@ export const listPaymentForms = async (db: Db, page: { limit: number; page: numb
       .limit(page.limit)
       .offset((page.page - 1) * page.limit)
       .execute(),
-    db.selectFrom('payment_forms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('payment_forms')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(formFromRow), total: Number(count.n) };
 };

@@ -55,7 +55,9 @@ export const toMethod = (r: { code: string; name: string; kind: string; active: 
 });
 
 export const listPaymentMethods = async (db: Db): Promise<PaymentMethod[]> =>
-  (await db.selectFrom('payment_methods').select(['code', 'name', 'kind', 'active']).orderBy('sort_order').execute()).map(toMethod);
+  (
+    await db.selectFrom('payment_methods').select(['code', 'name', 'kind', 'active']).orderBy('sort_order').execute()
+  ).map(toMethod);
 
 /** Switches a method on or off; null when the code is unknown. */
 export const setPaymentMethodActive = async (db: Db, code: string, active: boolean): Promise<PaymentMethod | null> => {

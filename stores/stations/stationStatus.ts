@@ -32,11 +32,22 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * reported waits, in whole minutes. With no report in the window the last report ever made still names the
  * colour, with confidence 0; a station never reported has no status (null).
  */
-export const currentStatus = (recent: RecentReport[], last: { color: ReportColor; at: Date } | null, now: Date): CurrentStatus | null => {
+export const currentStatus = (
+  recent: RecentReport[],
+  last: { color: ReportColor; at: Date } | null,
+  now: Date,
+): CurrentStatus | null => {
   if (!last) return null;
   if (recent.length === 0)
-    return { current_color: last.color, confidence: 0, report_count: 0, avg_wait_minutes: null, last_report_at: last.at.toISOString() };
-  const weightOf = (r: RecentReport) => 0.5 ** (Math.max(0, now.getTime() - r.createdAt.getTime()) / 60_000 / STATUS_HALF_LIFE_MINUTES);
+    return {
+      current_color: last.color,
+      confidence: 0,
+      report_count: 0,
+      avg_wait_minutes: null,
+      last_report_at: last.at.toISOString(),
+    };
+  const weightOf = (r: RecentReport) =>
+    0.5 ** (Math.max(0, now.getTime() - r.createdAt.getTime()) / 60_000 / STATUS_HALF_LIFE_MINUTES);
   const byColor = new Map<ReportColor, number>();
   let total = 0;
   let waitWeight = 0;

@@ -1,7 +1,13 @@
 import { sql, type Generated, type Kysely, type Migration, type Selectable } from 'kysely';
 import { boundingBox, distanceKm, type LatLng } from '../../domain/geo.js';
 import type { Database, Db } from '../../infra/db/database.js';
-import { currentStatus, STATUS_REPORTS, type CurrentStatus, type RecentReport, type ReportColor } from './stationStatus.js';
+import {
+  currentStatus,
+  STATUS_REPORTS,
+  type CurrentStatus,
+  type RecentReport,
+  type ReportColor,
+} from './stationStatus.js';
 import { newestFirst } from '../../infra/db/keyset.js';
 
 /**
@@ -96,7 +102,9 @@ export const stationMigrations: Record<string, Migration> = {
       )`.execute(db);
       await sql`CREATE INDEX stations_position ON stations (latitude, longitude) WHERE deleted_at IS NULL`.execute(db);
       await sql`CREATE INDEX stations_name_key ON stations (name_key) WHERE deleted_at IS NULL`.execute(db);
-      await sql`CREATE INDEX stations_newest ON stations (created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(db);
+      await sql`CREATE INDEX stations_newest ON stations (created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(
+        db,
+      );
       await sql`CREATE TABLE station_reports (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         station_id bigint NOT NULL,
@@ -109,8 +117,12 @@ export const stationMigrations: Record<string, Migration> = {
         driver_lng double precision NOT NULL,
         created_at timestamptz NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX station_reports_station ON station_reports (station_id, created_at DESC, id DESC)`.execute(db);
-      await sql`CREATE INDEX station_reports_driver ON station_reports (driver_id, station_id, created_at DESC)`.execute(db);
+      await sql`CREATE INDEX station_reports_station ON station_reports (station_id, created_at DESC, id DESC)`.execute(
+        db,
+      );
+      await sql`CREATE INDEX station_reports_driver ON station_reports (driver_id, station_id, created_at DESC)`.execute(
+        db,
+      );
       await sql`CREATE TABLE station_comments (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         station_id bigint NOT NULL,
@@ -121,7 +133,9 @@ export const stationMigrations: Record<string, Migration> = {
         deleted_at timestamptz,
         deleted_by text
       )`.execute(db);
-      await sql`CREATE INDEX station_comments_wall ON station_comments (station_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(db);
+      await sql`CREATE INDEX station_comments_wall ON station_comments (station_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(
+        db,
+      );
       await sql`CREATE TABLE station_import_jobs (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         admin_id bigint NOT NULL,
@@ -133,7 +147,9 @@ export const stationMigrations: Record<string, Migration> = {
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX station_import_jobs_pending ON station_import_jobs (id) WHERE status IN ('PENDING', 'PROCESSING')`.execute(db);
+      await sql`CREATE INDEX station_import_jobs_pending ON station_import_jobs (id) WHERE status IN ('PENDING', 'PROCESSING')`.execute(
+        db,
+      );
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE station_import_jobs, station_comments, station_reports, stations`.execute(db);
@@ -166,7 +182,12 @@ const stationColumns = [
 
 /** A station that is not deleted (active or not): what admins see. */
 export const findStation = (db: Db, id: number): Promise<StationRow | undefined> =>
-  db.selectFrom('stations').select(stationColumns).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  db
+    .selectFrom('stations')
+    .select(stationColumns)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 
 /** A station drivers and clients may see: not deleted and active. */
 export const findPublicStation = async (db: Db, id: number): Promise<StationRow | undefined> => {
@@ -180,7 +201,11 @@ export interface StatusWindow {
 }
 
 /** Each station's current_status, from its reports of the status window (one query for all of them). */
-export const statusesOf = async (db: Db, stations: StationRow[], w: StatusWindow): Promise<Map<number, CurrentStatus | null>> => {
+export const statusesOf = async (
+  db: Db,
+  stations: StationRow[],
+  w: StatusWindow,
+): Promise<Map<number, CurrentStatus | null>> => {
   const out = new Map<number, CurrentStatus | null>();
   const reported = stations.filter((s) => s.last_report_at);
   const recent = new Map<number, RecentReport[]>();
@@ -202,12 +227,14 @@ export const statusesOf = async (db: Db, stations: StationRow[], w: StatusWindow
       .execute();
     for (const r of rows) {
       const list = recent.get(r.station_id) ?? [];
-      if (list.length < STATUS_REPORTS) list.push({ color: r.color, waitMinutes: r.wait_minutes, createdAt: new Date(r.created_at) });
+      if (list.length < STATUS_REPORTS)
+        list.push({ color: r.color, waitMinutes: r.wait_minutes, createdAt: new Date(r.created_at) });
       recent.set(r.station_id, list);
     }
   }
   for (const s of stations) {
-    const last = s.last_report_at && s.last_report_color ? { color: s.last_report_color, at: new Date(s.last_report_at) } : null;
+    const last =
+      s.last_report_at && s.last_report_color ? { color: s.last_report_color, at: new Date(s.last_report_at) } : null;
     out.set(s.id, currentStatus(recent.get(s.id) ?? [], last, w.now));
   }
   return out;
@@ -256,21 +283,42 @@ const reportsQuery = (db: Db) =>
   db
     .selectFrom('station_reports as r')
     .leftJoin('users as u', 'u.id', 'r.reporter_user_id')
-    .select(['r.id', 'r.station_id', 'r.driver_id', 'r.color', 'r.wait_minutes', 'r.comment', 'r.driver_lat', 'r.driver_lng', 'r.created_at', 'u.name as reporter_name']);
+    .select([
+      'r.id',
+      'r.station_id',
+      'r.driver_id',
+      'r.color',
+      'r.wait_minutes',
+      'r.comment',
+      'r.driver_lat',
+      'r.driver_lng',
+      'r.created_at',
+      'u.name as reporter_name',
+    ]);
 
 /** Newest first; `after` is the last item of the previous page. */
 export const stationReports = async (
   db: Db,
-  q: { stationId: number; limit: number; after?: { at: Date; id: number }; color?: ReportColor; from?: Date; to?: Date },
+  q: {
+    stationId: number;
+    limit: number;
+    after?: { at: Date; id: number };
+    color?: ReportColor;
+    from?: Date;
+    to?: Date;
+  },
 ): Promise<ReportRow[]> => {
   let query = reportsQuery(db).where('r.station_id', '=', q.stationId);
   if (q.color) query = query.where('r.color', '=', q.color);
   if (q.from) query = query.where('r.created_at', '>=', q.from);
   if (q.to) query = query.where('r.created_at', '<', q.to);
-  return newestFirst(query, ['r.created_at', 'r.id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
+  return newestFirst(query, ['r.created_at', 'r.id'], q.after && [q.after.at, q.after.id])
+    .limit(q.limit)
+    .execute();
 };
 
-export const findReport = (db: Db, id: number): Promise<ReportRow | undefined> => reportsQuery(db).where('r.id', '=', id).executeTakeFirst();
+export const findReport = (db: Db, id: number): Promise<ReportRow | undefined> =>
+  reportsQuery(db).where('r.id', '=', id).executeTakeFirst();
 
 export interface ReportSummary {
   total: number;
@@ -282,12 +330,22 @@ export interface ReportSummary {
 export const reportSummary = async (db: Db, stationId: number, since: Date): Promise<ReportSummary> => {
   const rows = await db
     .selectFrom('station_reports')
-    .select((eb) => ['color', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('wait_minutes').as('wait_sum'), eb.fn.count<number>('wait_minutes').as('wait_n')])
+    .select((eb) => [
+      'color',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('wait_minutes').as('wait_sum'),
+      eb.fn.count<number>('wait_minutes').as('wait_n'),
+    ])
     .where('station_id', '=', stationId)
     .where('created_at', '>=', since)
     .groupBy('color')
     .execute();
-  const out: ReportSummary = { total: 0, waitSum: 0, waitCount: 0, byColor: { GREEN: 0, YELLOW: 0, RED: 0, CLOSED: 0 } };
+  const out: ReportSummary = {
+    total: 0,
+    waitSum: 0,
+    waitCount: 0,
+    byColor: { GREEN: 0, YELLOW: 0, RED: 0, CLOSED: 0 },
+  };
   for (const r of rows) {
     const n = Number(r.n);
     out.total += n;
@@ -312,15 +370,29 @@ const commentsQuery = (db: Db) =>
   db
     .selectFrom('station_comments as c')
     .leftJoin('users as u', 'u.id', 'c.author_user_id')
-    .select(['c.id', 'c.station_id', 'c.author_user_id', 'c.author_role', 'u.name as author_name', 'c.content', 'c.created_at'])
+    .select([
+      'c.id',
+      'c.station_id',
+      'c.author_user_id',
+      'c.author_role',
+      'u.name as author_name',
+      'c.content',
+      'c.created_at',
+    ])
     .where('c.deleted_at', 'is', null);
 
-export const stationComments = async (db: Db, q: { stationId: number; limit: number; after?: { at: Date; id: number } }): Promise<CommentRow[]> => {
+export const stationComments = async (
+  db: Db,
+  q: { stationId: number; limit: number; after?: { at: Date; id: number } },
+): Promise<CommentRow[]> => {
   const query = commentsQuery(db).where('c.station_id', '=', q.stationId);
-  return newestFirst(query, ['c.created_at', 'c.id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
+  return newestFirst(query, ['c.created_at', 'c.id'], q.after && [q.after.at, q.after.id])
+    .limit(q.limit)
+    .execute();
 };
 
-export const findComment = (db: Db, id: number): Promise<CommentRow | undefined> => commentsQuery(db).where('c.id', '=', id).executeTakeFirst();
+export const findComment = (db: Db, id: number): Promise<CommentRow | undefined> =>
+  commentsQuery(db).where('c.id', '=', id).executeTakeFirst();
 
 export interface AdminListItemRow {
   id: number;
@@ -349,7 +421,9 @@ export const adminStationList = async (
     const p = likePattern(q.search);
     query = query.where((eb) => eb.or([eb('name', 'ilike', p), eb('address', 'ilike', p)]));
   }
-  return newestFirst(query, ['created_at', 'id'], q.after && [q.after.at, q.after.id]).limit(q.limit).execute();
+  return newestFirst(query, ['created_at', 'id'], q.after && [q.after.at, q.after.id])
+    .limit(q.limit)
+    .execute();
 };
 
 export interface ImportJobRow {
@@ -364,4 +438,8 @@ export interface ImportJobRow {
 }
 
 export const findImportJob = (db: Db, id: number): Promise<ImportJobRow | undefined> =>
-  db.selectFrom('station_import_jobs').select(['id', 'admin_id', 'status', 'total_rows', 'report', 'error', 'created_at', 'updated_at']).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('station_import_jobs')
+    .select(['id', 'admin_id', 'status', 'total_rows', 'report', 'error', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();

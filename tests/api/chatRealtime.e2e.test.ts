@@ -33,7 +33,9 @@ describe('chat over the websocket gateway', () => {
     try {
       expect(await driverSocket.subscribe(channel)).toEqual({ type: 'subscribed', channel });
       expect(await clientSocket.subscribe(channel)).toEqual({ type: 'subscribed', channel });
-      const sent = await call(t).post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: 'Estoy en la puerta' });
+      const sent = await call(t).post(`/chat-rooms/${roomId}/messages`, f.client.token, {
+        content: 'Estoy en la puerta',
+      });
       expect(sent.status).toBe(201);
       const frame = await driverSocket.next((x) => x.type === 'message');
       expect(frame).toEqual({ type: 'message', channel, event: 'message.created', data: sent.body.message });
@@ -48,11 +50,17 @@ describe('chat over the websocket gateway', () => {
     const cd = await roomOf(t, f, f.client.token, 'ORDER_CLIENT_DRIVER');
     const clientSupport = await roomOf(t, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
     const [stranger, otherDriver, admin] = await Promise.all([signInClient(t), onlineDriver(t), signInAdmin(t)]);
-    const sockets = await Promise.all([open(t, stranger.token), open(t, otherDriver.token), open(t, admin.token), open(t, f.driver.token)]);
+    const sockets = await Promise.all([
+      open(t, stranger.token),
+      open(t, otherDriver.token),
+      open(t, admin.token),
+      open(t, f.driver.token),
+    ]);
     const [strangerS, otherDriverS, adminS, driverS] = sockets;
     try {
       const forbidden = (channel: string) => ({ type: 'error', channel, error: 'Forbidden' });
-      for (const s of [strangerS, otherDriverS, adminS]) expect(await s.subscribe(`chat.rooms.${cd}`)).toEqual(forbidden(`chat.rooms.${cd}`));
+      for (const s of [strangerS, otherDriverS, adminS])
+        expect(await s.subscribe(`chat.rooms.${cd}`)).toEqual(forbidden(`chat.rooms.${cd}`));
       // The client's support room is the client's and the back office's, not the driver's.
       expect(await driverS.subscribe(`chat.rooms.${clientSupport}`)).toEqual(forbidden(`chat.rooms.${clientSupport}`));
       expect(await driverS.subscribe('chat.rooms.999999')).toEqual(forbidden('chat.rooms.999999'));
@@ -61,7 +69,8 @@ describe('chat over the websocket gateway', () => {
       expect(await driverS.subscribe(`chat.rooms.${cd}`)).toMatchObject({ type: 'subscribed' });
       await call(t).post(`/chat-rooms/${cd}/messages`, f.client.token, { content: 'privado' });
       await driverS.next((x) => x.type === 'message');
-      for (const s of [strangerS, otherDriverS, adminS]) expect(s.frames.filter((x) => x.type === 'message')).toEqual([]);
+      for (const s of [strangerS, otherDriverS, adminS])
+        expect(s.frames.filter((x) => x.type === 'message')).toEqual([]);
     } finally {
       await Promise.all(sockets.map((s) => s.close()));
     }
@@ -76,11 +85,20 @@ describe('chat over the websocket gateway', () => {
     try {
       expect(await aliceS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
       expect(await clientS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
-      expect((await call(t).post(`/admin/chat-rooms/${roomId}/messages`, alice.token, { content: 'Hola, soy Alice' })).status).toBe(201);
+      expect(
+        (await call(t).post(`/admin/chat-rooms/${roomId}/messages`, alice.token, { content: 'Hola, soy Alice' }))
+          .status,
+      ).toBe(201);
       expect(await clientS.next((x) => x.event === 'room.claimed')).toMatchObject({
-        data: { room_id: roomId, order_id: f.orderId, status: { state: 'claimed', assigned_admin: { id: alice.admin.id } } },
+        data: {
+          room_id: roomId,
+          order_id: f.orderId,
+          status: { state: 'claimed', assigned_admin: { id: alice.admin.id } },
+        },
       });
-      expect(await clientS.next((x) => x.event === 'message.created')).toMatchObject({ data: { sender_role: 'ADMIN', content: 'Hola, soy Alice' } });
+      expect(await clientS.next((x) => x.event === 'message.created')).toMatchObject({
+        data: { sender_role: 'ADMIN', content: 'Hola, soy Alice' },
+      });
       const bobS = await open(t, bob.token);
       try {
         expect(await bobS.subscribe(channel)).toEqual({ type: 'error', channel, error: 'Forbidden' });
@@ -88,48 +106,62 @@ describe('chat over the websocket gateway', () => {
         await bobS.close();
       }
       expect((await call(t).post(`/admin/chat-rooms/${roomId}/release`, alice.token)).status).toBe(200);
-      expect(await clientS.next((x) => x.event === 'room.released')).toMatchObject({ data: { status: { state: 'pool', assigned_admin: null } } });
+      expect(await clientS.next((x) => x.event === 'room.released')).toMatchObject({
+        data: { status: { state: 'pool', assigned_admin: null } },
+      });
     } finally {
       await Promise.all([aliceS.close(), clientS.close()]);
     }
   });
 });
 
-describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)('chat across instances (real NATS and PostgreSQL)', () => {
-  let a: Awaited<ReturnType<typeof startTestService>>;
-  let b: TestService;
-  beforeAll(async () => {
-    a = await startTestService({ env: ENV });
-    // B serves HTTP and websockets only, on the same database and bus prefix: what B's sockets hear came over NATS.
-    b = await startTestService({ env: ENV, shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix }, roles: ['api', 'gateway'] });
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
+  'chat across instances (real NATS and PostgreSQL)',
+  () => {
+    let a: Awaited<ReturnType<typeof startTestService>>;
+    let b: TestService;
+    beforeAll(async () => {
+      a = await startTestService({ env: ENV });
+      // B serves HTTP and websockets only, on the same database and bus prefix: what B's sockets hear came over NATS.
+      b = await startTestService({
+        env: ENV,
+        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
+        roles: ['api', 'gateway'],
+      });
+    });
+    afterAll(async () => {
+      await b?.stop();
+      await a?.stop();
+    });
 
-  it('a message sent through instance A reaches a socket on instance B', async () => {
-    const f = await confirmedOrder(a);
-    const roomId = await roomOf(a, f, f.client.token, 'ORDER_CLIENT_DRIVER');
-    const s = await open(b, f.driver.token);
-    try {
-      expect(await s.subscribe(`chat.rooms.${roomId}`)).toMatchObject({ type: 'subscribed' });
-      const sent = await call(a).post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: 'desde A' });
-      expect(sent.status).toBe(201);
-      expect(await s.next((x) => x.type === 'message')).toEqual({ type: 'message', channel: `chat.rooms.${roomId}`, event: 'message.created', data: sent.body.message });
-    } finally {
-      await s.close();
-    }
-  });
+    it('a message sent through instance A reaches a socket on instance B', async () => {
+      const f = await confirmedOrder(a);
+      const roomId = await roomOf(a, f, f.client.token, 'ORDER_CLIENT_DRIVER');
+      const s = await open(b, f.driver.token);
+      try {
+        expect(await s.subscribe(`chat.rooms.${roomId}`)).toMatchObject({ type: 'subscribed' });
+        const sent = await call(a).post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: 'desde A' });
+        expect(sent.status).toBe(201);
+        expect(await s.next((x) => x.type === 'message')).toEqual({
+          type: 'message',
+          channel: `chat.rooms.${roomId}`,
+          event: 'message.created',
+          data: sent.body.message,
+        });
+      } finally {
+        await s.close();
+      }
+    });
 
-  it('two admins racing on different instances: one claim wins, the other gets 409', async () => {
-    const f = await confirmedOrder(a);
-    const roomId = await roomOf(a, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
-    const [alice, bob] = [await signInAdmin(a, { superAdmin: false }), await signInAdmin(a, { superAdmin: false })];
-    const answers = await Promise.all([
-      a.request('POST', `/api/v1/admin/chat-rooms/${roomId}/claim`, { token: alice.token }),
-      b.request('POST', `/api/v1/admin/chat-rooms/${roomId}/claim`, { token: bob.token }),
-    ]);
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
-  });
-});
+    it('two admins racing on different instances: one claim wins, the other gets 409', async () => {
+      const f = await confirmedOrder(a);
+      const roomId = await roomOf(a, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
+      const [alice, bob] = [await signInAdmin(a, { superAdmin: false }), await signInAdmin(a, { superAdmin: false })];
+      const answers = await Promise.all([
+        a.request('POST', `/api/v1/admin/chat-rooms/${roomId}/claim`, { token: alice.token }),
+        b.request('POST', `/api/v1/admin/chat-rooms/${roomId}/claim`, { token: bob.token }),
+      ]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    });
+  },
+);

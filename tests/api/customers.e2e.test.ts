@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, type SignedInAdmin, type SignedInDriver, type SignedInUser } from '../support/actors.js';
+import {
+  signInAdmin,
+  signInClient,
+  type SignedInAdmin,
+  type SignedInDriver,
+  type SignedInUser,
+} from '../support/actors.js';
 import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
@@ -26,7 +32,10 @@ describe('back-office customers', () => {
   const deliver = async (client: SignedInUser, basePrice: number, liters: number): Promise<number> => {
     const f = await confirmedOrder(t, { client, driver, body: { basePrice, litersRequested: liters } });
     await arrive(t, f);
-    expect((await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: liters, deliveryPin: f.pin })).status).toBe(200);
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: liters, deliveryPin: f.pin }))
+        .status,
+    ).toBe(200);
     return f.orderId;
   };
   const byPhone = async (admin: SignedInAdmin, phone: string, extra = '') =>
@@ -50,8 +59,14 @@ describe('back-office customers', () => {
     const client = await signInClient(t, undefined, 'María Totales');
     const first = await deliver(client, 25, 2000);
     const second = await deliver(client, 10, 1000);
-    const open = (await api.post('/orders', client.token, orderBody({ basePrice: 7, litersRequested: 500 }))).body.order;
-    await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, { type: 'credit', scope: 'SURPLUS', amount: 3, reason: 'Compensación de prueba' });
+    const open = (await api.post('/orders', client.token, orderBody({ basePrice: 7, litersRequested: 500 }))).body
+      .order;
+    await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
+      type: 'credit',
+      scope: 'SURPLUS',
+      amount: 3,
+      reason: 'Compensación de prueba',
+    });
 
     const list = await byPhone(root, client.user.phone);
     expect(list).toEqual({
@@ -75,10 +90,24 @@ describe('back-office customers', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.customer).toEqual({ ...list.items[0], updated_at: expect.any(String) });
     expect(detail.body.totals).toEqual({ total_orders: 2, total_liters_ordered: 3000, total_spent_usd: 35 });
-    expect(detail.body.credit).toEqual({ anyUSD: 0, ordersUSD: 0, surplusUSD: 3, usableOnOrdersUSD: 0, usableOnSurplusUSD: 3, earnedUSD: 3, redeemedUSD: 0 });
+    expect(detail.body.credit).toEqual({
+      anyUSD: 0,
+      ordersUSD: 0,
+      surplusUSD: 3,
+      usableOnOrdersUSD: 0,
+      usableOnSurplusUSD: 3,
+      earnedUSD: 3,
+      redeemedUSD: 0,
+    });
     expect(detail.body.meta).toEqual({ total: 3, per_page: 2, current_page: 1, last_page: 2 });
     expect(detail.body.orders.map((o: { id: number }) => o.id)).toEqual([open.id, second]);
-    expect(detail.body.orders[0]).toMatchObject({ status: 'BROADCASTING', driver: null, completed_at: null, liters: 500, price_usd: 7 });
+    expect(detail.body.orders[0]).toMatchObject({
+      status: 'BROADCASTING',
+      driver: null,
+      completed_at: null,
+      liters: 500,
+      price_usd: 7,
+    });
     expect(detail.body.orders[1]).toEqual({
       id: second,
       status: 'DELIVERED',
@@ -125,19 +154,40 @@ describe('back-office customers', () => {
       expect(hidden.status).toBe(404);
       expect(hidden.body.error).toBe('CustomerNotFound');
     }
-    expect((await api.put(`/admin/customers/${client.user.id}/bank-account`, maracaiboAdmin.token, { idNumber: 'V12345678', phone: '04141234567', bankCode: '0102' })).status).toBe(404);
+    expect(
+      (
+        await api.put(`/admin/customers/${client.user.id}/bank-account`, maracaiboAdmin.token, {
+          idNumber: 'V12345678',
+          phone: '04141234567',
+          bankCode: '0102',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('answers 404 CustomerNotFound for unknown ids and drivers, 422 for bad list and detail queries', async () => {
     for (const id of [999_999, 'abc', driver.user.id]) {
-      for (const r of [await api.get(`/admin/customers/${id}`, root.token), await api.get(`/admin/customers/${id}/bank-account`, root.token)]) {
+      for (const r of [
+        await api.get(`/admin/customers/${id}`, root.token),
+        await api.get(`/admin/customers/${id}/bank-account`, root.token),
+      ]) {
         expect(r.status).toBe(404);
         expect(r.body.error).toBe('CustomerNotFound');
       }
     }
-    const bad = await api.get(`/admin/customers?is_active=maybe&min_spent=-1&max_spent=x&q=${'q'.repeat(81)}&limit=0&page=0`, root.token);
+    const bad = await api.get(
+      `/admin/customers?is_active=maybe&min_spent=-1&max_spent=x&q=${'q'.repeat(81)}&limit=0&page=0`,
+      root.token,
+    );
     expect(bad.status).toBe(422);
-    expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['is_active', 'limit', 'max_spent', 'min_spent', 'page', 'q']);
+    expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual([
+      'is_active',
+      'limit',
+      'max_spent',
+      'min_spent',
+      'page',
+      'q',
+    ]);
     const client = await signInClient(t);
     const badDetail = await api.get(`/admin/customers/${client.user.id}?limit=101&page=-1`, root.token);
     expect(badDetail.status).toBe(422);
@@ -148,11 +198,31 @@ describe('back-office customers', () => {
     const client = await signInClient(t);
     const path = `/admin/customers/${client.user.id}/bank-account`;
     expect((await api.get(path, root.token)).body).toEqual({ account: null });
-    const created = await api.put(path, root.token, { idNumber: 'v-12.345.678', phone: '0414-123.45.67', bankCode: '0102' });
+    const created = await api.put(path, root.token, {
+      idNumber: 'v-12.345.678',
+      phone: '0414-123.45.67',
+      bankCode: '0102',
+    });
     expect(created.status).toBe(200);
-    expect(created.body.account).toEqual({ id: expect.any(Number), id_number: 'V12345678', phone: '+584141234567', bank_code: '0102', updated_at: expect.any(String) });
-    const replaced = await api.put(path, root.token, { idNumber: '1234567890', phone: '+58 424 765 4321', bankCode: '0134' });
-    expect(replaced.body.account).toEqual({ id: created.body.account.id, id_number: '1234567890', phone: '+584247654321', bank_code: '0134', updated_at: expect.any(String) });
+    expect(created.body.account).toEqual({
+      id: expect.any(Number),
+      id_number: 'V12345678',
+      phone: '+584141234567',
+      bank_code: '0102',
+      updated_at: expect.any(String),
+    });
+    const replaced = await api.put(path, root.token, {
+      idNumber: '1234567890',
+      phone: '+58 424 765 4321',
+      bankCode: '0134',
+    });
+    expect(replaced.body.account).toEqual({
+      id: created.body.account.id,
+      id_number: '1234567890',
+      phone: '+584247654321',
+      bank_code: '0134',
+      updated_at: expect.any(String),
+    });
     expect((await api.get(path, root.token)).body).toEqual(replaced.body);
 
     const bad = await api.put(path, root.token, { idNumber: 'X12345', phone: '02121234567', bankCode: '102' });
@@ -175,7 +245,11 @@ describe('back-office customers', () => {
     expect((await api.del(path, root.token)).status).toBe(204);
 
     // Two admins saving at once: one account remains, one of the two bodies.
-    const saved = await Promise.all(['0102', '0105'].map((bankCode) => api.put(path, root.token, { idNumber: 'E87654321', phone: '04161112233', bankCode })));
+    const saved = await Promise.all(
+      ['0102', '0105'].map((bankCode) =>
+        api.put(path, root.token, { idNumber: 'E87654321', phone: '04161112233', bankCode }),
+      ),
+    );
     expect(saved.map((r) => r.status)).toEqual([200, 200]);
     expect(saved[0].body.account.id).toBe(saved[1].body.account.id);
     expect(['0102', '0105']).toContain((await api.get(path, root.token)).body.account.bank_code);
@@ -188,9 +262,15 @@ describe('back-office customers', () => {
     const adjust = await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, elsewhere.token, body);
     expect(adjust.status).toBe(404);
     expect(adjust.body.error).toBe('CustomerNotFound');
-    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, elsewhere.token)).body.error).toBe('CustomerNotFound');
+    expect(
+      (await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, elsewhere.token)).body.error,
+    ).toBe('CustomerNotFound');
     const caracas = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
-    expect((await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, caracas.token, body)).status).toBe(200);
-    expect((await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, caracas.token)).body.items).toHaveLength(1);
+    expect((await api.post(`/admin/customers/${f.client.user.id}/credit/adjust`, caracas.token, body)).status).toBe(
+      200,
+    );
+    expect(
+      (await api.get(`/admin/customers/${f.client.user.id}/credit/transactions`, caracas.token)).body.items,
+    ).toHaveLength(1);
   });
 });

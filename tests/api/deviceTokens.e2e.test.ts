@@ -34,8 +34,10 @@ describe('device tokens', () => {
     await t?.stop();
   });
 
-  const register = (token: string | undefined, body: unknown) => t.request('POST', '/api/v1/device-tokens', { token, body });
-  const unregister = (token: string | undefined, body: unknown) => t.request('DELETE', '/api/v1/device-tokens', { token, body });
+  const register = (token: string | undefined, body: unknown) =>
+    t.request('POST', '/api/v1/device-tokens', { token, body });
+  const unregister = (token: string | undefined, body: unknown) =>
+    t.request('DELETE', '/api/v1/device-tokens', { token, body });
 
   it('needs an app user: 401 without a token, 403 for an admin', async () => {
     expect((await register(undefined, { token: 'x', platform: 'ios' })).status).toBe(401);
@@ -50,7 +52,10 @@ describe('device tokens', () => {
     const first = await register(client.token, { token, platform: 'android' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ device_token: { id: expect.any(Number), platform: 'android' } });
-    const [again, concurrent] = await Promise.all([register(client.token, { token, platform: 'android' }), register(client.token, { token, platform: 'android' })]);
+    const [again, concurrent] = await Promise.all([
+      register(client.token, { token, platform: 'android' }),
+      register(client.token, { token, platform: 'android' }),
+    ]);
     expect(again).toMatchObject({ status: 201, body: first.body });
     expect(concurrent).toMatchObject({ status: 201, body: first.body });
     const other = await register(client.token, { token: `${token}-2`, platform: 'ios' });
@@ -85,7 +90,10 @@ describe('device tokens', () => {
     await register(client.token, { token, platform: 'ios' });
     expect(await unregister(client.token, { token })).toMatchObject({ status: 200, body: { ok: true } });
     expect(await unregister(client.token, { token })).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await unregister(client.token, { token: 'never-registered' })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await unregister(client.token, { token: 'never-registered' })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
   });
 
   it('pushes a new notification to the user’s devices through the simulator (GET /dev/outbox)', async () => {
@@ -109,7 +117,13 @@ describe('device tokens', () => {
       to: String(client.user.id),
       subject: notification.title,
       body: notification.body,
-      data: { notification_id: notification.id, type: 'offer_received', token: device, platform: 'android', data: { order_id: order.orderId, offer_id: offerId } },
+      data: {
+        notification_id: notification.id,
+        type: 'offer_received',
+        token: device,
+        platform: 'android',
+        data: { order_id: order.orderId, offer_id: offerId },
+      },
     });
   });
 });
@@ -127,9 +141,16 @@ describe('push through an FCM-style provider', () => {
         const { message } = JSON.parse(raw);
         const dead = String(message.token).startsWith('dead');
         res.writeHead(dead ? 404 : 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(dead ? { error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } } : { name: 'messages/1' }));
+        res.end(
+          JSON.stringify(
+            dead
+              ? { error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } }
+              : { name: 'messages/1' },
+          ),
+        );
         requests.push({ authorization: req.headers.authorization, message });
-        for (const w of [...waiters]) if (requests.length >= w.count) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+        for (const w of [...waiters])
+          if (requests.length >= w.count) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
       });
     });
     await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
@@ -141,14 +162,18 @@ describe('push through an FCM-style provider', () => {
     await new Promise<void>((r) => provider?.close(() => r()));
   });
 
-  const received = (count: number) => (requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })));
+  const received = (count: number) =>
+    requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
 
   it('sends to every device and forgets a token the provider reports unregistered', async () => {
     const client = await signInClient(t);
     const dead = `dead-${randomInt(0, 1e9)}`;
     const live = `live-${randomInt(0, 1e9)}`;
     await t.request('POST', '/api/v1/device-tokens', { token: client.token, body: { token: dead, platform: 'ios' } });
-    await t.request('POST', '/api/v1/device-tokens', { token: client.token, body: { token: live, platform: 'android' } });
+    await t.request('POST', '/api/v1/device-tokens', {
+      token: client.token,
+      body: { token: live, platform: 'android' },
+    });
     const order = await openOrder(t, client);
 
     const firstOffer = await order.offer();
@@ -157,11 +182,17 @@ describe('push through an FCM-style provider', () => {
     expect(requests.map((r) => r.message.token)).toEqual([dead, live]);
     expect(requests[1]).toMatchObject({
       authorization: 'Bearer provider-key',
-      message: { token: live, notification: { title: expect.any(String), body: expect.any(String) }, data: { type: 'offer_received', order_id: String(order.orderId), offer_id: String(firstOffer) } },
+      message: {
+        token: live,
+        notification: { title: expect.any(String), body: expect.any(String) },
+        data: { type: 'offer_received', order_id: String(order.orderId), offer_id: String(firstOffer) },
+      },
     });
 
     const secondOffer = await order.offer();
     await received(3);
-    expect(requests.slice(2).map((r) => [r.message.token, r.message.data.offer_id])).toEqual([[live, String(secondOffer)]]);
+    expect(requests.slice(2).map((r) => [r.message.token, r.message.data.offer_id])).toEqual([
+      [live, String(secondOffer)],
+    ]);
   });
 });

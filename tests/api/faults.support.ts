@@ -48,10 +48,19 @@ export const TEST_ENV = {
   OFFICIAL_RATE_VES: '36.5',
 };
 
-export const request = async <T = any>(baseUrl: string, method: string, path: string, { token, body, headers }: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<TestResponse<T>> => {
+export const request = async <T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  { token, body, headers }: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<TestResponse<T>> => {
   const res = await fetch(baseUrl + path, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -68,7 +77,10 @@ export const request = async <T = any>(baseUrl: string, method: string, path: st
  * Spawns the service: `command` is the argv (default: the `npm start` command line without npm). The
  * environment is only what is given here, so the test runner's DATABASE_URL or NATS_URL never leaks in.
  */
-export const spawnService = (env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', 'app/main.ts']): ChildService & { port: number } => {
+export const spawnService = (
+  env: Record<string, string>,
+  command: string[] = [process.execPath, '--import', 'tsx', 'app/main.ts'],
+): ChildService & { port: number } => {
   const port = Number(env.PORT);
   const child = spawn(command[0], command.slice(1), {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...TEST_ENV, ...env },
@@ -79,11 +91,20 @@ export const spawnService = (env: Record<string, string>, command: string[] = [p
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const client = { baseUrl, port, request: (method: string, path: string, options?: { token?: string; body?: unknown }) => request(baseUrl, method, path, options) } as unknown as TestService;
+  const client = {
+    baseUrl,
+    port,
+    request: (method: string, path: string, options?: { token?: string; body?: unknown }) =>
+      request(baseUrl, method, path, options),
+  } as unknown as TestService;
   return { child, port, output: () => output, exited, client };
 };
 
-export const waitUntil = async (what: string | (() => string), probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> => {
+export const waitUntil = async (
+  what: string | (() => string),
+  probe: () => Promise<boolean>,
+  timeoutMs = 120_000,
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe().catch(() => false)) return;

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { outageProxy, freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
+import {
+  outageProxy,
+  freePort,
+  request,
+  spawnService,
+  waitForHealth,
+  waitUntil,
+  type ChildService,
+} from './faults.support.js';
 
 /**
  * Issue #13: NATS down at start-up must not keep the service from starting. The bus connects in the
@@ -23,7 +31,11 @@ describe.skipIf(!process.env.NATS_URL)('NATS away at start-up', { timeout: 180_0
     const hop = await outageProxy({ host: nats.hostname, port: Number(nats.port || 4222) });
     close = () => hop.close();
     hop.down();
-    s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://', NATS_URL: `nats://127.0.0.1:${hop.port}` });
+    s = spawnService({
+      PORT: String(await freePort()),
+      PGLITE_DIR: 'memory://',
+      NATS_URL: `nats://127.0.0.1:${hop.port}`,
+    });
     await waitForHealth(s);
     const down = await request(s.client.baseUrl, 'GET', '/ready');
     expect(down.status).toBe(503);
@@ -31,6 +43,10 @@ describe.skipIf(!process.env.NATS_URL)('NATS away at start-up', { timeout: 180_0
     expect(s.output()).toContain('bus not reachable yet');
 
     hop.up();
-    await waitUntil('ready with the bus', async () => (await request(s!.client.baseUrl, 'GET', '/ready')).status === 200, 30_000);
+    await waitUntil(
+      'ready with the bus',
+      async () => (await request(s!.client.baseUrl, 'GET', '/ready')).status === 200,
+      30_000,
+    );
   });
 });

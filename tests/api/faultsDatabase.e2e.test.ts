@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signInClient, type SignedInUser } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import { freshDatabaseUrl } from '../support/testService.js';
-import { outageProxy, freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
+import {
+  outageProxy,
+  freePort,
+  request,
+  spawnService,
+  waitForHealth,
+  waitUntil,
+  type ChildService,
+} from './faults.support.js';
 
 /**
  * Issue #13, fault 1: losing the database must not kill the service. Runs against the real PostgreSQL
@@ -30,7 +38,12 @@ const writeLoad = (s: ChildService, clients: SignedInUser[][]) => {
   const send = async (method: string, path: string, token: string, body: unknown) => {
     try {
       const r = await request(s.client.baseUrl, method, path, { token, body });
-      outcomes.push({ status: r.status, at: Date.now(), error: r.body?.error, retryAfter: r.headers.get('retry-after') });
+      outcomes.push({
+        status: r.status,
+        at: Date.now(),
+        error: r.body?.error,
+        retryAfter: r.headers.get('retry-after'),
+      });
       return r;
     } catch (err) {
       outcomes.push({ status: 'reset', at: Date.now(), error: String((err as Error).cause ?? err) });
@@ -66,7 +79,9 @@ const writeLoad = (s: ChildService, clients: SignedInUser[][]) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const expectOnlyCleanAnswers = (outcomes: Outcome[]) => {
-  const unexpected = outcomes.filter((o) => !(o.status === 200 || o.status === 201 || o.status === 503 || o.status === 409));
+  const unexpected = outcomes.filter(
+    (o) => !(o.status === 200 || o.status === 201 || o.status === 503 || o.status === 409),
+  );
   expect(unexpected).toEqual([]);
   for (const o of outcomes.filter((x) => x.status === 503)) {
     expect(o.error).toBe('ServiceUnavailable');
@@ -75,7 +90,11 @@ const expectOnlyCleanAnswers = (outcomes: Outcome[]) => {
 };
 
 /** Every acknowledged order is stored once and readable; no order id was handed out twice. */
-const expectNothingLost = async (s: ChildService, databaseUrl: string, acknowledged: { orderId: number; token: string }[]) => {
+const expectNothingLost = async (
+  s: ChildService,
+  databaseUrl: string,
+  acknowledged: { orderId: number; token: string }[],
+) => {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -95,7 +114,9 @@ const expectNothingLost = async (s: ChildService, databaseUrl: string, acknowled
 };
 
 const signInWorkers = async (s: ChildService, workers: number, each: number) =>
-  Promise.all(Array.from({ length: workers }, () => Promise.all(Array.from({ length: each }, () => signInClient(s.client)))));
+  Promise.all(
+    Array.from({ length: workers }, () => Promise.all(Array.from({ length: each }, () => signInClient(s.client)))),
+  );
 
 describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { timeout: 240_000 }, () => {
   const children: ChildService[] = [];
@@ -117,7 +138,13 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
   };
   const start = async (env: Record<string, string>, roles: string[] = []) => {
     const port = await freePort();
-    const s = spawnService({ PORT: String(port), ...env }, [process.execPath, '--import', 'tsx', 'app/main.ts', ...roles.flatMap((r) => ['--role', r])]);
+    const s = spawnService({ PORT: String(port), ...env }, [
+      process.execPath,
+      '--import',
+      'tsx',
+      'app/main.ts',
+      ...roles.flatMap((r) => ['--role', r]),
+    ]);
     children.push(s);
     return s;
   };
@@ -125,54 +152,63 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
   it.each([
     ['all-in-one', [[]]],
     ['--role api beside --role projector,scheduler', [['api'], ['projector', 'scheduler']]],
-  ])('%s: its sessions terminated three times under load, it stays up, answers 503 meanwhile and loses nothing', async (_name, roleSets) => {
-    const databaseUrl = await freshDatabase();
-    const dbName = new URL(databaseUrl).pathname.slice(1);
-    // One after the other: the first creates the schema.
-    const services: ChildService[] = [];
-    for (const roles of roleSets as string[][]) {
-      const s = await start({ DATABASE_URL: databaseUrl }, roles);
-      if (roles.length === 0 || roles.includes('api')) await waitForHealth(s);
-      else await waitUntil('projector start', async () => s.output().includes('service started'));
-      services.push(s);
-    }
-    const api = services[0];
-    const load = writeLoad(api, await signInWorkers(api, 4, 6));
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    let lastCutAt = 0;
-    try {
-      await sleep(800);
-      for (let i = 0; i < 3; i++) {
-        const { rows } = await admin.query<{ n: string }>(
-          'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [dbName],
-        );
-        expect(Number(rows[0].n)).toBeGreaterThan(0);
-        lastCutAt = Date.now();
-        await sleep(400);
+  ])(
+    '%s: its sessions terminated three times under load, it stays up, answers 503 meanwhile and loses nothing',
+    async (_name, roleSets) => {
+      const databaseUrl = await freshDatabase();
+      const dbName = new URL(databaseUrl).pathname.slice(1);
+      // One after the other: the first creates the schema.
+      const services: ChildService[] = [];
+      for (const roles of roleSets as string[][]) {
+        const s = await start({ DATABASE_URL: databaseUrl }, roles);
+        if (roles.length === 0 || roles.includes('api')) await waitForHealth(s);
+        else await waitUntil('projector start', async () => s.output().includes('service started'));
+        services.push(s);
       }
-      await sleep(1500);
-    } finally {
-      await load.stop();
-    }
-    for (const s of services) expect(s.child.exitCode, s.output().slice(-3000)).toBeNull();
-    expectOnlyCleanAnswers(load.outcomes);
-    expect(load.acknowledged.length).toBeGreaterThan(10);
-    const firstWriteAfter = load.outcomes.find((o) => o.at > lastCutAt && (o.status === 200 || o.status === 201));
-    expect(firstWriteAfter!.at - lastCutAt).toBeLessThan(1000);
-    console.info(`sessions terminated (${_name}): ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - lastCutAt} ms after the last cut`);
+      const api = services[0];
+      const load = writeLoad(api, await signInWorkers(api, 4, 6));
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      let lastCutAt = 0;
+      try {
+        await sleep(800);
+        for (let i = 0; i < 3; i++) {
+          const { rows } = await admin.query<{ n: string }>(
+            'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            [dbName],
+          );
+          expect(Number(rows[0].n)).toBeGreaterThan(0);
+          lastCutAt = Date.now();
+          await sleep(400);
+        }
+        await sleep(1500);
+      } finally {
+        await load.stop();
+      }
+      for (const s of services) expect(s.child.exitCode, s.output().slice(-3000)).toBeNull();
+      expectOnlyCleanAnswers(load.outcomes);
+      expect(load.acknowledged.length).toBeGreaterThan(10);
+      const firstWriteAfter = load.outcomes.find((o) => o.at > lastCutAt && (o.status === 200 || o.status === 201));
+      expect(firstWriteAfter!.at - lastCutAt).toBeLessThan(1000);
+      console.info(
+        `sessions terminated (${_name}): ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - lastCutAt} ms after the last cut`,
+      );
 
-    // The projector claimed its advisory locks again and caught up: /ready says so.
-    await waitUntil('ready again', async () => (await request(api.client.baseUrl, 'GET', '/ready')).status === 200, 15_000);
-    const { rows: locks } = await admin.query<{ n: string }>(
-      "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.datname = $1",
-      [dbName],
-    );
-    expect(Number(locks[0].n)).toBeGreaterThan(0);
-    await admin.end();
-    await expectNothingLost(api, databaseUrl, load.acknowledged);
-  });
+      // The projector claimed its advisory locks again and caught up: /ready says so.
+      await waitUntil(
+        'ready again',
+        async () => (await request(api.client.baseUrl, 'GET', '/ready')).status === 200,
+        15_000,
+      );
+      const { rows: locks } = await admin.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.datname = $1",
+        [dbName],
+      );
+      expect(Number(locks[0].n)).toBeGreaterThan(0);
+      await admin.end();
+      await expectNothingLost(api, databaseUrl, load.acknowledged);
+    },
+  );
 
   it('the database away for 10 s: /health 200, /ready and requests 503, writes again within a second of its return', async () => {
     const databaseUrl = await freshDatabase();
@@ -205,8 +241,14 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
     expect(load.outcomes.filter((o) => o.status === 503).length).toBeGreaterThan(0);
     const firstWriteAfter = load.outcomes.find((o) => o.at > backAt && (o.status === 200 || o.status === 201));
     expect(firstWriteAfter!.at - backAt).toBeLessThan(1000);
-    console.info(`database away 10 s: ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - backAt} ms after its return`);
-    await waitUntil('ready again', async () => (await request(s.client.baseUrl, 'GET', '/ready')).status === 200, 15_000);
+    console.info(
+      `database away 10 s: ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - backAt} ms after its return`,
+    );
+    await waitUntil(
+      'ready again',
+      async () => (await request(s.client.baseUrl, 'GET', '/ready')).status === 200,
+      15_000,
+    );
     await expectNothingLost(s, databaseUrl, load.acknowledged);
   });
 
@@ -220,12 +262,18 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
     viaProxy.host = `127.0.0.1:${proxy.port}`;
 
     const waiting = await start({ DATABASE_URL: viaProxy.toString() });
-    await waitUntil('two tries logged', async () => (waiting.output().match(/database not reachable yet/g) ?? []).length >= 2);
+    await waitUntil(
+      'two tries logged',
+      async () => (waiting.output().match(/database not reachable yet/g) ?? []).length >= 2,
+    );
     expect(waiting.child.exitCode).toBeNull();
     proxy.up();
     await waitForHealth(waiting);
     const client = await signInClient(waiting.client);
-    expect((await request(waiting.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() })).status).toBe(201);
+    expect(
+      (await request(waiting.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() }))
+        .status,
+    ).toBe(201);
     waiting.child.kill('SIGTERM');
     expect(await waiting.exited).toBe(0);
 

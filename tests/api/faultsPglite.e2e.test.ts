@@ -40,7 +40,10 @@ describe('one process per PGlite directory', { timeout: 240_000 }, () => {
     const first = await start(dir);
     await waitForHealth(first);
     const client = await signInClient(first.client);
-    const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() });
+    const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', {
+      token: client.token,
+      body: orderBody(),
+    });
     expect(created.status).toBe(201);
 
     const second = await start(dir);
@@ -51,7 +54,9 @@ describe('one process per PGlite directory', { timeout: 240_000 }, () => {
     expect(lines[0]).toContain(`process ${first.child.pid}`);
 
     expect(first.child.exitCode).toBeNull();
-    const read = await request(first.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, { token: client.token });
+    const read = await request(first.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, {
+      token: client.token,
+    });
     expect(read.status).toBe(200);
   });
 
@@ -60,7 +65,10 @@ describe('one process per PGlite directory', { timeout: 240_000 }, () => {
     const first = await start(dir);
     await waitForHealth(first);
     const client = await signInClient(first.client);
-    const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() });
+    const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', {
+      token: client.token,
+      body: orderBody(),
+    });
     expect(created.status).toBe(201);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -69,7 +77,9 @@ describe('one process per PGlite directory', { timeout: 240_000 }, () => {
     const next = await start(dir);
     await waitForHealth(next);
     expect(readFileSync(lockPathOf(dir), 'utf8').trim()).toBe(String(next.child.pid));
-    const read = await request(next.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, { token: client.token });
+    const read = await request(next.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, {
+      token: client.token,
+    });
     expect(read.status).toBe(200);
 
     // A clean stop removes the lock.

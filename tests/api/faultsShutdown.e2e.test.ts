@@ -78,67 +78,98 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
     ]);
   }
 
-  it.each(backends)('%s: answers every request it read, closes the rest, exits well before the timeout, and nothing committed went unanswered', async (_name, backend) => {
-    const store = await backend();
-    const s = spawnService({ PORT: String(await freePort()), ...store.env, SHUTDOWN_TIMEOUT_MS: '10000', LOG_LEVEL: 'info' }); // info: the test reads the 'shutting down' line
-    service = s;
-    await waitForHealth(s);
-    const clients: SignedInUser[] = await Promise.all(Array.from({ length: 8 }, () => signInClient(s.client)));
+  it.each(backends)(
+    '%s: answers every request it read, closes the rest, exits well before the timeout, and nothing committed went unanswered',
+    async (_name, backend) => {
+      const store = await backend();
+      const s = spawnService({
+        PORT: String(await freePort()),
+        ...store.env,
+        SHUTDOWN_TIMEOUT_MS: '10000',
+        LOG_LEVEL: 'info',
+      }); // info: the test reads the 'shutting down' line
+      service = s;
+      await waitForHealth(s);
+      const clients: SignedInUser[] = await Promise.all(Array.from({ length: 8 }, () => signInClient(s.client)));
 
-    let signalledAt = 0;
-    const acknowledged = { created: new Set<number>(), cancelled: new Set<number>() };
-    const failures: string[] = [];
-    const afterSignal: { connection: string | null; at: number }[] = [];
-    // Each client creates an order and cancels it on its kept-alive socket until the service is gone.
-    const worker = async (client: SignedInUser) => {
-      for (;;) {
-        try {
-          const created = await request(s.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() });
-          if (signalledAt) afterSignal.push({ connection: created.headers.get('connection'), at: Date.now() });
-          expect(created.status).toBe(201);
-          acknowledged.created.add(created.body.order.id);
-          const cancelled = await request(s.client.baseUrl, 'POST', `/api/v1/orders/${created.body.order.id}/cancel`, { token: client.token, body: {} });
-          if (signalledAt) afterSignal.push({ connection: cancelled.headers.get('connection'), at: Date.now() });
-          expect(cancelled.status).toBe(200);
-          acknowledged.cancelled.add(created.body.order.id);
-        } catch (err) {
-          const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-          if (!signalledAt || !cause) throw err;
-          failures.push(cause.code ?? cause.message ?? String(cause));
-          return;
+      let signalledAt = 0;
+      const acknowledged = { created: new Set<number>(), cancelled: new Set<number>() };
+      const failures: string[] = [];
+      const afterSignal: { connection: string | null; at: number }[] = [];
+      // Each client creates an order and cancels it on its kept-alive socket until the service is gone.
+      const worker = async (client: SignedInUser) => {
+        for (;;) {
+          try {
+            const created = await request(s.client.baseUrl, 'POST', '/api/v1/orders', {
+              token: client.token,
+              body: orderBody(),
+            });
+            if (signalledAt) afterSignal.push({ connection: created.headers.get('connection'), at: Date.now() });
+            expect(created.status).toBe(201);
+            acknowledged.created.add(created.body.order.id);
+            const cancelled = await request(
+              s.client.baseUrl,
+              'POST',
+              `/api/v1/orders/${created.body.order.id}/cancel`,
+              { token: client.token, body: {} },
+            );
+            if (signalledAt) afterSignal.push({ connection: cancelled.headers.get('connection'), at: Date.now() });
+            expect(cancelled.status).toBe(200);
+            acknowledged.cancelled.add(created.body.order.id);
+          } catch (err) {
+            const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+            if (!signalledAt || !cause) throw err;
+            failures.push(cause.code ?? cause.message ?? String(cause));
+            return;
+          }
         }
+      };
+      const traffic = Promise.all(clients.map(worker));
+      // The signal comes once the traffic is past its first round (more orders than clients), however long
+      // that takes on a busy machine: a fixed wait made this a test of the machine's speed. A client's
+      // failure before the signal ends the wait with that failure.
+      await Promise.race([
+        waitUntil(
+          'more orders acknowledged than there are clients',
+          async () => acknowledged.created.size > clients.length,
+          60_000,
+        ),
+        traffic.then(() => {
+          throw new Error('the traffic stopped before the signal');
+        }),
+      ]);
+      signalledAt = Date.now();
+      s.child.kill('SIGTERM');
+      const code = await s.exited;
+      const tookMs = Date.now() - signalledAt;
+      await traffic;
+
+      expect(code).toBe(0);
+      expect(tookMs).toBeLessThan(5000);
+      // Once the service has taken the signal (its log line; a busy event loop can take a moment), every
+      // answer tells the client to close. The margin covers answers already on the wire.
+      const drainingAt: number = JSON.parse(
+        s
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"shutting down"'))!,
+      ).time;
+      const answeredWhileDraining = afterSignal.filter((r) => r.at > drainingAt + 50);
+      expect(answeredWhileDraining.filter((r) => r.connection !== 'close')).toEqual([]);
+
+      const rows = await store.committed();
+      {
+        const committed = (type: string) =>
+          rows
+            .filter((r) => r.type === type)
+            .map((r) => Number(r.stream_id.slice('order-'.length)))
+            .sort((a, b) => a - b);
+        expect(committed('OrderCreated')).toEqual([...acknowledged.created].sort((a, b) => a - b));
+        expect(committed('OrderCancelled')).toEqual([...acknowledged.cancelled].sort((a, b) => a - b));
       }
-    };
-    const traffic = Promise.all(clients.map(worker));
-    // The signal comes once the traffic is past its first round (more orders than clients), however long
-    // that takes on a busy machine: a fixed wait made this a test of the machine's speed. A client's
-    // failure before the signal ends the wait with that failure.
-    await Promise.race([
-      waitUntil('more orders acknowledged than there are clients', async () => acknowledged.created.size > clients.length, 60_000),
-      traffic.then(() => {
-        throw new Error('the traffic stopped before the signal');
-      }),
-    ]);
-    signalledAt = Date.now();
-    s.child.kill('SIGTERM');
-    const code = await s.exited;
-    const tookMs = Date.now() - signalledAt;
-    await traffic;
-
-    expect(code).toBe(0);
-    expect(tookMs).toBeLessThan(5000);
-    // Once the service has taken the signal (its log line; a busy event loop can take a moment), every
-    // answer tells the client to close. The margin covers answers already on the wire.
-    const drainingAt: number = JSON.parse(s.output().split('\n').find((l) => l.includes('"shutting down"'))!).time;
-    const answeredWhileDraining = afterSignal.filter((r) => r.at > drainingAt + 50);
-    expect(answeredWhileDraining.filter((r) => r.connection !== 'close')).toEqual([]);
-
-    const rows = await store.committed();
-    {
-      const committed = (type: string) => rows.filter((r) => r.type === type).map((r) => Number(r.stream_id.slice('order-'.length))).sort((a, b) => a - b);
-      expect(committed('OrderCreated')).toEqual([...acknowledged.created].sort((a, b) => a - b));
-      expect(committed('OrderCancelled')).toEqual([...acknowledged.cancelled].sort((a, b) => a - b));
-    }
-    console.info(`drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} requests refused before being read (${[...new Set(failures)].join(', ')})`);
-  });
+      console.info(
+        `drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} requests refused before being read (${[...new Set(failures)].join(', ')})`,
+      );
+    },
+  );
 });

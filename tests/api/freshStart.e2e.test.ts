@@ -24,7 +24,9 @@ describe('a fresh start with no settings', () => {
 
   it('seeds the development rate once, even when instances start together', async () => {
     const ctx = t.service.ctx;
-    await Promise.all([1, 2, 3].map(() => exchangeRatesModule.init!({ ...ctx, config: { ...ctx.config, DEVELOPMENT_RATE_VES: 50 } })));
+    await Promise.all(
+      [1, 2, 3].map(() => exchangeRatesModule.init!({ ...ctx, config: { ...ctx.config, DEVELOPMENT_RATE_VES: 50 } })),
+    );
     const rows = await ctx.db.selectFrom('exchange_rates').select('rate').execute();
     expect(rows.map((r) => Number(r.rate))).toEqual([36.5]);
   });

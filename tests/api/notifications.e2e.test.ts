@@ -67,7 +67,10 @@ describe('notifications inbox', () => {
     let cursor: string | null = null;
     const pages: number[] = [];
     do {
-      const r: any = await get(`/notifications?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, client.token);
+      const r: any = await get(
+        `/notifications?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        client.token,
+      );
       expect(r.status).toBe(200);
       pages.push(r.body.items.length);
       seen.push(...r.body.items);
@@ -153,8 +156,12 @@ describe('notifications inbox', () => {
     expect(r).toMatchObject({ status: 200, body: { ok: true } });
     expect((await get('/notifications/unread-count', client.token)).body).toEqual({ unread_count: 0 });
     expect((await get('/notifications?filter=unread', client.token)).body.items).toEqual([]);
-    expect((await get('/notifications', client.token)).body.items.every((n: any) => typeof n.read_at === 'string')).toBe(true);
-    expect((await t.request('POST', '/api/v1/notifications/read-all', { token: client.token })).body).toEqual({ ok: true });
+    expect(
+      (await get('/notifications', client.token)).body.items.every((n: any) => typeof n.read_at === 'string'),
+    ).toBe(true);
+    expect((await t.request('POST', '/api/v1/notifications/read-all', { token: client.token })).body).toEqual({
+      ok: true,
+    });
 
     await bid(t, orderId);
     expect((await get('/notifications/unread-count', client.token)).body).toEqual({ unread_count: 1 });
@@ -169,7 +176,9 @@ describe('notifications inbox', () => {
     expect((await get('/notifications', client.token)).body.items.map((n: any) => n.id)).toEqual([kept.id]);
     expect((await get('/notifications/unread-count', client.token)).body).toEqual({ unread_count: 1 });
     expect((await t.request('DELETE', `/api/v1/notifications/${gone.id}`, { token: client.token })).status).toBe(404);
-    expect((await t.request('POST', `/api/v1/notifications/${gone.id}/read`, { token: client.token })).status).toBe(404);
+    expect((await t.request('POST', `/api/v1/notifications/${gone.id}/read`, { token: client.token })).status).toBe(
+      404,
+    );
   });
 
   // Which event reaches which inbox (approval, an order's life, a cancellation): projections/notifications/notificationsProjector.int.test.ts.
@@ -177,9 +186,28 @@ describe('notifications inbox', () => {
   it('documents every notification type in the OpenAPI document', async () => {
     const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
     const types: string[] = doc.components.schemas.NotificationType.enum;
-    expect(types).toEqual(expect.arrayContaining(['offer_received', 'offer_accepted', 'order_started', 'driver_arrived', 'order_delivered', 'order_cancelled', 'order_expired', 'driver_approved']));
-    expect(doc.components.schemas.Notification.properties.type).toEqual({ $ref: '#/components/schemas/NotificationType' });
-    for (const path of ['/notifications', '/notifications/unread-count', '/notifications/read-all', '/notifications/{id}/read', '/notifications/{id}']) {
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'offer_received',
+        'offer_accepted',
+        'order_started',
+        'driver_arrived',
+        'order_delivered',
+        'order_cancelled',
+        'order_expired',
+        'driver_approved',
+      ]),
+    );
+    expect(doc.components.schemas.Notification.properties.type).toEqual({
+      $ref: '#/components/schemas/NotificationType',
+    });
+    for (const path of [
+      '/notifications',
+      '/notifications/unread-count',
+      '/notifications/read-all',
+      '/notifications/{id}/read',
+      '/notifications/{id}',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
   });
@@ -198,21 +226,29 @@ describe('notification retention', () => {
   it('hides entries older than the window, and the retention job purges them', async () => {
     const client = await signInClient(t);
     await orderWithOffers(t, client, 2);
-    const before = (await t.request('GET', '/api/v1/notifications', { token: client.token })).body.items.map((n: any) => n.id);
+    const before = (await t.request('GET', '/api/v1/notifications', { token: client.token })).body.items.map(
+      (n: any) => n.id,
+    );
     const entry = { id: before[0] };
     const start = clock.now();
 
     clock.advance(31 * 86_400_000);
     expect((await t.request('GET', '/api/v1/notifications', { token: client.token })).body.items).toEqual([]);
-    expect((await t.request('GET', '/api/v1/notifications/unread-count', { token: client.token })).body).toEqual({ unread_count: 0 });
-    expect((await t.request('POST', `/api/v1/notifications/${entry.id}/read`, { token: client.token })).status).toBe(404);
+    expect((await t.request('GET', '/api/v1/notifications/unread-count', { token: client.token })).body).toEqual({
+      unread_count: 0,
+    });
+    expect((await t.request('POST', `/api/v1/notifications/${entry.id}/read`, { token: client.token })).status).toBe(
+      404,
+    );
 
     await t.service.ctx.scheduler.tick();
     await t.service.ctx.settle(await t.service.ctx.store.headPosition());
     // Back inside the window: had the job only hidden them, they would show again. (The tick may also run
     // other areas' timers, e.g. the order's expiry, whose new notifications are not what this test is about.)
     clock.set(start);
-    const after = (await t.request('GET', '/api/v1/notifications', { token: client.token })).body.items.map((n: any) => n.id);
+    const after = (await t.request('GET', '/api/v1/notifications', { token: client.token })).body.items.map(
+      (n: any) => n.id,
+    );
     expect(after.filter((id: string) => before.includes(id))).toEqual([]);
   });
 });

@@ -48,7 +48,10 @@ describe('order timers and the driver feed', () => {
     clock.advance(10 * MINUTE);
     expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).status).toBe(409);
     await tick();
-    expect((await api.get(`/orders/${order.id}`, client.token)).body.order).toMatchObject({ status: 'BROADCASTING', offers: [] });
+    expect((await api.get(`/orders/${order.id}`, client.token)).body.order).toMatchObject({
+      status: 'BROADCASTING',
+      offers: [],
+    });
     const admin = await signInAdmin(t);
     const adminView = (await api.get(`/orders/${order.id}`, admin.token)).body.order;
     expect(adminView.offers[0]).toMatchObject({ id: bid.body.offer.id, status: 'EXPIRED' });
@@ -57,13 +60,21 @@ describe('order timers and the driver feed', () => {
   it('expires an unpaid order when the payment window passes, releasing the driver and refunding credit', async () => {
     const client = await signInClient(t);
     const admin = await signInAdmin(t);
-    await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, { type: 'credit', amount: 5, reason: 'Compensación por demora' });
+    await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, {
+      type: 'credit',
+      amount: 5,
+      reason: 'Compensación por demora',
+    });
     const driver = await onlineDriver(t);
     const order = (await api.post('/orders', client.token, orderBody({ paymentMethod: 'EXCHANGE_PAY' }))).body.order;
     expect(order.promo_credit_usd).toBe(5);
     const bid = await api.post(`/orders/${order.id}/accept`, driver.token, {});
     const accepted = (await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order;
-    expect(accepted).toMatchObject({ status: 'WAITING_FOR_PAYMENT', payment_expires_at: '2026-01-01T12:30:00.000Z', client_charged_usd: 20.25 });
+    expect(accepted).toMatchObject({
+      status: 'WAITING_FOR_PAYMENT',
+      payment_expires_at: '2026-01-01T12:30:00.000Z',
+      client_charged_usd: 20.25,
+    });
     expect(accepted).not.toHaveProperty('delivery_pin');
     expect((await api.get('/driver/orders', driver.token)).body.active).toMatchObject({ id: order.id });
     expect((await api.get('/credit/me', client.token)).body).toMatchObject({ anyUSD: 0, redeemedUSD: 5 });
@@ -73,8 +84,16 @@ describe('order timers and the driver feed', () => {
     expect((await api.get(`/orders/${order.id}`, client.token)).body.order.status).toBe('EXPIRED');
     expect((await api.get('/driver/orders', driver.token)).body.active).toBeNull();
     expect((await api.get('/credit/me', client.token)).body).toMatchObject({ anyUSD: 5, redeemedUSD: 0 });
-    const history = await api.get(`/admin/customers/${client.user.id}/credit/transactions`, (await signInAdmin(t)).token);
-    expect(history.body.items[0]).toMatchObject({ type: 'ORDER_REFUND', direction: 'CREDIT', amount_usd: 5, order_id: order.id });
+    const history = await api.get(
+      `/admin/customers/${client.user.id}/credit/transactions`,
+      (await signInAdmin(t)).token,
+    );
+    expect(history.body.items[0]).toMatchObject({
+      type: 'ORDER_REFUND',
+      direction: 'CREDIT',
+      amount_usd: 5,
+      order_id: order.id,
+    });
   });
 
   it('shows an online driver the biddable orders within 10 km of its position, nearest first', async () => {

@@ -43,7 +43,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   const { port } = fake.address() as AddressInfo;
   t = await startTestService({
-    env: { OFFICIAL_RATE_VES: '36.5', PAYMENT_PROVIDER_URL: `http://127.0.0.1:${port}/v1/`, PAYMENT_PROVIDER_KEY: KEY, PAYMENT_WEBHOOK_SECRET: SECRET },
+    env: {
+      OFFICIAL_RATE_VES: '36.5',
+      PAYMENT_PROVIDER_URL: `http://127.0.0.1:${port}/v1/`,
+      PAYMENT_PROVIDER_KEY: KEY,
+      PAYMENT_WEBHOOK_SECRET: SECRET,
+    },
   });
   api = call(t);
   await signInAdmin(t);
@@ -62,7 +67,11 @@ const must = (what: string, r: { status: number; body: any }, status: number) =>
 const waitingOrder = async (method: string) => {
   const client = await signInClient(t);
   const driver = await onlineDriver(t);
-  const created = must('POST /orders', await api.post('/orders', client.token, orderBody({ paymentMethod: method })), 201);
+  const created = must(
+    'POST /orders',
+    await api.post('/orders', client.token, orderBody({ paymentMethod: method })),
+    201,
+  );
   const offer = must('accept', await api.post(`/orders/${created.order.id}/accept`, driver.token, {}), 201).offer;
   const order = must('accept offer', await api.post(`/orders/offers/${offer.id}/accept`, client.token), 200).order;
   return { client, orderId: order.id as number, order };
@@ -74,14 +83,26 @@ const sign = (raw: string) => `sha256=${createHmac('sha256', SECRET).update(raw)
 
 describe('HTTP payment providers', () => {
   it('EXCHANGE_PAY: the provider creates the intent and its checkout link', async () => {
-    answers['/v1/exchangepay/intents'] = (b) => ({ status: 201, body: { provider_ref: `xp-${b.reference}`, checkout_url: `https://pay.example/c/${b.reference}` } });
+    answers['/v1/exchangepay/intents'] = (b) => ({
+      status: 201,
+      body: { provider_ref: `xp-${b.reference}`, checkout_url: `https://pay.example/c/${b.reference}` },
+    });
     const { client, orderId, order } = await waitingOrder('EXCHANGE_PAY');
-    const r = must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }), 200);
+    const r = must(
+      'intent',
+      await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }),
+      200,
+    );
     expect(r.checkoutUrl).toBe(`https://pay.example/c/${r.payment.id}`);
     expect(r.payment.provider_ref).toBe(`xp-${r.payment.id}`);
     const sent = lastSeen('/v1/exchangepay/intents');
     expect(sent.authorization).toBe(`Bearer ${KEY}`);
-    expect(sent.body).toEqual({ reference: String(r.payment.id), order_reference: String(orderId), amount_cents: Math.round(order.client_charged_usd * 100), currency: 'USD' });
+    expect(sent.body).toEqual({
+      reference: String(r.payment.id),
+      order_reference: String(orderId),
+      amount_cents: Math.round(order.client_charged_usd * 100),
+      currency: 'USD',
+    });
   });
 
   it('EXCHANGE_PAY: a provider failure is 400 PaymentError and opens no intent', async () => {
@@ -97,7 +118,11 @@ describe('HTTP payment providers', () => {
     answers['/v1/payprov/otp'] = (b) => ({ status: 200, body: { provider_ref: `di-${b.reference}` } });
     answers['/v1/payprov/debit'] = () => ({ status: 202, body: { status: 'PENDING', reference: 'BANK-778899' } });
     const { client, orderId, order } = await waitingOrder('PAYPROV_DI');
-    const prepared = must('prepare', await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer), 200).payment;
+    const prepared = must(
+      'prepare',
+      await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer),
+      200,
+    ).payment;
     const amountCents = Math.round(order.client_charged_usd * 100);
     expect(lastSeen('/v1/payprov/otp').body).toEqual({
       reference: String(prepared.id),
@@ -109,16 +134,35 @@ describe('HTTP payment providers', () => {
     });
     expect(prepared.provider_ref).toBe(`di-${prepared.id}`);
 
-    const reported = must('report', await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '4321' }), 200).payment;
+    const reported = must(
+      'report',
+      await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '4321' }),
+      200,
+    ).payment;
     expect(reported.status).toBe('PROCESSING');
-    expect(lastSeen('/v1/payprov/debit').body).toMatchObject({ provider_ref: `di-${prepared.id}`, otp: '4321', amount_cents: amountCents });
+    expect(lastSeen('/v1/payprov/debit').body).toMatchObject({
+      provider_ref: `di-${prepared.id}`,
+      otp: '4321',
+      amount_cents: amountCents,
+    });
     // The reported debit holds the order: its method can no longer change.
-    expect((await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' })).status).toBe(409);
+    expect(
+      (await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' })).status,
+    ).toBe(409);
 
-    const raw = JSON.stringify({ id: 'pp-evt-1', type: 'payment.confirmed', data: { reference: `di-${prepared.id}`, amount_cents: amountCents } });
-    const hook = await t.request('POST', '/api/v1/payments/webhook/payprov', { raw, headers: { 'x-signature': sign(raw) } });
+    const raw = JSON.stringify({
+      id: 'pp-evt-1',
+      type: 'payment.confirmed',
+      data: { reference: `di-${prepared.id}`, amount_cents: amountCents },
+    });
+    const hook = await t.request('POST', '/api/v1/payments/webhook/payprov', {
+      raw,
+      headers: { 'x-signature': sign(raw) },
+    });
     expect(hook.status).toBe(204);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe('CONFIRMED');
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
+      'CONFIRMED',
+    );
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
   });
 
@@ -130,8 +174,13 @@ describe('HTTP payment providers', () => {
     const declined = await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' });
     expect(declined.status).toBe(400);
     expect(declined.body).toMatchObject({ error: 'PaymentError', message: 'Insufficient funds' });
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment).toMatchObject({ status: 'FAILED', failure_reason: 'Insufficient funds' });
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('WAITING_FOR_PAYMENT');
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment).toMatchObject({
+      status: 'FAILED',
+      failure_reason: 'Insufficient funds',
+    });
+    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
 
     answers['/v1/payprov/otp'] = () => ({ status: 500, body: {} });
     const down = await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer);

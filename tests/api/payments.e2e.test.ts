@@ -34,12 +34,23 @@ const must = (what: string, r: { status: number; body: any }, status: number) =>
 };
 
 /** A client's order in WAITING_FOR_PAYMENT: created with `method`, taken by a driver (one active order each), accepted. */
-const waitingOrder = async (method: string, opts: { client?: SignedInUser; formId?: number; basePrice?: number } = {}) => {
+const waitingOrder = async (
+  method: string,
+  opts: { client?: SignedInUser; formId?: number; basePrice?: number } = {},
+) => {
   const client = opts.client ?? (await signInClient(t));
   const driver = await onlineDriver(t);
   const created = must(
     'POST /orders',
-    await api.post('/orders', client.token, orderBody({ paymentMethod: method, basePrice: opts.basePrice ?? 25, ...(opts.formId ? { paymentFormId: opts.formId } : {}) })),
+    await api.post(
+      '/orders',
+      client.token,
+      orderBody({
+        paymentMethod: method,
+        basePrice: opts.basePrice ?? 25,
+        ...(opts.formId ? { paymentFormId: opts.formId } : {}),
+      }),
+    ),
     201,
   );
   const orderId: number = created.order.id;
@@ -51,7 +62,7 @@ const waitingOrder = async (method: string, opts: { client?: SignedInUser; formI
 const cents = (usd: number) => Math.round(usd * 100);
 
 describe('payment intents', () => {
-  it('opens an intent whose amount is the order\'s client_charged, with every field of the resource', async () => {
+  it("opens an intent whose amount is the order's client_charged, with every field of the resource", async () => {
     const { client, orderId, order } = await waitingOrder('EXCHANGE_PAY');
     expect(order.status).toBe('WAITING_FOR_PAYMENT');
     const r = await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' });
@@ -59,12 +70,40 @@ describe('payment intents', () => {
     const p = r.body.payment;
     expect(Object.keys(p).sort()).toEqual(
       [
-        'id', 'order_id', 'user_id', 'method', 'provider', 'payment_form_id', 'internal_type', 'status', 'amount_cents', 'amount_usd',
-        'amount_bs_cents', 'official_rate_cents', 'reference', 'provider_ref', 'receipt_url', 'reported_at', 'expires_at', 'confirmed_at',
-        'failure_reason', 'currency', 'created_at', 'updated_at', 'platform_revenue_usd', 'solidary_fund_usd',
+        'id',
+        'order_id',
+        'user_id',
+        'method',
+        'provider',
+        'payment_form_id',
+        'internal_type',
+        'status',
+        'amount_cents',
+        'amount_usd',
+        'amount_bs_cents',
+        'official_rate_cents',
+        'reference',
+        'provider_ref',
+        'receipt_url',
+        'reported_at',
+        'expires_at',
+        'confirmed_at',
+        'failure_reason',
+        'currency',
+        'created_at',
+        'updated_at',
+        'platform_revenue_usd',
+        'solidary_fund_usd',
       ].sort(),
     );
-    expect(p).toMatchObject({ order_id: orderId, user_id: client.user.id, method: 'EXCHANGE_PAY', provider: 'exchangepay', status: 'PENDING', currency: 'USD' });
+    expect(p).toMatchObject({
+      order_id: orderId,
+      user_id: client.user.id,
+      method: 'EXCHANGE_PAY',
+      provider: 'exchangepay',
+      status: 'PENDING',
+      currency: 'USD',
+    });
     expect(p.amount_usd).toBe(order.client_charged_usd);
     expect(p.amount_cents).toBe(cents(order.client_charged_usd));
     expect(p.provider_ref).toEqual(expect.any(String));
@@ -80,12 +119,14 @@ describe('payment intents', () => {
 
   it('concurrent requests open one intent', async () => {
     const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
-    const rs = await Promise.all(Array.from({ length: 8 }, () => api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' })));
+    const rs = await Promise.all(
+      Array.from({ length: 8 }, () => api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' })),
+    );
     expect(rs.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(rs.map((r) => r.body.payment.id)).size).toBe(1);
   });
 
-  it('refuses an unknown method, another method than the order\'s, missing bodies and orders that are not the caller\'s', async () => {
+  it("refuses an unknown method, another method than the order's, missing bodies and orders that are not the caller's", async () => {
     const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
     expect((await api.post(`/orders/${orderId}/payment`, client.token, { method: 'BITCOIN' })).status).toBe(400);
     const other = await api.post(`/orders/${orderId}/payment`, client.token, { method: 'PAYPROV_DI' });
@@ -96,12 +137,14 @@ describe('payment intents', () => {
     expect(missing.body.details.fieldErrors.method).toBeDefined();
     const stranger = await signInClient(t);
     expect((await api.post(`/orders/${orderId}/payment`, stranger.token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
-    expect((await api.post(`/orders/${orderId}/payment`, (await onlineDriver(t)).token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
+    expect(
+      (await api.post(`/orders/${orderId}/payment`, (await onlineDriver(t)).token, { method: 'EXCHANGE_PAY' })).status,
+    ).toBe(404);
     expect((await api.post('/orders/999999/payment', client.token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
     expect((await api.post(`/orders/${orderId}/payment`, undefined, { method: 'EXCHANGE_PAY' })).status).toBe(401);
   });
 
-  it('GET payment: 404 without a payment, 403 for another user\'s', async () => {
+  it("GET payment: 404 without a payment, 403 for another user's", async () => {
     const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
     const none = await api.get(`/orders/${orderId}/payment`, client.token);
     expect(none.status).toBe(404);
@@ -117,30 +160,65 @@ describe('payment intents', () => {
     const client = await signInClient(t);
     must(
       'credit',
-      await api.post(`/admin/customers/${client.user.id}/credit/adjust`, adminToken, { type: 'credit', amount: 100, reason: 'Welcome promotion for tests' }),
+      await api.post(`/admin/customers/${client.user.id}/credit/adjust`, adminToken, {
+        type: 'credit',
+        amount: 100,
+        reason: 'Welcome promotion for tests',
+      }),
       200,
     );
-    const created = must('POST /orders', await api.post('/orders', client.token, orderBody({ paymentMethod: 'EXCHANGE_PAY', basePrice: 20 })), 201).order;
-    const offer = must('accept', await api.post(`/orders/${created.id}/accept`, (await onlineDriver(t)).token, {}), 201).offer;
+    const created = must(
+      'POST /orders',
+      await api.post('/orders', client.token, orderBody({ paymentMethod: 'EXCHANGE_PAY', basePrice: 20 })),
+      201,
+    ).order;
+    const offer = must(
+      'accept',
+      await api.post(`/orders/${created.id}/accept`, (await onlineDriver(t)).token, {}),
+      201,
+    ).offer;
     const order = must('accept offer', await api.post(`/orders/offers/${offer.id}/accept`, client.token), 200).order;
     expect(order.is_fully_promoted).toBe(true);
     expect(order.status).toBe('CONFIRMED');
     const r = await api.post(`/orders/${created.id}/payment`, client.token, { method: 'EXCHANGE_PAY' });
     expect(r.status).toBe(200);
-    expect(r.body.payment).toMatchObject({ amount_cents: 0, amount_usd: order.client_charged_usd, status: 'CONFIRMED' });
+    expect(r.body.payment).toMatchObject({
+      amount_cents: 0,
+      amount_usd: order.client_charged_usd,
+      status: 'CONFIRMED',
+    });
     expect(r.body.checkoutUrl).toBeNull();
   });
 
   it('a changed payment method supersedes the pending intent; the new one carries the new amount', async () => {
     const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
-    const first = must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }), 200).payment;
-    const changed = must('PATCH method', await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' }), 200).order;
-    const second = must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'PAYPROV_DI' }), 200).payment;
+    const first = must(
+      'intent',
+      await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }),
+      200,
+    ).payment;
+    const changed = must(
+      'PATCH method',
+      await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' }),
+      200,
+    ).order;
+    const second = must(
+      'intent',
+      await api.post(`/orders/${orderId}/payment`, client.token, { method: 'PAYPROV_DI' }),
+      200,
+    ).payment;
     expect(second.id).not.toBe(first.id);
     expect(second.amount_usd).toBe(changed.client_charged_usd);
     // The old intent is failed, so a late confirmation of it cannot confirm the order.
-    const queue = must('queue', await api.get('/admin/payments/pending?method=EXCHANGE_PAY&limit=100', adminToken), 200);
-    expect(queue.items.find((i: { id: number }) => i.id === first.id)).toMatchObject({ status: 'FAILED', actionable: false });
+    const queue = must(
+      'queue',
+      await api.get('/admin/payments/pending?method=EXCHANGE_PAY&limit=100', adminToken),
+      200,
+    );
+    expect(queue.items.find((i: { id: number }) => i.id === first.id)).toMatchObject({
+      status: 'FAILED',
+      actionable: false,
+    });
   });
 });
 
@@ -152,7 +230,11 @@ describe('immediate bank debit (PAYPROV_DI)', () => {
     const prepared = await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer);
     expect(prepared.status).toBe(200);
     expect(prepared.body.prepared).toBe(true);
-    expect(prepared.body.payment).toMatchObject({ status: 'PENDING', method: 'PAYPROV_DI', amount_usd: order.client_charged_usd });
+    expect(prepared.body.payment).toMatchObject({
+      status: 'PENDING',
+      method: 'PAYPROV_DI',
+      amount_usd: order.client_charged_usd,
+    });
     expect(prepared.body.payment.provider_ref).toEqual(expect.any(String));
     const reported = await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' });
     expect(reported.status).toBe(200);
@@ -174,14 +256,20 @@ describe('immediate bank debit (PAYPROV_DI)', () => {
     const failed = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
     expect(failed.status).toBe('FAILED');
     must('prepare again', await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer), 200);
-    const ok = must('report', await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '654321' }), 200);
+    const ok = must(
+      'report',
+      await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '654321' }),
+      200,
+    );
     expect(ok.payment.status).toBe('CONFIRMED');
     expect(ok.payment.id).not.toBe(failed.id);
   });
 
   it('report before prepare is 422; bad bodies are 422 naming the field', async () => {
     const { client, orderId } = await waitingOrder('PAYPROV_DI');
-    expect((await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).status).toBe(422);
+    expect(
+      (await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).status,
+    ).toBe(422);
     const missing = await api.post(`/orders/${orderId}/payment/prepare`, client.token, { bank_code: '0102' });
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['id_number', 'phone']);
@@ -189,13 +277,15 @@ describe('immediate bank debit (PAYPROV_DI)', () => {
     expect(noOtp.body.details.fieldErrors.otp).toBeDefined();
   });
 
-  it('gating: 404 unknown order, 403 another\'s order, 422 wrong method or status', async () => {
+  it("gating: 404 unknown order, 403 another's order, 422 wrong method or status", async () => {
     const { client, orderId } = await waitingOrder('PAYPROV_DI');
     const stranger = await signInClient(t);
     const foreign = await api.post(`/orders/${orderId}/payment/prepare`, stranger.token, payer);
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toBe('Forbidden');
-    expect((await api.post(`/orders/${orderId}/payment/report`, stranger.token, { ...payer, otp: '123456' })).status).toBe(403);
+    expect(
+      (await api.post(`/orders/${orderId}/payment/report`, stranger.token, { ...payer, otp: '123456' })).status,
+    ).toBe(403);
     const unknown = await api.post('/orders/999999/payment/prepare', client.token, payer);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('NotFound');
@@ -213,9 +303,20 @@ describe('payment forms', () => {
     expect(r.status).toBe(200);
     expect(r.body.form).toMatchObject({ id: FORMS.VES, currency: 'VES', category: 'pago_movil' });
     expect(r.body.display.length).toBeGreaterThan(0);
-    expect(r.body.fields[0]).toEqual({ index: expect.any(Number), label: expect.any(String), required: expect.any(Boolean), hint: expect.anything(), input_type: expect.any(String) });
+    expect(r.body.fields[0]).toEqual({
+      index: expect.any(Number),
+      label: expect.any(String),
+      required: expect.any(Boolean),
+      hint: expect.anything(),
+      input_type: expect.any(String),
+    });
     const chargedCents = cents(order.client_charged_usd);
-    expect(r.body.amount).toEqual({ usd: order.client_charged_usd, currency: 'VES', bs: Math.round(chargedCents * 36.5) / 100, official_rate: 36.5 });
+    expect(r.body.amount).toEqual({
+      usd: order.client_charged_usd,
+      currency: 'VES',
+      bs: Math.round(chargedCents * 36.5) / 100,
+      official_rate: 36.5,
+    });
 
     const usd = await waitingOrder('PAYMENT_FORM', { formId: FORMS.USD });
     const usdForm = must('GET form', await api.get(`/orders/${usd.orderId}/payment/form`, usd.client.token), 200);
@@ -224,7 +325,12 @@ describe('payment forms', () => {
 
   it('report: values checked by field index, rate fixed when reported, method then locked', async () => {
     const { client, orderId, order } = await waitingOrder('PAYMENT_FORM', { formId: FORMS.VES, basePrice: 33.33 });
-    const bad = await api.post(`/orders/${orderId}/payment/form`, client.token, { values: [{ index: 2, value: 'not a phone' }, { index: 99, value: 'ignored' }] });
+    const bad = await api.post(`/orders/${orderId}/payment/form`, client.token, {
+      values: [
+        { index: 2, value: 'not a phone' },
+        { index: 99, value: 'ignored' },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('ValidationError');
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['1', '2', '3', '4']);
@@ -253,10 +359,17 @@ describe('payment forms', () => {
       currency: 'VES',
     });
     const full = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
-    expect(full).toMatchObject({ amount_cents: chargedCents, amount_bs_cents: bsCents, official_rate_cents: 4025, reported_at: expect.any(String) });
+    expect(full).toMatchObject({
+      amount_cents: chargedCents,
+      amount_bs_cents: bsCents,
+      official_rate_cents: 4025,
+      reported_at: expect.any(String),
+    });
     // A later rate changes nothing on a reported payment.
     must('newer rate', await api.post('/admin/exchange-rates', adminToken, { currency: 'VES', rate: 50 }), 201);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.amount_bs_cents).toBe(bsCents);
+    expect(
+      must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.amount_bs_cents,
+    ).toBe(bsCents);
 
     // Reported: the method is locked, and there is nothing more to report.
     const lock = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' });
@@ -280,14 +393,22 @@ describe('payment forms', () => {
       }),
       200,
     );
-    expect(ok.payment).toMatchObject({ status: 'PROCESSING', amount_usd: order.client_charged_usd, amount_bs: null, currency: 'USD' });
+    expect(ok.payment).toMatchObject({
+      status: 'PROCESSING',
+      amount_usd: order.client_charged_usd,
+      amount_bs: null,
+      currency: 'USD',
+    });
   });
 
   it('gating: 404 for unknown or foreign orders, 422 when the order does not use a form', async () => {
     const { orderId } = await waitingOrder('PAYMENT_FORM', { formId: FORMS.USD });
     const stranger = await signInClient(t);
     expect((await api.get(`/orders/${orderId}/payment/form`, stranger.token)).status).toBe(404);
-    expect((await api.post(`/orders/${orderId}/payment/form`, stranger.token, { values: [{ index: 1, value: 'x' }] })).status).toBe(404);
+    expect(
+      (await api.post(`/orders/${orderId}/payment/form`, stranger.token, { values: [{ index: 1, value: 'x' }] }))
+        .status,
+    ).toBe(404);
     expect((await api.get('/orders/999999/payment/form', stranger.token)).status).toBe(404);
     const online = await waitingOrder('EXCHANGE_PAY', { client: stranger });
     const wrong = await api.get(`/orders/${online.orderId}/payment/form`, stranger.token);
@@ -304,10 +425,18 @@ describe('order effects', () => {
   it('cash: the intent is listed for review but not actionable, and delivery confirms it', async () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);
-    const created = must('POST /orders', await api.post('/orders', client.token, orderBody({ paymentMethod: 'CASH_USD' })), 201).order;
+    const created = must(
+      'POST /orders',
+      await api.post('/orders', client.token, orderBody({ paymentMethod: 'CASH_USD' })),
+      201,
+    ).order;
     const offer = must('accept', await api.post(`/orders/${created.id}/accept`, driver.token, {}), 201).offer;
     const order = must('accept offer', await api.post(`/orders/offers/${offer.id}/accept`, client.token), 200).order;
-    const p = must('intent', await api.post(`/orders/${created.id}/payment`, client.token, { method: 'CASH_USD' }), 200).payment;
+    const p = must(
+      'intent',
+      await api.post(`/orders/${created.id}/payment`, client.token, { method: 'CASH_USD' }),
+      200,
+    ).payment;
     expect(p).toMatchObject({ status: 'PENDING', method: 'CASH_USD', amount_usd: order.client_charged_usd });
     const queue = must('queue', await api.get('/admin/payments/pending?method=CASH_USD&limit=100', adminToken), 200);
     expect(queue.items.find((i: { id: number }) => i.id === p.id)).toMatchObject({ actionable: false });
@@ -316,7 +445,14 @@ describe('order effects', () => {
     expect(approve.body.error).toBe('PaymentApprovalFailed');
 
     await arrive(t, { client, driver, orderId: created.id, offerId: offer.id, pin: order.delivery_pin });
-    must('deliver', await api.post(`/orders/${created.id}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: order.delivery_pin }), 200);
+    must(
+      'deliver',
+      await api.post(`/orders/${created.id}/deliver`, driver.token, {
+        actualLiters: 2000,
+        deliveryPin: order.delivery_pin,
+      }),
+      200,
+    );
     let payment: any;
     for (let i = 0; i < 6; i++) {
       await t.service.ctx.scheduler.tick();

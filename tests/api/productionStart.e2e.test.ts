@@ -20,7 +20,11 @@ const startProduction = async (env: Record<string, string>) => {
   return { code, stderr };
 };
 
-const refusalLines = (stderr: string) => stderr.split('\n').filter((l) => /^\s+[A-Z_]+: /.test(l)).map((l) => l.trim().split(':')[0]);
+const refusalLines = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => /^\s+[A-Z_]+: /.test(l))
+    .map((l) => l.trim().split(':')[0]);
 
 const DEV = { PAYMENT_WEBHOOK_SECRET: 'dev-payment-webhook-secret', PAYOUT_WEBHOOK_TOKEN: 'dev-payout-webhook-token' };
 
@@ -29,7 +33,15 @@ describe('a production start', { timeout: 180_000 }, () => {
     const { code, stderr } = await startProduction({});
     expect(code).toBe(1);
     expect(refusalLines(stderr).sort()).toEqual(
-      ['JWT_SECRET', 'MAIL_PROVIDER_URL', 'PAYMENT_PROVIDER_URL', 'PAYMENT_WEBHOOK_SECRET', 'PAYOUT_PROVIDER_URL', 'PAYOUT_WEBHOOK_TOKEN', 'SMS_PROVIDER_URL'].sort(),
+      [
+        'JWT_SECRET',
+        'MAIL_PROVIDER_URL',
+        'PAYMENT_PROVIDER_URL',
+        'PAYMENT_WEBHOOK_SECRET',
+        'PAYOUT_PROVIDER_URL',
+        'PAYOUT_WEBHOOK_TOKEN',
+        'SMS_PROVIDER_URL',
+      ].sort(),
     );
   });
 
@@ -38,7 +50,12 @@ describe('a production start', { timeout: 180_000 }, () => {
     const { code, stderr } = await startProduction({ ...DEV, JWT_SECRET: secret, ALLOW_SIMULATED_PROVIDERS: 'true' });
     expect(code).toBe(1);
     expect(refusalLines(stderr)).toEqual(['PAYMENT_WEBHOOK_SECRET', 'PAYOUT_WEBHOOK_TOKEN']);
-    const shared = await startProduction({ JWT_SECRET: secret, PAYMENT_WEBHOOK_SECRET: secret, PAYOUT_WEBHOOK_TOKEN: 'too-short-for-a-secret', ALLOW_SIMULATED_PROVIDERS: 'true' });
+    const shared = await startProduction({
+      JWT_SECRET: secret,
+      PAYMENT_WEBHOOK_SECRET: secret,
+      PAYOUT_WEBHOOK_TOKEN: 'too-short-for-a-secret',
+      ALLOW_SIMULATED_PROVIDERS: 'true',
+    });
     expect(shared.code).toBe(1);
     expect(shared.stderr).toMatch(/PAYOUT_WEBHOOK_TOKEN: must be at least 32 bytes/);
     expect(shared.stderr).toMatch(/PAYMENT_WEBHOOK_SECRET: must differ from JWT_SECRET/);
@@ -48,14 +65,32 @@ describe('a production start', { timeout: 180_000 }, () => {
     const log = capturedLogger('warn');
     const t = await startTestService({ env: PRODUCTION_ENV, logger: log.logger });
     try {
-      const warnings = log.lines().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      expect(warnings.map((w) => w.simulator).sort()).toEqual(['SMS simulator', 'mail simulator', 'payment simulator', 'payout simulator']);
+      const warnings = log
+        .lines()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(warnings.map((w) => w.simulator).sort()).toEqual([
+        'SMS simulator',
+        'mail simulator',
+        'payment simulator',
+        'payout simulator',
+      ]);
       expect(warnings.every((w) => w.level === 40 && /ALLOW_SIMULATED_PROVIDERS/.test(w.msg))).toBe(true);
 
-      const raw = JSON.stringify({ id: 'forged-1', type: 'payment.confirmed', data: { reference: 'ref-1', amount_cents: 100 } });
-      const forged = await t.request('POST', '/api/v1/payments/webhook/payprov', { raw, headers: { 'x-signature': signWebhook(raw, DEV.PAYMENT_WEBHOOK_SECRET) } });
+      const raw = JSON.stringify({
+        id: 'forged-1',
+        type: 'payment.confirmed',
+        data: { reference: 'ref-1', amount_cents: 100 },
+      });
+      const forged = await t.request('POST', '/api/v1/payments/webhook/payprov', {
+        raw,
+        headers: { 'x-signature': signWebhook(raw, DEV.PAYMENT_WEBHOOK_SECRET) },
+      });
       expect([forged.status, forged.body.error]).toEqual([400, 'InvalidWebhook']);
-      const payout = await t.request('POST', `/api/v1/settlements/webhook/payprov?token=${DEV.PAYOUT_WEBHOOK_TOKEN}`, { body: { internal_id: 'x', transaction_id: 'y', status: 'RJCT' } });
+      const payout = await t.request('POST', `/api/v1/settlements/webhook/payprov?token=${DEV.PAYOUT_WEBHOOK_TOKEN}`, {
+        body: { internal_id: 'x', transaction_id: 'y', status: 'RJCT' },
+      });
       expect(payout.status).toBe(401);
     } finally {
       await t.stop();
@@ -64,9 +99,16 @@ describe('a production start', { timeout: 180_000 }, () => {
 
   it('outside production, start-up logs one warning listing the development doors', async () => {
     const log = capturedLogger('warn');
-    const t = await startTestService({ env: { APP_ENV: 'development', DEVELOPMENT_RATE_VES: '0' }, logger: log.logger });
+    const t = await startTestService({
+      env: { APP_ENV: 'development', DEVELOPMENT_RATE_VES: '0' },
+      logger: log.logger,
+    });
     try {
-      const warnings = log.lines().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const warnings = log
+        .lines()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       const doors = warnings.filter((w) => Array.isArray(w.doors));
       expect(doors).toHaveLength(1);
       expect(doors[0].doors.join(' ')).toMatch(/dev-token.*dev-lookup.*dev\/outbox.*otp\/request/);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, type SignedInAdmin, type SignedInDriver, type SignedInUser } from '../support/actors.js';
+import {
+  signInAdmin,
+  signInClient,
+  type SignedInAdmin,
+  type SignedInDriver,
+  type SignedInUser,
+} from '../support/actors.js';
 import { arrive, call, confirmedOrder, onlineDriver } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
@@ -23,18 +29,28 @@ describe('promotion milestone grants', () => {
   const deliver = async (client: SignedInUser, driver: SignedInDriver): Promise<number> => {
     const f = await confirmedOrder(t, { client, driver, body: { litersRequested: 1000 } });
     await arrive(t, f);
-    const delivered = await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 1000, deliveryPin: f.pin });
+    const delivered = await api.post(`/orders/${f.orderId}/deliver`, driver.token, {
+      actualLiters: 1000,
+      deliveryPin: f.pin,
+    });
     expect(delivered.status).toBe(200);
     return f.orderId;
   };
 
   const create = async (body: Record<string, unknown>) => {
-    const r = await api.post('/admin/promotions', root.token, { name: 'Hito', audience: 'CLIENT', credit_scope: 'ORDERS', amount_usd: 5, ...body });
+    const r = await api.post('/admin/promotions', root.token, {
+      name: 'Hito',
+      audience: 'CLIENT',
+      credit_scope: 'ORDERS',
+      amount_usd: 5,
+      ...body,
+    });
     expect(r.status).toBe(201);
     return r.body.promotion as { id: number };
   };
   const promotion = async (id: number) => (await api.get(`/admin/promotions/${id}`, root.token)).body.promotion;
-  const grants = async (id: number, query = '') => (await api.get(`/admin/promotions/${id}/grants${query}`, root.token)).body;
+  const grants = async (id: number, query = '') =>
+    (await api.get(`/admin/promotions/${id}/grants${query}`, root.token)).body;
 
   it('grants the amount once when a client’s deliveries reach the milestone, even when the process runs again', async () => {
     const p = await create({ milestone_orders: 2 });
@@ -48,7 +64,11 @@ describe('promotion milestone grants', () => {
 
     const second = await deliver(client, driver);
     await Promise.all([tick(), tick()]);
-    expect((await api.get('/credit/me', client.token)).body).toMatchObject({ ordersUSD: 5, usableOnOrdersUSD: 5, earnedUSD: 5 });
+    expect((await api.get('/credit/me', client.token)).body).toMatchObject({
+      ordersUSD: 5,
+      usableOnOrdersUSD: 5,
+      earnedUSD: 5,
+    });
     const page = await grants(p.id);
     expect(page).toEqual({
       items: [
@@ -67,10 +87,22 @@ describe('promotion milestone grants', () => {
     });
     expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
     const history = (await api.get(`/admin/customers/${client.user.id}/credit/transactions`, root.token)).body.items;
-    expect(history).toMatchObject([{ type: 'PROMO_GRANT', scope: 'ORDERS', direction: 'CREDIT', amount_usd: 5, order_id: second, promotion_id: p.id }]);
+    expect(history).toMatchObject([
+      {
+        type: 'PROMO_GRANT',
+        scope: 'ORDERS',
+        direction: 'CREDIT',
+        amount_usd: 5,
+        order_id: second,
+        promotion_id: p.id,
+      },
+    ]);
 
     // The process manager replays the whole log (as after a lost checkpoint): nothing is granted again.
-    await t.service.ctx.db.deleteFrom('process_manager_checkpoints').where('name', '=', 'promotion-milestone-grants').execute();
+    await t.service.ctx.db
+      .deleteFrom('process_manager_checkpoints')
+      .where('name', '=', 'promotion-milestone-grants')
+      .execute();
     await tick();
     // A third delivery is past the milestone of a campaign already granted to this client.
     await deliver(client, driver);
@@ -78,10 +110,16 @@ describe('promotion milestone grants', () => {
     expect((await api.get('/credit/me', client.token)).body).toMatchObject({ earnedUSD: 5 });
     expect((await grants(p.id)).items).toHaveLength(1);
     expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
-    expect((await api.get(`/admin/customers/${client.user.id}/credit/transactions?type=PROMO_GRANT`, root.token)).body.items).toHaveLength(1);
+    expect(
+      (await api.get(`/admin/customers/${client.user.id}/credit/transactions?type=PROMO_GRANT`, root.token)).body.items,
+    ).toHaveLength(1);
 
     // After the first grant the terms are frozen and the campaign cannot be deleted.
-    const frozen = await api.patch(`/admin/promotions/${p.id}`, root.token, { name: 'Otro nombre', amount_usd: 50, milestone_basis: 'CAMPAIGN' });
+    const frozen = await api.patch(`/admin/promotions/${p.id}`, root.token, {
+      name: 'Otro nombre',
+      amount_usd: 50,
+      milestone_basis: 'CAMPAIGN',
+    });
     expect(frozen.status).toBe(409);
     expect(frozen.body).toMatchObject({ error: 'PromotionAlreadyGranted', fields: ['milestone_basis', 'amount_usd'] });
     expect((await promotion(p.id)).name).toBe('Hito');
@@ -90,7 +128,12 @@ describe('promotion milestone grants', () => {
     expect(deleted.body.error).toBe('PromotionHasGrants');
     const off = await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false, name: 'Hito cerrado' });
     expect(off.status).toBe(200);
-    expect(off.body.promotion).toMatchObject({ active: false, is_running: false, name: 'Hito cerrado', grants_count: 1 });
+    expect(off.body.promotion).toMatchObject({
+      active: false,
+      is_running: false,
+      name: 'Hito cerrado',
+      grants_count: 1,
+    });
   });
 
   it('stops at max_grants, pages grants newest first, ignores inactive and other-city campaigns, and grants a driver campaign to the driver only', async () => {

@@ -11,7 +11,10 @@ import { startTestService, type TestService } from '../support/testService.js';
 describe('a write whose asynchronous projectors do not run', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5', READ_YOUR_WRITES_TIMEOUT_MS: '200' }, roles: ['api'] });
+    t = await startTestService({
+      env: { OFFICIAL_RATE_VES: '36.5', READ_YOUR_WRITES_TIMEOUT_MS: '200' },
+      roles: ['api'],
+    });
   });
   afterAll(async () => {
     await t?.stop();

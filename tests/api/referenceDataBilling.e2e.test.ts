@@ -19,8 +19,13 @@ describe('billing profiles', () => {
     const c = await signInClient(t);
     return { token: c.token, id: c.user.id };
   };
-  const create = (token: string, body: Record<string, unknown>) => t.request('POST', '/api/v1/billing-profiles', { token, body });
-  const list = async (token: string) => (await t.request('GET', '/api/v1/billing-profiles', { token })).body.profiles as { id: number; is_default: boolean }[];
+  const create = (token: string, body: Record<string, unknown>) =>
+    t.request('POST', '/api/v1/billing-profiles', { token, body });
+  const list = async (token: string) =>
+    (await t.request('GET', '/api/v1/billing-profiles', { token })).body.profiles as {
+      id: number;
+      is_default: boolean;
+    }[];
   const defaults = async (token: string) => (await list(token)).filter((p) => p.is_default).map((p) => p.id);
 
   beforeAll(async () => {
@@ -53,18 +58,28 @@ describe('billing profiles', () => {
   it('moves the default flag on create and on change; the default is listed first', async () => {
     const c = await newClient();
     const first = (await create(c.token, profile())).body.profile.id;
-    const second = (await create(c.token, profile({ entityType: 'J', idNumber: 'J-40123456-7', name: 'Pérez CA' }))).body.profile;
+    const second = (await create(c.token, profile({ entityType: 'J', idNumber: 'J-40123456-7', name: 'Pérez CA' })))
+      .body.profile;
     expect(second).toMatchObject({ is_default: false, id_number: '401234567' });
     expect(await defaults(c.token)).toEqual([first]);
 
-    const third = (await create(c.token, profile({ entityType: 'P', idNumber: 'ab123456', isDefault: true }))).body.profile;
+    const third = (await create(c.token, profile({ entityType: 'P', idNumber: 'ab123456', isDefault: true }))).body
+      .profile;
     expect(third).toMatchObject({ is_default: true, id_number: 'AB123456' });
     expect(await defaults(c.token)).toEqual([third.id]);
     expect((await list(c.token))[0].id).toBe(third.id);
 
-    const moved = await t.request('PATCH', `/api/v1/billing-profiles/${second.id}`, { token: c.token, body: { isDefault: true, name: 'Pérez y Asociados CA' } });
+    const moved = await t.request('PATCH', `/api/v1/billing-profiles/${second.id}`, {
+      token: c.token,
+      body: { isDefault: true, name: 'Pérez y Asociados CA' },
+    });
     expect(moved.status).toBe(200);
-    expect(moved.body.profile).toMatchObject({ id: second.id, is_default: true, name: 'Pérez y Asociados CA', entity_type: 'J' });
+    expect(moved.body.profile).toMatchObject({
+      id: second.id,
+      is_default: true,
+      name: 'Pérez y Asociados CA',
+      entity_type: 'J',
+    });
     expect(await defaults(c.token)).toEqual([second.id]);
   });
 
@@ -75,7 +90,10 @@ describe('billing profiles', () => {
     const r = await t.request('PATCH', `/api/v1/billing-profiles/${a}`, { token: c.token, body: { isDefault: false } });
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.details.fieldErrors)).toEqual(['isDefault']);
-    const other = await t.request('PATCH', `/api/v1/billing-profiles/${b}`, { token: c.token, body: { isDefault: false } });
+    const other = await t.request('PATCH', `/api/v1/billing-profiles/${b}`, {
+      token: c.token,
+      body: { isDefault: false },
+    });
     expect(other.status).toBe(200);
     expect(await defaults(c.token)).toEqual([a]);
   });
@@ -97,14 +115,22 @@ describe('billing profiles', () => {
 
   it('keeps exactly one default when one client creates and switches profiles concurrently', async () => {
     const c = await newClient();
-    const created = await Promise.all([1, 2, 3, 4, 5].map((i) => create(c.token, profile({ name: `Perfil ${i}`, isDefault: i % 2 === 0 }))));
+    const created = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => create(c.token, profile({ name: `Perfil ${i}`, isDefault: i % 2 === 0 }))),
+    );
     expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(await defaults(c.token)).toHaveLength(1);
     const ids = created.map((r) => r.body.profile.id);
-    const switched = await Promise.all(ids.map((id) => t.request('PATCH', `/api/v1/billing-profiles/${id}`, { token: c.token, body: { isDefault: true } })));
+    const switched = await Promise.all(
+      ids.map((id) =>
+        t.request('PATCH', `/api/v1/billing-profiles/${id}`, { token: c.token, body: { isDefault: true } }),
+      ),
+    );
     expect(switched.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await defaults(c.token)).toHaveLength(1);
-    await Promise.all(ids.slice(0, 4).map((id) => t.request('DELETE', `/api/v1/billing-profiles/${id}`, { token: c.token })));
+    await Promise.all(
+      ids.slice(0, 4).map((id) => t.request('DELETE', `/api/v1/billing-profiles/${id}`, { token: c.token })),
+    );
     expect(await defaults(c.token)).toEqual([ids[4]]);
   });
 
@@ -112,11 +138,17 @@ describe('billing profiles', () => {
     const owner = await newClient();
     const id = (await create(owner.token, profile())).body.profile.id;
     const stranger = await newClient();
-    const patch = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, { token: stranger.token, body: { name: 'Robado' } });
+    const patch = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, {
+      token: stranger.token,
+      body: { name: 'Robado' },
+    });
     expect(patch.status).toBe(404);
     expect(patch.body.error).toBe('NotFound');
     expect((await t.request('DELETE', `/api/v1/billing-profiles/${id}`, { token: stranger.token })).status).toBe(404);
-    expect((await t.request('PATCH', '/api/v1/billing-profiles/999999', { token: stranger.token, body: { name: 'Nadie' } })).status).toBe(404);
+    expect(
+      (await t.request('PATCH', '/api/v1/billing-profiles/999999', { token: stranger.token, body: { name: 'Nadie' } }))
+        .status,
+    ).toBe(404);
     expect(await list(stranger.token)).toEqual([]);
     expect((await list(owner.token))[0]).toMatchObject({ id, name: 'Ana Pérez' });
   });
@@ -128,7 +160,9 @@ describe('billing profiles', () => {
     for (const token of [driver, admin]) {
       expect((await t.request('GET', '/api/v1/billing-profiles', { token })).status).toBe(403);
       expect((await create(token, profile())).status).toBe(403);
-      expect((await t.request('PATCH', '/api/v1/billing-profiles/1', { token, body: { name: 'x y' } })).status).toBe(403);
+      expect((await t.request('PATCH', '/api/v1/billing-profiles/1', { token, body: { name: 'x y' } })).status).toBe(
+        403,
+      );
       expect((await t.request('DELETE', '/api/v1/billing-profiles/1', { token })).status).toBe(403);
     }
   });
@@ -155,8 +189,12 @@ describe('billing profiles', () => {
     const created = await create(client.token, profile(over));
     expect(created.status).toBe(422);
     expect(Object.keys(created.body.details.fieldErrors)).toEqual([field]);
-    const patchBody = field === 'entityType' || field === 'idNumber' ? { entityType: 'V', idNumber: '12345678', ...over } : over;
-    const patched = await t.request('PATCH', `/api/v1/billing-profiles/${before[0].id}`, { token: client.token, body: patchBody });
+    const patchBody =
+      field === 'entityType' || field === 'idNumber' ? { entityType: 'V', idNumber: '12345678', ...over } : over;
+    const patched = await t.request('PATCH', `/api/v1/billing-profiles/${before[0].id}`, {
+      token: client.token,
+      body: patchBody,
+    });
     expect(patched.status).toBe(422);
     expect(Object.keys(patched.body.details.fieldErrors)).toEqual([field]);
     expect(await list(client.token)).toEqual(before);
@@ -170,10 +208,16 @@ describe('billing profiles', () => {
 
   it('changes the document type and number together only', async () => {
     const id = (await list(client.token))[0].id;
-    const alone = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, { token: client.token, body: { idNumber: '87654321' } });
+    const alone = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, {
+      token: client.token,
+      body: { idNumber: '87654321' },
+    });
     expect(alone.status).toBe(422);
     expect(Object.keys(alone.body.details.fieldErrors)).toEqual(['entityType']);
-    const both = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, { token: client.token, body: { entityType: 'E', idNumber: 'E-87654321' } });
+    const both = await t.request('PATCH', `/api/v1/billing-profiles/${id}`, {
+      token: client.token,
+      body: { entityType: 'E', idNumber: 'E-87654321' },
+    });
     expect(both.status).toBe(200);
     expect(both.body.profile).toMatchObject({ entity_type: 'E', id_number: '87654321' });
   });
@@ -200,7 +244,18 @@ describe('billing profiles', () => {
       const db = t.service.ctx.db;
       const c = await newClient();
       const a = (await create(c.token, profile())).body.profile.id;
-      const b = (await create(c.token, profile({ entityType: 'J', idNumber: '401234567', name: 'Pérez CA', address: 'Calle 1, Valencia', phone: '+582129876543' }))).body.profile.id;
+      const b = (
+        await create(
+          c.token,
+          profile({
+            entityType: 'J',
+            idNumber: '401234567',
+            name: 'Pérez CA',
+            address: 'Calle 1, Valencia',
+            phone: '+582129876543',
+          }),
+        )
+      ).body.profile.id;
       expect(a).not.toBe(b);
       for (const required of [false, true]) {
         expect(await billingSnapshotFor(db, c.id, undefined, { required })).toEqual({
@@ -219,7 +274,9 @@ describe('billing profiles', () => {
         });
       }
       expect(await billingSnapshotFor(db, c.id, null, { required: false })).toBeNull();
-      expect(Object.keys(await fieldsOf(() => billingSnapshotFor(db, c.id, null, { required: true })))).toEqual(['billingProfileId']);
+      expect(Object.keys(await fieldsOf(() => billingSnapshotFor(db, c.id, null, { required: true })))).toEqual([
+        'billingProfileId',
+      ]);
     });
 
     it('refuses an unknown or foreign profile with 422 on billingProfileId', async () => {
@@ -228,7 +285,9 @@ describe('billing profiles', () => {
       const id = (await create(owner.token, profile())).body.profile.id;
       const stranger = await newClient();
       for (const bad of [id, 999_999, 0, -1, 1.5, 2 ** 60]) {
-        expect(Object.keys(await fieldsOf(() => billingSnapshotFor(db, stranger.id, bad, { required: false })))).toEqual(['billingProfileId']);
+        expect(
+          Object.keys(await fieldsOf(() => billingSnapshotFor(db, stranger.id, bad, { required: false }))),
+        ).toEqual(['billingProfileId']);
       }
     });
 
@@ -236,7 +295,9 @@ describe('billing profiles', () => {
       const db = t.service.ctx.db;
       const c = await newClient();
       expect(await billingSnapshotFor(db, c.id, undefined, { required: false })).toBeNull();
-      expect(Object.keys(await fieldsOf(() => billingSnapshotFor(db, c.id, undefined, { required: true })))).toEqual(['billingProfileId']);
+      expect(Object.keys(await fieldsOf(() => billingSnapshotFor(db, c.id, undefined, { required: true })))).toEqual([
+        'billingProfileId',
+      ]);
     });
   });
 });

@@ -21,7 +21,15 @@ const ids = (items: { id: number }[]) => items.map((i) => i.id).sort((a, b) => a
 
 describe('orders report', () => {
   it('needs an admin token', async () => {
-    for (const path of ['orders', 'orders/cancellations', 'orders/intents', 'orders/operational', 'drivers', 'drivers/documents', 'drivers/performance']) {
+    for (const path of [
+      'orders',
+      'orders/cancellations',
+      'orders/intents',
+      'orders/operational',
+      'drivers',
+      'drivers/documents',
+      'drivers/performance',
+    ]) {
       expect((await d.api.get(`/admin/reports/${path}`)).status, path).toBe(401);
       expect((await d.api.get(`/admin/reports/${path}`, d.clients.carla.token)).status, path).toBe(403);
       expect((await d.api.get(`/admin/reports/${path}/export`, d.clients.carla.token)).status, path).toBe(403);
@@ -30,11 +38,22 @@ describe('orders report', () => {
 
   it('documents all fourteen routes in the OpenAPI document, with their 200 and 422 answers', async () => {
     const doc = (await d.api.get('/openapi.json')).body;
-    for (const path of ['orders', 'orders/cancellations', 'orders/intents', 'orders/operational', 'drivers', 'drivers/documents', 'drivers/performance']) {
+    for (const path of [
+      'orders',
+      'orders/cancellations',
+      'orders/intents',
+      'orders/operational',
+      'drivers',
+      'drivers/documents',
+      'drivers/performance',
+    ]) {
       for (const suffix of ['', '/export']) {
-        const op = doc.paths[`/api/v1/admin/reports/${path}${suffix}`]?.get ?? doc.paths[`/admin/reports/${path}${suffix}`]?.get;
+        const op =
+          doc.paths[`/api/v1/admin/reports/${path}${suffix}`]?.get ?? doc.paths[`/admin/reports/${path}${suffix}`]?.get;
         expect(op, `${path}${suffix}`).toBeDefined();
-        expect(Object.keys(op.responses), `${path}${suffix}`).toEqual(expect.arrayContaining(['200', '401', '403', '422']));
+        expect(Object.keys(op.responses), `${path}${suffix}`).toEqual(
+          expect.arrayContaining(['200', '401', '403', '422']),
+        );
       }
     }
   });
@@ -76,9 +95,35 @@ describe('orders report', () => {
       incidents: 1,
     });
     // The counter-offer's driver gross 40 makes the water price round(40 / 0.9) = 44.44.
-    expect(row(o2)).toMatchObject({ payment_method: 'PAYPROV_DI', payment_status: 'confirmed', has_counter_offer: true, base_price_usd: 30, final_price_usd: 44.44, commission_usd: 4.44, driver_net_usd: 39.6, solidary_fund_usd: 0.84, rating: 4, incidents: 0, liters_diff_flagged: false });
-    expect(row(o5)).toMatchObject({ city_id: 2, city_name: 'Maracaibo', driver_name: 'Mario Zuliano', client_name: 'Marta Maracucha' });
-    expect(row(o3)).toMatchObject({ status: 'CANCELLED', driver_id: null, driver_name: null, final_price_usd: null, liters_delivered: null, liters_diff: null, acceptance_minutes: null, rating: null });
+    expect(row(o2)).toMatchObject({
+      payment_method: 'PAYPROV_DI',
+      payment_status: 'confirmed',
+      has_counter_offer: true,
+      base_price_usd: 30,
+      final_price_usd: 44.44,
+      commission_usd: 4.44,
+      driver_net_usd: 39.6,
+      solidary_fund_usd: 0.84,
+      rating: 4,
+      incidents: 0,
+      liters_diff_flagged: false,
+    });
+    expect(row(o5)).toMatchObject({
+      city_id: 2,
+      city_name: 'Maracaibo',
+      driver_name: 'Mario Zuliano',
+      client_name: 'Marta Maracucha',
+    });
+    expect(row(o3)).toMatchObject({
+      status: 'CANCELLED',
+      driver_id: null,
+      driver_name: null,
+      final_price_usd: null,
+      liters_delivered: null,
+      liters_diff: null,
+      acceptance_minutes: null,
+      rating: null,
+    });
     expect(row(o7)).toMatchObject({ status: 'EXPIRED', has_counter_offer: true, driver_id: null });
   });
 
@@ -119,15 +164,36 @@ describe('orders report', () => {
       ['date_from=2026-03-11&date_to=2026-03-11', [o5, o6, o7]],
       ['date_from=2026-02-01&date_to=2026-02-01', [d.orders.o0]],
     ];
-    for (const [query, expected] of cases) expect(ids((await list('orders', query)).items), query).toEqual([...expected].sort((a, b) => a - b));
+    for (const [query, expected] of cases)
+      expect(ids((await list('orders', query)).items), query).toEqual([...expected].sort((a, b) => a - b));
   });
 
   it('sorts the whole dataset by every key in both directions before paging', async () => {
-    const keys = ['id', 'created_at', 'status', 'water_type', 'city_name', 'client_name', 'driver_name', 'liters_requested', 'liters_delivered', 'liters_diff', 'base_price_usd', 'final_price_usd', 'commission_usd', 'driver_net_usd', 'acceptance_minutes', 'delivery_minutes', 'rating', 'incidents'];
+    const keys = [
+      'id',
+      'created_at',
+      'status',
+      'water_type',
+      'city_name',
+      'client_name',
+      'driver_name',
+      'liters_requested',
+      'liters_delivered',
+      'liters_diff',
+      'base_price_usd',
+      'final_price_usd',
+      'commission_usd',
+      'driver_net_usd',
+      'acceptance_minutes',
+      'delivery_minutes',
+      'rating',
+      'incidents',
+    ];
     for (const key of keys) {
       for (const direction of ['asc', 'desc'] as const) {
         const pages = [];
-        for (let page = 1; page <= 3; page++) pages.push(...(await list('orders', `sort=${key}&direction=${direction}&limit=3&page=${page}`)).items);
+        for (let page = 1; page <= 3; page++)
+          pages.push(...(await list('orders', `sort=${key}&direction=${direction}&limit=3&page=${page}`)).items);
         expect(pages, `${key} ${direction}`).toHaveLength(7);
         expectSorted(pages, key, direction);
       }
@@ -136,10 +202,15 @@ describe('orders report', () => {
 
   it('scopes an admin to their cities', async () => {
     const { o1, o2, o3, o4, o5, o6, o7 } = d.orders;
-    expect(ids((await list('orders', '', d.caracasAdmin.token)).items)).toEqual([o1, o2, o3, o4, o7].sort((a, b) => a - b));
+    expect(ids((await list('orders', '', d.caracasAdmin.token)).items)).toEqual(
+      [o1, o2, o3, o4, o7].sort((a, b) => a - b),
+    );
     expect(ids((await list('orders', '', d.maracaiboAdmin.token)).items)).toEqual([o5, o6].sort((a, b) => a - b));
     expect((await list('orders', 'city_id=2', d.caracasAdmin.token)).items).toEqual([]);
-    expect((await list('orders', '', d.maracaiboAdmin.token)).totals).toMatchObject({ pedidos: 2, monto_bruto_usd: 15 });
+    expect((await list('orders', '', d.maracaiboAdmin.token)).totals).toMatchObject({
+      pedidos: 2,
+      monto_bruto_usd: 15,
+    });
   });
 
   it('answers 422 naming the field for every bad filter, sort, direction, page or range', async () => {
@@ -169,14 +240,21 @@ describe('orders report', () => {
       }
     }
     // 30 calendar days counting both ends is the longest range.
-    expect((await d.api.get('/admin/reports/orders?date_from=2026-01-01&date_to=2026-01-30', d.root.token)).status).toBe(200);
+    expect(
+      (await d.api.get('/admin/reports/orders?date_from=2026-01-01&date_to=2026-01-30', d.root.token)).status,
+    ).toBe(200);
   });
 });
 
 describe('order city', () => {
   it('is the city nearest to the delivery point, whatever the driver’s city, and scopes customers too', async () => {
     // A driver whose profile says Caracas, working in Maracaibo, for a new client there.
-    const driver = await onlineDriver(d.t, { name: 'Caraqueño en Zulia', cityId: 1, lat: MARACAIBO.latitude + 0.01, lng: MARACAIBO.longitude });
+    const driver = await onlineDriver(d.t, {
+      name: 'Caraqueño en Zulia',
+      cityId: 1,
+      lat: MARACAIBO.latitude + 0.01,
+      lng: MARACAIBO.longitude,
+    });
     const client = await signInClient(d.t, undefined, 'Zuliana Nueva');
     const created = await d.api.post('/orders', client.token, orderBody({ ...MARACAIBO, basePrice: 9 }));
     expect(created.status).toBe(201);
@@ -185,9 +263,14 @@ describe('order city', () => {
     await settled(d);
     const history = await d.t.service.ctx.store.readStream(`order-${orderId}`);
     expect(history[0]).toMatchObject({ type: 'OrderCreated', data: { cityId: 2 } });
-    expect((await list('orders', `client_id=${client.user.id}`, d.maracaiboAdmin.token)).items).toMatchObject([{ id: orderId, city_name: 'Maracaibo' }]);
+    expect((await list('orders', `client_id=${client.user.id}`, d.maracaiboAdmin.token)).items).toMatchObject([
+      { id: orderId, city_name: 'Maracaibo' },
+    ]);
     expect((await list('orders', `client_id=${client.user.id}`, d.caracasAdmin.token)).items).toEqual([]);
-    const customers = async (token: string) => (await d.api.get(`/admin/customers?q=${encodeURIComponent(client.user.phone)}`, token)).body.items.map((c: { id: number }) => c.id);
+    const customers = async (token: string) =>
+      (await d.api.get(`/admin/customers?q=${encodeURIComponent(client.user.phone)}`, token)).body.items.map(
+        (c: { id: number }) => c.id,
+      );
     expect(await customers(d.maracaiboAdmin.token)).toEqual([client.user.id]);
     expect(await customers(d.caracasAdmin.token)).toEqual([]);
   });

@@ -1,6 +1,13 @@
 import { expect } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver, type SignedInUser } from '../support/actors.js';
+import {
+  signInAdmin,
+  signInClient,
+  signInDriver,
+  type SignedInAdmin,
+  type SignedInDriver,
+  type SignedInUser,
+} from '../support/actors.js';
 import { CARACAS, call, near, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
@@ -41,26 +48,52 @@ export const buildDataset = async (): Promise<Dataset> => {
   const tick = () => t.service.ctx.scheduler.tick();
   const step = (minutes: number) => clock.advance(minutes * MINUTE);
 
-  const invited = { caracas: await signInAdmin(t, { superAdmin: false, cityIds: [1] }), maracaibo: await signInAdmin(t, { superAdmin: false, cityIds: [2] }) };
+  const invited = {
+    caracas: await signInAdmin(t, { superAdmin: false, cityIds: [1] }),
+    maracaibo: await signInAdmin(t, { superAdmin: false, cityIds: [2] }),
+  };
   const ana = await onlineDriver(t, { name: 'Ana Conductora' });
   const bruno = await onlineDriver(t, { name: 'Bruno Conductor' });
-  const mario = await onlineDriver(t, { name: 'Mario Zuliano', cityId: 2, lat: MARACAIBO.latitude + 0.01, lng: MARACAIBO.longitude });
+  const mario = await onlineDriver(t, {
+    name: 'Mario Zuliano',
+    cityId: 2,
+    lat: MARACAIBO.latitude + 0.01,
+    lng: MARACAIBO.longitude,
+  });
   const pendiente = await signInDriver(t, { name: 'Pedro Pendiente', approved: false });
   const carla = await signInClient(t, undefined, 'Carla Cliente');
   const diego = await signInClient(t, undefined, 'Diego Cliente');
   const marta = await signInClient(t, undefined, 'Marta Maracucha');
   must('doc', await api.post('/driver/documents', ana.token, { type: 'RCV', expiresAt: '2026-03-01' }), 201);
 
-  const create = async (client: SignedInUser, body: Record<string, unknown>) => must('POST /orders', await api.post('/orders', client.token, orderBody(body)), 201).order.id as number;
+  const create = async (client: SignedInUser, body: Record<string, unknown>) =>
+    must('POST /orders', await api.post('/orders', client.token, orderBody(body)), 201).order.id as number;
   const bid = async (driver: SignedInDriver, orderId: number, driverGross?: number) =>
-    must('bid', driverGross === undefined ? await api.post(`/orders/${orderId}/accept`, driver.token, {}) : await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross }), 201).offer.id as number;
-  const acceptOffer = async (client: SignedInUser, offerId: number) => must('accept offer', await api.post(`/orders/offers/${offerId}/accept`, client.token), 200).order;
-  const deliver = async (driver: SignedInDriver, orderId: number, pin: string, actualLiters: number, at = near(0.001)) => {
+    must(
+      'bid',
+      driverGross === undefined
+        ? await api.post(`/orders/${orderId}/accept`, driver.token, {})
+        : await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross }),
+      201,
+    ).offer.id as number;
+  const acceptOffer = async (client: SignedInUser, offerId: number) =>
+    must('accept offer', await api.post(`/orders/offers/${offerId}/accept`, client.token), 200).order;
+  const deliver = async (
+    driver: SignedInDriver,
+    orderId: number,
+    pin: string,
+    actualLiters: number,
+    at = near(0.001),
+  ) => {
     must('start', await api.post(`/orders/${orderId}/start`, driver.token), 200);
     step(15);
     must('arrived', await api.post(`/orders/${orderId}/arrived`, driver.token, at), 200);
     step(5);
-    must('deliver', await api.post(`/orders/${orderId}/deliver`, driver.token, { actualLiters, deliveryPin: pin }), 200);
+    must(
+      'deliver',
+      await api.post(`/orders/${orderId}/deliver`, driver.token, { actualLiters, deliveryPin: pin }),
+      200,
+    );
   };
 
   // o0: the previous period (2026-02-01), delivered by Ana.
@@ -74,7 +107,14 @@ export const buildDataset = async (): Promise<Dataset> => {
   // o3: Carla cancels while it is being broadcast.
   const o3 = await create(carla, { basePrice: 10, litersRequested: 1000 });
   step(5);
-  must('cancel o3', await api.post(`/orders/${o3}/cancel`, carla.token, { reason_code: 'CLIENT_CHANGED_MIND', reason: 'Ya no la necesito' }), 200);
+  must(
+    'cancel o3',
+    await api.post(`/orders/${o3}/cancel`, carla.token, {
+      reason_code: 'CLIENT_CHANGED_MIND',
+      reason: 'Ya no la necesito',
+    }),
+    200,
+  );
   step(10);
   // o1: cash, accepted at the published price after 3 minutes, 1800 of 2000 liters, rated 5, one incident.
   const o1 = await create(carla, { basePrice: 25, litersRequested: 2000 });
@@ -83,7 +123,11 @@ export const buildDataset = async (): Promise<Dataset> => {
   step(10);
   await deliver(ana, o1, order.delivery_pin, 1800);
   must('rate o1', await api.post(`/orders/${o1}/rating`, carla.token, { score: 5 }), 201);
-  must('incident o1', await api.post(`/orders/${o1}/incidents`, carla.token, { type: 'ACCESO_BLOQUEADO', description: 'Portón cerrado' }), 201);
+  must(
+    'incident o1',
+    await api.post(`/orders/${o1}/incidents`, carla.token, { type: 'ACCESO_BLOQUEADO', description: 'Portón cerrado' }),
+    201,
+  );
   // o2: online, counter-offer (driver gross 40), a failed payment then a confirmed one, rated 4.
   const o2 = await create(diego, { basePrice: 30, litersRequested: 3000, paymentMethod: 'PAYPROV_DI' });
   step(2);
@@ -109,7 +153,10 @@ export const buildDataset = async (): Promise<Dataset> => {
   const o5 = await create(marta, { basePrice: 15, litersRequested: 1000, ...MARACAIBO });
   step(6);
   order = await acceptOffer(marta, await bid(mario, o5));
-  await deliver(mario, o5, order.delivery_pin, 1000, { latitude: MARACAIBO.latitude + 0.001, longitude: MARACAIBO.longitude });
+  await deliver(mario, o5, order.delivery_pin, 1000, {
+    latitude: MARACAIBO.latitude + 0.001,
+    longitude: MARACAIBO.longitude,
+  });
   const o6 = await create(marta, { basePrice: 12, litersRequested: 800, ...MARACAIBO });
   step(2);
   must('cancel o6', await api.post(`/orders/${o6}/cancel`, root.token, { reason_code: 'ADMIN_TEST' }), 200);
@@ -123,12 +170,20 @@ export const buildDataset = async (): Promise<Dataset> => {
   // Documents: Ana's medical certificate expires in 9 days (recorded now), her RCV expired 10 days ago.
   must('doc', await api.post('/driver/documents', ana.token, { type: 'MEDICAL_CERT', expiresAt: '2026-03-20' }), 201);
 
-  must('suspend', await api.post(`/admin/drivers/${mario.driverId}/suspend`, root.token, { reason: 'Documentos en revisión' }), 200);
+  must(
+    'suspend',
+    await api.post(`/admin/drivers/${mario.driverId}/suspend`, root.token, { reason: 'Documentos en revisión' }),
+    200,
+  );
 
   // Invited at the start (the bootstrap token is then fresh); signed in again now that the clock moved on.
   const relogin = async (a: SignedInAdmin): Promise<SignedInAdmin> => ({
     admin: a.admin,
-    token: must('login', await t.request('POST', '/api/v1/admin/auth/login', { body: { email: a.admin.email, password: ADMIN_PASSWORD } }), 200).access_token,
+    token: must(
+      'login',
+      await t.request('POST', '/api/v1/admin/auth/login', { body: { email: a.admin.email, password: ADMIN_PASSWORD } }),
+      200,
+    ).access_token,
   });
   const caracasAdmin = await relogin(invited.caracas);
   const maracaiboAdmin = await relogin(invited.maracaibo);
@@ -163,6 +218,9 @@ export const expectSorted = (items: Record<string, unknown>[], key: string, dire
   };
   for (let i = 1; i < items.length; i++) {
     const c = cmp(items[i - 1][key], items[i][key]);
-    expect(direction === 'asc' ? c <= 0 : c >= 0, `${key} ${direction}: ${JSON.stringify(items.map((x) => x[key]))}`).toBe(true);
+    expect(
+      direction === 'asc' ? c <= 0 : c >= 0,
+      `${key} ${direction}: ${JSON.stringify(items.map((x) => x[key]))}`,
+    ).toBe(true);
   }
 };

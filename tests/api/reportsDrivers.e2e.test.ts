@@ -51,11 +51,33 @@ describe('drivers report', () => {
       incidents: 1,
     });
     // Online, driver gross 40 less 1 % solidary: the wallet earned 39.60.
-    expect(row(bruno.driverId)).toMatchObject({ deliveries: 1, gross_earnings_usd: 40, commission_paid_usd: 4.44, solidary_usd: 0.4, rating: 4, balance_usd: 39.6, cash_debt_usd: 0 });
+    expect(row(bruno.driverId)).toMatchObject({
+      deliveries: 1,
+      gross_earnings_usd: 40,
+      commission_paid_usd: 4.44,
+      solidary_usd: 0.4,
+      rating: 4,
+      balance_usd: 39.6,
+      cash_debt_usd: 0,
+    });
     // One cash delivery at 15: 1.50 of commission owed.
-    expect(row(mario.driverId)).toMatchObject({ availability: 'bloqueado', block_reason: 'Documentos en revisión', deliveries: 1, balance_usd: -1.5, cash_debt_usd: 1.5 });
-    expect(row(pendiente.driverId)).toMatchObject({ kyc_state: 'PENDING_KYC', availability: 'fuera_de_linea', plate: null, capacity: null, rating: null, deliveries: 0 });
-    const sum = (f: string) => Math.round(items.reduce((s: number, i: Record<string, number>) => s + i[f], 0) * 100) / 100;
+    expect(row(mario.driverId)).toMatchObject({
+      availability: 'bloqueado',
+      block_reason: 'Documentos en revisión',
+      deliveries: 1,
+      balance_usd: -1.5,
+      cash_debt_usd: 1.5,
+    });
+    expect(row(pendiente.driverId)).toMatchObject({
+      kyc_state: 'PENDING_KYC',
+      availability: 'fuera_de_linea',
+      plate: null,
+      capacity: null,
+      rating: null,
+      deliveries: 0,
+    });
+    const sum = (f: string) =>
+      Math.round(items.reduce((s: number, i: Record<string, number>) => s + i[f], 0) * 100) / 100;
     expect(totals).toEqual({
       conductores: 4,
       aprobados: 3,
@@ -84,16 +106,37 @@ describe('drivers report', () => {
       ['capacity_min=10000&capacity_max=10000', [ana.driverId, bruno.driverId, mario.driverId]],
       ['capacity_max=5000', []],
     ];
-    for (const [query, expected] of cases) expect(driverIds((await list('drivers', query)).items), query).toEqual([...expected].sort((a, b) => a - b));
+    for (const [query, expected] of cases)
+      expect(driverIds((await list('drivers', query)).items), query).toEqual([...expected].sort((a, b) => a - b));
     const keys: [string, string][] = [
-      ['name', 'name'], ['registered_at', 'registered_at'], ['kyc_state', 'kyc_state'], ['rating', 'rating'], ['ratings_count', 'ratings_count'],
-      ['capacity', 'capacity'], ['balance_usd', 'balance_usd'], ['cash_debt_usd', 'cash_debt_usd'], ['last_activity', 'last_activity'], ['deliveries', 'deliveries'],
-      ['liters_delivered', 'liters_delivered'], ['gross_earnings_usd', 'gross_earnings_usd'], ['commission_paid_usd', 'commission_paid_usd'], ['own_cancellations', 'own_cancellations'],
+      ['name', 'name'],
+      ['registered_at', 'registered_at'],
+      ['kyc_state', 'kyc_state'],
+      ['rating', 'rating'],
+      ['ratings_count', 'ratings_count'],
+      ['capacity', 'capacity'],
+      ['balance_usd', 'balance_usd'],
+      ['cash_debt_usd', 'cash_debt_usd'],
+      ['last_activity', 'last_activity'],
+      ['deliveries', 'deliveries'],
+      ['liters_delivered', 'liters_delivered'],
+      ['gross_earnings_usd', 'gross_earnings_usd'],
+      ['commission_paid_usd', 'commission_paid_usd'],
+      ['own_cancellations', 'own_cancellations'],
     ];
     for (const [key, field] of keys) {
-      for (const direction of ['asc', 'desc'] as const) expectSorted((await list('drivers', `sort=${key}&direction=${direction}&limit=2`)).items.concat((await list('drivers', `sort=${key}&direction=${direction}&limit=2&page=2`)).items), field, direction);
+      for (const direction of ['asc', 'desc'] as const)
+        expectSorted(
+          (await list('drivers', `sort=${key}&direction=${direction}&limit=2`)).items.concat(
+            (await list('drivers', `sort=${key}&direction=${direction}&limit=2&page=2`)).items,
+          ),
+          field,
+          direction,
+        );
     }
-    expect(driverIds((await list('drivers', '', d.caracasAdmin.token)).items)).toEqual([ana.driverId, bruno.driverId].sort((a, b) => a - b));
+    expect(driverIds((await list('drivers', '', d.caracasAdmin.token)).items)).toEqual(
+      [ana.driverId, bruno.driverId].sort((a, b) => a - b),
+    );
     expect(driverIds((await list('drivers', '', d.maracaiboAdmin.token)).items)).toEqual([mario.driverId]);
     await expect422('drivers', 'rating_min=6', 'rating_min');
     await expect422('drivers', 'rating_min=4&rating_max=2', 'rating_max');
@@ -128,27 +171,70 @@ describe('driver documents report', () => {
       days_remaining: -10,
       blocks: true,
     });
-    expect(items[1]).toMatchObject({ driver_id: ana.driverId, document: 'MEDICAL_CERT', status: 'por_vencer', traffic_light: 'amarillo', days_remaining: 9, blocks: false });
-    const byDoc = (id: number, doc: string) => all.find((i: { driver_id: number; document: string }) => i.driver_id === id && i.document === doc);
-    expect(byDoc(ana.driverId, 'LICENSE')).toMatchObject({ status: 'vigente', traffic_light: 'verde', expires_at: '2099-12-31', blocks: false });
-    expect(byDoc(ana.driverId, 'SANITARY_CERT')).toMatchObject({ status: 'faltante', traffic_light: 'gris', expires_at: null, days_remaining: null, blocks: false });
-    expect(byDoc(pendiente.driverId, 'ID_FRONT')).toMatchObject({ status: 'faltante', traffic_light: 'rojo', blocks: true, kyc_state: 'PENDING_KYC', kyc_approved_at: null });
+    expect(items[1]).toMatchObject({
+      driver_id: ana.driverId,
+      document: 'MEDICAL_CERT',
+      status: 'por_vencer',
+      traffic_light: 'amarillo',
+      days_remaining: 9,
+      blocks: false,
+    });
+    const byDoc = (id: number, doc: string) =>
+      all.find((i: { driver_id: number; document: string }) => i.driver_id === id && i.document === doc);
+    expect(byDoc(ana.driverId, 'LICENSE')).toMatchObject({
+      status: 'vigente',
+      traffic_light: 'verde',
+      expires_at: '2099-12-31',
+      blocks: false,
+    });
+    expect(byDoc(ana.driverId, 'SANITARY_CERT')).toMatchObject({
+      status: 'faltante',
+      traffic_light: 'gris',
+      expires_at: null,
+      days_remaining: null,
+      blocks: false,
+    });
+    expect(byDoc(pendiente.driverId, 'ID_FRONT')).toMatchObject({
+      status: 'faltante',
+      traffic_light: 'rojo',
+      blocks: true,
+      kyc_state: 'PENDING_KYC',
+      kyc_approved_at: null,
+    });
     expect(totals).toEqual({ vigentes: 6, por_vencer: 1, vencidos: 1, faltantes: 16, conductores_bloqueados: 2 });
   });
 
   it('applies every filter, sorts by every key, pages up to 200 and scopes', async () => {
     const { ana, pendiente } = d.drivers;
     expect((await list('drivers/documents', 'document=RCV')).items).toHaveLength(4);
-    expect((await list('drivers/documents', 'status=vencido')).items.map((i: { document: string }) => i.document)).toEqual(['RCV']);
+    expect(
+      (await list('drivers/documents', 'status=vencido')).items.map((i: { document: string }) => i.document),
+    ).toEqual(['RCV']);
     expect((await list('drivers/documents', 'status=por_vencer')).items).toHaveLength(1);
     expect((await list('drivers/documents', 'status=vigente')).items).toHaveLength(6);
     const blocked = (await list('drivers/documents', 'only_blocked=true')).items;
-    expect(blocked.map((i: { driver_id: number; document: string }) => `${i.driver_id}:${i.document}`).sort()).toEqual([`${ana.driverId}:RCV`, `${pendiente.driverId}:ID_FRONT`, `${pendiente.driverId}:LICENSE`].sort());
+    expect(blocked.map((i: { driver_id: number; document: string }) => `${i.driver_id}:${i.document}`).sort()).toEqual(
+      [`${ana.driverId}:RCV`, `${pendiente.driverId}:ID_FRONT`, `${pendiente.driverId}:LICENSE`].sort(),
+    );
     expect((await list('drivers/documents', 'kyc_state=PENDING_KYC')).items).toHaveLength(6);
     expect((await list('drivers/documents', 'limit=200')).meta.per_page).toBe(200);
-    for (const key of ['driver_name', 'id_number', 'kyc_state', 'kyc_approved_at', 'document', 'status', 'traffic_light', 'expires_at', 'days_remaining', 'blocks']) {
+    for (const key of [
+      'driver_name',
+      'id_number',
+      'kyc_state',
+      'kyc_approved_at',
+      'document',
+      'status',
+      'traffic_light',
+      'expires_at',
+      'days_remaining',
+      'blocks',
+    ]) {
       for (const direction of ['asc', 'desc'] as const) {
-        const all = [...(await list('drivers/documents', `sort=${key}&direction=${direction}&limit=12`)).items, ...(await list('drivers/documents', `sort=${key}&direction=${direction}&limit=12&page=2`)).items];
+        const all = [
+          ...(await list('drivers/documents', `sort=${key}&direction=${direction}&limit=12`)).items,
+          ...(await list('drivers/documents', `sort=${key}&direction=${direction}&limit=12&page=2`)).items,
+        ];
         expect(all).toHaveLength(24);
         expectSorted(all, key, direction);
       }
@@ -163,11 +249,16 @@ describe('driver documents report', () => {
 
   it('shows the national id of the driver’s payout account in both reports, and keeps it when an account has none', async () => {
     const { bruno } = d.drivers;
-    const set = async (body: Record<string, unknown>) => expect((await d.api.post('/wallet/me/payout-config', bruno.token, body)).status).toBe(200);
+    const set = async (body: Record<string, unknown>) =>
+      expect((await d.api.post('/wallet/me/payout-config', bruno.token, body)).status).toBe(200);
     const idNumbers = async () => {
       await settled(d);
-      const drivers = (await list('drivers')).items.filter((i: { driver_id: number }) => i.driver_id === bruno.driverId);
-      const documents = (await list('drivers/documents', 'limit=200')).items.filter((i: { driver_id: number }) => i.driver_id === bruno.driverId);
+      const drivers = (await list('drivers')).items.filter(
+        (i: { driver_id: number }) => i.driver_id === bruno.driverId,
+      );
+      const documents = (await list('drivers/documents', 'limit=200')).items.filter(
+        (i: { driver_id: number }) => i.driver_id === bruno.driverId,
+      );
       return [...new Set([...drivers, ...documents].map((i: { id_number: string | null }) => i.id_number))];
     };
     expect(await idNumbers()).toEqual([null]);
@@ -185,7 +276,13 @@ describe('driver performance report', () => {
     const { ana, bruno, mario } = d.drivers;
     const body = await list('drivers/performance', window);
     expect(body.granularity).toBe('month');
-    expect(body.items.map((i: { period: string; driver_id: number; rank: number | null }) => [i.period, i.driver_id, i.rank])).toEqual([
+    expect(
+      body.items.map((i: { period: string; driver_id: number; rank: number | null }) => [
+        i.period,
+        i.driver_id,
+        i.rank,
+      ]),
+    ).toEqual([
       ['2026-02', ana.driverId, 1],
       ['2026-03', ana.driverId, 1],
       ['2026-03', bruno.driverId, 2],
@@ -212,33 +309,79 @@ describe('driver performance report', () => {
       rating: 5,
       incidents: 1,
     });
-    const march = (q: string) => list('drivers/performance', `${window}&${q}`).then((b) => b.items.filter((i: { period: string }) => i.period === '2026-03').map((i: { driver_id: number; rank: number | null }) => [i.driver_id, i.rank]));
-    expect(await march('rank_by=earnings_usd')).toEqual([[bruno.driverId, 1], [ana.driverId, 2], [mario.driverId, 3]]);
-    expect(await march('rank_by=liters_delivered')).toEqual([[bruno.driverId, 1], [ana.driverId, 2], [mario.driverId, 3]]);
-    expect(await march('rank_by=rating')).toEqual([[ana.driverId, 1], [bruno.driverId, 2], [mario.driverId, 3]]);
-    expect(await march('min_deliveries=2')).toEqual([[ana.driverId, null], [bruno.driverId, null], [mario.driverId, null]]);
+    const march = (q: string) =>
+      list('drivers/performance', `${window}&${q}`).then((b) =>
+        b.items
+          .filter((i: { period: string }) => i.period === '2026-03')
+          .map((i: { driver_id: number; rank: number | null }) => [i.driver_id, i.rank]),
+      );
+    expect(await march('rank_by=earnings_usd')).toEqual([
+      [bruno.driverId, 1],
+      [ana.driverId, 2],
+      [mario.driverId, 3],
+    ]);
+    expect(await march('rank_by=liters_delivered')).toEqual([
+      [bruno.driverId, 1],
+      [ana.driverId, 2],
+      [mario.driverId, 3],
+    ]);
+    expect(await march('rank_by=rating')).toEqual([
+      [ana.driverId, 1],
+      [bruno.driverId, 2],
+      [mario.driverId, 3],
+    ]);
+    expect(await march('min_deliveries=2')).toEqual([
+      [ana.driverId, null],
+      [bruno.driverId, null],
+      [mario.driverId, null],
+    ]);
     expect((await list('drivers/performance', `${window}&driver_id=${bruno.driverId}`)).items).toHaveLength(1);
-    expect((await list('drivers/performance', `${window}&granularity=day`)).items.map((i: { period: string }) => i.period)).toEqual(['2026-02-01', '2026-03-10', '2026-03-10', '2026-03-11']);
-    expect((await list('drivers/performance', `${window}&granularity=week`)).items.map((i: { period: string }) => i.period)).toEqual(['2026-W05', '2026-W11', '2026-W11', '2026-W11']);
+    expect(
+      (await list('drivers/performance', `${window}&granularity=day`)).items.map((i: { period: string }) => i.period),
+    ).toEqual(['2026-02-01', '2026-03-10', '2026-03-10', '2026-03-11']);
+    expect(
+      (await list('drivers/performance', `${window}&granularity=week`)).items.map((i: { period: string }) => i.period),
+    ).toEqual(['2026-W05', '2026-W11', '2026-W11', '2026-W11']);
     // Default: the last 3 months, by month.
-    expect((await list('drivers/performance')).items.map((i: { period: string }) => i.period)).toEqual(['2026-02', '2026-03', '2026-03', '2026-03']);
-    expect((await list('drivers/performance', window, d.maracaiboAdmin.token)).items.map((i: { driver_id: number }) => i.driver_id)).toEqual([mario.driverId]);
+    expect((await list('drivers/performance')).items.map((i: { period: string }) => i.period)).toEqual([
+      '2026-02',
+      '2026-03',
+      '2026-03',
+      '2026-03',
+    ]);
+    expect(
+      (await list('drivers/performance', window, d.maracaiboAdmin.token)).items.map(
+        (i: { driver_id: number }) => i.driver_id,
+      ),
+    ).toEqual([mario.driverId]);
   });
 
   it('pages like every report list: the rows of a page in period and rank order, and the count of all', async () => {
     const { bruno, mario } = d.drivers;
     const body = await list('drivers/performance', `${window}&limit=2&page=2`);
-    expect(body.items.map((i: { period: string; driver_id: number; rank: number }) => [i.period, i.driver_id, i.rank])).toEqual([
+    expect(
+      body.items.map((i: { period: string; driver_id: number; rank: number }) => [i.period, i.driver_id, i.rank]),
+    ).toEqual([
       ['2026-03', bruno.driverId, 2],
       ['2026-03', mario.driverId, 3],
     ]);
     expect(body.meta).toEqual({ total: 4, per_page: 2, current_page: 2, last_page: 2 });
     expect((await list('drivers/performance', `${window}&page=3&limit=2`)).items).toEqual([]);
-    expect((await list('drivers/performance', window)).meta).toEqual({ total: 4, per_page: 25, current_page: 1, last_page: 1 });
+    expect((await list('drivers/performance', window)).meta).toEqual({
+      total: 4,
+      per_page: 25,
+      current_page: 1,
+      last_page: 1,
+    });
     // By day a page is cut from the days it spans: every page of every size is that slice of the whole.
     const byDay = `${window}&granularity=day`;
     const whole = (await list('drivers/performance', byDay)).items;
-    expect(whole.map((i: { period: string }) => i.period)).toEqual(['2026-02-01', '2026-03-10', '2026-03-10', '2026-03-11']);
+    expect(whole.map((i: { period: string }) => i.period)).toEqual([
+      '2026-02-01',
+      '2026-03-10',
+      '2026-03-10',
+      '2026-03-11',
+    ]);
     for (const limit of [1, 2, 3]) {
       for (let p = 1; p <= Math.ceil(whole.length / limit) + 1; p++) {
         const paged = await list('drivers/performance', `${byDay}&limit=${limit}&page=${p}`);
@@ -250,7 +393,10 @@ describe('driver performance report', () => {
 
   it('answers 422 for a range over 366 days or a bad filter', async () => {
     await expect422('drivers/performance', 'date_from=2025-01-01&date_to=2026-01-02', 'date_to');
-    expect((await d.api.get('/admin/reports/drivers/performance?date_from=2025-01-01&date_to=2026-01-01', d.root.token)).status).toBe(200);
+    expect(
+      (await d.api.get('/admin/reports/drivers/performance?date_from=2025-01-01&date_to=2026-01-01', d.root.token))
+        .status,
+    ).toBe(200);
     await expect422('drivers/performance', 'granularity=year', 'granularity');
     await expect422('drivers/performance', 'rank_by=speed', 'rank_by');
     await expect422('drivers/performance', 'min_deliveries=-1', 'min_deliveries');

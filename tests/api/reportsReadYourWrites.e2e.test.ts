@@ -39,7 +39,10 @@ describe('reports and city-scoped customers hold every acknowledged write', () =
       // The BOM-prefixed header line, then one line per order.
       expect(String(exported.body).trim().split('\n')).toHaveLength(n + 1);
 
-      const customers = await api.get(`/admin/customers?q=${encodeURIComponent(client.user.phone)}`, caracasAdmin.token);
+      const customers = await api.get(
+        `/admin/customers?q=${encodeURIComponent(client.user.phone)}`,
+        caracasAdmin.token,
+      );
       expect(customers.status).toBe(200);
       expect(customers.body.items.map((c: { id: number }) => c.id)).toEqual([client.user.id]);
     }

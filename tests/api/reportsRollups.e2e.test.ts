@@ -20,12 +20,20 @@ beforeAll(async () => {
   d = await buildDataset();
   // 23:50 in Caracas on 2026-03-11, delivered at 00:35 on the 12th: the order stays in the 11th's bucket.
   d.clock.set('2026-03-12T03:50:00Z');
-  const flow = await confirmedOrder(d.t, { client: d.clients.diego, driver: d.drivers.bruno, body: { basePrice: 40, litersRequested: 2500 } });
+  const flow = await confirmedOrder(d.t, {
+    client: d.clients.diego,
+    driver: d.drivers.bruno,
+    body: { basePrice: 40, litersRequested: 2500 },
+  });
   lateOrder = flow.orderId;
   d.clock.advance(30 * 60_000);
   await arrive(d.t, flow);
   d.clock.advance(15 * 60_000);
-  const delivered = await d.api.post(`/orders/${flow.orderId}/deliver`, flow.driver.token, { actualLiters: 2400, deliveryPin: flow.pin, ...near(0.001) });
+  const delivered = await d.api.post(`/orders/${flow.orderId}/deliver`, flow.driver.token, {
+    actualLiters: 2400,
+    deliveryPin: flow.pin,
+    ...near(0.001),
+  });
   expect(delivered.status).toBe(200);
   expect((await d.api.post(`/orders/${flow.orderId}/rating`, d.clients.diego.token, { score: 3 })).status).toBe(201);
   await settled(d);
@@ -43,14 +51,47 @@ const context = async (rowsOnly: boolean, scope: ReportContext['scope'] = { all:
 
 const WINDOW = 'date_from=2026-02-15&date_to=2026-03-13';
 const CASES: [Report<any, any>, string[]][] = [
-  [ordersReport, ['', WINDOW, `${WINDOW}&city_id=1`, `${WINDOW}&water_type=POTABLE`, `${WINDOW}&driver_id=DRIVER`, `${WINDOW}&status=DELIVERED`, `${WINDOW}&client_id=CLIENT`]],
+  [
+    ordersReport,
+    [
+      '',
+      WINDOW,
+      `${WINDOW}&city_id=1`,
+      `${WINDOW}&water_type=POTABLE`,
+      `${WINDOW}&driver_id=DRIVER`,
+      `${WINDOW}&status=DELIVERED`,
+      `${WINDOW}&client_id=CLIENT`,
+    ],
+  ],
   [intentsReport, ['', WINDOW, `${WINDOW}&city_id=2`, `${WINDOW}&client_id=CLIENT`, `${WINDOW}&has_offers=true`]],
-  [operationalReport, ['', WINDOW, 'date_from=2026-03-01&date_to=2026-03-13', `${WINDOW}&city_id=1`, `${WINDOW}&driver_id=DRIVER`, `${WINDOW}&water_type=POTABLE`, `${WINDOW}&client_id=CLIENT`]],
-  [performanceReport, ['', 'date_from=2026-01-01&date_to=2026-03-31', 'granularity=day&date_from=2026-01-20&date_to=2026-03-13', 'granularity=week', `granularity=day&driver_id=DRIVER`]],
+  [
+    operationalReport,
+    [
+      '',
+      WINDOW,
+      'date_from=2026-03-01&date_to=2026-03-13',
+      `${WINDOW}&city_id=1`,
+      `${WINDOW}&driver_id=DRIVER`,
+      `${WINDOW}&water_type=POTABLE`,
+      `${WINDOW}&client_id=CLIENT`,
+    ],
+  ],
+  [
+    performanceReport,
+    [
+      '',
+      'date_from=2026-01-01&date_to=2026-03-31',
+      'granularity=day&date_from=2026-01-20&date_to=2026-03-13',
+      'granularity=week',
+      `granularity=day&driver_id=DRIVER`,
+    ],
+  ],
 ];
 
 const parsed = (r: Report<any, any>, query: string) => {
-  const q = query.replace('DRIVER', String(d.drivers.bruno.driverId)).replace('CLIENT', String(d.clients.diego.user.id));
+  const q = query
+    .replace('DRIVER', String(d.drivers.bruno.driverId))
+    .replace('CLIENT', String(d.clients.diego.user.id));
   return r.query.parse(Object.fromEntries(new URLSearchParams(q)));
 };
 
@@ -69,11 +110,18 @@ describe('daily roll-ups', () => {
   it('give every switched route the answer of the order rows', async () => {
     await expectSameAnswers();
     // Not an empty dataset agreeing with itself.
-    const day = (await operationalReport.list(await context(false), parsed(operationalReport, WINDOW))) as { items: { date: string; published: number; delivered: number }[] };
+    const day = (await operationalReport.list(await context(false), parsed(operationalReport, WINDOW))) as {
+      items: { date: string; published: number; delivered: number }[];
+    };
     expect(day.items.find((i) => i.date === '2026-03-11')).toMatchObject({ published: 4, delivered: 2 });
     expect(day.items.find((i) => i.date === '2026-03-12')).toMatchObject({ published: 0 });
-    const months = (await performanceReport.list(await context(false), parsed(performanceReport, ''))) as { items: { period: string; driver_id: number; deliveries: number; rating: number | null }[] };
-    expect(months.items.find((i) => i.period === '2026-03' && i.driver_id === d.drivers.bruno.driverId)).toMatchObject({ deliveries: 2, rating: 3.5 });
+    const months = (await performanceReport.list(await context(false), parsed(performanceReport, ''))) as {
+      items: { period: string; driver_id: number; deliveries: number; rating: number | null }[];
+    };
+    expect(months.items.find((i) => i.period === '2026-03' && i.driver_id === d.drivers.bruno.driverId)).toMatchObject({
+      deliveries: 2,
+      rating: 3.5,
+    });
   });
 
   it('serve the same figures over HTTP', async () => {
@@ -87,9 +135,12 @@ describe('daily roll-ups', () => {
     expect(await calendarZone(d.t.service.ctx.db)).toBe('+02:00');
     await expectSameAnswers();
     // 03:50 UTC is 05:50 at +02:00: the late order now belongs to the 12th.
-    const body = (await d.api.get(`/admin/reports/orders/operational?${WINDOW}`, d.root.token)).body as { items: { date: string; published: number }[] };
+    const body = (await d.api.get(`/admin/reports/orders/operational?${WINDOW}`, d.root.token)).body as {
+      items: { date: string; published: number }[];
+    };
     expect(body.items.find((i) => i.date === '2026-03-12')).toMatchObject({ published: 1 });
-    const orders = (await d.api.get(`/admin/reports/orders?date_from=2026-03-12&date_to=2026-03-12`, d.root.token)).body as { items: { id: number }[] };
+    const orders = (await d.api.get(`/admin/reports/orders?date_from=2026-03-12&date_to=2026-03-12`, d.root.token))
+      .body as { items: { id: number }[] };
     expect(orders.items.map((i) => i.id)).toEqual([lateOrder]);
   });
 });

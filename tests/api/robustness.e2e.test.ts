@@ -111,7 +111,10 @@ const PROPERTY_VALUES: [string, { value?: Json; rawValue?: string }][] = [
   ['huge date', { value: '99999-12-31T00:00:00Z' }],
 ];
 
-const resolve = (doc: { components?: { schemas?: Record<string, Schema> } }, s: Schema | undefined): Schema | undefined => {
+const resolve = (
+  doc: { components?: { schemas?: Record<string, Schema> } },
+  s: Schema | undefined,
+): Schema | undefined => {
   if (!s?.$ref) return s;
   return resolve(doc, doc.components?.schemas?.[s.$ref.replace('#/components/schemas/', '')]);
 };
@@ -151,7 +154,9 @@ const sampleOf = (doc: Parameters<typeof resolve>[0], schema: Schema | undefined
       if (s.format === 'uri' || s.format === 'url') return 'https://example.com/x';
       if (/phone/i.test(name)) return '+584120000000';
       const text = 'valor de prueba 12345';
-      return s.maxLength !== undefined && s.maxLength < text.length ? 'v'.repeat(Math.max(s.minLength ?? 1, 1)).slice(0, s.maxLength) : text;
+      return s.maxLength !== undefined && s.maxLength < text.length
+        ? 'v'.repeat(Math.max(s.minLength ?? 1, 1)).slice(0, s.maxLength)
+        : text;
     }
     default:
       return 'x';
@@ -174,14 +179,19 @@ const propertyPaths = (base: Json): (string | number)[][] => {
   return Object.entries(base).flatMap(([k, v]): (string | number)[][] => {
     const inner = Array.isArray(v) ? v[0] : v;
     const prefix: (string | number)[] = Array.isArray(v) ? [k, 0] : [k];
-    const nested = inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.keys(inner).map((n) => [...prefix, n]) : [];
+    const nested =
+      inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.keys(inner).map((n) => [...prefix, n]) : [];
     return [[k], ...nested];
   });
 };
 
 /** Bodies of the routes whose body is not in the OpenAPI document (the provider defines it). */
 const UNDOCUMENTED_BODIES: Record<string, Json> = {
-  '/payments/webhook/{provider}': { id: 'evt-robustness-1', type: 'payment.confirmed', data: { reference: 'ref-1', amount_cents: 100 } },
+  '/payments/webhook/{provider}': {
+    id: 'evt-robustness-1',
+    type: 'payment.confirmed',
+    data: { reference: 'ref-1', amount_cents: 100 },
+  },
 };
 
 /**
@@ -190,10 +200,11 @@ const UNDOCUMENTED_BODIES: Record<string, Json> = {
  */
 const specUpstreamAnswer = (route: string, status: number, text: string): boolean =>
   route.startsWith('/geocoding/') &&
-  ((status === 503 && text.includes('"error":"GeocodingNotConfigured"')) || (status === 502 && text.includes('"error":"UpstreamError"')));
+  ((status === 503 && text.includes('"error":"GeocodingNotConfigured"')) ||
+    (status === 502 && text.includes('"error":"UpstreamError"')));
 
 const summarize = (v: unknown): string => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined';
+  const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined');
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
@@ -207,7 +218,18 @@ const runAll = async <T>(items: T[], limit: number, fn: (item: T) => Promise<voi
 };
 
 const STACK_MARKERS = [/\bat [\w$.<>]+ \(/, /^\s+at /m, /\.ts:\d/, /\.js:\d+:\d+/, /node_modules/];
-const SQL_MARKERS = [/SELECT/, /INSERT/, /UPDATE .* SET/, /DELETE FROM/, /relation "/, /syntax error/, /violates/, /column "/, /invalid input syntax/, /out of range for type/];
+const SQL_MARKERS = [
+  /SELECT/,
+  /INSERT/,
+  /UPDATE .* SET/,
+  /DELETE FROM/,
+  /relation "/,
+  /syntax error/,
+  /violates/,
+  /column "/,
+  /invalid input syntax/,
+  /out of range for type/,
+];
 
 describe('robustness: hostile input on every route never yields a 500, a stack trace or SQL text', () => {
   let t: TestService;
@@ -229,7 +251,13 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
     Object.assign(tokens, { client: client.token, driver: driver.token, admin: admin.token, superAdmin: root.token });
     const billing = await t.request('POST', '/api/v1/billing-profiles', {
       token: client.token,
-      body: { entityType: 'NATURAL', idNumber: 'V12345678', name: 'Cliente', address: 'Caracas', phone: '+584120000000' },
+      body: {
+        entityType: 'NATURAL',
+        idNumber: 'V12345678',
+        name: 'Cliente',
+        address: 'Caracas',
+        phone: '+584120000000',
+      },
     });
     Object.assign(ids, {
       orderId: String(flow.orderId),
@@ -271,7 +299,13 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
 
     for (const name of pathParams)
       for (const [label, value] of BAD_PATH_VALUES)
-        out.push({ method: M, route, url: withParams({ [name]: value }), payload: `path ${name}=${label}`, body: base });
+        out.push({
+          method: M,
+          route,
+          url: withParams({ [name]: value }),
+          payload: `path ${name}=${label}`,
+          body: base,
+        });
 
     if (M !== 'GET') {
       out.push({ method: M, route, url, payload: 'no body' });
@@ -283,7 +317,7 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
         ['JSON number', '42'],
         ['JSON true', 'true'],
         ['malformed {"a":', '{"a":'],
-        ['malformed {\'a\':1}', "{'a':1}"],
+        ["malformed {'a':1}", "{'a':1}"],
         ['empty text', ''],
         ['deep nesting', '['.repeat(5_000) + ']'.repeat(5_000)],
         ['__proto__ pollution', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}'],
@@ -291,13 +325,39 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
       for (const [label, raw] of shapes) out.push({ method: M, route, url, payload: `body ${label}`, raw });
       const valid = JSON.stringify(base ?? {});
       out.push({ method: M, route, url, payload: 'content-type text/plain', raw: valid, contentType: 'text/plain' });
-      out.push({ method: M, route, url, payload: 'content-type form', raw: 'a=1&b[c]=2', contentType: 'application/x-www-form-urlencoded' });
-      out.push({ method: M, route, url, payload: 'content-type json, charset=latin9', raw: valid, contentType: 'application/json; charset=iso-8859-15' });
+      out.push({
+        method: M,
+        route,
+        url,
+        payload: 'content-type form',
+        raw: 'a=1&b[c]=2',
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      out.push({
+        method: M,
+        route,
+        url,
+        payload: 'content-type json, charset=latin9',
+        raw: valid,
+        contentType: 'application/json; charset=iso-8859-15',
+      });
       if (base && typeof base === 'object' && !Array.isArray(base)) {
-        out.push({ method: M, route, url, payload: 'extra unknown fields', body: { ...base, unknownField: 1, isAdmin: true, role: 'ADMIN', id: 1 } });
+        out.push({
+          method: M,
+          route,
+          url,
+          payload: 'extra unknown fields',
+          body: { ...base, unknownField: 1, isAdmin: true, role: 'ADMIN', id: 1 },
+        });
         for (const path of propertyPaths(base))
           for (const [label, { value, rawValue }] of PROPERTY_VALUES)
-            out.push({ method: M, route, url, payload: `${path.join('.')}: ${label}`, raw: withRaw(base, path, rawValue ?? JSON.stringify(value)) });
+            out.push({
+              method: M,
+              route,
+              url,
+              payload: `${path.join('.')}: ${label}`,
+              raw: withRaw(base, path, rawValue ?? JSON.stringify(value)),
+            });
       }
     }
 
@@ -333,103 +393,172 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
     }
     const queryTargets = M === 'GET' || queryParams.length ? queries : queries.slice(0, 2);
     for (const [label, q] of queryTargets)
-      out.push({ method: M, route, url: `${url}?${q}`, payload: `query ${label}`, body: M === 'GET' ? undefined : base });
+      out.push({
+        method: M,
+        route,
+        url: `${url}?${q}`,
+        payload: `query ${label}`,
+        body: M === 'GET' ? undefined : base,
+      });
     return webhook ? out.map((p) => (p.payload === 'unsigned body' ? p : { ...p, signed: true })) : out;
   };
 
-  it('answers every hostile request on every documented route with a clean 4xx (or a success)', { timeout: 600_000 }, async () => {
-    const spec = await t.request('GET', '/api/v1/openapi.json');
-    expect(spec.status).toBe(200);
-    const doc = spec.body as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
-    const operations = Object.entries(doc.paths).flatMap(([route, ops]) => Object.entries(ops).map(([method, op]) => ({ route, method, op })));
-    expect(operations.length).toBeGreaterThan(50);
-
-    // Routes that end a session run last, so that every other probe is sent with a live token.
-    const endsSession = (route: string) => /\/(logout|refresh|refresh-jwt)$/.test(route);
-    const unprivileged = operations.filter((o) => !endsSession(o.route));
-    const sessionEnders = operations.filter((o) => endsSession(o.route));
-    const extras: Probe[] = ['/health', '/ready', '/api/v1/health', '/api/v1/openapi.json', '/api/v1/no-such-route/%00', '/api/v1/orders/%E0%A4%A/x'].map((url) => ({
-      method: 'GET',
-      route: url,
-      url,
-      payload: 'none',
-    }));
-
-    const failures: Failure[] = [];
-    let sent = 0;
-    const send = async ({ probe, role }: { probe: Probe; role: string }): Promise<number> => {
-      sent++;
-      const token = tokens[role];
-      const payload = probe.raw ?? (probe.body !== undefined ? JSON.stringify(probe.body) : undefined);
-      // The one input-caused 500 the spec documents: the payment webhook with an empty raw body.
-      const allow500 = probe.route === '/payments/webhook/{provider}' && !payload;
-      let status: number;
-      let text: string;
-      try {
-        const res = await fetch(t.baseUrl + probe.url, {
-          method: probe.method,
-          headers: {
-            ...(payload !== undefined ? { 'content-type': probe.contentType ?? 'application/json' } : {}),
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-            ...(probe.signed ? { 'x-signature': `sha256=${createHmac('sha256', webhookSecret).update(payload ?? '').digest('hex')}` } : {}),
-          },
-          body: payload,
-        });
-        status = res.status;
-        text = await res.text();
-      } catch (err) {
-        failures.push({ method: probe.method, route: probe.route, role, payload: probe.payload, status: 0, excerpt: String(err), why: 'request failed' });
-        return 0;
-      }
-      const fail = (why: string) =>
-        failures.push({ method: probe.method, route: probe.route, role, payload: probe.payload, status, excerpt: text.replace(/\s+/g, ' ').slice(0, 160), why });
-      if (status >= 500 && !(status === 500 && allow500) && !specUpstreamAnswer(probe.route, status, text)) fail('5xx');
-      if (status >= 400) {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        if (typeof (body as { error?: unknown } | undefined)?.error !== 'string') fail('error body is not JSON with a string `error`');
-      }
-      if (STACK_MARKERS.some((m) => m.test(text))) fail('stack trace in body');
-      if (SQL_MARKERS.some((m) => m.test(text))) fail('SQL text in body');
-      return status;
-    };
-
-    const roles = Object.keys(tokens);
-    // A role that the route's guard turns away (401/403 on a well-formed request) never reaches input
-    // handling, so it gets every 6th probe of the battery rather than all of it: this keeps the run short.
-    const turnedAway = new Set<string>();
-    const keyOf = (route: string, method: string, role: string) => `${method} ${route} ${role}`;
-    await runAll(
-      unprivileged.flatMap(({ route, method, op }) => {
-        // Every operation has query probes: the real path with the sample body; without the query it is well-formed.
-        const base = probesOf(doc, route, method, op).find((p) => p.payload.startsWith('query'))!;
-        return roles.map((role) => ({ route, method, role, base }));
-      }),
-      8,
-      async ({ route, method, role, base }) => {
-        const status = await send({ probe: { ...base, url: base.url.replace(/\?.*$/, ''), payload: 'well-formed' }, role });
-        if (status === 401 || status === 403) turnedAway.add(keyOf(route, method, role));
-      },
-    );
-    const jobs = (ops: typeof operations) =>
-      ops.flatMap(({ route, method, op }) =>
-        probesOf(doc, route, method, op).flatMap((probe, i) => roles.filter((role) => i % 6 === 0 || !turnedAway.has(keyOf(route, method, role))).map((role) => ({ probe, role }))),
+  it(
+    'answers every hostile request on every documented route with a clean 4xx (or a success)',
+    { timeout: 600_000 },
+    async () => {
+      const spec = await t.request('GET', '/api/v1/openapi.json');
+      expect(spec.status).toBe(200);
+      const doc = spec.body as {
+        paths: Record<string, Record<string, Operation>>;
+        components?: { schemas?: Record<string, Schema> };
+      };
+      const operations = Object.entries(doc.paths).flatMap(([route, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({ route, method, op })),
       );
-    const main = [...jobs(unprivileged), ...extras.flatMap((probe) => roles.map((role) => ({ probe, role })))];
-    await runAll(main, 8, async (job) => void (await send(job)));
-    for (const role of roles) await runAll(jobs(sessionEnders).filter((j) => j.role === role), 8, async (job) => void (await send(job)));
+      expect(operations.length).toBeGreaterThan(50);
 
-    if (failures.length) {
-      const rows = failures.map((f) => ({ method: f.method, path: f.route, role: f.role, payload: summarize(f.payload), status: f.status, why: f.why, body: f.excerpt }));
-      console.table(rows);
-      const byRoute = new Map<string, number>();
-      for (const f of failures) byRoute.set(`${f.method} ${f.route} [${f.why}]`, (byRoute.get(`${f.method} ${f.route} [${f.why}]`) ?? 0) + 1);
-      console.log(`${failures.length} failures out of ${sent} requests; by route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`);
-    }
-    expect(failures.length, `${failures.length} of ${sent} hostile requests misbehaved (table above)`).toBe(0);
-  });
+      // Routes that end a session run last, so that every other probe is sent with a live token.
+      const endsSession = (route: string) => /\/(logout|refresh|refresh-jwt)$/.test(route);
+      const unprivileged = operations.filter((o) => !endsSession(o.route));
+      const sessionEnders = operations.filter((o) => endsSession(o.route));
+      const extras: Probe[] = [
+        '/health',
+        '/ready',
+        '/api/v1/health',
+        '/api/v1/openapi.json',
+        '/api/v1/no-such-route/%00',
+        '/api/v1/orders/%E0%A4%A/x',
+      ].map((url) => ({
+        method: 'GET',
+        route: url,
+        url,
+        payload: 'none',
+      }));
+
+      const failures: Failure[] = [];
+      let sent = 0;
+      const send = async ({ probe, role }: { probe: Probe; role: string }): Promise<number> => {
+        sent++;
+        const token = tokens[role];
+        const payload = probe.raw ?? (probe.body !== undefined ? JSON.stringify(probe.body) : undefined);
+        // The one input-caused 500 the spec documents: the payment webhook with an empty raw body.
+        const allow500 = probe.route === '/payments/webhook/{provider}' && !payload;
+        let status: number;
+        let text: string;
+        try {
+          const res = await fetch(t.baseUrl + probe.url, {
+            method: probe.method,
+            headers: {
+              ...(payload !== undefined ? { 'content-type': probe.contentType ?? 'application/json' } : {}),
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+              ...(probe.signed
+                ? {
+                    'x-signature': `sha256=${createHmac('sha256', webhookSecret)
+                      .update(payload ?? '')
+                      .digest('hex')}`,
+                  }
+                : {}),
+            },
+            body: payload,
+          });
+          status = res.status;
+          text = await res.text();
+        } catch (err) {
+          failures.push({
+            method: probe.method,
+            route: probe.route,
+            role,
+            payload: probe.payload,
+            status: 0,
+            excerpt: String(err),
+            why: 'request failed',
+          });
+          return 0;
+        }
+        const fail = (why: string) =>
+          failures.push({
+            method: probe.method,
+            route: probe.route,
+            role,
+            payload: probe.payload,
+            status,
+            excerpt: text.replace(/\s+/g, ' ').slice(0, 160),
+            why,
+          });
+        if (status >= 500 && !(status === 500 && allow500) && !specUpstreamAnswer(probe.route, status, text))
+          fail('5xx');
+        if (status >= 400) {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          if (typeof (body as { error?: unknown } | undefined)?.error !== 'string')
+            fail('error body is not JSON with a string `error`');
+        }
+        if (STACK_MARKERS.some((m) => m.test(text))) fail('stack trace in body');
+        if (SQL_MARKERS.some((m) => m.test(text))) fail('SQL text in body');
+        return status;
+      };
+
+      const roles = Object.keys(tokens);
+      // A role that the route's guard turns away (401/403 on a well-formed request) never reaches input
+      // handling, so it gets every 6th probe of the battery rather than all of it: this keeps the run short.
+      const turnedAway = new Set<string>();
+      const keyOf = (route: string, method: string, role: string) => `${method} ${route} ${role}`;
+      await runAll(
+        unprivileged.flatMap(({ route, method, op }) => {
+          // Every operation has query probes: the real path with the sample body; without the query it is well-formed.
+          const base = probesOf(doc, route, method, op).find((p) => p.payload.startsWith('query'))!;
+          return roles.map((role) => ({ route, method, role, base }));
+        }),
+        8,
+        async ({ route, method, role, base }) => {
+          const status = await send({
+            probe: { ...base, url: base.url.replace(/\?.*$/, ''), payload: 'well-formed' },
+            role,
+          });
+          if (status === 401 || status === 403) turnedAway.add(keyOf(route, method, role));
+        },
+      );
+      const jobs = (ops: typeof operations) =>
+        ops.flatMap(({ route, method, op }) =>
+          probesOf(doc, route, method, op).flatMap((probe, i) =>
+            roles
+              .filter((role) => i % 6 === 0 || !turnedAway.has(keyOf(route, method, role)))
+              .map((role) => ({ probe, role })),
+          ),
+        );
+      const main = [...jobs(unprivileged), ...extras.flatMap((probe) => roles.map((role) => ({ probe, role })))];
+      await runAll(main, 8, async (job) => void (await send(job)));
+      for (const role of roles)
+        await runAll(
+          jobs(sessionEnders).filter((j) => j.role === role),
+          8,
+          async (job) => void (await send(job)),
+        );
+
+      if (failures.length) {
+        const rows = failures.map((f) => ({
+          method: f.method,
+          path: f.route,
+          role: f.role,
+          payload: summarize(f.payload),
+          status: f.status,
+          why: f.why,
+          body: f.excerpt,
+        }));
+        console.table(rows);
+        const byRoute = new Map<string, number>();
+        for (const f of failures)
+          byRoute.set(`${f.method} ${f.route} [${f.why}]`, (byRoute.get(`${f.method} ${f.route} [${f.why}]`) ?? 0) + 1);
+        console.log(
+          `${failures.length} failures out of ${sent} requests; by route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`,
+        );
+      }
+      expect(failures.length, `${failures.length} of ${sent} hostile requests misbehaved (table above)`).toBe(0);
+    },
+  );
 });

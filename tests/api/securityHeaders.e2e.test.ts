@@ -41,11 +41,21 @@ describe('security headers', () => {
 
   it('a driver document link must be https:', async () => {
     const driver = await signInDriver(t, { approved: false });
-    for (const fileUrl of ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'http://files.example.com/id.jpg']) {
-      const r = await t.request('POST', '/api/v1/driver/documents', { token: driver.token, body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl } });
+    for (const fileUrl of [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'http://files.example.com/id.jpg',
+    ]) {
+      const r = await t.request('POST', '/api/v1/driver/documents', {
+        token: driver.token,
+        body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl },
+      });
       expect([r.status, Object.keys(r.body.details.fieldErrors)], fileUrl).toEqual([422, ['fileUrl']]);
     }
-    const ok = await t.request('POST', '/api/v1/driver/documents', { token: driver.token, body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl: 'https://files.example.com/id.jpg' } });
+    const ok = await t.request('POST', '/api/v1/driver/documents', {
+      token: driver.token,
+      body: { type: 'ID_FRONT', expiresAt: '2030-01-31', fileUrl: 'https://files.example.com/id.jpg' },
+    });
     expect(ok.status).toBe(201);
   });
 });

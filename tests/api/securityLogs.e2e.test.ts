@@ -21,9 +21,15 @@ describe('logs hold no credential', () => {
     expect(renewed).toBe(refreshed.body.access_token);
 
     const payoutToken = t.service.ctx.config.PAYOUT_WEBHOOK_TOKEN;
-    const payout = await t.request('POST', `/api/v1/settlements/webhook/payprov?token=${payoutToken}`, { body: { internal_id: 'nobody', transaction_id: 'T-1', status: 'ACCP' } });
+    const payout = await t.request('POST', `/api/v1/settlements/webhook/payprov?token=${payoutToken}`, {
+      body: { internal_id: 'nobody', transaction_id: 'T-1', status: 'ACCP' },
+    });
     expect(payout.status).toBe(200);
-    const raw = JSON.stringify({ id: 'evt-log-1', type: 'payment.confirmed', data: { reference: 'unknown-ref', amount_cents: 100 } });
+    const raw = JSON.stringify({
+      id: 'evt-log-1',
+      type: 'payment.confirmed',
+      data: { reference: 'unknown-ref', amount_cents: 100 },
+    });
     const signature = signWebhook(raw, t.service.ctx.config.PAYMENT_WEBHOOK_SECRET);
     await t.request('POST', '/api/v1/payments/webhook/payprov', { raw, headers: { 'x-signature': signature } });
 
@@ -36,6 +42,7 @@ describe('logs hold no credential', () => {
     const text = log.lines();
     expect(text).toContain('/api/v1/settlements/webhook/payprov?token=[Redacted]');
     expect(text).toContain('/api/v1/admin/auth/refresh-jwt');
-    for (const secret of [admin.token, renewed, payoutToken, signature, client.token]) expect(text).not.toContain(secret);
+    for (const secret of [admin.token, renewed, payoutToken, signature, client.token])
+      expect(text).not.toContain(secret);
   });
 });

@@ -19,7 +19,8 @@ describe('session ends', () => {
   });
   afterAll(() => t?.stop());
 
-  const login = async () => (await t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN })).body.access_token as string;
+  const login = async () =>
+    (await t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN })).body.access_token as string;
   const probe = (token: string) => t.request('GET', '/api/v1/admin/admins', { token });
   const refresh = (token: string) => t.request('POST', '/api/v1/admin/auth/refresh-jwt', { token });
 
@@ -60,17 +61,23 @@ describe('session ends', () => {
     expect([r.status, r.body.error]).toEqual([401, 'Unauthorized']);
   });
 
-  it('closes a websocket when its token is logged out or refreshed away, and leaves the user\'s other sockets open', async () => {
+  it("closes a websocket when its token is logged out or refreshed away, and leaves the user's other sockets open", async () => {
     const client = await signInClient(t);
-    const other = (await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: client.user.phone } })).body.code;
-    const second = (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: client.user.phone, code: other } })).body.token;
+    const other = (await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: client.user.phone } })).body
+      .code;
+    const second = (
+      await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: client.user.phone, code: other } })
+    ).body.token;
     const [a, b] = await Promise.all([openSocket(t, { token: client.token }), openSocket(t, { token: second })]);
     try {
       const aClosed = closed(a);
       expect((await t.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
       expect(await aClosed).toBe(4401);
       expect(a.frames).toContainEqual({ type: 'error', channel: null, error: 'Unauthorized' });
-      expect(await b.subscribe(`notifications.${client.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${client.user.id}` });
+      expect(await b.subscribe(`notifications.${client.user.id}`)).toEqual({
+        type: 'subscribed',
+        channel: `notifications.${client.user.id}`,
+      });
 
       const bClosed = closed(b);
       expect((await t.request('POST', '/api/v1/auth/refresh', { token: second })).status).toBe(200);
@@ -80,12 +87,15 @@ describe('session ends', () => {
     }
   });
 
-  it('closes a deactivated admin\'s websocket, and checks the token again on every subscribe', async () => {
+  it("closes a deactivated admin's websocket, and checks the token again on every subscribe", async () => {
     const root = await signInAdmin(t);
     const admin = await signInAdmin(t, { superAdmin: false });
     const socket = await openSocket(t, { token: admin.token });
     const ended = closed(socket);
-    const patched = await t.request('PATCH', `/api/v1/admin/admins/${admin.admin.id}`, { token: root.token, body: { isActive: false } });
+    const patched = await t.request('PATCH', `/api/v1/admin/admins/${admin.admin.id}`, {
+      token: root.token,
+      body: { isActive: false },
+    });
     expect(patched.status).toBe(200);
     expect(await ended).toBe(4401);
 
@@ -93,7 +103,11 @@ describe('session ends', () => {
     const idle = await openSocket(t, { token: client.token });
     clock.advance(91 * DAY);
     const idleClosed = closed(idle);
-    expect(await idle.subscribe(`notifications.${client.user.id}`)).toEqual({ type: 'error', channel: `notifications.${client.user.id}`, error: 'Unauthorized' });
+    expect(await idle.subscribe(`notifications.${client.user.id}`)).toEqual({
+      type: 'error',
+      channel: `notifications.${client.user.id}`,
+      error: 'Unauthorized',
+    });
     expect(await idleClosed).toBe(4401);
   });
 });

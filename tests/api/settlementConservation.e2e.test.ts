@@ -61,13 +61,20 @@ describe('money conservation under random settlement sequences (through the HTTP
       const admin = { adminId: 1, adminName: 'Root' };
       const receipts = async () => {
         await ctx.settle(await ctx.store.headPosition());
-        return ctx.db.selectFrom('settlement_receipts').select(['id', 'record_id', 'driver_id', 'status', 'failure_kind', 'payable_cents', 'state']).where('driver_id', 'in', drivers).execute();
+        return ctx.db
+          .selectFrom('settlement_receipts')
+          .select(['id', 'record_id', 'driver_id', 'status', 'failure_kind', 'payable_cents', 'state'])
+          .where('driver_id', 'in', drivers)
+          .execute();
       };
       const balanceOf = async (driverId: number) =>
-        (await ctx.db.selectFrom('settlement_entries').select(['direction', 'amount_cents']).where('driver_id', '=', driverId).execute()).reduce(
-          (s, e) => s + (e.direction === 'CREDIT' ? Number(e.amount_cents) : -Number(e.amount_cents)),
-          0,
-        );
+        (
+          await ctx.db
+            .selectFrom('settlement_entries')
+            .select(['direction', 'amount_cents'])
+            .where('driver_id', '=', driverId)
+            .execute()
+        ).reduce((s, e) => s + (e.direction === 'CREDIT' ? Number(e.amount_cents) : -Number(e.amount_cents)), 0);
       const refused = async (f: () => Promise<unknown>) => {
         try {
           await f();
@@ -108,9 +115,18 @@ describe('money conservation under random settlement sequences (through the HTTP
           await entry(pick(drivers), step);
         } else if (roll < 0.3) {
           // The official rate moves: later cutoffs price their ADJUSTMENT lines at the new one.
-          await recordExchangeRate(ctx.db, { currency: 'VES', rate: 36 + Math.floor(random() * 300) / 100, effectiveAt: clock.now(), createdBy: null });
+          await recordExchangeRate(ctx.db, {
+            currency: 'VES',
+            rate: 36 + Math.floor(random() * 300) / 100,
+            effectiveAt: clock.now(),
+            createdBy: null,
+          });
         } else if (roll < 0.42) {
-          const before = new Map(await Promise.all(drivers.map(async (d) => [d, (await balanceOf(d)) - (await pendingPayoutCents(ctx.db, d))] as const)));
+          const before = new Map(
+            await Promise.all(
+              drivers.map(async (d) => [d, (await balanceOf(d)) - (await pendingPayoutCents(ctx.db, d))] as const),
+            ),
+          );
           // Other seeds' drivers share the service: only this sequence's receipts are checked.
           for (const r of (await runCutoff(ctx)).filter((x) => drivers.includes(x.driver_id))) {
             expect(isRecordId(r.id)).toBe(true);
@@ -128,10 +144,16 @@ describe('money conservation under random settlement sequences (through the HTTP
           // a deadline failure it may also be stale news: the RJCT of an earlier attempt of an id it paid since.
           const late = sent.filter((x) => x.receipt.state.failureKind === 'deadline');
           const { receipt, order } = late.length && random() < 0.6 ? pick(late) : pick(sent);
-          const stale = receipt.state.failureKind === 'deadline' && provider.paid(order.idempotencyKey) && random() < 0.6;
+          const stale =
+            receipt.state.failureKind === 'deadline' && provider.paid(order.idempotencyKey) && random() < 0.6;
           const status = stale ? 'RJCT' : provider.settle(order.idempotencyKey);
           if (status) {
-            const notice = { internal_id: order.idempotencyKey, transaction_id: `T-${step}`, status, rejected_code: status === 'RJCT' ? 'AC01' : null };
+            const notice = {
+              internal_id: order.idempotencyKey,
+              transaction_id: `T-${step}`,
+              status,
+              rejected_code: status === 'RJCT' ? 'AC01' : null,
+            };
             await Promise.all([1, 2].map(() => applyPayprovNotice(ctx, notice, {})));
           }
         } else if (failed.length) {
@@ -139,22 +161,40 @@ describe('money conservation under random settlement sequences (through the HTTP
           const action = pick(['retry', 'retry', 'retry', 'annul', 'external'] as const);
           if (action === 'retry') await refused(() => retryReceipt(ctx, r.id, admin, {}));
           if (action === 'annul') await refused(() => annulReceipt(ctx, r.id, { reason: 'anulado' }, admin, {}));
-          if (action === 'external') await refused(() => markExternal(ctx, r.id, { reason: 'pagado aparte', reference: `B-${step}` }, admin, {}));
+          if (action === 'external')
+            await refused(() =>
+              markExternal(ctx, r.id, { reason: 'pagado aparte', reference: `B-${step}` }, admin, {}),
+            );
         }
       }
 
       const final = await receipts();
       const isPaid = (r: { status: string }) => r.status === 'PAID' || r.status === 'PAID_EXTERNALLY';
-      const payouts = await ctx.db.selectFrom('settlement_entries').select(['driver_id', 'amount_cents', 'entry_id']).where('type', '=', 'PAYOUT_SENT').where('driver_id', 'in', drivers).execute();
-      const ledgerPayouts = await ctx.db.selectFrom('wallet_ledger').select(['receipt_id']).where('type', '=', 'PAYOUT_SENT').where('driver_id', 'in', drivers).execute();
+      const payouts = await ctx.db
+        .selectFrom('settlement_entries')
+        .select(['driver_id', 'amount_cents', 'entry_id'])
+        .where('type', '=', 'PAYOUT_SENT')
+        .where('driver_id', 'in', drivers)
+        .execute();
+      const ledgerPayouts = await ctx.db
+        .selectFrom('wallet_ledger')
+        .select(['receipt_id'])
+        .where('type', '=', 'PAYOUT_SENT')
+        .where('driver_id', 'in', drivers)
+        .execute();
       for (const d of drivers) {
-        const paidOut = payouts.filter((p) => Number(p.driver_id) === d).reduce((s, p) => s + Number(p.amount_cents), 0);
-        const paid = final.filter((r) => Number(r.driver_id) === d && isPaid(r)).reduce((s, r) => s + Number(r.payable_cents), 0);
+        const paidOut = payouts
+          .filter((p) => Number(p.driver_id) === d)
+          .reduce((s, p) => s + Number(p.amount_cents), 0);
+        const paid = final
+          .filter((r) => Number(r.driver_id) === d && isPaid(r))
+          .reduce((s, r) => s + Number(r.payable_cents), 0);
         expect(paidOut, `driver ${d}`).toBe(paid);
       }
       // A receipt is paid at most once: one PAYOUT_SENT per paid receipt, naming its record id; none for the others.
       const perReceipt = new Map<number, number>();
-      for (const p of ledgerPayouts) perReceipt.set(Number(p.receipt_id), (perReceipt.get(Number(p.receipt_id)) ?? 0) + 1);
+      for (const p of ledgerPayouts)
+        perReceipt.set(Number(p.receipt_id), (perReceipt.get(Number(p.receipt_id)) ?? 0) + 1);
       for (const r of final) expect(perReceipt.get(Number(r.record_id)) ?? 0).toBe(isPaid(r) ? 1 : 0);
       // …and the provider paid at most one internal id per receipt, for every bolivar its lines add up to.
       for (const r of final) {
@@ -174,11 +214,19 @@ describe('money conservation under random settlement sequences (through the HTTP
         for (const o of r.state.payoutOrders) expect(o.amountBsCents).toBe(linesBs(r.state));
       }
       const providerPaid = final.filter((r) => r.status === 'PAID');
-      expect(providerPaid.reduce((s, r) => s + r.state.payoutOrders.find((o) => o.status === 'CONFIRMED')!.amountBsCents, 0)).toBe(providerPaid.reduce((s, r) => s + linesBs(r.state), 0));
+      expect(
+        providerPaid.reduce((s, r) => s + r.state.payoutOrders.find((o) => o.status === 'CONFIRMED')!.amountBsCents, 0),
+      ).toBe(providerPaid.reduce((s, r) => s + linesBs(r.state), 0));
       // Receipts, their lines and payout orders answer integer ids, none shared.
-      const ids = final.flatMap((r) => [r.state.issued!.recordId, ...r.state.issued!.lines.map((l) => l.recordId), ...r.state.payoutOrders.map((o) => o.recordId)]);
+      const ids = final.flatMap((r) => [
+        r.state.issued!.recordId,
+        ...r.state.issued!.lines.map((l) => l.recordId),
+        ...r.state.payoutOrders.map((o) => o.recordId),
+      ]);
       for (const id of ids) expect(isRecordId(id)).toBe(true);
-      expect(new Set(final.map((r) => Number(r.record_id)))).toEqual(new Set(final.map((r) => r.state.issued!.recordId)));
+      expect(new Set(final.map((r) => Number(r.record_id)))).toEqual(
+        new Set(final.map((r) => r.state.issued!.recordId)),
+      );
       // No ledger entry is covered by two live receipts.
       const covered = final.filter((r) => r.status !== 'VOIDED').flatMap((r) => r.state.issued!.entryIds);
       expect(new Set(covered).size).toBe(covered.length);
@@ -194,7 +242,12 @@ describe('money conservation under random settlement sequences (through the HTTP
     const root = await signInAdmin(t);
     const api = async (path: string) => must(path, await t.request('GET', `/api/v1${path}`, { token: root.token }));
     const snapshot = async () => {
-      const receipts = await db.selectFrom('settlement_receipts').select('record_id').where('driver_id', 'in', allDrivers).orderBy('record_id').execute();
+      const receipts = await db
+        .selectFrom('settlement_receipts')
+        .select('record_id')
+        .where('driver_id', 'in', allDrivers)
+        .orderBy('record_id')
+        .execute();
       return {
         receipts: await db.selectFrom('settlement_receipts').selectAll().orderBy('id').execute(),
         entries: await db.selectFrom('settlement_entries').selectAll().orderBy('entry_id').execute(),
@@ -216,7 +269,9 @@ describe('money conservation under random settlement sequences (through the HTTP
     const entries = live.ledger.filter((e) => allDrivers.includes(Number(e.driver_id)));
     for (const e of entries) expect(isRecordId(Number(e.global_position))).toBe(true);
     const receiptIds = new Set(live.receipts.map((r) => Number(r.record_id)));
-    expect(entries.filter((e) => e.type === 'PAYOUT_SENT').every((e) => receiptIds.has(Number(e.receipt_id)))).toBe(true);
+    expect(entries.filter((e) => e.type === 'PAYOUT_SENT').every((e) => receiptIds.has(Number(e.receipt_id)))).toBe(
+      true,
+    );
     await rebuildProjection({ db, store, batchSize: 250 }, settlementProjector);
     await rebuildProjection({ db, store, batchSize: 250 }, walletLedgerProjector);
     expect(await snapshot()).toEqual(live);

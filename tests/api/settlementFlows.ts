@@ -13,17 +13,46 @@ export const settlementSteps = (t: TestService) => {
   const api = call(t);
   const root = () => signInAdmin(t);
   /** A driver whose payout account's id number ends in `idDigit` (the simulator's answer) with `usd` credited. */
-  const driverWithBalance = async (idDigit: string, usd: number, name = `Conductor ${idDigit}`): Promise<SignedInDriver> => {
+  const driverWithBalance = async (
+    idDigit: string,
+    usd: number,
+    name = `Conductor ${idDigit}`,
+  ): Promise<SignedInDriver> => {
     const driver = await signInDriver(t, { name });
-    must('payout config', await api.post('/wallet/me/payout-config', driver.token, { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V1234567${idDigit}`, phone: '04141234567' }));
+    must(
+      'payout config',
+      await api.post('/wallet/me/payout-config', driver.token, {
+        method: 'PAGO_MOVIL',
+        bankCode: '0102',
+        idNumber: `V1234567${idDigit}`,
+        phone: '04141234567',
+      }),
+    );
     if (usd > 0) await credit(driver.driverId, usd);
     return driver;
   };
   const credit = async (driverId: number, usd: number) =>
-    must('adjustment', await api.post(`/admin/drivers/${driverId}/wallet/adjustments`, (await root()).token, { direction: 'CREDIT', amount: usd, reason: 'Saldo de prueba para liquidación' }), 201);
-  const run = async (process: 'cutoff' | 'payout' | 'reconcile') => must(`run ${process}`, await api.post('/admin/settlements/run', (await root()).token, { process })) as { receipts: { id: string; driver_id: number; status: string; receipt_number: string }[] };
+    must(
+      'adjustment',
+      await api.post(`/admin/drivers/${driverId}/wallet/adjustments`, (await root()).token, {
+        direction: 'CREDIT',
+        amount: usd,
+        reason: 'Saldo de prueba para liquidación',
+      }),
+      201,
+    );
+  const run = async (process: 'cutoff' | 'payout' | 'reconcile') =>
+    must(`run ${process}`, await api.post('/admin/settlements/run', (await root()).token, { process })) as {
+      receipts: { id: string; driver_id: number; status: string; receipt_number: string }[];
+    };
   const receipt = async (id: string, asOf?: string) =>
-    must('receipt', await api.get(`/admin/settlements/receipts/${id}${asOf ? `?as_of=${encodeURIComponent(asOf)}` : ''}`, (await root()).token)).receipt;
+    must(
+      'receipt',
+      await api.get(
+        `/admin/settlements/receipts/${id}${asOf ? `?as_of=${encodeURIComponent(asOf)}` : ''}`,
+        (await root()).token,
+      ),
+    ).receipt;
   const webhook = (body: Record<string, unknown>, token = t.service.ctx.config.PAYOUT_WEBHOOK_TOKEN) =>
     t.request('POST', `/api/v1/settlements/webhook/payprov?token=${encodeURIComponent(token)}`, { body });
   const wallet = async (driver: SignedInDriver) => must('wallet', await api.get('/wallet/me', driver.token));

@@ -16,7 +16,10 @@ describe('payouts through the HTTP provider adapter (a local fake provider)', ()
   let answer: (req: { internal_id: string }, call: number) => FakeAnswer = () => 'hang';
   beforeAll(async () => {
     fake = await startFakePayoutProvider((req, call) => answer(req, call));
-    t = await startTestService({ clock, env: { PAYOUT_PROVIDER_URL: fake.url, PAYOUT_PROVIDER_KEY: 'k', PAYOUT_TIMEOUT_MS: '300' } });
+    t = await startTestService({
+      clock,
+      env: { PAYOUT_PROVIDER_URL: fake.url, PAYOUT_PROVIDER_KEY: 'k', PAYOUT_TIMEOUT_MS: '300' },
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -32,7 +35,10 @@ describe('payouts through the HTTP provider adapter (a local fake provider)', ()
       if (call === 2) return { status: 503, body: { error: 'busy' } };
       if (call === 3) return { status: 429, body: { error: 'slow down' } };
       if (call === 4) return { status: 409, body: { error: 'already processed' } };
-      return { status: 200, body: { status: 'ACCP', transaction_id: `T-${req.internal_id.slice(0, 6)}`, ref_ibp: 'IBP-1' } };
+      return {
+        status: 200,
+        body: { status: 'ACCP', transaction_id: `T-${req.internal_id.slice(0, 6)}`, ref_ibp: 'IBP-1' },
+      };
     };
     const s = settlementSteps(t);
     const w = settlementWorld(t.service.ctx);
@@ -50,11 +56,22 @@ describe('payouts through the HTTP provider adapter (a local fake provider)', ()
     expect(receipt).toMatchObject({ status: 'PAID', bank_reference: 'IBP-1' });
     expect(receipt.payout_orders).toHaveLength(1);
     expect(receipt.payout_orders[0]).toMatchObject({ provider: 'payprov', status: 'CONFIRMED', attempt_count: 5 });
-    expect(receipt.payout_orders[0].attempts.map((a: { result: string }) => a.result)).toEqual(['ERROR', 'ERROR', 'ERROR', 'ERROR', 'CONFIRMED']);
+    expect(receipt.payout_orders[0].attempts.map((a: { result: string }) => a.result)).toEqual([
+      'ERROR',
+      'ERROR',
+      'ERROR',
+      'ERROR',
+      'CONFIRMED',
+    ]);
     expect(receipt.payout_orders[0].last_error).toMatch(/HTTP 409/);
     expect(new Set(fake.calls.map((c) => c.internal_id))).toEqual(new Set([receipt.payout_orders[0].idempotency_key]));
     expect(paid.size).toBe(1);
-    const payouts = await t.service.ctx.db.selectFrom('wallet_ledger').select('amount_cents').where('driver_id', '=', driverId).where('type', '=', 'PAYOUT_SENT').execute();
+    const payouts = await t.service.ctx.db
+      .selectFrom('wallet_ledger')
+      .select('amount_cents')
+      .where('driver_id', '=', driverId)
+      .where('type', '=', 'PAYOUT_SENT')
+      .execute();
     expect(payouts.map((p) => Number(p.amount_cents))).toEqual([1500]);
   });
 
@@ -74,14 +91,23 @@ describe('payouts through the HTTP provider adapter (a local fake provider)', ()
     clock.advance(61 * 60_000);
     expect((await s.run('reconcile')).receipts).toMatchObject([{ id: issued.id, status: 'FAILED' }]);
     const key = (await s.receipt(issued.id)).payout_orders[0].idempotency_key;
-    expect((await s.webhook({ internal_id: key, transaction_id: 'T-old', status: 'RJCT', rejected_code: 'AC01' })).status).toBe(200);
+    expect(
+      (await s.webhook({ internal_id: key, transaction_id: 'T-old', status: 'RJCT', rejected_code: 'AC01' })).status,
+    ).toBe(200);
     expect(await s.receipt(issued.id)).toMatchObject({ status: 'FAILED', failure_kind: 'deadline' });
     const retry = await s.api.post(`/admin/settlements/receipts/${issued.id}/retry`, (await signInAdmin(t)).token);
     expect([retry.status, retry.body.error]).toEqual([409, 'RetryUnsafeDeadline']);
     expect(payments).toEqual([key]);
-    expect((await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'ACCP', ref_ibp: 'IBP-9' })).status).toBe(200);
+    expect(
+      (await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'ACCP', ref_ibp: 'IBP-9' })).status,
+    ).toBe(200);
     expect(await s.receipt(issued.id)).toMatchObject({ status: 'PAID', bank_reference: 'IBP-9' });
-    const payouts = await t.service.ctx.db.selectFrom('wallet_ledger').select('amount_cents').where('driver_id', '=', driverId).where('type', '=', 'PAYOUT_SENT').execute();
+    const payouts = await t.service.ctx.db
+      .selectFrom('wallet_ledger')
+      .select('amount_cents')
+      .where('driver_id', '=', driverId)
+      .where('type', '=', 'PAYOUT_SENT')
+      .execute();
     expect(payouts.map((p) => Number(p.amount_cents))).toEqual([900]);
   });
 });

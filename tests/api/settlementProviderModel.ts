@@ -15,7 +15,10 @@ export const fakeProvider = () => {
   const amounts = new Map<string, number>();
   let random: () => number = Math.random;
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
-  const accp = (id: string): FakeAnswer => ({ status: 200, body: { status: 'ACCP', transaction_id: `T-${id.slice(0, 8)}`, ref_ibp: `IBP-${id.slice(0, 8)}` } });
+  const accp = (id: string): FakeAnswer => ({
+    status: 200,
+    body: { status: 'ACCP', transaction_id: `T-${id.slice(0, 8)}`, ref_ibp: `IBP-${id.slice(0, 8)}` },
+  });
   const rjct: FakeAnswer = { status: 200, body: { status: 'RJCT', rejected_code: 'AC01' } };
   const pay = (id: string) => {
     ids.set(id, 'paid');
@@ -29,7 +32,13 @@ export const fakeProvider = () => {
     switch (ids.get(id)) {
       case 'paid':
         // Never paid again; said so plainly, or not at all.
-        return r < 0.5 ? accp(id) : pick<FakeAnswer>([{ status: 409, body: { error: 'already processed' } }, 'hang', { status: 503, body: {} }]);
+        return r < 0.5
+          ? accp(id)
+          : pick<FakeAnswer>([
+              { status: 409, body: { error: 'already processed' } },
+              'hang',
+              { status: 503, body: {} },
+            ]);
       case 'rejected':
         return rjct;
       case 'pending':
@@ -41,7 +50,12 @@ export const fakeProvider = () => {
         }
         if (r < 0.5) {
           pay(id);
-          return pick<FakeAnswer>(['hang', { status: 408, body: {} }, { status: 409, body: { error: 'already processed' } }, { status: 503, body: {} }]);
+          return pick<FakeAnswer>([
+            'hang',
+            { status: 408, body: {} },
+            { status: 409, body: { error: 'already processed' } },
+            { status: 503, body: {} },
+          ]);
         }
         if (r < 0.62) {
           ids.set(id, 'rejected');

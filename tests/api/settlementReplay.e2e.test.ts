@@ -27,8 +27,19 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
       iva_prc: 16,
       timezone: 'America/Caracas',
     });
-    const changed = must('patch', await api.patch('/admin/settlements/config', root.token, { min_balance: 7.5, cutoff_time: '18:00', active_days: [false, true, true, true, true, true, true] }));
-    expect(changed.config).toMatchObject({ min_balance_usd: 7.5, min_balance_cents: 750, active_days: [false, true, true, true, true, true, true] });
+    const changed = must(
+      'patch',
+      await api.patch('/admin/settlements/config', root.token, {
+        min_balance: 7.5,
+        cutoff_time: '18:00',
+        active_days: [false, true, true, true, true, true, true],
+      }),
+    );
+    expect(changed.config).toMatchObject({
+      min_balance_usd: 7.5,
+      min_balance_cents: 750,
+      active_days: [false, true, true, true, true, true, true],
+    });
     expect(changed.audit_entry).toMatchObject({
       key: 'settlement_config',
       old_values: { min_balance_usd: 5, active_days: [true, true, true, true, true, true, true] },
@@ -39,7 +50,11 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     expect(noop.audit_entry).toBeNull();
     const bad = async (body: Record<string, unknown>, field: string) => {
       const r = await api.patch('/admin/settlements/config', root.token, body);
-      expect([r.status, r.body.error, Object.keys(r.body.details.fieldErrors)], JSON.stringify(body)).toEqual([422, 'ValidationError', [field]]);
+      expect([r.status, r.body.error, Object.keys(r.body.details.fieldErrors)], JSON.stringify(body)).toEqual([
+        422,
+        'ValidationError',
+        [field],
+      ]);
     };
     await bad({ payout_time: '17:59' }, 'payout_time');
     await bad({ cutoff_time: '19:00' }, 'cutoff_time');
@@ -48,8 +63,19 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     await bad({ active_days: [true, true] }, 'active_days');
     await bad({ iva_prc: 101 }, 'iva_prc');
     await bad({ timezone: 'Mars/Olympus' }, 'timezone');
-    expect(must('offset', await api.patch('/admin/settlements/config', root.token, { timezone: '-04:00', min_balance: 5 })).config.timezone).toBe('-04:00');
-    expect(must('back', await api.patch('/admin/settlements/config', root.token, { timezone: 'America/Caracas', active_days: [true, true, true, true, true, true, true] })).config.timezone).toBe('America/Caracas');
+    expect(
+      must('offset', await api.patch('/admin/settlements/config', root.token, { timezone: '-04:00', min_balance: 5 }))
+        .config.timezone,
+    ).toBe('-04:00');
+    expect(
+      must(
+        'back',
+        await api.patch('/admin/settlements/config', root.token, {
+          timezone: 'America/Caracas',
+          active_days: [true, true, true, true, true, true, true],
+        }),
+      ).config.timezone,
+    ).toBe('America/Caracas');
     const plain = await signInAdmin(t, { superAdmin: false });
     expect((await api.get('/admin/settlements/config', plain.token)).status).toBe(403);
   });
@@ -58,13 +84,26 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     const s = settlementSteps(t);
     const root = await signInAdmin(t);
     const driver = await onlineDriver(t, { name: 'Conductora Replay' });
-    must('payout config', await s.api.post('/wallet/me/payout-config', driver.token, { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: 'V7654321', phone: '04141234567' }));
+    must(
+      'payout config',
+      await s.api.post('/wallet/me/payout-config', driver.token, {
+        method: 'PAGO_MOVIL',
+        bankCode: '0102',
+        idNumber: 'V7654321',
+        phone: '04141234567',
+      }),
+    );
     const flow = await confirmedOrder(t, { driver, body: { paymentMethod: 'CASH_USD' } });
     await arrive(t, flow);
-    must('deliver', await s.api.post(`/orders/${flow.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: flow.pin }));
+    must(
+      'deliver',
+      await s.api.post(`/orders/${flow.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: flow.pin }),
+    );
     // The delivery's wallet entry is written by the wallet's catch-up: run the scheduled jobs once now.
     await t.service.ctx.scheduler.tick();
-    expect((await s.api.get('/wallet/me/transactions?type=CASH_COMMISSION_DEBT', driver.token)).body.items).toHaveLength(1);
+    expect(
+      (await s.api.get('/wallet/me/transactions?type=CASH_COMMISSION_DEBT', driver.token)).body.items,
+    ).toHaveLength(1);
     await s.credit(driver.driverId, 20);
     const other = await s.driverWithBalance('7', 9);
 
@@ -73,10 +112,20 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     const mine = s.byDriver(cutoff.receipts, driver);
     const detail = await s.receipt(mine.id);
     const [orderLine, adjustment] = detail.lines;
-    expect(orderLine).toMatchObject({ type: 'ORDER', order_id: flow.orderId, exchange_rate_amount: expect.any(String) });
+    expect(orderLine).toMatchObject({
+      type: 'ORDER',
+      order_id: flow.orderId,
+      exchange_rate_amount: expect.any(String),
+    });
     expect(orderLine.net_usd).toBeLessThan(0);
     expect(orderLine.net_usd).toBe(orderLine.commission_usd);
-    expect(adjustment).toMatchObject({ type: 'ADJUSTMENT', order_id: null, net_usd: 20, commission_usd: 0, subtotal_usd: 0 });
+    expect(adjustment).toMatchObject({
+      type: 'ADJUSTMENT',
+      order_id: null,
+      net_usd: 20,
+      commission_usd: 0,
+      subtotal_usd: 0,
+    });
     // The credit is paid in bolivars too, at the official rate in force at the cutoff.
     expect(adjustment).toMatchObject({ exchange_rate_amount: '36.50', total_bs_cents: 2000 * 36.5 });
     expect(detail.payable_usd).toBeCloseTo(20 + orderLine.net_usd, 2);
@@ -87,16 +136,34 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     clock.advance(60_000);
     await s.run('payout');
     // The driver is paid every bolivar the lines add up to.
-    expect((await s.receipt(mine.id)).payout_orders.map((o: { amount_bs_cents: number }) => o.amount_bs_cents)).toEqual([detail.net_bs_cents]);
+    expect((await s.receipt(mine.id)).payout_orders.map((o: { amount_bs_cents: number }) => o.amount_bs_cents)).toEqual(
+      [detail.net_bs_cents],
+    );
     clock.advance(60_000);
     const key = (await s.receipt(s.byDriver(cutoff.receipts, other).id)).payout_orders[0].idempotency_key;
-    expect((await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'RJCT', rejected_code: 'AC01' })).status).toBe(200);
+    expect(
+      (await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'RJCT', rejected_code: 'AC01' })).status,
+    ).toBe(200);
     clock.advance(60_000);
-    must('annul', await s.api.post(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/annul`, root.token, { reason: 'Cuenta cerrada por el banco' }));
+    must(
+      'annul',
+      await s.api.post(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/annul`, root.token, {
+        reason: 'Cuenta cerrada por el banco',
+      }),
+    );
 
     // The history: every event in order with actor, correlation and causation ids.
-    const history = must('history', await s.api.get(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/history`, root.token));
-    expect(history.events.map((e: { type: string }) => e.type)).toEqual(['ReceiptIssued', 'PayoutOrderCreated', 'PayoutAttempted', 'PayoutAttempted', 'ReceiptAnnulled']);
+    const history = must(
+      'history',
+      await s.api.get(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/history`, root.token),
+    );
+    expect(history.events.map((e: { type: string }) => e.type)).toEqual([
+      'ReceiptIssued',
+      'PayoutOrderCreated',
+      'PayoutAttempted',
+      'PayoutAttempted',
+      'ReceiptAnnulled',
+    ]);
     expect(history.events.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2, 3, 4]);
     const annul = history.events[4];
     expect(annul.actor).toEqual({ id: root.admin.id, role: 'ADMIN' });
@@ -112,7 +179,9 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     expect((await s.receipt(otherId, history.events[1].recorded_at)).status).toBe('IN_PAYMENT');
     expect((await s.receipt(otherId, history.events[3].recorded_at)).status).toBe('FAILED');
     expect((await s.api.get(`/admin/settlements/receipts/${otherId}?as_of=yesterday`, root.token)).status).toBe(422);
-    const all = must('all', await s.api.get('/admin/settlements/receipts?limit=100', root.token)).items as { id: string }[];
+    const all = must('all', await s.api.get('/admin/settlements/receipts?limit=100', root.token)).items as {
+      id: string;
+    }[];
     expect(all.length).toBeGreaterThanOrEqual(2);
     const now = '2100-01-01T00:00:00.000Z';
     for (const r of all) expect(await s.receipt(r.id, now)).toEqual(await s.receipt(r.id));
@@ -121,7 +190,12 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     // The order's history, same item shape.
     const orderHistory = must('order history', await s.api.get(`/admin/orders/${flow.orderId}/history`, root.token));
     expect(orderHistory.order_id).toBe(flow.orderId);
-    expect(orderHistory.events[0]).toMatchObject({ revision: 0, type: 'OrderCreated', global_position: expect.any(Number), actor: { role: 'CLIENT' } });
+    expect(orderHistory.events[0]).toMatchObject({
+      revision: 0,
+      type: 'OrderCreated',
+      global_position: expect.any(Number),
+      actor: { role: 'CLIENT' },
+    });
     expect(orderHistory.events.map((e: { type: string }) => e.type)).toContain('OrderDelivered');
     expect((await s.api.get('/admin/orders/999999/history', root.token)).status).toBe(404);
     expect((await s.api.get(`/admin/orders/${flow.orderId}/history`, driver.token)).status).toBe(403);

@@ -16,12 +16,34 @@ export const settlementWorld = (ctx: AppContext) => {
   const wallet = walletCommands(ctx);
   const driver = async (idDigit: string, cents: number): Promise<number> => {
     const driverId = ++nextDriver;
-    await wallet.setPayoutAccount({ driverId, userId: driverId, account: { method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V1000${driverId}${idDigit}`, phone: '04141234567', accountNumber: null, accountType: null }, otpVerified: false });
+    await wallet.setPayoutAccount({
+      driverId,
+      userId: driverId,
+      account: {
+        method: 'PAGO_MOVIL',
+        bankCode: '0102',
+        idNumber: `V1000${driverId}${idDigit}`,
+        phone: '04141234567',
+        accountNumber: null,
+        accountType: null,
+      },
+      otpVerified: false,
+    });
     if (cents) await adjust(driverId, cents);
     return driverId;
   };
   const adjust = async (driverId: number, cents: number) =>
-    ctx.settle((await wallet.adjust({ driverId, direction: cents > 0 ? 'CREDIT' : 'DEBIT', amountCents: Math.abs(cents), reason: 'ajuste de prueba', adminId: 1 })).position);
+    ctx.settle(
+      (
+        await wallet.adjust({
+          driverId,
+          direction: cents > 0 ? 'CREDIT' : 'DEBIT',
+          amountCents: Math.abs(cents),
+          reason: 'ajuste de prueba',
+          adminId: 1,
+        })
+      ).position,
+    );
 
   /**
    * A context whose store dies when `fail` says so for an append (before or after it is stored): that

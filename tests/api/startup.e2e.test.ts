@@ -45,7 +45,10 @@ describe('start-up and shutdown', { timeout: 180_000 }, () => {
     const port = await freePort();
     const { child, stdout } = startProcess({ PORT: String(port) });
     try {
-      await waitUntil(`health of the service on :${port}`, async () => startedOn(stdout(), port) && (await fetch(`http://127.0.0.1:${port}/health`)).ok);
+      await waitUntil(
+        `health of the service on :${port}`,
+        async () => startedOn(stdout(), port) && (await fetch(`http://127.0.0.1:${port}/health`)).ok,
+      );
       const doc = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
       expect(doc.status).toBe(200);
       expect((await doc.json()).openapi).toBe('3.1.0');
@@ -64,11 +67,23 @@ describe('start-up and shutdown', { timeout: 180_000 }, () => {
     const slowModule = {
       name: 'slow',
       routes: (ctx: Service['ctx'], router: import('express').Router) =>
-        defineRoute(router, ctx.openapi, { method: 'get', path: '/test-slow', summary: 'slow', auth: false, query: z.object({}), responses: { 200: { description: 'done', schema: z.object({ done: z.boolean() }) } } }, async () => {
-          entered();
-          await released;
-          return { done: true };
-        }),
+        defineRoute(
+          router,
+          ctx.openapi,
+          {
+            method: 'get',
+            path: '/test-slow',
+            summary: 'slow',
+            auth: false,
+            query: z.object({}),
+            responses: { 200: { description: 'done', schema: z.object({ done: z.boolean() }) } },
+          },
+          async () => {
+            entered();
+            await released;
+            return { done: true };
+          },
+        ),
     };
     service = await buildService({
       config: loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', HOST: '127.0.0.1' }),

@@ -21,7 +21,8 @@ describe('/ready under writes', { timeout: 120_000 }, () => {
 
   it('answers 200 to every probe while orders are being created', async () => {
     const writes = clients.map((c) => t.request('POST', '/api/v1/orders', { token: c.token, body: orderBody() }));
-    const probes: Promise<{ status: number; body: { checks: Record<string, boolean>; projectionLagMs: number } }>[] = [];
+    const probes: Promise<{ status: number; body: { checks: Record<string, boolean>; projectionLagMs: number } }>[] =
+      [];
     for (let i = 0; i < 40; i++) {
       probes.push(t.request('GET', '/ready'));
       if (i % 4 === 0) await new Promise((r) => setImmediate(r));
@@ -33,19 +34,23 @@ describe('/ready under writes', { timeout: 120_000 }, () => {
 
   it('fails "projections" once the oldest unapplied event is older than the threshold, and says how old', async () => {
     // The probe is an event of no domain: the schema check, which would refuse it, is off for this service.
-    const lagging = await startTestService({ env: { READY_MAX_PROJECTION_LAG_MS: '200', CHECK_EVENT_SCHEMAS: 'false' } });
+    const lagging = await startTestService({
+      env: { READY_MAX_PROJECTION_LAG_MS: '200', CHECK_EVENT_SCHEMAS: 'false' },
+    });
     try {
       // Caught up, then stopped: the next event stays unapplied.
       const { runner, store } = lagging.service.ctx;
       expect(await runner.waitFor(await store.headPosition(), 10_000)).toBe(true);
       await runner.stop();
-      await store.appendToStream('ready-probe', [{ eventId: randomUUID(), type: 'ReadyProbe', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStream('ready-probe', [{ eventId: randomUUID(), type: 'ReadyProbe', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
       const fresh = await lagging.request('GET', '/ready');
       expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
       // Polled: on a shared PostgreSQL server a transaction of another database can hold the event
       // invisible (below the snapshot's xmin) for a moment, and what the runner cannot read is not lag yet.
       let stale = await lagging.request('GET', '/ready');
-      for (const deadline = Date.now() + 10_000; stale.status === 200 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 10_000; stale.status === 200 && Date.now() < deadline;) {
         await new Promise((r) => setTimeout(r, 100));
         stale = await lagging.request('GET', '/ready');
       }

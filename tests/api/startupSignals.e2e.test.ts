@@ -22,7 +22,10 @@ const alive = (pid: number) => {
 
 /** The pid of the process that serves, from its "service started" log line. */
 const servicePid = (s: ChildService): number => {
-  const line = s.output().split('\n').find((l) => l.includes('"service started"'));
+  const line = s
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"service started"'));
   return JSON.parse(line!).pid;
 };
 
@@ -60,8 +63,15 @@ describe('SIGTERM, whichever way the service was started', { timeout: 300_000 },
   });
 
   it('the production entry point (tsc build, node dist/app/main.js) exits 0 on SIGTERM', async () => {
-    await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { timeout: 240_000 });
-    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, [process.execPath, `${outDir}/app/main.js`]);
+    await promisify(execFile)(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir],
+      { timeout: 240_000 },
+    );
+    const s = spawnService({ PORT: String(await freePort()), PGLITE_DIR: 'memory://' }, [
+      process.execPath,
+      `${outDir}/app/main.js`,
+    ]);
     children.push(s);
     const { code, tookMs } = await stopsOnSigterm(s);
     expect(code).toBe(0);

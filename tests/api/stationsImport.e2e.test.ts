@@ -8,7 +8,10 @@ const HEADER = 'name,address,latitude,longitude,tipo,description,landmark,city,o
 
 /** n valid rows, each its own station (distinct names, 1 km apart). */
 const rows = (n: number, prefix: string) =>
-  Array.from({ length: n }, (_, i) => `${prefix} ${i},Calle ${i},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`).join('\n');
+  Array.from(
+    { length: n },
+    (_, i) => `${prefix} ${i},Calle ${i},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`,
+  ).join('\n');
 
 describe('stations: bulk import', () => {
   let t: TestService;
@@ -17,19 +20,32 @@ describe('stations: bulk import', () => {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
 
   /** The spec's form: multipart/form-data with a `file` part. */
-  const upload = async (content: string | Uint8Array<ArrayBuffer>, opts: { token?: string; filename?: string } = {}) => {
+  const upload = async (
+    content: string | Uint8Array<ArrayBuffer>,
+    opts: { token?: string; filename?: string } = {},
+  ) => {
     const form = new FormData();
     form.set('file', new Blob([content], { type: 'text/csv' }), opts.filename ?? 'estaciones.csv');
-    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, { method: 'POST', headers: { authorization: `Bearer ${opts.token ?? admin}` }, body: form });
+    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${opts.token ?? admin}` },
+      body: form,
+    });
     return { status: res.status, body: await res.json() };
   };
   /** The same file sent as a raw text/csv body. */
   const uploadRaw = async (content: string | Uint8Array<ArrayBuffer>, contentType = 'text/csv') => {
-    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': contentType }, body: content });
+    const res = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': contentType },
+      body: content,
+    });
     return { status: res.status, body: await res.json() };
   };
   const listNames = async (q: string) =>
-    (await t.request('GET', `/api/v1/admin/stations?limit=100&q=${encodeURIComponent(q)}`, { token: admin })).body.items.map((i: { name: string }) => i.name);
+    (
+      await t.request('GET', `/api/v1/admin/stations?limit=100&q=${encodeURIComponent(q)}`, { token: admin })
+    ).body.items.map((i: { name: string }) => i.name);
 
   beforeAll(async () => {
     t = await startTestService({ clock });
@@ -41,19 +57,32 @@ describe('stations: bulk import', () => {
   });
 
   it('template: plantilla_estaciones.csv with the ten columns in order; con_ejemplos adds three rows', async () => {
-    const plain = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template`, { headers: { authorization: `Bearer ${admin}` } });
+    const plain = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(plain.status).toBe(200);
     expect(plain.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(plain.headers.get('content-disposition')).toBe('attachment; filename="plantilla_estaciones.csv"');
     expect((await plain.text()).replace(/^\uFEFF/, '').trim()).toBe(HEADER);
-    const withExamples = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template?con_ejemplos=true`, { headers: { authorization: `Bearer ${admin}` } });
+    const withExamples = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template?con_ejemplos=true`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     const parsed = Papa.parse<string[]>((await withExamples.text()).replace(/^\uFEFF/, '').trim());
     expect(parsed.data[0].join(',')).toBe(HEADER);
     expect(parsed.data).toHaveLength(4);
     // The template's own examples import cleanly.
-    const imported = await upload(await (await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template?con_ejemplos=1`, { headers: { authorization: `Bearer ${admin}` } })).text());
+    const imported = await upload(
+      await (
+        await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import/template?con_ejemplos=1`, {
+          headers: { authorization: `Bearer ${admin}` },
+        })
+      ).text(),
+    );
     expect(imported.body.report).toMatchObject({ processed: 3, created: 3, skipped: 0 });
-    expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/template?con_ejemplos=quizas', { token: admin })).body.details.fieldErrors).toHaveProperty('con_ejemplos');
+    expect(
+      (await t.request('GET', '/api/v1/admin/stations/bulk-import/template?con_ejemplos=quizas', { token: admin })).body
+        .details.fieldErrors,
+    ).toHaveProperty('con_ejemplos');
   });
 
   it('up to 100 rows are imported inline: created, updated (same name within 50 m) and skipped rows with line and reason', async () => {
@@ -85,7 +114,15 @@ describe('stations: bulk import', () => {
     const north = (await t.request('GET', '/api/v1/admin/stations?q=Llenadero%20Norte', { token: admin })).body.items;
     expect(north).toHaveLength(1);
     const detail = (await t.request('GET', `/api/v1/admin/stations/${north[0].id}`, { token: admin })).body.station;
-    expect(detail).toMatchObject({ address: 'Av. 1 (nueva)', latitude: 10.5001, description: null, opening_time: null, city: 'Caracas', tipo: 'AGUA', estado: 'ACTIVA' });
+    expect(detail).toMatchObject({
+      address: 'Av. 1 (nueva)',
+      latitude: 10.5001,
+      description: null,
+      opening_time: null,
+      city: 'Caracas',
+      tipo: 'AGUA',
+      estado: 'ACTIVA',
+    });
     const sur = (await t.request('GET', '/api/v1/admin/stations?q=Bomba%20Sur', { token: admin })).body.items[0];
     expect(sur).toMatchObject({ address: 'Calle 2, local 3', tipo: 'GASOLINA' });
 
@@ -99,7 +136,10 @@ describe('stations: bulk import', () => {
     expect(r.status).toBe(200);
     expect(r.body.report).toEqual({ processed: 1, created: 1, updated: 0, skipped: 0, skipped_rows: [] });
     const item = (await t.request('GET', '/api/v1/admin/stations?q=Pozo%20Coma', { token: admin })).body.items[0];
-    expect((await t.request('GET', `/api/v1/admin/stations/${item.id}`, { token: admin })).body.station).toMatchObject({ latitude: 10.3, longitude: -66.8 });
+    expect((await t.request('GET', `/api/v1/admin/stations/${item.id}`, { token: admin })).body.station).toMatchObject({
+      latitude: 10.3,
+      longitude: -66.8,
+    });
   });
 
   it('422 InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows, and ValidationError on file', async () => {
@@ -119,13 +159,24 @@ describe('stations: bulk import', () => {
     expect(await listNames('Demasiadas')).toEqual([]);
 
     const big = `${HEADER}\n${'x'.repeat(5 * 1024 * 1024)}`;
-    expect((await upload(big)).body).toMatchObject({ error: 'ValidationError', details: { fieldErrors: { file: [expect.stringContaining('5 MB')] } } });
+    expect((await upload(big)).body).toMatchObject({
+      error: 'ValidationError',
+      details: { fieldErrors: { file: [expect.stringContaining('5 MB')] } },
+    });
     expect((await uploadRaw(big)).body.details.fieldErrors).toHaveProperty('file');
-    expect((await upload(`${HEADER}\n`, { filename: 'estaciones.xlsx' })).body.details.fieldErrors.file).toEqual(['must be a .csv or .txt file']);
-    expect((await upload(`${HEADER}\nA txt,B,10.5,-66.91,AGUA\n`, { filename: 'estaciones.TXT' })).body.report.created).toBe(1);
+    expect((await upload(`${HEADER}\n`, { filename: 'estaciones.xlsx' })).body.details.fieldErrors.file).toEqual([
+      'must be a .csv or .txt file',
+    ]);
+    expect(
+      (await upload(`${HEADER}\nA txt,B,10.5,-66.91,AGUA\n`, { filename: 'estaciones.TXT' })).body.report.created,
+    ).toBe(1);
     const noFile = new FormData();
     noFile.set('archivo', 'x');
-    const r = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: noFile });
+    const r = await fetch(`${t.baseUrl}/api/v1/admin/stations/bulk-import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+      body: noFile,
+    });
     expect([r.status, (await r.json()).details.fieldErrors.file]).toEqual([422, ['is required']]);
     const json = await t.request('POST', '/api/v1/admin/stations/bulk-import', { token: admin, body: { file: 'x' } });
     expect([json.status, Object.keys(json.body.details.fieldErrors)]).toEqual([422, ['file']]);
@@ -142,7 +193,9 @@ describe('stations: bulk import', () => {
     expect([foreign.status, foreign.body.error]).toEqual([403, 'Forbidden']);
     const unknown = await t.request('GET', '/api/v1/admin/stations/bulk-import/999999', { token: admin });
     expect([unknown.status, unknown.body.error]).toEqual([404, 'ImportJobNotFound']);
-    expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/abc', { token: admin })).body.details.fieldErrors).toHaveProperty('jobId');
+    expect(
+      (await t.request('GET', '/api/v1/admin/stations/bulk-import/abc', { token: admin })).body.details.fieldErrors,
+    ).toHaveProperty('jobId');
 
     // The scheduler's import job runs it; tick until done (bounded: one tick is enough unless a timer run holds it).
     let job = (await t.request('GET', jobPath, { token: admin })).body;
@@ -154,7 +207,13 @@ describe('stations: bulk import', () => {
       job_id: r.body.job_id,
       status: 'COMPLETED',
       total_rows: 152,
-      report: { processed: 152, created: 150, updated: 1, skipped: 1, skipped_rows: [{ line: 153, reason: expect.stringContaining('latitude') }] },
+      report: {
+        processed: 152,
+        created: 150,
+        updated: 1,
+        skipped: 1,
+        skipped_rows: [{ line: 153, reason: expect.stringContaining('latitude') }],
+      },
       error: null,
       created_at: '2026-03-01T10:00:00.000Z',
       updated_at: '2026-03-01T10:00:00.000Z',
@@ -166,7 +225,9 @@ describe('stations: bulk import', () => {
   it('import routes are for admins only', async () => {
     const d = await signInDriver(t, { approved: false });
     expect((await upload(`${HEADER}\n`, { token: d.token })).status).toBe(403);
-    expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/template', { token: d.token })).status).toBe(403);
+    expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/template', { token: d.token })).status).toBe(
+      403,
+    );
     expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/1', { token: d.token })).status).toBe(403);
     expect((await t.request('GET', '/api/v1/admin/stations/bulk-import/1')).status).toBe(401);
   });

@@ -21,12 +21,20 @@ describe('surplus listings: expiry and a missing exchange rate', () => {
 
   const tick = () => t.service.ctx.scheduler.tick();
   const publish = async (d: SignedInDriver, durationMinutes: number) => {
-    const r = await api.post('/surplus', d.token, { availableLiters: 1000, totalAmount: 15, ...near(0.01), address: 'Av. Libertador, Caracas', durationMinutes });
+    const r = await api.post('/surplus', d.token, {
+      availableLiters: 1000,
+      totalAmount: 15,
+      ...near(0.01),
+      address: 'Av. Libertador, Caracas',
+      durationMinutes,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.listing;
   };
   const nearbyIds = async (token: string) =>
-    (await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}`, token)).body.listings.map((l: { id: number }) => l.id);
+    (await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}`, token)).body.listings.map(
+      (l: { id: number }) => l.id,
+    );
 
   it('a listing past expires_at is EXPIRADA after the scheduler runs, and not reservable even before', async () => {
     const d = await signInDriver(t);
@@ -42,7 +50,10 @@ describe('surplus listings: expiry and a missing exchange rate', () => {
     clock.advance(MINUTE);
     // Due, timer not run yet: already out of the lists and not reservable.
     expect(await nearbyIds(client.token)).not.toContain(short.id);
-    const late = await api.post(`/surplus/${short.id}/reserve`, client.token, { ...CARACAS, address: 'Av. Urdaneta, Caracas' });
+    const late = await api.post(`/surplus/${short.id}/reserve`, client.token, {
+      ...CARACAS,
+      address: 'Av. Urdaneta, Caracas',
+    });
     expect(late.status).toBe(409);
     expect(late.body.error).toBe('Conflict');
 
@@ -59,7 +70,10 @@ describe('surplus listings: expiry and a missing exchange rate', () => {
   it('without an official exchange rate a reservation is 422 ExchangeRateUnavailable and the listing stays ACTIVA', async () => {
     const listing = await publish(await signInDriver(t), 60);
     const client = await signInClient(t);
-    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, { ...CARACAS, address: 'Av. Urdaneta, Caracas' });
+    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, {
+      ...CARACAS,
+      address: 'Av. Urdaneta, Caracas',
+    });
     expect(r.status).toBe(422);
     expect(r.body.error).toBe('ExchangeRateUnavailable');
     expect(await nearbyIds(client.token)).toContain(listing.id);

@@ -9,7 +9,11 @@ import { openSocket } from '../support/wsClient.js';
 
 const open = openSocket;
 
-const refusal = (p: Promise<unknown>) => p.then(() => ({ status: 101, body: null }), (e: { status: number; body: unknown }) => ({ status: e.status, body: e.body }));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => ({ status: 101, body: null }),
+    (e: { status: number; body: unknown }) => ({ status: e.status, body: e.body }),
+  );
 
 /** Profile, documents and an admin's approval over HTTP: the driver's inbox gets `driver_approved`. */
 const approve = async (t: TestService, driver: SignedInDriver, adminToken: string) => {
@@ -17,8 +21,13 @@ const approve = async (t: TestService, driver: SignedInDriver, adminToken: strin
     const r = await t.request(method, `/api/v1${path}`, { token, body });
     expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
   };
-  await call('PUT', '/driver/profile', driver.token, { plate: `WS${driver.driverId}${randomInt(100, 999)}`, capacityLiters: 8000, cityId: 1 });
-  for (const type of ['ID_FRONT', 'LICENSE']) await call('POST', '/driver/documents', driver.token, { type, expiresAt: '2099-12-31' });
+  await call('PUT', '/driver/profile', driver.token, {
+    plate: `WS${driver.driverId}${randomInt(100, 999)}`,
+    capacityLiters: 8000,
+    cityId: 1,
+  });
+  for (const type of ['ID_FRONT', 'LICENSE'])
+    await call('POST', '/driver/documents', driver.token, { type, expiresAt: '2099-12-31' });
   await call('POST', `/admin/drivers/${driver.driverId}/approve`, adminToken);
 };
 
@@ -46,7 +55,10 @@ describe('websocket gateway /ws', () => {
 
   it('refuses a socket without a valid token with HTTP 401, and other paths with 404', async () => {
     expect(await refusal(open(t))).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
-    expect(await refusal(open(t, { token: 'not-a-token' }))).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
+    expect(await refusal(open(t, { token: 'not-a-token' }))).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    });
     expect(await refusal(open(t, { token: 'not-a-token', via: 'query' }))).toMatchObject({ status: 401 });
     const client = await signInClient(t);
     expect(await refusal(open(t, { token: client.token, path: '/elsewhere' }))).toMatchObject({ status: 404 });
@@ -57,16 +69,33 @@ describe('websocket gateway /ws', () => {
     const viaHeader = await open(t, { token: a.token });
     const viaQuery = await open(t, { token: a.token, via: 'query' });
     try {
-      expect(await viaHeader.subscribe(`notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
-      expect(await viaQuery.subscribe(`notifications.${a.user.id}`)).toEqual({ type: 'subscribed', channel: `notifications.${a.user.id}` });
-      expect(await viaHeader.subscribe(`notifications.${b.user.id}`)).toEqual({ type: 'error', channel: `notifications.${b.user.id}`, error: 'Forbidden' });
+      expect(await viaHeader.subscribe(`notifications.${a.user.id}`)).toEqual({
+        type: 'subscribed',
+        channel: `notifications.${a.user.id}`,
+      });
+      expect(await viaQuery.subscribe(`notifications.${a.user.id}`)).toEqual({
+        type: 'subscribed',
+        channel: `notifications.${a.user.id}`,
+      });
+      expect(await viaHeader.subscribe(`notifications.${b.user.id}`)).toEqual({
+        type: 'error',
+        channel: `notifications.${b.user.id}`,
+        error: 'Forbidden',
+      });
       for (const channel of ['notifications.>', 'notifications.*', 'nothing.here', 'notifications']) {
         expect(await viaHeader.subscribe(channel)).toEqual({ type: 'error', channel, error: 'UnknownChannel' });
       }
       // A room the caller is no member of (or that does not exist) is refused, not unknown: chat owns the prefix.
-      expect(await viaHeader.subscribe('chat.rooms.999999')).toEqual({ type: 'error', channel: 'chat.rooms.999999', error: 'Forbidden' });
+      expect(await viaHeader.subscribe('chat.rooms.999999')).toEqual({
+        type: 'error',
+        channel: 'chat.rooms.999999',
+        error: 'Forbidden',
+      });
       viaHeader.send({ type: 'unsubscribe', channel: `notifications.${a.user.id}` });
-      expect(await viaHeader.next((f) => f.type === 'unsubscribed')).toEqual({ type: 'unsubscribed', channel: `notifications.${a.user.id}` });
+      expect(await viaHeader.next((f) => f.type === 'unsubscribed')).toEqual({
+        type: 'unsubscribed',
+        channel: `notifications.${a.user.id}`,
+      });
     } finally {
       await Promise.all([viaHeader.close(), viaQuery.close()]);
     }
@@ -79,7 +108,10 @@ describe('websocket gateway /ws', () => {
       s.send('{not json');
       expect(await s.next((f) => f.type === 'error')).toEqual({ type: 'error', error: 'BadMessage' });
       s.send({ type: 'dance' });
-      expect(await s.next((f) => f.error === 'UnknownMessageType')).toEqual({ type: 'error', error: 'UnknownMessageType' });
+      expect(await s.next((f) => f.error === 'UnknownMessageType')).toEqual({
+        type: 'error',
+        error: 'UnknownMessageType',
+      });
       s.send({ type: 'ping' });
       expect(await s.next((f) => f.type === 'pong')).toEqual({ type: 'pong' });
       expect(s.ws.readyState).toBe(WebSocket.OPEN);
@@ -119,7 +151,11 @@ describe('websocket gateway /ws', () => {
   });
 
   it('delivers the driver_approved notification of a real approval, and nothing of another user', async () => {
-    const [driver, other, admin] = await Promise.all([signInDriver(t, { approved: false }), signInClient(t), signInAdmin(t)]);
+    const [driver, other, admin] = await Promise.all([
+      signInDriver(t, { approved: false }),
+      signInClient(t),
+      signInAdmin(t),
+    ]);
     const mine = await open(t, { token: driver.token });
     const theirs = await open(t, { token: other.token });
     try {
@@ -130,7 +166,12 @@ describe('websocket gateway /ws', () => {
       expect(frame).toMatchObject({ event: 'notification.created', data: { type: 'driver_approved', read_at: null } });
       // The same bus carries the other user's channel: a message for them proves ours did not leak there.
       await t.service.ctx.bus.publish(`notifications.${other.user.id}`, { event: 'probe', data: { n: 1 } });
-      expect(await theirs.next((f) => f.type === 'message')).toEqual({ type: 'message', channel: `notifications.${other.user.id}`, event: 'probe', data: { n: 1 } });
+      expect(await theirs.next((f) => f.type === 'message')).toEqual({
+        type: 'message',
+        channel: `notifications.${other.user.id}`,
+        event: 'probe',
+        data: { n: 1 },
+      });
       expect(theirs.frames.filter((f) => f.type === 'message')).toHaveLength(1);
     } finally {
       await Promise.all([mine.close(), theirs.close()]);
@@ -157,40 +198,55 @@ describe('websocket gateway /ws', () => {
   });
 });
 
-describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)('websocket gateway across instances (real NATS)', () => {
-  let a: Awaited<ReturnType<typeof startTestService>>;
-  let b: TestService;
-  beforeAll(async () => {
-    a = await startTestService({ env: ENV });
-    // B serves HTTP and websockets only: every projector runs on A, so whatever B's sockets hear came over NATS.
-    b = await startTestService({ env: ENV, shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix }, roles: ['api', 'gateway'] });
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
+  'websocket gateway across instances (real NATS)',
+  () => {
+    let a: Awaited<ReturnType<typeof startTestService>>;
+    let b: TestService;
+    beforeAll(async () => {
+      a = await startTestService({ env: ENV });
+      // B serves HTTP and websockets only: every projector runs on A, so whatever B's sockets hear came over NATS.
+      b = await startTestService({
+        env: ENV,
+        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
+        roles: ['api', 'gateway'],
+      });
+    });
+    afterAll(async () => {
+      await b?.stop();
+      await a?.stop();
+    });
 
-  it('a socket on instance B receives what is published through instance A', async () => {
-    const client = await signInClient(a);
-    const s = await open(b, { token: client.token });
-    try {
-      await s.subscribe(`notifications.${client.user.id}`);
-      await a.service.ctx.bus.publish(`notifications.${client.user.id}`, { event: 'hello', data: { from: 'A' } });
-      expect(await s.next((f) => f.type === 'message')).toEqual({ type: 'message', channel: `notifications.${client.user.id}`, event: 'hello', data: { from: 'A' } });
-    } finally {
-      await s.close();
-    }
-  });
+    it('a socket on instance B receives what is published through instance A', async () => {
+      const client = await signInClient(a);
+      const s = await open(b, { token: client.token });
+      try {
+        await s.subscribe(`notifications.${client.user.id}`);
+        await a.service.ctx.bus.publish(`notifications.${client.user.id}`, { event: 'hello', data: { from: 'A' } });
+        expect(await s.next((f) => f.type === 'message')).toEqual({
+          type: 'message',
+          channel: `notifications.${client.user.id}`,
+          event: 'hello',
+          data: { from: 'A' },
+        });
+      } finally {
+        await s.close();
+      }
+    });
 
-  it('a socket on instance B receives a notification projected on instance A', async () => {
-    const client = await signInClient(a);
-    const s = await open(b, { token: client.token });
-    try {
-      await s.subscribe(`notifications.${client.user.id}`);
-      const { offerId } = await orderWithOffer(a, client);
-      expect(await s.next((f) => f.data?.type === 'offer_received')).toMatchObject({ event: 'notification.created', data: { data: { offer_id: offerId } } });
-    } finally {
-      await s.close();
-    }
-  });
-});
+    it('a socket on instance B receives a notification projected on instance A', async () => {
+      const client = await signInClient(a);
+      const s = await open(b, { token: client.token });
+      try {
+        await s.subscribe(`notifications.${client.user.id}`);
+        const { offerId } = await orderWithOffer(a, client);
+        expect(await s.next((f) => f.data?.type === 'offer_received')).toMatchObject({
+          event: 'notification.created',
+          data: { data: { offer_id: offerId } },
+        });
+      } finally {
+        await s.close();
+      }
+    });
+  },
+);

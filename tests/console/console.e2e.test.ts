@@ -52,19 +52,43 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     const usdFormId = forms.forms.find((f: { currency: string }) => f.currency === 'USD').id;
     const client = await signInClient(t);
     const driver = await onlineDriver(t);
-    const created = must('order', await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: usdFormId })), 201);
+    const created = must(
+      'order',
+      await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: usdFormId })),
+      201,
+    );
     const offer = must('bid', await api.post(`/orders/${created.order.id}/accept`, driver.token, {}), 201).offer;
     must('accept', await api.post(`/orders/offers/${offer.id}/accept`, client.token));
-    const values = [{ index: 1, value: 'Ana Pérez' }, { index: 2, value: 'ana@example.com' }, { index: 3, value: `ZL-${created.order.id}0000` }];
-    payment = must('report', await api.post(`/orders/${created.order.id}/payment/form`, client.token, { values })).payment;
+    const values = [
+      { index: 1, value: 'Ana Pérez' },
+      { index: 2, value: 'ana@example.com' },
+      { index: 3, value: `ZL-${created.order.id}0000` },
+    ];
+    payment = must(
+      'report',
+      await api.post(`/orders/${created.order.id}/payment/form`, client.token, { values }),
+    ).payment;
     // A client's support conversation, waiting in the pool.
     const f = await confirmedOrder(t);
-    const room = must('support room', await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_ADMIN_CLIENT_SUPPORT' }));
-    must('client message', await api.post(`/chat-rooms/${room.room.id}/messages`, f.client.token, { content: 'Necesito ayuda con mi pedido' }), 201);
+    const room = must(
+      'support room',
+      await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_ADMIN_CLIENT_SUPPORT' }),
+    );
+    must(
+      'client message',
+      await api.post(`/chat-rooms/${room.room.id}/messages`, f.client.token, {
+        content: 'Necesito ayuda con mi pedido',
+      }),
+      201,
+    );
     support = { roomId: room.room.id, orderId: f.orderId, client: f.client };
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, locale: 'es-VE' });
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+      locale: 'es-VE',
+    });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
@@ -93,7 +117,9 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     expect(script.headers.get('content-encoding')).toBe('br');
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(await script.text()).toContain('createRoot');
-    expect((await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'identity' } })).headers.get('content-encoding')).toBeNull();
+    expect(
+      (await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'identity' } })).headers.get('content-encoding'),
+    ).toBeNull();
     expect((await fetch(url('/assets/missing.js'))).status).toBe(404);
     expect((await fetch(`${t.baseUrl}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
   });
@@ -110,12 +136,22 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await page.getByRole('button', { name: es.signIn.submit }).click();
     await page.getByRole('button', { name: es.nav.signOut }).waitFor();
     expect(await page.evaluate(() => document.cookie)).toBe('');
-    expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('console.session')!).token)).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('console.session')!).token)).toMatch(
+      /^[\w-]+\.[\w-]+\.[\w-]+$/,
+    );
     await accessible('home');
   });
 
   it('opens the seven reports, with totals, charts and an export', async () => {
-    for (const key of ['orders', 'cancellations', 'intents', 'operational', 'drivers', 'documents', 'performance'] as const) {
+    for (const key of [
+      'orders',
+      'cancellations',
+      'intents',
+      'operational',
+      'drivers',
+      'documents',
+      'performance',
+    ] as const) {
       await page.goto(url(`/reports/${key}`));
       await main().getByRole('heading', { level: 1, name: es.reports.names[key] }).waitFor();
       await main().locator('table').waitFor();
@@ -129,9 +165,14 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await expect.poll(() => main().locator('figure.chart canvas').count()).toBe(1);
     // Sorting goes to the server (the address keeps it), and the export downloads the API's file.
     await page.goto(url('/reports/orders'));
-    await main().getByRole('button', { name: new RegExp(`^${es.fields.liters_requested}`) }).click();
+    await main()
+      .getByRole('button', { name: new RegExp(`^${es.fields.liters_requested}`) })
+      .click();
     await page.waitForURL(/sort=liters_requested&direction=desc/);
-    const [download] = await Promise.all([page.waitForEvent('download'), main().getByRole('button', { name: es.reports.exportCsv }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      main().getByRole('button', { name: es.reports.exportCsv }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^reporte_ordenes_.+\.csv$/);
     expect(readFileSync((await download.path())!, 'utf8')).toContain('Fecha creación');
   });
@@ -154,10 +195,14 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
   it('retries and annuls a failed receipt from the tray, the 422 shown on its field', async () => {
     await page.goto(url('/settlements/tray'));
     const number = failedReceipt.receipt_number;
-    await main().getByRole('button', { name: `${es.settlements.retry} ${number}` }).click();
+    await main()
+      .getByRole('button', { name: `${es.settlements.retry} ${number}` })
+      .click();
     await main().getByText(es.settlements.retried('FAILED')).waitFor();
     await accessible('settlement tray');
-    await main().getByRole('button', { name: `${es.settlements.annul} ${number}` }).click();
+    await main()
+      .getByRole('button', { name: `${es.settlements.annul} ${number}` })
+      .click();
     const form = main().getByRole('form', { name: `${es.settlements.annul}: ${number}` });
     await form.getByRole('button', { name: es.common.confirm }).click();
     // The API's ValidationError names `reason`: the message sits on that field.
@@ -167,7 +212,12 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await form.getByRole('button', { name: es.common.confirm }).click();
     await main().getByText(es.settlements.annulled).waitFor();
     await main().getByText(es.common.empty).waitFor();
-    const after = must('receipt', await t.request('GET', `/api/v1/admin/settlements/receipts/${failedReceipt.id}`, { token: (await signInAdmin(t)).token }));
+    const after = must(
+      'receipt',
+      await t.request('GET', `/api/v1/admin/settlements/receipts/${failedReceipt.id}`, {
+        token: (await signInAdmin(t)).token,
+      }),
+    );
     expect(after.receipt.status).toBe('VOIDED');
     await page.goto(url(`/settlements/receipts/${failedReceipt.id}`));
     await main().getByRole('heading', { name: es.settlements.changes }).waitFor();
@@ -189,7 +239,9 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
 
   it('approves a reported payment with a reason', async () => {
     await page.goto(url('/payments'));
-    await main().getByRole('button', { name: `${es.payments.approve} ${payment.id}` }).click();
+    await main()
+      .getByRole('button', { name: `${es.payments.approve} ${payment.id}` })
+      .click();
     await main().getByLabel(es.common.reason).fill('Transferencia vista en el banco');
     await main().getByRole('button', { name: es.common.confirm }).click();
     await main().getByText(es.payments.approved).waitFor();
@@ -202,7 +254,9 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       clientSocket = await openSocket(t, { token: support.client.token });
       expect((await clientSocket.subscribe(`chat.rooms.${support.roomId}`)).type).toBe('subscribed');
       await page.goto(url('/support'));
-      await main().getByRole('link', { name: new RegExp(`${es.support.order} #${support.orderId}\\b`) }).click();
+      await main()
+        .getByRole('link', { name: new RegExp(`${es.support.order} #${support.orderId}\\b`) })
+        .click();
       await main().getByText('Necesito ayuda con mi pedido').waitFor();
       await main().getByText(es.support.live, { exact: true }).waitFor();
       await accessible('support conversation');
@@ -210,16 +264,27 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       await main().getByRole('button', { name: es.support.release }).waitFor();
       await main().getByLabel(es.support.message).fill('Hola, soy soporte. ¿En qué le ayudo?');
       await main().getByRole('button', { name: es.support.send }).click();
-      const received = await clientSocket.next((f) => f.type === 'message' && JSON.stringify(f.data).includes('soy soporte'));
+      const received = await clientSocket.next(
+        (f) => f.type === 'message' && JSON.stringify(f.data).includes('soy soporte'),
+      );
       expect(received.channel).toBe(`chat.rooms.${support.roomId}`);
       // The app user answers over HTTP; the console shows it without a reload.
-      must('client reply', await t.request('POST', `/api/v1/chat-rooms/${support.roomId}/messages`, { token: support.client.token, body: { content: 'Mi pedido no ha llegado' } }), 201);
+      must(
+        'client reply',
+        await t.request('POST', `/api/v1/chat-rooms/${support.roomId}/messages`, {
+          token: support.client.token,
+          body: { content: 'Mi pedido no ha llegado' },
+        }),
+        201,
+      );
       await main().getByText('Mi pedido no ha llegado').waitFor({ timeout: 10_000 });
       // Claimed, the conversation left the pool for the admin's own bucket.
       await page.goto(url('/support'));
       await main().getByText(es.common.empty).waitFor();
       await main().getByRole('button', { name: es.support.mine }).click();
-      await main().getByRole('link', { name: new RegExp(`${es.support.order} #${support.orderId}\\b`) }).waitFor();
+      await main()
+        .getByRole('link', { name: new RegExp(`${es.support.order} #${support.orderId}\\b`) })
+        .waitFor();
       await accessible('support inbox');
     } finally {
       await clientSocket?.close();
@@ -255,7 +320,12 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     const renewed = (await signInAdmin(t)).token;
     let unavailable = 0;
     await page.route('**/api/v1/admin/drivers?*', async (route) => {
-      if (unavailable++ === 0) return route.fulfill({ status: 503, headers: { 'retry-after': '1', 'content-type': 'application/json' }, body: JSON.stringify({ error: 'ServiceUnavailable', message: 'Database unavailable', retryAfterSeconds: 1 }) });
+      if (unavailable++ === 0)
+        return route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '1', 'content-type': 'application/json' },
+          body: JSON.stringify({ error: 'ServiceUnavailable', message: 'Database unavailable', retryAfterSeconds: 1 }),
+        });
       const answer = await route.fetch();
       return route.fulfill({ response: answer, headers: { ...answer.headers(), authorization: `Bearer ${renewed}` } });
     });
@@ -289,10 +359,18 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
 
   it('says 403 plainly, and sends a refused token back to sign-in', async () => {
     const plain = await signInAdmin(t, { superAdmin: false });
-    await page.evaluate((s) => sessionStorage.setItem('console.session', JSON.stringify(s)), { token: plain.token, admin: plain.admin });
+    await page.evaluate((s) => sessionStorage.setItem('console.session', JSON.stringify(s)), {
+      token: plain.token,
+      admin: plain.admin,
+    });
     await page.goto(url('/settlements/config'));
     await main().getByText(es.errors.forbidden).waitFor();
-    await page.evaluate(() => sessionStorage.setItem('console.session', JSON.stringify({ ...JSON.parse(sessionStorage.getItem('console.session')!), token: 'a.b.c' })));
+    await page.evaluate(() =>
+      sessionStorage.setItem(
+        'console.session',
+        JSON.stringify({ ...JSON.parse(sessionStorage.getItem('console.session')!), token: 'a.b.c' }),
+      ),
+    );
     await page.goto(url('/reports/orders'));
     await page.getByText(es.errors.sessionExpired).waitFor();
     await page.getByLabel(es.signIn.email).waitFor();

@@ -18,13 +18,25 @@ export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
 const CONSOLE = join(import.meta.dirname, '../../console');
 
 const newestIn = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((max, e) => Math.max(max, e.isDirectory() ? newestIn(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (max, e) => Math.max(max, e.isDirectory() ? newestIn(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
+    0,
+  );
 
 /**
  * The console's production build, as the service serves it: `npm ci` builds it (prepare); it is built
@@ -32,7 +44,11 @@ const newestIn = (dir: string): number =>
  */
 export const ensureConsoleBuilt = () => {
   const index = join(CONSOLE, 'dist/index.html');
-  const sources = Math.max(newestIn(join(CONSOLE, 'src')), statSync(join(CONSOLE, 'index.html')).mtimeMs, statSync(join(CONSOLE, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newestIn(join(CONSOLE, 'src')),
+    statSync(join(CONSOLE, 'index.html')).mtimeMs,
+    statSync(join(CONSOLE, 'vite.config.ts')).mtimeMs,
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   execFileSync('npm', ['run', 'build', '-w', 'console'], { cwd: join(CONSOLE, '..'), stdio: 'pipe' });
 };
@@ -53,9 +69,28 @@ export interface AxeViolation {
 export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => String(n.target)) }));
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => String(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 };

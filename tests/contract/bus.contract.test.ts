@@ -68,7 +68,14 @@ const busContract = (world: BusWorld) => {
     const bus = await connect();
     const r = root();
     const got = listen(bus, `${r}.orders.created`);
-    const payload = { id: 7, text: 'eau potable — 1 000 L ✓', cents: 123_456, ok: false, none: null, list: [1, 'two', { three: 3 }] };
+    const payload = {
+      id: 7,
+      text: 'eau potable — 1 000 L ✓',
+      cents: 123_456,
+      ok: false,
+      none: null,
+      list: [1, 'two', { three: 3 }],
+    };
     await bus.publish(`${r}.orders.created`, payload);
     const [m] = await got.waitFor(1);
     expect(m).toEqual({ subject: `${r}.orders.created`, data: payload });
@@ -79,7 +86,13 @@ const busContract = (world: BusWorld) => {
     const r = root();
     const got = listen(bus, `${r}.orders.*.created`);
     await settled(bus, r, async () => {
-      for (const s of ['orders.1.created', 'orders.1.2.created', 'orders.created', 'orders.1.updated', 'orders.2.created']) {
+      for (const s of [
+        'orders.1.created',
+        'orders.1.2.created',
+        'orders.created',
+        'orders.1.updated',
+        'orders.2.created',
+      ]) {
         await bus.publish(`${r}.${s}`, s);
       }
     });

@@ -99,7 +99,8 @@ const collect = (sub: Subscription, keep: (e: RecordedEvent) => boolean) => {
 };
 
 const expectStrictlyAscending = (events: RecordedEvent[]) => {
-  for (let i = 1; i < events.length; i++) expect(events[i].globalPosition).toBeGreaterThan(events[i - 1].globalPosition);
+  for (let i = 1; i < events.length; i++)
+    expect(events[i].globalPosition).toBeGreaterThan(events[i - 1].globalPosition);
 };
 
 /** The one contract every EventStore adapter passes. */
@@ -166,7 +167,10 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
       const twice = await store.appendToStream(s, batch, { expectedRevision: c.expected });
       expect(twice, c.name).toEqual(once);
       const stored = await store.readStream(s);
-      expect(stored.map((e) => e.eventId), c.name).toEqual([...c.before, ...batch].map((e) => e.eventId));
+      expect(
+        stored.map((e) => e.eventId),
+        c.name,
+      ).toEqual([...c.before, ...batch].map((e) => e.eventId));
     }
   });
 
@@ -236,8 +240,18 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
   it('round-trips data, metadata and recordedAt', async () => {
     const s = stream('roundtrip');
-    const metadata = { correlationId: randomUUID(), causationId: randomUUID(), actor: { id: 42, role: 'CLIENT' }, extra: { list: [1, 'two', null] } };
-    const data = { text: 'eau potable, 1 000 L — ✓', cents: 123_456, flag: false, nested: { at: '2024-05-01T10:00:00.000Z', none: null } };
+    const metadata = {
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      actor: { id: 42, role: 'CLIENT' },
+      extra: { list: [1, 'two', null] },
+    };
+    const data = {
+      text: 'eau potable, 1 000 L — ✓',
+      cents: 123_456,
+      flag: false,
+      nested: { at: '2024-05-01T10:00:00.000Z', none: null },
+    };
     const withMeta = event('Rich', data, metadata);
     const bare = event('Bare', { n: 2 });
     // Positions are compared, never computed (EventStoreDB's are not dense): read from a real one.
@@ -255,7 +269,9 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     expect(fromStream.recordedAt.getTime()).toBeGreaterThan(before - 60_000);
     expect(fromStream.recordedAt.getTime()).toBeLessThan(after + 60_000);
 
-    const fromAll = (await readAllThrough(store, marker.position, 1000, await store.headPosition())).find((e) => e.eventId === withMeta.eventId);
+    const fromAll = (await readAllThrough(store, marker.position, 1000, await store.headPosition())).find(
+      (e) => e.eventId === withMeta.eventId,
+    );
     expect(fromAll).toEqual(fromStream);
     const sub = collect(store.subscribeToAll(marker.position), (e) => e.streamId === s);
     try {
@@ -265,78 +281,76 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     }
   });
 
-  it(
-    'race: 8 concurrent appenders, thousands of events, a subscriber sees each exactly once in order',
-    async () => {
-      const writers = 8;
-      const perWriter = 400;
-      const total = writers * perWriter;
-      const shared = [stream('race-shared-0'), stream('race-shared-1')];
-      const hot = stream('race-hot');
-      const head = await store.headPosition();
-      const sub = collect(store.subscribeToAll(head), ours);
-      const appended = new Set<string>();
-      let conflicts = 0;
-      let hotRevision: ExpectedRevision = 'no_stream';
+  it('race: 8 concurrent appenders, thousands of events, a subscriber sees each exactly once in order', async () => {
+    const writers = 8;
+    const perWriter = 400;
+    const total = writers * perWriter;
+    const shared = [stream('race-shared-0'), stream('race-shared-1')];
+    const hot = stream('race-hot');
+    const head = await store.headPosition();
+    const sub = collect(store.subscribeToAll(head), ours);
+    const appended = new Set<string>();
+    let conflicts = 0;
+    let hotRevision: ExpectedRevision = 'no_stream';
 
-      const appendExactToHot = async (e: NewEvent) => {
-        for (;;) {
-          const expected = hotRevision;
-          try {
-            const r = await store.appendToStream(hot, [e], { expectedRevision: expected });
-            hotRevision = Math.max(r.nextExpectedRevision, typeof hotRevision === 'number' ? hotRevision : -1);
-            return;
-          } catch (err) {
-            if (!(err instanceof ConcurrencyError)) throw err;
-            conflicts++;
-            const current = err.actual ?? (await store.readStream(hot)).at(-1)?.streamPosition;
-            if (current !== undefined && (typeof hotRevision !== 'number' || current > hotRevision)) hotRevision = current;
-          }
+    const appendExactToHot = async (e: NewEvent) => {
+      for (;;) {
+        const expected = hotRevision;
+        try {
+          const r = await store.appendToStream(hot, [e], { expectedRevision: expected });
+          hotRevision = Math.max(r.nextExpectedRevision, typeof hotRevision === 'number' ? hotRevision : -1);
+          return;
+        } catch (err) {
+          if (!(err instanceof ConcurrencyError)) throw err;
+          conflicts++;
+          const current = err.actual ?? (await store.readStream(hot)).at(-1)?.streamPosition;
+          if (current !== undefined && (typeof hotRevision !== 'number' || current > hotRevision))
+            hotRevision = current;
         }
-      };
-
-      const writer = async (w: number) => {
-        const own = stream(`race-w${w}`);
-        let ownRevision: ExpectedRevision = 'no_stream';
-        for (let i = 0; i < perWriter; i++) {
-          const e = event('Raced', { w, i });
-          appended.add(e.eventId);
-          if (i % 4 === 1) await store.appendToStream(shared[i % 8 === 1 ? 0 : 1], [e], { expectedRevision: 'any' });
-          else if (i % 8 === 3) await appendExactToHot(e);
-          else ownRevision = (await store.appendToStream(own, [e], { expectedRevision: ownRevision })).nextExpectedRevision;
-        }
-      };
-
-      try {
-        await Promise.all(Array.from({ length: writers }, (_, w) => writer(w)));
-        const got = await sub.waitFor(total, 120_000);
-        expect(got).toHaveLength(total);
-        expect(new Set(got.map((e) => e.eventId)).size).toBe(total);
-        expect(got.every((e) => appended.has(e.eventId))).toBe(true);
-        expectStrictlyAscending(got);
-
-        // Nothing arrives twice later: a sentinel appended now is the very next event the subscriber sees.
-        const sentinel = event('Sentinel');
-        await store.appendToStream(stream('race-sentinel'), [sentinel], { expectedRevision: 'no_stream' });
-        const withSentinel = await sub.waitFor(total + 1);
-        expect(withSentinel).toHaveLength(total + 1);
-        expect(withSentinel[total].eventId).toBe(sentinel.eventId);
-
-        // A reader of $all after the race sees the very sequence the live subscriber saw.
-        const all = (await store.readAll(head, total * 2)).filter(ours);
-        expect(all.map((e) => e.eventId)).toEqual(withSentinel.map((e) => e.eventId));
-        for (const s of [...shared, hot, ...Array.from({ length: writers }, (_, w) => stream(`race-w${w}`))]) {
-          const events = await store.readStream(s);
-          expect(events.map((e) => e.streamPosition)).toEqual(events.map((_, i) => i));
-        }
-        // The exact-revision appends to one hot stream did contend.
-        expect(conflicts).toBeGreaterThan(0);
-      } finally {
-        await sub.stop();
       }
-    },
-    240_000,
-  );
+    };
+
+    const writer = async (w: number) => {
+      const own = stream(`race-w${w}`);
+      let ownRevision: ExpectedRevision = 'no_stream';
+      for (let i = 0; i < perWriter; i++) {
+        const e = event('Raced', { w, i });
+        appended.add(e.eventId);
+        if (i % 4 === 1) await store.appendToStream(shared[i % 8 === 1 ? 0 : 1], [e], { expectedRevision: 'any' });
+        else if (i % 8 === 3) await appendExactToHot(e);
+        else
+          ownRevision = (await store.appendToStream(own, [e], { expectedRevision: ownRevision })).nextExpectedRevision;
+      }
+    };
+
+    try {
+      await Promise.all(Array.from({ length: writers }, (_, w) => writer(w)));
+      const got = await sub.waitFor(total, 120_000);
+      expect(got).toHaveLength(total);
+      expect(new Set(got.map((e) => e.eventId)).size).toBe(total);
+      expect(got.every((e) => appended.has(e.eventId))).toBe(true);
+      expectStrictlyAscending(got);
+
+      // Nothing arrives twice later: a sentinel appended now is the very next event the subscriber sees.
+      const sentinel = event('Sentinel');
+      await store.appendToStream(stream('race-sentinel'), [sentinel], { expectedRevision: 'no_stream' });
+      const withSentinel = await sub.waitFor(total + 1);
+      expect(withSentinel).toHaveLength(total + 1);
+      expect(withSentinel[total].eventId).toBe(sentinel.eventId);
+
+      // A reader of $all after the race sees the very sequence the live subscriber saw.
+      const all = (await store.readAll(head, total * 2)).filter(ours);
+      expect(all.map((e) => e.eventId)).toEqual(withSentinel.map((e) => e.eventId));
+      for (const s of [...shared, hot, ...Array.from({ length: writers }, (_, w) => stream(`race-w${w}`))]) {
+        const events = await store.readStream(s);
+        expect(events.map((e) => e.streamPosition)).toEqual(events.map((_, i) => i));
+      }
+      // The exact-revision appends to one hot stream did contend.
+      expect(conflicts).toBeGreaterThan(0);
+    } finally {
+      await sub.stop();
+    }
+  }, 240_000);
 };
 
 describe('EventStore contract: PGlite', () => {
@@ -390,28 +404,35 @@ const esdbSource = async (): Promise<{ url?: string; container?: boolean; skippe
 const esdb = await esdbSource();
 if (esdb.skipped) console.log(`EventStoreDB contract skipped: ${esdb.skipped}`);
 
-describe.skipIf(Boolean(esdb.skipped))(`EventStore contract: EventStoreDB${esdb.skipped ? ` (skipped: ${esdb.skipped})` : ''}`, () => {
-  eventStoreContract(async () => {
-    let container: StartedTestContainer | undefined;
-    let url = esdb.url;
-    if (esdb.container) {
-      container = await new GenericContainer('eventstore/eventstore:24.10')
-        .withEnvironment({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_MEM_DB: 'true', EVENTSTORE_RUN_PROJECTIONS: 'None' })
-        .withExposedPorts(2113)
-        .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((s) => s >= 200 && s < 300))
-        .start();
-      url = `esdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`;
-    }
-    const store = createEsdbEventStore(url!);
-    return {
-      store,
-      async teardown() {
-        await store.close();
-        await container?.stop();
-      },
-    };
-  });
-});
+describe.skipIf(Boolean(esdb.skipped))(
+  `EventStore contract: EventStoreDB${esdb.skipped ? ` (skipped: ${esdb.skipped})` : ''}`,
+  () => {
+    eventStoreContract(async () => {
+      let container: StartedTestContainer | undefined;
+      let url = esdb.url;
+      if (esdb.container) {
+        container = await new GenericContainer('eventstore/eventstore:24.10')
+          .withEnvironment({
+            EVENTSTORE_INSECURE: 'true',
+            EVENTSTORE_MEM_DB: 'true',
+            EVENTSTORE_RUN_PROJECTIONS: 'None',
+          })
+          .withExposedPorts(2113)
+          .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((s) => s >= 200 && s < 300))
+          .start();
+        url = `esdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`;
+      }
+      const store = createEsdbEventStore(url!);
+      return {
+        store,
+        async teardown() {
+          await store.close();
+          await container?.stop();
+        },
+      };
+    });
+  },
+);
 
 /**
  * The visibility rule of the PostgreSQL adapter (docs/decisions/0002-all-reader-visibility.md):
@@ -468,7 +489,10 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
     const other = await pool.connect();
     try {
       await other.query('BEGIN');
-      await other.query('SELECT * FROM es_append($1, -1, $2::jsonb)', [`vis-${randomUUID()}`, JSON.stringify([{ ...first, metadata: {} }])]);
+      await other.query('SELECT * FROM es_append($1, -1, $2::jsonb)', [
+        `vis-${randomUUID()}`,
+        JSON.stringify([{ ...first, metadata: {} }]),
+      ]);
       const second = event();
       await store.appendToStream(`vis-${randomUUID()}`, [second], { expectedRevision: 'no_stream' });
       expect(await store.readAll(before, 10)).toEqual([]);
@@ -481,7 +505,9 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
 
   it('applies inline read models in the append’s transaction: a refusal appends nothing, a commit runs what follows it', async () => {
     const s = `vis-${randomUUID()}`;
-    await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow('inline read model refused');
+    await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow(
+      'inline read model refused',
+    );
     expect(await store.readStream(s)).toEqual([]);
     const ok = event('InlineApplied');
     const { position } = await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });

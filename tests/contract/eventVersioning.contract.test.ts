@@ -22,7 +22,11 @@ import { backends } from '../support/backends.js';
 const renamedFullName: Upcaster = {
   type: 'DriverRenamed',
   from: 1,
-  up: (old: { driverId: number; fullName: string; at: string }) => ({ driverId: old.driverId, name: old.fullName, at: old.at }),
+  up: (old: { driverId: number; fullName: string; at: string }) => ({
+    driverId: old.driverId,
+    name: old.fullName,
+    at: old.at,
+  }),
 };
 
 const event = (type: string, data: unknown): NewEvent => ({ eventId: randomUUID(), type, data });
@@ -60,7 +64,11 @@ const versioningContract = (open: () => Promise<{ raw: EventStore; teardown(): P
 
     const read = await store.readStream(stream);
     expect(read[1].data).toEqual({ driverId: id, name: 'Ana Pérez', at: AT });
-    const state = fold(driverDecider.evolve, driverDecider.initialState, read.map((e) => ({ type: e.type, data: e.data }) as Parameters<typeof driverDecider.evolve>[1]));
+    const state = fold(
+      driverDecider.evolve,
+      driverDecider.initialState,
+      read.map((e) => ({ type: e.type, data: e.data }) as Parameters<typeof driverDecider.evolve>[1]),
+    );
     expect(state.name).toBe('Ana Pérez');
 
     // What projectors consume: a page of $all and a subscription.
@@ -80,7 +88,9 @@ const versioningContract = (open: () => Promise<{ raw: EventStore; teardown(): P
   it('an event appended today carries its version and is read as written', async () => {
     const id = driverId();
     const stream = `vt${run}-driver-${id}`;
-    await store.appendToStream(stream, [event('DriverRenamed', { driverId: id, name: 'Luis', at: AT })], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream, [event('DriverRenamed', { driverId: id, name: 'Luis', at: AT })], {
+      expectedRevision: 'no_stream',
+    });
     const [stored] = await raw.readStream(stream);
     expect(stored.metadata.schemaVersion).toBe(2);
     expect(stored.data).toEqual({ driverId: id, name: 'Luis', at: AT });
@@ -105,7 +115,9 @@ const versioningContract = (open: () => Promise<{ raw: EventStore; teardown(): P
 
   it('refuses an event type that has no schema', async () => {
     const stream = `vt${run}-nothing-${driverId()}`;
-    await expect(store.appendToStream(stream, [event('DriverTeleported', { driverId: 1 })], { expectedRevision: 'any' })).rejects.toThrow(/DriverTeleported: no schema/);
+    await expect(
+      store.appendToStream(stream, [event('DriverTeleported', { driverId: 1 })], { expectedRevision: 'any' }),
+    ).rejects.toThrow(/DriverTeleported: no schema/);
     expect(await raw.readStream(stream)).toEqual([]);
   });
 };

@@ -78,8 +78,12 @@ const countingProjector = (name: string, options: TestProjectorOptions = {}): Pr
         await sql`INSERT INTO ${sql.table(streams)} AS t (stream_id, events, total, last_position)
           VALUES (${e.streamId}, 1, ${e.data.n}, ${e.globalPosition})
           ON CONFLICT (stream_id) DO UPDATE
-            SET events = t.events + 1, total = t.total + excluded.total, last_position = excluded.last_position`.execute(trx);
-        await sql`INSERT INTO ${sql.table(log)} (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
+            SET events = t.events + 1, total = t.total + excluded.total, last_position = excluded.last_position`.execute(
+          trx,
+        );
+        await sql`INSERT INTO ${sql.table(log)} (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(
+          trx,
+        );
       },
     },
   });
@@ -97,7 +101,13 @@ interface Env {
 
 const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omit<Env, 'second'>> => {
   const db = createDb(pool);
-  if (migrate) await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...inlineProjectionMigrations, ...testMigrations(names) });
+  if (migrate)
+    await migrateToLatest(db, {
+      ...eventStoreMigrations,
+      ...projectionRunnerMigrations,
+      ...inlineProjectionMigrations,
+      ...testMigrations(names),
+    });
   const store = createPostgresEventStore(pool, { pollMs: 20 });
   const runners: ProjectionRunner[] = [];
   return {
@@ -159,14 +169,24 @@ if (process.env.DATABASE_URL) {
 }
 
 /** Appends `count` Counted events numbered from `firstN`, spread over `streams` streams, a few per append. */
-const appendCounted = async (store: EventStore, count: number, { firstN = 1, streams = 20, perAppend = 25, prefix = 's' } = {}) => {
+const appendCounted = async (
+  store: EventStore,
+  count: number,
+  { firstN = 1, streams = 20, perAppend = 25, prefix = 's' } = {},
+) => {
   for (let i = 0; i < count; i += perAppend) {
     const n0 = firstN + i;
     const size = Math.min(perAppend, count - i);
     const stream = `${prefix}-${Math.floor(i / perAppend) % streams}`;
     // An event type the projector does not handle sits between handled ones.
-    const events = Array.from({ length: size }, (_, k) => ({ eventId: randomUUID(), type: 'Counted', data: { n: n0 + k } }));
-    await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
+    const events = Array.from({ length: size }, (_, k) => ({
+      eventId: randomUUID(),
+      type: 'Counted',
+      data: { n: n0 + k },
+    }));
+    await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Ignored', data: {} }], {
+      expectedRevision: 'any',
+    });
   }
   return store.headPosition();
 };
@@ -178,13 +198,19 @@ const rows = async (db: Db, table: string, orderBy: string) =>
 const expectedFromLog = async (store: EventStore, tag: string) => {
   const events: Record<string, unknown>[] = [];
   const streams = new Map<string, { stream_id: string; events: number; total: number; last_position: number }>();
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const page = await store.readAll(from, 1000);
     if (page.length === 0) break;
     from = page[page.length - 1].globalPosition;
     for (const e of page as RecordedEvent<string, { n: number }>[]) {
       if (e.type !== 'Counted') continue;
-      events.push({ global_position: e.globalPosition, stream_id: e.streamId, n: e.data.n, applications: 1, applied_by: tag });
+      events.push({
+        global_position: e.globalPosition,
+        stream_id: e.streamId,
+        n: e.data.n,
+        applications: 1,
+        applied_by: tag,
+      });
       const s = streams.get(e.streamId) ?? { stream_id: e.streamId, events: 0, total: 0, last_position: 0 };
       s.events += 1;
       s.total += e.data.n;
@@ -236,9 +262,13 @@ describe.each(backends)('projections on $name', (backend) => {
     const runner = env.runner([countingProjector('pt')]);
     await runner.start();
     for (let n = 1; n <= 20; n++) {
-      const { position } = await env.store.appendToStream(`w-${n}`, [{ eventId: randomUUID(), type: 'Counted', data: { n } }], {
-        expectedRevision: 'no_stream',
-      });
+      const { position } = await env.store.appendToStream(
+        `w-${n}`,
+        [{ eventId: randomUUID(), type: 'Counted', data: { n } }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
       expect(await runner.waitFor(position, WAIT_MS)).toBe(true);
       const row = await sql<{ n: number }>`SELECT n FROM pt_events WHERE global_position = ${position}`.execute(env.db);
       expect(row.rows).toEqual([{ n }]);
@@ -250,7 +280,9 @@ describe.each(backends)('projections on $name', (backend) => {
     const head = await appendCounted(env.store, 400);
     let crashes = 0;
     // Batches of 100 events: event 137 sits in the middle of the second batch.
-    const runner = env.runner([countingProjector('pt', { failOn: 137, onFail: () => (crashes += 1) })], { batchSize: 100 });
+    const runner = env.runner([countingProjector('pt', { failOn: 137, onFail: () => (crashes += 1) })], {
+      batchSize: 100,
+    });
     await runner.start();
     expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
     expect(crashes).toBe(1);
@@ -282,14 +314,25 @@ describe.each(backends)('projections on $name', (backend) => {
     await runner.start();
     const head = await appendCounted(env.store, 2000, { streams: 40 });
     expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
-    const before = await Promise.all([rows(env.db, 'pt_events', 'global_position'), rows(env.db, 'pt_streams', 'stream_id'), rows(env.db, 'pt_log', 'id')]);
+    const before = await Promise.all([
+      rows(env.db, 'pt_events', 'global_position'),
+      rows(env.db, 'pt_streams', 'stream_id'),
+      rows(env.db, 'pt_log', 'id'),
+    ]);
     expect(before[0]).toHaveLength(2000);
 
     const progress: number[] = [];
-    const result = await rebuildProjection({ db: env.db, store: env.store, batchSize: 700, onProgress: (position) => progress.push(position) }, p);
+    const result = await rebuildProjection(
+      { db: env.db, store: env.store, batchSize: 700, onProgress: (position) => progress.push(position) },
+      p,
+    );
     expect(result.position).toBe(head);
     expect(progress.at(-1)).toBe(head);
-    const after = await Promise.all([rows(env.db, 'pt_events', 'global_position'), rows(env.db, 'pt_streams', 'stream_id'), rows(env.db, 'pt_log', 'id')]);
+    const after = await Promise.all([
+      rows(env.db, 'pt_events', 'global_position'),
+      rows(env.db, 'pt_streams', 'stream_id'),
+      rows(env.db, 'pt_log', 'id'),
+    ]);
     expect(after).toEqual(before);
     const schemas = await sql`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`.execute(env.db);
     expect(schemas.rows).toEqual([]);
@@ -330,7 +373,9 @@ describe.each(backends)('projections on $name', (backend) => {
     const deps = { db: env.db, pool: env.pool, logger: createLogger('silent') };
     await catchUpInlineProjections(deps, [p]);
     await expectReadModelMatchesLog(env, 'pi');
-    expect(await env.db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).toEqual([]);
+    expect(await env.db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).toEqual(
+      [],
+    );
     expect(await env.db.selectFrom('inline_projections').select('name').execute()).toEqual([{ name: 'pi' }]);
     // Listed: a second start replays nothing (every row is still applied once).
     await catchUpInlineProjections(deps, [p]);
@@ -354,69 +399,83 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(result.position).toBeLessThanOrEqual(await store.headPosition());
     await appendCounted(store, 50, { firstN: 2501, prefix: 'after' });
     await expectReadModelMatchesLog(env, 'pi');
-    expect((await db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).length).toBe(0);
+    expect(
+      (await db.selectFrom('projection_checkpoints').select('name').where('name', '=', 'pi').execute()).length,
+    ).toBe(0);
   });
 
-  it.runIf(backend.name === 'postgres')('a projector holding its transaction open delays neither another projector nor a write', async () => {
-    env = await backend.open(['pt', 'ph']);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    // 'ph' writes its first row, then keeps its transaction open until the test lets it go.
-    const slow: Projector = projector('ph', {
-      tables: tablesOf('ph'),
-      handlers: {
-        Counted: async (trx, e: RecordedEvent<string, { n: number }>) => {
-          await sql`INSERT INTO ph_log (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
-          holding();
-          await gate;
+  it.runIf(backend.name === 'postgres')(
+    'a projector holding its transaction open delays neither another projector nor a write',
+    async () => {
+      env = await backend.open(['pt', 'ph']);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      // 'ph' writes its first row, then keeps its transaction open until the test lets it go.
+      const slow: Projector = projector('ph', {
+        tables: tablesOf('ph'),
+        handlers: {
+          Counted: async (trx, e: RecordedEvent<string, { n: number }>) => {
+            await sql`INSERT INTO ph_log (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
+            holding();
+            await gate;
+          },
         },
-      },
-    });
-    const runner = env.runner([countingProjector('pt'), slow]);
-    await runner.start();
-    try {
-      await appendCounted(env.store, 1);
-      await held;
-      // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
-      const { position } = await env.store.appendToStream('while-held', [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }], { expectedRevision: 'no_stream' });
-      expect(await runner.waitFor(position, 10_000, ['pt'])).toBe(true);
-      expect(runner.positions().ph).toBeLessThan(position);
-    } finally {
-      release();
-    }
-    expect(await runner.waitFor(await env.store.headPosition(), WAIT_MS)).toBe(true);
-  });
+      });
+      const runner = env.runner([countingProjector('pt'), slow]);
+      await runner.start();
+      try {
+        await appendCounted(env.store, 1);
+        await held;
+        // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
+        const { position } = await env.store.appendToStream(
+          'while-held',
+          [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }],
+          { expectedRevision: 'no_stream' },
+        );
+        expect(await runner.waitFor(position, 10_000, ['pt'])).toBe(true);
+        expect(runner.positions().ph).toBeLessThan(position);
+      } finally {
+        release();
+      }
+      expect(await runner.waitFor(await env.store.headPosition(), WAIT_MS)).toBe(true);
+    },
+  );
 
-  it.runIf(backend.name === 'postgres')('runs each projector in exactly one of two instances; the other takes over', async () => {
-    env = await backend.open(['pa', 'pb']);
-    const other = await env.second!();
-    const a = env.runner([countingProjector('pa', { tag: 'A' }), countingProjector('pb', { tag: 'A' })]);
-    const b = other.runner([countingProjector('pa', { tag: 'B' }), countingProjector('pb', { tag: 'B' })]);
-    await a.start();
-    await b.start();
-    const head = await appendCounted(env.store, 600);
-    expect(await a.waitFor(head, WAIT_MS)).toBe(true);
-    // The instance that leads nothing follows the checkpoints that the leader writes.
-    expect(await b.waitFor(head, WAIT_MS)).toBe(true);
-    await expectReadModelMatchesLog(env, 'pa', 'A');
-    await expectReadModelMatchesLog(env, 'pb', 'A');
+  it.runIf(backend.name === 'postgres')(
+    'runs each projector in exactly one of two instances; the other takes over',
+    async () => {
+      env = await backend.open(['pa', 'pb']);
+      const other = await env.second!();
+      const a = env.runner([countingProjector('pa', { tag: 'A' }), countingProjector('pb', { tag: 'A' })]);
+      const b = other.runner([countingProjector('pa', { tag: 'B' }), countingProjector('pb', { tag: 'B' })]);
+      await a.start();
+      await b.start();
+      const head = await appendCounted(env.store, 600);
+      expect(await a.waitFor(head, WAIT_MS)).toBe(true);
+      // The instance that leads nothing follows the checkpoints that the leader writes.
+      expect(await b.waitFor(head, WAIT_MS)).toBe(true);
+      await expectReadModelMatchesLog(env, 'pa', 'A');
+      await expectReadModelMatchesLog(env, 'pb', 'A');
 
-    await a.stop();
-    const next = await appendCounted(env.store, 600, { firstN: 601 });
-    // Bounded wait: b claims the released locks on its next claim round, then catches up.
-    expect(await b.waitFor(next, WAIT_MS)).toBe(true);
-    for (const name of ['pa', 'pb']) {
-      const byRunner = await sql<{ applied_by: string; rows: number; max: number }>`
+      await a.stop();
+      const next = await appendCounted(env.store, 600, { firstN: 601 });
+      // Bounded wait: b claims the released locks on its next claim round, then catches up.
+      expect(await b.waitFor(next, WAIT_MS)).toBe(true);
+      for (const name of ['pa', 'pb']) {
+        const byRunner = await sql<{ applied_by: string; rows: number; max: number }>`
         SELECT applied_by, count(*)::int AS rows, max(applications) AS max FROM ${sql.table(`${name}_events`)}
         GROUP BY applied_by ORDER BY applied_by`.execute(env.db);
-      expect(byRunner.rows).toEqual([
-        { applied_by: 'A', rows: 600, max: 1 },
-        { applied_by: 'B', rows: 600, max: 1 },
-      ]);
-      const firstOfB = await sql<{ n: number }>`SELECT min(n) AS n FROM ${sql.table(`${name}_events`)} WHERE applied_by = 'B'`.execute(env.db);
-      expect(firstOfB.rows[0].n).toBe(601);
-    }
-  });
+        expect(byRunner.rows).toEqual([
+          { applied_by: 'A', rows: 600, max: 1 },
+          { applied_by: 'B', rows: 600, max: 1 },
+        ]);
+        const firstOfB = await sql<{
+          n: number;
+        }>`SELECT min(n) AS n FROM ${sql.table(`${name}_events`)} WHERE applied_by = 'B'`.execute(env.db);
+        expect(firstOfB.rows[0].n).toBe(601);
+      }
+    },
+  );
 });

@@ -19,7 +19,8 @@ const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 const ENV = { OFFICIAL_RATE_VES: '36.5' };
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 interface Room {
   id: number;
@@ -47,11 +48,17 @@ const connect = async (api: TestService, gateway: TestService): Promise<Room[]> 
   Promise.all(
     Array.from({ length: ROOMS }, async (_, r) => {
       const f = await confirmedOrder(api);
-      const resolved = await call(api).post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' });
+      const resolved = await call(api).post(`/orders/${f.orderId}/chat-rooms`, f.client.token, {
+        type: 'ORDER_CLIENT_DRIVER',
+      });
       if (resolved.status !== 200) throw new Error(`resolve answered ${resolved.status}`);
       const id: number = resolved.body.room.id;
       const perRoom = Math.floor(SOCKETS / ROOMS) + (r < SOCKETS % ROOMS ? 1 : 0);
-      const sockets = await Promise.all(Array.from({ length: perRoom }, (_, i) => openSocket(gateway, i % 2 ? f.driver.token : f.client.token, `chat.rooms.${id}`)));
+      const sockets = await Promise.all(
+        Array.from({ length: perRoom }, (_, i) =>
+          openSocket(gateway, i % 2 ? f.driver.token : f.client.token, `chat.rooms.${id}`),
+        ),
+      );
       return { id, clientToken: f.client.token, sockets };
     }),
   );
@@ -63,7 +70,10 @@ const sendOne = async (api: TestService, room: Room, content: string, out: { rec
     room.sockets.map(
       (ws) =>
         new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no receipt of "${content}" within ${RECEIPT_TIMEOUT_MS} ms`)), RECEIPT_TIMEOUT_MS);
+          const timer = setTimeout(
+            () => reject(new Error(`no receipt of "${content}" within ${RECEIPT_TIMEOUT_MS} ms`)),
+            RECEIPT_TIMEOUT_MS,
+          );
           const onFrame = (raw: WebSocket.RawData) => {
             const f = JSON.parse(raw.toString());
             if (f.event !== 'message.created' || f.data?.content !== content) return;
@@ -77,7 +87,10 @@ const sendOne = async (api: TestService, room: Room, content: string, out: { rec
     ),
   );
   t0 = performance.now();
-  const sent = await api.request('POST', `/api/v1/chat-rooms/${room.id}/messages`, { token: room.clientToken, body: { content } });
+  const sent = await api.request('POST', `/api/v1/chat-rooms/${room.id}/messages`, {
+    token: room.clientToken,
+    body: { content },
+  });
   out.posts.push(performance.now() - t0);
   if (sent.status !== 201) throw new Error(`send answered ${sent.status}: ${JSON.stringify(sent.body)}`);
   await arrived;
@@ -96,16 +109,26 @@ const measure = async (api: TestService, rooms: Room[], senders: 1 | 'all', tag:
 };
 
 const closeAll = (rooms: Room[]) =>
-  Promise.all(rooms.flatMap((r) => r.sockets.map((ws) => new Promise<void>((resolve) => (ws.once('close', () => resolve()), ws.close())))));
+  Promise.all(
+    rooms.flatMap((r) =>
+      r.sockets.map((ws) => new Promise<void>((resolve) => (ws.once('close', () => resolve()), ws.close()))),
+    ),
+  );
 
 const report = (label: string, rooms: Room[], r: Awaited<ReturnType<typeof measure>>) => {
   const rec = [...r.receipts].sort((a, b) => a - b);
   const post = [...r.posts].sort((a, b) => a - b);
   const sockets = rooms.reduce((n, room) => n + room.sockets.length, 0);
-  console.log(`\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`);
+  console.log(
+    `\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`,
+  );
   console.log('                         p50 ms   p99 ms   max ms');
-  console.log(`POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`);
-  console.log(`POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`);
+  console.log(
+    `POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`,
+  );
+  console.log(
+    `POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`,
+  );
 };
 
 const both = async (label: string, api: TestService, gateway: TestService) => {
@@ -121,8 +144,9 @@ const both = async (label: string, api: TestService, gateway: TestService) => {
 const withEnv = async <T>(vars: Record<string, string | undefined>, run: () => Promise<T>): Promise<T> => {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   const set = (v: Record<string, string | undefined>) => {
-    for (const [k, val] of Object.entries(v)) if (val === undefined) delete process.env[k];
-    else process.env[k] = val;
+    for (const [k, val] of Object.entries(v))
+      if (val === undefined) delete process.env[k];
+      else process.env[k] = val;
   };
   set(vars);
   try {
@@ -141,23 +165,30 @@ export const run = async (): Promise<void> => {
       await t.stop();
     }
   });
-  await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: process.env.NATS_URL ?? DEFAULT_NATS }, async () => {
-    let a: Awaited<ReturnType<typeof startTestService>> | undefined;
-    let b: TestService | undefined;
-    try {
-      a = await startTestService({ env: ENV });
-      b = await startTestService({ env: ENV, shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix }, roles: ['api', 'gateway'] });
-    } catch (err) {
-      console.log(`\nPostgreSQL + NATS: skipped (${(err as Error).message})`);
-      await b?.stop();
-      await a?.stop();
-      return;
-    }
-    try {
-      await both('PostgreSQL + NATS, POST to instance A, sockets on instance B', a, b);
-    } finally {
-      await b.stop();
-      await a.stop();
-    }
-  });
+  await withEnv(
+    { DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: process.env.NATS_URL ?? DEFAULT_NATS },
+    async () => {
+      let a: Awaited<ReturnType<typeof startTestService>> | undefined;
+      let b: TestService | undefined;
+      try {
+        a = await startTestService({ env: ENV });
+        b = await startTestService({
+          env: ENV,
+          shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
+          roles: ['api', 'gateway'],
+        });
+      } catch (err) {
+        console.log(`\nPostgreSQL + NATS: skipped (${(err as Error).message})`);
+        await b?.stop();
+        await a?.stop();
+        return;
+      }
+      try {
+        await both('PostgreSQL + NATS, POST to instance A, sockets on instance B', a, b);
+      } finally {
+        await b.stop();
+        await a.stop();
+      }
+    },
+  );
 };

@@ -48,7 +48,9 @@ const benchMigrations: Record<string, Migration> = {
         UNIQUE (stream_id, stream_position)
       )`.execute(db);
       for (const t of ['bench_replay', 'bench_replay_raw']) {
-        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL, type text NOT NULL, liters int NOT NULL)`.execute(db);
+        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL, type text NOT NULL, liters int NOT NULL)`.execute(
+          db,
+        );
       }
     },
   },
@@ -103,7 +105,11 @@ const postgresTarget = async (base: string): Promise<Target> => {
 };
 
 /** Runs `op` on `concurrency` workers for `ms`; returns completed operations. */
-const hammer = async (concurrency: number, ms: number, op: (worker: number, i: number) => Promise<unknown>): Promise<number> => {
+const hammer = async (
+  concurrency: number,
+  ms: number,
+  op: (worker: number, i: number) => Promise<unknown>,
+): Promise<number> => {
   const deadline = performance.now() + ms;
   let done = 0;
   await Promise.all(
@@ -118,7 +124,11 @@ const hammer = async (concurrency: number, ms: number, op: (worker: number, i: n
 };
 
 /** Alternates baseline and adapter phases; returns operations per second of each. */
-const alternate = async (rounds: number, baseline: () => Promise<[number, number]>, adapter: () => Promise<[number, number]>) => {
+const alternate = async (
+  rounds: number,
+  baseline: () => Promise<[number, number]>,
+  adapter: () => Promise<[number, number]>,
+) => {
   let b = [0, 0];
   let a = [0, 0];
   for (let r = 0; r < rounds; r++) {
@@ -160,21 +170,22 @@ const appends = async (target: Target, concurrency: number, isPostgres: boolean)
   const raw = () =>
     timed(() =>
       hammer(concurrency, PHASE_MS, (w, i) =>
-        pool.query('INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)', [
-          randomUUID(),
-          `raw-${run}-${w}-${i}-${randomUUID()}`,
-          'BenchEvent',
-          JSON.stringify(payload(i)),
-          '{}',
-        ]),
+        pool.query(
+          'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
+          [randomUUID(), `raw-${run}-${w}-${i}-${randomUUID()}`, 'BenchEvent', JSON.stringify(payload(i)), '{}'],
+        ),
       ),
     );
   const adapter = () =>
     timed(() =>
       hammer(concurrency, PHASE_MS, (w, i) =>
-        store.appendToStream(`es-${run}-${w}-${i}-${randomUUID()}`, [{ eventId: randomUUID(), type: 'BenchEvent', data: payload(i) }], {
-          expectedRevision: 'no_stream',
-        }),
+        store.appendToStream(
+          `es-${run}-${w}-${i}-${randomUUID()}`,
+          [{ eventId: randomUUID(), type: 'BenchEvent', data: payload(i) }],
+          {
+            expectedRevision: 'no_stream',
+          },
+        ),
       ),
     );
   // Warm both paths (connections, plans) before measuring.
@@ -195,7 +206,11 @@ const seed = async (pool: SqlPool, atLeast: number) => {
   const store = createPostgresEventStore(pool);
   let head = await store.headPosition();
   for (let s = 0; head < atLeast; s++) {
-    const events = Array.from({ length: 200 }, (_, i) => ({ eventId: randomUUID(), type: i % 5 === 0 ? 'Other' : 'BenchEvent', data: payload(i) }));
+    const events = Array.from({ length: 200 }, (_, i) => ({
+      eventId: randomUUID(),
+      type: i % 5 === 0 ? 'Other' : 'BenchEvent',
+      data: payload(i),
+    }));
     head = (await store.appendToStream(`seed-${randomUUID()}`, events, { expectedRevision: 'no_stream' })).position;
   }
   return head;
@@ -206,7 +221,7 @@ const reads = async (pool: SqlPool, head: number): Promise<Row> => {
   const sweep = async (page: (from: number) => Promise<number | undefined>) => {
     const deadline = performance.now() + PHASE_MS;
     let n = 0;
-    for (let from = 0; performance.now() < deadline; ) {
+    for (let from = 0; performance.now() < deadline;) {
       const last = await page(from);
       if (last === undefined) from = 0;
       else {
@@ -230,7 +245,13 @@ const reads = async (pool: SqlPool, head: number): Promise<Row> => {
     );
   const adapter = () => timed(() => sweep(async (from) => (await store.readAll(from, PAGE)).at(-1)?.globalPosition));
   const r = await alternate(2, raw, adapter);
-  return { what: '$all reads (pages of 1000)', adapter: r.adapter, baseline: r.baseline, baselineLabel: 'keyset SELECT', target: undefined };
+  return {
+    what: '$all reads (pages of 1000)',
+    adapter: r.adapter,
+    baseline: r.baseline,
+    baselineLabel: 'keyset SELECT',
+    target: undefined,
+  };
 };
 
 const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean): Promise<Row> => {
@@ -239,14 +260,24 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
     tables: ['bench_replay'],
     handlers: {
       BenchEvent: async (trx, e) => {
-        await trx.insertInto('bench_replay').values({ global_position: e.globalPosition, stream_id: e.streamId, type: e.type, liters: e.data.liters }).execute();
+        await trx
+          .insertInto('bench_replay')
+          .values({ global_position: e.globalPosition, stream_id: e.streamId, type: e.type, liters: e.data.liters })
+          .execute();
       },
     },
     // The fast path a real read model uses on replay: one multi-row INSERT per batch.
     applyBatch: async (trx, events) => {
       await trx
         .insertInto('bench_replay')
-        .values(events.map((e) => ({ global_position: e.globalPosition, stream_id: e.streamId, type: e.type, liters: (e.data as { liters: number }).liters })))
+        .values(
+          events.map((e) => ({
+            global_position: e.globalPosition,
+            stream_id: e.streamId,
+            type: e.type,
+            liters: (e.data as { liters: number }).liters,
+          })),
+        )
         .execute();
     },
   });
@@ -257,8 +288,13 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
     const t0 = performance.now();
     const stop = deadline(10_000);
     let n = 0;
-    for (let from = 0; from < head && performance.now() < stop; ) {
-      const { rows } = await pool.query<{ global_position: number; stream_id: string; type: string; data: { liters: number } }>(
+    for (let from = 0; from < head && performance.now() < stop;) {
+      const { rows } = await pool.query<{
+        global_position: number;
+        stream_id: string;
+        type: string;
+        data: { liters: number };
+      }>(
         `SELECT global_position, stream_id, type, data FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
         [from, 500],
       );
@@ -270,7 +306,14 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
         if (mine.length > 0) {
           await trx
             .insertInto('bench_replay_raw')
-            .values(mine.map((r) => ({ global_position: r.global_position, stream_id: r.stream_id, type: r.type, liters: r.data.liters })))
+            .values(
+              mine.map((r) => ({
+                global_position: r.global_position,
+                stream_id: r.stream_id,
+                type: r.type,
+                liters: r.data.liters,
+              })),
+            )
             .execute();
         }
       });

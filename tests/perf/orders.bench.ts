@@ -33,8 +33,10 @@ const stepOf = (method: string, url: string): Step | null => {
   return m ? (m[1] as Step) : null;
 };
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-const byStep = <T>(make: () => T): Record<Step, T> => Object.fromEntries(STEPS.map((s) => [s, make()])) as Record<Step, T>;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const byStep = <T>(make: () => T): Record<Step, T> =>
+  Object.fromEntries(STEPS.map((s) => [s, make()])) as Record<Step, T>;
 
 interface Ready {
   projectionLagMs: number | null;
@@ -60,7 +62,10 @@ const pgCounters = async (url: string, database: string) => {
   try {
     // Statistics reach the view within a second of a backend's last transaction.
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    const { rows } = await c.query<{ xacts: string; sessions: string }>('SELECT xact_commit + xact_rollback AS xacts, sessions FROM pg_stat_database WHERE datname = $1', [database]);
+    const { rows } = await c.query<{ xacts: string; sessions: string }>(
+      'SELECT xact_commit + xact_rollback AS xacts, sessions FROM pg_stat_database WHERE datname = $1',
+      [database],
+    );
     return { transactions: Number(rows[0].xacts), sessions: Number(rows[0].sessions) };
   } finally {
     await c.end();
@@ -80,7 +85,12 @@ const flows = async (t: TestService) => {
   // Sign-ins are setup, not measured: one driver per worker, one client per flow (one active order each).
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async (_, w) => ({
-      driver: await signInDriver(t, { liters: 10_000, online: true, lat: CARACAS.latitude + 0.001 * w, lng: CARACAS.longitude }),
+      driver: await signInDriver(t, {
+        liters: 10_000,
+        online: true,
+        lat: CARACAS.latitude + 0.001 * w,
+        lng: CARACAS.longitude,
+      }),
       clients: await Promise.all(Array.from({ length: FLOWS_PER_WORKER }, () => signInClient(t))),
     })),
   );
@@ -90,12 +100,40 @@ const flows = async (t: TestService) => {
       Promise.all(
         workers.map(async ({ driver, clients }) => {
           for (const client of clients) {
-            const order = await timed('create', () => api.post('/orders', client.token, orderBody({ litersRequested: 40 })), 201);
-            const bid = await timed('offer', () => api.post(`/orders/${order.order.id}/counter-offer`, driver.token, { driverGross: 23.5 }), 201);
-            const accepted = await timed('accept', () => api.post(`/orders/offers/${bid.offer.id}/accept`, client.token), 200);
+            const order = await timed(
+              'create',
+              () => api.post('/orders', client.token, orderBody({ litersRequested: 40 })),
+              201,
+            );
+            const bid = await timed(
+              'offer',
+              () => api.post(`/orders/${order.order.id}/counter-offer`, driver.token, { driverGross: 23.5 }),
+              201,
+            );
+            const accepted = await timed(
+              'accept',
+              () => api.post(`/orders/offers/${bid.offer.id}/accept`, client.token),
+              200,
+            );
             await timed('start', () => api.post(`/orders/${order.order.id}/start`, driver.token), 200);
-            await timed('arrived', () => api.post(`/orders/${order.order.id}/arrived`, driver.token, { latitude: CARACAS.latitude + 0.001, longitude: CARACAS.longitude }), 200);
-            await timed('deliver', () => api.post(`/orders/${order.order.id}/deliver`, driver.token, { actualLiters: 40, deliveryPin: accepted.order.delivery_pin }), 200);
+            await timed(
+              'arrived',
+              () =>
+                api.post(`/orders/${order.order.id}/arrived`, driver.token, {
+                  latitude: CARACAS.latitude + 0.001,
+                  longitude: CARACAS.longitude,
+                }),
+              200,
+            );
+            await timed(
+              'deliver',
+              () =>
+                api.post(`/orders/${order.order.id}/deliver`, driver.token, {
+                  actualLiters: 40,
+                  deliveryPin: accepted.order.delivery_pin,
+                }),
+              200,
+            );
           }
         }),
       ),
@@ -137,20 +175,34 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
     if (step) statements[step].push(c.statements);
   }
   const total = probed.reduce((a, p) => a + p.statements, 0);
-  console.log(`\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`);
+  console.log(
+    `\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`,
+  );
   console.log('call       p50 ms   p99 ms   SQL/call (min–max)');
   for (const step of STEPS) {
     const sorted = [...latencies[step]].sort((a, b) => a - b);
     const sql = [...statements[step]].sort((a, b) => a - b);
     const mean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
-    console.log(`${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`);
+    console.log(
+      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`,
+    );
   }
   console.log('per flow:');
-  processes.forEach((p, i) => console.log(`  service ${p.roles.length ? `(--role ${p.roles.join(',')})` : '(all roles)'}: ${(cpu[i] / n).toFixed(1)} core-ms, ${(probed[i].statements / n).toFixed(1)} SQL statements`));
-  if (postgres) console.log(`  PostgreSQL backends: ${(postgres.ms / n).toFixed(1)} core-ms (${postgres.backends} backends seen)`);
+  processes.forEach((p, i) =>
+    console.log(
+      `  service ${p.roles.length ? `(--role ${p.roles.join(',')})` : '(all roles)'}: ${(cpu[i] / n).toFixed(1)} core-ms, ${(probed[i].statements / n).toFixed(1)} SQL statements`,
+    ),
+  );
+  if (postgres)
+    console.log(`  PostgreSQL backends: ${(postgres.ms / n).toFixed(1)} core-ms (${postgres.backends} backends seen)`);
   const serviceMs = cpu.reduce((a, b) => a + b, 0);
-  console.log(`  total: ${((serviceMs + (postgres?.ms ?? 0)) / n).toFixed(1)} core-ms, ${(total / n).toFixed(1)} SQL statements`);
-  if (before && after) console.log(`  transactions: ${((after.transactions - before.transactions) / n).toFixed(1)}, new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`);
+  console.log(
+    `  total: ${((serviceMs + (postgres?.ms ?? 0)) / n).toFixed(1)} core-ms, ${(total / n).toFixed(1)} SQL statements`,
+  );
+  if (before && after)
+    console.log(
+      `  transactions: ${((after.transactions - before.transactions) / n).toFixed(1)}, new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`,
+    );
   console.log(`  projections at most ${maxLagMs} ms behind (sampled every 200 ms)`);
 };
 
@@ -176,7 +228,10 @@ const onPostgres = async (split: boolean) => {
       processes.push(await startServiceProcess(env, ['api', 'scheduler', 'gateway']));
       processes.push(await startServiceProcess(env, ['projector']));
     } else processes.push(await startServiceProcess(env));
-    await measure(split ? 'PostgreSQL, API and projectors in separate processes' : 'PostgreSQL', processes, { url: fresh.url, name });
+    await measure(split ? 'PostgreSQL, API and projectors in separate processes' : 'PostgreSQL', processes, {
+      url: fresh.url,
+      name,
+    });
   } finally {
     for (const p of processes) await p.stop();
     await fresh.drop();

@@ -25,13 +25,18 @@ const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const TZ = 'America/Caracas';
 const SEED_CHUNK = 100_000;
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 const seed = async (t: TestService) => {
   const db = t.service.ctx.db;
   const started = performance.now();
-  await sql`INSERT INTO users (phone, name, role) SELECT '+58412' || lpad(g::text, 7, '0'), 'Cliente ' || lpad(g::text, 5, '0'), 'CLIENT' FROM generate_series(1, ${CLIENTS}) g`.execute(db);
-  const { rows } = await sql<{ first: number }>`SELECT min(id)::int AS first FROM users WHERE role = 'CLIENT'`.execute(db);
+  await sql`INSERT INTO users (phone, name, role) SELECT '+58412' || lpad(g::text, 7, '0'), 'Cliente ' || lpad(g::text, 5, '0'), 'CLIENT' FROM generate_series(1, ${CLIENTS}) g`.execute(
+    db,
+  );
+  const { rows } = await sql<{ first: number }>`SELECT min(id)::int AS first FROM users WHERE role = 'CLIENT'`.execute(
+    db,
+  );
   const firstClient = rows[0].first;
   await sql`INSERT INTO report_drivers (driver_id, name, phone, registered_at, status, kyc_state, kyc_approved_at, is_online, plate, capacity_liters, city_id,
       deliveries, own_cancellations, liters_delivered, gross_earnings_cents, commission_paid_cents, solidary_cents, balance_cents, rating_sum, ratings_count, incidents, last_activity_at)
@@ -41,7 +46,9 @@ const seed = async (t: TestService) => {
     FROM generate_series(1, ${DRIVERS}) g`.execute(db);
   await sql`INSERT INTO report_driver_documents (driver_id, type, expires_at, recorded_at)
     SELECT ${FIRST_DRIVER - 1} + g, t, to_char(current_date + ((g * 37) % 400 - 30), 'YYYY-MM-DD'), now()
-    FROM generate_series(1, ${DRIVERS}) g CROSS JOIN unnest(ARRAY['ID_FRONT', 'LICENSE', 'MEDICAL_CERT']) t WHERE t <> 'MEDICAL_CERT' OR g % 2 = 0`.execute(db);
+    FROM generate_series(1, ${DRIVERS}) g CROSS JOIN unnest(ARRAY['ID_FRONT', 'LICENSE', 'MEDICAL_CERT']) t WHERE t <> 'MEDICAL_CERT' OR g % 2 = 0`.execute(
+    db,
+  );
   // The last tenth of the ids in the last 30 days, the rest over the 335 days before; ids and creation
   // times rise together, as the projector writes them, so a window's rows sit together on disk.
   const older = ORDERS - Math.floor(ORDERS / 10);
@@ -71,7 +78,9 @@ const seed = async (t: TestService) => {
               CASE WHEN g > ${older} THEN now() - interval '30 days' + (g - ${older}) * (2592000.0 / ${ORDERS - older}) * interval '1 second'
                    ELSE now() - interval '365 days' + g * (28944000.0 / ${older}) * interval '1 second' END AS created_at
             FROM (SELECT g, (g * 7919) % 100 AS k FROM generate_series(${from}::bigint, ${to}::bigint) g) a,
-            LATERAL (SELECT CASE WHEN k < 70 THEN 'DELIVERED' WHEN k < 85 THEN 'CANCELLED' WHEN k < 95 THEN 'EXPIRED' ELSE 'CONFIRMED' END AS status) s) o`.execute(db);
+            LATERAL (SELECT CASE WHEN k < 70 THEN 'DELIVERED' WHEN k < 85 THEN 'CANCELLED' WHEN k < 95 THEN 'EXPIRED' ELSE 'CONFIRMED' END AS status) s) o`.execute(
+      db,
+    );
     process.stdout.write(`\r  seeded ${to.toLocaleString('en')} orders`);
   }
   // The daily roll-up as a new report time zone builds it: from the rows just seeded.
@@ -101,20 +110,31 @@ const timeLists = async (t: TestService, token: string, window: string) => {
   console.log(`\nfirst page over ${window} (${RUNS} requests each)`);
   console.log('route                                        p50 ms   p99 ms');
   for (const r of ROUTES) {
-    for (const [label, extra] of [['default', ''], [r.expensive, r.expensive]] as const) {
-      const query = r.path.startsWith('drivers') && r.path !== 'drivers/performance' ? extra : `${window}${extra ? `&${extra}` : ''}`;
+    for (const [label, extra] of [
+      ['default', ''],
+      [r.expensive, r.expensive],
+    ] as const) {
+      const query =
+        r.path.startsWith('drivers') && r.path !== 'drivers/performance'
+          ? extra
+          : `${window}${extra ? `&${extra}` : ''}`;
       const ms: number[] = [];
       // Once through the test client (status and OpenAPI contract checked), then timed to the last byte of the body only.
       const checked = await t.request('GET', `/api/v1/admin/reports/${r.path}?${query}`, { token });
-      if (checked.status !== 200) throw new Error(`${r.path}?${query} answered ${checked.status}: ${JSON.stringify(checked.body)}`);
+      if (checked.status !== 200)
+        throw new Error(`${r.path}?${query} answered ${checked.status}: ${JSON.stringify(checked.body)}`);
       for (let i = 0; i < RUNS; i++) {
         const started = performance.now();
-        const res = await fetch(`${t.baseUrl}/api/v1/admin/reports/${r.path}?${query}`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await fetch(`${t.baseUrl}/api/v1/admin/reports/${r.path}?${query}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         await res.text();
         ms.push(performance.now() - started);
       }
       ms.sort((a, b) => a - b);
-      console.log(`${`${r.path} ${label}`.padEnd(44)} ${percentile(ms, 50).toFixed(1).padStart(7)}  ${percentile(ms, 99).toFixed(1).padStart(7)}`);
+      console.log(
+        `${`${r.path} ${label}`.padEnd(44)} ${percentile(ms, 50).toFixed(1).padStart(7)}  ${percentile(ms, 99).toFixed(1).padStart(7)}`,
+      );
     }
   }
 };
@@ -125,7 +145,9 @@ const timeExport = async (t: TestService, token: string, window: string, format:
   let peakRss = idleRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   const started = performance.now();
-  const res = await fetch(`${t.baseUrl}/api/v1/admin/reports/orders/export?${window}&format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${t.baseUrl}/api/v1/admin/reports/orders/export?${window}&format=${format}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   let firstByteMs = 0;
   let bytes = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -145,13 +167,16 @@ export const run = async (): Promise<void> => {
   process.env.DATABASE_URL ??= DEFAULT_PG;
   const t = await startTestService({ env: { LOG_LEVEL: 'silent' } });
   try {
-    console.log(`PostgreSQL: ${ORDERS.toLocaleString('en')} orders over 12 months in 10 cities, ${CLIENTS.toLocaleString('en')} clients, ${DRIVERS.toLocaleString('en')} drivers`);
+    console.log(
+      `PostgreSQL: ${ORDERS.toLocaleString('en')} orders over 12 months in 10 cities, ${CLIENTS.toLocaleString('en')} clients, ${DRIVERS.toLocaleString('en')} drivers`,
+    );
     await seed(t);
     const token = (await signInAdmin(t)).token;
     const today = formatInTimeZone(new Date(), TZ, 'yyyy-MM-dd');
     const window = `date_from=${addDays(today, -29)}&date_to=${today}`;
     await timeLists(t, token, window);
-    const total = (await t.request('GET', `/api/v1/admin/reports/orders?${window}&limit=1`, { token })).body.meta.total as number;
+    const total = (await t.request('GET', `/api/v1/admin/reports/orders?${window}&limit=1`, { token })).body.meta
+      .total as number;
     console.log(`\norders export over ${window}`);
     await timeExport(t, token, window, 'csv', total);
     await timeExport(t, token, window, 'xlsx', total);

@@ -28,7 +28,9 @@ const main = async () => {
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cpus, node ${process.version}`);
   for (const name of chosen) {
     console.log(`\n== ${name} ==`);
-    const mod = (await import(pathToFileURL(join(dir, name + suffix)).href)) as { run: (flags: string[]) => Promise<void> };
+    const mod = (await import(pathToFileURL(join(dir, name + suffix)).href)) as {
+      run: (flags: string[]) => Promise<void>;
+    };
     await mod.run(flags);
   }
 };

@@ -27,7 +27,9 @@ const count = (text?: unknown) => {
   if (call) call.statements++;
   if (trace) {
     const sql = typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text;
-    process.stderr.write(`SQL ${call ? `${call.method} ${call.url}` : '-'} :: ${String(sql).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+    process.stderr.write(
+      `SQL ${call ? `${call.method} ${call.url}` : '-'} :: ${String(sql).replace(/\s+/g, ' ').slice(0, 160)}\n`,
+    );
   }
 };
 

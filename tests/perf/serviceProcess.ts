@@ -38,24 +38,31 @@ const ask = <T>(child: ChildProcess, message: string, isAnswer: (m: unknown) => 
     child.send(message);
   });
 
-export const startServiceProcess = async (env: Record<string, string>, roles: string[] = []): Promise<ServiceProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'app/main.ts', ...roles.flatMap((r) => ['--role', r])], {
-    cwd: root,
-    env: {
-      ...process.env,
-      APP_ENV: 'test',
-      // What production runs: the benchmark measures the append path without the development check.
-      CHECK_EVENT_SCHEMAS: 'false',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
-      ADMIN_BOOTSTRAP_EMAIL: TEST_SUPER_ADMIN.email,
-      ADMIN_BOOTSTRAP_PASSWORD: TEST_SUPER_ADMIN.password,
-      ...env,
+export const startServiceProcess = async (
+  env: Record<string, string>,
+  roles: string[] = [],
+): Promise<ServiceProcess> => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', probe, 'app/main.ts', ...roles.flatMap((r) => ['--role', r])],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        APP_ENV: 'test',
+        // What production runs: the benchmark measures the append path without the development check.
+        CHECK_EVENT_SCHEMAS: 'false',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+        ADMIN_BOOTSTRAP_EMAIL: TEST_SUPER_ADMIN.email,
+        ADMIN_BOOTSTRAP_PASSWORD: TEST_SUPER_ADMIN.password,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
     const onData = (chunk: Buffer) => {
@@ -69,7 +76,9 @@ export const startServiceProcess = async (env: Record<string, string>, roles: st
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`service (${roles.join(',') || 'all roles'}) exited with ${code} before it started`)));
+    child.once('exit', (code) =>
+      reject(new Error(`service (${roles.join(',') || 'all roles'}) exited with ${code} before it started`)),
+    );
   });
   return {
     pid: child.pid!,
@@ -140,11 +149,16 @@ export const overHttp = (port: number): TestService => {
     port,
     service: undefined as never,
     async request(method, path, { token, body, headers } = {}) {
-      const send = () => fetch(baseUrl + path, {
-        method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
+      const send = () =>
+        fetch(baseUrl + path, {
+          method,
+          headers: {
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...headers,
+          },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+        });
       // A kept-alive socket the server closed as it was reused: a read is safe to send again.
       const res = await send().catch((err) => (method === 'GET' ? send() : Promise.reject(err)));
       const text = await res.text();

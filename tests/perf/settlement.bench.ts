@@ -24,14 +24,16 @@ const FOLD_SAMPLES = 200;
 const BACKENDS = (process.env.BENCH_SETTLEMENT_BACKENDS ?? 'embedded,postgres').split(',');
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 const withEnv = async (vars: Record<string, string | undefined>, f: () => Promise<void>) => {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   const set = (v: Record<string, string | undefined>) => {
-    for (const [k, val] of Object.entries(v)) if (val === undefined) delete process.env[k];
-    else process.env[k] = val;
+    for (const [k, val] of Object.entries(v))
+      if (val === undefined) delete process.env[k];
+      else process.env[k] = val;
   };
   set(vars);
   try {
@@ -47,7 +49,22 @@ const seed = async (t: TestService) => {
   for (let d = 1; d <= DRIVERS; d++) {
     const driverId = 1_000_000 + d;
     const events: NewEvent[] = [
-      { eventId: randomUUID(), type: 'PayoutAccountSet', data: { driverId, userId: driverId, method: 'PAGO_MOVIL', bankCode: '0102', idNumber: `V${driverId}1`, phone: '04140000000', accountNumber: null, accountType: null, otpVerified: false, at } },
+      {
+        eventId: randomUUID(),
+        type: 'PayoutAccountSet',
+        data: {
+          driverId,
+          userId: driverId,
+          method: 'PAGO_MOVIL',
+          bankCode: '0102',
+          idNumber: `V${driverId}1`,
+          phone: '04140000000',
+          accountNumber: null,
+          accountType: null,
+          otpVerified: false,
+          at,
+        },
+      },
     ];
     let balance = 0;
     for (let i = 0; i < ENTRIES; i++) {
@@ -58,14 +75,31 @@ const seed = async (t: TestService) => {
       events.push({
         eventId: entryId,
         type: 'LedgerEntryRecorded',
-        data: { driverId, entryId, type: cash ? 'CASH_COMMISSION_DEBT' : 'ORDER_EARNING', direction: cash ? 'DEBIT' : 'CREDIT', amountCents, balanceAfterCents: balance, orderId: d * 1000 + i, receiptId: null, exchangeRateAmount: '36.50', description: '', causeId: entryId, adminId: null, at },
+        data: {
+          driverId,
+          entryId,
+          type: cash ? 'CASH_COMMISSION_DEBT' : 'ORDER_EARNING',
+          direction: cash ? 'DEBIT' : 'CREDIT',
+          amountCents,
+          balanceAfterCents: balance,
+          orderId: d * 1000 + i,
+          receiptId: null,
+          exchangeRateAmount: '36.50',
+          description: '',
+          causeId: entryId,
+          adminId: null,
+          at,
+        },
       });
     }
     await store.appendToStream(walletStream(driverId), events, { expectedRevision: 'no_stream' });
   }
   // The projections catch up on their own; a benchmark may poll.
   for (;;) {
-    const { n } = await db.selectFrom('settlement_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom('settlement_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     if (Number(n) >= DRIVERS * ENTRIES) break;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -76,16 +110,73 @@ const foldBench = async (t: TestService) => {
   const receiptId = randomUUID();
   const at = new Date().toISOString();
   const issued = {
-    receiptId, receiptNumber: 'BENCH-1', fiscalPeriod: '2026-11', driverId: 1, cityId: null, cutoffFrom: at, cutoffTo: at, ivaPrc: 16, entryIds: [], lines: [],
-    totals: { subtotalCents: 0, discountCents: 0, ordersTotalCents: 0, commissionCents: 0, netCents: 1000, payableCents: 1000, netBsCents: 36500, remunerationBaseCents: 0, ivaCents: 0, remunerationTotalCents: 0 },
-    beneficiary: { name: 'Bench', method: 'PAGO_MOVIL', idNumber: 'V1', bankCode: '0102', account: '0414', accountType: null }, issuedAt: at,
+    receiptId,
+    receiptNumber: 'BENCH-1',
+    fiscalPeriod: '2026-11',
+    driverId: 1,
+    cityId: null,
+    cutoffFrom: at,
+    cutoffTo: at,
+    ivaPrc: 16,
+    entryIds: [],
+    lines: [],
+    totals: {
+      subtotalCents: 0,
+      discountCents: 0,
+      ordersTotalCents: 0,
+      commissionCents: 0,
+      netCents: 1000,
+      payableCents: 1000,
+      netBsCents: 36500,
+      remunerationBaseCents: 0,
+      ivaCents: 0,
+      remunerationTotalCents: 0,
+    },
+    beneficiary: {
+      name: 'Bench',
+      method: 'PAGO_MOVIL',
+      idNumber: 'V1',
+      bankCode: '0102',
+      account: '0414',
+      accountType: null,
+    },
+    issuedAt: at,
   };
   const events: NewEvent[] = [
     { eventId: randomUUID(), type: 'ReceiptIssued', data: issued },
-    { eventId: randomUUID(), type: 'PayoutOrderCreated', data: { receiptId, payoutOrderId: 'o1', idempotencyKey: 'k1', method: 'PAGO_MOVIL', provider: 'bench', amountCents: 1000, amountBsCents: 36500, retry: null, at } },
+    {
+      eventId: randomUUID(),
+      type: 'PayoutOrderCreated',
+      data: {
+        receiptId,
+        payoutOrderId: 'o1',
+        idempotencyKey: 'k1',
+        method: 'PAGO_MOVIL',
+        provider: 'bench',
+        amountCents: 1000,
+        amountBsCents: 36500,
+        retry: null,
+        at,
+      },
+    },
   ];
   for (let i = events.length; i < FOLD_EVENTS; i++) {
-    events.push({ eventId: randomUUID(), type: 'PayoutAttempted', data: { receiptId, payoutOrderId: 'o1', result: 'ERROR', providerCode: null, transactionId: null, reference: null, error: 'timeout', synchronous: true, source: 'provider', at } });
+    events.push({
+      eventId: randomUUID(),
+      type: 'PayoutAttempted',
+      data: {
+        receiptId,
+        payoutOrderId: 'o1',
+        result: 'ERROR',
+        providerCode: null,
+        transactionId: null,
+        reference: null,
+        error: 'timeout',
+        synchronous: true,
+        source: 'provider',
+        at,
+      },
+    });
   }
   await store.appendToStream(receiptStream(receiptId), events, { expectedRevision: 'no_stream' });
   const asOf = new Date(Date.now() + 60_000);
@@ -96,7 +187,9 @@ const foldBench = async (t: TestService) => {
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  console.log(`  as-of fold of a receipt with ${FOLD_EVENTS} events: p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms (${FOLD_SAMPLES} samples)`);
+  console.log(
+    `  as-of fold of a receipt with ${FOLD_EVENTS} events: p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms (${FOLD_SAMPLES} samples)`,
+  );
 };
 
 const bench = async (label: string) => {
@@ -112,7 +205,9 @@ const bench = async (label: string) => {
     const receipts = await runCutoff(t.service.ctx);
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    console.log(`  cutoff: ${receipts.length} receipts in ${seconds.toFixed(1)} s, ${(receipts.length / seconds).toFixed(0)} receipts/s, rss high-water ${mb(highWater)}`);
+    console.log(
+      `  cutoff: ${receipts.length} receipts in ${seconds.toFixed(1)} s, ${(receipts.length / seconds).toFixed(0)} receipts/s, rss high-water ${mb(highWater)}`,
+    );
     await foldBench(t);
   } finally {
     await t.stop();
@@ -120,7 +215,8 @@ const bench = async (label: string) => {
 };
 
 export const run = async (): Promise<void> => {
-  if (BACKENDS.includes('embedded')) await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
+  if (BACKENDS.includes('embedded'))
+    await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
   if (!BACKENDS.includes('postgres')) return;
   await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
     try {

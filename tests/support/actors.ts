@@ -8,7 +8,8 @@ import { TEST_SUPER_ADMIN, type TestService } from './testService.js';
 
 let phoneCounter = 0;
 /** A phone no other test of this process uses: +58 then 10 digits. */
-export const uniquePhone = (): string => `+584${String(randomInt(0, 100_000)).padStart(5, '0')}${String(++phoneCounter % 10_000).padStart(4, '0')}`;
+export const uniquePhone = (): string =>
+  `+584${String(randomInt(0, 100_000)).padStart(5, '0')}${String(++phoneCounter % 10_000).padStart(4, '0')}`;
 
 const expectStatus = (what: string, r: { status: number; body: unknown }, ...ok: number[]) => {
   if (!ok.includes(r.status)) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -28,7 +29,11 @@ const otpSignIn = async (t: TestService, phone: string, app: 'client' | 'driver'
 };
 
 /** A CLIENT with a name (so needsUserData is false on the next sign-in). */
-export const signInClient = async (t: TestService, phone: string = uniquePhone(), name = 'Cliente de prueba'): Promise<SignedInUser> => {
+export const signInClient = async (
+  t: TestService,
+  phone: string = uniquePhone(),
+  name = 'Cliente de prueba',
+): Promise<SignedInUser> => {
   const { token } = await otpSignIn(t, phone, 'client');
   const me = await t.request('PATCH', '/api/v1/me', { token, body: { name } });
   expectStatus('PATCH /me', me, 200);
@@ -64,7 +69,10 @@ let adminCounter = 0;
  * The bootstrap super admin (default), or a new admin invited by it, confirmed through the mailed
  * token and signed in. `cityIds` defaults to [1] (Caracas) for a plain admin.
  */
-export const signInAdmin = async (t: TestService, opts: { superAdmin?: boolean; cityIds?: number[]; allCities?: boolean } = {}): Promise<SignedInAdmin> => {
+export const signInAdmin = async (
+  t: TestService,
+  opts: { superAdmin?: boolean; cityIds?: number[]; allCities?: boolean } = {},
+): Promise<SignedInAdmin> => {
   const superAdmin = opts.superAdmin ?? true;
   if (superAdmin && opts.cityIds === undefined && opts.allCities === undefined) {
     const login = await t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN });
@@ -75,13 +83,23 @@ export const signInAdmin = async (t: TestService, opts: { superAdmin?: boolean; 
   const password = 'admin-password-123';
   const created = await t.request('POST', '/api/v1/admin/admins', {
     token: await rootToken(t),
-    body: { email, name: `Admin ${adminCounter}`, superAdmin, cityIds: opts.cityIds ?? [1], ...(opts.allCities !== undefined ? { allCities: opts.allCities } : {}) },
+    body: {
+      email,
+      name: `Admin ${adminCounter}`,
+      superAdmin,
+      cityIds: opts.cityIds ?? [1],
+      ...(opts.allCities !== undefined ? { allCities: opts.allCities } : {}),
+    },
   });
   expectStatus('POST /admin/admins', created, 201);
   const outbox = await t.request('GET', `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
-  const invite = (outbox.body.messages as { data: { purpose: string; token: string } | null }[]).find((m) => m.data?.purpose === 'confirm_account');
+  const invite = (outbox.body.messages as { data: { purpose: string; token: string } | null }[]).find(
+    (m) => m.data?.purpose === 'confirm_account',
+  );
   if (!invite) throw new Error(`no confirm-account mail for ${email}`);
-  const confirmed = await t.request('POST', '/api/v1/admin/auth/confirm-account', { body: { token: invite.data!.token, password } });
+  const confirmed = await t.request('POST', '/api/v1/admin/auth/confirm-account', {
+    body: { token: invite.data!.token, password },
+  });
   expectStatus('POST /admin/auth/confirm-account', confirmed, 204);
   const login = await t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } });
   expectStatus('POST /admin/auth/login', login, 200);
@@ -119,10 +137,23 @@ export const signInDriver = async (t: TestService, opts: DriverOptions = {}): Pr
     return r;
   };
   if (opts.approved ?? true) {
-    await call('PUT', '/driver/profile', { plate: `AB${String(driverId).padStart(5, '0')}`, capacityLiters: opts.capacityLiters ?? 10_000, cityId: opts.cityId ?? 1 }, 200);
-    for (const type of ['ID_FRONT', 'LICENSE']) await call('POST', '/driver/documents', { type, expiresAt: '2099-12-31' }, 201);
+    await call(
+      'PUT',
+      '/driver/profile',
+      {
+        plate: `AB${String(driverId).padStart(5, '0')}`,
+        capacityLiters: opts.capacityLiters ?? 10_000,
+        cityId: opts.cityId ?? 1,
+      },
+      200,
+    );
+    for (const type of ['ID_FRONT', 'LICENSE'])
+      await call('POST', '/driver/documents', { type, expiresAt: '2099-12-31' }, 201);
     let approve = await t.request('POST', `/api/v1/admin/drivers/${driverId}/approve`, { token: await rootToken(t) });
-    if (approve.status === 401) approve = await t.request('POST', `/api/v1/admin/drivers/${driverId}/approve`, { token: await rootToken(t, true) });
+    if (approve.status === 401)
+      approve = await t.request('POST', `/api/v1/admin/drivers/${driverId}/approve`, {
+        token: await rootToken(t, true),
+      });
     expectStatus('POST /admin/drivers/{id}/approve', approve, 200);
   }
   if (opts.liters !== undefined) await call('PATCH', '/driver/tank', { availableLiters: opts.liters }, 200);

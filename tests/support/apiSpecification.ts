@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { NewEvent } from '../../infra/eventStore/port.js';
 import { call } from './orderFlows.js';
-import { buildTestService, requestsTo, type ServiceOptions, type TestResponse, type TestService } from './testService.js';
+import {
+  buildTestService,
+  requestsTo,
+  type ServiceOptions,
+  type TestResponse,
+  type TestService,
+} from './testService.js';
 
 /**
  * The api.int tier: HTTP in, events out. The real service as it is composed, on in-memory PGlite (or
@@ -69,11 +75,15 @@ export type Requests = ReturnType<typeof call>;
 
 export interface ApiUnderTest extends TestService {
   given(...streams: PastStream[]): {
-    when(request: (api: Requests) => Promise<TestResponse>): { then(...assertions: Assertion[]): Promise<TestResponse> };
+    when(request: (api: Requests) => Promise<TestResponse>): {
+      then(...assertions: Assertion[]): Promise<TestResponse>;
+    };
   };
 }
 
-export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 'shared'> = {}): Promise<ApiUnderTest> => {
+export const startApiUnderTest = async (
+  options: Omit<ServiceOptions, 'roles' | 'shared'> = {},
+): Promise<ApiUnderTest> => {
   const { service, drop } = await buildTestService(options);
   const { store } = service.ctx;
   const server = createServer(service.app);
@@ -86,7 +96,9 @@ export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 
   const request = requestsTo(baseUrl);
 
   const eventsSince = async (position: number, streamId: string) =>
-    (await store.readStream(streamId)).filter((e) => e.globalPosition > position).map((e) => ({ type: e.type, data: e.data }));
+    (await store.readStream(streamId))
+      .filter((e) => e.globalPosition > position)
+      .map((e) => ({ type: e.type, data: e.data }));
 
   const self: ApiUnderTest = {
     service,
@@ -97,7 +109,11 @@ export const startApiUnderTest = async (options: Omit<ServiceOptions, 'roles' | 
       when: (send) => ({
         async then(...assertions) {
           for (const { streamId, events } of streams) {
-            await store.appendToStream(streamId, events.map((e) => ({ eventId: randomUUID(), ...e })), { expectedRevision: 'any' });
+            await store.appendToStream(
+              streamId,
+              events.map((e) => ({ eventId: randomUUID(), ...e })),
+              { expectedRevision: 'any' },
+            );
           }
           const before = await store.headPosition();
           const response = await send(call(self));

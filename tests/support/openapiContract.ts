@@ -42,7 +42,10 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
     pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
     params: (template.match(/\{/g) ?? []).length,
     operations: Object.fromEntries(
-      Object.entries(item).map(([method, op]) => [method, { ...op, pointer: `openapi#/paths/${escapePointer(template)}/${method}` }]),
+      Object.entries(item).map(([method, op]) => [
+        method,
+        { ...op, pointer: `openapi#/paths/${escapePointer(template)}/${method}` },
+      ]),
     ),
   }));
   const validators = new Map<string, ValidateFunction>();
@@ -60,7 +63,8 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
       const fail = (why: string): never => {
         throw new Error(`OpenAPI contract: ${where}: ${why}\nbody: ${text.slice(0, 2000)}`);
       };
-      if ((status === 429 || status === 503) && !headers.get('retry-after')) fail('a 429 or 503 must carry a Retry-After header');
+      if ((status === 429 || status === 503) && !headers.get('retry-after'))
+        fail('a 429 or 503 must carry a Retry-After header');
       if (!path.startsWith('/api/v1/')) return;
       const rel = path.slice('/api/v1'.length);
       if (OUTSIDE_THE_DOCUMENT.has(rel)) return;
@@ -73,22 +77,39 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
       const op = route.operations[m];
       // RECORD_ERROR_CODES=<file>: every error identifier an operation answered, one line each
       // (operationId status identifier), to keep api/errorCodes.ts complete.
-      if (process.env.RECORD_ERROR_CODES && status >= 400 && typeof (body as { error?: unknown } | undefined)?.error === 'string') {
-        appendFileSync(process.env.RECORD_ERROR_CODES, `${op.operationId} ${status} ${(body as { error: string }).error}\n`);
+      if (
+        process.env.RECORD_ERROR_CODES &&
+        status >= 400 &&
+        typeof (body as { error?: unknown } | undefined)?.error === 'string'
+      ) {
+        appendFileSync(
+          process.env.RECORD_ERROR_CODES,
+          `${op.operationId} ${status} ${(body as { error: string }).error}\n`,
+        );
       }
       const declared = op.responses[String(status)];
-      if (!declared) return fail(`status ${status} is not documented for ${m.toUpperCase()} ${route.template} (declared: ${Object.keys(op.responses).join(', ')})`);
+      if (!declared)
+        return fail(
+          `status ${status} is not documented for ${m.toUpperCase()} ${route.template} (declared: ${Object.keys(op.responses).join(', ')})`,
+        );
       const contentType = (headers.get('content-type') ?? '').split(';')[0].trim();
       if (!declared.content) {
         if (text !== '') fail('the status is documented without a body, but one was sent');
         return;
       }
-      if (!declared.content[contentType]) return fail(`content type "${contentType}" is not documented (declared: ${Object.keys(declared.content).join(', ')})`);
+      if (!declared.content[contentType])
+        return fail(
+          `content type "${contentType}" is not documented (declared: ${Object.keys(declared.content).join(', ')})`,
+        );
       if (contentType !== 'application/json') return;
       const validate = validatorFor(`${op.pointer}/responses/${status}/content/${escapePointer(contentType)}/schema`);
       if (!validate(body)) {
-        const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
-        fail(`the body does not match the documented schema of ${m.toUpperCase()} ${route.template} ${status}:\n${errors.join('\n')}`);
+        const errors = (validate.errors ?? [])
+          .slice(0, 8)
+          .map((e) => `  ${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+        fail(
+          `the body does not match the documented schema of ${m.toUpperCase()} ${route.template} ${status}:\n${errors.join('\n')}`,
+        );
       }
     },
   };

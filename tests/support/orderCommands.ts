@@ -2,7 +2,12 @@ import type { CreateOrder } from '../../domain/order/commands.js';
 import type { PricingSettings } from '../../domain/pricing.js';
 
 /** 10 % platform commission, 1 % solidary contribution from the client and from the driver. */
-export const PRICING_SETTINGS: PricingSettings = { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 };
+export const PRICING_SETTINGS: PricingSettings = {
+  platformCommissionPrc: 10,
+  clientSolidaryPrc: 1,
+  driverSolidaryPrc: 1,
+  platformSolidaryPrc: 0,
+};
 
 /**
  * A client's order as the handler hands it to the decider: 1000 liters of drinking water at 100.00 USD, cash,

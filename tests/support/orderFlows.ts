@@ -5,7 +5,10 @@ import { signInClient, signInDriver, type DriverOptions, type SignedInDriver, ty
 export const CARACAS = { latitude: 10.4806, longitude: -66.9036 };
 
 /** ~1.1 km north of CARACAS per 0.01 degree of latitude. */
-export const near = (dLat: number, dLng = 0) => ({ latitude: CARACAS.latitude + dLat, longitude: CARACAS.longitude + dLng });
+export const near = (dLat: number, dLng = 0) => ({
+  latitude: CARACAS.latitude + dLat,
+  longitude: CARACAS.longitude + dLng,
+});
 
 export const orderBody = (over: Record<string, unknown> = {}) => ({
   latitude: CARACAS.latitude,
@@ -17,8 +20,10 @@ export const orderBody = (over: Record<string, unknown> = {}) => ({
 });
 
 export const call = (t: TestService) => {
-  const req = (method: string) => (path: string, token?: string, body?: unknown): Promise<TestResponse> =>
-    t.request(method, `/api/v1${path}`, { token, body });
+  const req =
+    (method: string) =>
+    (path: string, token?: string, body?: unknown): Promise<TestResponse> =>
+      t.request(method, `/api/v1${path}`, { token, body });
   return { get: req('GET'), post: req('POST'), patch: req('PATCH'), put: req('PUT'), del: req('DELETE') };
 };
 
@@ -49,7 +54,10 @@ export const confirmedOrder = async (
   const driver = opts.driver ?? (await onlineDriver(t));
   const created = must('POST /orders', await api.post('/orders', client.token, orderBody(opts.body)), 201);
   const orderId: number = created.order.id;
-  const bid = opts.driverGross === undefined ? await api.post(`/orders/${orderId}/accept`, driver.token, {}) : await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: opts.driverGross });
+  const bid =
+    opts.driverGross === undefined
+      ? await api.post(`/orders/${orderId}/accept`, driver.token, {})
+      : await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: opts.driverGross });
   const offerId: number = must('bid', bid, 201).offer.id;
   const accepted = must('accept offer', await api.post(`/orders/offers/${offerId}/accept`, client.token), 200);
   return { client, driver, orderId, offerId, pin: accepted.order.delivery_pin };

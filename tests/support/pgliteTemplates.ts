@@ -22,7 +22,10 @@ const loaded = new Map<string, Blob>();
  * An in-memory PGlite database loaded from a template instead of made by initdb (and migrations): the
  * same database, for a fraction of the start-up.
  */
-export const pgLiteFrom = (template: keyof PgLiteTemplates, options: { sharedBuffersMb?: number } = {}): Promise<PgLitePool> => {
+export const pgLiteFrom = (
+  template: keyof PgLiteTemplates,
+  options: { sharedBuffersMb?: number } = {},
+): Promise<PgLitePool> => {
   const path = inject('pgliteTemplates')[template];
   let data = loaded.get(path);
   if (!data) loaded.set(path, (data = new Blob([readFileSync(path)])));

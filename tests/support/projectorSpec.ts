@@ -17,7 +17,10 @@ export interface ProjectorUnderTest {
   close(): Promise<void>;
 }
 
-export const projectorOnPgLite = async (projector: Projector, migrations: Record<string, Migration>): Promise<ProjectorUnderTest> => {
+export const projectorOnPgLite = async (
+  projector: Projector,
+  migrations: Record<string, Migration>,
+): Promise<ProjectorUnderTest> => {
   const db = createDb(await pgLiteFrom('empty'));
   await migrateToLatest(db, migrations);
   let globalPosition = 0;
@@ -28,7 +31,16 @@ export const projectorOnPgLite = async (projector: Projector, migrations: Record
       const recorded: RecordedEvent[] = events.map((e) => {
         const streamPosition = streamPositions.get(streamId) ?? 0;
         streamPositions.set(streamId, streamPosition + 1);
-        return { eventId: randomUUID(), type: e.type, data: e.data, metadata: {}, streamId, streamPosition, globalPosition: ++globalPosition, recordedAt: new Date() };
+        return {
+          eventId: randomUUID(),
+          type: e.type,
+          data: e.data,
+          metadata: {},
+          streamId,
+          streamPosition,
+          globalPosition: ++globalPosition,
+          recordedAt: new Date(),
+        };
       });
       await db.transaction().execute((trx) => applyEvents(trx, projector, recorded));
     },

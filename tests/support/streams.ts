@@ -31,7 +31,11 @@ export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
   const pool = await pgLiteFrom('empty');
   const db = createDb(pool);
   await migrateToLatest(db, eventStoreMigrations);
-  const store = withEventVersioning(createPostgresEventStore(pool, { pollMs: 20 }), { schemas: EVENT_SCHEMAS, upcasters: UPCASTERS, checkAppends: true });
+  const store = withEventVersioning(createPostgresEventStore(pool, { pollMs: 20 }), {
+    schemas: EVENT_SCHEMAS,
+    upcasters: UPCASTERS,
+    checkAppends: true,
+  });
   const history = new Map<string, number>();
   const reads = new Map<string, number>();
   const readStream = store.readStream.bind(store);
@@ -42,7 +46,11 @@ export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
   return {
     store,
     async existingStream(streamId, events) {
-      const r = await store.appendToStream(streamId, events.map((e) => ({ eventId: randomUUID(), ...e })), { expectedRevision: 'any' });
+      const r = await store.appendToStream(
+        streamId,
+        events.map((e) => ({ eventId: randomUUID(), ...e })),
+        { expectedRevision: 'any' },
+      );
       history.set(streamId, r.nextExpectedRevision + 1);
     },
     async expectNewEvents(streamId, expected) {

@@ -63,7 +63,11 @@ export interface TestService {
   service: Service;
   baseUrl: string;
   port: number;
-  request<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<TestResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<TestResponse<T>>;
   stop(): Promise<void>;
 }
 
@@ -80,7 +84,9 @@ export interface ServiceOptions {
  * PostgreSQL and NATS when DATABASE_URL / NATS_URL are set. `shared` reuses another instance's database
  * and bus prefix (two instances of one deployment). `drop` removes a database made for it.
  */
-export const buildTestService = async (options: ServiceOptions = {}): Promise<{ service: Service; databaseUrl?: string; busPrefix: string; drop?: () => Promise<void> }> => {
+export const buildTestService = async (
+  options: ServiceOptions = {},
+): Promise<{ service: Service; databaseUrl?: string; busPrefix: string; drop?: () => Promise<void> }> => {
   let databaseUrl = options.shared?.databaseUrl;
   let drop: (() => Promise<void>) | undefined;
   if (process.env.DATABASE_URL && !databaseUrl) {
@@ -107,9 +113,17 @@ export const buildTestService = async (options: ServiceOptions = {}): Promise<{ 
   // An embedded test database starts as a copy of a migrated one: the migrations still run, and find nothing
   // to do. Benchmarks start test services outside vitest, where no template was built.
   const fromTemplate = process.env.VITEST !== undefined && !config.DATABASE_URL && config.PGLITE_DIR === 'memory://';
-  const pool = fromTemplate ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB }) : undefined;
+  const pool = fromTemplate
+    ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB })
+    : undefined;
   try {
-    const service = await buildService({ config, clock: options.clock, logger: options.logger, roles: options.roles, pool });
+    const service = await buildService({
+      config,
+      clock: options.clock,
+      logger: options.logger,
+      roles: options.roles,
+      pool,
+    });
     return { service, databaseUrl, busPrefix, drop };
   } catch (err) {
     await drop?.();
@@ -140,13 +154,23 @@ export const requestsTo = (baseUrl: string): TestService['request'] => {
     } catch {
       // Not JSON: the test sees the text.
     }
-    if (contractCheckOn()) (await (contract ??= contractCheckerFor(baseUrl))).check(method, res.url || baseUrl + path, res.status, res.headers, parsed, text);
+    if (contractCheckOn())
+      (await (contract ??= contractCheckerFor(baseUrl))).check(
+        method,
+        res.url || baseUrl + path,
+        res.status,
+        res.headers,
+        parsed,
+        text,
+      );
     return { status: res.status, body: parsed as any, headers: res.headers };
   };
 };
 
 /** Starts the real service (see buildTestService) on a free port, with its projectors and schedulers. */
-export const startTestService = async (options: ServiceOptions = {}): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+export const startTestService = async (
+  options: ServiceOptions = {},
+): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
   const { service, databaseUrl, busPrefix, drop } = await buildTestService(options);
   const port = await service.start(0);
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -16,7 +16,10 @@ export interface Socket {
  * Opens `/ws` (or another path) with the token in the header or in `?token=`. A refused upgrade rejects
  * with `{status, body}` of the HTTP answer.
  */
-export const openSocket = (t: TestService, opts: { token?: string; via?: 'header' | 'query'; path?: string } = {}): Promise<Socket> => {
+export const openSocket = (
+  t: TestService,
+  opts: { token?: string; via?: 'header' | 'query'; path?: string } = {},
+): Promise<Socket> => {
   const { token, via = 'header', path = '/ws' } = opts;
   const url = `ws://127.0.0.1:${t.port}${path}${token && via === 'query' ? `?token=${encodeURIComponent(token)}` : ''}`;
   const ws = new WebSocket(url, token && via === 'header' ? { headers: { authorization: `Bearer ${token}` } } : {});
@@ -41,14 +44,24 @@ export const openSocket = (t: TestService, opts: { token?: string; via?: 'header
       send({ type: 'subscribe', channel });
       return next((f) => f.channel === channel && (f.type === 'subscribed' || f.type === 'error'));
     },
-    close: () => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : (ws.once('close', () => resolve()), ws.close()))),
+    close: () =>
+      new Promise((resolve) =>
+        ws.readyState === WebSocket.CLOSED ? resolve() : (ws.once('close', () => resolve()), ws.close()),
+      ),
   };
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(socket));
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c) => (body += c));
-      res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: body ? JSON.parse(body) : null })));
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`HTTP ${res.statusCode}`), {
+            status: res.statusCode,
+            body: body ? JSON.parse(body) : null,
+          }),
+        ),
+      );
     });
     ws.once('error', reject);
   });

@@ -8,7 +8,9 @@ const MINUTE = 60_000;
 
 const mailTo = async (t: TestService, email: string, purpose: string): Promise<string | undefined> => {
   const r = await t.request('GET', `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
-  const m = (r.body.messages as { channel: string; data: { purpose?: string; token?: string } | null }[]).filter((x) => x.channel === 'mail' && x.data?.purpose === purpose).at(-1);
+  const m = (r.body.messages as { channel: string; data: { purpose?: string; token?: string } | null }[])
+    .filter((x) => x.channel === 'mail' && x.data?.purpose === purpose)
+    .at(-1);
   return m?.data?.token;
 };
 
@@ -22,7 +24,8 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     await t?.stop();
   });
 
-  const login = (email = TEST_SUPER_ADMIN.email, password = TEST_SUPER_ADMIN.password) => t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } });
+  const login = (email = TEST_SUPER_ADMIN.email, password = TEST_SUPER_ADMIN.password) =>
+    t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } });
   const probe = (token: string) => t.request('GET', '/api/v1/admin/admins', { token });
 
   it('the bootstrap super admin logs in: 60-minute bearer token with the admin', async () => {
@@ -104,20 +107,38 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   it('an invited admin confirms the account once, sets a password and signs in', async () => {
     const root = (await login()).body.access_token;
     const email = 'invitee@test.local';
-    const created = await t.request('POST', '/api/v1/admin/admins', { token: root, body: { email, name: 'Invitada', cityIds: [1, 3] } });
+    const created = await t.request('POST', '/api/v1/admin/admins', {
+      token: root,
+      body: { email, name: 'Invitada', cityIds: [1, 3] },
+    });
     expect(created.status).toBe(201);
-    expect(created.body.admin).toMatchObject({ email, name: 'Invitada', superAdmin: false, allCities: false, cityIds: [1, 3], confirmed: false });
+    expect(created.body.admin).toMatchObject({
+      email,
+      name: 'Invitada',
+      superAdmin: false,
+      allCities: false,
+      cityIds: [1, 3],
+      confirmed: false,
+    });
     expect((await login(email, 'anything-123')).status).toBe(401);
     const token = await mailTo(t, email, 'confirm_account');
     expect(token).toBeTruthy();
-    expect((await t.request('POST', '/api/v1/admin/auth/confirm-account', { body: { token, password: 'new-password-1' } })).status).toBe(204);
-    const again = await t.request('POST', '/api/v1/admin/auth/confirm-account', { body: { token, password: 'other-password-2' } });
+    expect(
+      (await t.request('POST', '/api/v1/admin/auth/confirm-account', { body: { token, password: 'new-password-1' } }))
+        .status,
+    ).toBe(204);
+    const again = await t.request('POST', '/api/v1/admin/auth/confirm-account', {
+      body: { token, password: 'other-password-2' },
+    });
     expect(again.status).toBe(422);
     expect(again.body.details.fieldErrors.token).toBeDefined();
     const signed = await login(email, 'new-password-1');
     expect(signed.status).toBe(200);
     expect(signed.body.user).toMatchObject({ confirmed: true, cityIds: [1, 3] });
-    const dup = await t.request('POST', '/api/v1/admin/admins', { token: root, body: { email: 'INVITEE@test.local', name: 'Otra' } });
+    const dup = await t.request('POST', '/api/v1/admin/admins', {
+      token: root,
+      body: { email: 'INVITEE@test.local', name: 'Otra' },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.details.fieldErrors.email).toBeDefined();
   });
@@ -134,10 +155,24 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect(token).toBeTruthy();
     clock.advance(1000);
 
-    const wrongEmail = await t.request('POST', '/api/v1/admin/auth/recover-password', { body: { email: 'ghost@test.local', token, password: 'recovered-pass-1' } });
+    const wrongEmail = await t.request('POST', '/api/v1/admin/auth/recover-password', {
+      body: { email: 'ghost@test.local', token, password: 'recovered-pass-1' },
+    });
     expect(wrongEmail.status).toBe(422);
-    expect((await t.request('POST', '/api/v1/admin/auth/recover-password', { body: { email: a.admin.email, token, password: 'recovered-pass-1' } })).status).toBe(204);
-    expect((await t.request('POST', '/api/v1/admin/auth/recover-password', { body: { email: a.admin.email, token, password: 'recovered-pass-2' } })).status).toBe(422);
+    expect(
+      (
+        await t.request('POST', '/api/v1/admin/auth/recover-password', {
+          body: { email: a.admin.email, token, password: 'recovered-pass-1' },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await t.request('POST', '/api/v1/admin/auth/recover-password', {
+          body: { email: a.admin.email, token, password: 'recovered-pass-2' },
+        })
+      ).status,
+    ).toBe(422);
     expect((await login(a.admin.email, 'admin-password-123')).status).toBe(401);
     expect((await login(a.admin.email, 'recovered-pass-1')).status).toBe(200);
     // Tokens issued before the password changed are refused.
@@ -146,7 +181,9 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     await t.request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(a.admin.email)}`);
     const stale = await mailTo(t, a.admin.email, 'recover_password');
     clock.advance(24 * 60 * MINUTE + 1000);
-    const expired = await t.request('POST', '/api/v1/admin/auth/recover-password', { body: { email: a.admin.email, token: stale, password: 'recovered-pass-3' } });
+    const expired = await t.request('POST', '/api/v1/admin/auth/recover-password', {
+      body: { email: a.admin.email, token: stale, password: 'recovered-pass-3' },
+    });
     expect(expired.status).toBe(422);
     expect(expired.body.details.fieldErrors.token).toBeDefined();
   });
@@ -154,14 +191,29 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   it('an email change takes effect once confirmed from the new address', async () => {
     const root = (await login()).body.access_token;
     const a = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
-    const patched = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root, body: { email: 'moved@test.local', name: 'Movida' } });
+    const patched = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+      token: root,
+      body: { email: 'moved@test.local', name: 'Movida' },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.admin).toMatchObject({ email: a.admin.email, pendingEmail: 'moved@test.local', name: 'Movida' });
+    expect(patched.body.admin).toMatchObject({
+      email: a.admin.email,
+      pendingEmail: 'moved@test.local',
+      name: 'Movida',
+    });
     const token = await mailTo(t, 'moved@test.local', 'confirm_email');
-    expect((await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: a.admin.email, token } })).status).toBe(422);
-    expect((await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: a.admin.email, token } })).status,
+    ).toBe(422);
+    expect(
+      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
+        .status,
+    ).toBe(204);
     expect((await login('moved@test.local', 'admin-password-123')).status).toBe(200);
-    expect((await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } })).status).toBe(422);
+    expect(
+      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
+        .status,
+    ).toBe(422);
   });
 
   it('admins: list, change cities and rights, deactivate; a super admin cannot demote themselves', async () => {
@@ -173,21 +225,39 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect(list.body.meta).toMatchObject({ per_page: 2, current_page: 1 });
     expect(list.body.meta.total).toBeGreaterThanOrEqual(2);
 
-    const p = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: { cityIds: [4, 5], superAdmin: true } });
+    const p = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+      token: root.body.access_token,
+      body: { cityIds: [4, 5], superAdmin: true },
+    });
     expect(p.body.admin).toMatchObject({ cityIds: [4, 5], superAdmin: true });
-    const unchanged = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: {} });
+    const unchanged = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+      token: root.body.access_token,
+      body: {},
+    });
     expect(unchanged.status).toBe(200);
     expect(unchanged.body.admin).toEqual(p.body.admin);
     expect((await probe(a.token)).status).toBe(200);
-    await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: { isActive: false } });
+    await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+      token: root.body.access_token,
+      body: { isActive: false },
+    });
     expect((await probe(a.token)).status).toBe(401);
     expect((await login(a.admin.email, 'admin-password-123')).status).toBe(401);
 
-    const self = await t.request('PATCH', `/api/v1/admin/admins/${root.body.user.id}`, { token: root.body.access_token, body: { superAdmin: false } });
+    const self = await t.request('PATCH', `/api/v1/admin/admins/${root.body.user.id}`, {
+      token: root.body.access_token,
+      body: { superAdmin: false },
+    });
     expect(self.status).toBe(409);
-    const missing = await t.request('PATCH', '/api/v1/admin/admins/99999', { token: root.body.access_token, body: { name: 'Nadie' } });
+    const missing = await t.request('PATCH', '/api/v1/admin/admins/99999', {
+      token: root.body.access_token,
+      body: { name: 'Nadie' },
+    });
     expect([missing.status, missing.body.error]).toEqual([404, 'NotFound']);
-    const badCity = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, { token: root.body.access_token, body: { cityIds: [9999] } });
+    const badCity = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+      token: root.body.access_token,
+      body: { cityIds: [9999] },
+    });
     expect(badCity.status).toBe(422);
     expect(badCity.body.details.fieldErrors.cityIds).toBeDefined();
   });

@@ -37,7 +37,16 @@ export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/admins', summary: 'Invite an admin (a confirm-account mail is sent)', tags: ['admin-admins'], guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created', schema: z.object({ admin: AdminSchema }) } }, errors: [403, 409] },
+    {
+      method: 'post',
+      path: '/admin/admins',
+      summary: 'Invite an admin (a confirm-account mail is sent)',
+      tags: ['admin-admins'],
+      guards: superAdmin,
+      body: CreateBody,
+      responses: { 201: { description: 'Created', schema: z.object({ admin: AdminSchema }) } },
+      errors: [403, 409],
+    },
     async ({ body, res }) => {
       const a = await accounts.create(body);
       res.status(201);
@@ -45,15 +54,47 @@ export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
     },
   );
 
-  defineRoute(router, ctx.openapi, { method: 'get', path: '/admin/admins', summary: 'Admins, page by page', tags: ['admin-admins'], guards: superAdmin, query: PageQuery, responses: { 200: { description: 'One page', schema: pageOf(AdminSchema) } }, errors: [403] }, async ({ query }) => {
-    const { items, total } = await accounts.list(query.limit, query.page);
-    return { items: items.map(adminView), meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) } };
-  });
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/admins',
+      summary: 'Admins, page by page',
+      tags: ['admin-admins'],
+      guards: superAdmin,
+      query: PageQuery,
+      responses: { 200: { description: 'One page', schema: pageOf(AdminSchema) } },
+      errors: [403],
+    },
+    async ({ query }) => {
+      const { items, total } = await accounts.list(query.limit, query.page);
+      return {
+        items: items.map(adminView),
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
+      };
+    },
+  );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/admin/admins/:id', summary: 'Change an admin (a new email is confirmed by mail)', tags: ['admin-admins'], guards: superAdmin, params: IdParams, body: PatchBody, responses: { 200: { description: 'The admin', schema: z.object({ admin: AdminSchema }) } }, errors: [403, 404, 409] },
+    {
+      method: 'patch',
+      path: '/admin/admins/:id',
+      summary: 'Change an admin (a new email is confirmed by mail)',
+      tags: ['admin-admins'],
+      guards: superAdmin,
+      params: IdParams,
+      body: PatchBody,
+      responses: { 200: { description: 'The admin', schema: z.object({ admin: AdminSchema }) } },
+      errors: [403, 404, 409],
+    },
     async ({ params, body, actor }) => ({ admin: adminView(await accounts.update(actor.id, params.id, body)) }),
   );
 };

@@ -19,7 +19,12 @@ const ResetParams = z.object({ email: Email });
 const RecoverBody = z.object({ email: Email, token: z.string().min(1).max(200), password: Password });
 const ConfirmEmailBody = z.object({ email: Email, token: z.string().min(1).max(200) });
 
-const TokenResponse = z.object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number(), expires_in_datetime: z.string() });
+const TokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number(),
+  expires_in_datetime: z.string(),
+});
 
 /** The email-and-password scheme under /admin/auth (docs/domain-rules.md, who is who). */
 export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
@@ -49,7 +54,13 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       body: LoginBody,
       responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: AdminSchema }) } },
-      errors: [{ status: 401, description: 'Unauthorized: wrong credentials' }, { status: 429, description: 'Cooldown: too many failed logins from this address or for this account (Retry-After)' }],
+      errors: [
+        { status: 401, description: 'Unauthorized: wrong credentials' },
+        {
+          status: 429,
+          description: 'Cooldown: too many failed logins from this address or for this account (Retry-After)',
+        },
+      ],
     },
     async ({ body, req }) => {
       const a: AdminRow = await limits.login(body.email, req.ip, () => accounts.login(body.email, body.password));
@@ -60,7 +71,15 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/logout', summary: 'Invalidate the current token (2-minute grace)', tags: ['admin-auth'], guards: admin, responses: { 204: { description: 'Logged out', schema: null } }, errors: [403] },
+    {
+      method: 'post',
+      path: '/admin/auth/logout',
+      summary: 'Invalidate the current token (2-minute grace)',
+      tags: ['admin-auth'],
+      guards: admin,
+      responses: { 204: { description: 'Logged out', schema: null } },
+      errors: [403],
+    },
     async ({ req }) => {
       await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd(), 'logout');
       await announceSessionChange(ctx, { role: 'ADMIN', id: req.adminJwtClaims!.adminId });
@@ -95,7 +114,15 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/confirm-account', summary: 'Confirm an invited account and set its password (one-time)', tags: ['admin-auth'], auth: false, body: ConfirmAccountBody, responses: { 204: { description: 'Confirmed', schema: null } } },
+    {
+      method: 'post',
+      path: '/admin/auth/confirm-account',
+      summary: 'Confirm an invited account and set its password (one-time)',
+      tags: ['admin-auth'],
+      auth: false,
+      body: ConfirmAccountBody,
+      responses: { 204: { description: 'Confirmed', schema: null } },
+    },
     async ({ body }) => {
       await accounts.confirmAccount(body.token, body.password);
     },
@@ -112,7 +139,12 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
       auth: false,
       params: ResetParams,
       responses: { 204: { description: 'Accepted', schema: null } },
-      errors: [{ status: 429, description: 'Cooldown: too many reset requests from this address or for this account (Retry-After)' }],
+      errors: [
+        {
+          status: 429,
+          description: 'Cooldown: too many reset requests from this address or for this account (Retry-After)',
+        },
+      ],
     },
     async ({ params, req }) => {
       await limits.passwordReset(params.email, req.ip);
@@ -123,7 +155,15 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/recover-password', summary: 'Set a new password with a recovery token (valid 24 hours)', tags: ['admin-auth'], auth: false, body: RecoverBody, responses: { 204: { description: 'Password changed', schema: null } } },
+    {
+      method: 'post',
+      path: '/admin/auth/recover-password',
+      summary: 'Set a new password with a recovery token (valid 24 hours)',
+      tags: ['admin-auth'],
+      auth: false,
+      body: RecoverBody,
+      responses: { 204: { description: 'Password changed', schema: null } },
+    },
     async ({ body }) => {
       await accounts.recoverPassword(body.email, body.token, body.password);
     },
@@ -132,7 +172,15 @@ export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/auth/confirm-email', summary: 'Confirm an email change', tags: ['admin-auth'], auth: false, body: ConfirmEmailBody, responses: { 204: { description: 'Email changed', schema: null } } },
+    {
+      method: 'post',
+      path: '/admin/auth/confirm-email',
+      summary: 'Confirm an email change',
+      tags: ['admin-auth'],
+      auth: false,
+      body: ConfirmEmailBody,
+      responses: { 204: { description: 'Email changed', schema: null } },
+    },
     async ({ body }) => {
       await accounts.confirmEmail(body.email, body.token);
     },

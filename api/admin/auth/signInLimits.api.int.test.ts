@@ -17,12 +17,17 @@ describe('admin sign-in limits', () => {
   });
   afterAll(() => t?.stop());
 
-  const login = (ip: string, email: string, password: string) => t.request('POST', '/api/v1/admin/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
-  const reset = (ip: string, email: string) => t.request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': ip } });
+  const login = (ip: string, email: string, password: string) =>
+    t.request('POST', '/api/v1/admin/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
+  const reset = (ip: string, email: string) =>
+    t.request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(email)}`, {
+      headers: { 'x-forwarded-for': ip },
+    });
 
   it('5 failed logins for one account in 10 minutes, then 429 even with the right password, from anywhere', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await login(newIp(), TEST_SUPER_ADMIN.email, `wrong-password-${i}`)).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await login(newIp(), TEST_SUPER_ADMIN.email, `wrong-password-${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
     const refused = await login(newIp(), TEST_SUPER_ADMIN.email.toUpperCase(), TEST_SUPER_ADMIN.password);
     expect([refused.status, refused.body.error]).toEqual([429, 'Cooldown']);
@@ -31,7 +36,8 @@ describe('admin sign-in limits', () => {
 
   it('20 failed logins from one address, then 429; successful logins use up nothing', async () => {
     const ip = newIp();
-    for (let i = 0; i < 20; i++) expect((await login(ip, `nobody${i}@test.local`, 'whatever-password')).status).toBe(401);
+    for (let i = 0; i < 20; i++)
+      expect((await login(ip, `nobody${i}@test.local`, 'whatever-password')).status).toBe(401);
     expect((await login(ip, 'nobody-else@test.local', 'whatever-password')).status).toBe(429);
 
     const regular = newIp();

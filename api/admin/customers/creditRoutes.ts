@@ -22,7 +22,13 @@ const AdjustBody = z.object({
   reason: z.string().trim().min(10).max(500),
 });
 
-const TRANSACTION_TYPES = ['PROMO_GRANT', 'ORDER_REDEMPTION', 'ORDER_FORFEIT', 'ORDER_REFUND', 'MANUAL_ADJUSTMENT'] as const;
+const TRANSACTION_TYPES = [
+  'PROMO_GRANT',
+  'ORDER_REDEMPTION',
+  'ORDER_FORFEIT',
+  'ORDER_REFUND',
+  'MANUAL_ADJUSTMENT',
+] as const;
 
 const HistoryQuery = z.object({
   type: z.enum(TRANSACTION_TYPES).optional(),
@@ -31,13 +37,13 @@ const HistoryQuery = z.object({
   cursor: z.string().max(100).optional(),
 });
 
-
 /** Manual credit adjustments and the credit history of one customer. */
 export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];
   /** The same city scope as the customer detail (docs/domain-rules.md, who is who). */
-  const customerId = async (actor: Actor, raw: unknown): Promise<number> => (await visibleCustomerOf(ctx, actor, raw)).id;
+  const customerId = async (actor: Actor, raw: unknown): Promise<number> =>
+    (await visibleCustomerOf(ctx, actor, raw)).id;
 
   defineRoute(
     router,
@@ -45,7 +51,8 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
     {
       method: 'post',
       path: '/admin/customers/:customerId/credit/adjust',
-      summary: 'Credit or debit a customer’s promotional credit; an Idempotency-Key repeated within 24 hours answers the first transaction',
+      summary:
+        'Credit or debit a customer’s promotional credit; an Idempotency-Key repeated within 24 hours answers the first transaction',
       tags,
       params: CustomerParams,
       headers: IdempotencyHeaders,
@@ -68,7 +75,14 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
         : (
             await adjustCredit(
               ctx,
-              { clientId, adminId: actor.id, direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT', scope: body.scope, amountCents: body.amount, reason: body.reason },
+              {
+                clientId,
+                adminId: actor.id,
+                direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT',
+                scope: body.scope,
+                amountCents: body.amount,
+                reason: body.reason,
+              },
               metadataOf(actor, req.id),
               id,
             )
@@ -81,7 +95,11 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId/credit/transactions', summary: 'A customer’s credit history (cursor, newest first)', tags,
+    {
+      method: 'get',
+      path: '/admin/customers/:customerId/credit/transactions',
+      summary: 'A customer’s credit history (cursor, newest first)',
+      tags,
       params: CustomerParams,
       guards: admin,
       query: HistoryQuery,
@@ -91,9 +109,18 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
     async ({ params, query, actor }) => {
       const clientId = await customerId(actor, params.customerId);
       const beforeId = decodeCursor(query.cursor, isIdKey)?.[0];
-      const { rows, hasMore } = await creditTransactionsOf(ctx.db, clientId, { type: query.type, scope: query.scope, limit: query.limit, beforeId });
+      const { rows, hasMore } = await creditTransactionsOf(ctx.db, clientId, {
+        type: query.type,
+        scope: query.scope,
+        limit: query.limit,
+        beforeId,
+      });
       const last = rows.at(-1);
-      return { items: rows.map(toCreditTransaction), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };
+      return {
+        items: rows.map(toCreditTransaction),
+        next_cursor: hasMore && last ? encodeCursor([last.id]) : null,
+        has_more: hasMore,
+      };
     },
   );
 };

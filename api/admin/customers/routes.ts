@@ -3,9 +3,20 @@ import { z } from 'zod';
 import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { AppContext } from '../../../infra/context.js';
-import { bankAccountOf, deleteBankAccount, saveBankAccount, type BankAccountRow } from '../../../stores/customers/bankAccounts.js';
+import {
+  bankAccountOf,
+  deleteBankAccount,
+  saveBankAccount,
+  type BankAccountRow,
+} from '../../../stores/customers/bankAccounts.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
-import { customerById, listCustomers, ordersOfCustomer, type CustomerOrderRow, type CustomerRow } from '../../../projections/customers/customerQueries.js';
+import {
+  customerById,
+  listCustomers,
+  ordersOfCustomer,
+  type CustomerOrderRow,
+  type CustomerRow,
+} from '../../../projections/customers/customerQueries.js';
 import { creditBalanceOf } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
@@ -38,7 +49,10 @@ const idNumber = z
 const mobile = z
   .string()
   .transform((s) => s.replace(/[\s\-().]/g, ''))
-  .refine((s) => /^(\+58|0058|58|0)?4(12|14|16|22|24|26)\d{7}$/.test(s), 'must be a Venezuelan mobile number (e.g. 04141234567 or +584141234567)')
+  .refine(
+    (s) => /^(\+58|0058|58|0)?4(12|14|16|22|24|26)\d{7}$/.test(s),
+    'must be a Venezuelan mobile number (e.g. 04141234567 or +584141234567)',
+  )
   .transform((s) => `+58${s.slice(-10)}`);
 
 const BankAccountBody = z.object({
@@ -78,7 +92,13 @@ const toCustomerOrder = (o: CustomerOrderRow) => ({
   completed_at: o.delivered_at?.toISOString() ?? null,
 });
 
-const toBankAccount = (a: BankAccountRow) => ({ id: a.id, id_number: a.id_number, phone: a.phone, bank_code: a.bank_code, updated_at: a.updated_at.toISOString() });
+const toBankAccount = (a: BankAccountRow) => ({
+  id: a.id,
+  id_number: a.id_number,
+  phone: a.phone,
+  bank_code: a.bank_code,
+  updated_at: a.updated_at.toISOString(),
+});
 
 const Customer = z
   .object({
@@ -105,7 +125,13 @@ const CustomerOrder = z.object({
   completed_at: z.string().nullable(),
 });
 const BankAccount = z
-  .object({ id: z.number().int(), id_number: z.string(), phone: z.string(), bank_code: z.string(), updated_at: z.string() })
+  .object({
+    id: z.number().int(),
+    id_number: z.string(),
+    phone: z.string(),
+    bank_code: z.string(),
+    updated_at: z.string(),
+  })
   .openapi('CustomerBankAccount');
 const ERRORS = [403, { status: 404, description: 'CustomerNotFound' }];
 
@@ -138,7 +164,16 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers', summary: 'Customers with spend totals, newest first', tags, guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(Customer) } }, errors: [403] },
+    {
+      method: 'get',
+      path: '/admin/customers',
+      summary: 'Customers with spend totals, newest first',
+      tags,
+      guards: admin,
+      query: ListQuery,
+      responses: { 200: { description: 'One page', schema: pageOf(Customer) } },
+      errors: [403],
+    },
     async ({ query, actor }) => {
       const { rows, total } = await listCustomers(ctx.db, await customerScopeOf(ctx, actor), {
         isActive: query.is_active,
@@ -155,7 +190,11 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId', summary: 'A customer: profile, totals, credit and a page of orders', tags,
+    {
+      method: 'get',
+      path: '/admin/customers/:customerId',
+      summary: 'A customer: profile, totals, credit and a page of orders',
+      tags,
       guards: admin,
       params: CustomerParams,
       query: DetailQuery,
@@ -164,7 +203,11 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
           description: 'The customer',
           schema: z.object({
             customer: Customer.extend({ updated_at: z.string() }),
-            totals: z.object({ total_orders: z.number().int(), total_liters_ordered: z.number().int(), total_spent_usd: z.number() }),
+            totals: z.object({
+              total_orders: z.number().int(),
+              total_liters_ordered: z.number().int(),
+              total_spent_usd: z.number(),
+            }),
             credit: CreditSummary,
             orders: z.array(CustomerOrder),
             meta: PageMeta,
@@ -175,10 +218,17 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ params, query, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
-      const [credit, orders] = await Promise.all([creditBalanceOf(ctx.db, c.id), ordersOfCustomer(ctx.db, c.id, query)]);
+      const [credit, orders] = await Promise.all([
+        creditBalanceOf(ctx.db, c.id),
+        ordersOfCustomer(ctx.db, c.id, query),
+      ]);
       return {
         customer: { ...toCustomer(c), updated_at: c.updated_at.toISOString() },
-        totals: { total_orders: c.total_orders, total_liters_ordered: c.total_liters_ordered, total_spent_usd: centsToUsd(c.total_spent_cents) },
+        totals: {
+          total_orders: c.total_orders,
+          total_liters_ordered: c.total_liters_ordered,
+          total_spent_usd: centsToUsd(c.total_spent_cents),
+        },
         credit: toCreditSummary(credit),
         orders: orders.rows.map(toCustomerOrder),
         meta: meta(orders.total, query.limit, query.page),
@@ -189,7 +239,16 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/customers/:customerId/bank-account', summary: 'A customer’s saved bank account (null when none)', tags, guards: admin, params: CustomerParams, responses: { 200: { description: 'The account or null', schema: z.object({ account: orNull(BankAccount) }) } }, errors: ERRORS },
+    {
+      method: 'get',
+      path: '/admin/customers/:customerId/bank-account',
+      summary: 'A customer’s saved bank account (null when none)',
+      tags,
+      guards: admin,
+      params: CustomerParams,
+      responses: { 200: { description: 'The account or null', schema: z.object({ account: orNull(BankAccount) }) } },
+      errors: ERRORS,
+    },
     async ({ params, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       const account = await bankAccountOf(ctx.db, c.id);
@@ -200,10 +259,25 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'put', path: '/admin/customers/:customerId/bank-account', summary: 'Create or replace a customer’s saved bank account', tags, guards: admin, params: CustomerParams, body: BankAccountBody, responses: { 200: { description: 'The account', schema: z.object({ account: BankAccount }) } }, errors: ERRORS },
+    {
+      method: 'put',
+      path: '/admin/customers/:customerId/bank-account',
+      summary: 'Create or replace a customer’s saved bank account',
+      tags,
+      guards: admin,
+      params: CustomerParams,
+      body: BankAccountBody,
+      responses: { 200: { description: 'The account', schema: z.object({ account: BankAccount }) } },
+      errors: ERRORS,
+    },
     async ({ params, body, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
-      const account = await saveBankAccount(ctx.db, c.id, { id_number: body.idNumber, phone: body.phone, bank_code: body.bankCode }, ctx.clock.now());
+      const account = await saveBankAccount(
+        ctx.db,
+        c.id,
+        { id_number: body.idNumber, phone: body.phone, bank_code: body.bankCode },
+        ctx.clock.now(),
+      );
       return { account: toBankAccount(account) };
     },
   );
@@ -211,7 +285,16 @@ export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/admin/customers/:customerId/bank-account', summary: 'Remove a customer’s saved bank account', tags, guards: admin, params: CustomerParams, responses: { 204: { description: 'Removed', schema: null } }, errors: ERRORS },
+    {
+      method: 'delete',
+      path: '/admin/customers/:customerId/bank-account',
+      summary: 'Remove a customer’s saved bank account',
+      tags,
+      guards: admin,
+      params: CustomerParams,
+      responses: { 204: { description: 'Removed', schema: null } },
+      errors: ERRORS,
+    },
     async ({ params, actor }) => {
       const c = await visibleCustomer(actor, params.customerId);
       await deleteBankAccount(ctx.db, c.id);

@@ -5,7 +5,12 @@ import { driverCommands } from '../../../commands/driver/handlers.js';
 import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppContext } from '../../../infra/context.js';
-import { findDriver, listDriverDocuments, listDrivers, type DriverRecord } from '../../../projections/drivers/driverQueries.js';
+import {
+  findDriver,
+  listDriverDocuments,
+  listDrivers,
+  type DriverRecord,
+} from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { documentView, driverView } from '../../drivers/views.js';
 import { metadataOf } from '../../../commands/origin.js';
@@ -28,7 +33,8 @@ const ListQuery = z.object({
  * Drivers are scoped to the admin's cities; a driver without a city yet (an unfinished application)
  * is visible to super admins only.
  */
-const inScope = (actor: Actor, d: DriverRecord) => (d.cityId === null ? actor.superAdmin === true : (actor.cityIds ?? []).includes(d.cityId));
+const inScope = (actor: Actor, d: DriverRecord) =>
+  d.cityId === null ? actor.superAdmin === true : (actor.cityIds ?? []).includes(d.cityId);
 
 export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
@@ -45,28 +51,76 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers', summary: 'Drivers with status and KYC state, page by page', tags: ['admin-drivers'], guards: admin, query: ListQuery, responses: { 200: { description: 'One page', schema: pageOf(DriverView) } }, errors: [403] },
+    {
+      method: 'get',
+      path: '/admin/drivers',
+      summary: 'Drivers with status and KYC state, page by page',
+      tags: ['admin-drivers'],
+      guards: admin,
+      query: ListQuery,
+      responses: { 200: { description: 'One page', schema: pageOf(DriverView) } },
+      errors: [403],
+    },
     async ({ query, actor }) => {
       const { items, total } = await listDrivers(
         ctx.db,
-        { status: query.status, kycState: query.kyc_state, cityId: query.city_id, cityIds: actor.superAdmin ? undefined : (actor.cityIds ?? []), limit: query.limit, page: query.page },
+        {
+          status: query.status,
+          kycState: query.kyc_state,
+          cityId: query.city_id,
+          cityIds: actor.superAdmin ? undefined : (actor.cityIds ?? []),
+          limit: query.limit,
+          page: query.page,
+        },
         ctx.clock.now(),
       );
-      return { items: items.map(driverView), meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) } };
+      return {
+        items: items.map(driverView),
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
+      };
     },
   );
 
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/drivers/:driverId', summary: 'One driver with the documents on file', tags: ['admin-drivers'], guards: admin, params: DriverParams, responses: { 200: { description: 'The driver and documents', schema: z.object({ driver: DriverView, documents: z.array(DriverDocumentView) }) } }, errors: [403, 404] },
+    {
+      method: 'get',
+      path: '/admin/drivers/:driverId',
+      summary: 'One driver with the documents on file',
+      tags: ['admin-drivers'],
+      guards: admin,
+      params: DriverParams,
+      responses: {
+        200: {
+          description: 'The driver and documents',
+          schema: z.object({ driver: DriverView, documents: z.array(DriverDocumentView) }),
+        },
+      },
+      errors: [403, 404],
+    },
     async ({ params, actor }) => {
       const d = await scopedDriver(actor, params.driverId);
       return { driver: driverView(d), documents: (await listDriverDocuments(ctx.db, d.driverId)).map(documentView) };
     },
   );
 
-  const action = (path: string, summary: string, run: (driverId: number, actor: Actor, reason: string, m: ReturnType<typeof metadataOf>) => Promise<{ position: number }>, withReason: boolean) =>
+  const action = (
+    path: string,
+    summary: string,
+    run: (
+      driverId: number,
+      actor: Actor,
+      reason: string,
+      m: ReturnType<typeof metadataOf>,
+    ) => Promise<{ position: number }>,
+    withReason: boolean,
+  ) =>
     defineRoute(
       router,
       ctx.openapi,
@@ -83,13 +137,28 @@ export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
       },
       async ({ params, actor, body, req }) => {
         await scopedDriver(actor, params.driverId);
-        const r = await run(params.driverId, actor, (body as { reason?: string } | undefined)?.reason ?? '', metadataOf(actor, req.id));
+        const r = await run(
+          params.driverId,
+          actor,
+          (body as { reason?: string } | undefined)?.reason ?? '',
+          metadataOf(actor, req.id),
+        );
         return answer(params.driverId, r.position);
       },
     );
 
-  action('approve', 'Approve the KYC: the driver becomes ACTIVE', (id, a, _r, m) => commands.approve(id, a.id, m), false);
+  action(
+    'approve',
+    'Approve the KYC: the driver becomes ACTIVE',
+    (id, a, _r, m) => commands.approve(id, a.id, m),
+    false,
+  );
   action('reject', 'Reject the KYC with a reason', (id, a, reason, m) => commands.reject(id, a.id, reason, m), true);
-  action('suspend', 'Suspend an ACTIVE driver (goes offline)', (id, a, reason, m) => commands.suspend(id, a.id, reason, m), true);
+  action(
+    'suspend',
+    'Suspend an ACTIVE driver (goes offline)',
+    (id, a, reason, m) => commands.suspend(id, a.id, reason, m),
+    true,
+  );
   action('reinstate', 'Reinstate a SUSPENDED driver', (id, a, _r, m) => commands.reinstate(id, a.id, m), false);
 };

@@ -12,7 +12,9 @@ export const HistoryItem = z.object({
   causation_id: z.string().nullable(),
   data: z
     .record(z.string(), z.unknown())
-    .openapi({ description: "The event's own fields as recorded (after upcasting); their shape is that of the event `type`" }),
+    .openapi({
+      description: "The event's own fields as recorded (after upcasting); their shape is that of the event `type`",
+    }),
 });
 
 export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => ({

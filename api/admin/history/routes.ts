@@ -20,7 +20,12 @@ export const orderHistoryRoutes = (ctx: AppContext, router: Router) => {
       tags: ['admin-history'],
       guards: requireRole(ctx.auth, 'ADMIN'),
       params: OrderParams,
-      responses: { 200: { description: 'Every event of the order', schema: z.object({ order_id: z.number(), events: z.array(HistoryItem) }) } },
+      responses: {
+        200: {
+          description: 'Every event of the order',
+          schema: z.object({ order_id: z.number(), events: z.array(HistoryItem) }),
+        },
+      },
       errors: [401, 403, 404],
     },
     async ({ params }) => {

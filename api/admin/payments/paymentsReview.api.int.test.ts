@@ -35,7 +35,15 @@ const must = (what: string, r: { status: number; body: any }, status: number) =>
 const waitingOrder = async (method: string, formId?: number) => {
   const client = await signInClient(t);
   const driver = await onlineDriver(t);
-  const created = must('POST /orders', await api.post('/orders', client.token, orderBody({ paymentMethod: method, ...(formId ? { paymentFormId: formId } : {}) })), 201);
+  const created = must(
+    'POST /orders',
+    await api.post(
+      '/orders',
+      client.token,
+      orderBody({ paymentMethod: method, ...(formId ? { paymentFormId: formId } : {}) }),
+    ),
+    201,
+  );
   const offer = must('accept', await api.post(`/orders/${created.order.id}/accept`, driver.token, {}), 201).offer;
   const order = must('accept offer', await api.post(`/orders/offers/${offer.id}/accept`, client.token), 200).order;
   return { client, orderId: order.id as number, order };
@@ -44,7 +52,11 @@ const waitingOrder = async (method: string, formId?: number) => {
 /** An EXCHANGE_PAY order with its open intent. */
 const exchangeIntent = async () => {
   const w = await waitingOrder('EXCHANGE_PAY');
-  const payment = must('intent', await api.post(`/orders/${w.orderId}/payment`, w.client.token, { method: 'EXCHANGE_PAY' }), 200).payment;
+  const payment = must(
+    'intent',
+    await api.post(`/orders/${w.orderId}/payment`, w.client.token, { method: 'EXCHANGE_PAY' }),
+    200,
+  ).payment;
   return { ...w, payment };
 };
 
@@ -56,14 +68,21 @@ const reportedForm = async () => {
     { index: 2, value: 'ana@example.com' },
     { index: 3, value: `ZL-${w.orderId}0000` },
   ];
-  const payment = must('report', await api.post(`/orders/${w.orderId}/payment/form`, w.client.token, { values }), 200).payment;
+  const payment = must(
+    'report',
+    await api.post(`/orders/${w.orderId}/payment/form`, w.client.token, { values }),
+    200,
+  ).payment;
   return { ...w, payment };
 };
 
 const sign = (raw: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 const deliver = (provider: string, raw: string, signature: string | null = sign(raw)) =>
-  t.request('POST', `/api/v1/payments/webhook/${provider}`, { raw, headers: signature === null ? {} : { 'x-signature': signature } });
+  t.request('POST', `/api/v1/payments/webhook/${provider}`, {
+    raw,
+    headers: signature === null ? {} : { 'x-signature': signature },
+  });
 
 const eventTypes = async (streamId: string) => (await t.service.ctx.store.readStream(streamId)).map((e) => e.type);
 const count = (types: string[], type: string) => types.filter((x) => x === type).length;
@@ -77,7 +96,11 @@ describe('payment webhook', () => {
     const r = await deliver('exchangepay', confirmation('evt_a1', payment.provider_ref, payment.amount_cents));
     expect(r.status).toBe(204);
     const after = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
-    expect(after).toMatchObject({ status: 'CONFIRMED', amount_cents: payment.amount_cents, confirmed_at: expect.any(String) });
+    expect(after).toMatchObject({
+      status: 'CONFIRMED',
+      amount_cents: payment.amount_cents,
+      confirmed_at: expect.any(String),
+    });
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
   });
 
@@ -106,14 +129,22 @@ describe('payment webhook', () => {
     const { client, orderId, payment } = await exchangeIntent();
     const before = { payment: await eventTypes(`payment-${payment.id}`), order: await eventTypes(`order-${orderId}`) };
     const raw = confirmation('evt_forged', payment.provider_ref, payment.amount_cents);
-    for (const signature of [sign(raw, 'not-the-secret'), sign(raw.replace('evt_forged', 'evt_other')), 'sha256=zz', 'md5=abc', null]) {
+    for (const signature of [
+      sign(raw, 'not-the-secret'),
+      sign(raw.replace('evt_forged', 'evt_other')),
+      'sha256=zz',
+      'md5=abc',
+      null,
+    ]) {
       const r = await deliver('exchangepay', raw, signature);
       expect(r.status).toBe(400);
       expect(r.body.error).toBe('InvalidWebhook');
     }
     expect(await eventTypes(`payment-${payment.id}`)).toEqual(before.payment);
     expect(await eventTypes(`order-${orderId}`)).toEqual(before.order);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe('PENDING');
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
+      'PENDING',
+    );
   });
 
   it('unsupported provider 400, empty body 500 without a stack, unparseable event 400', async () => {
@@ -123,11 +154,22 @@ describe('payment webhook', () => {
     expect(unsupported.status).toBe(400);
     expect(unsupported.body).toMatchObject({ error: 'UnsupportedProvider', message: expect.any(String) });
 
-    const empty = await t.request('POST', '/api/v1/payments/webhook/exchangepay', { headers: { 'x-signature': sign('') } });
+    const empty = await t.request('POST', '/api/v1/payments/webhook/exchangepay', {
+      headers: { 'x-signature': sign('') },
+    });
     expect(empty.status).toBe(500);
     expect(Object.keys(empty.body).sort()).toEqual(['error', 'message']);
 
-    for (const body of ['{not json', '[]', '{"id":"x"}', JSON.stringify({ id: 'evt', type: 'payment.refunded', data: { reference: payment.provider_ref, amount_cents: 1 } })]) {
+    for (const body of [
+      '{not json',
+      '[]',
+      '{"id":"x"}',
+      JSON.stringify({
+        id: 'evt',
+        type: 'payment.refunded',
+        data: { reference: payment.provider_ref, amount_cents: 1 },
+      }),
+    ]) {
       const r = await deliver('exchangepay', body);
       expect(r.status).toBe(400);
       expect(r.body.error).toBe('InvalidWebhook');
@@ -141,21 +183,46 @@ describe('payment webhook', () => {
 
   it('a confirmation of another amount is recorded but confirms nothing', async () => {
     const { client, orderId, payment } = await exchangeIntent();
-    expect((await deliver('exchangepay', confirmation('evt_short', payment.provider_ref, payment.amount_cents - 1))).status).toBe(204);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe('PENDING');
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('WAITING_FOR_PAYMENT');
+    expect(
+      (await deliver('exchangepay', confirmation('evt_short', payment.provider_ref, payment.amount_cents - 1))).status,
+    ).toBe(204);
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
+      'PENDING',
+    );
+    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
   });
 
   it('payment.failed fails the payment; the client may open a new intent and pay it', async () => {
     const { client, orderId, payment } = await exchangeIntent();
-    expect((await deliver('exchangepay', confirmation('evt_f1', payment.provider_ref, payment.amount_cents, 'payment.failed'))).status).toBe(204);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe('FAILED');
+    expect(
+      (
+        await deliver(
+          'exchangepay',
+          confirmation('evt_f1', payment.provider_ref, payment.amount_cents, 'payment.failed'),
+        )
+      ).status,
+    ).toBe(204);
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
+      'FAILED',
+    );
     // A late confirmation of the failed attempt does not confirm the order.
-    expect((await deliver('exchangepay', confirmation('evt_f2', payment.provider_ref, payment.amount_cents))).status).toBe(204);
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('WAITING_FOR_PAYMENT');
-    const next = must('intent', await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }), 200).payment;
+    expect(
+      (await deliver('exchangepay', confirmation('evt_f2', payment.provider_ref, payment.amount_cents))).status,
+    ).toBe(204);
+    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
+    const next = must(
+      'intent',
+      await api.post(`/orders/${orderId}/payment`, client.token, { method: 'EXCHANGE_PAY' }),
+      200,
+    ).payment;
     expect(next.id).not.toBe(payment.id);
-    expect((await deliver('exchangepay', confirmation('evt_f3', next.provider_ref, next.amount_cents))).status).toBe(204);
+    expect((await deliver('exchangepay', confirmation('evt_f3', next.provider_ref, next.amount_cents))).status).toBe(
+      204,
+    );
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
   });
 });
@@ -166,18 +233,32 @@ describe('admin payment review', () => {
     const b = await exchangeIntent();
     const c = await reportedForm();
     const all = must('queue', await api.get('/admin/payments/pending?limit=100', adminToken), 200);
-    expect(all.meta).toMatchObject({ per_page: 100, current_page: 1, total: expect.any(Number), last_page: expect.any(Number) });
+    expect(all.meta).toMatchObject({
+      per_page: 100,
+      current_page: 1,
+      total: expect.any(Number),
+      last_page: expect.any(Number),
+    });
     const ids = all.items.map((i: { id: number }) => i.id);
     expect(ids.indexOf(a.payment.id)).toBeLessThan(ids.indexOf(b.payment.id));
     expect(ids.indexOf(b.payment.id)).toBeLessThan(ids.indexOf(c.payment.id));
     const created = all.items.map((i: { created_at: string }) => i.created_at);
     expect([...created].sort()).toEqual(created);
     const item = all.items.find((i: { id: number }) => i.id === a.payment.id);
-    expect(item).toMatchObject({ status: 'PROCESSING', method: 'PAYMENT_FORM', actionable: true, order: { id: a.orderId, status: 'WAITING_FOR_PAYMENT' } });
+    expect(item).toMatchObject({
+      status: 'PROCESSING',
+      method: 'PAYMENT_FORM',
+      actionable: true,
+      order: { id: a.orderId, status: 'WAITING_FOR_PAYMENT' },
+    });
     expect(item.reported_values.map((v: { index: number }) => v.index)).toEqual([1, 2, 3]);
     for (const i of all.items) expect(['PENDING', 'PROCESSING', 'FAILED']).toContain(i.status);
 
-    const forms = must('queue', await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', adminToken), 200);
+    const forms = must(
+      'queue',
+      await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', adminToken),
+      200,
+    );
     expect(forms.items.every((i: { method: string }) => i.method === 'PAYMENT_FORM')).toBe(true);
     const page2 = must('queue', await api.get('/admin/payments/pending?limit=1&page=2', adminToken), 200);
     expect(page2.items).toHaveLength(1);
@@ -194,16 +275,28 @@ describe('admin payment review', () => {
 
   it('approve confirms the payment and the order; a second approval is 422 PaymentApprovalFailed', async () => {
     const { client, orderId, payment, order } = await reportedForm();
-    const r = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Transfer seen in the bank statement' });
+    const r = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
+      reason: 'Transfer seen in the bank statement',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      payment: { id: payment.id, method: 'PAYMENT_FORM', status: 'CONFIRMED', confirmed_at: expect.any(String), amount_usd: order.client_charged_usd },
+      payment: {
+        id: payment.id,
+        method: 'PAYMENT_FORM',
+        status: 'CONFIRMED',
+        confirmed_at: expect.any(String),
+        amount_usd: order.client_charged_usd,
+      },
       order: { id: orderId, status: 'CONFIRMED' },
     });
-    const again = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Transfer seen in the bank statement' });
+    const again = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
+      reason: 'Transfer seen in the bank statement',
+    });
     expect(again.status).toBe(422);
     expect(again.body.error).toBe('PaymentApprovalFailed');
-    const reject = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, { reason: 'Changed my mind about it' });
+    const reject = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, {
+      reason: 'Changed my mind about it',
+    });
     expect(reject.status).toBe(422);
     expect(reject.body.error).toBe('PaymentRejectionFailed');
     const seen = must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order;
@@ -213,12 +306,29 @@ describe('admin payment review', () => {
 
   it('reject fails the payment with the reason and reopens the order for a new payment or method', async () => {
     const { client, orderId, payment } = await reportedForm();
-    const r = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, { reason: 'No transfer with that reference' });
+    const r = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, {
+      reason: 'No transfer with that reference',
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ payment: { id: payment.id, method: 'PAYMENT_FORM', status: 'FAILED', failure_reason: 'No transfer with that reference' } });
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('WAITING_FOR_PAYMENT');
-    must('PATCH method', await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' }), 200);
-    const approve = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Found it after all, sorry' });
+    expect(r.body).toEqual({
+      payment: {
+        id: payment.id,
+        method: 'PAYMENT_FORM',
+        status: 'FAILED',
+        failure_reason: 'No transfer with that reference',
+      },
+    });
+    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
+      'WAITING_FOR_PAYMENT',
+    );
+    must(
+      'PATCH method',
+      await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' }),
+      200,
+    );
+    const approve = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
+      reason: 'Found it after all, sorry',
+    });
     expect(approve.status).toBe(422);
     expect(approve.body.error).toBe('PaymentApprovalFailed');
   });
@@ -226,15 +336,30 @@ describe('admin payment review', () => {
   it('reasons are 10 to 500 characters; unknown payments are 404; only admins may act', async () => {
     const { client, orderId, payment } = await reportedForm();
     for (const reason of [undefined, 'too short', 'x'.repeat(501)]) {
-      const r = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, reason === undefined ? {} : { reason });
+      const r = await api.post(
+        `/admin/payments/${payment.id}/approve`,
+        adminToken,
+        reason === undefined ? {} : { reason },
+      );
       expect(r.status).toBe(422);
       expect(r.body.details.fieldErrors.reason).toBeDefined();
-      expect((await api.post(`/admin/payments/${payment.id}/reject`, adminToken, reason === undefined ? {} : { reason })).status).toBe(422);
+      expect(
+        (await api.post(`/admin/payments/${payment.id}/reject`, adminToken, reason === undefined ? {} : { reason }))
+          .status,
+      ).toBe(422);
     }
-    expect((await api.post('/admin/payments/999999/approve', adminToken, { reason: 'Reason long enough' })).status).toBe(404);
-    expect((await api.post('/admin/payments/abc/reject', adminToken, { reason: 'Reason long enough' })).status).toBe(404);
-    expect((await api.post(`/admin/payments/${payment.id}/approve`, client.token, { reason: 'Reason long enough' })).status).toBe(403);
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe('PROCESSING');
+    expect(
+      (await api.post('/admin/payments/999999/approve', adminToken, { reason: 'Reason long enough' })).status,
+    ).toBe(404);
+    expect((await api.post('/admin/payments/abc/reject', adminToken, { reason: 'Reason long enough' })).status).toBe(
+      404,
+    );
+    expect(
+      (await api.post(`/admin/payments/${payment.id}/approve`, client.token, { reason: 'Reason long enough' })).status,
+    ).toBe(403);
+    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
+      'PROCESSING',
+    );
   });
 
   it('concurrent approve and reject: one wins, and payment and order agree', async () => {

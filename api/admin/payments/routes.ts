@@ -26,7 +26,8 @@ const QueueQuery = z.object({
 const ReasonBody = z.object({ reason: z.string().trim().min(10).max(500) });
 const PaymentParams = z.object({ paymentId: PathId });
 
-const paymentIdFrom = (params: Record<string, unknown>) => idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
+const paymentIdFrom = (params: Record<string, unknown>) =>
+  idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
 
 /** Back-office payment review. */
 const ReviewItem = PaymentSchema.extend({
@@ -42,12 +43,26 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/payments/pending', summary: 'Payments awaiting review, oldest first', tags, guards: admin, query: QueueQuery, responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } }, errors: [403] },
+    {
+      method: 'get',
+      path: '/admin/payments/pending',
+      summary: 'Payments awaiting review, oldest first',
+      tags,
+      guards: admin,
+      query: QueueQuery,
+      responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } },
+      errors: [403],
+    },
     async ({ query }) => {
       const { items, total } = await reviewQueue(ctx.db, query);
       return {
         items: items.map(toReviewItem),
-        meta: { total, per_page: query.limit, current_page: query.page, last_page: Math.max(1, Math.ceil(total / query.limit)) },
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
       };
     },
   );
@@ -55,7 +70,11 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/payments/:paymentId/approve', summary: 'Approve a payment: it and its order become CONFIRMED', tags,
+    {
+      method: 'post',
+      path: '/admin/payments/:paymentId/approve',
+      summary: 'Approve a payment: it and its order become CONFIRMED',
+      tags,
       guards: admin,
       params: PaymentParams,
       body: ReasonBody,
@@ -63,7 +82,13 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
         200: {
           description: 'The payment and its order, CONFIRMED',
           schema: z.object({
-            payment: z.object({ id: z.number().int(), method: z.string(), status: z.string(), confirmed_at: z.string().nullable(), amount_usd: z.number() }),
+            payment: z.object({
+              id: z.number().int(),
+              method: z.string(),
+              status: z.string(),
+              confirmed_at: z.string().nullable(),
+              amount_usd: z.number(),
+            }),
             order: z.object({ id: z.number().int(), status: z.string().nullable() }),
           }),
         },
@@ -74,11 +99,20 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
       const paymentId = paymentIdFrom(params);
       const { position, payment } = await approvePayment(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
       // A concurrent webhook may have confirmed both streams first: settle on their heads too.
-      const heads = await Promise.all([streamHead(ctx, paymentStream(paymentId)), streamHead(ctx, orderStream(payment.orderId))]);
+      const heads = await Promise.all([
+        streamHead(ctx, paymentStream(paymentId)),
+        streamHead(ctx, orderStream(payment.orderId)),
+      ]);
       const p = await readBack(ctx, Math.max(position, ...heads), () => findPaymentRow(ctx.db, paymentId));
       const order = await findOrderRow(ctx.db, p.order_id);
       return {
-        payment: { id: p.id, method: p.method, status: p.status, confirmed_at: p.confirmed_at ? new Date(p.confirmed_at).toISOString() : null, amount_usd: centsToUsd(p.amount_cents) },
+        payment: {
+          id: p.id,
+          method: p.method,
+          status: p.status,
+          confirmed_at: p.confirmed_at ? new Date(p.confirmed_at).toISOString() : null,
+          amount_usd: centsToUsd(p.amount_cents),
+        },
         order: { id: p.order_id, status: order?.status ?? null },
       };
     },
@@ -87,20 +121,35 @@ export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/payments/:paymentId/reject', summary: 'Reject a payment: it becomes FAILED with the reason',
+    {
+      method: 'post',
+      path: '/admin/payments/:paymentId/reject',
+      summary: 'Reject a payment: it becomes FAILED with the reason',
       tags,
       guards: admin,
       params: PaymentParams,
       body: ReasonBody,
       responses: {
-        200: { description: 'The payment, FAILED', schema: z.object({ payment: z.object({ id: z.number().int(), method: z.string(), status: z.string(), failure_reason: z.string().nullable() }) }) },
+        200: {
+          description: 'The payment, FAILED',
+          schema: z.object({
+            payment: z.object({
+              id: z.number().int(),
+              method: z.string(),
+              status: z.string(),
+              failure_reason: z.string().nullable(),
+            }),
+          }),
+        },
       },
       errors: [403, 404, 409],
     },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
       const { position } = await rejectPaymentByAdmin(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
-      const p = await readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () => findPaymentRow(ctx.db, paymentId));
+      const p = await readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () =>
+        findPaymentRow(ctx.db, paymentId),
+      );
       return { payment: { id: p.id, method: p.method, status: p.status, failure_reason: p.failure_reason } };
     },
   );

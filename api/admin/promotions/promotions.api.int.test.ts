@@ -48,7 +48,13 @@ describe('promotion campaigns (back office, super admin)', () => {
   });
 
   it('creates a campaign with the spec defaults and reads it back', async () => {
-    const created = await api.post('/admin/promotions', root.token, { name: 'Bienvenida', audience: 'CLIENT', credit_scope: 'ANY', milestone_orders: 1, amount_usd: 2.5 });
+    const created = await api.post('/admin/promotions', root.token, {
+      name: 'Bienvenida',
+      audience: 'CLIENT',
+      credit_scope: 'ANY',
+      milestone_orders: 1,
+      amount_usd: 2.5,
+    });
     expect(created.status).toBe(201);
     const p = created.body.promotion;
     expect(p).toEqual({
@@ -72,14 +78,32 @@ describe('promotion campaigns (back office, super admin)', () => {
     });
     expect((await api.get(`/admin/promotions/${p.id}`, root.token)).body).toEqual({ promotion: p });
     // Off again: this file's other tests deliver no orders, but keep the service tidy.
-    expect((await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false })).body.promotion).toMatchObject({ active: false, is_running: false });
+    expect((await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false })).body.promotion).toMatchObject({
+      active: false,
+      is_running: false,
+    });
   });
 
   it('accepts driver campaigns without a credit scope', async () => {
-    const r = await api.post('/admin/promotions', root.token, campaign({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' }));
+    const r = await api.post(
+      '/admin/promotions',
+      root.token,
+      campaign({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' }),
+    );
     expect(r.status).toBe(201);
-    expect(r.body.promotion).toMatchObject({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' });
-    const omitted = await api.post('/admin/promotions', root.token, { name: 'Conductores', audience: 'DRIVER', milestone_orders: 10, amount_usd: 5 });
+    expect(r.body.promotion).toMatchObject({
+      audience: 'DRIVER',
+      credit_scope: null,
+      city_id: 2,
+      max_grants: 50,
+      milestone_basis: 'CAMPAIGN',
+    });
+    const omitted = await api.post('/admin/promotions', root.token, {
+      name: 'Conductores',
+      audience: 'DRIVER',
+      milestone_orders: 10,
+      amount_usd: 5,
+    });
     expect(omitted.status).toBe(201);
     expect(omitted.body.promotion.credit_scope).toBeNull();
   });
@@ -100,10 +124,26 @@ describe('promotion campaigns (back office, super admin)', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('ValidationError');
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(
-      ['active', 'amount_usd', 'audience', 'city_id', 'description', 'max_grants', 'milestone_basis', 'milestone_orders', 'name', 'starts_at'].sort(),
+      [
+        'active',
+        'amount_usd',
+        'audience',
+        'city_id',
+        'description',
+        'max_grants',
+        'milestone_basis',
+        'milestone_orders',
+        'name',
+        'starts_at',
+      ].sort(),
     );
     const missing = await api.post('/admin/promotions', root.token, {});
-    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['amount_usd', 'audience', 'milestone_orders', 'name']);
+    expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
+      'amount_usd',
+      'audience',
+      'milestone_orders',
+      'name',
+    ]);
     const limits: [Record<string, unknown>, string][] = [
       [{ milestone_orders: 1001 }, 'milestone_orders'],
       [{ milestone_orders: 2.5 }, 'milestone_orders'],
@@ -125,19 +165,43 @@ describe('promotion campaigns (back office, super admin)', () => {
       expect(r.status, JSON.stringify(over)).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), JSON.stringify(over)).toEqual([field]);
     }
-    const edges = await api.post('/admin/promotions', root.token, campaign({ name: 'n'.repeat(120), description: 'd'.repeat(255), milestone_orders: 1000, amount_usd: 10_000, max_grants: 1 }));
+    const edges = await api.post(
+      '/admin/promotions',
+      root.token,
+      campaign({
+        name: 'n'.repeat(120),
+        description: 'd'.repeat(255),
+        milestone_orders: 1000,
+        amount_usd: 10_000,
+        max_grants: 1,
+      }),
+    );
     expect(edges.status).toBe(201);
-    expect((await api.post('/admin/promotions', root.token, campaign({ amount_usd: 0.01, milestone_orders: 1 }))).status).toBe(201);
+    expect(
+      (await api.post('/admin/promotions', root.token, campaign({ amount_usd: 0.01, milestone_orders: 1 }))).status,
+    ).toBe(201);
     // The largest cap the read model holds is stored and read back.
     const widest = await api.post('/admin/promotions', root.token, campaign({ max_grants: 2 ** 31 - 1 }));
     expect(widest.status).toBe(201);
-    expect((await api.get(`/admin/promotions/${widest.body.promotion.id}`, root.token)).body.promotion.max_grants).toBe(2 ** 31 - 1);
+    expect((await api.get(`/admin/promotions/${widest.body.promotion.id}`, root.token)).body.promotion.max_grants).toBe(
+      2 ** 31 - 1,
+    );
   });
 
   it('merge-updates only the fields sent, checking combinations on the effective values', async () => {
-    const created = (await api.post('/admin/promotions', root.token, campaign({ description: 'Antes', starts_at: '2026-06-01', ends_at: '2026-07-01T00:00:00Z' }))).body.promotion;
+    const created = (
+      await api.post(
+        '/admin/promotions',
+        root.token,
+        campaign({ description: 'Antes', starts_at: '2026-06-01', ends_at: '2026-07-01T00:00:00Z' }),
+      )
+    ).body.promotion;
     expect(created).toMatchObject({ starts_at: '2026-06-01T00:00:00.000Z', ends_at: '2026-07-01T00:00:00.000Z' });
-    const patched = await api.patch(`/admin/promotions/${created.id}`, root.token, { name: 'Renombrada', description: null, amount_usd: 12.34 });
+    const patched = await api.patch(`/admin/promotions/${created.id}`, root.token, {
+      name: 'Renombrada',
+      description: null,
+      amount_usd: 12.34,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.promotion).toEqual({ ...created, name: 'Renombrada', description: null, amount_usd: 12.34 });
     const unchanged = await api.patch(`/admin/promotions/${created.id}`, root.token, {});
@@ -151,23 +215,51 @@ describe('promotion campaigns (back office, super admin)', () => {
     expect(Object.keys(toDriver.body.details.fieldErrors)).toEqual(['credit_scope']);
     const dropScope = await api.patch(`/admin/promotions/${created.id}`, root.token, { credit_scope: null });
     expect(Object.keys(dropScope.body.details.fieldErrors)).toEqual(['credit_scope']);
-    const badTypes = await api.patch(`/admin/promotions/${created.id}`, root.token, { milestone_orders: 0, amount_usd: -1, city_id: 999 });
+    const badTypes = await api.patch(`/admin/promotions/${created.id}`, root.token, {
+      milestone_orders: 0,
+      amount_usd: -1,
+      city_id: 999,
+    });
     expect(badTypes.status).toBe(422);
     expect(Object.keys(badTypes.body.details.fieldErrors).sort()).toEqual(['amount_usd', 'milestone_orders']);
-    expect(Object.keys((await api.patch(`/admin/promotions/${created.id}`, root.token, { city_id: 999 })).body.details.fieldErrors)).toEqual(['city_id']);
-    expect((await api.get(`/admin/promotions/${created.id}`, root.token)).body.promotion).toEqual(patched.body.promotion);
+    expect(
+      Object.keys(
+        (await api.patch(`/admin/promotions/${created.id}`, root.token, { city_id: 999 })).body.details.fieldErrors,
+      ),
+    ).toEqual(['city_id']);
+    expect((await api.get(`/admin/promotions/${created.id}`, root.token)).body.promotion).toEqual(
+      patched.body.promotion,
+    );
 
-    const both = await api.patch(`/admin/promotions/${created.id}`, root.token, { audience: 'DRIVER', credit_scope: null, city_id: 3, ends_at: null });
+    const both = await api.patch(`/admin/promotions/${created.id}`, root.token, {
+      audience: 'DRIVER',
+      credit_scope: null,
+      city_id: 3,
+      ends_at: null,
+    });
     expect(both.status).toBe(200);
     expect(both.body.promotion).toMatchObject({ audience: 'DRIVER', credit_scope: null, city_id: 3, ends_at: null });
   });
 
   it('lists newest first with filters', async () => {
-    const a = (await api.post('/admin/promotions', root.token, campaign({ name: 'Filtro A', city_id: 5, credit_scope: 'SURPLUS' }))).body.promotion;
-    const b = (await api.post('/admin/promotions', root.token, campaign({ name: 'Filtro B', city_id: 5, audience: 'DRIVER', credit_scope: null }))).body.promotion;
+    const a = (
+      await api.post(
+        '/admin/promotions',
+        root.token,
+        campaign({ name: 'Filtro A', city_id: 5, credit_scope: 'SURPLUS' }),
+      )
+    ).body.promotion;
+    const b = (
+      await api.post(
+        '/admin/promotions',
+        root.token,
+        campaign({ name: 'Filtro B', city_id: 5, audience: 'DRIVER', credit_scope: null }),
+      )
+    ).body.promotion;
     const all = (await api.get('/admin/promotions', root.token)).body.items;
     expect(all.slice(0, 2).map((p: { id: number }) => p.id)).toEqual([b.id, a.id]);
-    const ids = async (query: string) => (await api.get(`/admin/promotions?${query}`, root.token)).body.items.map((p: { id: number }) => p.id);
+    const ids = async (query: string) =>
+      (await api.get(`/admin/promotions?${query}`, root.token)).body.items.map((p: { id: number }) => p.id);
     expect(await ids('city_id=5')).toEqual([b.id, a.id]);
     expect(await ids('city_id=5&audience=CLIENT')).toEqual([a.id]);
     expect(await ids('city_id=5&credit_scope=SURPLUS')).toEqual([a.id]);
@@ -198,13 +290,20 @@ describe('promotion campaigns (back office, super admin)', () => {
 
   it('deletes a campaign once when two deletes race', async () => {
     const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
-    const results = await Promise.all([api.del(`/admin/promotions/${p.id}`, root.token), api.del(`/admin/promotions/${p.id}`, root.token)]);
+    const results = await Promise.all([
+      api.del(`/admin/promotions/${p.id}`, root.token),
+      api.del(`/admin/promotions/${p.id}`, root.token),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
   });
 
   it('pages grants with a cursor and rejects a bad limit or cursor', async () => {
     const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
-    expect((await api.get(`/admin/promotions/${p.id}/grants`, root.token)).body).toEqual({ items: [], next_cursor: null, has_more: false });
+    expect((await api.get(`/admin/promotions/${p.id}/grants`, root.token)).body).toEqual({
+      items: [],
+      next_cursor: null,
+      has_more: false,
+    });
     const bad = await api.get(`/admin/promotions/${p.id}/grants?limit=101`, root.token);
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.details.fieldErrors)).toEqual(['limit']);

@@ -8,7 +8,13 @@ import type { PromotionTerms } from '../../../domain/promotion/events.js';
 import { centsToUsd } from '../../../domain/money.js';
 import { AUDIENCES, isRunning, MILESTONE_BASES } from '../../../domain/promotion/promotion.js';
 import type { AppContext } from '../../../infra/context.js';
-import { grantsOf, listPromotions, promotionById, toCampaign, type GrantWithUser } from '../../../projections/promotions/promotionQueries.js';
+import {
+  grantsOf,
+  listPromotions,
+  promotionById,
+  toCampaign,
+  type GrantWithUser,
+} from '../../../projections/promotions/promotionQueries.js';
 import type { PromotionRow } from '../../../projections/promotions/promotionViews.js';
 import { requireRole } from '../../auth.js';
 import { idFrom, limit, usdAmount } from '../../orders/schemas.js';
@@ -76,7 +82,6 @@ const ListQuery = z.object({
 
 const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });
 const PromotionParams = z.object({ promotionId: PathId });
-
 
 export const toPromotion = (r: PromotionRow, now: Date) => ({
   id: r.id,
@@ -170,9 +175,23 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions', summary: 'List promotion campaigns, newest first', tags, guards: superAdmin, query: ListQuery, responses: { 200: { description: 'Newest first', schema: z.object({ items: z.array(Promotion) }) } }, errors: [403] },
+    {
+      method: 'get',
+      path: '/admin/promotions',
+      summary: 'List promotion campaigns, newest first',
+      tags,
+      guards: superAdmin,
+      query: ListQuery,
+      responses: { 200: { description: 'Newest first', schema: z.object({ items: z.array(Promotion) }) } },
+      errors: [403],
+    },
     async ({ query }) => {
-      const rows = await listPromotions(ctx.db, { audience: query.audience, creditScope: query.credit_scope, active: query.active, cityId: query.city_id });
+      const rows = await listPromotions(ctx.db, {
+        audience: query.audience,
+        creditScope: query.credit_scope,
+        active: query.active,
+        cityId: query.city_id,
+      });
       const now = ctx.clock.now();
       return { items: rows.map((r) => toPromotion(r, now)) };
     },
@@ -181,10 +200,23 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'post', path: '/admin/promotions', summary: 'Create a promotion campaign', tags, guards: superAdmin, body: CreateBody, responses: { 201: { description: 'Created', schema: PromotionAnswer } }, errors: [403] },
+    {
+      method: 'post',
+      path: '/admin/promotions',
+      summary: 'Create a promotion campaign',
+      tags,
+      guards: superAdmin,
+      body: CreateBody,
+      responses: { 201: { description: 'Created', schema: PromotionAnswer } },
+      errors: [403],
+    },
     async ({ body, res, actor, req }) => {
       // The create body's defaults fill every term.
-      const { promotionId, position } = await createPromotion(ctx, termsOf(body) as PromotionTerms, metadataOf(actor, req.id));
+      const { promotionId, position } = await createPromotion(
+        ctx,
+        termsOf(body) as PromotionTerms,
+        metadataOf(actor, req.id),
+      );
       const row = await readBack(ctx, position, () => promotionById(ctx.db, promotionId));
       res.status(201);
       return { promotion: toPromotion(row, ctx.clock.now()) };
@@ -194,7 +226,16 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions/:promotionId', summary: 'A promotion campaign', tags, guards: superAdmin, params: PromotionParams, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND] },
+    {
+      method: 'get',
+      path: '/admin/promotions/:promotionId',
+      summary: 'A promotion campaign',
+      tags,
+      guards: superAdmin,
+      params: PromotionParams,
+      responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
+      errors: [403, NOT_FOUND],
+    },
     async ({ params }) => {
       const row = await promotionById(ctx.db, promotionId(params.promotionId));
       if (!row) throw promotionNotFound();
@@ -205,7 +246,17 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'patch', path: '/admin/promotions/:promotionId', summary: 'Merge-update a promotion campaign', tags, guards: superAdmin, params: PromotionParams, body: UpdateBody, responses: { 200: { description: 'The campaign', schema: PromotionAnswer } }, errors: [403, NOT_FOUND, 409] },
+    {
+      method: 'patch',
+      path: '/admin/promotions/:promotionId',
+      summary: 'Merge-update a promotion campaign',
+      tags,
+      guards: superAdmin,
+      params: PromotionParams,
+      body: UpdateBody,
+      responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
+      errors: [403, NOT_FOUND, 409],
+    },
     async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
       const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
@@ -218,7 +269,16 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'delete', path: '/admin/promotions/:promotionId', summary: 'Delete a promotion campaign without grants', tags, guards: superAdmin, params: PromotionParams, responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } }, errors: [403, NOT_FOUND, 409] },
+    {
+      method: 'delete',
+      path: '/admin/promotions/:promotionId',
+      summary: 'Delete a promotion campaign without grants',
+      tags,
+      guards: superAdmin,
+      params: PromotionParams,
+      responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } },
+      errors: [403, NOT_FOUND, 409],
+    },
     async ({ params, actor, req }) => {
       await ctx.settle(await deletePromotion(ctx, promotionId(params.promotionId), metadataOf(actor, req.id)));
       return { deleted: true };
@@ -228,7 +288,11 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/promotions/:promotionId/grants', summary: 'Recipients of a campaign (cursor, newest first)', tags,
+    {
+      method: 'get',
+      path: '/admin/promotions/:promotionId/grants',
+      summary: 'Recipients of a campaign (cursor, newest first)',
+      tags,
       guards: superAdmin,
       params: PromotionParams,
       query: GrantsQuery,
@@ -241,7 +305,11 @@ export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
       const beforeId = decodeCursor(query.cursor, isIdKey)?.[0];
       const { rows, hasMore } = await grantsOf(ctx.db, id, { limit: query.limit, beforeId });
       const last = rows.at(-1);
-      return { items: rows.map(toGrant), next_cursor: hasMore && last ? encodeCursor([last.id]) : null, has_more: hasMore };
+      return {
+        items: rows.map(toGrant),
+        next_cursor: hasMore && last ? encodeCursor([last.id]) : null,
+        has_more: hasMore,
+      };
     },
   );
 };

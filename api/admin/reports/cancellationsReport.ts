@@ -6,12 +6,31 @@ import { UNDELIVERED_END } from '../../../domain/order/rules.js';
 import { CANCELLED_BY } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
-import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
+import {
+  LAST_30_DAYS,
+  boolParam,
+  dateFilters,
+  direction,
+  idParam,
+  limitParam,
+  page,
+  resolveWindow,
+  sortParam,
+} from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /** Cancellations: cancelled and expired orders, by the moment they ended. */
 
-const SORT_KEYS = ['id', 'date', 'final_status', 'client_name', 'driver_name', 'liters', 'unrealized_usd', 'minutes_to_cancel'] as const;
+const SORT_KEYS = [
+  'id',
+  'date',
+  'final_status',
+  'client_name',
+  'driver_name',
+  'liters',
+  'unrealized_usd',
+  'minutes_to_cancel',
+] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
 const ROLE_OF = { cliente: 'CLIENT', conductor: 'DRIVER', admin: 'ADMIN', sistema: 'SYSTEM' } as const;
@@ -69,7 +88,11 @@ interface Row {
 
 const source = (rc: ReportContext, q: CancellationsQuery, named = true): RawBuilder<unknown> => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
-  const where: RawBuilder<unknown>[] = [sql`o.ended_at >= ${w.startAt}`, sql`o.ended_at < ${w.endAt}`, ...inScope(rc.scope, sql`o.city_id`)];
+  const where: RawBuilder<unknown>[] = [
+    sql`o.ended_at >= ${w.startAt}`,
+    sql`o.ended_at < ${w.endAt}`,
+    ...inScope(rc.scope, sql`o.city_id`),
+  ];
   if (q.city_id !== undefined) where.push(sql`o.city_id = ${q.city_id}`);
   if (q.cancelled_role) where.push(sql`o.cancelled_by_role = ${ROLE_OF[q.cancelled_role]}`);
   if (q.status_at_cancel) where.push(sql`o.status_at_cancel = ${q.status_at_cancel}`);
@@ -79,10 +102,18 @@ const source = (rc: ReportContext, q: CancellationsQuery, named = true): RawBuil
   return sql`SELECT ${REFUNDED} AS refunded, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: CancellationsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'date'], dir: q.direction ?? 'desc', pickByKey: true });
+const sorted = (rc: ReportContext, q: CancellationsQuery): SortedSource => ({
+  source: source(rc, q),
+  key: SORT[q.sort ?? 'date'],
+  dir: q.direction ?? 'desc',
+  pickByKey: true,
+});
 
-const REASON_LABELS = new Map(Object.values(cancellationReasons).flatMap((rs) => rs.map((r) => [r.code, r.label] as const)));
-export const cancellationReasonLabel = (code: string | null): string | null => (code === null ? null : (REASON_LABELS.get(code) ?? code));
+const REASON_LABELS = new Map(
+  Object.values(cancellationReasons).flatMap((rs) => rs.map((r) => [r.code, r.label] as const)),
+);
+export const cancellationReasonLabel = (code: string | null): string | null =>
+  code === null ? null : (REASON_LABELS.get(code) ?? code);
 export const CANCELLATION_REASON_CODES = [...REASON_LABELS.keys()] as [string, ...string[]];
 
 const EXPIRY_REASON = 'Tiempo de espera agotado';
@@ -140,7 +171,10 @@ const Totals = z.object({
   recovery_rate: z.number().nullable(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+const totals = async (
+  rc: ReportContext,
+  src: RawBuilder<unknown>,
+): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const { rows } = await sql<Record<string, number>>`SELECT
       count(*)::int AS n,
       count(*) FILTER (WHERE r.cancelled_by_role = 'CLIENT')::int AS by_client,
@@ -189,7 +223,10 @@ export const cancellationsReport = report({
   ],
   list: async (rc, q) => {
     const s = sorted(rc, q);
-    const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, source(rc, q, false))]);
+    const [rows, { n, sums }] = await Promise.all([
+      pageOf<Row>(rc.db, s, q.limit, q.page),
+      totals(rc, source(rc, q, false)),
+    ]);
     return { items: rows.map(toItem), meta: pageMeta(n, q.limit, q.page), totals: sums };
   },
   items: async function* (rc, q) {

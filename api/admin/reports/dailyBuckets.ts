@@ -28,11 +28,19 @@ export const keyWhere = (scope: ReportContext['scope'], f: BucketFilter, alias: 
  * report_orders rows, one bucket per order, when `rowOnly` holds a condition on `o` no key answers (a
  * client, a status …) or the context asks for rows. A figure summed over either gives the same number.
  */
-export const buckets = (rc: ReportContext, w: DateWindow, f: BucketFilter, opts: { drivers?: boolean; rowOnly?: RawBuilder<unknown>[] } = {}): RawBuilder<unknown> => {
+export const buckets = (
+  rc: ReportContext,
+  w: DateWindow,
+  f: BucketFilter,
+  opts: { drivers?: boolean; rowOnly?: RawBuilder<unknown>[] } = {},
+): RawBuilder<unknown> => {
   const rowOnly = opts.rowOnly ?? [];
   const keyed = (alias: 'd' | 'o') => keyWhere(rc.scope, f, alias);
   if (rc.rowsOnly || rowOnly.length > 0) {
-    return orderBuckets(sql`${pgZone(rc.tz)}::text`, allOf([sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyed('o'), ...rowOnly]));
+    return orderBuckets(
+      sql`${pgZone(rc.tz)}::text`,
+      allOf([sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyed('o'), ...rowOnly]),
+    );
   }
   const table = opts.drivers || f.driver_id !== undefined ? sql`report_daily_drivers` : sql`report_daily`;
   return sql`SELECT * FROM ${table} d WHERE ${allOf([sql`d.day >= ${w.from}::date`, sql`d.day <= ${w.to}::date`, ...keyed('d')])}`;
@@ -63,7 +71,12 @@ const periodEnds = (w: DateWindow, g: 'week' | 'month'): string[] => {
  * figures, each the driver's running total as of the period's last day minus that as of the day before
  * the period (report_driver_running). Two index lookups per driver, city and period.
  */
-export const periodTotals = (rc: ReportContext, w: DateWindow, g: 'week' | 'month', driverId?: number): RawBuilder<unknown> => {
+export const periodTotals = (
+  rc: ReportContext,
+  w: DateWindow,
+  g: 'week' | 'month',
+  driverId?: number,
+): RawBuilder<unknown> => {
   const bounds = [addDays(w.from, -1), ...periodEnds(w, g)];
   const keys: RawBuilder<unknown>[] = inScope(rc.scope, sql`c.city_key`);
   if (driverId !== undefined) keys.push(sql`c.driver_id = ${driverId}`);

@@ -17,7 +17,18 @@ import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from '
 /** por_vencer: expiry within this many days. */
 export const EXPIRING_WITHIN_DAYS = 30;
 
-const SORT_KEYS = ['driver_name', 'id_number', 'kyc_state', 'kyc_approved_at', 'document', 'status', 'traffic_light', 'expires_at', 'days_remaining', 'blocks'] as const;
+const SORT_KEYS = [
+  'driver_name',
+  'id_number',
+  'kyc_state',
+  'kyc_approved_at',
+  'document',
+  'status',
+  'traffic_light',
+  'expires_at',
+  'days_remaining',
+  'blocks',
+] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
 const DocumentsQuery = z.object({
@@ -63,7 +74,9 @@ interface Row {
 }
 
 const source = (rc: ReportContext, q: DocumentsQuery): RawBuilder<unknown> => {
-  const types = sql.join(DOCUMENT_TYPES.map((t, i) => sql`(${t}::text, ${i}::int, ${REQUIRED_DOCUMENT_TYPES.includes(t)}::boolean)`));
+  const types = sql.join(
+    DOCUMENT_TYPES.map((t, i) => sql`(${t}::text, ${i}::int, ${REQUIRED_DOCUMENT_TYPES.includes(t)}::boolean)`),
+  );
   const today = sql`${rc.today}::date`;
   const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, d.id_number, d.kyc_state, d.city_id,
       to_char(d.kyc_approved_at AT TIME ZONE ${pgZone(rc.tz)}, 'YYYY-MM-DD') AS kyc_approved_at,
@@ -134,7 +147,10 @@ const Totals = z.object({
   conductores_bloqueados: z.number().int(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+const totals = async (
+  rc: ReportContext,
+  src: RawBuilder<unknown>,
+): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const { rows } = await sql<z.infer<typeof Totals> & { n: number }>`SELECT
       count(*)::int AS n,
       count(*) FILTER (WHERE r.status = 'vigente')::int AS vigentes,

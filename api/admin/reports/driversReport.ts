@@ -14,9 +14,20 @@ import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from '
  */
 
 const SORT_KEYS = [
-  'name', 'registered_at', 'kyc_state', 'rating', 'ratings_count',
-  'capacity', 'balance_usd', 'cash_debt_usd', 'last_activity', 'deliveries',
-  'liters_delivered', 'gross_earnings_usd', 'commission_paid_usd', 'own_cancellations',
+  'name',
+  'registered_at',
+  'kyc_state',
+  'rating',
+  'ratings_count',
+  'capacity',
+  'balance_usd',
+  'cash_debt_usd',
+  'last_activity',
+  'deliveries',
+  'liters_delivered',
+  'gross_earnings_usd',
+  'commission_paid_usd',
+  'own_cancellations',
 ] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
@@ -93,7 +104,8 @@ const source = (rc: ReportContext, q: DriversQuery): RawBuilder<unknown> => {
   if (q.availability) where.push(sql`${AVAILABILITY_OF} = ${q.availability}`);
   if (q.rating_min !== undefined) where.push(sql`${RATING} >= ${q.rating_min}`);
   if (q.rating_max !== undefined) where.push(sql`${RATING} <= ${q.rating_max}`);
-  if (q.with_cash_debt !== undefined) where.push(q.with_cash_debt ? sql`d.balance_cents < 0` : sql`d.balance_cents >= 0`);
+  if (q.with_cash_debt !== undefined)
+    where.push(q.with_cash_debt ? sql`d.balance_cents < 0` : sql`d.balance_cents >= 0`);
   if (q.min_balance !== undefined) where.push(sql`d.balance_cents >= ${usdToCents(q.min_balance)}`);
   if (q.capacity_min !== undefined) where.push(sql`d.capacity_liters >= ${q.capacity_min}`);
   if (q.capacity_max !== undefined) where.push(sql`d.capacity_liters <= ${q.capacity_max}`);
@@ -101,7 +113,11 @@ const source = (rc: ReportContext, q: DriversQuery): RawBuilder<unknown> => {
     FROM report_drivers d WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: DriversQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'registered_at'], dir: q.direction ?? 'desc' });
+const sorted = (rc: ReportContext, q: DriversQuery): SortedSource => ({
+  source: source(rc, q),
+  key: SORT[q.sort ?? 'registered_at'],
+  dir: q.direction ?? 'desc',
+});
 
 const toItem = (r: Row) => ({
   driver_id: r.id,
@@ -168,7 +184,10 @@ const Totals = z.object({
   deuda_cash_total_usd: z.number(),
 });
 
-const totals = async (rc: ReportContext, src: RawBuilder<unknown>): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
+const totals = async (
+  rc: ReportContext,
+  src: RawBuilder<unknown>,
+): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const { rows } = await sql<Record<string, number>>`SELECT
       count(*)::int AS conductores,
       count(*) FILTER (WHERE r.kyc_state = 'APPROVED')::int AS aprobados,

@@ -34,7 +34,12 @@ const csvCell = (type: ColumnType, v: CellValue): string | number | null => {
   return typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : v;
 };
 
-export const writeCsv = async <Item>(out: Writable, columns: Column<Item>[], first: IteratorResult<Item>, rest: AsyncIterator<Item>): Promise<void> => {
+export const writeCsv = async <Item>(
+  out: Writable,
+  columns: Column<Item>[],
+  first: IteratorResult<Item>,
+  rest: AsyncIterator<Item>,
+): Promise<void> => {
   await write(out, '\uFEFF' + Papa.unparse([columns.map((c) => c.header)]) + '\r\n');
   let pending: (string | number | null)[][] = [];
   const flush = async () => {
@@ -54,7 +59,8 @@ export const writeCsv = async <Item>(out: Writable, columns: Column<Item>[], fir
  * An ISO instant as the report time zone's wall clock: spreadsheets have no time zones, and the back
  * office reads Caracas time (the date filters' calendar).
  */
-const wallClock = (iso: string, tz: string): Date => new Date(formatInTimeZone(iso, tz, "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"));
+const wallClock = (iso: string, tz: string): Date =>
+  new Date(formatInTimeZone(iso, tz, "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"));
 
 const xlsxCell = (type: ColumnType, v: CellValue, tz: string): ExcelJS.CellValue => {
   if (v === null) return null;
@@ -87,7 +93,12 @@ export const writeXlsx = async <Item>(
 ): Promise<void> => {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = columns.map((c, i) => ({ key: String(i), header: c.header, width: Math.max(12, c.header.length + 2), style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {} }));
+  sheet.columns = columns.map((c, i) => ({
+    key: String(i),
+    header: c.header,
+    width: Math.max(12, c.header.length + 2),
+    style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {},
+  }));
   let n = 0;
   for (let r = first; !r.done; r = await rest.next()) {
     const item = r.value;

@@ -6,7 +6,17 @@ import { CANCELLATION_REASON_CODES, cancellationReasonLabel } from './cancellati
 import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
-import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, page, resolveWindow, sortParam } from './reportQuery.js';
+import {
+  LAST_30_DAYS,
+  boolParam,
+  dateFilters,
+  direction,
+  idParam,
+  limitParam,
+  page,
+  resolveWindow,
+  sortParam,
+} from './reportQuery.js';
 import { buckets, keyWhere, total } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
@@ -15,7 +25,16 @@ import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedR
  * EXPIRED, with their offers. Totals set them against every order published in the window.
  */
 
-const SORT_KEYS = ['id', 'created_at', 'final_status', 'client_name', 'liters_requested', 'unrealized_usd', 'offers_count', 'minutes_to_outcome'] as const;
+const SORT_KEYS = [
+  'id',
+  'created_at',
+  'final_status',
+  'client_name',
+  'liters_requested',
+  'unrealized_usd',
+  'offers_count',
+  'minutes_to_outcome',
+] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
 const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as [FailureReason, ...FailureReason[]];
@@ -79,7 +98,11 @@ interface Row {
 /** Filters that apply to every published order (the totals' base) and those that pick among the intents. */
 const baseWhere = (rc: ReportContext, q: IntentsQuery): RawBuilder<unknown>[] => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
-  const where = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyWhere(rc.scope, { city_id: q.city_id, water_type: q.water_type }, 'o')];
+  const where = [
+    sql`o.created_at >= ${w.startAt}`,
+    sql`o.created_at < ${w.endAt}`,
+    ...keyWhere(rc.scope, { city_id: q.city_id, water_type: q.water_type }, 'o'),
+  ];
   if (q.client_id !== undefined) where.push(sql`o.client_id = ${q.client_id}`);
   return where;
 };
@@ -92,7 +115,12 @@ const source = (rc: ReportContext, q: IntentsQuery, named = true): RawBuilder<un
   return sql`SELECT ${FAILURE_REASON} AS failure_reason, ${ordersFrom(named)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
+const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({
+  source: source(rc, q),
+  key: SORT[q.sort ?? 'created_at'],
+  dir: q.direction ?? 'desc',
+  pickByKey: true,
+});
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
@@ -173,7 +201,8 @@ const Totals = z.object({
 });
 
 /** conversion_pct = delivered ÷ published × 100, one decimal (0 when nothing was published). */
-export const percent = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part * 1000) / whole) / 10);
+export const percent = (part: number, whole: number): number =>
+  whole === 0 ? 0 : Math.round((part * 1000) / whole) / 10;
 
 /**
  * Published orders and the intents among them, summed over the window's daily buckets; a filter among the
@@ -182,9 +211,12 @@ export const percent = (part: number, whole: number): number => (whole === 0 ? 0
 const totals = async (rc: ReportContext, q: IntentsQuery): Promise<{ n: number; sums: z.infer<typeof Totals> }> => {
   const w = resolveWindow(q, rc.today, rc.tz, LAST_30_DAYS);
   const rowOnly = q.client_id === undefined ? [] : [sql`o.client_id = ${q.client_id}`];
-  const narrowed = q.failure_reason !== undefined || q.has_offers !== undefined || q.cancellation_reason_code !== undefined;
+  const narrowed =
+    q.failure_reason !== undefined || q.has_offers !== undefined || q.cancellation_reason_code !== undefined;
   const [published, intents] = await Promise.all([
-    sql<Record<string, number>>`SELECT ${total('orders')} AS n, ${total('delivered')} AS delivered, ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
+    sql<
+      Record<string, number>
+    >`SELECT ${total('orders')} AS n, ${total('delivered')} AS delivered, ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
         ${total('expired_no_offers')} AS expired_no_offers, ${total('client_cancellations')} AS cancelled_by_client, ${total('driver_cancellations')} AS cancelled_by_driver,
         ${total('ended_with_offers')} AS with_offers, ${total('unrealized_cents')} AS unrealized_cents
       FROM (${buckets(rc, w, { city_id: q.city_id, water_type: q.water_type }, { rowOnly })}) b`.execute(rc.db),
@@ -231,7 +263,15 @@ const offersOf = async (rc: ReportContext, orderIds: number[]) => {
   const rows = await rc.db
     .selectFrom('report_order_offers as f')
     .leftJoin('report_drivers as d', 'd.driver_id', 'f.driver_id')
-    .select(['f.order_id', 'f.driver_id', 'd.name as driver_name', 'f.offer_price_cents', 'f.at_base_price', 'f.status', 'f.created_at'])
+    .select([
+      'f.order_id',
+      'f.driver_id',
+      'd.name as driver_name',
+      'f.offer_price_cents',
+      'f.at_base_price',
+      'f.status',
+      'f.created_at',
+    ])
     .where('f.order_id', 'in', orderIds)
     .orderBy('f.order_id')
     .orderBy('f.id')
@@ -239,7 +279,14 @@ const offersOf = async (rc: ReportContext, orderIds: number[]) => {
   const byOrder = new Map<number, z.infer<typeof OfferSchema>[]>();
   for (const f of rows) {
     const list = byOrder.get(f.order_id) ?? [];
-    list.push({ driver_id: f.driver_id, driver_name: f.driver_name, offer_price_usd: centsToUsd(f.offer_price_cents), at_base_price: f.at_base_price, status: f.status, created_at: f.created_at.toISOString() });
+    list.push({
+      driver_id: f.driver_id,
+      driver_name: f.driver_name,
+      offer_price_usd: centsToUsd(f.offer_price_cents),
+      at_base_price: f.at_base_price,
+      status: f.status,
+      created_at: f.created_at.toISOString(),
+    });
     byOrder.set(f.order_id, list);
   }
   return byOrder;
@@ -273,8 +320,15 @@ export const intentsReport = report({
   list: async (rc, q) => {
     const s = sorted(rc, q);
     const [rows, { n, sums }] = await Promise.all([pageOf<Row>(rc.db, s, q.limit, q.page), totals(rc, q)]);
-    const offers = await offersOf(rc, rows.map((r) => r.id));
-    return { items: rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })), meta: pageMeta(n, q.limit, q.page), totals: sums };
+    const offers = await offersOf(
+      rc,
+      rows.map((r) => r.id),
+    );
+    return {
+      items: rows.map((r) => ({ ...toItem(r), offers: offers.get(r.id) ?? [] })),
+      meta: pageMeta(n, q.limit, q.page),
+      totals: sums,
+    };
   },
   // The export leaves offers[] out (spec): rows only.
   items: async function* (rc, q) {

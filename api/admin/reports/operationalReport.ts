@@ -3,7 +3,18 @@ import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { percent } from './intentsReport.js';
 import { report, type ReportContext } from './report.js';
-import { LAST_30_DAYS, addDays, dateFilters, daysBetween, direction, idParam, resolveWindow, sortParam, windowOf, type DateWindow } from './reportQuery.js';
+import {
+  LAST_30_DAYS,
+  addDays,
+  dateFilters,
+  daysBetween,
+  direction,
+  idParam,
+  resolveWindow,
+  sortParam,
+  windowOf,
+  type DateWindow,
+} from './reportQuery.js';
 import { buckets, total } from './dailyBuckets.js';
 
 /**
@@ -13,8 +24,21 @@ import { buckets, total } from './dailyBuckets.js';
  */
 
 const SORT_KEYS = [
-  'date', 'published', 'accepted', 'delivered', 'cancelled', 'expired', 'conversion_pct',
-  'liters_requested', 'liters_delivered', 'avg_ticket_usd', 'avg_acceptance_minutes', 'avg_delivery_minutes', 'active_drivers', 'gross_income_usd', 'commission_usd',
+  'date',
+  'published',
+  'accepted',
+  'delivered',
+  'cancelled',
+  'expired',
+  'conversion_pct',
+  'liters_requested',
+  'liters_delivered',
+  'avg_ticket_usd',
+  'avg_acceptance_minutes',
+  'avg_delivery_minutes',
+  'active_drivers',
+  'gross_income_usd',
+  'commission_usd',
 ] as const;
 
 const OperationalQuery = z.object({
@@ -47,8 +71,20 @@ interface Sums {
 }
 
 const ZERO: Omit<Sums, 'day'> = {
-  published: 0, accepted: 0, delivered: 0, cancelled: 0, expired: 0, liters_requested: 0, liters_delivered: 0,
-  gross_cents: 0, commission_cents: 0, acceptance_tenths: 0, acceptance_n: 0, delivery_tenths: 0, delivery_n: 0, active_drivers: 0,
+  published: 0,
+  accepted: 0,
+  delivered: 0,
+  cancelled: 0,
+  expired: 0,
+  liters_requested: 0,
+  liters_delivered: 0,
+  gross_cents: 0,
+  commission_cents: 0,
+  acceptance_tenths: 0,
+  acceptance_n: 0,
+  delivery_tenths: 0,
+  delivery_n: 0,
+  active_drivers: 0,
 };
 
 /**
@@ -76,7 +112,8 @@ const sums = async (rc: ReportContext, q: OperationalQuery, w: DateWindow, byDay
 };
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-const avg = (sum: number, n: number, digits: number) => (n === 0 ? null : Math.round((sum / n) * 10 ** digits) / 10 ** digits);
+const avg = (sum: number, n: number, digits: number) =>
+  n === 0 ? null : Math.round((sum / n) * 10 ** digits) / 10 ** digits;
 /** The mean of minutes summed in tenths, to one decimal. */
 const avgMinutes = (tenths: number, n: number) => (n === 0 ? null : Math.round(tenths / n) / 10);
 
@@ -100,9 +137,11 @@ type Figures = ReturnType<typeof figures>;
 type Item = Figures & { date: string };
 
 /** (now − previous) ÷ previous × 100, one decimal; null when the previous value is 0. */
-export const variationPct = (now: number, previous: number): number | null => (previous === 0 ? null : round1(((now - previous) / previous) * 100));
+export const variationPct = (now: number, previous: number): number | null =>
+  previous === 0 ? null : round1(((now - previous) / previous) * 100);
 
-const daysOf = (w: DateWindow): string[] => Array.from({ length: daysBetween(w.from, w.to) + 1 }, (_, i) => addDays(w.from, i));
+const daysOf = (w: DateWindow): string[] =>
+  Array.from({ length: daysBetween(w.from, w.to) + 1 }, (_, i) => addDays(w.from, i));
 
 const itemsOf = (q: OperationalQuery, w: DateWindow, grouped: Sums[]): Item[] => {
   const byDay = new Map(grouped.filter((s) => s.day !== null).map((s) => [s.day!, s]));
@@ -112,7 +151,9 @@ const itemsOf = (q: OperationalQuery, w: DateWindow, grouped: Sums[]): Item[] =>
   const sign = (q.direction ?? 'desc') === 'asc' ? 1 : -1;
   // Nulls sort lowest, as in every report; equal values keep the calendar order.
   const value = (i: Item) => (key === 'date' ? Date.parse(i.date) : (i[key] ?? -Infinity));
-  return [...items].sort((a, b) => (value(a) === value(b) ? a.date.localeCompare(b.date) : (value(a) < value(b) ? -1 : 1) * sign));
+  return [...items].sort((a, b) =>
+    value(a) === value(b) ? a.date.localeCompare(b.date) : (value(a) < value(b) ? -1 : 1) * sign,
+  );
 };
 
 const FiguresSchema = z.object({
@@ -135,7 +176,13 @@ const FiguresSchema = z.object({
 const nullableNumber = z.number().nullable();
 const Comparison = z.object({
   previous_period: z.object({ from: z.string(), to: z.string() }),
-  previous: z.object({ published: z.number().int(), delivered: z.number().int(), gross_income_usd: z.number(), commission_usd: z.number(), conversion_pct: z.number() }),
+  previous: z.object({
+    published: z.number().int(),
+    delivered: z.number().int(),
+    gross_income_usd: z.number(),
+    commission_usd: z.number(),
+    conversion_pct: z.number(),
+  }),
   variation_pct: z.object({
     published: nullableNumber,
     delivered: nullableNumber,
@@ -149,7 +196,13 @@ const Comparison = z.object({
 
 const comparison = (now: Figures, prev: Figures, w: DateWindow): z.infer<typeof Comparison> => ({
   previous_period: { from: w.from, to: w.to },
-  previous: { published: prev.published, delivered: prev.delivered, gross_income_usd: prev.gross_income_usd, commission_usd: prev.commission_usd, conversion_pct: prev.conversion_pct },
+  previous: {
+    published: prev.published,
+    delivered: prev.delivered,
+    gross_income_usd: prev.gross_income_usd,
+    commission_usd: prev.commission_usd,
+    conversion_pct: prev.conversion_pct,
+  },
   variation_pct: {
     published: variationPct(now.published, prev.published),
     delivered: variationPct(now.delivered, prev.delivered),
@@ -166,7 +219,11 @@ export const operationalReport = report({
   summary: 'Daily operations: one row per calendar day, totals and the previous period',
   file: 'reporte_operativo',
   query: OperationalQuery,
-  response: z.object({ items: z.array(FiguresSchema.extend({ date: z.string() })), totals: FiguresSchema, comparison: Comparison }),
+  response: z.object({
+    items: z.array(FiguresSchema.extend({ date: z.string() })),
+    totals: FiguresSchema,
+    comparison: Comparison,
+  }),
   columns: [
     { header: 'Fecha', type: 'date', value: (i: Item) => i.date },
     { header: 'Publicados', type: 'integer', value: (i) => i.published },

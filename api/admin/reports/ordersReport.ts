@@ -4,17 +4,42 @@ import { centsToUsd } from '../../../domain/money.js';
 import { ORDER_STATUSES } from '../../../domain/order/events.js';
 import { ORIGIN_LABELS, PAYMENT_STATUS_LABELS, statusLabel } from './labels.js';
 import { report, type ReportContext } from './report.js';
-import { LAST_30_DAYS, boolParam, dateFilters, direction, idParam, limitParam, orderedPair, page, resolveWindow, sortParam } from './reportQuery.js';
+import {
+  LAST_30_DAYS,
+  boolParam,
+  dateFilters,
+  direction,
+  idParam,
+  limitParam,
+  orderedPair,
+  page,
+  resolveWindow,
+  sortParam,
+} from './reportQuery.js';
 import { buckets, keyWhere, total, type BucketFilter } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 
 /** Detailed orders: one row per order of any state, by creation date. */
 
 const SORT_KEYS = [
-  'id', 'created_at', 'status', 'water_type', 'city_name',
-  'client_name', 'driver_name', 'liters_requested', 'liters_delivered', 'liters_diff',
-  'base_price_usd', 'final_price_usd', 'commission_usd', 'driver_net_usd',
-  'acceptance_minutes', 'delivery_minutes', 'rating', 'incidents',
+  'id',
+  'created_at',
+  'status',
+  'water_type',
+  'city_name',
+  'client_name',
+  'driver_name',
+  'liters_requested',
+  'liters_delivered',
+  'liters_diff',
+  'base_price_usd',
+  'final_price_usd',
+  'commission_usd',
+  'driver_net_usd',
+  'acceptance_minutes',
+  'delivery_minutes',
+  'rating',
+  'incidents',
 ] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
@@ -121,7 +146,10 @@ const filtersOf = (q: OrdersQuery) => {
   if (q.has_incident !== undefined) rowOnly.push(q.has_incident ? sql`o.incidents > 0` : sql`o.incidents = 0`);
   if (q.rating_min !== undefined) rowOnly.push(sql`o.rating >= ${q.rating_min}`);
   if (q.rating_max !== undefined) rowOnly.push(sql`o.rating <= ${q.rating_max}`);
-  return { keyed: { city_id: q.city_id, driver_id: q.driver_id, water_type: q.water_type } satisfies BucketFilter, rowOnly };
+  return {
+    keyed: { city_id: q.city_id, driver_id: q.driver_id, water_type: q.water_type } satisfies BucketFilter,
+    rowOnly,
+  };
 };
 
 const windowOfQuery = (rc: ReportContext, q: OrdersQuery) => {
@@ -132,16 +160,27 @@ const windowOfQuery = (rc: ReportContext, q: OrdersQuery) => {
 const source = (rc: ReportContext, q: OrdersQuery): RawBuilder<unknown> => {
   const w = windowOfQuery(rc, q);
   const { keyed, rowOnly } = filtersOf(q);
-  const where = [sql`o.created_at >= ${w.startAt}`, sql`o.created_at < ${w.endAt}`, ...keyWhere(rc.scope, keyed, 'o'), ...rowOnly];
+  const where = [
+    sql`o.created_at >= ${w.startAt}`,
+    sql`o.created_at < ${w.endAt}`,
+    ...keyWhere(rc.scope, keyed, 'o'),
+    ...rowOnly,
+  ];
   return sql`SELECT ${ordersFrom(true)} WHERE ${allOf(where)}`;
 };
 
-const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({ source: source(rc, q), key: SORT[q.sort ?? 'created_at'], dir: q.direction ?? 'desc', pickByKey: true });
+const sorted = (rc: ReportContext, q: OrdersQuery): SortedSource => ({
+  source: source(rc, q),
+  key: SORT[q.sort ?? 'created_at'],
+  dir: q.direction ?? 'desc',
+  pickByKey: true,
+});
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
 /** |delivered − requested| above 5 % of what was requested (docs/domain-rules.md, reports). */
-export const litersDiffFlagged = (diff: number | null, requested: number): boolean => diff !== null && Math.abs(diff) * 100 > requested * 5;
+export const litersDiffFlagged = (diff: number | null, requested: number): boolean =>
+  diff !== null && Math.abs(diff) * 100 > requested * 5;
 
 const toItem = (r: OrderReportRow) => ({
   id: r.id,
@@ -212,7 +251,12 @@ const OrderItemSchema = z.object({
   incidents: z.number().int(),
 });
 
-export const PageMetaSchema = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
+export const PageMetaSchema = z.object({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
 
 const OrdersTotals = z.object({
   pedidos: z.number().int(),
@@ -224,7 +268,10 @@ const OrdersTotals = z.object({
 });
 
 /** Money totals count delivered orders; orders and liters count every row (docs/domain-rules.md). Summed over the daily buckets. */
-const totals = async (rc: ReportContext, q: OrdersQuery): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
+const totals = async (
+  rc: ReportContext,
+  q: OrdersQuery,
+): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
   const { keyed, rowOnly } = filtersOf(q);
   const { rows } = await sql<Record<string, number>>`SELECT
       ${total('orders')} AS pedidos, ${total('liters_requested')} AS litros_solicitados, ${total('liters_delivered')} AS litros_entregados,

@@ -5,7 +5,16 @@ import { buckets, periodTotals, total } from './dailyBuckets.js';
 import { percent } from './intentsReport.js';
 import { PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
-import { LAST_3_MONTHS, dateFilters, idParam, limitParam, page, resolveWindow, windowOf, type DateWindow } from './reportQuery.js';
+import {
+  LAST_3_MONTHS,
+  dateFilters,
+  idParam,
+  limitParam,
+  page,
+  resolveWindow,
+  windowOf,
+  type DateWindow,
+} from './reportQuery.js';
 import { pageMeta } from './sortedRows.js';
 
 /**
@@ -93,9 +102,18 @@ const rankedRows = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow,
 };
 
 /** How many rows each day of the window has (drivers with orders that day), in day order. */
-const rowsPerDay = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow): Promise<{ day: string; n: number }[]> => {
-  const { rows } = await sql<{ day: string; n: number }>`SELECT to_char(b.day, 'YYYY-MM-DD') AS day, count(DISTINCT b.driver_id) FILTER (WHERE b.orders > 0)::int AS n
-    FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b WHERE b.driver_id IS NOT NULL GROUP BY b.day ORDER BY b.day`.execute(rc.db);
+const rowsPerDay = async (
+  rc: ReportContext,
+  q: PerformanceQuery,
+  w: DateWindow,
+): Promise<{ day: string; n: number }[]> => {
+  const { rows } = await sql<{
+    day: string;
+    n: number;
+  }>`SELECT to_char(b.day, 'YYYY-MM-DD') AS day, count(DISTINCT b.driver_id) FILTER (WHERE b.orders > 0)::int AS n
+    FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b WHERE b.driver_id IS NOT NULL GROUP BY b.day ORDER BY b.day`.execute(
+    rc.db,
+  );
   return rows;
 };
 
@@ -104,7 +122,11 @@ const rowsPerDay = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow)
  * from a count per day and only those days are ranked (ranks are per period, so they stay the same);
  * weeks and months are few enough to rank at once.
  */
-const pageOfRows = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow): Promise<{ rows: Row[]; of: number }> => {
+const pageOfRows = async (
+  rc: ReportContext,
+  q: PerformanceQuery,
+  w: DateWindow,
+): Promise<{ rows: Row[]; of: number }> => {
   const offset = (q.page - 1) * q.limit;
   if (q.granularity !== 'day') {
     const rows = await rankedRows(rc, q, w, { offset, limit: q.limit });
@@ -124,7 +146,10 @@ const pageOfRows = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow)
   }
   const of = perDay.reduce((sum, d) => sum + d.n, 0);
   if (!first) return { rows: [], of };
-  return { rows: await rankedRows(rc, q, windowOf(first.day, last, rc.tz), { offset: offset - first.before, limit: q.limit }), of };
+  return {
+    rows: await rankedRows(rc, q, windowOf(first.day, last, rc.tz), { offset: offset - first.before, limit: q.limit }),
+    of,
+  };
 };
 
 const toItem = (r: Row) => ({
@@ -143,7 +168,8 @@ const toItem = (r: Row) => ({
   avg_delivery_minutes: r.avg_delivery_minutes,
   liters_agreed: r.liters_agreed,
   liters_delivered: r.liters_delivered,
-  liters_accuracy: r.liters_requested_delivered === 0 ? null : percent(r.liters_delivered, r.liters_requested_delivered),
+  liters_accuracy:
+    r.liters_requested_delivered === 0 ? null : percent(r.liters_delivered, r.liters_requested_delivered),
   earnings_usd: centsToUsd(r.earnings_cents),
   rating: r.rating,
   incidents: r.incidents,
@@ -177,7 +203,11 @@ export const performanceReport = report({
   summary: 'Driver performance: one row per driver and period, ranked',
   file: 'reporte_desempeno_cisterneros',
   query: PerformanceQuery,
-  response: z.object({ granularity: z.enum(['day', 'week', 'month']), items: z.array(ItemSchema), meta: PageMetaSchema }),
+  response: z.object({
+    granularity: z.enum(['day', 'week', 'month']),
+    items: z.array(ItemSchema),
+    meta: PageMetaSchema,
+  }),
   columns: [
     { header: 'Período', type: 'text', value: (i: Item) => i.period },
     { header: 'Conductor', type: 'text', value: (i) => i.driver_name },

@@ -24,7 +24,8 @@ export const sortParam = <K extends string>(keys: readonly [K, ...K[]]) => z.enu
 
 export const dateFilters = { date_from: dateParam.optional(), date_to: dateParam.optional() };
 
-export const addDays = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 export const addMonths = (day: string, n: number): string => {
   const d = new Date(`${day}T00:00:00Z`);
@@ -32,7 +33,8 @@ export const addMonths = (day: string, n: number): string => {
   return d.toISOString().slice(0, 10);
 };
 
-export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /** A span of calendar days in the report time zone, both ends inclusive, and the instants that bound it. */
 export interface DateWindow {
@@ -62,7 +64,12 @@ export const LAST_30_DAYS: RangeRule = { maxDays: 30, defaultFrom: (to) => addDa
 export const LAST_3_MONTHS: RangeRule = { maxDays: 366, defaultFrom: (to) => addDays(addMonths(to, -3), 1) };
 
 /** date_from / date_to with their defaults, or 422 naming the field at fault. */
-export const resolveWindow = (q: { date_from?: string; date_to?: string }, today: string, tz: string, rule: RangeRule): DateWindow => {
+export const resolveWindow = (
+  q: { date_from?: string; date_to?: string },
+  today: string,
+  tz: string,
+  rule: RangeRule,
+): DateWindow => {
   const to = q.date_to ?? today;
   const from = q.date_from ?? rule.defaultFrom(to);
   if (from > to) throw validationError({ date_to: ['must be on or after date_from'] });
@@ -77,5 +84,6 @@ export const resolveWindow = (q: { date_from?: string; date_to?: string }, today
 export const orderedPair = (q: Record<string, unknown>, low: string, high: string): void => {
   const a = q[low];
   const b = q[high];
-  if (typeof a === 'number' && typeof b === 'number' && a > b) throw validationError({ [high]: [`must be greater than or equal to ${low}`] });
+  if (typeof a === 'number' && typeof b === 'number' && a > b)
+    throw validationError({ [high]: [`must be greater than or equal to ${low}`] });
 };

@@ -30,7 +30,13 @@ export const exportFileName = (file: string, now: Date, tz: string, ext: 'csv' |
  * Sends an export. The first item is read before any header goes out, so a bad filter is still a 422;
  * after that the body streams, and a failure half-way can only cut the connection.
  */
-const sendExport = async <Q, Item>(r: Report<Q, Item>, rc: ReportContext, q: Q, format: 'csv' | 'xlsx', res: Response) => {
+const sendExport = async <Q, Item>(
+  r: Report<Q, Item>,
+  rc: ReportContext,
+  q: Q,
+  format: 'csv' | 'xlsx',
+  res: Response,
+) => {
   const rows = r.items(rc, q)[Symbol.asyncIterator]();
   const first = await rows.next();
   res.status(200);
@@ -55,7 +61,16 @@ export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<an
     defineRoute(
       router,
       ctx.openapi,
-      { method: 'get', path: r.path, summary: r.summary, tags, guards, query: r.query, responses: { 200: { description: 'The report page', schema: r.response } }, errors: [401, 403, 422] },
+      {
+        method: 'get',
+        path: r.path,
+        summary: r.summary,
+        tags,
+        guards,
+        query: r.query,
+        responses: { 200: { description: 'The report page', schema: r.response } },
+        errors: [401, 403, 422],
+      },
       async ({ query, actor }) => r.list(await contextOf(ctx, actor), query),
     );
     defineRoute(
@@ -69,7 +84,13 @@ export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<an
         guards,
         query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
         // The media type without its charset parameter, as clients match it (the charset is in the description).
-        responses: { 200: { description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment`, schema: FileBody, mediaType: ['text/csv', XLSX_MEDIA_TYPE] } },
+        responses: {
+          200: {
+            description: `text/csv (UTF-8 with BOM) or ${XLSX_MEDIA_TYPE}, streamed as an attachment`,
+            schema: FileBody,
+            mediaType: ['text/csv', XLSX_MEDIA_TYPE],
+          },
+        },
         errors: [401, 403, 422],
       },
       async ({ query, actor, res }) => {

@@ -35,13 +35,21 @@ export const pageOf = async <Row>(db: Db, s: SortedSource, limit: number, page: 
 };
 
 /** Every row in order, EXPORT_BATCH_ROWS at a time, each batch starting after the last key seen. */
-export async function* batchesOf<Row extends { id: number }>(db: Db, s: SortedSource, batchRows = EXPORT_BATCH_ROWS): AsyncIterable<Row> {
+export async function* batchesOf<Row extends { id: number }>(
+  db: Db,
+  s: SortedSource,
+  batchRows = EXPORT_BATCH_ROWS,
+): AsyncIterable<Row> {
   const d = direction(s.dir);
   const after = s.dir === 'asc' ? sql.raw('>') : sql.raw('<');
   let last: { key: unknown; id: number } | null = null;
   for (;;) {
     const from: RawBuilder<unknown> = last ? sql`WHERE (${s.key}, r.id) ${after} (${last.key}, ${last.id})` : sql``;
-    const { rows }: { rows: (Row & { sort_key: unknown })[] } = await sql<Row & { sort_key: unknown }>`SELECT r.*, ${s.key} AS sort_key FROM (${s.source}) r ${from} ORDER BY ${s.key} ${d}, r.id ${d} LIMIT ${batchRows}`.execute(db);
+    const { rows }: { rows: (Row & { sort_key: unknown })[] } = await sql<
+      Row & { sort_key: unknown }
+    >`SELECT r.*, ${s.key} AS sort_key FROM (${s.source}) r ${from} ORDER BY ${s.key} ${d}, r.id ${d} LIMIT ${batchRows}`.execute(
+      db,
+    );
     for (const row of rows) yield row;
     if (rows.length < batchRows) return;
     const tail: Row & { sort_key: unknown } = rows[rows.length - 1];

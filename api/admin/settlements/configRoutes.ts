@@ -47,7 +47,12 @@ const ConfigView = z.object({
   timezone: z.string(),
 });
 
-const AuditEntry = z.object({ key: z.literal('settlement_config'), old_values: z.record(z.string(), z.unknown()), new_values: z.record(z.string(), z.unknown()), created_at: z.string() });
+const AuditEntry = z.object({
+  key: z.literal('settlement_config'),
+  old_values: z.record(z.string(), z.unknown()),
+  new_values: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
 
 export const toConfigView = (c: SettlementConfig): z.infer<typeof ConfigView> => ({
   cutoff_enabled: c.cutoffEnabled,
@@ -65,7 +70,9 @@ export const toConfigView = (c: SettlementConfig): z.infer<typeof ConfigView> =>
 const auditValues = (v: Partial<SettlementConfig>): Record<string, unknown> => {
   const view = toConfigView({ ...(v as SettlementConfig) });
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(view)) if (value !== undefined && !(typeof value === 'number' && Number.isNaN(value)) && key !== 'min_balance_cents') out[key] = value;
+  for (const [key, value] of Object.entries(view))
+    if (value !== undefined && !(typeof value === 'number' && Number.isNaN(value)) && key !== 'min_balance_cents')
+      out[key] = value;
   return out;
 };
 
@@ -76,7 +83,15 @@ export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/settlements/config', summary: 'Settlement configuration', tags, guards: superAdmin, responses: { 200: { description: 'The configuration', schema: z.object({ config: ConfigView }) } }, errors: [401, 403] },
+    {
+      method: 'get',
+      path: '/admin/settlements/config',
+      summary: 'Settlement configuration',
+      tags,
+      guards: superAdmin,
+      responses: { 200: { description: 'The configuration', schema: z.object({ config: ConfigView }) } },
+      errors: [401, 403],
+    },
     async () => ({ config: toConfigView(await loadSettlementConfig(ctx)) }),
   );
 
@@ -90,7 +105,12 @@ export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
       tags,
       guards: superAdmin,
       body: ConfigPatch,
-      responses: { 200: { description: 'The configuration and the audit entry (null for a no-op)', schema: z.object({ config: ConfigView, audit_entry: AuditEntry.nullable() }) } },
+      responses: {
+        200: {
+          description: 'The configuration and the audit entry (null for a no-op)',
+          schema: z.object({ config: ConfigView, audit_entry: AuditEntry.nullable() }),
+        },
+      },
       errors: [401, 403, 422],
     },
     async ({ body, actor, req }) => {
@@ -104,12 +124,22 @@ export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
         ivaPrc: body.iva_prc,
         timezone: body.timezone,
       };
-      const { position, change, config } = await changeSettlementConfig(ctx, patch, actor.id, metadataOf(actor, req.id));
+      const { position, change, config } = await changeSettlementConfig(
+        ctx,
+        patch,
+        actor.id,
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return {
         config: toConfigView(config),
         audit_entry: change
-          ? { key: 'settlement_config' as const, old_values: auditValues(change.data.oldValues), new_values: auditValues(change.data.newValues), created_at: change.data.at }
+          ? {
+              key: 'settlement_config' as const,
+              old_values: auditValues(change.data.oldValues),
+              new_values: auditValues(change.data.newValues),
+              created_at: change.data.at,
+            }
           : null,
       };
     },

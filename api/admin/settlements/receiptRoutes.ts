@@ -4,10 +4,20 @@ import { annulReceipt, markExternal, retryReceipt } from '../../../commands/sett
 import { runProcess } from '../../../commands/settlement/schedule.js';
 import { loadSettlementConfig } from '../../../commands/settlement/settlementConfig.js';
 import { notFound } from '../../../domain/errors.js';
-import { FAILURE_KINDS, RECEIPT_STATUSES, receiptStream, type ReceiptEvent } from '../../../domain/settlement/events.js';
+import {
+  FAILURE_KINDS,
+  RECEIPT_STATUSES,
+  receiptStream,
+  type ReceiptEvent,
+} from '../../../domain/settlement/events.js';
 import { evolveReceipt, initialReceipt, type ReceiptState } from '../../../domain/settlement/receipt.js';
 import type { AppContext } from '../../../infra/context.js';
-import { dayRange, receiptById, receiptsPage, receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
+import {
+  dayRange,
+  receiptById,
+  receiptsPage,
+  receiptStreamIdOf,
+} from '../../../projections/settlement/receiptQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, isoDate, limit, page } from '../../orders/schemas.js';
@@ -15,21 +25,37 @@ import { defineRoute, PathId } from '../../route.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
 
-const Meta = z.object({ total: z.number().int(), per_page: z.number().int(), current_page: z.number().int(), last_page: z.number().int() });
-const meta = (total: number, perPage: number, current: number) => ({ total, per_page: perPage, current_page: current, last_page: Math.max(1, Math.ceil(total / perPage)) });
+const Meta = z.object({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
+const meta = (total: number, perPage: number, current: number) => ({
+  total,
+  per_page: perPage,
+  current_page: current,
+  last_page: Math.max(1, Math.ceil(total / perPage)),
+});
 
 const ReceiptsQuery = z
   .object({
     status: z.enum(RECEIPT_STATUSES).optional(),
     driver_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    fiscal_period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').optional(),
+    fiscal_period: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
+      .optional(),
     date_from: isoDate.optional(),
     date_to: isoDate.optional(),
     q: z.string().max(80).optional(),
     limit: limit(25),
     page,
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, { path: ['date_to'], message: 'must not be before date_from' });
+  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
+    path: ['date_to'],
+    message: 'must not be before date_from',
+  });
 
 const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
 /** Path ids are checked by idFrom (a malformed id is a 404 ReceiptNotFound, as an unknown one); the schema documents them. */
@@ -42,7 +68,10 @@ const DetailQuery = z.object({
     .transform((s) => new Date(s))
     .optional(),
 });
-const MarkExternalBody = z.object({ reason: z.string().trim().min(1).max(500), reference: z.string().trim().min(1).max(191) });
+const MarkExternalBody = z.object({
+  reason: z.string().trim().min(1).max(500),
+  reference: z.string().trim().min(1).max(191),
+});
 const AnnulBody = z.object({ reason: z.string().trim().min(1).max(500) });
 const RunBody = z.object({ process: z.enum(['cutoff', 'payout', 'reconcile']) });
 
@@ -55,7 +84,13 @@ const ActionReceipt = z.object({
   paid_at: z.string().nullable(),
   voided_at: z.string().nullable(),
 });
-const ActionAudit = z.object({ action: z.string(), from_status: z.string(), to_status: z.string(), reason: z.string().nullable(), created_at: z.string() });
+const ActionAudit = z.object({
+  action: z.string(),
+  from_status: z.string(),
+  to_status: z.string(),
+  reason: z.string().nullable(),
+  created_at: z.string(),
+});
 
 const receiptNotFound = () => notFound('ReceiptNotFound', 'Receipt not found.');
 
@@ -71,7 +106,13 @@ const actionView = (s: ReceiptState) => ({
   },
   audit_entry: (() => {
     const c = s.changes[s.changes.length - 1];
-    return { action: c.action, from_status: c.fromStatus, to_status: c.toStatus, reason: c.reason, created_at: c.createdAt };
+    return {
+      action: c.action,
+      from_status: c.fromStatus,
+      to_status: c.toStatus,
+      reason: c.reason,
+      created_at: c.createdAt,
+    };
   })(),
 });
 
@@ -100,11 +141,33 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/settlements/receipts', summary: 'Settlement receipts, any status, newest first', tags, guards, query: ReceiptsQuery, responses: { 200: { description: 'A page of receipts', schema: z.object({ items: z.array(ReceiptListItem), meta: Meta }) } }, errors: [401, 403, 422] },
+    {
+      method: 'get',
+      path: '/admin/settlements/receipts',
+      summary: 'Settlement receipts, any status, newest first',
+      tags,
+      guards,
+      query: ReceiptsQuery,
+      responses: {
+        200: { description: 'A page of receipts', schema: z.object({ items: z.array(ReceiptListItem), meta: Meta }) },
+      },
+      errors: [401, 403, 422],
+    },
     async ({ query }) => {
       const config = await loadSettlementConfig(ctx);
       const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, config.timezone);
-      const { rows, total } = await receiptsPage(ctx.db, { status: query.status, driverId: query.driver_id, fiscalPeriod: query.fiscal_period, q: query.q, fromAt, beforeAt }, query);
+      const { rows, total } = await receiptsPage(
+        ctx.db,
+        {
+          status: query.status,
+          driverId: query.driver_id,
+          fiscalPeriod: query.fiscal_period,
+          q: query.q,
+          fromAt,
+          beforeAt,
+        },
+        query,
+      );
       return { items: rows.map(toReceiptListItem), meta: meta(total, query.limit, query.page) };
     },
   );
@@ -112,7 +175,18 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
   defineRoute(
     router,
     ctx.openapi,
-    { method: 'get', path: '/admin/settlements/tray', summary: 'FAILED receipts awaiting manual resolution', tags, guards, query: TrayQuery, responses: { 200: { description: 'A page of failed receipts', schema: z.object({ items: z.array(TrayItem), meta: Meta }) } }, errors: [401, 403, 422] },
+    {
+      method: 'get',
+      path: '/admin/settlements/tray',
+      summary: 'FAILED receipts awaiting manual resolution',
+      tags,
+      guards,
+      query: TrayQuery,
+      responses: {
+        200: { description: 'A page of failed receipts', schema: z.object({ items: z.array(TrayItem), meta: Meta }) },
+      },
+      errors: [401, 403, 422],
+    },
     async ({ query }) => {
       const { rows, total } = await receiptsPage(ctx.db, { status: 'FAILED', failureKind: query.failure_kind }, query);
       return { items: rows.map(toTrayItem), meta: meta(total, query.limit, query.page) };
@@ -134,7 +208,9 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       errors: [401, 403, 404, 422],
     },
     async ({ params, query }) => {
-      const s = query.as_of ? await receiptAsOf(ctx, await streamIdOf(params.id), query.as_of) : await receiptById(ctx.db, idFrom(params.id, receiptNotFound));
+      const s = query.as_of
+        ? await receiptAsOf(ctx, await streamIdOf(params.id), query.as_of)
+        : await receiptById(ctx.db, idFrom(params.id, receiptNotFound));
       if (!s) throw receiptNotFound();
       return { receipt: toReceiptDetail(s) };
     },
@@ -150,7 +226,12 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       tags: [...tags, 'admin-history'],
       guards,
       params: ReceiptParams,
-      responses: { 200: { description: 'The events', schema: z.object({ receipt_id: z.number().int(), events: z.array(HistoryItem) }) } },
+      responses: {
+        200: {
+          description: 'The events',
+          schema: z.object({ receipt_id: z.number().int(), events: z.array(HistoryItem) }),
+        },
+      },
       errors: [401, 403, 404],
     },
     async ({ params }) => {
@@ -174,16 +255,28 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       responses: {
         200: {
           description: 'The receipt, its new payout order and the audit entry',
-          schema: z.object({ receipt: ActionReceipt, order: z.object({ id: z.number().int(), status: z.string(), idempotency_key: z.string() }), audit_entry: ActionAudit }),
+          schema: z.object({
+            receipt: ActionReceipt,
+            order: z.object({ id: z.number().int(), status: z.string(), idempotency_key: z.string() }),
+            audit_entry: ActionAudit,
+          }),
         },
       },
       errors: [401, 403, 404, 409],
     },
     async ({ params, actor, req }) => {
-      const { state, position } = await retryReceipt(ctx, await streamIdOf(params.id), adminOf(actor), metadataOf(actor, req.id));
+      const { state, position } = await retryReceipt(
+        ctx,
+        await streamIdOf(params.id),
+        adminOf(actor),
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       const order = state.payoutOrders[state.payoutOrders.length - 1];
-      return { ...actionView(state), order: { id: order.recordId, status: order.status, idempotency_key: order.idempotencyKey } };
+      return {
+        ...actionView(state),
+        order: { id: order.recordId, status: order.status, idempotency_key: order.idempotencyKey },
+      };
     },
   );
 
@@ -198,11 +291,22 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       guards,
       params: ReceiptParams,
       body: MarkExternalBody,
-      responses: { 200: { description: 'The receipt and the audit entry', schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }) } },
+      responses: {
+        200: {
+          description: 'The receipt and the audit entry',
+          schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }),
+        },
+      },
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await markExternal(ctx, await streamIdOf(params.id), body, adminOf(actor), metadataOf(actor, req.id));
+      const { state, position } = await markExternal(
+        ctx,
+        await streamIdOf(params.id),
+        body,
+        adminOf(actor),
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return actionView(state);
     },
@@ -219,11 +323,22 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       guards,
       params: ReceiptParams,
       body: AnnulBody,
-      responses: { 200: { description: 'The receipt and the audit entry', schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }) } },
+      responses: {
+        200: {
+          description: 'The receipt and the audit entry',
+          schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }),
+        },
+      },
       errors: [401, 403, 404, 409, 422],
     },
     async ({ params, body, actor, req }) => {
-      const { state, position } = await annulReceipt(ctx, await streamIdOf(params.id), body, adminOf(actor), metadataOf(actor, req.id));
+      const { state, position } = await annulReceipt(
+        ctx,
+        await streamIdOf(params.id),
+        body,
+        adminOf(actor),
+        metadataOf(actor, req.id),
+      );
       await ctx.settle(position);
       return actionView(state);
     },
@@ -235,14 +350,21 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
     {
       method: 'post',
       path: '/admin/settlements/run',
-      summary: "Run the cutoff, payout or reconciliation now (the scheduler's code); running twice issues and pays nothing twice",
+      summary:
+        "Run the cutoff, payout or reconciliation now (the scheduler's code); running twice issues and pays nothing twice",
       tags,
       guards,
       body: RunBody,
       responses: {
         200: {
           description: 'The receipts the run issued or moved',
-          schema: z.object({ process: z.string(), ran_at: z.string(), receipts: z.array(z.object({ id: z.number().int(), receipt_number: z.string(), driver_id: z.number(), status: z.string() })) }),
+          schema: z.object({
+            process: z.string(),
+            ran_at: z.string(),
+            receipts: z.array(
+              z.object({ id: z.number().int(), receipt_number: z.string(), driver_id: z.number(), status: z.string() }),
+            ),
+          }),
         },
       },
       errors: [401, 403, 422],

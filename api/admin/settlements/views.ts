@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
-import { FAILURE_KINDS, PAYOUT_METHODS, RECEIPT_STATUSES, type ReceiptLine } from '../../../domain/settlement/events.js';
+import {
+  FAILURE_KINDS,
+  PAYOUT_METHODS,
+  RECEIPT_STATUSES,
+  type ReceiptLine,
+} from '../../../domain/settlement/events.js';
 import { currentOrder, paidBsCents, type ReceiptState } from '../../../domain/settlement/receipt.js';
 
 /**
@@ -59,7 +64,14 @@ export const PayoutOrderView = z.object({
   sent_at: z.string(),
   confirmed_at: instant,
   failed_at: instant,
-  attempts: z.array(z.object({ attempt_no: z.number().int(), provider_code: z.string().nullable(), result: z.string(), created_at: z.string() })),
+  attempts: z.array(
+    z.object({
+      attempt_no: z.number().int(),
+      provider_code: z.string().nullable(),
+      result: z.string(),
+      created_at: z.string(),
+    }),
+  ),
 });
 
 export const ReceiptChangeView = z.object({
@@ -226,7 +238,12 @@ export const toReceiptDetail = (s: ReceiptState): z.infer<typeof ReceiptDetail> 
       sent_at: o.sentAt,
       confirmed_at: o.confirmedAt,
       failed_at: o.failedAt,
-      attempts: o.attempts.map((a) => ({ attempt_no: a.attemptNo, provider_code: a.providerCode, result: a.result, created_at: a.createdAt })),
+      attempts: o.attempts.map((a) => ({
+        attempt_no: a.attemptNo,
+        provider_code: a.providerCode,
+        result: a.result,
+        created_at: a.createdAt,
+      })),
     })),
     receipt_changes: s.changes.map((c) => ({
       action: c.action,

@@ -20,12 +20,21 @@ const tooLarge = () => validationError({ file: ['must be at most 5 MB'] });
 
 /** Multipart framing adds a little to the file; the file itself is held to MAX_FILE_BYTES after parsing. */
 const rawUpload = express.raw({
-  type: ['multipart/form-data', 'text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'],
+  type: [
+    'multipart/form-data',
+    'text/csv',
+    'text/plain',
+    'application/csv',
+    'application/vnd.ms-excel',
+    'application/octet-stream',
+  ],
   limit: MAX_FILE_BYTES + 64 * 1024,
 });
 
 const uploadBody: RequestHandler = (req, res, next) =>
-  rawUpload(req, res, (err?: unknown) => next((err as { type?: string } | undefined)?.type === 'entity.too.large' ? tooLarge() : err));
+  rawUpload(req, res, (err?: unknown) =>
+    next((err as { type?: string } | undefined)?.type === 'entity.too.large' ? tooLarge() : err),
+  );
 
 /**
  * The file's bytes: the `file` part of a multipart/form-data body (the spec's form; parsed by the platform's
@@ -33,7 +42,8 @@ const uploadBody: RequestHandler = (req, res, next) =>
  */
 const fileBytes = async (req: Request): Promise<Uint8Array> => {
   const type = req.headers['content-type'] ?? '';
-  if (!Buffer.isBuffer(req.body)) throw validationError({ file: ['is required (multipart/form-data with a file part, or a text/csv body)'] });
+  if (!Buffer.isBuffer(req.body))
+    throw validationError({ file: ['is required (multipart/form-data with a file part, or a text/csv body)'] });
   if (!/^multipart\/form-data/i.test(type)) return req.body;
   let form: FormData;
   try {
@@ -48,7 +58,9 @@ const fileBytes = async (req: Request): Promise<Uint8Array> => {
 };
 
 const TemplateQuery = z.object({
-  con_ejemplos: z.preprocess((v) => (v === '' || v === undefined ? 'false' : v), z.enum(['true', 'false', '1', '0'])).transform((v) => v === 'true' || v === '1'),
+  con_ejemplos: z
+    .preprocess((v) => (v === '' || v === undefined ? 'false' : v), z.enum(['true', 'false', '1', '0']))
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 const JobParams = z.object({ jobId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -71,7 +83,10 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       errors: [403],
     },
     ({ query, res }) => {
-      res.type('text/csv; charset=utf-8').set('Content-Disposition', 'attachment; filename="plantilla_estaciones.csv"').send(templateCsv(query.con_ejemplos));
+      res
+        .type('text/csv; charset=utf-8')
+        .set('Content-Disposition', 'attachment; filename="plantilla_estaciones.csv"')
+        .send(templateCsv(query.con_ejemplos));
       return undefined;
     },
   );
@@ -82,18 +97,27 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/stations/bulk-import',
-      summary: 'Import stations from a CSV (multipart field `file`, or a text/csv body); up to 100 rows inline, up to 2,000 as a job',
+      summary:
+        'Import stations from a CSV (multipart field `file`, or a text/csv body); up to 100 rows inline, up to 2,000 as a job',
       tags,
       guards: [...admin, uploadBody],
       bodyContent: {
-        'multipart/form-data': z.object({ file: FileBody.openapi({ description: 'The CSV file (.csv or .txt, UTF-8 or Latin-1, at most 5 MB)' }) }),
+        'multipart/form-data': z.object({
+          file: FileBody.openapi({ description: 'The CSV file (.csv or .txt, UTF-8 or Latin-1, at most 5 MB)' }),
+        }),
         'text/csv': FileBody,
       },
       responses: {
         200: { description: 'Imported inline', schema: z.object({ report: ImportReportSchema }) },
-        202: { description: 'Queued as a job', schema: z.object({ job_id: z.number().int(), status: z.literal('PENDING'), total_rows: z.number().int() }) },
+        202: {
+          description: 'Queued as a job',
+          schema: z.object({ job_id: z.number().int(), status: z.literal('PENDING'), total_rows: z.number().int() }),
+        },
       },
-      errors: [403, { status: 422, description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows' }],
+      errors: [
+        403,
+        { status: 422, description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows' },
+      ],
     },
     async ({ req, res, actor }) => {
       const bytes = await fileBytes(req);
@@ -117,12 +141,17 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: JobParams,
-      responses: { 200: { description: 'The job', schema: ImportJobSchema } }, errors: [{ status: 403, description: 'Forbidden' }, { status: 404, description: 'ImportJobNotFound' }],
+      responses: { 200: { description: 'The job', schema: ImportJobSchema } },
+      errors: [
+        { status: 403, description: 'Forbidden' },
+        { status: 404, description: 'ImportJobNotFound' },
+      ],
     },
     async ({ params, actor }) => {
       const job = await findImportJob(ctx.db, params.jobId);
       if (!job) throw notFound('ImportJobNotFound', 'No such import job.');
-      if (job.admin_id !== actor.id) throw forbidden('Forbidden', 'Only the admin who launched this import may read it.');
+      if (job.admin_id !== actor.id)
+        throw forbidden('Forbidden', 'Only the admin who launched this import may read it.');
       return importJobView(job);
     },
   );

@@ -11,7 +11,13 @@ import {
   updateStation,
   type StationPatch,
 } from '../../../commands/stations/stationCommands.js';
-import { adminStationList, findStation, reportSummary, stationComments, stationReports } from '../../../stores/stations/stationStore.js';
+import {
+  adminStationList,
+  findStation,
+  reportSummary,
+  stationComments,
+  stationReports,
+} from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../../cursor.js';
@@ -95,7 +101,10 @@ const dayOrInstant = z.preprocess(
 );
 const ReportsQuery = z
   .object({
-    color: z.preprocess((v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v), z.enum(COLORES).optional()),
+    color: z.preprocess(
+      (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+      z.enum(COLORES).optional(),
+    ),
     from: dayOrInstant,
     to: dayOrInstant,
     limit: limitParam(25),
@@ -105,12 +114,18 @@ const ReportsQuery = z
     ...q,
     // A day runs from its start (from) to the start of the next day (to, exclusive): `to` includes its day.
     fromAt: q.from ? new Date(q.from.length === 10 ? `${q.from}T00:00:00Z` : q.from) : undefined,
-    toAt: q.to ? (q.to.length === 10 ? new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000) : new Date(Date.parse(q.to) + 1)) : undefined,
+    toAt: q.to
+      ? q.to.length === 10
+        ? new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)
+        : new Date(Date.parse(q.to) + 1)
+      : undefined,
   }))
   .refine((q) => !q.fromAt || !q.toAt || q.toAt > q.fromAt, { path: ['to'], message: 'must not be before from' });
 
 const CommentsQuery = z.object({ limit: limitParam(25), cursor: CursorParam });
-const CommentParams = StationParams.extend({ commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const CommentParams = StationParams.extend({
+  commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 
 const patchOf = (b: z.infer<typeof PatchBody>): StationPatch => ({
   name: b.name,
@@ -174,7 +189,8 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       body: CreateBody,
-      responses: { 201: { description: 'Created', schema: z.object({ station: AdminStationSchema }) } }, errors: [403, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
+      responses: { 201: { description: 'Created', schema: z.object({ station: AdminStationSchema }) } },
+      errors: [403, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
     },
     async ({ body, res }) => {
       const station = await createStation(
@@ -210,8 +226,16 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       responses: {
-        200: { description: 'Detail', schema: z.object({ station: AdminStationSchema, reports: z.array(AdminReportSchema), summary: SummarySchema }) },
-      }, errors: [403, { status: 404, description: 'StationNotFound' }],
+        200: {
+          description: 'Detail',
+          schema: z.object({
+            station: AdminStationSchema,
+            reports: z.array(AdminReportSchema),
+            summary: SummarySchema,
+          }),
+        },
+      },
+      errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params }) => {
       const s = await stationOr404(params.stationId);
@@ -237,9 +261,16 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       body: PatchBody,
       responses: {
         200: { description: 'Updated', schema: z.object({ station: AdminStationSchema }) },
-      }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
+      },
+      errors: [
+        403,
+        { status: 404, description: 'StationNotFound' },
+        { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' },
+      ],
     },
-    async ({ params, body }) => ({ station: adminStationView(await updateStation(ctx.db, params.stationId, patchOf(body), ctx.clock.now())) }),
+    async ({ params, body }) => ({
+      station: adminStationView(await updateStation(ctx.db, params.stationId, patchOf(body), ctx.clock.now())),
+    }),
   );
 
   defineRoute(
@@ -254,8 +285,12 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       params: StationParams,
       body: StatusBody,
       responses: {
-        200: { description: 'New state', schema: z.object({ id: z.number().int(), estado: z.enum(ESTADOS), updated_at: z.string() }) },
-      }, errors: [403, { status: 404, description: 'StationNotFound' }],
+        200: {
+          description: 'New state',
+          schema: z.object({ id: z.number().int(), estado: z.enum(ESTADOS), updated_at: z.string() }),
+        },
+      },
+      errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, body }) => {
       const s = await setStationActive(ctx.db, params.stationId, body.estado === 'ACTIVA', ctx.clock.now());
@@ -273,7 +308,8 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: StationParams,
-      responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } }, errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'HasRecentReports' }],
+      responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } },
+      errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'HasRecentReports' }],
     },
     async ({ params }) => {
       await deleteStation(ctx.db, params.stationId, ctx.clock.now());
@@ -292,7 +328,8 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       query: ReportsQuery,
-      responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
+      responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } },
+      errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
@@ -320,12 +357,17 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       query: CommentsQuery,
-      responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) } }, errors: [403, { status: 404, description: 'StationNotFound' }],
+      responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) } },
+      errors: [403, { status: 404, description: 'StationNotFound' }],
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
       const s = await stationOr404(params.stationId);
-      return pageOf(await stationComments(ctx.db, { stationId: s.id, limit: query.limit + 1, after }), query.limit, adminCommentView);
+      return pageOf(
+        await stationComments(ctx.db, { stationId: s.id, limit: query.limit + 1, after }),
+        query.limit,
+        adminCommentView,
+      );
     },
   );
 
@@ -339,7 +381,8 @@ export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
       tags,
       guards: admin,
       params: CommentParams,
-      responses: { 200: { description: 'Removed', schema: z.object({ ok: z.literal(true) }) } }, errors: [403, { status: 404, description: 'StationNotFound, CommentNotFound' }],
+      responses: { 200: { description: 'Removed', schema: z.object({ ok: z.literal(true) }) } },
+      errors: [403, { status: 404, description: 'StationNotFound, CommentNotFound' }],
     },
     async ({ params, actor }) => {
       await moderateComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

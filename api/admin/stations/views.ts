@@ -1,6 +1,13 @@
 import { iso } from '../../../domain/time.js';
 import { z } from 'zod';
-import type { AdminListItemRow, CommentRow, ImportJobRow, ReportRow, ReportSummary, StationRow } from '../../../stores/stations/stationStore.js';
+import type {
+  AdminListItemRow,
+  CommentRow,
+  ImportJobRow,
+  ReportRow,
+  ReportSummary,
+  StationRow,
+} from '../../../stores/stations/stationStore.js';
 import type { ReportColor } from '../../../stores/stations/stationStatus.js';
 
 /** The back office speaks Spanish values (docs/domain-rules.md, stations). */
@@ -16,8 +23,8 @@ const estadoOf = (active: boolean) => (active ? 'ACTIVA' : 'INACTIVA');
 
 const colorNames: Record<ReportColor, Color> = { GREEN: 'verde', YELLOW: 'amarillo', RED: 'rojo', CLOSED: 'cerrada' };
 export const colorOf = (c: ReportColor): Color => colorNames[c];
-export const reportColorOf = (c: Color): ReportColor => (Object.keys(colorNames) as ReportColor[]).find((k) => colorNames[k] === c)!;
-
+export const reportColorOf = (c: Color): ReportColor =>
+  (Object.keys(colorNames) as ReportColor[]).find((k) => colorNames[k] === c)!;
 
 export const AdminStationSchema = z
   .object({
@@ -58,7 +65,14 @@ export const adminStationView = (s: StationRow): z.infer<typeof AdminStationSche
 });
 
 export const AdminStationListItemSchema = z
-  .object({ id: z.number().int(), name: z.string(), address: z.string(), tipo: z.enum(TIPOS), estado: z.enum(ESTADOS), last_report_at: z.string().nullable() })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    address: z.string(),
+    tipo: z.enum(TIPOS),
+    estado: z.enum(ESTADOS),
+    last_report_at: z.string().nullable(),
+  })
   .openapi('AdminStationListItem');
 
 export const adminListItemView = (s: AdminListItemRow): z.infer<typeof AdminStationListItemSchema> => ({
@@ -71,7 +85,14 @@ export const adminListItemView = (s: AdminListItemRow): z.infer<typeof AdminStat
 });
 
 export const AdminReportSchema = z
-  .object({ id: z.number().int(), color: z.enum(COLORES), wait_minutes: z.number().int().nullable(), comment: z.string().nullable(), reporter: z.string().nullable(), created_at: z.string() })
+  .object({
+    id: z.number().int(),
+    color: z.enum(COLORES),
+    wait_minutes: z.number().int().nullable(),
+    comment: z.string().nullable(),
+    reporter: z.string().nullable(),
+    created_at: z.string(),
+  })
   .openapi('AdminStationReport');
 
 export const adminReportView = (r: ReportRow): z.infer<typeof AdminReportSchema> => ({
@@ -84,7 +105,12 @@ export const adminReportView = (r: ReportRow): z.infer<typeof AdminReportSchema>
 });
 
 export const AdminCommentSchema = z
-  .object({ id: z.number().int(), author: z.object({ id: z.number().int(), name: z.string().nullable(), role: z.string() }), content: z.string(), created_at: z.string() })
+  .object({
+    id: z.number().int(),
+    author: z.object({ id: z.number().int(), name: z.string().nullable(), role: z.string() }),
+    content: z.string(),
+    created_at: z.string(),
+  })
   .openapi('AdminStationComment');
 
 export const adminCommentView = (c: CommentRow): z.infer<typeof AdminCommentSchema> => ({
@@ -97,14 +123,24 @@ export const adminCommentView = (c: CommentRow): z.infer<typeof AdminCommentSche
 export const SummarySchema = z.object({
   total_reports_30d: z.number().int(),
   avg_wait_minutes: z.number().nullable(),
-  color_breakdown: z.object({ verde: z.number().int(), amarillo: z.number().int(), rojo: z.number().int(), cerrada: z.number().int() }),
+  color_breakdown: z.object({
+    verde: z.number().int(),
+    amarillo: z.number().int(),
+    rojo: z.number().int(),
+    cerrada: z.number().int(),
+  }),
 });
 
 /** avg_wait_minutes: the mean of the reported waits (reports without one left out), one decimal. */
 export const summaryView = (s: ReportSummary): z.infer<typeof SummarySchema> => ({
   total_reports_30d: s.total,
   avg_wait_minutes: s.waitCount ? Math.round((s.waitSum / s.waitCount) * 10) / 10 : null,
-  color_breakdown: { verde: s.byColor.GREEN, amarillo: s.byColor.YELLOW, rojo: s.byColor.RED, cerrada: s.byColor.CLOSED },
+  color_breakdown: {
+    verde: s.byColor.GREEN,
+    amarillo: s.byColor.YELLOW,
+    rojo: s.byColor.RED,
+    cerrada: s.byColor.CLOSED,
+  },
 });
 
 export const ImportReportSchema = z.object({

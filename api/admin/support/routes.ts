@@ -1,11 +1,24 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
-import { claimRoom, markSupportRoomRead, readSupportRoom, releaseRoom, sendSupportMessage } from '../../../commands/chat/chatCommands.js';
+import {
+  claimRoom,
+  markSupportRoomRead,
+  readSupportRoom,
+  releaseRoom,
+  sendSupportMessage,
+} from '../../../commands/chat/chatCommands.js';
 import { toSupportStatus } from '../../../stores/chat/chatQueries.js';
 import type { AppContext } from '../../../infra/context.js';
 import { requireRole } from '../../auth.js';
-import { MessageSchema, ReadMarkerSchema, RoomParams, SendBody, SupportStatusSchema, roomIdFrom } from '../../chat/schemas.js';
+import {
+  MessageSchema,
+  ReadMarkerSchema,
+  RoomParams,
+  SendBody,
+  SupportStatusSchema,
+  roomIdFrom,
+} from '../../chat/schemas.js';
 import { afterTimeId, CursorParam, encodeCursor, pageSchema } from '../../cursor.js';
 import { limit } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
@@ -26,7 +39,14 @@ const InboxItemSchema = z
     channel: z.string(),
     state: z.enum(['pool', 'claimed']),
     assigned_admin: z.object({ id: z.number().int(), name: z.string() }).nullable(),
-    last_message: z.object({ sender_role: z.string(), sender_name: z.string().nullable(), content: z.string(), created_at: z.string() }).nullable(),
+    last_message: z
+      .object({
+        sender_role: z.string(),
+        sender_name: z.string().nullable(),
+        content: z.string(),
+        created_at: z.string(),
+      })
+      .nullable(),
   })
   .openapi('SupportInboxItem');
 
@@ -98,7 +118,14 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ params, actor }) => {
       const { room, messages } = await readSupportRoom(ctx, actor, roomIdFrom(params, 'SupportError'));
-      return { room_id: room.id, order_id: room.order_id, kind: supportKindOf(room.type), channel: channelOfRoom(room.id), messages, status: toSupportStatus(room) };
+      return {
+        room_id: room.id,
+        order_id: room.order_id,
+        kind: supportKindOf(room.type),
+        channel: channelOfRoom(room.id),
+        messages,
+        status: toSupportStatus(room),
+      };
     },
   );
 
@@ -130,7 +157,10 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       params: RoomParams,
       body: SendBody,
       responses: {
-        201: { description: 'Stored and published on the room’s channel', schema: z.object({ message: MessageSchema, channel: z.string(), status: SupportStatusSchema }) },
+        201: {
+          description: 'Stored and published on the room’s channel',
+          schema: z.object({ message: MessageSchema, channel: z.string(), status: SupportStatusSchema }),
+        },
       },
       errors: [...ERRORS, { status: 422, description: 'ValidationError' }],
     },
@@ -153,7 +183,12 @@ export const supportRoutes = (ctx: AppContext, router: Router): void => {
       params: RoomParams,
       responses: {
         200: { description: 'Back in the pool', schema: StatusBody },
-      }, errors: [{ status: 403, description: 'SupportError: not the assigned admin' }, { status: 404, description: 'SupportError: unknown room' }, { status: 409, description: 'SupportError: the room is not claimed' }],
+      },
+      errors: [
+        { status: 403, description: 'SupportError: not the assigned admin' },
+        { status: 404, description: 'SupportError: unknown room' },
+        { status: 409, description: 'SupportError: the room is not claimed' },
+      ],
     },
     async ({ params, actor }) => releaseRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
   );

@@ -19,14 +19,20 @@ describe('support inbox', () => {
     t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
     // Support is global: a plain admin of one city handles every city's rooms.
-    [alice, bob] = [await signInAdmin(t, { superAdmin: false, cityIds: [2] }), await signInAdmin(t, { superAdmin: false })];
+    [alice, bob] = [
+      await signInAdmin(t, { superAdmin: false, cityIds: [2] }),
+      await signInAdmin(t, { superAdmin: false }),
+    ];
   });
   afterAll(async () => {
     await t?.stop();
   });
 
   const supportError = (status: number) => ({ status, body: { error: 'SupportError', message: expect.any(String) } });
-  const claimedBy = (a: SignedInAdmin) => ({ state: 'claimed', assigned_admin: { id: a.admin.id, name: a.admin.name } });
+  const claimedBy = (a: SignedInAdmin) => ({
+    state: 'claimed',
+    assigned_admin: { id: a.admin.id, name: a.admin.name },
+  });
   const POOL = { state: 'pool', assigned_admin: null };
 
   /** A confirmed order whose client opened the client support room and wrote in it. */
@@ -35,19 +41,29 @@ describe('support inbox', () => {
     const r = await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const roomId: number = r.body.room.id;
-    if (opts.message !== undefined) expect((await api.post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: opts.message })).status).toBe(201);
+    if (opts.message !== undefined)
+      expect((await api.post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: opts.message })).status).toBe(
+        201,
+      );
     return { f, roomId };
   };
-  const driverSupportRoom = async (f: Flow) => (await api.post(`/orders/${f.orderId}/chat-rooms`, f.driver.token, { type: DRIVER_SUPPORT })).body.room.id as number;
+  const driverSupportRoom = async (f: Flow) =>
+    (await api.post(`/orders/${f.orderId}/chat-rooms`, f.driver.token, { type: DRIVER_SUPPORT })).body.room
+      .id as number;
   const inbox = (token: string, query = '') => api.get(`/admin/order-support${query}`, token);
   const claim = (roomId: number, a: SignedInAdmin) => api.post(`/admin/chat-rooms/${roomId}/claim`, a.token);
-  const sendAs = (roomId: number, a: SignedInAdmin, content: string) => api.post(`/admin/chat-rooms/${roomId}/messages`, a.token, { content });
+  const sendAs = (roomId: number, a: SignedInAdmin, content: string) =>
+    api.post(`/admin/chat-rooms/${roomId}/messages`, a.token, { content });
   const release = (roomId: number, a: SignedInAdmin) => api.post(`/admin/chat-rooms/${roomId}/release`, a.token);
   const deliver = async (f: Flow) => {
     await arrive(t, f);
-    expect((await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status).toBe(200);
+    expect(
+      (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
+        .status,
+    ).toBe(200);
   };
-  const itemOf = (page: { items: { room_id: number }[] }, roomId: number) => page.items.find((i) => i.room_id === roomId);
+  const itemOf = (page: { items: { room_id: number }[] }, roomId: number) =>
+    page.items.find((i) => i.room_id === roomId);
 
   it('lists pooled rooms with kind, channel and last message, newest activity first; kind filters', async () => {
     const { f, roomId: clientRoom } = await clientSupportRoom({ message: 'Necesito ayuda con el pago' });
@@ -63,11 +79,18 @@ describe('support inbox', () => {
       channel: `chat.rooms.${clientRoom}`,
       state: 'pool',
       assigned_admin: null,
-      last_message: { sender_role: 'CLIENT', sender_name: 'Cliente de prueba', content: 'Necesito ayuda con el pago', created_at: expect.any(String) },
+      last_message: {
+        sender_role: 'CLIENT',
+        sender_name: 'Cliente de prueba',
+        content: 'Necesito ayuda con el pago',
+        created_at: expect.any(String),
+      },
     });
     expect(itemOf(page, driverRoom)).toMatchObject({ kind: 'driver', state: 'pool', last_message: null });
     // A new message moves the room to the top.
-    expect((await api.post(`/chat-rooms/${clientRoom}/messages`, f.client.token, { content: '¿Hola?' })).status).toBe(201);
+    expect((await api.post(`/chat-rooms/${clientRoom}/messages`, f.client.token, { content: '¿Hola?' })).status).toBe(
+      201,
+    );
     const after = (await inbox(alice.token, '?bucket=pool')).body;
     expect(after.items[0]).toMatchObject({ room_id: clientRoom, last_message: { content: '¿Hola?' } });
     const clients = (await inbox(alice.token, '?kind=client')).body.items;
@@ -84,7 +107,10 @@ describe('support inbox', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const r: { status: number; body: any } = await inbox(bob.token, `?kind=client&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const r: { status: number; body: any } = await inbox(
+        bob.token,
+        `?kind=client&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(r.status).toBe(200);
       expect(r.body.items.length).toBeLessThanOrEqual(2);
       expect(r.body.has_more).toBe(r.body.next_cursor !== null);
@@ -106,7 +132,10 @@ describe('support inbox', () => {
     expect(first).toMatchObject({ status: 200, body: { status: claimedBy(alice) } });
     expect(await claim(roomId, alice)).toMatchObject({ status: 200, body: { status: claimedBy(alice) } });
     expect(itemOf((await inbox(alice.token)).body, roomId)).toBeUndefined();
-    expect(itemOf((await inbox(alice.token, '?bucket=mine')).body, roomId)).toMatchObject({ state: 'claimed', assigned_admin: claimedBy(alice).assigned_admin });
+    expect(itemOf((await inbox(alice.token, '?bucket=mine')).body, roomId)).toMatchObject({
+      state: 'claimed',
+      assigned_admin: claimedBy(alice).assigned_admin,
+    });
     expect(itemOf((await inbox(bob.token, '?bucket=mine')).body, roomId)).toBeUndefined();
   });
 
@@ -142,13 +171,16 @@ describe('support inbox', () => {
       order_id: f.orderId,
       kind: 'client',
       channel: `chat.rooms.${roomId}`,
-      messages: [expect.objectContaining({ sender_role: 'CLIENT', content: 'hola', type: 'TEXT', order_id: f.orderId })],
+      messages: [
+        expect.objectContaining({ sender_role: 'CLIENT', content: 'hola', type: 'TEXT', order_id: f.orderId }),
+      ],
       status: POOL,
     });
     await claim(roomId, alice);
     expect((await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).status).toBe(200);
     expect(await api.get(`/admin/chat-rooms/${roomId}`, bob.token)).toMatchObject(supportError(403));
-    const cd = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' })).body.room.id;
+    const cd = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' })).body
+      .room.id;
     for (const id of [cd, 999999, 'abc']) {
       expect(await api.get(`/admin/chat-rooms/${id}`, alice.token)).toMatchObject(supportError(404));
       expect(await claim(id as number, alice)).toMatchObject(supportError(404));
@@ -184,7 +216,9 @@ describe('support inbox', () => {
       ['ADMIN', 'Un momento'],
     ]);
     // The user's resolve shows who holds the room.
-    expect((await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body.room.status).toEqual(claimedBy(bob));
+    expect(
+      (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body.room.status,
+    ).toEqual(claimedBy(bob));
     for (const body of [{}, { content: '' }, { content: 'x'.repeat(501) }]) {
       const r = await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, body);
       expect(r.status).toBe(422);
@@ -233,8 +267,13 @@ describe('support inbox', () => {
   it('works on a WAITING_FOR_PAYMENT order, and for the driver’s support room', async () => {
     const f = await confirmedOrder(t, { body: { paymentMethod: 'EXCHANGE_PAY' } });
     const roomId = await driverSupportRoom(f);
-    expect((await api.post(`/chat-rooms/${roomId}/messages`, f.driver.token, { content: 'El cliente no paga' })).status).toBe(201);
-    expect(itemOf((await inbox(alice.token, '?kind=driver')).body, roomId)).toMatchObject({ kind: 'driver', last_message: { sender_role: 'DRIVER' } });
+    expect(
+      (await api.post(`/chat-rooms/${roomId}/messages`, f.driver.token, { content: 'El cliente no paga' })).status,
+    ).toBe(201);
+    expect(itemOf((await inbox(alice.token, '?kind=driver')).body, roomId)).toMatchObject({
+      kind: 'driver',
+      last_message: { sender_role: 'DRIVER' },
+    });
     expect((await sendAs(roomId, alice, 'Esperemos el pago')).status).toBe(201);
     const seen = (await api.get(`/chat-rooms/${roomId}/messages`, f.driver.token)).body.messages;
     expect(seen.map((m: { content: string }) => m.content)).toEqual(['El cliente no paga', 'Esperemos el pago']);
@@ -263,14 +302,25 @@ describe('support claims over time', () => {
     const api = call(t);
     const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
     const f = await confirmedOrder(t);
-    const roomId = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body.room.id;
+    const roomId = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body
+      .room.id;
     expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
     clock.advance(4_999);
-    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({ status: 409, body: { error: 'SupportError' } });
-    expect(await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' })).toMatchObject({ status: 409, body: { error: 'SupportError' } });
+    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+      status: 409,
+      body: { error: 'SupportError' },
+    });
+    expect(
+      await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
+    ).toMatchObject({ status: 409, body: { error: 'SupportError' } });
     clock.advance(1);
-    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({ status: 403, body: { error: 'SupportError' } });
-    expect(await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' })).toMatchObject({ status: 403, body: { error: 'SupportError' } });
+    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+      status: 403,
+      body: { error: 'SupportError' },
+    });
+    expect(
+      await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
+    ).toMatchObject({ status: 403, body: { error: 'SupportError' } });
     // The owner is never in a race with themselves.
     expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
     const room = (await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).body;

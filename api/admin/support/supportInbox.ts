@@ -1,4 +1,10 @@
-import { channelOfRoom, SUPPORT_TYPE_OF_KIND, SUPPORT_WINDOW, supportKindOf, type SupportKind } from '../../../commands/chat/chatRules.js';
+import {
+  channelOfRoom,
+  SUPPORT_TYPE_OF_KIND,
+  SUPPORT_WINDOW,
+  supportKindOf,
+  type SupportKind,
+} from '../../../commands/chat/chatRules.js';
 import { toSupportStatus, type ChatRoom } from '../../../stores/chat/chatQueries.js';
 import type { Db } from '../../../infra/db/database.js';
 import { newestFirstPage } from '../../../infra/db/keyset.js';
@@ -26,20 +32,35 @@ export interface InboxFilter {
  * order is still active (a pooled room of a finished order can no longer be claimed); "mine" lists every
  * room the admin holds, so they can still release it.
  */
-export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: InboxItem[]; hasMore: boolean; last: ChatRoom | null }> => {
+export const supportInbox = async (
+  db: Db,
+  f: InboxFilter,
+): Promise<{ items: InboxItem[]; hasMore: boolean; last: ChatRoom | null }> => {
   let q = db.selectFrom('chat_rooms as r').selectAll('r');
   q =
     f.bucket === 'pool'
       ? q
           .where('r.support_state', '=', 'pool')
           .where(({ exists, selectFrom }) =>
-            exists(selectFrom('order_views as o').select('o.id').whereRef('o.id', '=', 'r.order_id').where('o.status', 'in', SUPPORT_WINDOW)),
+            exists(
+              selectFrom('order_views as o')
+                .select('o.id')
+                .whereRef('o.id', '=', 'r.order_id')
+                .where('o.status', 'in', SUPPORT_WINDOW),
+            ),
           )
       : q.where('r.support_state', '=', 'claimed').where('r.assigned_admin_id', '=', f.adminId);
   if (f.kind) q = q.where('r.type', '=', SUPPORT_TYPE_OF_KIND[f.kind]);
-  const { rows: page, hasMore } = await newestFirstPage(q, ['r.activity_at', 'r.id'], f.after && [f.after.at, f.after.id], f.limit);
+  const { rows: page, hasMore } = await newestFirstPage(
+    q,
+    ['r.activity_at', 'r.id'],
+    f.after && [f.after.at, f.after.id],
+    f.limit,
+  );
   const lastIds = page.map((r) => r.last_message_id).filter((id): id is number => id !== null);
-  const messages = lastIds.length ? await db.selectFrom('chat_messages').selectAll().where('id', 'in', lastIds).execute() : [];
+  const messages = lastIds.length
+    ? await db.selectFrom('chat_messages').selectAll().where('id', 'in', lastIds).execute()
+    : [];
   const byId = new Map(messages.map((m) => [m.id, m]));
   const items = page.map((r): InboxItem => {
     const m = r.last_message_id !== null ? byId.get(r.last_message_id) : undefined;
@@ -51,7 +72,14 @@ export const supportInbox = async (db: Db, f: InboxFilter): Promise<{ items: Inb
       channel: channelOfRoom(r.id),
       state: status.state,
       assigned_admin: status.assigned_admin,
-      last_message: m ? { sender_role: m.sender_role, sender_name: m.sender_name, content: m.content, created_at: new Date(m.created_at).toISOString() } : null,
+      last_message: m
+        ? {
+            sender_role: m.sender_role,
+            sender_name: m.sender_name,
+            content: m.content,
+            created_at: new Date(m.created_at).toISOString(),
+          }
+        : null,
     };
   });
   return { items, hasMore, last: page[page.length - 1] ?? null };

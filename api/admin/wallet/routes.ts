@@ -45,7 +45,8 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
     {
       method: 'post',
       path: '/admin/drivers/:driverId/wallet/adjustments',
-      summary: 'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry',
+      summary:
+        'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry',
       tags,
       guards: superAdmin,
       params: DriverParams,
@@ -56,15 +57,28 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
-      const entryOf = (entryId: string) => ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', entryId).executeTakeFirst();
+      const entryOf = (entryId: string) =>
+        ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', entryId).executeTakeFirst();
       const { id, booked } = await idempotentId(
-        { scope: `wallet-adjustment/${params.driverId}`, adminId: actor.id, key: idempotencyKeyOf(req), now: ctx.clock.now() },
+        {
+          scope: `wallet-adjustment/${params.driverId}`,
+          adminId: actor.id,
+          key: idempotencyKeyOf(req),
+          now: ctx.clock.now(),
+        },
         async (entryId) => (await entryOf(entryId))?.created_at ?? null,
       );
       let position = 0;
       if (!booked) {
         const r = await commands.adjust(
-          { driverId: params.driverId, entryId: id, direction: body.direction, amountCents: body.amount, reason: body.reason, adminId: actor.id },
+          {
+            driverId: params.driverId,
+            entryId: id,
+            direction: body.direction,
+            amountCents: body.amount,
+            reason: body.reason,
+            adminId: actor.id,
+          },
           metadataOf(actor, req.id),
         );
         // Nothing appended: a twin with the same key booked it a moment ago, which the read model must show.
@@ -87,7 +101,12 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
       guards: admin,
       params: DriverParams,
       query: AsOfQuery,
-      responses: { 200: { description: 'The balance summary then', schema: z.object({ wallet: BalanceSummaryView, as_of: z.string() }) } },
+      responses: {
+        200: {
+          description: 'The balance summary then',
+          schema: z.object({ wallet: BalanceSummaryView, as_of: z.string() }),
+        },
+      },
       errors: [401, 403, 404, 422],
     },
     async ({ actor, params, query }) => {

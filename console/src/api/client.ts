@@ -51,7 +51,8 @@ const auth: Middleware = {
     // The service renews an admin JWT near its end in the answer's Authorization header.
     const renewed = response.headers.get('authorization');
     if (renewed?.startsWith('Bearer ')) session.renew(renewed.slice('Bearer '.length));
-    if (response.status === 401 && !new URL(request.url).pathname.endsWith('/admin/auth/login') && session.get()) session.signOut(true);
+    if (response.status === 401 && !new URL(request.url).pathname.endsWith('/admin/auth/login') && session.get())
+      session.signOut(true);
     return response;
   },
 };

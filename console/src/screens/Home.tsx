@@ -15,10 +15,18 @@ export const Home = () => (
     </ul>
     <h2>{t.nav.settlements}</h2>
     <ul className="cards">
-      <li><Link href="/settlements">{t.settlements.receipts}</Link></li>
-      <li><Link href="/settlements/tray">{t.settlements.tray}</Link></li>
-      <li><Link href="/settlements/config">{t.settlements.config}</Link></li>
-      <li><Link href="/replay">{t.replay.title}</Link></li>
+      <li>
+        <Link href="/settlements">{t.settlements.receipts}</Link>
+      </li>
+      <li>
+        <Link href="/settlements/tray">{t.settlements.tray}</Link>
+      </li>
+      <li>
+        <Link href="/settlements/config">{t.settlements.config}</Link>
+      </li>
+      <li>
+        <Link href="/replay">{t.replay.title}</Link>
+      </li>
     </ul>
   </section>
 );

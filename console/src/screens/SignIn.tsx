@@ -26,11 +26,25 @@ export const SignIn = () => {
       <form onSubmit={submit} noValidate aria-labelledby="signin-title">
         <h2 id="signin-title">{t.signIn.title}</h2>
         {expired && <Notice kind="warn">{t.errors.sessionExpired}</Notice>}
-        <Input label={t.signIn.email} type="email" autoComplete="username" required {...register('email', { required: true })} />
-        <Input label={t.signIn.password} type="password" autoComplete="current-password" required {...register('password', { required: true })} />
+        <Input
+          label={t.signIn.email}
+          type="email"
+          autoComplete="username"
+          required
+          {...register('email', { required: true })}
+        />
+        <Input
+          label={t.signIn.password}
+          type="password"
+          autoComplete="current-password"
+          required
+          {...register('password', { required: true })}
+        />
         {error !== null &&
           (error instanceof ApiError && (error.status === 401 || error.status === 422) ? (
-            <p role="alert" className="notice error">{t.signIn.wrong}</p>
+            <p role="alert" className="notice error">
+              {t.signIn.wrong}
+            </p>
           ) : (
             <ErrorView error={error} />
           ))}

@@ -52,7 +52,11 @@ export function DataTable<Row>({
                 const canSort = onSort && sortable.includes(h.column.id);
                 const active = sort?.key === h.column.id ? sort.direction : undefined;
                 return (
-                  <th key={h.id} scope="col" aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : undefined}>
+                  <th
+                    key={h.id}
+                    scope="col"
+                    aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : undefined}
+                  >
                     {canSort ? (
                       <button
                         type="button"
@@ -73,7 +77,9 @@ export function DataTable<Row>({
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length} className="muted">{t.common.empty}</td>
+              <td colSpan={columns.length} className="muted">
+                {t.common.empty}
+              </td>
             </tr>
           ) : (
             table.getRowModel().rows.map((r) => (

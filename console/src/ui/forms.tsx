@@ -3,7 +3,15 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../api/client';
 
 /** A labelled field with its error, tied to the input for screen readers. */
-export const Field = ({ label, error, children }: { label: string; error?: string; children: (id: string, describedBy?: string) => ReactNode }) => {
+export const Field = ({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error?: string;
+  children: (id: string, describedBy?: string) => ReactNode;
+}) => {
   const id = useId();
   const errId = `${id}-err`;
   return (
@@ -19,16 +27,26 @@ export const Field = ({ label, error, children }: { label: string; error?: strin
   );
 };
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string }>(function Input(
-  { label, error, ...rest },
-  ref,
-) {
-  return <Field label={label} error={error}>{(id, describedBy) => <input id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />}</Field>;
+export const Input = forwardRef<
+  HTMLInputElement,
+  InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string }
+>(function Input({ label, error, ...rest }, ref) {
+  return (
+    <Field label={label} error={error}>
+      {(id, describedBy) => (
+        <input id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
+      )}
+    </Field>
+  );
 });
 
 export const Select = forwardRef<
   HTMLSelectElement,
-  SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; options: readonly (readonly [string, string])[] }
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    label: string;
+    error?: string;
+    options: readonly (readonly [string, string])[];
+  }
 >(function Select({ label, error, options, ...rest }, ref) {
   return (
     <Field label={label} error={error}>
@@ -49,7 +67,11 @@ export const Select = forwardRef<
  * Puts a 422's details.fieldErrors on the form's fields (react-hook-form), and returns whether any
  * field took one; the rest of the error is for the form's own message.
  */
-export const applyFieldErrors = <F extends FieldValues>(err: unknown, setError: UseFormSetError<F>, fields: readonly Path<F>[]): boolean => {
+export const applyFieldErrors = <F extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<F>,
+  fields: readonly Path<F>[],
+): boolean => {
   if (!(err instanceof ApiError) || err.status !== 422) return false;
   let placed = false;
   for (const [field, messages] of Object.entries(err.fieldErrors)) {

@@ -16,13 +16,28 @@ const Countdown = ({ seconds }: { seconds: number }) => {
 /** An error as the user reads it: 403 a clear refusal, 503 a retry, a 422 the API's message. */
 export const ErrorView = ({ error, retry }: { error: unknown; retry?: () => void }) => {
   if (error instanceof ApiError) {
-    if (error.status === 403) return <p role="alert" className="notice error">{t.errors.forbidden}</p>;
-    if (error.status === 404) return <p role="alert" className="notice error">{t.errors.notFound}</p>;
+    if (error.status === 403)
+      return (
+        <p role="alert" className="notice error">
+          {t.errors.forbidden}
+        </p>
+      );
+    if (error.status === 404)
+      return (
+        <p role="alert" className="notice error">
+          {t.errors.notFound}
+        </p>
+      );
     if (error.status === 503 || error.status === 429)
       return (
         <div role="alert" className="notice warn">
-          {t.errors.unavailable} {error.retryAfterSeconds !== undefined && <Countdown seconds={error.retryAfterSeconds} />}{' '}
-          {retry && <button type="button" onClick={retry}>{t.errors.retry}</button>}
+          {t.errors.unavailable}{' '}
+          {error.retryAfterSeconds !== undefined && <Countdown seconds={error.retryAfterSeconds} />}{' '}
+          {retry && (
+            <button type="button" onClick={retry}>
+              {t.errors.retry}
+            </button>
+          )}
         </div>
       );
     return (
@@ -35,18 +50,29 @@ export const ErrorView = ({ error, retry }: { error: unknown; retry?: () => void
   return (
     <div role="alert" className="notice error">
       {error instanceof TypeError ? t.errors.network : t.errors.generic}{' '}
-      {retry && <button type="button" onClick={retry}>{t.errors.retry}</button>}
+      {retry && (
+        <button type="button" onClick={retry}>
+          {t.errors.retry}
+        </button>
+      )}
     </div>
   );
 };
 
 /** Loading, error or the data of one query. */
 export function QueryView<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
-  if (query.isPending) return <p aria-busy="true" className="muted">{t.common.loading}</p>;
+  if (query.isPending)
+    return (
+      <p aria-busy="true" className="muted">
+        {t.common.loading}
+      </p>
+    );
   if (query.isError) return <ErrorView error={query.error} retry={() => void query.refetch()} />;
   return <>{children(query.data)}</>;
 }
 
 export const Notice = ({ kind = 'ok', children }: { kind?: 'ok' | 'error' | 'warn'; children: ReactNode }) => (
-  <p role="status" className={`notice ${kind}`}>{children}</p>
+  <p role="status" className={`notice ${kind}`}>
+    {children}
+  </p>
 );

@@ -25,16 +25,28 @@ const CustomerList = () => {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const query = { q: q || undefined, page, limit: 25 };
-  const list = useQuery({ queryKey: ['customers', query], placeholderData: keepPreviousData, queryFn: () => unwrap(client.GET('/admin/customers', { params: { query } })) });
+  const list = useQuery({
+    queryKey: ['customers', query],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(client.GET('/admin/customers', { params: { query } })),
+  });
   const columns = useMemo<ColumnDef<Customer, unknown>[]>(
     () => [
-      { id: 'id', header: t.common.id, cell: ({ row }) => <Link href={`/${row.original.id}`}>#{row.original.id}</Link> },
+      {
+        id: 'id',
+        header: t.common.id,
+        cell: ({ row }) => <Link href={`/${row.original.id}`}>#{row.original.id}</Link>,
+      },
       { id: 'name', header: c.name, cell: ({ row }) => row.original.name ?? '—' },
       { id: 'phone', header: c.phone, accessorKey: 'phone' },
       { id: 'email', header: c.email, cell: ({ row }) => row.original.email ?? '—' },
       { id: 'is_active', header: c.active, cell: ({ row }) => fmt.bool(row.original.is_active) },
       { id: 'total_orders', header: c.orders, accessorKey: 'total_orders' },
-      { id: 'total_liters_ordered', header: c.liters, cell: ({ row }) => fmt.number(row.original.total_liters_ordered) },
+      {
+        id: 'total_liters_ordered',
+        header: c.liters,
+        cell: ({ row }) => fmt.number(row.original.total_liters_ordered),
+      },
       { id: 'created_at', header: t.fields.created_at, cell: ({ row }) => fmt.dateTime(row.original.created_at) },
     ],
     [],
@@ -49,7 +61,9 @@ const CustomerList = () => {
       <h1>{c.title}</h1>
       <form className="row" onSubmit={onSearch} role="search">
         <Input label={c.q} name="q" defaultValue={q} maxLength={80} />
-        <button type="submit" className="primary">{t.common.search}</button>
+        <button type="submit" className="primary">
+          {t.common.search}
+        </button>
       </form>
       <QueryView query={list}>
         {(data) => (
@@ -69,12 +83,19 @@ const AdjustCredit = ({ customerId }: { customerId: number }) => {
   const queryClient = useQueryClient();
   const [done, setDone] = useState(false);
   const [error, setErr] = useState<unknown>(null);
-  const { register, handleSubmit, setError, reset, formState } = useForm<AdjustForm>({ defaultValues: { type: 'credit', scope: 'ANY', amount: '', reason: '' } });
+  const { register, handleSubmit, setError, reset, formState } = useForm<AdjustForm>({
+    defaultValues: { type: 'credit', scope: 'ANY', amount: '', reason: '' },
+  });
   const submit = handleSubmit(async (f) => {
     setDone(false);
     setErr(null);
     try {
-      await unwrap(client.POST('/admin/customers/{customerId}/credit/adjust', { params: { path: { customerId } }, body: { type: f.type, scope: f.scope, amount: Number(f.amount), reason: f.reason } }));
+      await unwrap(
+        client.POST('/admin/customers/{customerId}/credit/adjust', {
+          params: { path: { customerId } },
+          body: { type: f.type, scope: f.scope, amount: Number(f.amount), reason: f.reason },
+        }),
+      );
       reset();
       setDone(true);
       await queryClient.invalidateQueries({ queryKey: ['customer', customerId] });
@@ -88,14 +109,42 @@ const AdjustCredit = ({ customerId }: { customerId: number }) => {
     <form className="panel stack" onSubmit={submit} noValidate aria-labelledby="adjust-title">
       <h2 id="adjust-title">{c.adjust}</h2>
       <div className="row">
-        <Select label={c.type} error={e.type?.message} options={[['credit', c.credit_], ['debit', c.debit]]} {...register('type')} />
-        <Select label={c.scope} error={e.scope?.message} options={[['ANY', 'ANY'], ['ORDERS', 'ORDERS'], ['SURPLUS', 'SURPLUS']]} {...register('scope')} />
-        <Input label={c.amount} type="number" step="0.01" min="0.01" error={e.amount?.message} {...register('amount')} />
+        <Select
+          label={c.type}
+          error={e.type?.message}
+          options={[
+            ['credit', c.credit_],
+            ['debit', c.debit],
+          ]}
+          {...register('type')}
+        />
+        <Select
+          label={c.scope}
+          error={e.scope?.message}
+          options={[
+            ['ANY', 'ANY'],
+            ['ORDERS', 'ORDERS'],
+            ['SURPLUS', 'SURPLUS'],
+          ]}
+          {...register('scope')}
+        />
+        <Input
+          label={c.amount}
+          type="number"
+          step="0.01"
+          min="0.01"
+          error={e.amount?.message}
+          {...register('amount')}
+        />
       </div>
       <Input label={t.common.reason} error={e.reason?.message} {...register('reason')} />
       {done && <Notice>{c.adjusted}</Notice>}
       {error !== null && <ErrorView error={error} />}
-      <div className="buttons"><button type="submit" className="primary" disabled={formState.isSubmitting}>{c.adjust}</button></div>
+      <div className="buttons">
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
+          {c.adjust}
+        </button>
+      </div>
     </form>
   );
 };
@@ -107,12 +156,22 @@ const CustomerDetail = () => {
   const detail = useQuery({
     queryKey: ['customer', id, page],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(client.GET('/admin/customers/{customerId}', { params: { path: { customerId: id }, query: { page, limit: 10 } } })),
+    queryFn: () =>
+      unwrap(
+        client.GET('/admin/customers/{customerId}', {
+          params: { path: { customerId: id }, query: { page, limit: 10 } },
+        }),
+      ),
   });
   const history = useInfiniteQuery({
     queryKey: ['credit-history', id],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => unwrap(client.GET('/admin/customers/{customerId}/credit/transactions', { params: { path: { customerId: id }, query: { limit: 25, cursor: pageParam } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        client.GET('/admin/customers/{customerId}/credit/transactions', {
+          params: { path: { customerId: id }, query: { limit: 25, cursor: pageParam } },
+        }),
+      ),
     getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
   });
   return (
@@ -122,27 +181,50 @@ const CustomerDetail = () => {
           <div className="stack">
             <h1>{data.customer.name ?? `#${data.customer.id}`}</h1>
             <dl className="kv panel">
-              <dt>{c.phone}</dt><dd>{data.customer.phone}</dd>
-              <dt>{c.email}</dt><dd>{data.customer.email ?? '—'}</dd>
-              <dt>{c.orders}</dt><dd>{data.totals.total_orders}</dd>
-              <dt>{c.liters}</dt><dd>{fmt.number(data.totals.total_liters_ordered)}</dd>
-              <dt>{c.spent}</dt><dd>{fmt.number(data.totals.total_spent_usd)}</dd>
+              <dt>{c.phone}</dt>
+              <dd>{data.customer.phone}</dd>
+              <dt>{c.email}</dt>
+              <dd>{data.customer.email ?? '—'}</dd>
+              <dt>{c.orders}</dt>
+              <dd>{data.totals.total_orders}</dd>
+              <dt>{c.liters}</dt>
+              <dd>{fmt.number(data.totals.total_liters_ordered)}</dd>
+              <dt>{c.spent}</dt>
+              <dd>{fmt.number(data.totals.total_spent_usd)}</dd>
             </dl>
             <h2>{c.credit}</h2>
             <dl className="totals">
               {Object.entries(data.credit).map(([k, v]) => (
-                <div key={k}><dt>{c.summary[k] ?? k}</dt><dd>{fmt.number(v)}</dd></div>
+                <div key={k}>
+                  <dt>{c.summary[k] ?? k}</dt>
+                  <dd>{fmt.number(v)}</dd>
+                </div>
               ))}
             </dl>
             <h2>{c.orders}</h2>
             <div className="table-wrap" tabIndex={0} role="region" aria-label={c.orders}>
               <table>
-                <thead><tr><th scope="col">{t.common.id}</th><th scope="col">{t.fields.status}</th><th scope="col">{c.liters}</th><th scope="col">USD</th><th scope="col">{t.fields.created_at}</th><th scope="col">{t.nav.replay}</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">{t.common.id}</th>
+                    <th scope="col">{t.fields.status}</th>
+                    <th scope="col">{c.liters}</th>
+                    <th scope="col">USD</th>
+                    <th scope="col">{t.fields.created_at}</th>
+                    <th scope="col">{t.nav.replay}</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.orders.map((o) => (
                     <tr key={o.id}>
-                      <td>#{o.id}</td><td>{o.status}</td><td>{fmt.number(o.liters)}</td><td>{fmt.number(o.price_usd)}</td><td>{fmt.dateTime(o.created_at)}</td>
-                      <td><Link href={`~/console/replay/order/${o.id}`}>{c.history}</Link></td>
+                      <td>#{o.id}</td>
+                      <td>{o.status}</td>
+                      <td>{fmt.number(o.liters)}</td>
+                      <td>{fmt.number(o.price_usd)}</td>
+                      <td>{fmt.dateTime(o.created_at)}</td>
+                      <td>
+                        <Link href={`~/console/replay/order/${o.id}`}>{c.history}</Link>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -159,17 +241,40 @@ const CustomerDetail = () => {
           <>
             <div className="table-wrap" tabIndex={0} role="region" aria-label={c.creditHistory}>
               <table>
-                <thead><tr><th scope="col">{c.date}</th><th scope="col">{c.type}</th><th scope="col">{c.scope}</th><th scope="col">{c.amount}</th><th scope="col">{c.balanceAfter}</th><th scope="col">{c.description}</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">{c.date}</th>
+                    <th scope="col">{c.type}</th>
+                    <th scope="col">{c.scope}</th>
+                    <th scope="col">{c.amount}</th>
+                    <th scope="col">{c.balanceAfter}</th>
+                    <th scope="col">{c.description}</th>
+                  </tr>
+                </thead>
                 <tbody>
-                  {data.pages.flatMap((p) => p.items).map((x) => (
-                    <tr key={x.id}>
-                      <td>{fmt.dateTime(x.created_at)}</td><td>{x.type}</td><td>{x.scope}</td><td>{x.direction === 'CREDIT' ? '+' : '−'}{fmt.number(x.amount_usd)}</td><td>{fmt.number(x.balance_after_usd)}</td><td>{x.description ?? '—'}</td>
-                    </tr>
-                  ))}
+                  {data.pages
+                    .flatMap((p) => p.items)
+                    .map((x) => (
+                      <tr key={x.id}>
+                        <td>{fmt.dateTime(x.created_at)}</td>
+                        <td>{x.type}</td>
+                        <td>{x.scope}</td>
+                        <td>
+                          {x.direction === 'CREDIT' ? '+' : '−'}
+                          {fmt.number(x.amount_usd)}
+                        </td>
+                        <td>{fmt.number(x.balance_after_usd)}</td>
+                        <td>{x.description ?? '—'}</td>
+                      </tr>
+                    ))}
                 </tbody>
               </table>
             </div>
-            {history.hasNextPage && <button type="button" onClick={() => void history.fetchNextPage()}>{t.common.more}</button>}
+            {history.hasNextPage && (
+              <button type="button" onClick={() => void history.fetchNextPage()}>
+                {t.common.more}
+              </button>
+            )}
           </>
         )}
       </QueryView>

@@ -14,7 +14,9 @@ const p = t.payments;
 
 const reportedText = (values: unknown) => {
   if (!values || typeof values !== 'object') return '—';
-  return Object.entries(values as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(' · ');
+  return Object.entries(values as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(' · ');
 };
 
 export default function PaymentReview() {
@@ -24,11 +26,19 @@ export default function PaymentReview() {
   const [action, setAction] = useState<{ kind: 'approve' | 'reject'; item: Item } | null>(null);
   const [message, setMessage] = useState('');
   const query = { method, page, limit: 25 };
-  const list = useQuery({ queryKey: ['payments', query], placeholderData: keepPreviousData, queryFn: () => unwrap(client.GET('/admin/payments/pending', { params: { query } })) });
+  const list = useQuery({
+    queryKey: ['payments', query],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(client.GET('/admin/payments/pending', { params: { query } })),
+  });
   const columns = useMemo<ColumnDef<Item, unknown>[]>(
     () => [
       { id: 'id', header: t.common.id, accessorKey: 'id' },
-      { id: 'order', header: p.order, cell: ({ row }) => `#${row.original.order.id} (${row.original.order.status ?? '—'})` },
+      {
+        id: 'order',
+        header: p.order,
+        cell: ({ row }) => `#${row.original.order.id} (${row.original.order.status ?? '—'})`,
+      },
       { id: 'method', header: p.method, accessorKey: 'method' },
       { id: 'status', header: t.settlements.status, accessorKey: 'status' },
       { id: 'amount_usd', header: p.amount, cell: ({ row }) => fmt.number(row.original.amount_usd) },
@@ -41,8 +51,26 @@ export default function PaymentReview() {
         cell: ({ row }) =>
           row.original.actionable ? (
             <div className="buttons">
-              <button type="button" onClick={() => { setMessage(''); setAction({ kind: 'approve', item: row.original }); }} aria-label={`${p.approve} ${row.original.id}`}>{p.approve}</button>
-              <button type="button" onClick={() => { setMessage(''); setAction({ kind: 'reject', item: row.original }); }} aria-label={`${p.reject} ${row.original.id}`}>{p.reject}</button>
+              <button
+                type="button"
+                onClick={() => {
+                  setMessage('');
+                  setAction({ kind: 'approve', item: row.original });
+                }}
+                aria-label={`${p.approve} ${row.original.id}`}
+              >
+                {p.approve}
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setMessage('');
+                  setAction({ kind: 'reject', item: row.original });
+                }}
+                aria-label={`${p.reject} ${row.original.id}`}
+              >
+                {p.reject}
+              </button>
             </div>
           ) : (
             <span className="muted">{p.notActionable}</span>
@@ -54,7 +82,8 @@ export default function PaymentReview() {
   const decide = async (reason: string) => {
     if (!action) return;
     const path = { paymentId: action.item.id };
-    if (action.kind === 'approve') await unwrap(client.POST('/admin/payments/{paymentId}/approve', { params: { path }, body: { reason } }));
+    if (action.kind === 'approve')
+      await unwrap(client.POST('/admin/payments/{paymentId}/approve', { params: { path }, body: { reason } }));
     else await unwrap(client.POST('/admin/payments/{paymentId}/reject', { params: { path }, body: { reason } }));
     setMessage(action.kind === 'approve' ? p.approved : p.rejected);
     setAction(null);
@@ -67,7 +96,10 @@ export default function PaymentReview() {
         <Select
           label={p.method}
           value={method ?? ''}
-          onChange={(e) => { setMethod(METHODS.find((m) => m === e.currentTarget.value)); setPage(1); }}
+          onChange={(e) => {
+            setMethod(METHODS.find((m) => m === e.currentTarget.value));
+            setPage(1);
+          }}
           options={[['', t.common.all], ...METHODS.map((m) => [m, m] as const)]}
         />
       </div>

@@ -12,7 +12,17 @@ export interface TimelineEvent {
  * The events of one stream, oldest first, and the instant chosen among them: a slider over the events
  * and a list whose items choose the same instant when clicked. Everything after it is dimmed.
  */
-export const Timeline = ({ events, index, onSelect, label }: { events: TimelineEvent[]; index: number; onSelect: (i: number) => void; label: string }) => {
+export const Timeline = ({
+  events,
+  index,
+  onSelect,
+  label,
+}: {
+  events: TimelineEvent[];
+  index: number;
+  onSelect: (i: number) => void;
+  label: string;
+}) => {
   const current = events[index];
   return (
     <div className="stack">
@@ -50,4 +60,5 @@ export const Timeline = ({ events, index, onSelect, label }: { events: TimelineE
   );
 };
 
-export const actorOf = (a: { id: number | string | null; role: string } | null) => (a ? `${a.role}${a.id !== null ? ` #${a.id}` : ''}` : t.replay.system);
+export const actorOf = (a: { id: number | string | null; role: string } | null) =>
+  a ? `${a.role}${a.id !== null ? ` #${a.id}` : ''}` : t.replay.system;

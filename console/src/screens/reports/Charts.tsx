@@ -1,17 +1,41 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
 import { useEffect, useRef } from 'react';
 import type { ReportAnswer } from './reports';
 import { t } from '../../i18n';
 
 // Only the parts drawn here: Chart.js tree-shakes the rest away.
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+Chart.register(
+  BarController,
+  BarElement,
+  LineController,
+  LineElement,
+  PointElement,
+  CategoryScale,
+  LinearScale,
+  Legend,
+  Tooltip,
+);
 
 const COLORS = ['#1f5f99', '#2e8540', '#b8371b', '#7a4fa3', '#8a6d00'];
 
 const ChartCanvas = ({ label, config }: { label: string; config: ConstructorParameters<typeof Chart>[1] }) => {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    const chart = new Chart(ref.current!, { ...config, options: { responsive: true, maintainAspectRatio: false, animation: false, ...config.options } });
+    const chart = new Chart(ref.current!, {
+      ...config,
+      options: { responsive: true, maintainAspectRatio: false, animation: false, ...config.options },
+    });
     return () => chart.destroy();
   }, [config]);
   return (
@@ -38,7 +62,15 @@ export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
         label={t.reports.dailySeries}
         config={{
           type: 'line',
-          data: { labels: days.map((d) => String(d.date)), datasets: series.map((k, i) => ({ label: f(k), data: days.map((d) => Number(d[k] ?? 0)), borderColor: COLORS[i], backgroundColor: COLORS[i] })) },
+          data: {
+            labels: days.map((d) => String(d.date)),
+            datasets: series.map((k, i) => ({
+              label: f(k),
+              data: days.map((d) => Number(d[k] ?? 0)),
+              borderColor: COLORS[i],
+              backgroundColor: COLORS[i],
+            })),
+          },
         }}
       />
       {c && (
@@ -49,8 +81,16 @@ export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
             data: {
               labels: compared.map(f),
               datasets: [
-                { label: t.reports.current, data: compared.map((k) => Number(data.totals?.[k] ?? 0)), backgroundColor: COLORS[0] },
-                { label: t.reports.previous, data: compared.map((k) => Number(c.previous[k] ?? 0)), backgroundColor: COLORS[3] },
+                {
+                  label: t.reports.current,
+                  data: compared.map((k) => Number(data.totals?.[k] ?? 0)),
+                  backgroundColor: COLORS[0],
+                },
+                {
+                  label: t.reports.previous,
+                  data: compared.map((k) => Number(c.previous[k] ?? 0)),
+                  backgroundColor: COLORS[3],
+                },
               ],
             },
           }}
@@ -64,14 +104,22 @@ export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
 export const PerformanceChart = ({ data, rankBy }: { data: ReportAnswer; rankBy: string }) => {
   const periods = [...new Set(data.items.map((i) => String(i.period)))].sort();
   const last = periods.at(-1);
-  const ranked = data.items.filter((i) => i.period === last && i.rank !== null).sort((a, b) => Number(a.rank) - Number(b.rank)).slice(0, 15);
+  const ranked = data.items
+    .filter((i) => i.period === last && i.rank !== null)
+    .sort((a, b) => Number(a.rank) - Number(b.rank))
+    .slice(0, 15);
   return (
     <div className="charts">
       <ChartCanvas
         label={`${t.reports.ranking} ${last ?? ''} · ${f(rankBy)}`}
         config={{
           type: 'bar',
-          data: { labels: ranked.map((i) => `${i.rank}. ${i.driver_name ?? i.driver_id}`), datasets: [{ label: f(rankBy), data: ranked.map((i) => Number(i[rankBy] ?? 0)), backgroundColor: COLORS[1] }] },
+          data: {
+            labels: ranked.map((i) => `${i.rank}. ${i.driver_name ?? i.driver_id}`),
+            datasets: [
+              { label: f(rankBy), data: ranked.map((i) => Number(i[rankBy] ?? 0)), backgroundColor: COLORS[1] },
+            ],
+          },
           options: { indexAxis: 'y' },
         }}
       />

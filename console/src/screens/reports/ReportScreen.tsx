@@ -20,24 +20,36 @@ const label = (key: string) => t.fields[key] ?? key;
  * address bar as strings, which the service validates and answers with a 422 when wrong).
  */
 const fetchReport = (def: ReportDef, query: Record<string, string>) =>
-  unwrap(client.GET(def.path as '/admin/reports/orders', { params: { query: query as never } })) as Promise<ReportAnswer>;
+  unwrap(
+    client.GET(def.path as '/admin/reports/orders', { params: { query: query as never } }),
+  ) as Promise<ReportAnswer>;
 
 const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; value: string }) => {
   const id = `f-${name}`;
   let control;
   if (kind === 'bool' || Array.isArray(kind)) {
-    const options: [string, string][] = kind === 'bool' ? [['1', t.common.yes], ['0', t.common.no]] : (kind as readonly string[]).map((o) => [o, o]);
+    const options: [string, string][] =
+      kind === 'bool'
+        ? [
+            ['1', t.common.yes],
+            ['0', t.common.no],
+          ]
+        : (kind as readonly string[]).map((o) => [o, o]);
     control = (
       <select id={id} name={name} defaultValue={value}>
         <option value="">{t.common.all}</option>
         {options.map(([v, text]) => (
-          <option key={v} value={v}>{text}</option>
+          <option key={v} value={v}>
+            {text}
+          </option>
         ))}
       </select>
     );
   } else {
     const type = kind === 'date' ? 'date' : kind === 'text' ? 'text' : 'number';
-    control = <input id={id} name={name} type={type} step={kind === 'number' ? 'any' : undefined} defaultValue={value} />;
+    control = (
+      <input id={id} name={name} type={type} step={kind === 'number' ? 'any' : undefined} defaultValue={value} />
+    );
   }
   return (
     <div className="field">
@@ -50,7 +62,12 @@ const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; va
 export default function ReportScreen() {
   const { report } = useParams<{ report: string }>();
   const key = (REPORT_KEYS as readonly string[]).includes(report) ? (report as ReportKey) : undefined;
-  if (!key) return <p role="alert" className="notice error">{t.errors.notFound}</p>;
+  if (!key)
+    return (
+      <p role="alert" className="notice error">
+        {t.errors.notFound}
+      </p>
+    );
   return <Report key={key} reportKey={key} />;
 }
 
@@ -59,13 +76,23 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
   const search = useSearch();
   const [, navigate] = useLocation();
   const params = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
-  const query = useMemo(() => (def.paged ? { limit: String(def.limit ?? 25), page: '1', ...params } : params), [def, params]);
-  const result = useQuery({ queryKey: ['report', def.path, query], queryFn: () => fetchReport(def, query), placeholderData: keepPreviousData });
+  const query = useMemo(
+    () => (def.paged ? { limit: String(def.limit ?? 25), page: '1', ...params } : params),
+    [def, params],
+  );
+  const result = useQuery({
+    queryKey: ['report', def.path, query],
+    queryFn: () => fetchReport(def, query),
+    placeholderData: keepPreviousData,
+  });
   const [exportError, setExportError] = useState<unknown>(null);
   const [exporting, setExporting] = useState(false);
 
   const setParams = (next: Record<string, string | undefined>) => {
-    const merged = Object.entries({ ...params, ...next }).filter(([, v]) => v !== undefined && v !== '') as [string, string][];
+    const merged = Object.entries({ ...params, ...next }).filter(([, v]) => v !== undefined && v !== '') as [
+      string,
+      string,
+    ][];
     navigate(`/reports/${reportKey}?${new URLSearchParams(merged)}`);
   };
   const onFilter = (e: FormEvent<HTMLFormElement>) => {
@@ -89,10 +116,18 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
   };
 
   const columns = useMemo<ColumnDef<Record<string, unknown>, unknown>[]>(
-    () => def.columns.map((c) => ({ id: c, header: label(c), accessorFn: (row) => row[c], cell: (info) => fmt.cell(info.getValue()) })),
+    () =>
+      def.columns.map((c) => ({
+        id: c,
+        header: label(c),
+        accessorFn: (row) => row[c],
+        cell: (info) => fmt.cell(info.getValue()),
+      })),
     [def],
   );
-  const sort = params.sort ? { key: params.sort, direction: (params.direction === 'asc' ? 'asc' : 'desc') as 'asc' | 'desc' } : undefined;
+  const sort = params.sort
+    ? { key: params.sort, direction: (params.direction === 'asc' ? 'asc' : 'desc') as 'asc' | 'desc' }
+    : undefined;
 
   return (
     <section>
@@ -109,14 +144,26 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
           <FilterInput key={name} name={name} kind={kind} value={params[name] ?? ''} />
         ))}
         <div className="buttons">
-          <button type="submit" className="primary">{t.common.filter}</button>
-          <button type="button" onClick={() => navigate(`/reports/${reportKey}`)}>{t.common.clear}</button>
+          <button type="submit" className="primary">
+            {t.common.filter}
+          </button>
+          <button type="button" onClick={() => navigate(`/reports/${reportKey}`)}>
+            {t.common.clear}
+          </button>
         </div>
       </form>
       <div className="buttons">
-        <button type="button" onClick={() => void exportAs('csv')} disabled={exporting}>{t.reports.exportCsv}</button>
-        <button type="button" onClick={() => void exportAs('xlsx')} disabled={exporting}>{t.reports.exportXlsx}</button>
-        {exporting && <span className="muted" role="status">{t.reports.exporting}</span>}
+        <button type="button" onClick={() => void exportAs('csv')} disabled={exporting}>
+          {t.reports.exportCsv}
+        </button>
+        <button type="button" onClick={() => void exportAs('xlsx')} disabled={exporting}>
+          {t.reports.exportXlsx}
+        </button>
+        {exporting && (
+          <span className="muted" role="status">
+            {t.reports.exporting}
+          </span>
+        )}
       </div>
       {exportError !== null && <ErrorView error={exportError} />}
       <QueryView query={result}>

@@ -1,2 +1,10 @@
-export const REPORT_KEYS = ['orders', 'cancellations', 'intents', 'operational', 'drivers', 'documents', 'performance'] as const;
+export const REPORT_KEYS = [
+  'orders',
+  'cancellations',
+  'intents',
+  'operational',
+  'drivers',
+  'documents',
+  'performance',
+] as const;
 export type ReportKey = (typeof REPORT_KEYS)[number];

@@ -25,11 +25,17 @@ export default function Settlements() {
 
 const SubNav = () => {
   const [location] = useLocation();
-  const links: [string, string][] = [['/', s.receipts], ['/tray', s.tray], ['/config', s.config]];
+  const links: [string, string][] = [
+    ['/', s.receipts],
+    ['/tray', s.tray],
+    ['/config', s.config],
+  ];
   return (
     <nav className="tabs" aria-label={t.nav.settlements}>
       {links.map(([href, label]) => (
-        <Link key={href} href={href} aria-current={location === href ? 'page' : undefined}>{label}</Link>
+        <Link key={href} href={href} aria-current={location === href ? 'page' : undefined}>
+          {label}
+        </Link>
       ))}
     </nav>
   );
@@ -53,7 +59,8 @@ const useUrlQuery = () => {
 const RunPanel = () => {
   const queryClient = useQueryClient();
   const run = useMutation({
-    mutationFn: (process: 'cutoff' | 'payout' | 'reconcile') => unwrap(client.POST('/admin/settlements/run', { body: { process } })),
+    mutationFn: (process: 'cutoff' | 'payout' | 'reconcile') =>
+      unwrap(client.POST('/admin/settlements/run', { body: { process } })),
     onSuccess: () => void queryClient.invalidateQueries(),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -63,7 +70,9 @@ const RunPanel = () => {
   return (
     <form className="panel row" onSubmit={onSubmit} aria-label={s.run}>
       <Select label={s.runProcess} name="process" options={Object.entries(s.processes)} />
-      <button type="submit" className="primary" disabled={run.isPending}>{s.run}</button>
+      <button type="submit" className="primary" disabled={run.isPending}>
+        {s.run}
+      </button>
       {run.isSuccess && <Notice>{s.ran(run.data.receipts.length)}</Notice>}
       {run.isError && <ErrorView error={run.error} />}
     </form>
@@ -89,8 +98,16 @@ const Receipts = () => {
   });
   const columns = useMemo<ColumnDef<ReceiptItem, unknown>[]>(
     () => [
-      { id: 'receipt_number', header: s.number, cell: ({ row }) => <Link href={`/receipts/${row.original.id}`}>{row.original.receipt_number}</Link> },
-      { id: 'driver', header: s.driver, cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})` },
+      {
+        id: 'receipt_number',
+        header: s.number,
+        cell: ({ row }) => <Link href={`/receipts/${row.original.id}`}>{row.original.receipt_number}</Link>,
+      },
+      {
+        id: 'driver',
+        header: s.driver,
+        cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})`,
+      },
       { id: 'fiscal_period', header: s.period, accessorKey: 'fiscal_period' },
       { id: 'status', header: s.status, accessorKey: 'status' },
       { id: 'payout_method', header: s.method, cell: ({ row }) => row.original.payout_method ?? '—' },
@@ -104,7 +121,15 @@ const Receipts = () => {
   const onFilter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    set({ page: undefined, ...Object.fromEntries(['status', 'driver_id', 'fiscal_period', 'date_from', 'date_to', 'q'].map((k) => [k, String(f.get(k) ?? '') || undefined])) });
+    set({
+      page: undefined,
+      ...Object.fromEntries(
+        ['status', 'driver_id', 'fiscal_period', 'date_from', 'date_to', 'q'].map((k) => [
+          k,
+          String(f.get(k) ?? '') || undefined,
+        ]),
+      ),
+    });
   };
   return (
     <section>
@@ -112,13 +137,22 @@ const Receipts = () => {
       <SubNav />
       <RunPanel />
       <form className="filters" onSubmit={onFilter} key={search}>
-        <Select label={s.status} name="status" defaultValue={params.status ?? ''} options={[['', t.common.all], ...STATUSES.map((x) => [x, x] as const)]} />
+        <Select
+          label={s.status}
+          name="status"
+          defaultValue={params.status ?? ''}
+          options={[['', t.common.all], ...STATUSES.map((x) => [x, x] as const)]}
+        />
         <Input label={t.fields.driver_id} name="driver_id" type="number" defaultValue={params.driver_id} />
         <Input label={s.period} name="fiscal_period" defaultValue={params.fiscal_period} />
         <Input label={t.fields.date_from} name="date_from" type="date" defaultValue={params.date_from} />
         <Input label={t.fields.date_to} name="date_to" type="date" defaultValue={params.date_to} />
         <Input label={s.q} name="q" defaultValue={params.q} />
-        <div className="buttons"><button type="submit" className="primary">{t.common.filter}</button></div>
+        <div className="buttons">
+          <button type="submit" className="primary">
+            {t.common.filter}
+          </button>
+        </div>
       </form>
       <QueryView query={list}>
         {(data) => (
@@ -134,12 +168,17 @@ const Receipts = () => {
 
 const ReceiptDetail = () => {
   const id = Number(useParams<{ id: string }>().id);
-  const receipt = useQuery({ queryKey: ['receipt', id], queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}', { params: { path: { id } } })) });
+  const receipt = useQuery({
+    queryKey: ['receipt', id],
+    queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}', { params: { path: { id } } })),
+  });
   return (
     <section>
       <h1>{s.detail}</h1>
       <SubNav />
-      <p><Link href={`~/console/replay/receipt/${id}`}>{s.replay}</Link></p>
+      <p>
+        <Link href={`~/console/replay/receipt/${id}`}>{s.replay}</Link>
+      </p>
       <QueryView query={receipt}>{(data) => <ReceiptBody receipt={data.receipt} />}</QueryView>
     </section>
   );
@@ -157,8 +196,15 @@ const ActionForm = ({ action, onDone }: { action: Action; onDone: (message: stri
     setErr(null);
     try {
       const path = { id: action.item.id };
-      if (action.kind === 'annul') await unwrap(client.POST('/admin/settlements/receipts/{id}/annul', { params: { path }, body: { reason } }));
-      else await unwrap(client.POST('/admin/settlements/receipts/{id}/mark-external', { params: { path }, body: { reason, reference } }));
+      if (action.kind === 'annul')
+        await unwrap(client.POST('/admin/settlements/receipts/{id}/annul', { params: { path }, body: { reason } }));
+      else
+        await unwrap(
+          client.POST('/admin/settlements/receipts/{id}/mark-external', {
+            params: { path },
+            body: { reason, reference },
+          }),
+        );
       await queryClient.invalidateQueries();
       onDone(action.kind === 'annul' ? s.annulled : s.markedExternal);
     } catch (err) {
@@ -170,11 +216,17 @@ const ActionForm = ({ action, onDone }: { action: Action; onDone: (message: stri
     <form className="panel stack" onSubmit={submit} noValidate aria-label={title}>
       <h2>{title}</h2>
       <Input label={t.common.reason} error={formState.errors.reason?.message} {...register('reason')} />
-      {action.kind === 'external' && <Input label={t.common.reference} error={formState.errors.reference?.message} {...register('reference')} />}
+      {action.kind === 'external' && (
+        <Input label={t.common.reference} error={formState.errors.reference?.message} {...register('reference')} />
+      )}
       {error !== null && <ErrorView error={error} />}
       <div className="buttons">
-        <button type="submit" className="primary" disabled={formState.isSubmitting}>{t.common.confirm}</button>
-        <button type="button" onClick={() => onDone('')}>{t.common.cancel}</button>
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
+          {t.common.confirm}
+        </button>
+        <button type="button" onClick={() => onDone('')}>
+          {t.common.cancel}
+        </button>
       </div>
     </form>
   );
@@ -185,11 +237,16 @@ const Tray = () => {
   const queryClient = useQueryClient();
   const failureKind = (['business', 'deadline'] as const).find((k) => k === params.failure_kind);
   const query = { limit: 25, page: Number(params.page ?? 1), failure_kind: failureKind };
-  const tray = useQuery({ queryKey: ['tray', query], placeholderData: keepPreviousData, queryFn: () => unwrap(client.GET('/admin/settlements/tray', { params: { query } })) });
+  const tray = useQuery({
+    queryKey: ['tray', query],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(client.GET('/admin/settlements/tray', { params: { query } })),
+  });
   const [action, setAction] = useState<Action | null>(null);
   const [message, setMessage] = useState('');
   const retry = useMutation({
-    mutationFn: (id: number) => unwrap(client.POST('/admin/settlements/receipts/{id}/retry', { params: { path: { id } } })),
+    mutationFn: (id: number) =>
+      unwrap(client.POST('/admin/settlements/receipts/{id}/retry', { params: { path: { id } } })),
     onSuccess: (r) => {
       setMessage(s.retried(r.receipt.status));
       void queryClient.invalidateQueries();
@@ -197,8 +254,16 @@ const Tray = () => {
   });
   const columns = useMemo<ColumnDef<TrayItem, unknown>[]>(
     () => [
-      { id: 'receipt_number', header: s.number, cell: ({ row }) => <Link href={`/receipts/${row.original.id}`}>{row.original.receipt_number}</Link> },
-      { id: 'driver', header: s.driver, cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})` },
+      {
+        id: 'receipt_number',
+        header: s.number,
+        cell: ({ row }) => <Link href={`/receipts/${row.original.id}`}>{row.original.receipt_number}</Link>,
+      },
+      {
+        id: 'driver',
+        header: s.driver,
+        cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})`,
+      },
       { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.number(row.original.payable_usd) },
       { id: 'failure_reason', header: s.failure, cell: ({ row }) => row.original.failure_reason ?? '—' },
       { id: 'failure_kind', header: s.failureKind, cell: ({ row }) => row.original.failure_kind ?? '—' },
@@ -213,15 +278,32 @@ const Tray = () => {
             <button
               type="button"
               disabled={row.original.failure_kind === 'deadline' || retry.isPending}
-              onClick={() => { setMessage(''); retry.mutate(row.original.id); }}
+              onClick={() => {
+                setMessage('');
+                retry.mutate(row.original.id);
+              }}
               aria-label={`${s.retry} ${row.original.receipt_number}`}
             >
               {s.retry}
             </button>
-            <button type="button" onClick={() => { setMessage(''); setAction({ kind: 'annul', item: row.original }); }} aria-label={`${s.annul} ${row.original.receipt_number}`}>
+            <button
+              type="button"
+              onClick={() => {
+                setMessage('');
+                setAction({ kind: 'annul', item: row.original });
+              }}
+              aria-label={`${s.annul} ${row.original.receipt_number}`}
+            >
               {s.annul}
             </button>
-            <button type="button" onClick={() => { setMessage(''); setAction({ kind: 'external', item: row.original }); }} aria-label={`${s.markExternal} ${row.original.receipt_number}`}>
+            <button
+              type="button"
+              onClick={() => {
+                setMessage('');
+                setAction({ kind: 'external', item: row.original });
+              }}
+              aria-label={`${s.markExternal} ${row.original.receipt_number}`}
+            >
               {s.markExternal}
             </button>
           </div>
@@ -239,12 +321,25 @@ const Tray = () => {
           label={s.failureKind}
           value={failureKind ?? ''}
           onChange={(e) => set({ failure_kind: e.currentTarget.value || undefined, page: undefined })}
-          options={[['', t.common.all], ['business', 'business'], ['deadline', 'deadline']]}
+          options={[
+            ['', t.common.all],
+            ['business', 'business'],
+            ['deadline', 'deadline'],
+          ]}
         />
       </div>
       {message && <Notice>{message}</Notice>}
       {retry.isError && <ErrorView error={retry.error} />}
-      {action && <ActionForm key={`${action.kind}-${action.item.id}`} action={action} onDone={(m) => { setAction(null); setMessage(m); }} />}
+      {action && (
+        <ActionForm
+          key={`${action.kind}-${action.item.id}`}
+          action={action}
+          onDone={(m) => {
+            setAction(null);
+            setMessage(m);
+          }}
+        />
+      )}
       <QueryView query={tray}>
         {(data) => (
           <>
@@ -257,10 +352,22 @@ const Tray = () => {
   );
 };
 
-type ConfigForm = { cutoff_enabled: boolean; cutoff_time: string; payout_enabled: boolean; payout_time: string; min_balance: number; active_days: boolean[]; iva_prc: number; timezone: string };
+type ConfigForm = {
+  cutoff_enabled: boolean;
+  cutoff_time: string;
+  payout_enabled: boolean;
+  payout_time: string;
+  min_balance: number;
+  active_days: boolean[];
+  iva_prc: number;
+  timezone: string;
+};
 
 const Config = () => {
-  const config = useQuery({ queryKey: ['settlement-config'], queryFn: () => unwrap(client.GET('/admin/settlements/config')) });
+  const config = useQuery({
+    queryKey: ['settlement-config'],
+    queryFn: () => unwrap(client.GET('/admin/settlements/config')),
+  });
   return (
     <section>
       <h1>{s.config}</h1>
@@ -281,34 +388,68 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
     setSaved(false);
     setErr(null);
     try {
-      await unwrap(client.PATCH('/admin/settlements/config', { body: { ...body, min_balance: Number(body.min_balance), iva_prc: Number(body.iva_prc) } }));
+      await unwrap(
+        client.PATCH('/admin/settlements/config', {
+          body: { ...body, min_balance: Number(body.min_balance), iva_prc: Number(body.iva_prc) },
+        }),
+      );
       await queryClient.invalidateQueries({ queryKey: ['settlement-config'] });
       setSaved(true);
     } catch (err) {
-      if (!applyFieldErrors(err, setError, ['cutoff_time', 'payout_time', 'min_balance', 'iva_prc', 'timezone', 'active_days'])) setErr(err);
+      if (
+        !applyFieldErrors(err, setError, [
+          'cutoff_time',
+          'payout_time',
+          'min_balance',
+          'iva_prc',
+          'timezone',
+          'active_days',
+        ])
+      )
+        setErr(err);
     }
   });
   const e = formState.errors;
   return (
     <form className="stack panel" onSubmit={submit} noValidate>
       <p className="muted">{s.configOnlySuper}</p>
-      <label><input type="checkbox" {...register('cutoff_enabled')} /> {s.cutoffEnabled}</label>
+      <label>
+        <input type="checkbox" {...register('cutoff_enabled')} /> {s.cutoffEnabled}
+      </label>
       <Input label={s.cutoffTime} error={e.cutoff_time?.message} {...register('cutoff_time')} />
-      <label><input type="checkbox" {...register('payout_enabled')} /> {s.payoutEnabled}</label>
+      <label>
+        <input type="checkbox" {...register('payout_enabled')} /> {s.payoutEnabled}
+      </label>
       <Input label={s.payoutTime} error={e.payout_time?.message} {...register('payout_time')} />
-      <Input label={s.minBalance} type="number" step="0.01" error={e.min_balance?.message} {...register('min_balance')} />
+      <Input
+        label={s.minBalance}
+        type="number"
+        step="0.01"
+        error={e.min_balance?.message}
+        {...register('min_balance')}
+      />
       <fieldset>
         <legend>{s.activeDays}</legend>
         {s.days.map((d, i) => (
-          <label key={d} className="badge"><input type="checkbox" {...register(`active_days.${i}` as const)} /> {d}</label>
+          <label key={d} className="badge">
+            <input type="checkbox" {...register(`active_days.${i}` as const)} /> {d}
+          </label>
         ))}
-        {e.active_days?.message && <span className="field-error" role="alert">{e.active_days.message}</span>}
+        {e.active_days?.message && (
+          <span className="field-error" role="alert">
+            {e.active_days.message}
+          </span>
+        )}
       </fieldset>
       <Input label={s.iva} type="number" step="0.01" error={e.iva_prc?.message} {...register('iva_prc')} />
       <Input label={s.timezone} error={e.timezone?.message} {...register('timezone')} />
       {saved && <Notice>{s.saved}</Notice>}
       {error !== null && <ErrorView error={error} />}
-      <div className="buttons"><button type="submit" className="primary" disabled={formState.isSubmitting}>{t.common.save}</button></div>
+      <div className="buttons">
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
+          {t.common.save}
+        </button>
+      </div>
     </form>
   );
 };

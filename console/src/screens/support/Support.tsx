@@ -25,7 +25,8 @@ const Inbox = () => {
   const inbox = useInfiniteQuery({
     queryKey: ['support-inbox', bucket, kind],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => unwrap(client.GET('/admin/order-support', { params: { query: { bucket, kind, limit: 25, cursor: pageParam } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(client.GET('/admin/order-support', { params: { query: { bucket, kind, limit: 25, cursor: pageParam } } })),
     getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
     refetchInterval: 15_000,
   });
@@ -34,7 +35,13 @@ const Inbox = () => {
       <h1>{s.title}</h1>
       <nav className="tabs" aria-label={s.title}>
         {(['pool', 'mine'] as const).map((b) => (
-          <button key={b} type="button" aria-pressed={bucket === b} className={bucket === b ? 'primary' : undefined} onClick={() => setBucket(b)}>
+          <button
+            key={b}
+            type="button"
+            aria-pressed={bucket === b}
+            className={bucket === b ? 'primary' : undefined}
+            onClick={() => setBucket(b)}
+          >
             {b === 'pool' ? s.pool : s.mine}
           </button>
         ))}
@@ -44,7 +51,11 @@ const Inbox = () => {
           label={s.kind}
           value={kind ?? ''}
           onChange={(e) => setKind((['driver', 'client'] as const).find((k) => k === e.currentTarget.value))}
-          options={[['', t.common.all], ['driver', s.kinds.driver], ['client', s.kinds.client]]}
+          options={[
+            ['', t.common.all],
+            ['driver', s.kinds.driver],
+            ['client', s.kinds.client],
+          ]}
         />
       </div>
       <QueryView query={inbox}>
@@ -57,13 +68,24 @@ const Inbox = () => {
                 {items.map((i) => (
                   <li key={i.room_id}>
                     <Link href={`/rooms/${i.room_id}`}>
-                      {s.order} #{i.order_id} · {s.kinds[i.kind]} · {i.state === 'pool' ? s.inPool : `${s.claimedBy} ${i.assigned_admin?.name ?? ''}`}
-                      <span className="meta muted"> — {i.last_message ? `${i.last_message.sender_name ?? i.last_message.sender_role}: ${i.last_message.content}` : s.noMessages}</span>
+                      {s.order} #{i.order_id} · {s.kinds[i.kind]} ·{' '}
+                      {i.state === 'pool' ? s.inPool : `${s.claimedBy} ${i.assigned_admin?.name ?? ''}`}
+                      <span className="meta muted">
+                        {' '}
+                        —{' '}
+                        {i.last_message
+                          ? `${i.last_message.sender_name ?? i.last_message.sender_role}: ${i.last_message.content}`
+                          : s.noMessages}
+                      </span>
                     </Link>
                   </li>
                 ))}
               </ul>
-              {inbox.hasNextPage && <button type="button" onClick={() => void inbox.fetchNextPage()}>{t.common.more}</button>}
+              {inbox.hasNextPage && (
+                <button type="button" onClick={() => void inbox.fetchNextPage()}>
+                  {t.common.more}
+                </button>
+              )}
             </>
           );
         }}
@@ -105,18 +127,29 @@ const Room = () => {
   const { roomId } = useParams<{ roomId: string }>();
   const id = Number(roomId);
   const queryClient = useQueryClient();
-  const room = useQuery({ queryKey: ['support-room', id], queryFn: () => unwrap(client.GET('/admin/chat-rooms/{roomId}', { params: { path: { roomId: id } } })) });
+  const room = useQuery({
+    queryKey: ['support-room', id],
+    queryFn: () => unwrap(client.GET('/admin/chat-rooms/{roomId}', { params: { path: { roomId: id } } })),
+  });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['support-room', id] });
   const state = room.data?.status.state;
   const live = useLiveChannel(room.data ? `${room.data.channel}` : undefined, refresh);
-  const claim = useMutation({ mutationFn: () => unwrap(client.POST('/admin/chat-rooms/{roomId}/claim', { params: { path: { roomId: id } } })), onSuccess: refresh });
-  const release = useMutation({ mutationFn: () => unwrap(client.POST('/admin/chat-rooms/{roomId}/release', { params: { path: { roomId: id } } })), onSuccess: refresh });
+  const claim = useMutation({
+    mutationFn: () => unwrap(client.POST('/admin/chat-rooms/{roomId}/claim', { params: { path: { roomId: id } } })),
+    onSuccess: refresh,
+  });
+  const release = useMutation({
+    mutationFn: () => unwrap(client.POST('/admin/chat-rooms/{roomId}/release', { params: { path: { roomId: id } } })),
+    onSuccess: refresh,
+  });
   const { register, handleSubmit, reset, setError, formState } = useForm<{ content: string }>();
   const [sendError, setSendError] = useState<unknown>(null);
   const send = handleSubmit(async ({ content }) => {
     setSendError(null);
     try {
-      await unwrap(client.POST('/admin/chat-rooms/{roomId}/messages', { params: { path: { roomId: id } }, body: { content } }));
+      await unwrap(
+        client.POST('/admin/chat-rooms/{roomId}/messages', { params: { path: { roomId: id } }, body: { content } }),
+      );
       reset();
       refresh();
     } catch (err) {
@@ -129,33 +162,56 @@ const Room = () => {
   }, [room.data?.messages.length]);
   return (
     <section>
-      <h1>{s.conversation} #{id}</h1>
-      <p><Link href="/">{s.title}</Link></p>
+      <h1>
+        {s.conversation} #{id}
+      </h1>
+      <p>
+        <Link href="/">{s.title}</Link>
+      </p>
       <QueryView query={room}>
         {(data) => (
           <div className="stack">
             <p>
               {s.order} #{data.order_id} · {s.kinds[data.kind]} ·{' '}
               {data.status.state === 'pool' ? s.inPool : `${s.claimedBy} ${data.status.assigned_admin?.name ?? ''}`} ·{' '}
-              <span className="badge" role="status">{live ? s.live : s.offline}</span>
+              <span className="badge" role="status">
+                {live ? s.live : s.offline}
+              </span>
             </p>
             <div className="buttons">
-              {state === 'pool' && <button type="button" className="primary" onClick={() => claim.mutate()} disabled={claim.isPending}>{s.claim}</button>}
-              {state === 'claimed' && <button type="button" onClick={() => release.mutate()} disabled={release.isPending}>{s.release}</button>}
+              {state === 'pool' && (
+                <button type="button" className="primary" onClick={() => claim.mutate()} disabled={claim.isPending}>
+                  {s.claim}
+                </button>
+              )}
+              {state === 'claimed' && (
+                <button type="button" onClick={() => release.mutate()} disabled={release.isPending}>
+                  {s.release}
+                </button>
+              )}
             </div>
             {claim.isError && <ErrorView error={claim.error} />}
             {release.isError && <ErrorView error={release.error} />}
             <ol className="chat" tabIndex={0} ref={listRef} aria-label={s.conversation} aria-live="polite">
               {data.messages.map((m) => (
                 <li key={m.id} className={m.sender_role}>
-                  <strong>{m.sender_name ?? m.sender_role}</strong> <span className="muted">{fmt.dateTime(m.created_at)}</span>
+                  <strong>{m.sender_name ?? m.sender_role}</strong>{' '}
+                  <span className="muted">{fmt.dateTime(m.created_at)}</span>
                   <div>{m.content}</div>
                 </li>
               ))}
             </ol>
             <form className="row" onSubmit={send} noValidate>
-              <Input label={s.message} maxLength={500} autoComplete="off" error={formState.errors.content?.message} {...register('content', { required: true })} />
-              <button type="submit" className="primary" disabled={formState.isSubmitting}>{s.send}</button>
+              <Input
+                label={s.message}
+                maxLength={500}
+                autoComplete="off"
+                error={formState.errors.content?.message}
+                {...register('content', { required: true })}
+              />
+              <button type="submit" className="primary" disabled={formState.isSubmitting}>
+                {s.send}
+              </button>
             </form>
             {sendError !== null && <ErrorView error={sendError} />}
           </div>
