@@ -53,35 +53,29 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     const status = statusOf[err.kind];
     const retryAfterSeconds = retryAfterOf(status, err.details);
     if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-    res
-      .status(status)
-      .json({
-        error: err.code,
-        message: err.message,
-        ...extra,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      });
+    res.status(status).json({
+      error: err.code,
+      message: err.message,
+      ...extra,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
     return;
   }
   if (err instanceof ZodError) {
-    res
-      .status(422)
-      .json({
-        error: 'ValidationError',
-        message: 'The given data was invalid.',
-        details: { fieldErrors: fieldErrorsOf(err) },
-      });
+    res.status(422).json({
+      error: 'ValidationError',
+      message: 'The given data was invalid.',
+      details: { fieldErrors: fieldErrorsOf(err) },
+    });
     return;
   }
   const e = err as { type?: string; status?: number; statusCode?: number };
   if (e?.type === 'entity.parse.failed') {
-    res
-      .status(422)
-      .json({
-        error: 'ValidationError',
-        message: 'The body is not valid JSON.',
-        details: { fieldErrors: { _body: ['Malformed JSON'] } },
-      });
+    res.status(422).json({
+      error: 'ValidationError',
+      message: 'The body is not valid JSON.',
+      details: { fieldErrors: { _body: ['Malformed JSON'] } },
+    });
     return;
   }
   if (e?.type === 'entity.too.large') {
@@ -98,25 +92,21 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
   const db = err as { code?: unknown; severity?: unknown };
   if (typeof db?.code === 'string' && db.code.startsWith('22') && db.severity !== undefined) {
     req.log?.warn({ err }, 'database rejected a value');
-    res
-      .status(422)
-      .json({
-        error: 'ValidationError',
-        message: 'A value is out of the accepted range or format.',
-        details: { fieldErrors: { _: ['A value is out of the accepted range or format.'] } },
-      });
+    res.status(422).json({
+      error: 'ValidationError',
+      message: 'A value is out of the accepted range or format.',
+      details: { fieldErrors: { _: ['A value is out of the accepted range or format.'] } },
+    });
     return;
   }
   // Other client errors raised by Express itself (a path segment that is not valid percent-encoding is
   // a 400 from the router) keep their status, with our error shape.
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    res
-      .status(status)
-      .json({
-        error: status === 404 ? 'RouteNotFound' : 'BadRequest',
-        message: 'The request could not be understood.',
-      });
+    res.status(status).json({
+      error: status === 404 ? 'RouteNotFound' : 'BadRequest',
+      message: 'The request could not be understood.',
+    });
     return;
   }
   req.log?.error({ err }, 'unhandled error');

@@ -69,14 +69,12 @@ describe('promotion campaign: creating and editing', () => {
       now: NOW,
     });
     const past = campaign.givenCommands(create());
-    past
-      .when(update({ name: 'Otra', active: false }, ['name', 'active']))
-      .then([
-        {
-          type: 'PromotionUpdated',
-          data: { promotionId: 7, changes: { name: 'Otra', active: false }, updatedAt: NOW.toISOString() },
-        },
-      ]);
+    past.when(update({ name: 'Otra', active: false }, ['name', 'active'])).then([
+      {
+        type: 'PromotionUpdated',
+        data: { promotionId: 7, changes: { name: 'Otra', active: false }, updatedAt: NOW.toISOString() },
+      },
+    ]);
     // A driver audience with the stored client scope is an effective combination the campaign refuses.
     past
       .when(update({ audience: 'DRIVER' }, ['audience']))

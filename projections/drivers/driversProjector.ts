@@ -159,13 +159,11 @@ export const driversProjector = projector('drivers', {
           recorded_at: new Date(e.data.recordedAt),
         })
         .onConflict((oc) =>
-          oc
-            .columns(['driver_id', 'type'])
-            .doUpdateSet({
-              expires_at: e.data.expiresAt,
-              file_url: e.data.fileUrl,
-              recorded_at: new Date(e.data.recordedAt),
-            }),
+          oc.columns(['driver_id', 'type']).doUpdateSet({
+            expires_at: e.data.expiresAt,
+            file_url: e.data.fileUrl,
+            recorded_at: new Date(e.data.recordedAt),
+          }),
         )
         .execute(),
     DriverKycSubmitted: (trx, e: E<DriverKycSubmittedData>) =>

@@ -10,11 +10,9 @@ export const HistoryItem = z.object({
   actor: z.object({ id: z.union([z.number(), z.string()]).nullable(), role: z.string() }).nullable(),
   correlation_id: z.string().nullable(),
   causation_id: z.string().nullable(),
-  data: z
-    .record(z.string(), z.unknown())
-    .openapi({
-      description: "The event's own fields as recorded (after upcasting); their shape is that of the event `type`",
-    }),
+  data: z.record(z.string(), z.unknown()).openapi({
+    description: "The event's own fields as recorded (after upcasting); their shape is that of the event `type`",
+  }),
 });
 
 export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => ({
