@@ -51,9 +51,12 @@ export interface ReactionContext {
  * event ids derived from the cause and `purpose`, so `purpose` is unique among one cause's commands.
  */
 export interface Send {
-  // The runner pairs each command with its own decider; reactions build them with `send`.
+  // The runner pairs each command with its own decider; reactions build them with `send`, which checks the
+  // pair. A list of sends holds deciders of every command and state type, so here they can only be any.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   decider: Decider<any, any, DomainEvent>;
   streamId: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   command: CommandFor<any, any>;
   purpose: string;
   /**
@@ -71,7 +74,7 @@ export const send = <C, S, E extends DomainEvent>(
   purpose: string,
   options: Pick<Send, 'eventIds' | 'attempts'> = {},
 ): Send => ({
-  decider: decider as unknown as Decider<any, any, DomainEvent>,
+  decider: decider as unknown as Send['decider'],
   streamId,
   command,
   purpose,

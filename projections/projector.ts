@@ -2,12 +2,15 @@ import type { Db, Trx } from '../infra/db/database.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { BusMessage } from '../infra/bus/port.js';
 
+/**
+ * An event as a registry of handlers by type meets it: each handler knows its own event's data, the
+ * registry cannot say which, and a handler typed for one event must still be assignable to it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: parameter bivariance of a registry
+export type AnyRecordedEvent = RecordedEvent<string, any>;
+
 /** `emit` hands a message to the runner, which publishes it once the handler's transaction has committed. */
-export type EventHandler = (
-  trx: Trx,
-  event: RecordedEvent<string, any>,
-  emit: (message: BusMessage) => void,
-) => Promise<unknown>;
+export type EventHandler = (trx: Trx, event: AnyRecordedEvent, emit: (message: BusMessage) => void) => Promise<unknown>;
 
 /** An event's optional ISO instant as a timestamptz column takes it. */
 export const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
@@ -32,7 +35,7 @@ export interface Projector {
    */
   settledOnRead?: boolean;
   /** Messages that follow from the event alone, fanned out after the batch that holds it has committed. */
-  publish?: (event: RecordedEvent<string, any>, db: Db) => Promise<BusMessage[]> | BusMessage[];
+  publish?: (event: AnyRecordedEvent, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }
 
 export const projector = (name: string, spec: Omit<Projector, 'name'>): Projector => ({ name, ...spec });

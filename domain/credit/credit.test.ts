@@ -241,8 +241,10 @@ describe('the books always balance', () => {
         if (e.type === 'CreditRedeemed' || e.type === 'CreditRefunded')
           expect(e.data.balancesAfter).toEqual(s.balances);
         if (e.type === 'CreditGranted') credited += e.data.amountCents;
-        if (e.type === 'CreditAdjusted')
-          e.data.direction === 'CREDIT' ? (credited += e.data.amountCents) : (debited += e.data.amountCents);
+        if (e.type === 'CreditAdjusted') {
+          if (e.data.direction === 'CREDIT') credited += e.data.amountCents;
+          else debited += e.data.amountCents;
+        }
         if (e.type === 'CreditGranted' || e.type === 'CreditAdjusted')
           expect(e.data.balanceAfterCents).toBe(s.balances[e.data.scope]);
       }

@@ -1,8 +1,14 @@
+import type { AnyRecordedEvent } from '../projector.js';
 import { driverUserTrackers, userOfDriver } from './driverUsers.js';
 import type { NotificationRule, NotificationRuleSet } from './ruleTypes.js';
 
 const toDriver =
-  (type: string, title: string, body: (data: any) => string, priority: 'normal' | 'high' = 'high'): NotificationRule =>
+  (
+    type: string,
+    title: string,
+    body: (data: AnyRecordedEvent['data']) => string,
+    priority: 'normal' | 'high' = 'high',
+  ): NotificationRule =>
   async (e, { trx }) => {
     const userId = await userOfDriver(trx, e.data?.driverId);
     return userId === null

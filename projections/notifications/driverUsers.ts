@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Trx } from '../../infra/db/database.js';
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { idOf } from './ruleTypes.js';
+import type { AnyRecordedEvent } from '../projector.js';
 
 /**
  * Driver events and order events name the driver profile (driverId); the inbox belongs to the app user.
@@ -28,7 +28,7 @@ export const driverUsersMigrations: Record<string, Migration> = {
   },
 };
 
-export const driverUserTrackers: Record<string, (trx: Trx, e: RecordedEvent<string, any>) => Promise<void>> = {
+export const driverUserTrackers: Record<string, (trx: Trx, e: AnyRecordedEvent) => Promise<void>> = {
   DriverRegistered: async (trx, e) => {
     const driverId = idOf(e.data?.driverId);
     const userId = idOf(e.data?.userId);

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { projector, type EventHandler } from '../projector.js';
+import { projector, type EventHandler, type AnyRecordedEvent } from '../projector.js';
 import type {
   AllNotificationsReadData,
   NotificationDeletedData,
@@ -75,7 +75,7 @@ export const notificationMigrations: Record<string, Migration> = {
  */
 const FANOUT_MAX_AGE_MS = 15 * 60_000;
 
-type E = RecordedEvent<string, any>;
+type E = AnyRecordedEvent;
 type Emit = (message: BusMessage) => void;
 
 const channelOf = (userId: number | string) => `notifications.${userId}`;

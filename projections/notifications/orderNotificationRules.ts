@@ -1,10 +1,10 @@
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { Trx } from '../../infra/db/database.js';
 import { userOfDriver } from './driverUsers.js';
 import { orderPartiesOf, orderPartyTrackers } from './orderParties.js';
 import { idOf, usdText, type NotificationDraft, type NotificationRuleSet } from './ruleTypes.js';
+import type { AnyRecordedEvent } from '../projector.js';
 
-type E = RecordedEvent<string, any>;
+type E = AnyRecordedEvent;
 
 const clientOf = async (trx: Trx, e: E) =>
   idOf(e.data?.clientId) ?? (await orderPartiesOf(trx, e.data?.orderId)).clientId;

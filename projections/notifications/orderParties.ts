@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Trx } from '../../infra/db/database.js';
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { idOf } from './ruleTypes.js';
+import type { AnyRecordedEvent } from '../projector.js';
 
 /**
  * Who the client and the assigned driver of each order are, as far as the inbox needs to know: several order
@@ -40,14 +40,14 @@ const upsert = async (trx: Trx, orderId: number, values: { client_id?: number | 
     .execute();
 };
 
-const track = async (trx: Trx, e: RecordedEvent<string, any>) => {
+const track = async (trx: Trx, e: AnyRecordedEvent) => {
   const orderId = idOf(e.data?.orderId);
   if (orderId === null) return;
   await upsert(trx, orderId, { client_id: idOf(e.data?.clientId), driver_id: idOf(e.data?.driverId) });
 };
 
 /** Events that name an order's client or its assigned driver (OfferPlaced names a bidder, not the driver). */
-export const orderPartyTrackers: Record<string, (trx: Trx, e: RecordedEvent<string, any>) => Promise<void>> = {
+export const orderPartyTrackers: Record<string, (trx: Trx, e: AnyRecordedEvent) => Promise<void>> = {
   OrderCreated: track,
   OfferAccepted: track,
 };

@@ -1,5 +1,5 @@
 import type { Trx } from '../../infra/db/database.js';
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
+import type { AnyRecordedEvent } from '../projector.js';
 
 export const NOTIFICATION_PRIORITIES = ['low', 'normal', 'high'] as const;
 export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
@@ -20,7 +20,7 @@ export interface NotificationDraft {
  * entry whose recipient cannot be found is dropped, never an error that would stop the projector.
  */
 export type NotificationRule = (
-  event: RecordedEvent<string, any>,
+  event: AnyRecordedEvent,
   ctx: { trx: Trx },
 ) => NotificationDraft[] | Promise<NotificationDraft[]>;
 
@@ -29,7 +29,7 @@ export interface NotificationRuleSet {
   types: readonly string[];
   rules: Record<string, NotificationRule>;
   /** Bookkeeping the rules rely on (e.g. who the parties of an order are), applied before the rules. */
-  trackers?: Record<string, (trx: Trx, event: RecordedEvent<string, any>) => Promise<void>>;
+  trackers?: Record<string, (trx: Trx, event: AnyRecordedEvent) => Promise<void>>;
   /** Tables the trackers write (recreated with the inbox on a rebuild). */
   tables?: string[];
 }

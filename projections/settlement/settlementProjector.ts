@@ -4,7 +4,7 @@ import { evolveReceipt, initialReceipt } from '../../domain/settlement/receipt.j
 import type { ConfigEvent } from '../../domain/settlement/config.js';
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { projector, type EventHandler } from '../projector.js';
+import { projector, type EventHandler, type AnyRecordedEvent } from '../projector.js';
 import './tables.js';
 
 /** The wallet's ledger event (its contract, #10): the fields the cutoff reads. */
@@ -32,7 +32,7 @@ const PayoutAccountSet = z.object({
   accountType: z.string().nullable().optional(),
 });
 
-const receiptEvent: EventHandler = async (trx: Trx, e: RecordedEvent<string, any>) => {
+const receiptEvent: EventHandler = async (trx: Trx, e: AnyRecordedEvent) => {
   const event = { type: e.type, data: e.data } as ReceiptEvent;
   const receiptId = event.data.receiptId;
   const row = await trx

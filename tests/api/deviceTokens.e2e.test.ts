@@ -149,8 +149,11 @@ describe('push through an FCM-style provider', () => {
           ),
         );
         requests.push({ authorization: req.headers.authorization, message });
-        for (const w of [...waiters])
-          if (requests.length >= w.count) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+        for (const w of [...waiters]) {
+          if (requests.length < w.count) continue;
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
       });
     });
     await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));

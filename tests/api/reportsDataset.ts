@@ -131,7 +131,7 @@ export const buildDataset = async (): Promise<Dataset> => {
   // o2: online, counter-offer (driver gross 40), a failed payment then a confirmed one, rated 4.
   const o2 = await create(diego, { basePrice: 30, litersRequested: 3000, paymentMethod: 'PAYPROV_DI' });
   step(2);
-  order = await acceptOffer(diego, await bid(bruno, o2, 40));
+  await acceptOffer(diego, await bid(bruno, o2, 40));
   must('prepare', await api.post(`/orders/${o2}/payment/prepare`, diego.token, PAYER), 200);
   must('bad otp', await api.post(`/orders/${o2}/payment/report`, diego.token, { ...PAYER, otp: '000000' }), 400);
   must('prepare again', await api.post(`/orders/${o2}/payment/prepare`, diego.token, PAYER), 200);

@@ -28,7 +28,11 @@ export const openSocket = (
   ws.on('message', (raw) => {
     const frame = JSON.parse(raw.toString());
     frames.push(frame);
-    for (const w of [...waiters]) if (w.match(frame)) waiters.splice(waiters.indexOf(w), 1) && w.resolve(frame);
+    for (const w of [...waiters]) {
+      if (!w.match(frame)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(frame);
+    }
   });
   const next = (match: (f: any) => boolean): Promise<any> => {
     const seen = frames.find(match);

@@ -42,7 +42,7 @@ const DetailQuery = z.object({ limit: limit(10), page });
 /** National id: optional V, E, J, G or P, then 6-10 digits; stored upper-case without separators. */
 const idNumber = z
   .string()
-  .transform((s) => s.replace(/[\s.\-]/g, '').toUpperCase())
+  .transform((s) => s.replace(/[\s.-]/g, '').toUpperCase())
   .refine((s) => /^[VEJGP]?\d{6,10}$/.test(s), 'must be an optional V, E, J, G or P followed by 6 to 10 digits');
 
 /** Venezuelan mobile (0412, 0414, 0416, 0422, 0424, 0426), local or +58; stored as +58 and 10 digits. */
