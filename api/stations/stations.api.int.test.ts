@@ -420,7 +420,8 @@ describe('stations: public directory and administration', () => {
       expect(early.headers.get('retry-after')).toBe('60');
       clock.advance(59_000);
 
-      // 15 minutes on: allowed. RED fresh (weight 1) against two YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
+      // 15 minutes on: allowed. RED fresh (weight 1) against two
+      // YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
       const red = await api.post(`/stations/${s.id}/reports`, driver.token, {
         color: 'RED',
         waitMinutes: 90,

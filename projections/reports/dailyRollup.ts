@@ -133,7 +133,10 @@ export const dailyRollupMigrations: Record<string, Migration> = {
 export const calendarZone = async (db: Db): Promise<string> =>
   (await db.selectFrom('report_calendar').select('timezone').executeTakeFirst())?.timezone ?? DEFAULT_CONFIG.timezone;
 
-/** A zone as PostgreSQL's AT TIME ZONE reads it: there a ±HH:MM offset is POSIX (positive west of UTC), so its sign flips. */
+/**
+ * A zone as PostgreSQL's AT TIME ZONE reads it: there a ±HH:MM
+ * offset is POSIX (positive west of UTC), so its sign flips.
+ */
 export const pgZone = (tz: string): string =>
   /^[+-]\d\d:\d\d$/.test(tz) ? `${tz[0] === '+' ? '-' : '+'}${tz.slice(1)}` : tz;
 

@@ -25,7 +25,10 @@ import type { ReportOrderRow } from './reportTables.js';
 
 type E<D> = RecordedEvent<string, D>;
 
-/** A cancelled or expired order counts as recovered when its client gets an order delivered that was placed within this long after. */
+/**
+ * A cancelled or expired order counts as recovered when its client
+ * gets an order delivered that was placed within this long after.
+ */
 export const RECOVERY_WINDOW_HOURS = 24;
 
 /** The four stages the cancellations report names: bidding counts as BROADCASTING, arrival as IN_PROGRESS. */

@@ -163,7 +163,10 @@ const sampleOf = (doc: Parameters<typeof resolve>[0], schema: Schema | undefined
   }
 };
 
-/** `base` with the value at `path` replaced by raw JSON text (which may be beyond what JSON.stringify writes, e.g. 1e999). */
+/**
+ * `base` with the value at `path` replaced by raw JSON text
+ * (which may be beyond what JSON.stringify writes, e.g. 1e999).
+ */
 const withRaw = (base: Json, path: (string | number)[], rawValue: string): string => {
   const marker = '\u0001RAW\u0001';
   const copy = structuredClone(base) as Record<string | number, Json>;

@@ -80,7 +80,8 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       failure_kind: 'deadline',
       failure_reason: 'reconcile_deadline_exceeded',
     });
-    // A RJCT arriving after the deadline (redelivered) is recorded once, but the money's fate is still unknown: it stays a deadline failure.
+    // A RJCT arriving after the deadline (redelivered) is recorded once,
+    // but the money's fate is still unknown: it stays a deadline failure.
     for (let i = 0; i < 2; i++)
       expect(
         (

@@ -7,8 +7,9 @@ import { startTestService, type TestService } from '../support/testService.js';
  * Chat message POST → websocket receipt latency, with SOCKETS sockets connected across ROOMS client-driver
  * rooms (half of each room's sockets the client's, half the driver's). In each room one message at a time,
  * the next once every socket of the room has it; first one room at a time (latency without load), then
- * every room side by side. A sample is the time from just before the POST to one socket's receipt. Once on the embedded default (PGlite, in-process bus); once on
- * PostgreSQL + NATS with the sockets on a second instance (the message crosses NATS), when those servers answer.
+ * every room side by side. A sample is the time from just before the POST to one socket's receipt. Once on the embedded
+ * default (PGlite, in-process bus); once on PostgreSQL + NATS with the sockets on a second instance (the message
+ * crosses NATS), when those servers answer.
  */
 
 const ROOMS = Number(process.env.BENCH_CHAT_ROOMS ?? 10);

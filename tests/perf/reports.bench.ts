@@ -8,12 +8,12 @@ import { startTestService, type TestService } from '../support/testService.js';
 
 /**
  * `npm run bench -- reports` on PostgreSQL (DATABASE_URL, or the local server): BENCH_REPORT_ORDERS
- * (1,000,000) orders over 12 months in 10 cities, seeded in bulk straight into the report tables in creation order (a tenth
- * of them in the last 30 days, so that window holds 100,000 rows; the daily roll-ups built from them as a
+ * (1,000,000) orders over 12 months in 10 cities, seeded in bulk straight into the report tables in creation order (a
+ * tenth of them in the last 30 days, so that window holds 100,000 rows; the daily roll-ups built from them as a
  * new report time zone builds them), 20,000 clients, 2,000 drivers. Then
  * each list route's first page over the last 30 days, default order and the most expensive sort key
- * (p50/p99 over BENCH_REPORT_RUNS requests, from the request to the body's last byte), and the orders export of that window as CSV and XLSX
- * (rows/s, time to first byte, peak RSS over idle; the service runs in this process).
+ * (p50/p99 over BENCH_REPORT_RUNS requests, from the request to the body's last byte), and the orders export of that
+ * window as CSV and XLSX (rows/s, time to first byte, peak RSS over idle; the service runs in this process).
  */
 
 const ORDERS = Number(process.env.BENCH_REPORT_ORDERS ?? 1_000_000);
@@ -119,7 +119,8 @@ const timeLists = async (t: TestService, token: string, window: string) => {
           ? extra
           : `${window}${extra ? `&${extra}` : ''}`;
       const ms: number[] = [];
-      // Once through the test client (status and OpenAPI contract checked), then timed to the last byte of the body only.
+      // Once through the test client (status and OpenAPI contract
+      // checked), then timed to the last byte of the body only.
       const checked = await t.request('GET', `/api/v1/admin/reports/${r.path}?${query}`, { token });
       if (checked.status !== 200)
         throw new Error(`${r.path}?${query} answered ${checked.status}: ${JSON.stringify(checked.body)}`);

@@ -267,7 +267,10 @@ const OrdersTotals = z.object({
   neto_conductores_usd: z.number(),
 });
 
-/** Money totals count delivered orders; orders and liters count every row (docs/domain-rules.md). Summed over the daily buckets. */
+/**
+ * Money totals count delivered orders; orders and liters count
+ * every row (docs/domain-rules.md). Summed over the daily buckets.
+ */
 const totals = async (
   rc: ReportContext,
   q: OrdersQuery,
