@@ -48,9 +48,8 @@ const benchMigrations: Record<string, Migration> = {
         UNIQUE (stream_id, stream_position)
       )`.execute(db);
       for (const t of ['bench_replay', 'bench_replay_raw']) {
-        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL, type text NOT NULL, liters int NOT NULL)`.execute(
-          db,
-        );
+        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL,
+          type text NOT NULL, liters int NOT NULL)`.execute(db);
       }
     },
   },
@@ -295,7 +294,8 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
         type: string;
         data: { liters: number };
       }>(
-        `SELECT global_position, stream_id, type, data FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+        `SELECT global_position, stream_id, type, data FROM events WHERE global_position > $1 ORDER BY global_position
+          LIMIT $2`,
         [from, 500],
       );
       if (rows.length === 0) break;
