@@ -558,7 +558,8 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
         for (const f of failures)
           byRoute.set(`${f.method} ${f.route} [${f.why}]`, (byRoute.get(`${f.method} ${f.route} [${f.why}]`) ?? 0) + 1);
         console.log(
-          `${failures.length} failures out of ${sent} requests; by route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`,
+          `${failures.length} failures out of ${sent} requests; by ` +
+            `route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`,
         );
       }
       expect(failures.length, `${failures.length} of ${sent} hostile requests misbehaved (table above)`).toBe(0);

@@ -121,14 +121,17 @@ const report = (label: string, rooms: Room[], r: Awaited<ReturnType<typeof measu
   const post = [...r.posts].sort((a, b) => a - b);
   const sockets = rooms.reduce((n, room) => n + room.sockets.length, 0);
   console.log(
-    `\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`,
+    `\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} ` +
+      `sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`,
   );
   console.log('                         p50 ms   p99 ms   max ms');
   console.log(
-    `POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`,
+    `POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ` +
+      `${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`,
   );
   console.log(
-    `POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`,
+    `POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ` +
+      `${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`,
   );
 };
 

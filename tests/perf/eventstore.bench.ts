@@ -158,7 +158,9 @@ interface Row {
 const printRow = (r: Row) => {
   const ratio = `${((100 * r.adapter) / r.baseline).toFixed(0)}%`;
   console.log(
-    `  ${r.what.padEnd(44)}${fmt(r.adapter).padStart(9)}/s   ${r.baselineLabel.padEnd(31)}${fmt(r.baseline).padStart(9)}/s   ratio ${ratio.padStart(4)}${r.target ? `   ${r.target}` : ''}`,
+    `  ${r.what.padEnd(44)}${fmt(r.adapter).padStart(9)}/s   ` +
+      `${r.baselineLabel.padEnd(31)}${fmt(r.baseline).padStart(9)}/s   ` +
+      `ratio ${ratio.padStart(4)}${r.target ? `   ${r.target}` : ''}`,
   );
 };
 
@@ -170,7 +172,8 @@ const appends = async (target: Target, concurrency: number, isPostgres: boolean)
     timed(() =>
       hammer(concurrency, PHASE_MS, (w, i) =>
         pool.query(
-          'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
+          'INSERT INTO raw_events (event_id, stream_id, stream_position, ' +
+            'type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
           [randomUUID(), `raw-${run}-${w}-${i}-${randomUUID()}`, 'BenchEvent', JSON.stringify(payload(i)), '{}'],
         ),
       ),

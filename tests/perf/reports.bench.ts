@@ -153,7 +153,8 @@ const timeLists = async (t: TestService, token: string, window: string) => {
       }
       ms.sort((a, b) => a - b);
       console.log(
-        `${`${r.path} ${label}`.padEnd(44)} ${percentile(ms, 50).toFixed(1).padStart(7)}  ${percentile(ms, 99).toFixed(1).padStart(7)}`,
+        `${`${r.path} ${label}`.padEnd(44)} ${percentile(ms, 50).toFixed(1).padStart(7)} ` +
+          ` ${percentile(ms, 99).toFixed(1).padStart(7)}`,
       );
     }
   }
@@ -178,8 +179,10 @@ const timeExport = async (t: TestService, token: string, window: string, format:
   clearInterval(sampler);
   const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
   console.log(
-    `${format.padEnd(5)} ${rows.toLocaleString('en')} rows, ${mb(bytes)} MB in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s; ` +
-      `first byte ${firstByteMs.toFixed(0)} ms; RSS idle ${mb(idleRss)} MB, peak ${mb(peakRss)} MB (+${mb(peakRss - idleRss)} MB)`,
+    `${format.padEnd(5)} ${rows.toLocaleString('en')} rows, ${mb(bytes)} MB in ` +
+      `${seconds.toFixed(1)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s; ` +
+      `first byte ${firstByteMs.toFixed(0)} ms; RSS idle ${mb(idleRss)} ` +
+      `MB, peak ${mb(peakRss)} MB (+${mb(peakRss - idleRss)} MB)`,
   );
 };
 
@@ -188,7 +191,8 @@ export const run = async (): Promise<void> => {
   const t = await startTestService({ env: { LOG_LEVEL: 'silent' } });
   try {
     console.log(
-      `PostgreSQL: ${ORDERS.toLocaleString('en')} orders over 12 months in 10 cities, ${CLIENTS.toLocaleString('en')} clients, ${DRIVERS.toLocaleString('en')} drivers`,
+      `PostgreSQL: ${ORDERS.toLocaleString('en')} orders over 12 months in 10 cities, ` +
+        `${CLIENTS.toLocaleString('en')} clients, ${DRIVERS.toLocaleString('en')} drivers`,
     );
     await seed(t);
     const token = (await signInAdmin(t)).token;

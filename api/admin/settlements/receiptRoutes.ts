@@ -354,7 +354,8 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       method: 'post',
       path: '/admin/settlements/run',
       summary:
-        "Run the cutoff, payout or reconciliation now (the scheduler's code); running twice issues and pays nothing twice",
+        "Run the cutoff, payout or reconciliation now (the scheduler's " +
+        'code); running twice issues and pays nothing twice',
       tags,
       guards,
       body: RunBody,
