@@ -45,7 +45,9 @@ const messages = {
         error: {
           type: 'string',
           description:
-            'UnknownChannel (no such channel prefix), Forbidden (not yours), TooManySubscriptions (100 per socket), Unavailable (try again), UnknownMessageType, BadMessage (not a JSON object), Unauthorized (the session ended: the socket is then closed with code 4401)',
+            'UnknownChannel (no such channel prefix), Forbidden (not yours), TooManySubscriptions ' +
+            '(100 per socket), Unavailable (try again), UnknownMessageType, BadMessage (not a JSON ' +
+            'object), Unauthorized (the session ended: the socket is then closed with code 4401)',
         },
       },
       ['error'],
@@ -61,7 +63,8 @@ const messages = {
         event: { enum: ['message.created', 'room.claimed', 'room.released'] },
         data: {
           description:
-            'message.created: the message as GET /chat-rooms/{roomId}/messages lists it; room.claimed / room.released: {room_id, order_id, status}',
+            'message.created: the message as GET /chat-rooms/{roomId}/messages ' +
+            'lists it; room.claimed / room.released: {room_id, order_id, status}',
           type: 'object',
         },
       },
@@ -80,7 +83,8 @@ const messages = {
         },
         data: {
           description:
-            'notification.created: the notification as GET /notifications lists it; notification.read: {id, read_at}; notifications.read_all: {read_at}; notification.deleted: {id}',
+            'notification.created: the notification as GET /notifications lists it; notification.read: ' +
+            '{id, read_at}; notifications.read_all: {read_at}; notification.deleted: {id}',
           type: 'object',
         },
       },
@@ -97,7 +101,11 @@ export const asyncApiDocument = {
     title: 'Water delivery marketplace real time',
     version: '1.0.0',
     description:
-      'Connect a websocket to /ws on the API port with the API bearer token (Authorization header, or ?token= for browsers); a bad token is refused with 401 before the upgrade. When the token is later revoked or logged out, idles out, or its user is deactivated, the server sends an Unauthorized error and closes the socket with code 4401 (sign in again); every subscribe checks the token again. Frames are JSON text. The server pings every WS_HEARTBEAT_MS and drops a socket that missed a pong.',
+      'Connect a websocket to /ws on the API port with the API bearer token (Authorization header, or ' +
+      '?token= for browsers); a bad token is refused with 401 before the upgrade. When the token is later ' +
+      'revoked or logged out, idles out, or its user is deactivated, the server sends an Unauthorized error ' +
+      'and closes the socket with code 4401 (sign in again); every subscribe checks the token again. ' +
+      'Frames are JSON text. The server pings every WS_HEARTBEAT_MS and drops a socket that missed a pong.',
   },
   servers: {
     // The websocket shares the API's host and port; the channel's address (/ws) is the path, so the server

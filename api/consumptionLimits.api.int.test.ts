@@ -59,7 +59,8 @@ describe('consumption limits', () => {
     const rows = Array.from(
       { length: 1200 },
       (_, i) =>
-        `Pozo ${i},Calle ${i} ${'con una dirección larga '.repeat(4)},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`,
+        `Pozo ${i},Calle ${i} ` +
+        `${'con una dirección larga '.repeat(4)},${(8 + i * 0.001).toFixed(4)},-66.5,AGUA,,,Maturín,,`,
     );
     const csv = `${header}\n${rows.join('\n')}\n`;
     expect(Buffer.byteLength(csv)).toBeGreaterThan(150 * 1024);

@@ -14,7 +14,8 @@ export const IdempotencyHeaders = z.object({
     .optional()
     .openapi({
       description:
-        'Any client-chosen string (a UUID, say). Repeating the same key within 24 hours, as the same admin, answers the first result and books nothing more.',
+        'Any client-chosen string (a UUID, say). Repeating the same key within 24 ' +
+        'hours, as the same admin, answers the first result and books nothing more.',
     }),
 });
 

@@ -42,7 +42,10 @@ export interface BuildOptions {
   modules?: AppModule[];
   /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
   abort?: AbortSignal;
-  /** A database the caller opened (tests: PGlite from a migrated template) instead of the config's; the service closes it. */
+  /**
+   * A database the caller opened (tests: PGlite from a migrated
+   * template) instead of the config's; the service closes it.
+   */
   pool?: SqlPool;
 }
 

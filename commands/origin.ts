@@ -12,7 +12,10 @@ import type { EventMetadata } from '../infra/eventStore/port.js';
 /** Timers, process managers and other areas' reactions act as the system. */
 export const SYSTEM: EventMetadata = { actor: { id: null, role: 'SYSTEM' } };
 
-/** A request's caller (none before sign-in or for a provider's webhook) and request id, carried into the events it appends. */
+/**
+ * A request's caller (none before sign-in or for a provider's
+ * webhook) and request id, carried into the events it appends.
+ */
 export const metadataOf = (actor: Actor | null, requestId?: unknown): EventMetadata => ({
   ...(actor ? { actor: { id: actor.id, role: actor.role } } : {}),
   ...(typeof requestId === 'string' ? { correlationId: requestId } : {}),

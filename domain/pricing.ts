@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { grossUpByPercent, percentOf, remainderAfterPercent } from './money.js';
 
-/** docs/domain-rules.md's money table. Settings are percentages (10 means 10 %), snapshotted on the order at creation. */
+/**
+ * docs/domain-rules.md's money table. Settings are percentages (10 means 10 %), snapshotted on the order at creation.
+ */
 export const PricingSettings = z.object({
   platformCommissionPrc: z.number(),
   clientSolidaryPrc: z.number(),
@@ -18,7 +20,8 @@ export const isCash = (paymentMethod: string): boolean => paymentMethod === CASH
 /**
  * `code` names the line, `type` says how it adds up:
  * - charge lines (base_price, client_solidary) sum to clientPaysCents;
- *   clientPaysCents + the adjustment line (promo_credit, negative, present only when credit applies) = clientChargedCents;
+ *   clientPaysCents + the adjustment line (promo_credit, negative,
+ *   present only when credit applies) = clientChargedCents;
  * - base_price − the deduction lines (platform_revenue, driver_solidary) = driverReceivesCents;
  * - client_solidary + driver_solidary + platform_solidary (type contribution: the platform's own share,
  *   not paid by the client) = solidaryFundCents.

@@ -39,7 +39,9 @@ export const ConfigSchema = z.object({
   PAYMENT_PROVIDER_URL: z.string().url().optional(),
   PAYMENT_PROVIDER_KEY: z.string().optional(),
   MAPS_API_KEY: z.string().optional(),
-  /** Base URL of the Google-style maps API (…/geocode/json, …/place/…/json hang below it); required with MAPS_API_KEY. */
+  /**
+   * Base URL of the Google-style maps API (…/geocode/json, …/place/…/json hang below it); required with MAPS_API_KEY.
+   */
   MAPS_PROVIDER_URL: z.string().url().optional(),
   /** Bounded wait for one maps-provider call; longer is 502 UpstreamError. */
   MAPS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
@@ -114,14 +116,25 @@ export const ConfigSchema = z.object({
   // ops (#13)
   /** /ready fails "projections" only when the oldest event some projector has not applied is older than this. */
   READY_MAX_PROJECTION_LAG_MS: intSetting(5000),
-  /** PGlite's shared_buffers in MB: the embedded store is one connection, PostgreSQL's 128 MB default is mostly idle there. */
+  /**
+   * PGlite's shared_buffers in MB: the embedded store is one
+   * connection, PostgreSQL's 128 MB default is mostly idle there.
+   */
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).default(16),
   // --- #14 apicontract ---
-  /** Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this clearly marked development rate is seeded so a first order works; 0 seeds none. */
+  /**
+   * Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this
+   * clearly marked development rate is seeded so a first order works; 0 seeds none.
+   */
   DEVELOPMENT_RATE_VES: z.coerce.number().nonnegative().default(36.5),
-  /** OTP code requests one client IP may make per OTP_RATE_WINDOW_MINUTES, whatever the phones (with OTP_RATE_LIMIT). */
+  /**
+   * OTP code requests one client IP may make per OTP_RATE_WINDOW_MINUTES, whatever the phones (with OTP_RATE_LIMIT).
+   */
   OTP_REQUESTS_PER_IP_PER_WINDOW: z.coerce.number().int().positive().default(20),
-  /** Express 'trust proxy': unset trusts no proxy (req.ip is the socket's address); e.g. 1, loopback, or a subnet behind a load balancer. */
+  /**
+   * Express 'trust proxy': unset trusts no proxy (req.ip is the socket's
+   * address); e.g. 1, loopback, or a subnet behind a load balancer.
+   */
   TRUST_PROXY: z.string().optional(),
   // Settlement (#11)
   /** Base URL of the payout provider; unset: the simulator (docs/domain-rules.md, settlement receipts). */

@@ -45,7 +45,9 @@ export interface AppContext {
    * PostgreSQL and PGlite this waits only for what is named.
    */
   settle(position: number, readModels?: string[]): Promise<void>;
-  /** Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything appended so far. */
+  /**
+   * Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything appended so far.
+   */
   caughtUp(projector: string): Promise<void>;
 }
 

@@ -53,7 +53,8 @@ export const productionRefusals = (config: Config): string[] => {
   if (!config.ALLOW_SIMULATED_PROVIDERS) {
     for (const s of simulatorsOf(config))
       refusals.push(
-        `${s.variable}: required in production (unset runs the ${s.simulator}, which ${s.danger}); ALLOW_SIMULATED_PROVIDERS=true allows it`,
+        `${s.variable}: required in production (unset runs the ${s.simulator}, ` +
+          `which ${s.danger}); ALLOW_SIMULATED_PROVIDERS=true allows it`,
       );
   }
   return refusals;

@@ -24,9 +24,8 @@ declare module '../infra/db/database.js' {
 export const inlineProjectionMigrations: Record<string, Migration> = {
   '0006_inline_projections': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE inline_projections (name text PRIMARY KEY, caught_up_at timestamptz NOT NULL DEFAULT now())`.execute(
-        db,
-      );
+      await sql`CREATE TABLE inline_projections (name text PRIMARY KEY,
+        caught_up_at timestamptz NOT NULL DEFAULT now())`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE inline_projections`.execute(db);

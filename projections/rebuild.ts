@@ -107,9 +107,8 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
           await sql`SET LOCAL lock_timeout = '10s'`.execute(trx);
           if (deps.inline) {
             if (p.tables.length > 0)
-              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(
-                trx,
-              );
+              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))}
+                IN ACCESS EXCLUSIVE MODE`.execute(trx);
             await inRebuildSchema(trx);
             for (let more = true; more;) {
               const batch = await committedAfter(trx, position, batchSize);
@@ -128,9 +127,8 @@ export const rebuildProjection = async (deps: RebuildDeps, p: Projector): Promis
               .forUpdate()
               .executeTakeFirstOrThrow();
             if (p.tables.length > 0) {
-              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))} IN ACCESS EXCLUSIVE MODE`.execute(
-                trx,
-              );
+              await sql`LOCK TABLE ${sql.join(p.tables.map((t) => sql.id('public', t)))}
+                IN ACCESS EXCLUSIVE MODE`.execute(trx);
             }
             const livePosition = Number(live.position);
             if (livePosition > position) throw new Behind(livePosition);

@@ -170,7 +170,10 @@ export class ProjectionRunner {
     this.loop = this.run();
   }
 
-  /** Stops after the batch in flight has committed (the checkpoints stay consistent with the tables) and its messages are out. */
+  /**
+   * Stops after the batch in flight has committed (the checkpoints
+   * stay consistent with the tables) and its messages are out.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.notify();

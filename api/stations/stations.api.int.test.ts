@@ -420,7 +420,8 @@ describe('stations: public directory and administration', () => {
       expect(early.headers.get('retry-after')).toBe('60');
       clock.advance(59_000);
 
-      // 15 minutes on: allowed. RED fresh (weight 1) against two YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
+      // 15 minutes on: allowed. RED fresh (weight 1) against two
+      // YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
       const red = await api.post(`/stations/${s.id}/reports`, driver.token, {
         color: 'RED',
         waitMinutes: 90,
@@ -538,7 +539,8 @@ describe('stations: public directory and administration', () => {
       await freshAdmin();
       const detail = await api.get(`/stations/${s.id}`, client.token);
       expect(detail.body.reports.map((r: { id: number }) => r.id)).toEqual(ids.slice(1).reverse());
-      expect(detail.body.station.current_status).toMatchObject({ current_color: 'RED', report_count: 7 }); // reports 15 to 105 minutes old; the one 120 minutes old is out of the window
+      // reports 15 to 105 minutes old; the one 120 minutes old is out of the window
+      expect(detail.body.station.current_status).toMatchObject({ current_color: 'RED', report_count: 7 });
       expect((await api.get('/stations/999999', client.token)).body.error).toBe('StationNotFound');
       await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'INACTIVA' });
       expect((await api.get(`/stations/${s.id}`, client.token)).status).toBe(404);

@@ -26,7 +26,8 @@ const main = async () => {
   const args = Args.safeParse(values);
   if (!args.success) {
     throw new ConfigError(
-      `Usage: npm run admin:create -- --email <email> --password <at least 8 characters> [--name <name>]\n  ${args.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n  ')}`,
+      `Usage: npm run admin:create -- --email <email> --password <at least 8 characters> [--name ` +
+        `<name>]\n  ${args.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n  ')}`,
     );
   }
   const config = loadConfig();

@@ -69,7 +69,8 @@ const main = async () => {
     for (const r of results) {
       const s = r.ms / 1000;
       console.log(
-        `${r.name.padEnd(width)}  ${String(r.events).padStart(8)}  ${String(r.position).padStart(9)}  ${s.toFixed(1).padStart(8)}  ${String(Math.round(r.events / Math.max(s, 0.001))).padStart(9)}`,
+        `${r.name.padEnd(width)}  ${String(r.events).padStart(8)}  ${String(r.position).padStart(9)}  ` +
+          `${s.toFixed(1).padStart(8)}  ${String(Math.round(r.events / Math.max(s, 0.001))).padStart(9)}`,
       );
     }
   } finally {

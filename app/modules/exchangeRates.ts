@@ -19,7 +19,8 @@ export const exchangeRatesModule: AppModule = {
     if (development > 0 && (await seedOfficialRate(ctx.db, development, ctx.clock.now()))) {
       ctx.logger.warn(
         { rate: development, currency: 'VES' },
-        'DEVELOPMENT exchange rate seeded (not a real rate): set OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates',
+        'DEVELOPMENT exchange rate seeded (not a real rate): set ' +
+          'OFFICIAL_RATE_VES or POST /api/v1/admin/exchange-rates',
       );
     }
   },

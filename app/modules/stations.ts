@@ -7,7 +7,9 @@ import { publicStationRoutes } from '../../api/stations/routes.js';
 /** How often waiting station import jobs are looked for. */
 const IMPORT_POLL_MS = 2000;
 
-/** The crowd-sourced station directory (state-stored): public directory, reports, comments, administration, bulk import. */
+/**
+ * The crowd-sourced station directory (state-stored): public directory, reports, comments, administration, bulk import.
+ */
 export const stationsModule: AppModule = {
   name: 'stations',
   migrations: stationMigrations,

@@ -282,7 +282,9 @@ export const adminAccounts = (ctx: Deps) => {
       await ctx.providers.mail.send({
         to: email,
         subject: 'Recupera tu contraseña',
-        body: `Hola ${admin.name}: usa este código para elegir una nueva contraseña (vence en ${ctx.config.ADMIN_RECOVERY_TOKEN_HOURS} horas): ${token}`,
+        body:
+          `Hola ${admin.name}: usa este código para elegir una nueva contraseña ` +
+          `(vence en ${ctx.config.ADMIN_RECOVERY_TOKEN_HOURS} horas): ${token}`,
         data: { purpose: 'recover_password', token },
       });
     },

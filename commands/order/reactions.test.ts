@@ -8,7 +8,10 @@ import type { Cause, Send } from '../processManager.js';
 import { orderReactions } from './reactions.js';
 import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
-/** The order process manager's decisions: given the order and the client's credit, when an order event, then these commands. */
+/**
+ * The order process manager's decisions: given the order and the
+ * client's credit, when an order event, then these commands.
+ */
 
 const T0 = Date.parse('2026-01-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);

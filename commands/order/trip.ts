@@ -13,7 +13,10 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 
-/** The trip, for the assigned driver: start, live location, arrival, delivery. Access is decided on the state the command decides on. */
+/**
+ * The trip, for the assigned driver: start, live location, arrival,
+ * delivery. Access is decided on the state the command decides on.
+ */
 
 type TripDeps = Pick<CommandDeps, 'handle' | 'clock'>;
 

@@ -188,7 +188,10 @@ export const paymentReactions = (e: Cause, { order, payment: p }: PaymentReactio
   }
 };
 
-/** I/O: the payment the event is about (the event names it, or the order's index does) and, for a method change, the order. */
+/**
+ * I/O: the payment the event is about (the event names it, or
+ * the order's index does) and, for a method change, the order.
+ */
 const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactionState> => {
   const data = e.data as { orderId: number; paymentId?: number };
   const nothing: PaymentReactionState = { order: null, payment: null };

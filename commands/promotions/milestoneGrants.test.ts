@@ -7,7 +7,10 @@ import { derivedEventId } from '../origin.js';
 import type { Cause } from '../processManager.js';
 import { grantReactions, type GrantCandidate } from './milestoneGrants.js';
 
-/** The grants' reactions: given the campaigns a delivery may grant, when the delivery, then these commands; a grant pays out. */
+/**
+ * The grants' reactions: given the campaigns a delivery may grant,
+ * when the delivery, then these commands; a grant pays out.
+ */
 
 const NOW = new Date('2026-05-10T12:00:05.000Z');
 const DELIVERED = new Date('2026-05-10T12:00:00.000Z');

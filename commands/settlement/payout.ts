@@ -148,7 +148,10 @@ export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}
   return out;
 };
 
-/** Reconciliation: a payout order with no final answer PAYOUT_RECONCILE_MINUTES after it was sent fails the receipt (deadline). */
+/**
+ * Reconciliation: a payout order with no final answer
+ * PAYOUT_RECONCILE_MINUTES after it was sent fails the receipt (deadline).
+ */
 export const runReconcile = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   await ctx.settle(await ctx.store.headPosition());
   const now = ctx.clock.now().toISOString();

@@ -18,7 +18,8 @@ export const receiptNumberOf = async (db: Db, receiptId: string, fiscalPeriod: s
       const { rows } = await sql<{
         seq: number;
       }>`INSERT INTO settlement_receipt_numbers (receipt_id, fiscal_period, seq)
-        SELECT ${receiptId}, ${fiscalPeriod}, COALESCE(MAX(seq), 0) + 1 FROM settlement_receipt_numbers WHERE fiscal_period = ${fiscalPeriod}
+        SELECT ${receiptId}, ${fiscalPeriod}, COALESCE(MAX(seq), 0) + 1 FROM settlement_receipt_numbers
+        WHERE fiscal_period = ${fiscalPeriod}
         ON CONFLICT (receipt_id) DO NOTHING RETURNING seq`.execute(db);
       if (rows[0]) return `${fiscalPeriod}-${String(rows[0].seq).padStart(6, '0')}`;
     } catch (err) {

@@ -39,16 +39,14 @@ const claim = async (ctx: SettlementCtx, process: string, runDate: string, now: 
   if (inserted.rows.length) return true;
   const stale = new Date(now.getTime() - STALE_CLAIM_MINUTES * 60_000);
   const taken = await sql<{ process: string }>`UPDATE settlement_scheduled_runs SET claimed_at = ${now}
-    WHERE process = ${process} AND run_date = ${runDate} AND finished_at IS NULL AND claimed_at < ${stale} RETURNING process`.execute(
-    ctx.db,
-  );
+    WHERE process = ${process} AND run_date = ${runDate} AND finished_at IS NULL AND claimed_at < ${stale}
+    RETURNING process`.execute(ctx.db);
   return taken.rows.length > 0;
 };
 
 const finish = (ctx: SettlementCtx, process: string, runDate: string, now: Date) =>
-  sql`UPDATE settlement_scheduled_runs SET finished_at = ${now} WHERE process = ${process} AND run_date = ${runDate}`.execute(
-    ctx.db,
-  );
+  sql`UPDATE settlement_scheduled_runs SET finished_at = ${now}
+    WHERE process = ${process} AND run_date = ${runDate}`.execute(ctx.db);
 
 export const runProcess = (ctx: SettlementCtx, process: SettlementProcess, metadata = {}): Promise<RunReceipt[]> =>
   process === 'cutoff'

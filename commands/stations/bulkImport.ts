@@ -84,7 +84,9 @@ export interface ImportReport {
 const fileError = (code: string, message: string, details?: Record<string, unknown>) =>
   unprocessable(code, message, details);
 
-/** The bytes as text: UTF-8 only (a byte-order mark is dropped), or 422 InvalidEncoding; nothing in it, 422 EmptyFile. */
+/**
+ * The bytes as text: UTF-8 only (a byte-order mark is dropped), or 422 InvalidEncoding; nothing in it, 422 EmptyFile.
+ */
 export const decodeUpload = (bytes: Uint8Array): string => {
   let text: string;
   try {

@@ -8,7 +8,10 @@ import { spec } from '../../tests/support/deciderSpec.js';
 import type { Cause, Send } from '../processManager.js';
 import { deliveryReactions } from './walletReactions.js';
 
-/** The wallet's reaction to a delivery: given the order's facts and the driver's wallet, when OrderDelivered, then these commands. */
+/**
+ * The wallet's reaction to a delivery: given the order's facts and
+ * the driver's wallet, when OrderDelivered, then these commands.
+ */
 
 const NOW = new Date('2026-03-01T12:05:00.000Z');
 const DRIVER = 8;

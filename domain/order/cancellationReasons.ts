@@ -1,4 +1,7 @@
-/** Spec 4.2: the reason codes each role may give when cancelling (GET /orders/cancellation-reasons); labels are for Venezuelan users. */
+/**
+ * Spec 4.2: the reason codes each role may give when cancelling (GET
+ * /orders/cancellation-reasons); labels are for Venezuelan users.
+ */
 export const CANCEL_ROLES = ['CLIENT', 'DRIVER', 'ADMIN'] as const;
 export type CancelRole = (typeof CANCEL_ROLES)[number];
 

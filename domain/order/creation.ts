@@ -5,7 +5,10 @@ import { paymentFormIdFor, needsOnlinePayment } from './rules.js';
 import type { CreateOrder } from './commands.js';
 import type { OrderEvent } from './events.js';
 
-/** Creating an order: priced at once, broadcast for bids or, for a surplus reservation, assigned to the listing's driver. */
+/**
+ * Creating an order: priced at once, broadcast for bids or,
+ * for a surplus reservation, assigned to the listing's driver.
+ */
 
 export const createOrder = (cmd: CreateOrder): OrderEvent[] => {
   const paymentFormId = paymentFormIdFor(cmd.paymentMethod, cmd.paymentFormId);

@@ -70,7 +70,9 @@ export const OrderCreatedData = OrderRequest.extend({
   /** Non-null for a surplus reservation: the order starts with the listing's owner as its driver. */
   surplusListingId: z.int().nullable(),
   driverId: z.int().nullable(),
-  /** The city whose centre is nearest to the delivery point (docs/domain-rules.md); null only when no city has a centre. */
+  /**
+   * The city whose centre is nearest to the delivery point (docs/domain-rules.md); null only when no city has a centre.
+   */
   cityId: z.int().nullable(),
   status: z.enum(['BROADCASTING', 'CONFIRMED', 'WAITING_FOR_PAYMENT']),
   pricing: Pricing,

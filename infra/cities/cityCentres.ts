@@ -28,9 +28,8 @@ export const cityCentreMigrations: Record<string, Migration> = {
         db,
       );
       for (const [id, c] of Object.entries(CITY_CENTRES)) {
-        await sql`UPDATE cities SET latitude = ${c.latitude}, longitude = ${c.longitude} WHERE id = ${Number(id)}`.execute(
-          db,
-        );
+        await sql`UPDATE cities SET latitude = ${c.latitude}, longitude = ${c.longitude}
+          WHERE id = ${Number(id)}`.execute(db);
       }
     },
     async down(db: Kysely<unknown>) {
@@ -41,9 +40,7 @@ export const cityCentreMigrations: Record<string, Migration> = {
 
 /** Every city that has a centre, in the seeded order (Caracas first: nearestCityId gives it the ties). */
 export const cityCentres = async (db: Db): Promise<CityCentre[]> => {
-  const { rows } =
-    await sql<CityCentre>`SELECT id, latitude, longitude FROM cities WHERE latitude IS NOT NULL ORDER BY sort_order`.execute(
-      db,
-    );
+  const { rows } = await sql<CityCentre>`SELECT id, latitude, longitude FROM cities WHERE latitude IS NOT NULL
+      ORDER BY sort_order`.execute(db);
   return rows.map((r) => ({ id: Number(r.id), latitude: Number(r.latitude), longitude: Number(r.longitude) }));
 };

@@ -21,13 +21,15 @@ const ES_APPEND_V1 = `
             RAISE EXCEPTION 'es_append must run in a transaction of its own' USING ERRCODE = 'ES003';
           END IF;
           SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
-          IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
+          IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected)
+          THEN
             RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
           END IF;
           PERFORM pg_advisory_lock(7340001);
           BEGIN
             RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
-              SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data', coalesce(x->'metadata', '{}'::jsonb)
+              SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data',
+              coalesce(x->'metadata', '{}'::jsonb)
               FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n)
               RETURNING e.event_id, e.stream_position, e.global_position;
           EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
@@ -90,7 +92,8 @@ eventStoreMigrations['0005_event_store_visibility'] = {
       .raw(
         `
       CREATE FUNCTION es_append(p_stream text, p_expected bigint, p_events jsonb)
-      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint, out_recorded_at timestamptz, out_new boolean)
+      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint,
+        out_recorded_at timestamptz, out_new boolean)
       LANGUAGE plpgsql AS $fn$
       DECLARE
         v_current bigint;
@@ -112,7 +115,8 @@ eventStoreMigrations['0005_event_store_visibility'] = {
           RETURN;
         END IF;
         SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
-        IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
+        IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected)
+        THEN
           RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
         END IF;
         PERFORM pg_advisory_lock(${APPEND_LOCK_KEY});
@@ -120,7 +124,8 @@ eventStoreMigrations['0005_event_store_visibility'] = {
           v_xid := pg_current_xact_id()::text::bigint;
           PERFORM pg_advisory_xact_lock_shared(${APPENDING_LOCK_CLASS}, v_xid::bit(32)::int);
           RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
-            SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data', coalesce(x->'metadata', '{}'::jsonb)
+            SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data',
+            coalesce(x->'metadata', '{}'::jsonb)
             FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n)
             RETURNING e.event_id, e.stream_position, e.global_position, e.recorded_at, true;
         EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
@@ -150,7 +155,8 @@ eventStoreMigrations['0005_event_store_visibility'] = {
           INTO v_xmax, v_horizon
           FROM (SELECT x AS xmax, (x >> 32) << 32 AS base
                   FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS x) AS c) AS s
-          LEFT JOIN pg_locks l ON l.locktype = 'advisory' AND l.classid = ${APPENDING_LOCK_CLASS} AND l.objsubid = 2 AND l.granted
+          LEFT JOIN pg_locks l
+          ON l.locktype = 'advisory' AND l.classid = ${APPENDING_LOCK_CLASS} AND l.objsubid = 2 AND l.granted
             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           GROUP BY s.xmax;
         RETURN QUERY SELECT * FROM events e

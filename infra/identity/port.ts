@@ -7,6 +7,9 @@ import type { Actor } from '../../domain/actor.js';
  */
 export interface Authenticator {
   authenticate(token: string, req: Request, res: Response): Promise<Actor | null>;
-  /** Whether the token of an open websocket still stands (revoked, logged out, idle, user deactivated: null); writes nothing. */
+  /**
+   * Whether the token of an open websocket still stands (revoked,
+   * logged out, idle, user deactivated: null); writes nothing.
+   */
   stillValid(token: string): Promise<Actor | null>;
 }

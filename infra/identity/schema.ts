@@ -175,9 +175,8 @@ export const identityMigrations: Record<string, Migration> = {
   },
   '0102_cities_driver_locations': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE cities (id integer PRIMARY KEY, name text NOT NULL UNIQUE, sort_order integer NOT NULL)`.execute(
-        db,
-      );
+      await sql`CREATE TABLE cities (id integer PRIMARY KEY, name text NOT NULL UNIQUE,
+        sort_order integer NOT NULL)`.execute(db);
       for (const [i, c] of SEEDED_CITIES.entries()) {
         await sql`INSERT INTO cities (id, name, sort_order) VALUES (${c.id}, ${c.name}, ${i})`.execute(db);
       }

@@ -44,9 +44,9 @@ const baseQuery = (db: Db, today: Date) =>
     .selectAll('d')
     .select(['l.latitude', 'l.longitude', 'l.at as location_at'])
     .select(
-      sql<boolean>`EXISTS (SELECT 1 FROM driver_documents c WHERE c.driver_id = d.driver_id AND c.type = 'SANITARY_CERT' AND (c.expires_at IS NULL OR c.expires_at >= ${isoDate(today)}::date))`.as(
-        'is_certified',
-      ),
+      sql<boolean>`EXISTS (SELECT 1 FROM driver_documents c
+        WHERE c.driver_id = d.driver_id AND c.type = 'SANITARY_CERT'
+        AND (c.expires_at IS NULL OR c.expires_at >= ${isoDate(today)}::date))`.as('is_certified'),
     );
 
 type Row = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;

@@ -7,7 +7,9 @@ import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/
 import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
 import { createOrderCommand } from '../../tests/support/orderCommands.js';
 
-/** Which inbox each event reaches: given a driver's and an order's events, then each user's notifications, oldest first. */
+/**
+ * Which inbox each event reaches: given a driver's and an order's events, then each user's notifications, oldest first.
+ */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const destination = { latitude: 10.4806, longitude: -66.9036 };

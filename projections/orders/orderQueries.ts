@@ -37,11 +37,20 @@ export const ordersWithParties = async (db: Db, orderIds: number[], today: Date)
     }
   >`
     SELECT ov.*,
-      coalesce((SELECT json_agg(o ORDER BY o.created_at, o.id) FROM order_offers o WHERE o.order_id = ov.id), '[]') AS p_offers,
-      (SELECT json_build_object('id', u.id, 'name', u.name, 'phone', u.phone) FROM users u WHERE u.id = ov.client_id) AS p_client,
-      ${driversAsJson(db, today, sql<boolean>`d.driver_id = ov.driver_id OR d.driver_id IN (SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)`)} AS p_drivers,
-      coalesce((SELECT json_agg(DISTINCT b.driver_id) FROM order_offers o JOIN order_views b ON b.driver_id = o.driver_id
-        WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id AND b.status IN (${sql.join(DRIVER_ASSIGNED)})), '[]') AS p_busy
+      coalesce((SELECT json_agg(o ORDER BY o.created_at, o.id) FROM order_offers o
+        WHERE o.order_id = ov.id), '[]') AS p_offers,
+      (SELECT json_build_object('id', u.id, 'name', u.name, 'phone', u.phone) FROM users u
+        WHERE u.id = ov.client_id) AS p_client,
+      ${driversAsJson(
+        db,
+        today,
+        sql<boolean>`d.driver_id = ov.driver_id
+        OR d.driver_id IN (SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)`,
+      )} AS p_drivers,
+      coalesce((SELECT json_agg(DISTINCT b.driver_id) FROM order_offers o JOIN order_views b
+        ON b.driver_id = o.driver_id
+        WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id
+        AND b.status IN (${sql.join(DRIVER_ASSIGNED)})), '[]') AS p_busy
     FROM order_views ov WHERE ov.id = ANY(${orderIds}::bigint[])`.execute(db);
   const byId = new Map(
     rows.map(({ p_offers, p_client, p_drivers, p_busy, ...row }) => [

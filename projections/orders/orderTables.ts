@@ -160,9 +160,8 @@ export const orderViewMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX order_views_client ON order_views (client_id, created_at DESC, id DESC)`.execute(db);
       await sql`CREATE INDEX order_views_driver ON order_views (driver_id, status)`.execute(db);
       await sql`CREATE INDEX order_views_open ON order_views (status, expires_at)`.execute(db);
-      await sql`CREATE INDEX order_views_bidding_geo ON order_views (latitude, longitude) WHERE status IN ('BROADCASTING', 'COUNTER_OFFERED')`.execute(
-        db,
-      );
+      await sql`CREATE INDEX order_views_bidding_geo ON order_views (latitude, longitude)
+        WHERE status IN ('BROADCASTING', 'COUNTER_OFFERED')`.execute(db);
       await sql`CREATE TABLE order_offers (
         id bigint PRIMARY KEY,
         order_id bigint NOT NULL,

@@ -91,12 +91,10 @@ export const paymentViewMigrations: Record<string, Migration> = {
         updated_at timestamptz NOT NULL
       )`.execute(db);
       await sql`CREATE INDEX payments_by_order ON payments (order_id, id)`.execute(db);
-      await sql`CREATE INDEX payments_by_provider_ref ON payments (provider, provider_ref) WHERE provider_ref IS NOT NULL`.execute(
-        db,
-      );
-      await sql`CREATE INDEX payments_review_queue ON payments (created_at, id) WHERE status IN ('PENDING', 'PROCESSING', 'FAILED')`.execute(
-        db,
-      );
+      await sql`CREATE INDEX payments_by_provider_ref ON payments (provider, provider_ref)
+        WHERE provider_ref IS NOT NULL`.execute(db);
+      await sql`CREATE INDEX payments_review_queue ON payments (created_at, id)
+        WHERE status IN ('PENDING', 'PROCESSING', 'FAILED')`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE payments`.execute(db);

@@ -101,9 +101,8 @@ export const promotionViewMigrations: Record<string, Migration> = {
       await sql`CREATE SEQUENCE IF NOT EXISTS promotion_id_seq`.execute(db);
       await sql`CREATE SEQUENCE IF NOT EXISTS promotion_grant_id_seq`.execute(db);
       await sql`SELECT setval('promotion_id_seq', max(id)) FROM promotions HAVING max(id) IS NOT NULL`.execute(db);
-      await sql`SELECT setval('promotion_grant_id_seq', max(id)) FROM promotion_grants HAVING max(id) IS NOT NULL`.execute(
-        db,
-      );
+      await sql`SELECT setval('promotion_grant_id_seq', max(id)) FROM promotion_grants
+        HAVING max(id) IS NOT NULL`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP SEQUENCE promotion_grant_id_seq, promotion_id_seq`.execute(db);

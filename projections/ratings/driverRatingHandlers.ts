@@ -17,7 +17,8 @@ export const driverRatingHandlers: Record<string, EventHandler> = {
     trx
       .updateTable('drivers')
       .set({
-        avg_rating: sql<number>`(round(avg_rating * ratings_count) + ${d.score}::integer)::double precision / (ratings_count + 1)`,
+        avg_rating: sql<number>`(round(avg_rating * ratings_count) + ${d.score}::integer)::double precision /
+          (ratings_count + 1)`,
         ratings_count: sql<number>`ratings_count + 1`,
       })
       .where('driver_id', '=', d.driverId)

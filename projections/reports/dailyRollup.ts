@@ -91,9 +91,8 @@ declare module '../../infra/db/database.js' {
 export const dailyRollupMigrations: Record<string, Migration> = {
   '0301_report_daily_rollup': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE report_calendar (id boolean PRIMARY KEY DEFAULT true CHECK (id), timezone text NOT NULL, pg_zone text NOT NULL)`.execute(
-        db,
-      );
+      await sql`CREATE TABLE report_calendar (id boolean PRIMARY KEY DEFAULT true CHECK (id), timezone text NOT NULL,
+        pg_zone text NOT NULL)`.execute(db);
       for (const table of ROLLUP_NAMES) {
         const key = ROLLUPS[table];
         await sql`CREATE TABLE ${sql.id(table)} (
@@ -104,9 +103,8 @@ export const dailyRollupMigrations: Record<string, Migration> = {
           ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} integer NOT NULL DEFAULT 0`))}
         )`.execute(db);
         // Orders without a city or a driver have their own buckets: NULL is a key like any other.
-        await sql`CREATE UNIQUE INDEX ${sql.id(`${table}_bucket`)} ON ${sql.id(table)} (${sql.join(key.map((c) => sql.id(c)))}) NULLS NOT DISTINCT`.execute(
-          db,
-        );
+        await sql`CREATE UNIQUE INDEX ${sql.id(`${table}_bucket`)}
+          ON ${sql.id(table)} (${sql.join(key.map((c) => sql.id(c)))}) NULLS NOT DISTINCT`.execute(db);
       }
       await sql`CREATE INDEX report_daily_drivers_driver ON report_daily_drivers (driver_id, day)`.execute(db);
       await sql`CREATE TABLE report_driver_running (
@@ -117,14 +115,12 @@ export const dailyRollupMigrations: Record<string, Migration> = {
         PRIMARY KEY (driver_id, city_key, day)
       )`.execute(db);
       // Every (driver, city) report_driver_running has rows for: where a performance query starts.
-      await sql`CREATE TABLE report_driver_cities (driver_id bigint NOT NULL, city_key integer NOT NULL, PRIMARY KEY (driver_id, city_key))`.execute(
-        db,
-      );
+      await sql`CREATE TABLE report_driver_cities (driver_id bigint NOT NULL, city_key integer NOT NULL,
+        PRIMARY KEY (driver_id, city_key))`.execute(db);
     },
     async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE report_driver_cities, report_driver_running, report_daily_drivers, report_daily, report_calendar`.execute(
-        db,
-      );
+      await sql`DROP TABLE report_driver_cities, report_driver_running, report_daily_drivers, report_daily,
+        report_calendar`.execute(db);
     },
   },
 };
@@ -133,7 +129,10 @@ export const dailyRollupMigrations: Record<string, Migration> = {
 export const calendarZone = async (db: Db): Promise<string> =>
   (await db.selectFrom('report_calendar').select('timezone').executeTakeFirst())?.timezone ?? DEFAULT_CONFIG.timezone;
 
-/** A zone as PostgreSQL's AT TIME ZONE reads it: there a ±HH:MM offset is POSIX (positive west of UTC), so its sign flips. */
+/**
+ * A zone as PostgreSQL's AT TIME ZONE reads it: there a ±HH:MM
+ * offset is POSIX (positive west of UTC), so its sign flips.
+ */
 export const pgZone = (tz: string): string =>
   /^[+-]\d\d:\d\d$/.test(tz) ? `${tz[0] === '+' ? '-' : '+'}${tz.slice(1)}` : tz;
 
@@ -157,7 +156,8 @@ const count = async (trx: Trx, orderIds: number[], sign: 1 | -1) => {
   const ids = sql`o.id = ANY(${orderIds}::bigint[])`;
   const [daily, drivers] = ROLLUP_NAMES.map(
     (table) => sql`INSERT INTO ${sql.id(table)} (${columns(table)})
-      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * sum(${sql.id(f)})`))} FROM b GROUP BY ${keyOf(table)}
+      SELECT ${keyOf(table)}, ${sql.join(FIGURES.map((f) => sql`${sign}::int * sum(${sql.id(f)})`))} FROM b
+      GROUP BY ${keyOf(table)}
       ON CONFLICT (${keyOf(table)})
       DO UPDATE SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = ${sql.id(table, f)} + excluded.${sql.id(f)}`))}`,
   );
@@ -175,18 +175,23 @@ const count = async (trx: Trx, orderIds: number[], sign: 1 | -1) => {
  * the totals of the day before, then every row moves by the figures of the orders on or before its day.
  */
 const run = async (trx: Trx, ids: RawBuilder<unknown>, sign: 1 | -1) => {
-  const days = sql`SELECT driver_id, coalesce(city_id, 0) AS city_key, day, ${sql.join(FIGURES.map((f) => sql`sum(${sql.id(f)}) AS ${sql.id(f)}`))}
+  const days = sql`SELECT driver_id, coalesce(city_id, 0) AS city_key, day,
+    ${sql.join(FIGURES.map((f) => sql`sum(${sql.id(f)}) AS ${sql.id(f)}`))}
     FROM (${orderBuckets(zoneNow, sql`${ids} AND o.driver_id IS NOT NULL`)}) b GROUP BY 1, 2, 3`;
   await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
     SELECT g.driver_id, g.city_key, g.day, ${sql.join(FIGURES.map((f) => sql`coalesce(p.${sql.id(f)}, 0)`))}
     FROM (${days}) g LEFT JOIN LATERAL (
-      SELECT * FROM report_driver_running r WHERE r.driver_id = g.driver_id AND r.city_key = g.city_key AND r.day < g.day ORDER BY r.day DESC LIMIT 1
+      SELECT * FROM report_driver_running r
+      WHERE r.driver_id = g.driver_id AND r.city_key = g.city_key AND r.day < g.day ORDER BY r.day DESC LIMIT 1
     ) p ON TRUE
     ON CONFLICT DO NOTHING`.execute(trx);
-  await sql`UPDATE report_driver_running r SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = r.${sql.id(f)} + ${sign}::int * d.${sql.id(f)}`))}
+  await sql`UPDATE report_driver_running r
+    SET ${sql.join(FIGURES.map((f) => sql`${sql.id(f)} = r.${sql.id(f)} + ${sign}::int * d.${sql.id(f)}`))}
     FROM (
-      SELECT r2.driver_id, r2.city_key, r2.day, ${sql.join(FIGURES.map((f) => sql`sum(g.${sql.id(f)}) AS ${sql.id(f)}`))}
-      FROM report_driver_running r2 JOIN (${days}) g ON r2.driver_id = g.driver_id AND r2.city_key = g.city_key AND r2.day >= g.day
+      SELECT r2.driver_id, r2.city_key, r2.day,
+      ${sql.join(FIGURES.map((f) => sql`sum(g.${sql.id(f)}) AS ${sql.id(f)}`))}
+      FROM report_driver_running r2 JOIN (${days}) g
+      ON r2.driver_id = g.driver_id AND r2.city_key = g.city_key AND r2.day >= g.day
       GROUP BY r2.driver_id, r2.city_key, r2.day
     ) d
     WHERE r.driver_id = d.driver_id AND r.city_key = d.city_key AND r.day = d.day`.execute(trx);
@@ -203,13 +208,16 @@ export const rebucket = async (db: Db): Promise<void> => {
   await sql`DELETE FROM report_driver_running`.execute(db);
   await sql`INSERT INTO report_driver_running (driver_id, city_key, day, ${sql.join(FIGURES.map((f) => sql.id(f)))})
     SELECT driver_id, coalesce(city_id, 0), day,
-      ${sql.join(FIGURES.map((f) => sql`sum(sum(${sql.id(f)})) OVER (PARTITION BY driver_id, coalesce(city_id, 0) ORDER BY day)`))}
-    FROM (${orderBuckets(zoneNow, sql`o.driver_id IS NOT NULL`)}) b GROUP BY driver_id, coalesce(city_id, 0), day`.execute(
-    db,
-  );
-  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT DISTINCT driver_id, city_key FROM report_driver_running ON CONFLICT DO NOTHING`.execute(
-    db,
-  );
+      ${sql.join(
+        FIGURES.map(
+          (f) => sql`sum(sum(${sql.id(f)})) OVER (PARTITION BY driver_id, coalesce(city_id, 0)
+        ORDER BY day)`,
+        ),
+      )}
+    FROM (${orderBuckets(zoneNow, sql`o.driver_id IS NOT NULL`)}) b
+    GROUP BY driver_id, coalesce(city_id, 0), day`.execute(db);
+  await sql`INSERT INTO report_driver_cities (driver_id, city_key) SELECT DISTINCT driver_id, city_key
+    FROM report_driver_running ON CONFLICT DO NOTHING`.execute(db);
 };
 
 type OrderEvent = RecordedEvent<string, { orderId: number }>;

@@ -25,7 +25,10 @@ import type { ReportOrderRow } from './reportTables.js';
 
 type E<D> = RecordedEvent<string, D>;
 
-/** A cancelled or expired order counts as recovered when its client gets an order delivered that was placed within this long after. */
+/**
+ * A cancelled or expired order counts as recovered when its client
+ * gets an order delivered that was placed within this long after.
+ */
 export const RECOVERY_WINDOW_HOURS = 24;
 
 /** The four stages the cancellations report names: bidding counts as BROADCASTING, arrival as IN_PROGRESS. */
@@ -172,7 +175,8 @@ export const orderRowHandlers: Record<string, EventHandler> = {
         driver_id: d.driverId,
         had_accepted_offer: true,
         accepted_at: new Date(d.acceptedAt),
-        acceptance_minutes: sql`round(extract(epoch FROM ${new Date(d.acceptedAt)}::timestamptz - created_at) / 6) / 10`,
+        acceptance_minutes: sql`round(extract(epoch
+          FROM ${new Date(d.acceptedAt)}::timestamptz - created_at) / 6) / 10`,
         final_price_cents: d.pricing.basePriceCents,
         ...pricingColumns(d.pricing),
       } as never)
@@ -222,7 +226,8 @@ export const orderRowHandlers: Record<string, EventHandler> = {
         liters_delivered: d.actualLiters,
         liters_diff: d.actualLiters - d.litersRequested,
         payment_status: 'confirmed',
-        delivery_minutes: sql`round(extract(epoch FROM ${at}::timestamptz - coalesce(accepted_at, created_at)) / 6) / 10`,
+        delivery_minutes: sql`round(extract(epoch
+          FROM ${at}::timestamptz - coalesce(accepted_at, created_at)) / 6) / 10`,
         ...pricingColumns(d.pricing),
       } as never)
       .where('id', '=', d.orderId)

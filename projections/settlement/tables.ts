@@ -81,9 +81,8 @@ export const settlementMigrations: Record<string, Migration> = {
       )`.execute(db);
       // The cutoff reads a driver's whole ledger, and an annulment frees a receipt's entries.
       await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
-      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id) WHERE receipt_id IS NOT NULL`.execute(
-        db,
-      );
+      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id)
+        WHERE receipt_id IS NOT NULL`.execute(db);
       await sql`CREATE TABLE settlement_payout_accounts (
         driver_id bigint PRIMARY KEY,
         method text NOT NULL,
@@ -108,9 +107,8 @@ export const settlementMigrations: Record<string, Migration> = {
         state jsonb NOT NULL,
         updated_position bigint NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(
-        db,
-      );
+      await sql`CREATE INDEX settlement_receipts_driver
+        ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
       await sql`CREATE INDEX settlement_receipts_status ON settlement_receipts (status, issued_at DESC)`.execute(db);
       await sql`CREATE TABLE settlement_payout_orders (
         idempotency_key text PRIMARY KEY,
@@ -165,15 +163,13 @@ export const settlementMigrations: Record<string, Migration> = {
       await sql`CREATE UNIQUE INDEX settlement_receipts_record_id ON settlement_receipts (record_id)`.execute(db);
       // Lists break ties of issued_at by the record id (what a client sees), not by the stream's UUID.
       await sql`DROP INDEX settlement_receipts_driver`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, record_id DESC)`.execute(
-        db,
-      );
+      await sql`CREATE INDEX settlement_receipts_driver
+        ON settlement_receipts (driver_id, issued_at DESC, record_id DESC)`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP INDEX settlement_receipts_driver`.execute(db);
-      await sql`CREATE INDEX settlement_receipts_driver ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(
-        db,
-      );
+      await sql`CREATE INDEX settlement_receipts_driver
+        ON settlement_receipts (driver_id, issued_at DESC, id DESC)`.execute(db);
       await sql`ALTER TABLE settlement_receipts DROP COLUMN record_id`.execute(db);
       for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq'])
         await sql`DROP SEQUENCE ${sql.id(seq)}`.execute(db);

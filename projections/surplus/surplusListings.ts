@@ -61,9 +61,8 @@ export const surplusListingMigrations: Record<string, Migration> = {
         updated_at timestamptz NOT NULL
       )`.execute(db);
       await sql`CREATE INDEX surplus_listings_driver ON surplus_listings (driver_id, created_at DESC)`.execute(db);
-      await sql`CREATE INDEX surplus_listings_active ON surplus_listings (latitude, longitude) WHERE status = 'ACTIVA'`.execute(
-        db,
-      );
+      await sql`CREATE INDEX surplus_listings_active ON surplus_listings (latitude, longitude)
+        WHERE status = 'ACTIVA'`.execute(db);
       await sql`CREATE INDEX surplus_listings_due ON surplus_listings (expires_at) WHERE status = 'ACTIVA'`.execute(db);
     },
     async down(db: Kysely<unknown>) {

@@ -55,9 +55,8 @@ export const billingProfileMigrations: Record<string, Migration> = {
       )`.execute(db);
       await sql`CREATE INDEX billing_profiles_client ON billing_profiles (client_id, id)`.execute(db);
       // The database itself refuses a second default, whatever the application does.
-      await sql`CREATE UNIQUE INDEX billing_profiles_one_default ON billing_profiles (client_id) WHERE is_default`.execute(
-        db,
-      );
+      await sql`CREATE UNIQUE INDEX billing_profiles_one_default ON billing_profiles (client_id)
+        WHERE is_default`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE billing_profiles`.execute(db);

@@ -66,12 +66,10 @@ export const chatMigrations: Record<string, Migration> = {
         created_at timestamptz NOT NULL,
         UNIQUE (order_id, type)
       )`.execute(db);
-      await sql`CREATE INDEX chat_rooms_support_pool ON chat_rooms (activity_at DESC, id DESC) WHERE support_state = 'pool'`.execute(
-        db,
-      );
-      await sql`CREATE INDEX chat_rooms_support_mine ON chat_rooms (assigned_admin_id, activity_at DESC, id DESC) WHERE support_state = 'claimed'`.execute(
-        db,
-      );
+      await sql`CREATE INDEX chat_rooms_support_pool ON chat_rooms (activity_at DESC, id DESC)
+        WHERE support_state = 'pool'`.execute(db);
+      await sql`CREATE INDEX chat_rooms_support_mine ON chat_rooms (assigned_admin_id, activity_at DESC, id DESC)
+        WHERE support_state = 'claimed'`.execute(db);
       await sql`CREATE TABLE chat_messages (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         room_id bigint NOT NULL,

@@ -176,12 +176,14 @@ export const paymentFormMigrations: Record<string, Migration> = {
       )`.execute(db);
       await sql`CREATE INDEX payment_forms_listed ON payment_forms (sort_order, name, id) WHERE active`.execute(db);
       // A fresh install can take a manual payment in each currency.
-      await sql`INSERT INTO payment_forms (name, internal_name, category, currency, icon, display, fields, active, sort_order) VALUES
-        ('Pago Móvil', 'pago_movil_bdv', 'pago_movil', 'VES', 'pago-movil', ${json(pagoMovil.display)}::jsonb, ${json(pagoMovil.fields)}::jsonb, true, 10),
-        ('Zelle', 'zelle', 'usd_transfer', 'USD', 'zelle', ${json(zelle.display)}::jsonb, ${json(zelle.fields)}::jsonb, true, 20),
-        ('Binance Pay (USDT)', 'binance_pay_usdt', 'exchange', 'USDT', 'binance', ${json(binance.display)}::jsonb, ${json(binance.fields)}::jsonb, true, 30)`.execute(
-        db,
-      );
+      await sql`INSERT INTO payment_forms (name, internal_name, category, currency, icon, display, fields, active,
+        sort_order) VALUES
+        ('Pago Móvil', 'pago_movil_bdv', 'pago_movil', 'VES', 'pago-movil', ${json(pagoMovil.display)}::jsonb,
+          ${json(pagoMovil.fields)}::jsonb, true, 10),
+        ('Zelle', 'zelle', 'usd_transfer', 'USD', 'zelle', ${json(zelle.display)}::jsonb, ${json(zelle.fields)}::jsonb,
+          true, 20),
+        ('Binance Pay (USDT)', 'binance_pay_usdt', 'exchange', 'USDT', 'binance', ${json(binance.display)}::jsonb,
+          ${json(binance.fields)}::jsonb, true, 30)`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE payment_forms`.execute(db);

@@ -120,9 +120,8 @@ export const stationMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX station_reports_station ON station_reports (station_id, created_at DESC, id DESC)`.execute(
         db,
       );
-      await sql`CREATE INDEX station_reports_driver ON station_reports (driver_id, station_id, created_at DESC)`.execute(
-        db,
-      );
+      await sql`CREATE INDEX station_reports_driver
+        ON station_reports (driver_id, station_id, created_at DESC)`.execute(db);
       await sql`CREATE TABLE station_comments (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         station_id bigint NOT NULL,
@@ -133,9 +132,8 @@ export const stationMigrations: Record<string, Migration> = {
         deleted_at timestamptz,
         deleted_by text
       )`.execute(db);
-      await sql`CREATE INDEX station_comments_wall ON station_comments (station_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(
-        db,
-      );
+      await sql`CREATE INDEX station_comments_wall ON station_comments (station_id, created_at DESC, id DESC)
+        WHERE deleted_at IS NULL`.execute(db);
       await sql`CREATE TABLE station_import_jobs (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         admin_id bigint NOT NULL,
@@ -147,9 +145,8 @@ export const stationMigrations: Record<string, Migration> = {
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       )`.execute(db);
-      await sql`CREATE INDEX station_import_jobs_pending ON station_import_jobs (id) WHERE status IN ('PENDING', 'PROCESSING')`.execute(
-        db,
-      );
+      await sql`CREATE INDEX station_import_jobs_pending ON station_import_jobs (id)
+        WHERE status IN ('PENDING', 'PROCESSING')`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE station_import_jobs, station_comments, station_reports, stations`.execute(db);

@@ -181,7 +181,8 @@ describe('push through an FCM-style provider', () => {
 
     const firstOffer = await order.offer();
     await received(2);
-    // Devices are tried in registration order: the dead one answered 404 and was forgotten before the live one was sent to.
+    // Devices are tried in registration order: the dead one answered
+    // 404 and was forgotten before the live one was sent to.
     expect(requests.map((r) => r.message.token)).toEqual([dead, live]);
     expect(requests[1]).toMatchObject({
       authorization: 'Bearer provider-key',

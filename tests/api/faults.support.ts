@@ -129,8 +129,8 @@ export const waitForHealth = (s: ChildService, timeoutMs?: number) =>
   );
 
 /**
- * A TCP hop between the service and a server (PostgreSQL, NATS) that can play the server going away: `down()` cuts every
- * session and refuses new ones (a stopped or restarting server), `up()` lets them through again. The
+ * A TCP hop between the service and a server (PostgreSQL, NATS) that can play the server going away: `down()` cuts
+ * every session and refuses new ones (a stopped or restarting server), `up()` lets them through again. The
  * shared server itself is never touched.
  */
 export const outageProxy = async (target: { host: string; port: number }) => {

@@ -174,7 +174,8 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
         await sleep(800);
         for (let i = 0; i < 3; i++) {
           const { rows } = await admin.query<{ n: string }>(
-            'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            'SELECT count(pg_terminate_backend(pid)) AS n FROM ' +
+              'pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
             [dbName],
           );
           expect(Number(rows[0].n)).toBeGreaterThan(0);
@@ -191,7 +192,9 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
       const firstWriteAfter = load.outcomes.find((o) => o.at > lastCutAt && (o.status === 200 || o.status === 201));
       expect(firstWriteAfter!.at - lastCutAt).toBeLessThan(1000);
       console.info(
-        `sessions terminated (${_name}): ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - lastCutAt} ms after the last cut`,
+        `sessions terminated (${_name}): ${load.acknowledged.length} orders ` +
+          `acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers ` +
+          `503, first write ${firstWriteAfter!.at - lastCutAt} ms after the last cut`,
       );
 
       // The projector claimed its advisory locks again and caught up: /ready says so.
@@ -201,7 +204,8 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
         15_000,
       );
       const { rows: locks } = await admin.query<{ n: string }>(
-        "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.datname = $1",
+        'SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON ' +
+          "a.pid = l.pid WHERE l.locktype = 'advisory' AND a.datname = $1",
         [dbName],
       );
       expect(Number(locks[0].n)).toBeGreaterThan(0);
@@ -242,7 +246,9 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
     const firstWriteAfter = load.outcomes.find((o) => o.at > backAt && (o.status === 200 || o.status === 201));
     expect(firstWriteAfter!.at - backAt).toBeLessThan(1000);
     console.info(
-      `database away 10 s: ${load.acknowledged.length} orders acknowledged, ${load.outcomes.filter((o) => o.status === 503).length} answers 503, first write ${firstWriteAfter!.at - backAt} ms after its return`,
+      `database away 10 s: ${load.acknowledged.length} orders acknowledged, ` +
+        `${load.outcomes.filter((o) => o.status === 503).length} answers 503, ` +
+        `first write ${firstWriteAfter!.at - backAt} ms after its return`,
     );
     await waitUntil(
       'ready again',

@@ -79,7 +79,8 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
   }
 
   it.each(backends)(
-    '%s: answers every request it read, closes the rest, exits well before the timeout, and nothing committed went unanswered',
+    '%s: answers every request it read, closes the rest, exits well ' +
+      'before the timeout, and nothing committed went unanswered',
     async (_name, backend) => {
       const store = await backend();
       const s = spawnService({
@@ -168,7 +169,9 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
         expect(committed('OrderCancelled')).toEqual([...acknowledged.cancelled].sort((a, b) => a - b));
       }
       console.info(
-        `drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} requests refused before being read (${[...new Set(failures)].join(', ')})`,
+        `drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ` +
+          `ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} ` +
+          `requests refused before being read (${[...new Set(failures)].join(', ')})`,
       );
     },
   );

@@ -181,7 +181,8 @@ describe('notifications inbox', () => {
     );
   });
 
-  // Which event reaches which inbox (approval, an order's life, a cancellation): projections/notifications/notificationsProjector.int.test.ts.
+  // Which event reaches which inbox (approval, an order's life, a cancellation):
+  // projections/notifications/notificationsProjector.int.test.ts.
 
   it('documents every notification type in the OpenAPI document', async () => {
     const doc = (await t.request('GET', '/api/v1/openapi.json')).body;

@@ -33,7 +33,9 @@ const must = (what: string, r: { status: number; body: any }, status: number) =>
   return r.body;
 };
 
-/** A client's order in WAITING_FOR_PAYMENT: created with `method`, taken by a driver (one active order each), accepted. */
+/**
+ * A client's order in WAITING_FOR_PAYMENT: created with `method`, taken by a driver (one active order each), accepted.
+ */
 const waitingOrder = async (
   method: string,
   opts: { client?: SignedInUser; formId?: number; basePrice?: number } = {},
@@ -421,7 +423,8 @@ describe('payment forms', () => {
 });
 
 describe('order effects', () => {
-  // An order's expiry and cancellation fail its payment: commands/payment/reactions.test.ts and domain/payment/payment.test.ts.
+  // An order's expiry and cancellation fail its payment:
+  // commands/payment/reactions.test.ts and domain/payment/payment.test.ts.
   it('cash: the intent is listed for review but not actionable, and delivery confirms it', async () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);

@@ -163,7 +163,10 @@ const sampleOf = (doc: Parameters<typeof resolve>[0], schema: Schema | undefined
   }
 };
 
-/** `base` with the value at `path` replaced by raw JSON text (which may be beyond what JSON.stringify writes, e.g. 1e999). */
+/**
+ * `base` with the value at `path` replaced by raw JSON text
+ * (which may be beyond what JSON.stringify writes, e.g. 1e999).
+ */
 const withRaw = (base: Json, path: (string | number)[], rawValue: string): string => {
   const marker = '\u0001RAW\u0001';
   const copy = structuredClone(base) as Record<string | number, Json>;
@@ -555,7 +558,8 @@ describe('robustness: hostile input on every route never yields a 500, a stack t
         for (const f of failures)
           byRoute.set(`${f.method} ${f.route} [${f.why}]`, (byRoute.get(`${f.method} ${f.route} [${f.why}]`) ?? 0) + 1);
         console.log(
-          `${failures.length} failures out of ${sent} requests; by route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`,
+          `${failures.length} failures out of ${sent} requests; by ` +
+            `route:\n${[...byRoute].map(([k, n]) => `  ${n}\t${k}`).join('\n')}`,
         );
       }
       expect(failures.length, `${failures.length} of ${sent} hostile requests misbehaved (table above)`).toBe(0);

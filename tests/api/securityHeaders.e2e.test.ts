@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInClient, signInDriver } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
-/** Security headers on every answer, no-store on authenticated ones, https-only document links (issue #20 finding 11). */
+/**
+ * Security headers on every answer, no-store on authenticated ones, https-only document links (issue #20 finding 11).
+ */
 describe('security headers', () => {
   let t: TestService;
   beforeAll(async () => {

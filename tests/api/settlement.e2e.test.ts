@@ -66,7 +66,8 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
     expect(bad.body.details.fieldErrors).toHaveProperty('transaction_id');
     const viaGet = await t.request(
       'GET',
-      `/api/v1/settlements/webhook/payprov?token=${t.service.ctx.config.PAYOUT_WEBHOOK_TOKEN}&internal_id=${key}&transaction_id=T-7&status=ACCP`,
+      `/api/v1/settlements/webhook/payprov?token=${t.service.ctx.config.PAYOUT_WEBHOOK_TOKEN}` +
+        `&internal_id=${key}&transaction_id=T-7&status=ACCP`,
     );
     expect(viaGet.status).toBe(200);
 
@@ -80,7 +81,8 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       failure_kind: 'deadline',
       failure_reason: 'reconcile_deadline_exceeded',
     });
-    // A RJCT arriving after the deadline (redelivered) is recorded once, but the money's fate is still unknown: it stays a deadline failure.
+    // A RJCT arriving after the deadline (redelivered) is recorded once,
+    // but the money's fate is still unknown: it stays a deadline failure.
     for (let i = 0; i < 2; i++)
       expect(
         (

@@ -203,7 +203,8 @@ describe('money conservation under random settlement sequences (through the HTTP
         expect(paidByProvider.length, `receipt ${r.record_id}`).toBeLessThanOrEqual(1);
         for (const p of paidByProvider) expect(p.amountBsCents).toBe(linesBs(r.state));
       }
-      // Every line has a rate and is paid in bolivars at it; Σ over paid receipts of amount_bs_cents = Σ lines' total_bs_cents.
+      // Every line has a rate and is paid in bolivars at it; Σ over
+      // paid receipts of amount_bs_cents = Σ lines' total_bs_cents.
       for (const r of final) {
         const issued = r.state.issued!;
         for (const l of issued.lines) {

@@ -172,7 +172,8 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
     expect(history.events[3].data).toMatchObject({ result: 'REJECTED', providerCode: 'AC01', source: 'webhook' });
     expect((await s.api.get('/admin/settlements/receipts/none/history', root.token)).status).toBe(404);
 
-    // as_of: before the issue 404; at each instant the receipt as it stood; at the latest instant equal to the live detail.
+    // as_of: before the issue 404; at each instant the receipt as
+    // it stood; at the latest instant equal to the live detail.
     const otherId = s.byDriver(cutoff.receipts, other).id;
     const before = await s.api.get(`/admin/settlements/receipts/${otherId}?as_of=2020-01-01T00:00:00Z`, root.token);
     expect([before.status, before.body.error]).toEqual([404, 'ReceiptNotFound']);

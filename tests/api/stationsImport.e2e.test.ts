@@ -183,7 +183,8 @@ describe('stations: bulk import', () => {
   });
 
   it('over 100 rows: a job (202 PENDING) that only its admin reads, COMPLETED with its report', async () => {
-    const csv = `${HEADER}\n${rows(150, 'Lote')}\nLote 0,Duplicada,8.0000,-66.5,AGUA,,,,,\nMal,Fila,x,-66.5,AGUA,,,,,\n`;
+    const csv =
+      `${HEADER}\n${rows(150, 'Lote')}\n` + `Lote 0,Duplicada,8.0000,-66.5,AGUA,,,,,\nMal,Fila,x,-66.5,AGUA,,,,,\n`;
     const r = await upload(csv);
     expect(r.status).toBe(202);
     expect(r.body).toEqual({ job_id: expect.any(Number), status: 'PENDING', total_rows: 152 });

@@ -6,7 +6,10 @@ import { startTestService, type TestService } from '../support/testService.js';
 
 const MINUTE = 60_000;
 
-/** No OFFICIAL_RATE_VES and no development rate: this service has no exchange rate, so a reservation is 422 ExchangeRateUnavailable. */
+/**
+ * No OFFICIAL_RATE_VES and no development rate: this service has no
+ * exchange rate, so a reservation is 422 ExchangeRateUnavailable.
+ */
 describe('surplus listings: expiry and a missing exchange rate', () => {
   let t: TestService;
   let api: ReturnType<typeof call>;

@@ -192,7 +192,8 @@ describe('wallet', () => {
       const payer = { bank_code: '0102', id_number: 'V12345678', phone: '04141234567', name: 'Ana Pérez' };
       const reserveAndDeliver = async (paymentMethod: string) => {
         const driver = await onlineDriver(t);
-        // 20.01 USD of driver gross for the whole listing (api/surplus/surplus.api.int.test.ts's figures): driver_receives 2001 − 1 % = 1981.
+        // 20.01 USD of driver gross for the whole listing
+        // (api/surplus/surplus.api.int.test.ts's figures): driver_receives 2001 − 1 % = 1981.
         const listing = must(
           'publish',
           await api.post('/surplus', driver.token, {

@@ -36,7 +36,8 @@ describe('wallet concurrency and invariants', () => {
   it('20 deliveries racing with an adjustment and a payout-config change lose nothing; redeliveries add nothing', async () => {
     const driver = await onlineDriver(t);
     const orderIds: number[] = [];
-    // 300 liters each (the tank holds 8 000). Base prices 10.00 … 29.00 USD: commissions 1.00 … 2.90, each delivery its own amount.
+    // 300 liters each (the tank holds 8 000). Base prices 10.00 … 29.00
+    // USD: commissions 1.00 … 2.90, each delivery its own amount.
     for (let i = 0; i < 20; i++) {
       const f = await confirmedOrder(t, { driver, body: { basePrice: 10 + i, litersRequested: 300 } });
       await arrive(t, f);

@@ -185,7 +185,8 @@ describe('websocket gateway /ws', () => {
       const raw = tcpConnect(hb.port, '127.0.0.1');
       const key = randomBytes(16).toString('base64');
       raw.write(
-        `GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${client.token}\r\n\r\n`,
+        `GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ` +
+          `${key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${client.token}\r\n\r\n`,
       );
       let received = '';
       raw.on('data', (c) => (received += c.toString('latin1')));

@@ -78,12 +78,10 @@ const countingProjector = (name: string, options: TestProjectorOptions = {}): Pr
         await sql`INSERT INTO ${sql.table(streams)} AS t (stream_id, events, total, last_position)
           VALUES (${e.streamId}, 1, ${e.data.n}, ${e.globalPosition})
           ON CONFLICT (stream_id) DO UPDATE
-            SET events = t.events + 1, total = t.total + excluded.total, last_position = excluded.last_position`.execute(
-          trx,
-        );
-        await sql`INSERT INTO ${sql.table(log)} (global_position, type) VALUES (${e.globalPosition}, ${e.type})`.execute(
-          trx,
-        );
+            SET events = t.events + 1, total = t.total + excluded.total,
+            last_position = excluded.last_position`.execute(trx);
+        await sql`INSERT INTO ${sql.table(log)} (global_position, type)
+          VALUES (${e.globalPosition}, ${e.type})`.execute(trx);
       },
     },
   });

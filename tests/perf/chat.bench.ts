@@ -7,8 +7,9 @@ import { startTestService, type TestService } from '../support/testService.js';
  * Chat message POST → websocket receipt latency, with SOCKETS sockets connected across ROOMS client-driver
  * rooms (half of each room's sockets the client's, half the driver's). In each room one message at a time,
  * the next once every socket of the room has it; first one room at a time (latency without load), then
- * every room side by side. A sample is the time from just before the POST to one socket's receipt. Once on the embedded default (PGlite, in-process bus); once on
- * PostgreSQL + NATS with the sockets on a second instance (the message crosses NATS), when those servers answer.
+ * every room side by side. A sample is the time from just before the POST to one socket's receipt. Once on the embedded
+ * default (PGlite, in-process bus); once on PostgreSQL + NATS with the sockets on a second instance (the message
+ * crosses NATS), when those servers answer.
  */
 
 const ROOMS = Number(process.env.BENCH_CHAT_ROOMS ?? 10);
@@ -120,14 +121,17 @@ const report = (label: string, rooms: Room[], r: Awaited<ReturnType<typeof measu
   const post = [...r.posts].sort((a, b) => a - b);
   const sockets = rooms.reduce((n, room) => n + room.sockets.length, 0);
   console.log(
-    `\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`,
+    `\n${label}, ${r.senders} sender(s) at a time: ${r.posts.length} messages, ${sockets} ` +
+      `sockets in ${rooms.length} rooms, ${rec.length} receipts in ${r.seconds.toFixed(1)} s`,
   );
   console.log('                         p50 ms   p99 ms   max ms');
   console.log(
-    `POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`,
+    `POST → socket receipt  ${percentile(rec, 50).toFixed(1).padStart(7)}  ` +
+      `${percentile(rec, 99).toFixed(1).padStart(7)}  ${rec[rec.length - 1].toFixed(1).padStart(7)}`,
   );
   console.log(
-    `POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`,
+    `POST response          ${percentile(post, 50).toFixed(1).padStart(7)}  ` +
+      `${percentile(post, 99).toFixed(1).padStart(7)}  ${post[post.length - 1].toFixed(1).padStart(7)}`,
   );
 };
 

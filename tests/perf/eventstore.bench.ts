@@ -48,9 +48,8 @@ const benchMigrations: Record<string, Migration> = {
         UNIQUE (stream_id, stream_position)
       )`.execute(db);
       for (const t of ['bench_replay', 'bench_replay_raw']) {
-        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL, type text NOT NULL, liters int NOT NULL)`.execute(
-          db,
-        );
+        await sql`CREATE TABLE ${sql.table(t)} (global_position bigint PRIMARY KEY, stream_id text NOT NULL,
+          type text NOT NULL, liters int NOT NULL)`.execute(db);
       }
     },
   },
@@ -159,7 +158,9 @@ interface Row {
 const printRow = (r: Row) => {
   const ratio = `${((100 * r.adapter) / r.baseline).toFixed(0)}%`;
   console.log(
-    `  ${r.what.padEnd(44)}${fmt(r.adapter).padStart(9)}/s   ${r.baselineLabel.padEnd(31)}${fmt(r.baseline).padStart(9)}/s   ratio ${ratio.padStart(4)}${r.target ? `   ${r.target}` : ''}`,
+    `  ${r.what.padEnd(44)}${fmt(r.adapter).padStart(9)}/s   ` +
+      `${r.baselineLabel.padEnd(31)}${fmt(r.baseline).padStart(9)}/s   ` +
+      `ratio ${ratio.padStart(4)}${r.target ? `   ${r.target}` : ''}`,
   );
 };
 
@@ -171,7 +172,8 @@ const appends = async (target: Target, concurrency: number, isPostgres: boolean)
     timed(() =>
       hammer(concurrency, PHASE_MS, (w, i) =>
         pool.query(
-          'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
+          'INSERT INTO raw_events (event_id, stream_id, stream_position, ' +
+            'type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
           [randomUUID(), `raw-${run}-${w}-${i}-${randomUUID()}`, 'BenchEvent', JSON.stringify(payload(i)), '{}'],
         ),
       ),
@@ -295,7 +297,8 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
         type: string;
         data: { liters: number };
       }>(
-        `SELECT global_position, stream_id, type, data FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+        `SELECT global_position, stream_id, type, data FROM events WHERE global_position > $1 ORDER BY global_position
+          LIMIT $2`,
         [from, 500],
       );
       if (rows.length === 0) break;

@@ -176,7 +176,8 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
   }
   const total = probed.reduce((a, p) => a + p.statements, 0);
   console.log(
-    `\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`,
+    `\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, ` +
+      `caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`,
   );
   console.log('call       p50 ms   p99 ms   SQL/call (min–max)');
   for (const step of STEPS) {
@@ -184,13 +185,16 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
     const sql = [...statements[step]].sort((a, b) => a - b);
     const mean = sql.reduce((a, b) => a + b, 0) / Math.max(1, sql.length);
     console.log(
-      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ${percentile(sorted, 99).toFixed(1).padStart(7)}   ${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`,
+      `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ` +
+        `${percentile(sorted, 99).toFixed(1).padStart(7)}   ` +
+        `${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`,
     );
   }
   console.log('per flow:');
   processes.forEach((p, i) =>
     console.log(
-      `  service ${p.roles.length ? `(--role ${p.roles.join(',')})` : '(all roles)'}: ${(cpu[i] / n).toFixed(1)} core-ms, ${(probed[i].statements / n).toFixed(1)} SQL statements`,
+      `  service ${p.roles.length ? `(--role ${p.roles.join(',')})` : '(all roles)'}: ` +
+        `${(cpu[i] / n).toFixed(1)} core-ms, ${(probed[i].statements / n).toFixed(1)} SQL statements`,
     ),
   );
   if (postgres)
@@ -201,7 +205,8 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
   );
   if (before && after)
     console.log(
-      `  transactions: ${((after.transactions - before.transactions) / n).toFixed(1)}, new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`,
+      `  transactions: ${((after.transactions - before.transactions) / n).toFixed(1)}, ` +
+        `new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`,
     );
   console.log(`  projections at most ${maxLagMs} ms behind (sampled every 200 ms)`);
 };

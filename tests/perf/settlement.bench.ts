@@ -188,7 +188,8 @@ const foldBench = async (t: TestService) => {
   }
   samples.sort((a, b) => a - b);
   console.log(
-    `  as-of fold of a receipt with ${FOLD_EVENTS} events: p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms (${FOLD_SAMPLES} samples)`,
+    `  as-of fold of a receipt with ${FOLD_EVENTS} events: p50 ${percentile(samples, 50).toFixed(1)} ` +
+      `ms, p99 ${percentile(samples, 99).toFixed(1)} ms (${FOLD_SAMPLES} samples)`,
   );
 };
 
@@ -206,7 +207,8 @@ const bench = async (label: string) => {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     console.log(
-      `  cutoff: ${receipts.length} receipts in ${seconds.toFixed(1)} s, ${(receipts.length / seconds).toFixed(0)} receipts/s, rss high-water ${mb(highWater)}`,
+      `  cutoff: ${receipts.length} receipts in ${seconds.toFixed(1)} s, ` +
+        `${(receipts.length / seconds).toFixed(0)} receipts/s, rss high-water ${mb(highWater)}`,
     );
     await foldBench(t);
   } finally {

@@ -26,7 +26,10 @@ import {
  *   await api
  *     .given(existingStream(orderStream(7), [{ type: 'OrderCreated', data: … }]))
  *     .when((api) => api.post('/orders/7/cancel', token))
- *     .then(expectResponse(200, { body: { order: { status: 'CANCELLED' } } }), expectNewEvents(orderStream(7), [{ type: 'OrderCancelled' }]));
+ *     .then(
+ *       expectResponse(200, { body: { order: { status: 'CANCELLED' } } }),
+ *       expectNewEvents(orderStream(7), [{ type: 'OrderCancelled' }]),
+ *     );
  */
 
 export interface PastStream {

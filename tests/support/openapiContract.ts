@@ -90,7 +90,8 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
       const declared = op.responses[String(status)];
       if (!declared)
         return fail(
-          `status ${status} is not documented for ${m.toUpperCase()} ${route.template} (declared: ${Object.keys(op.responses).join(', ')})`,
+          `status ${status} is not documented for ${m.toUpperCase()} ` +
+            `${route.template} (declared: ${Object.keys(op.responses).join(', ')})`,
         );
       const contentType = (headers.get('content-type') ?? '').split(';')[0].trim();
       if (!declared.content) {
@@ -108,7 +109,8 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
           .slice(0, 8)
           .map((e) => `  ${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
         fail(
-          `the body does not match the documented schema of ${m.toUpperCase()} ${route.template} ${status}:\n${errors.join('\n')}`,
+          `the body does not match the documented schema of ${m.toUpperCase()} ` +
+            `${route.template} ${status}:\n${errors.join('\n')}`,
         );
       }
     },

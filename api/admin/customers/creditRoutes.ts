@@ -52,7 +52,8 @@ export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void
       method: 'post',
       path: '/admin/customers/:customerId/credit/adjust',
       summary:
-        'Credit or debit a customer’s promotional credit; an Idempotency-Key repeated within 24 hours answers the first transaction',
+        'Credit or debit a customer’s promotional credit; an Idempotency-Key ' +
+        'repeated within 24 hours answers the first transaction',
       tags,
       params: CustomerParams,
       headers: IdempotencyHeaders,

@@ -43,7 +43,8 @@ export const buckets = (
     );
   }
   const table = opts.drivers || f.driver_id !== undefined ? sql`report_daily_drivers` : sql`report_daily`;
-  return sql`SELECT * FROM ${table} d WHERE ${allOf([sql`d.day >= ${w.from}::date`, sql`d.day <= ${w.to}::date`, ...keyed('d')])}`;
+  return sql`SELECT * FROM ${table} d
+    WHERE ${allOf([sql`d.day >= ${w.from}::date`, sql`d.day <= ${w.to}::date`, ...keyed('d')])}`;
 };
 
 /** Σ figure over the buckets `b`, as a number (counts and sums of one window fit a float8 exactly). */
@@ -81,13 +82,20 @@ export const periodTotals = (
   const keys: RawBuilder<unknown>[] = inScope(rc.scope, sql`c.city_key`);
   if (driverId !== undefined) keys.push(sql`c.driver_id = ${driverId}`);
   return sql`SELECT * FROM (SELECT date_trunc(${g}, t.day::timestamp)::date AS period_start, t.driver_id, t.k,
-      ${sql.join(FIGURES.map((f) => sql`(t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key ORDER BY t.k))::float8 AS ${sql.id(f)}`))}
+      ${sql.join(
+        FIGURES.map(
+          (f) => sql`(t.${sql.id(f)} - lag(t.${sql.id(f)}) OVER (PARTITION BY t.driver_id, t.city_key
+        ORDER BY t.k))::float8 AS ${sql.id(f)}`,
+        ),
+      )}
     FROM (
-      SELECT c.driver_id, c.city_key, x.k, x.day, ${sql.join(FIGURES.map((f) => sql`coalesce(r.${sql.id(f)}, 0) AS ${sql.id(f)}`))}
+      SELECT c.driver_id, c.city_key, x.k, x.day,
+      ${sql.join(FIGURES.map((f) => sql`coalesce(r.${sql.id(f)}, 0) AS ${sql.id(f)}`))}
       FROM report_driver_cities c
       CROSS JOIN unnest(${bounds}::date[]) WITH ORDINALITY AS x(day, k)
       LEFT JOIN LATERAL (
-        SELECT * FROM report_driver_running r WHERE r.driver_id = c.driver_id AND r.city_key = c.city_key AND r.day <= x.day ORDER BY r.day DESC LIMIT 1
+        SELECT * FROM report_driver_running r
+        WHERE r.driver_id = c.driver_id AND r.city_key = c.city_key AND r.day <= x.day ORDER BY r.day DESC LIMIT 1
       ) r ON TRUE
       WHERE ${allOf(keys)}
     ) t) d WHERE d.k > 1`;

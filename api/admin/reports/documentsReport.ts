@@ -78,14 +78,16 @@ const source = (rc: ReportContext, q: DocumentsQuery): RawBuilder<unknown> => {
     DOCUMENT_TYPES.map((t, i) => sql`(${t}::text, ${i}::int, ${REQUIRED_DOCUMENT_TYPES.includes(t)}::boolean)`),
   );
   const today = sql`${rc.today}::date`;
-  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, d.id_number, d.kyc_state, d.city_id,
+  const inner = sql`SELECT d.driver_id * 10 + t.ord AS id, d.driver_id, d.name AS driver_name, d.id_number, d.kyc_state,
+    d.city_id,
       to_char(d.kyc_approved_at AT TIME ZONE ${pgZone(rc.tz)}, 'YYYY-MM-DD') AS kyc_approved_at,
       t.type AS document, t.required, doc.driver_id IS NOT NULL AS recorded, doc.expires_at,
       CASE WHEN doc.expires_at IS NULL THEN NULL ELSE doc.expires_at::date - ${today} END AS days_remaining
     FROM report_drivers d CROSS JOIN (VALUES ${types}) AS t(type, ord, required)
     LEFT JOIN report_driver_documents doc ON doc.driver_id = d.driver_id AND doc.type = t.type`;
   const status = sql`CASE WHEN NOT x.recorded THEN 'faltante' WHEN x.days_remaining IS NULL THEN 'vigente'
-    WHEN x.days_remaining < 0 THEN 'vencido' WHEN x.days_remaining <= ${EXPIRING_WITHIN_DAYS} THEN 'por_vencer' ELSE 'vigente' END`;
+    WHEN x.days_remaining < 0 THEN 'vencido' WHEN x.days_remaining <= ${EXPIRING_WITHIN_DAYS} THEN 'por_vencer'
+    ELSE 'vigente' END`;
   const classified = sql`SELECT x.*, ${status} AS status FROM (${inner}) x`;
   const where: RawBuilder<unknown>[] = [...inScope(rc.scope, sql`y.city_id`)];
   if (q.kyc_state) where.push(sql`y.kyc_state = ${q.kyc_state}`);

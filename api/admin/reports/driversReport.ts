@@ -67,8 +67,10 @@ const SORT: Record<SortKey, RawBuilder<unknown>> = {
   own_cancellations: sql`r.own_cancellations`,
 };
 
-const AVAILABILITY_OF = sql`CASE WHEN d.status IN ('SUSPENDED', 'BANNED') THEN 'bloqueado' WHEN d.is_online THEN 'en_linea' ELSE 'fuera_de_linea' END`;
-const RATING = sql`CASE WHEN d.ratings_count = 0 THEN NULL ELSE round(d.rating_sum::numeric / d.ratings_count, 2)::float8 END`;
+const AVAILABILITY_OF = sql`CASE WHEN d.status IN ('SUSPENDED', 'BANNED') THEN 'bloqueado' WHEN d.is_online
+  THEN 'en_linea' ELSE 'fuera_de_linea' END`;
+const RATING = sql`CASE WHEN d.ratings_count = 0 THEN NULL
+  ELSE round(d.rating_sum::numeric / d.ratings_count, 2)::float8 END`;
 const CASH_DEBT = sql`greatest(0, -d.balance_cents)`;
 
 interface Row {
@@ -109,7 +111,8 @@ const source = (rc: ReportContext, q: DriversQuery): RawBuilder<unknown> => {
   if (q.min_balance !== undefined) where.push(sql`d.balance_cents >= ${usdToCents(q.min_balance)}`);
   if (q.capacity_min !== undefined) where.push(sql`d.capacity_liters >= ${q.capacity_min}`);
   if (q.capacity_max !== undefined) where.push(sql`d.capacity_liters <= ${q.capacity_max}`);
-  return sql`SELECT d.driver_id AS id, d.*, ${AVAILABILITY_OF} AS availability, ${RATING} AS rating, ${CASH_DEBT} AS cash_debt_cents
+  return sql`SELECT d.driver_id AS id, d.*, ${AVAILABILITY_OF} AS availability, ${RATING} AS rating,
+    ${CASH_DEBT} AS cash_debt_cents
     FROM report_drivers d WHERE ${allOf(where)}`;
 };
 

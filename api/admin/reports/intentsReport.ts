@@ -216,13 +216,20 @@ const totals = async (rc: ReportContext, q: IntentsQuery): Promise<{ n: number; 
   const [published, intents] = await Promise.all([
     sql<
       Record<string, number>
-    >`SELECT ${total('orders')} AS n, ${total('delivered')} AS delivered, ${total('cancelled')} AS cancelled, ${total('expired')} AS expired,
-        ${total('expired_no_offers')} AS expired_no_offers, ${total('client_cancellations')} AS cancelled_by_client, ${total('driver_cancellations')} AS cancelled_by_driver,
+    >`SELECT ${total('orders')} AS n, ${total('delivered')} AS delivered, ${total('cancelled')} AS cancelled,
+      ${total('expired')} AS expired,
+        ${total('expired_no_offers')} AS expired_no_offers, ${total('client_cancellations')} AS cancelled_by_client,
+        ${total('driver_cancellations')} AS cancelled_by_driver,
         ${total('ended_with_offers')} AS with_offers, ${total('unrealized_cents')} AS unrealized_cents
       FROM (${buckets(rc, w, { city_id: q.city_id, water_type: q.water_type }, { rowOnly })}) b`.execute(rc.db),
     narrowed
       ? sql<Record<string, number>>`SELECT count(*)::int AS n,
-          ${sql.join(FAILURE_REASONS.map((f) => sql`count(*) FILTER (WHERE r.failure_reason = ${f})::int AS ${sql.id(f)}`))},
+          ${sql.join(
+            FAILURE_REASONS.map(
+              (f) => sql`count(*)
+            FILTER (WHERE r.failure_reason = ${f})::int AS ${sql.id(f)}`,
+            ),
+          )},
           count(*) FILTER (WHERE r.offers_count > 0)::int AS with_offers,
           coalesce(sum(r.client_pays_cents), 0)::float8 AS unrealized_cents
         FROM (${source(rc, q, false)}) r`.execute(rc.db)

@@ -126,7 +126,8 @@ export interface OrderReportRow {
  */
 export const ordersFrom = (named: boolean) =>
   named
-    ? sql`o.*, c.name AS city_name, u.name AS client_name, d.name AS driver_name, d.plate, pm.name AS payment_method_label
+    ? sql`o.*, c.name AS city_name, u.name AS client_name, d.name AS driver_name, d.plate,
+      pm.name AS payment_method_label
       FROM report_orders o
       LEFT JOIN cities c ON c.id = o.city_id
       LEFT JOIN users u ON u.id = o.client_id
@@ -267,15 +268,20 @@ const OrdersTotals = z.object({
   neto_conductores_usd: z.number(),
 });
 
-/** Money totals count delivered orders; orders and liters count every row (docs/domain-rules.md). Summed over the daily buckets. */
+/**
+ * Money totals count delivered orders; orders and liters count
+ * every row (docs/domain-rules.md). Summed over the daily buckets.
+ */
 const totals = async (
   rc: ReportContext,
   q: OrdersQuery,
 ): Promise<{ n: number; sums: z.infer<typeof OrdersTotals> }> => {
   const { keyed, rowOnly } = filtersOf(q);
   const { rows } = await sql<Record<string, number>>`SELECT
-      ${total('orders')} AS pedidos, ${total('liters_requested')} AS litros_solicitados, ${total('liters_delivered')} AS litros_entregados,
-      ${total('gross_cents')} AS monto_bruto_cents, ${total('commission_cents')} AS comision_cents, ${total('driver_net_cents')} AS neto_cents
+      ${total('orders')} AS pedidos, ${total('liters_requested')} AS litros_solicitados,
+      ${total('liters_delivered')} AS litros_entregados,
+      ${total('gross_cents')} AS monto_bruto_cents, ${total('commission_cents')} AS comision_cents,
+      ${total('driver_net_cents')} AS neto_cents
     FROM (${buckets(rc, windowOfQuery(rc, q), keyed, { rowOnly })}) b`.execute(rc.db);
   const t = rows[0];
   return {

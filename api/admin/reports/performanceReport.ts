@@ -82,17 +82,21 @@ const rankedRows = async (rc: ReportContext, q: PerformanceQuery, w: DateWindow,
       : periodTotals(rc, w, q.granularity, q.driver_id);
   const { rows } = await sql<Row>`WITH p AS (
       SELECT b.period_start, b.driver_id,
-        ${total('accepted')} AS accepted, ${total('delivered')} AS deliveries, ${total('driver_cancellations')} AS own_cancellations,
-        round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0)::numeric / 10, 1)::float8 AS avg_delivery_minutes,
+        ${total('accepted')} AS accepted, ${total('delivered')} AS deliveries,
+        ${total('driver_cancellations')} AS own_cancellations,
+        round(sum(b.delivery_tenths)::numeric / nullif(sum(b.delivery_n), 0)::numeric / 10, 1)::float8
+          AS avg_delivery_minutes,
         ${total('liters_agreed')} AS liters_agreed, ${total('liters_delivered')} AS liters_delivered,
-        ${total('liters_requested_delivered')} AS liters_requested_delivered, ${total('earnings_cents')} AS earnings_cents,
+        ${total('liters_requested_delivered')} AS liters_requested_delivered,
+        ${total('earnings_cents')} AS earnings_cents,
         round(sum(b.rating_sum)::numeric / nullif(sum(b.rating_n), 0)::numeric, 2)::float8 AS rating,
         ${total('incidents')} AS incidents
       FROM (${source}) b
       WHERE b.driver_id IS NOT NULL GROUP BY 1, 2 HAVING sum(b.orders) > 0),
     ranked AS (SELECT p.*, count(*) OVER ()::int AS of,
       CASE WHEN p.deliveries >= ${q.min_deliveries}
-        THEN (row_number() OVER (PARTITION BY p.period_start, p.deliveries >= ${q.min_deliveries} ORDER BY ${RANK_KEY[q.rank_by]} DESC, p.driver_id))::int END AS rank
+        THEN (row_number() OVER (PARTITION BY p.period_start, p.deliveries >= ${q.min_deliveries}
+          ORDER BY ${RANK_KEY[q.rank_by]} DESC, p.driver_id))::int END AS rank
       FROM p ORDER BY p.period_start, rank NULLS LAST, p.driver_id
       ${slice === 'all' ? sql`` : sql`LIMIT ${slice.limit} OFFSET ${slice.offset}`})
     SELECT to_char(r.period_start, ${PERIOD_FORMAT[q.granularity]}) AS period, r.*, d.name AS driver_name
@@ -111,9 +115,8 @@ const rowsPerDay = async (
     day: string;
     n: number;
   }>`SELECT to_char(b.day, 'YYYY-MM-DD') AS day, count(DISTINCT b.driver_id) FILTER (WHERE b.orders > 0)::int AS n
-    FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b WHERE b.driver_id IS NOT NULL GROUP BY b.day ORDER BY b.day`.execute(
-    rc.db,
-  );
+    FROM (${buckets(rc, w, { driver_id: q.driver_id }, { drivers: true })}) b WHERE b.driver_id IS NOT NULL
+    GROUP BY b.day ORDER BY b.day`.execute(rc.db);
   return rows;
 };
 

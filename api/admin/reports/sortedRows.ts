@@ -47,9 +47,8 @@ export async function* batchesOf<Row extends { id: number }>(
     const from: RawBuilder<unknown> = last ? sql`WHERE (${s.key}, r.id) ${after} (${last.key}, ${last.id})` : sql``;
     const { rows }: { rows: (Row & { sort_key: unknown })[] } = await sql<
       Row & { sort_key: unknown }
-    >`SELECT r.*, ${s.key} AS sort_key FROM (${s.source}) r ${from} ORDER BY ${s.key} ${d}, r.id ${d} LIMIT ${batchRows}`.execute(
-      db,
-    );
+    >`SELECT r.*, ${s.key} AS sort_key FROM (${s.source}) r ${from} ORDER BY ${s.key} ${d}, r.id ${d}
+      LIMIT ${batchRows}`.execute(db);
     for (const row of rows) yield row;
     if (rows.length < batchRows) return;
     const tail: Row & { sort_key: unknown } = rows[rows.length - 1];

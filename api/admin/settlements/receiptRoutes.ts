@@ -58,7 +58,10 @@ const ReceiptsQuery = z
   });
 
 const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
-/** Path ids are checked by idFrom (a malformed id is a 404 ReceiptNotFound, as an unknown one); the schema documents them. */
+/**
+ * Path ids are checked by idFrom (a malformed id is a 404
+ * ReceiptNotFound, as an unknown one); the schema documents them.
+ */
 const ReceiptParams = z.object({ id: PathId });
 const DetailQuery = z.object({
   as_of: z
@@ -351,7 +354,8 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       method: 'post',
       path: '/admin/settlements/run',
       summary:
-        "Run the cutoff, payout or reconciliation now (the scheduler's code); running twice issues and pays nothing twice",
+        "Run the cutoff, payout or reconciliation now (the scheduler's " +
+        'code); running twice issues and pays nothing twice',
       tags,
       guards,
       body: RunBody,

@@ -98,7 +98,8 @@ export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
       method: 'post',
       path: '/admin/stations/bulk-import',
       summary:
-        'Import stations from a CSV (multipart field `file`, or a text/csv body); up to 100 rows inline, up to 2,000 as a job',
+        'Import stations from a CSV (multipart field `file`, or a ' +
+        'text/csv body); up to 100 rows inline, up to 2,000 as a job',
       tags,
       guards: [...admin, uploadBody],
       bodyContent: {

@@ -46,7 +46,8 @@ export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
       method: 'post',
       path: '/admin/drivers/:driverId/wallet/adjustments',
       summary:
-        'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry',
+        'Manual adjustment of a driver’s balance (MANUAL_ADJUSTMENT), e.g. when a driver pays ' +
+        'cash debt in; an Idempotency-Key repeated within 24 hours answers the first entry',
       tags,
       guards: superAdmin,
       params: DriverParams,

@@ -105,7 +105,8 @@ const useLiveChannel = (channel: string | undefined, onMessage: () => void) => {
   useEffect(() => {
     const token = session.token();
     if (!channel || !token) return;
-    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
+    const url =
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}` + `/ws?token=${encodeURIComponent(token)}`;
     const ws = new WebSocket(url);
     ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', channel }));
     ws.onmessage = (e) => {
