@@ -72,16 +72,20 @@ describe('consumption limits', () => {
     expect(res.status).toBe(202);
   });
 
-  it('public reverse geocoding: a few lookups per minute and address, then 429 with Retry-After; another address is unaffected', async () => {
-    const reverse = (ip: string) =>
-      t.request('GET', '/api/v1/geocoding/reverse?lat=10.5&lng=-66.9', { headers: { 'x-forwarded-for': ip } });
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await reverse('198.51.100.7')).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    const refused = await reverse('198.51.100.7');
-    expect([refused.body.error, Number(refused.headers.get('retry-after')) > 0]).toEqual(['Cooldown', true]);
-    expect((await reverse('198.51.100.8')).status).toBe(200);
-  });
+  it(
+    'public reverse geocoding: a few lookups per minute and address, ' +
+      'then 429 with Retry-After; another address is unaffected',
+    async () => {
+      const reverse = (ip: string) =>
+        t.request('GET', '/api/v1/geocoding/reverse?lat=10.5&lng=-66.9', { headers: { 'x-forwarded-for': ip } });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await reverse('198.51.100.7')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await reverse('198.51.100.7');
+      expect([refused.body.error, Number(refused.headers.get('retry-after')) > 0]).toEqual(['Cooldown', true]);
+      expect((await reverse('198.51.100.8')).status).toBe(200);
+    },
+  );
 
   it('every page number has a maximum (422 naming page)', async () => {
     for (const path of [

@@ -64,18 +64,22 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
 
   for (const r of routes) {
     describe(r.name, () => {
-      it('the same key, sent five times at once and again later, books once and answers the first booking each time', async () => {
-        const path = await r.target();
-        const admin = await root();
-        const answers = await Promise.all(Array.from({ length: 5 }, () => post(path, admin, r.body, 'click-1')));
-        expect(answers.map((a) => a.status)).toEqual(answers.map(() => r.status));
-        const first = r.booking(answers[0].body as never);
-        for (const a of answers) expect(r.booking(a.body as never)).toEqual(first);
-        clock.advance(23 * HOUR);
-        const later = await post(path, root(), r.body, 'click-1');
-        expect([later.status, r.booking(later.body as never)]).toEqual([r.status, first]);
-        expect(await r.bookings(path)).toBe(1);
-      });
+      it(
+        'the same key, sent five times at once and again later, ' +
+          'books once and answers the first booking each time',
+        async () => {
+          const path = await r.target();
+          const admin = await root();
+          const answers = await Promise.all(Array.from({ length: 5 }, () => post(path, admin, r.body, 'click-1')));
+          expect(answers.map((a) => a.status)).toEqual(answers.map(() => r.status));
+          const first = r.booking(answers[0].body as never);
+          for (const a of answers) expect(r.booking(a.body as never)).toEqual(first);
+          clock.advance(23 * HOUR);
+          const later = await post(path, root(), r.body, 'click-1');
+          expect([later.status, r.booking(later.body as never)]).toEqual([r.status, first]);
+          expect(await r.bookings(path)).toBe(1);
+        },
+      );
 
       it('another key, another admin or no key books again; after 24 hours the same key books anew', async () => {
         const path = await r.target();

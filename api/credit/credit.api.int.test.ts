@@ -96,51 +96,54 @@ describe('customer credit', () => {
     expect((await api.get('/credit/me', driver.token)).status).toBe(403);
   });
 
-  it('applies credit partially to a cash order; the driver collects what is left; delivery keeps it redeemed', async () => {
-    const client = await signInClient(t);
-    await grant(client, 10, 'ORDERS');
-    const f = await confirmedOrder(t, { client, body: { basePrice: 25 } });
-    const view = (await api.get(`/orders/${f.orderId}`, client.token)).body.order;
-    expect(view).toMatchObject({
-      client_pays_usd: 25,
-      promo_credit_usd: 10,
-      client_charged_usd: 15,
-      is_fully_promoted: false,
-    });
-    expect(view.breakdown).toContainEqual({
-      code: 'promo_credit',
-      type: 'adjustment',
-      amount_cents: -1000,
-      amount_usd: -10,
-      applied_fee_prc: null,
-    });
-    const driverView = (await api.get(`/orders/${f.orderId}`, f.driver.token)).body.order;
-    expect(driverView).toMatchObject({
-      client_pays_usd: 25,
-      promo_credit_usd: 10,
-      client_charged_usd: 15,
-      driver_gross_usd: 22.5,
-    });
-    expect(await creditOf(client)).toMatchObject({ ordersUSD: 0, redeemedUSD: 10, usableOnOrdersUSD: 0 });
-    expect((await transactions(client)).items[0]).toMatchObject({
-      type: 'ORDER_REDEMPTION',
-      scope: 'ORDERS',
-      direction: 'DEBIT',
-      amount_usd: 10,
-      balance_after_usd: 0,
-      order_id: f.orderId,
-    });
-    await arrive(t, f);
-    expect(
-      (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
-        .status,
-    ).toBe(200);
-    expect((await api.get(`/orders/${f.orderId}/receipt`, client.token)).body.receipt.breakdown).toMatchObject({
-      promo_credit_usd: 10,
-      client_charged_usd: 15,
-    });
-    expect(await creditOf(client)).toMatchObject({ redeemedUSD: 10 });
-  });
+  it(
+    'applies credit partially to a cash order; the driver ' + 'collects what is left; delivery keeps it redeemed',
+    async () => {
+      const client = await signInClient(t);
+      await grant(client, 10, 'ORDERS');
+      const f = await confirmedOrder(t, { client, body: { basePrice: 25 } });
+      const view = (await api.get(`/orders/${f.orderId}`, client.token)).body.order;
+      expect(view).toMatchObject({
+        client_pays_usd: 25,
+        promo_credit_usd: 10,
+        client_charged_usd: 15,
+        is_fully_promoted: false,
+      });
+      expect(view.breakdown).toContainEqual({
+        code: 'promo_credit',
+        type: 'adjustment',
+        amount_cents: -1000,
+        amount_usd: -10,
+        applied_fee_prc: null,
+      });
+      const driverView = (await api.get(`/orders/${f.orderId}`, f.driver.token)).body.order;
+      expect(driverView).toMatchObject({
+        client_pays_usd: 25,
+        promo_credit_usd: 10,
+        client_charged_usd: 15,
+        driver_gross_usd: 22.5,
+      });
+      expect(await creditOf(client)).toMatchObject({ ordersUSD: 0, redeemedUSD: 10, usableOnOrdersUSD: 0 });
+      expect((await transactions(client)).items[0]).toMatchObject({
+        type: 'ORDER_REDEMPTION',
+        scope: 'ORDERS',
+        direction: 'DEBIT',
+        amount_usd: 10,
+        balance_after_usd: 0,
+        order_id: f.orderId,
+      });
+      await arrive(t, f);
+      expect(
+        (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
+          .status,
+      ).toBe(200);
+      expect((await api.get(`/orders/${f.orderId}/receipt`, client.token)).body.receipt.breakdown).toMatchObject({
+        promo_credit_usd: 10,
+        client_charged_usd: 15,
+      });
+      expect(await creditOf(client)).toMatchObject({ redeemedUSD: 10 });
+    },
+  );
 
   it('re-applies credit on a payment-method change and refunds it on cancellation', async () => {
     const client = await signInClient(t);

@@ -23,19 +23,23 @@ describe('OTP abuse limits per client IP', () => {
   const requestFrom = (ip: string, phone = uniquePhone()) =>
     t.request('POST', '/api/v1/auth/otp/request', { body: { phone }, headers: { 'x-forwarded-for': ip } });
 
-  it('one address spraying many phones gets its budget, then 429 with Retry-After, while another address is unaffected', async () => {
-    const sprayed = await Promise.all(Array.from({ length: 8 }, () => requestFrom('203.0.113.7')));
-    expect(sprayed.filter((r) => r.status === 200)).toHaveLength(5);
-    const refused = sprayed.filter((r) => r.status === 429);
-    expect(refused).toHaveLength(3);
-    for (const r of refused) {
-      expect(r.body).toMatchObject({ error: 'SmsSendError', retryAfterSeconds: expect.any(Number) });
-      expect(Number(r.headers.get('retry-after'))).toBe(r.body.retryAfterSeconds);
-      expect(r.body.retryAfterSeconds).toBeGreaterThan(0);
-      expect(r.body.retryAfterSeconds).toBeLessThanOrEqual(10 * 60);
-    }
-    expect((await requestFrom('198.51.100.20')).status).toBe(200);
-  });
+  it(
+    'one address spraying many phones gets its budget, then ' +
+      '429 with Retry-After, while another address is unaffected',
+    async () => {
+      const sprayed = await Promise.all(Array.from({ length: 8 }, () => requestFrom('203.0.113.7')));
+      expect(sprayed.filter((r) => r.status === 200)).toHaveLength(5);
+      const refused = sprayed.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(3);
+      for (const r of refused) {
+        expect(r.body).toMatchObject({ error: 'SmsSendError', retryAfterSeconds: expect.any(Number) });
+        expect(Number(r.headers.get('retry-after'))).toBe(r.body.retryAfterSeconds);
+        expect(r.body.retryAfterSeconds).toBeGreaterThan(0);
+        expect(r.body.retryAfterSeconds).toBeLessThanOrEqual(10 * 60);
+      }
+      expect((await requestFrom('198.51.100.20')).status).toBe(200);
+    },
+  );
 
   it('the address may ask again once its window has passed', async () => {
     expect((await requestFrom('203.0.113.7')).status).toBe(429);

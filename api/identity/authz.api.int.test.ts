@@ -101,14 +101,17 @@ describe('identity and drivers: authorization matrix', () => {
     });
   }
 
-  it('another admin’s city: the driver is out of reach (404 DriverNotFound), not merely hidden from the list', async () => {
-    const other = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
-    for (const [m, p] of [
-      ['GET', `/admin/drivers/${driverId}`],
-      ['POST', `/admin/drivers/${driverId}/reinstate`],
-    ]) {
-      const r = await t.request(m, `/api/v1${p}`, { token: other.token });
-      expect([r.status, r.body.error]).toEqual([404, 'DriverNotFound']);
-    }
-  });
+  it(
+    'another admin’s city: the driver is out of reach (404 ' + 'DriverNotFound), not merely hidden from the list',
+    async () => {
+      const other = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
+      for (const [m, p] of [
+        ['GET', `/admin/drivers/${driverId}`],
+        ['POST', `/admin/drivers/${driverId}/reinstate`],
+      ]) {
+        const r = await t.request(m, `/api/v1${p}`, { token: other.token });
+        expect([r.status, r.body.error]).toEqual([404, 'DriverNotFound']);
+      }
+    },
+  );
 });

@@ -392,31 +392,35 @@ describe("identity: GET /me clientProfile reflects the client's orders", () => {
     await t?.stop();
   });
 
-  it("counts delivered orders, their liters and the client's solidary contribution; a cancelled order does not count", async () => {
-    const api = call(t);
-    const client = await signInClient(t);
-    const paid = await confirmedOrder(t, { client, body: { paymentMethod: 'PAYPROV_DI', basePrice: 25 } });
-    const payer = { bank_code: '0102', id_number: '12345678', phone: '04141234567' };
-    expect((await api.post(`/orders/${paid.orderId}/payment/prepare`, client.token, payer)).status).toBe(200);
-    expect(
-      (await api.post(`/orders/${paid.orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).body.payment
-        .status,
-    ).toBe('CONFIRMED');
-    const pin: string = (await api.get(`/orders/${paid.orderId}`, client.token)).body.order.delivery_pin;
-    await arrive(t, paid);
-    const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, {
-      deliveryPin: pin,
-      actualLiters: 1800,
-    });
-    expect(delivered.body).toEqual({ ok: true });
+  it(
+    "counts delivered orders, their liters and the client's " +
+      'solidary contribution; a cancelled order does not count',
+    async () => {
+      const api = call(t);
+      const client = await signInClient(t);
+      const paid = await confirmedOrder(t, { client, body: { paymentMethod: 'PAYPROV_DI', basePrice: 25 } });
+      const payer = { bank_code: '0102', id_number: '12345678', phone: '04141234567' };
+      expect((await api.post(`/orders/${paid.orderId}/payment/prepare`, client.token, payer)).status).toBe(200);
+      expect(
+        (await api.post(`/orders/${paid.orderId}/payment/report`, client.token, { ...payer, otp: '123456' })).body
+          .payment.status,
+      ).toBe('CONFIRMED');
+      const pin: string = (await api.get(`/orders/${paid.orderId}`, client.token)).body.order.delivery_pin;
+      await arrive(t, paid);
+      const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, {
+        deliveryPin: pin,
+        actualLiters: 1800,
+      });
+      expect(delivered.body).toEqual({ ok: true });
 
-    const cancelled = await api.post('/orders', client.token, orderBody({ litersRequested: 3000 }));
-    expect(cancelled.status).toBe(201);
-    expect((await api.post(`/orders/${cancelled.body.order.id}/cancel`, client.token, {})).status).toBe(200);
+      const cancelled = await api.post('/orders', client.token, orderBody({ litersRequested: 3000 }));
+      expect(cancelled.status).toBe(201);
+      expect((await api.post(`/orders/${cancelled.body.order.id}/cancel`, client.token, {})).status).toBe(200);
 
-    const me = await api.get('/me', client.token);
-    expect(me.status).toBe(200);
-    // 25.00 published, 1 % client solidary = 0.25 USD; cash and cancelled orders add nothing.
-    expect(me.body.user.clientProfile).toEqual({ totalOrders: 1, totalLitersOrdered: 1800, totalSolidaryUSD: 0.25 });
-  });
+      const me = await api.get('/me', client.token);
+      expect(me.status).toBe(200);
+      // 25.00 published, 1 % client solidary = 0.25 USD; cash and cancelled orders add nothing.
+      expect(me.body.user.clientProfile).toEqual({ totalOrders: 1, totalLitersOrdered: 1800, totalSolidaryUSD: 0.25 });
+    },
+  );
 });

@@ -59,32 +59,35 @@ describe('offers', () => {
     });
   });
 
-  it('answers the alias routes (/driver-accept, /offers) and accept-counter takes the latest counter-offer', async () => {
-    const { client, orderId } = await newOrder();
-    const a = await onlineDriver(t);
-    const b = await onlineDriver(t);
-    const c = await onlineDriver(t);
-    expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
-    const atPrice = await api.post(`/orders/${orderId}/driver-accept`, a.token, {});
-    expect(atPrice.status).toBe(201);
-    expect(atPrice.body.offer.offer_price_cents).toBe(2500);
-    expect((await api.get(`/orders/${orderId}`, client.token)).body.order.status).toBe('BROADCASTING');
-    const first = await api.post(`/orders/${orderId}/offers`, b.token, { driverGross: 24 });
-    expect(first.status).toBe(201);
-    const latest = await api.post(`/orders/${orderId}/counter-offer`, c.token, { driverGross: 23 });
-    const accepted = await api.post(`/orders/${orderId}/accept-counter`, client.token);
-    expect(accepted.status).toBe(200);
-    expect(accepted.body.order).toMatchObject({
-      status: 'CONFIRMED',
-      driver: { id: c.driverId },
-      base_price_cents: latest.body.offer.offer_price_cents,
-    });
-    expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
-    // The losing offers were closed: accepting one now is a clean 409.
-    const late = await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token);
-    expect(late.status).toBe(409);
-    expect(late.body.error).toBe('Conflict');
-  });
+  it(
+    'answers the alias routes (/driver-accept, /offers) ' + 'and accept-counter takes the latest counter-offer',
+    async () => {
+      const { client, orderId } = await newOrder();
+      const a = await onlineDriver(t);
+      const b = await onlineDriver(t);
+      const c = await onlineDriver(t);
+      expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+      const atPrice = await api.post(`/orders/${orderId}/driver-accept`, a.token, {});
+      expect(atPrice.status).toBe(201);
+      expect(atPrice.body.offer.offer_price_cents).toBe(2500);
+      expect((await api.get(`/orders/${orderId}`, client.token)).body.order.status).toBe('BROADCASTING');
+      const first = await api.post(`/orders/${orderId}/offers`, b.token, { driverGross: 24 });
+      expect(first.status).toBe(201);
+      const latest = await api.post(`/orders/${orderId}/counter-offer`, c.token, { driverGross: 23 });
+      const accepted = await api.post(`/orders/${orderId}/accept-counter`, client.token);
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.order).toMatchObject({
+        status: 'CONFIRMED',
+        driver: { id: c.driverId },
+        base_price_cents: latest.body.offer.offer_price_cents,
+      });
+      expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+      // The losing offers were closed: accepting one now is a clean 409.
+      const late = await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token);
+      expect(late.status).toBe(409);
+      expect(late.body.error).toBe('Conflict');
+    },
+  );
 
   it('rejects an offer; the order goes back to BROADCASTING; a second reject is a 409', async () => {
     const { client, orderId } = await newOrder();
@@ -155,57 +158,69 @@ describe('offers', () => {
     // An order already taken is closed to bids: domain/order/order.test.ts (PlaceOffer).
   });
 
-  it('shows the bidding driver the order with its client at top level; closed orders (but to their driver) and unknown ids are 404', async () => {
-    const { client, orderId } = await newOrder({ paymentMethod: 'EXCHANGE_PAY' });
-    const driver = await onlineDriver(t);
-    const view = await api.get(`/orders/${orderId}/offer`, driver.token);
-    expect(view.status).toBe(200);
-    expect(view.body).toMatchObject({
-      id: orderId,
-      status: 'BROADCASTING',
-      client: { id: client.user.id, name: 'Cliente de prueba', phone: client.user.phone },
-      my_offer: null,
-    });
-    expect(view.body.distance_km).toBeCloseTo(1.11, 1);
-    for (const hidden of [
-      'client_pays_usd',
-      'promo_credit_usd',
-      'client_charged_usd',
-      'client_solidary_usd',
-      'solidary_fund_usd',
-      'delivery_pin',
-      'billing',
-    ]) {
-      expect(view.body).not.toHaveProperty(hidden);
-    }
-    const unknown = await api.get('/orders/999999/offer', driver.token);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toBe('OrderNotFound');
+  it(
+    'shows the bidding driver the order with its client at top level; ' +
+      'closed orders (but to their driver) and unknown ids are 404',
+    async () => {
+      const { client, orderId } = await newOrder({ paymentMethod: 'EXCHANGE_PAY' });
+      const driver = await onlineDriver(t);
+      const view = await api.get(`/orders/${orderId}/offer`, driver.token);
+      expect(view.status).toBe(200);
+      expect(view.body).toMatchObject({
+        id: orderId,
+        status: 'BROADCASTING',
+        client: { id: client.user.id, name: 'Cliente de prueba', phone: client.user.phone },
+        my_offer: null,
+      });
+      expect(view.body.distance_km).toBeCloseTo(1.11, 1);
+      for (const hidden of [
+        'client_pays_usd',
+        'promo_credit_usd',
+        'client_charged_usd',
+        'client_solidary_usd',
+        'solidary_fund_usd',
+        'delivery_pin',
+        'billing',
+      ]) {
+        expect(view.body).not.toHaveProperty(hidden);
+      }
+      const unknown = await api.get('/orders/999999/offer', driver.token);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toBe('OrderNotFound');
 
-    const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
-    expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({
-      id: bid.body.offer.id,
-    });
-    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe(
-      'WAITING_FOR_PAYMENT',
-    );
-    const assigned = await api.get(`/orders/${orderId}/offer`, driver.token);
-    expect(assigned.body).toMatchObject({ id: orderId, status: 'WAITING_FOR_PAYMENT', client: { id: client.user.id } });
-    const stranger = await onlineDriver(t);
-    expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('OrderNotFound');
-  });
+      const bid = await api.post(`/orders/${orderId}/accept`, driver.token, {});
+      expect((await api.get(`/orders/${orderId}/offer`, driver.token)).body.my_offer).toMatchObject({
+        id: bid.body.offer.id,
+      });
+      expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe(
+        'WAITING_FOR_PAYMENT',
+      );
+      const assigned = await api.get(`/orders/${orderId}/offer`, driver.token);
+      expect(assigned.body).toMatchObject({
+        id: orderId,
+        status: 'WAITING_FOR_PAYMENT',
+        client: { id: client.user.id },
+      });
+      const stranger = await onlineDriver(t);
+      expect((await api.get(`/orders/${orderId}/offer`, stranger.token)).body.error).toBe('OrderNotFound');
+    },
+  );
 
-  it('keeps the order and its client from drivers who could not bid on it: pending, offline or too far (404 as an unknown id)', async () => {
-    const { orderId } = await newOrder();
-    const pending = await signInDriver(t, { approved: false });
-    const offline = await signInDriver(t, { liters: 5000 });
-    const far = await onlineDriver(t, { lat: CARACAS.latitude + 1, lng: CARACAS.longitude });
-    for (const driver of [pending, offline, far]) {
-      const r = await api.get(`/orders/${orderId}/offer`, driver.token);
-      expect([r.status, r.body]).toEqual([404, { error: 'OrderNotFound', message: 'Order not found.' }]);
-    }
-    expect((await api.get(`/orders/${orderId}/offer`, (await onlineDriver(t)).token)).status).toBe(200);
-  });
+  it(
+    'keeps the order and its client from drivers who could not bid ' +
+      'on it: pending, offline or too far (404 as an unknown id)',
+    async () => {
+      const { orderId } = await newOrder();
+      const pending = await signInDriver(t, { approved: false });
+      const offline = await signInDriver(t, { liters: 5000 });
+      const far = await onlineDriver(t, { lat: CARACAS.latitude + 1, lng: CARACAS.longitude });
+      for (const driver of [pending, offline, far]) {
+        const r = await api.get(`/orders/${orderId}/offer`, driver.token);
+        expect([r.status, r.body]).toEqual([404, { error: 'OrderNotFound', message: 'Order not found.' }]);
+      }
+      expect((await api.get(`/orders/${orderId}/offer`, (await onlineDriver(t)).token)).status).toBe(200);
+    },
+  );
 
   it('answers 422 naming each bad field of a bid', async () => {
     const { orderId } = await newOrder();

@@ -94,29 +94,33 @@ describe('order slots', () => {
       .then(expectResponse(200), expectNewEvents(driverSlot(f.driver.driverId), [taken(next.orderId)]));
   });
 
-  it('a slot naming an order assigned to another driver is free; one naming an order still open holds while its accept may be in flight', async () => {
-    const f = await confirmedOrder(t);
-    const driver = await onlineDriver(t);
-    const mine = await bidOf(driver);
-    await t
-      .given(existingStream(driverSlot(driver.driverId), [taken(f.orderId)]))
-      .when(acceptOf(mine))
-      .then(expectResponse(200), expectNewEvents(driverSlot(driver.driverId), [taken(mine.orderId)]));
+  it(
+    'a slot naming an order assigned to another driver is free; one ' +
+      'naming an order still open holds while its accept may be in flight',
+    async () => {
+      const f = await confirmedOrder(t);
+      const driver = await onlineDriver(t);
+      const mine = await bidOf(driver);
+      await t
+        .given(existingStream(driverSlot(driver.driverId), [taken(f.orderId)]))
+        .when(acceptOf(mine))
+        .then(expectResponse(200), expectNewEvents(driverSlot(driver.driverId), [taken(mine.orderId)]));
 
-    const open = await signInClient(t);
-    const openOrder: number = (await api.post('/orders', open.token, orderBody())).body.order.id;
-    const busy = await onlineDriver(t);
-    const wanted = await bidOf(busy);
-    await t
-      .given(existingStream(driverSlot(busy.driverId), [taken(openOrder)]))
-      .when(acceptOf(wanted))
-      .then(driverBusy, expectNoNewEvents(driverSlot(busy.driverId)));
-    clock.advance(30_000);
-    await t
-      .given()
-      .when(acceptOf(wanted))
-      .then(expectResponse(200), expectNewEvents(driverSlot(busy.driverId), [taken(wanted.orderId)]));
-  });
+      const open = await signInClient(t);
+      const openOrder: number = (await api.post('/orders', open.token, orderBody())).body.order.id;
+      const busy = await onlineDriver(t);
+      const wanted = await bidOf(busy);
+      await t
+        .given(existingStream(driverSlot(busy.driverId), [taken(openOrder)]))
+        .when(acceptOf(wanted))
+        .then(driverBusy, expectNoNewEvents(driverSlot(busy.driverId)));
+      clock.advance(30_000);
+      await t
+        .given()
+        .when(acceptOf(wanted))
+        .then(expectResponse(200), expectNewEvents(driverSlot(busy.driverId), [taken(wanted.orderId)]));
+    },
+  );
 
   it('a driver slot whose order never came to be frees itself 30 seconds after it was taken', async () => {
     const driver = await onlineDriver(t);

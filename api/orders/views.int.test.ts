@@ -110,91 +110,102 @@ const project = async (orderId: number, ...commands: OrderCommand[]): Promise<Or
 };
 
 describe('order views per role', () => {
-  it('shows each role its own money families of an online order in odd cents (W = 1005), and billing to the client and admins only', async () => {
-    const waiting = await project(1, create(1), bid(1), accept(1));
-    const client = toClientView(waiting);
-    // Client solidary round(10.05) = 10; driver gross round(904.5) = 905; driver solidary round(9.05) = 9.
-    expect(client).toMatchObject({
-      status: 'WAITING_FOR_PAYMENT',
-      base_price_cents: 1005,
-      client_solidary_cents: 10,
-      client_pays_cents: 1015,
-      client_pays_usd: 10.15,
-      promo_credit_cents: 0,
-      client_charged_usd: 10.15,
-    });
-    expect(client.breakdown.map((l) => [l.code, l.amount_cents, l.applied_fee_prc])).toEqual([
-      ['base_price', 1005, null],
-      ['client_solidary', 10, 1],
-    ]);
-    for (const f of CLIENT_HIDDEN) expect(keysOfFamily(client, f)).toEqual([]);
-    expect(client.billing).toEqual({
-      entity_type: 'V',
-      id_number: '12345678',
-      name: 'Ana Pérez',
-      address: 'Calle 1, Chacao',
-      phone: '+584121234567',
-    });
+  it(
+    'shows each role its own money families of an online order in ' +
+      'odd cents (W = 1005), and billing to the client and admins only',
+    async () => {
+      const waiting = await project(1, create(1), bid(1), accept(1));
+      const client = toClientView(waiting);
+      // Client solidary round(10.05) = 10; driver gross round(904.5) = 905; driver solidary round(9.05) = 9.
+      expect(client).toMatchObject({
+        status: 'WAITING_FOR_PAYMENT',
+        base_price_cents: 1005,
+        client_solidary_cents: 10,
+        client_pays_cents: 1015,
+        client_pays_usd: 10.15,
+        promo_credit_cents: 0,
+        client_charged_usd: 10.15,
+      });
+      expect(client.breakdown.map((l) => [l.code, l.amount_cents, l.applied_fee_prc])).toEqual([
+        ['base_price', 1005, null],
+        ['client_solidary', 10, 1],
+      ]);
+      for (const f of CLIENT_HIDDEN) expect(keysOfFamily(client, f)).toEqual([]);
+      expect(client.billing).toEqual({
+        entity_type: 'V',
+        id_number: '12345678',
+        name: 'Ana Pérez',
+        address: 'Calle 1, Chacao',
+        phone: '+584121234567',
+      });
 
-    const driver = toDriverView(waiting, DRIVER);
-    expect(driver).toMatchObject({
-      base_price_cents: 1005,
-      platform_revenue_cents: 100,
-      driver_gross_cents: 905,
-      driver_solidary_cents: 9,
-      driver_receives_cents: 896,
-    });
-    for (const f of DRIVER_HIDDEN) expect(keysOfFamily(driver, f)).toEqual([]);
-    expect(driver).not.toHaveProperty('billing');
-    expect(driver).not.toHaveProperty('delivery_pin');
+      const driver = toDriverView(waiting, DRIVER);
+      expect(driver).toMatchObject({
+        base_price_cents: 1005,
+        platform_revenue_cents: 100,
+        driver_gross_cents: 905,
+        driver_solidary_cents: 9,
+        driver_receives_cents: 896,
+      });
+      for (const f of DRIVER_HIDDEN) expect(keysOfFamily(driver, f)).toEqual([]);
+      expect(driver).not.toHaveProperty('billing');
+      expect(driver).not.toHaveProperty('delivery_pin');
 
-    const admin = toAdminView(waiting);
-    expect(admin).toMatchObject({
-      solidary_fund_cents: 19,
-      platform_solidary_cents: 0,
-      client_pays_cents: 1015,
-      driver_receives_cents: 896,
-      billing: { id_number: '12345678' },
-    });
-    const sum = (codes: string[]) =>
-      admin.breakdown.filter((l) => codes.includes(l.code)).reduce((s, l) => s + l.amount_cents, 0);
-    expect(sum(['base_price', 'client_solidary'])).toBe(admin.client_pays_cents);
-    expect(1005 - sum(['platform_revenue', 'driver_solidary'])).toBe(admin.driver_receives_cents);
-    expect(sum(['client_solidary', 'driver_solidary', 'platform_solidary'])).toBe(admin.solidary_fund_cents);
-  });
+      const admin = toAdminView(waiting);
+      expect(admin).toMatchObject({
+        solidary_fund_cents: 19,
+        platform_solidary_cents: 0,
+        client_pays_cents: 1015,
+        driver_receives_cents: 896,
+        billing: { id_number: '12345678' },
+      });
+      const sum = (codes: string[]) =>
+        admin.breakdown.filter((l) => codes.includes(l.code)).reduce((s, l) => s + l.amount_cents, 0);
+      expect(sum(['base_price', 'client_solidary'])).toBe(admin.client_pays_cents);
+      expect(1005 - sum(['platform_revenue', 'driver_solidary'])).toBe(admin.driver_receives_cents);
+      expect(sum(['client_solidary', 'driver_solidary', 'platform_solidary'])).toBe(admin.solidary_fund_cents);
+    },
+  );
 
-  it('shows the client the delivery PIN only once the order is paid and until it is delivered; never to the driver', async () => {
-    expect(toClientView(await project(2, create(2)))).not.toHaveProperty('delivery_pin');
-    expect(toClientView(await project(2, bid(2), accept(2)))).not.toHaveProperty('delivery_pin');
-    const confirmed = await project(2, paid);
-    expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
-    expect(toDriverView(confirmed, DRIVER)).not.toHaveProperty('delivery_pin');
-    expect(toClientView(await project(2, start))).toMatchObject({ status: 'IN_PROGRESS', delivery_pin: '4821' });
-    const delivered = toClientView(await project(2, deliver));
-    expect(delivered.status).toBe('DELIVERED');
-    expect(delivered).not.toHaveProperty('delivery_pin');
-  });
+  it(
+    'shows the client the delivery PIN only once the order ' + 'is paid and until it is delivered; never to the driver',
+    async () => {
+      expect(toClientView(await project(2, create(2)))).not.toHaveProperty('delivery_pin');
+      expect(toClientView(await project(2, bid(2), accept(2)))).not.toHaveProperty('delivery_pin');
+      const confirmed = await project(2, paid);
+      expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
+      expect(toDriverView(confirmed, DRIVER)).not.toHaveProperty('delivery_pin');
+      expect(toClientView(await project(2, start))).toMatchObject({ status: 'IN_PROGRESS', delivery_pin: '4821' });
+      const delivered = toClientView(await project(2, deliver));
+      expect(delivered.status).toBe('DELIVERED');
+      expect(delivered).not.toHaveProperty('delivery_pin');
+    },
+  );
 
-  it('confirms an online order that credit covers whole at acceptance: the client sees the PIN, the driver its own figures and no promo credit', async () => {
-    const open = await project(
-      4,
-      create(4, { paymentMethod: 'EXCHANGE_PAY', waterPriceCents: 2500, creditAvailableCents: 3000 }),
-    );
-    expect(toClientView(open)).toMatchObject({
-      status: 'BROADCASTING',
-      client_solidary_usd: 0.25,
-      client_pays_usd: 25.25,
-      promo_credit_usd: 25.25,
-      client_charged_usd: 0,
-      is_fully_promoted: true,
-    });
-    const confirmed = await project(4, bid(4), accept(4, 3000));
-    expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
-    const driver = toDriverView(confirmed, DRIVER);
-    expect(driver).not.toHaveProperty('promo_credit_usd');
-    // Driver solidary round(22.5) = 23.
-    expect(driver).toMatchObject({ driver_solidary_usd: 0.23, driver_receives_usd: 22.27 });
-  });
+  it(
+    'confirms an online order that credit covers whole at acceptance: the ' +
+      'client sees the PIN, the driver its own figures and no promo credit',
+    async () => {
+      const open = await project(
+        4,
+        create(4, { paymentMethod: 'EXCHANGE_PAY', waterPriceCents: 2500, creditAvailableCents: 3000 }),
+      );
+      expect(toClientView(open)).toMatchObject({
+        status: 'BROADCASTING',
+        client_solidary_usd: 0.25,
+        client_pays_usd: 25.25,
+        promo_credit_usd: 25.25,
+        client_charged_usd: 0,
+        is_fully_promoted: true,
+      });
+      const confirmed = await project(4, bid(4), accept(4, 3000));
+      expect(toClientView(confirmed)).toMatchObject({ status: 'CONFIRMED', delivery_pin: '4821' });
+      const driver = toDriverView(confirmed, DRIVER);
+      expect(driver).not.toHaveProperty('promo_credit_usd');
+      // Driver solidary round(22.5) = 23.
+      expect(driver).toMatchObject({ driver_solidary_usd: 0.23, driver_receives_usd: 22.27 });
+    },
+  );
 
   it('shows the client only the pending offers: a driver’s replaced bid is gone', async () => {
     const first = bid(5, { driverGrossCents: 950 });

@@ -176,30 +176,41 @@ describe('stations: public directory and administration', () => {
       });
     });
 
-    it('rejects the same name within 50 m (49 m: DuplicateStation; 51 m: created), ignoring case and accents', async () => {
-      const origin = { latitude: 10.3, longitude: -67.8 };
-      const first = await create({ name: 'Estación Norte', ...origin });
-      const at49 = await api.post('/admin/stations', admin, station({ name: 'ESTACION  norte', ...north(origin, 49) }));
-      expect(at49.status).toBe(422);
-      expect(at49.body).toMatchObject({ error: 'DuplicateStation', station_id: first.id });
-      const at51 = await api.post('/admin/stations', admin, station({ name: 'Estación Norte', ...north(origin, 51) }));
-      expect(at51.status).toBe(201);
-      const otherName = await api.post('/admin/stations', admin, station({ name: 'Estación Sur', ...origin }));
-      expect(otherName.status).toBe(201);
-      // A rename or a move into a same-named neighbour's 50 m is the same duplicate.
-      const renamed = await api.patch(`/admin/stations/${otherName.body.station.id}`, admin, {
-        name: 'estación norte',
-      });
-      expect(renamed.status).toBe(422);
-      expect(renamed.body.error).toBe('DuplicateStation');
-      const moved = await api.patch(`/admin/stations/${at51.body.station.id}`, admin, north(origin, 30));
-      expect(moved.body.error).toBe('DuplicateStation');
-      // A station is no duplicate of itself.
-      expect(
-        (await api.patch(`/admin/stations/${first.id}`, admin, { name: 'Estación Norte', ...north(origin, -10) }))
-          .status,
-      ).toBe(200);
-    });
+    it(
+      'rejects the same name within 50 m (49 m: DuplicateStation; ' + '51 m: created), ignoring case and accents',
+      async () => {
+        const origin = { latitude: 10.3, longitude: -67.8 };
+        const first = await create({ name: 'Estación Norte', ...origin });
+        const at49 = await api.post(
+          '/admin/stations',
+          admin,
+          station({ name: 'ESTACION  norte', ...north(origin, 49) }),
+        );
+        expect(at49.status).toBe(422);
+        expect(at49.body).toMatchObject({ error: 'DuplicateStation', station_id: first.id });
+        const at51 = await api.post(
+          '/admin/stations',
+          admin,
+          station({ name: 'Estación Norte', ...north(origin, 51) }),
+        );
+        expect(at51.status).toBe(201);
+        const otherName = await api.post('/admin/stations', admin, station({ name: 'Estación Sur', ...origin }));
+        expect(otherName.status).toBe(201);
+        // A rename or a move into a same-named neighbour's 50 m is the same duplicate.
+        const renamed = await api.patch(`/admin/stations/${otherName.body.station.id}`, admin, {
+          name: 'estación norte',
+        });
+        expect(renamed.status).toBe(422);
+        expect(renamed.body.error).toBe('DuplicateStation');
+        const moved = await api.patch(`/admin/stations/${at51.body.station.id}`, admin, north(origin, 30));
+        expect(moved.body.error).toBe('DuplicateStation');
+        // A station is no duplicate of itself.
+        expect(
+          (await api.patch(`/admin/stations/${first.id}`, admin, { name: 'Estación Norte', ...north(origin, -10) }))
+            .status,
+        ).toBe(200);
+      },
+    );
 
     it('two concurrent creates of one station: exactly one is created', async () => {
       const body = station({ name: 'Carrera', latitude: 10.35, longitude: -67.7 });
@@ -322,42 +333,46 @@ describe('stations: public directory and administration', () => {
   });
 
   describe('public directory', () => {
-    it('nearby: active stations within radiusKm, nearest first, with distance and type filter; /stations is the same', async () => {
-      const water = await create({ name: 'Agua Maracaibo', ...MARACAIBO });
-      const fuel = await create({ name: 'Gasolina Maracaibo', tipo: 'GASOLINA', ...north(MARACAIBO, 2000) });
-      const far = await create({ name: 'Agua lejos', ...north(MARACAIBO, 12_000) });
-      const off = await create({ name: 'Inactiva Maracaibo', ...north(MARACAIBO, 500) });
-      await api.patch(`/admin/stations/${off.id}/status`, admin, { estado: 'INACTIVA' });
-      const q = `lat=${MARACAIBO.latitude}&lng=${MARACAIBO.longitude}`;
-      const r = await api.get(`/stations/nearby?${q}`, client.token);
-      expect(r.status).toBe(200);
-      expect(r.body.stations.map((s: { id: number }) => s.id)).toEqual([water.id, fuel.id]);
-      expect(r.body.stations[1]).toEqual({
-        id: fuel.id,
-        name: 'Gasolina Maracaibo',
-        address: 'Av. Principal, Sector Centro',
-        latitude: fuel.latitude,
-        longitude: fuel.longitude,
-        city: 'Caracas',
-        station_type: 'FUEL',
-        is_verified: true,
-        is_active: true,
-        current_status: null,
-        distance_km: 2,
-      });
-      expect((await api.get(`/stations?${q}`, driver.token)).body).toEqual(r.body);
-      expect(
-        (await api.get(`/stations/nearby?${q}&radiusKm=15`, client.token)).body.stations.map(
-          (s: { id: number }) => s.id,
-        ),
-      ).toEqual([water.id, fuel.id, far.id]);
-      expect(
-        (await api.get(`/stations/nearby?${q}&radiusKm=15&type=FUEL`, admin)).body.stations.map(
-          (s: { id: number }) => s.id,
-        ),
-      ).toEqual([fuel.id]);
-      expect((await api.get(`/stations/nearby?${q}`)).status).toBe(401);
-    });
+    it(
+      'nearby: active stations within radiusKm, nearest first, ' +
+        'with distance and type filter; /stations is the same',
+      async () => {
+        const water = await create({ name: 'Agua Maracaibo', ...MARACAIBO });
+        const fuel = await create({ name: 'Gasolina Maracaibo', tipo: 'GASOLINA', ...north(MARACAIBO, 2000) });
+        const far = await create({ name: 'Agua lejos', ...north(MARACAIBO, 12_000) });
+        const off = await create({ name: 'Inactiva Maracaibo', ...north(MARACAIBO, 500) });
+        await api.patch(`/admin/stations/${off.id}/status`, admin, { estado: 'INACTIVA' });
+        const q = `lat=${MARACAIBO.latitude}&lng=${MARACAIBO.longitude}`;
+        const r = await api.get(`/stations/nearby?${q}`, client.token);
+        expect(r.status).toBe(200);
+        expect(r.body.stations.map((s: { id: number }) => s.id)).toEqual([water.id, fuel.id]);
+        expect(r.body.stations[1]).toEqual({
+          id: fuel.id,
+          name: 'Gasolina Maracaibo',
+          address: 'Av. Principal, Sector Centro',
+          latitude: fuel.latitude,
+          longitude: fuel.longitude,
+          city: 'Caracas',
+          station_type: 'FUEL',
+          is_verified: true,
+          is_active: true,
+          current_status: null,
+          distance_km: 2,
+        });
+        expect((await api.get(`/stations?${q}`, driver.token)).body).toEqual(r.body);
+        expect(
+          (await api.get(`/stations/nearby?${q}&radiusKm=15`, client.token)).body.stations.map(
+            (s: { id: number }) => s.id,
+          ),
+        ).toEqual([water.id, fuel.id, far.id]);
+        expect(
+          (await api.get(`/stations/nearby?${q}&radiusKm=15&type=FUEL`, admin)).body.stations.map(
+            (s: { id: number }) => s.id,
+          ),
+        ).toEqual([fuel.id]);
+        expect((await api.get(`/stations/nearby?${q}`)).status).toBe(401);
+      },
+    );
 
     it('nearby: 422 naming lat, lng, radiusKm and type', async () => {
       const r = await api.get('/stations/nearby?lng=-200&radiusKm=0&type=GAS', client.token);
@@ -370,91 +385,106 @@ describe('stations: public directory and administration', () => {
       ).toEqual(['lat', 'radiusKm']);
     });
 
-    it('a driver reports; the traffic light follows recent reports (recency-weighted) and the cooldown holds', async () => {
-      const s = await create({ name: 'Semáforo Barquisimeto', ...BARQUISIMETO });
-      const first = await api.post(
-        '/stations/report',
-        driver.token,
-        reportBody(s.id, { color: 'YELLOW', waitMinutes: 20, comment: '  Cola moderada ' }),
-      );
-      expect(first.status).toBe(200);
-      expect(first.body).toEqual({
-        report: {
-          id: expect.any(Number),
-          station_id: s.id,
-          driver_id: driver.driverId,
+    it(
+      'a driver reports; the traffic light follows recent ' + 'reports (recency-weighted) and the cooldown holds',
+      async () => {
+        const s = await create({ name: 'Semáforo Barquisimeto', ...BARQUISIMETO });
+        const first = await api.post(
+          '/stations/report',
+          driver.token,
+          reportBody(s.id, { color: 'YELLOW', waitMinutes: 20, comment: '  Cola moderada ' }),
+        );
+        expect(first.status).toBe(200);
+        expect(first.body).toEqual({
+          report: {
+            id: expect.any(Number),
+            station_id: s.id,
+            driver_id: driver.driverId,
+            color: 'YELLOW',
+            wait_minutes: 20,
+            comment: 'Cola moderada',
+            driver_lat: 10.1,
+            driver_lng: -68,
+            created_at: clock.now().toISOString(),
+          },
+          confidence: 0.5,
+        });
+        const second = await api.post(`/stations/${s.id}/reports`, driver2.token, {
           color: 'YELLOW',
-          wait_minutes: 20,
-          comment: 'Cola moderada',
-          driver_lat: 10.1,
-          driver_lng: -68,
-          created_at: clock.now().toISOString(),
-        },
-        confidence: 0.5,
-      });
-      const second = await api.post(`/stations/${s.id}/reports`, driver2.token, {
-        color: 'YELLOW',
-        waitMinutes: 40,
-        driverLat: 10.07,
-        driverLng: -69.35,
-      });
-      expect(second.status).toBe(200);
-      expect(second.body.report).toMatchObject({
-        station_id: s.id,
-        driver_id: driver2.driverId,
-        color: 'YELLOW',
-        wait_minutes: 40,
-        comment: null,
-      });
-      expect(second.body.confidence).toBe(0.75);
-      const reportedAt = clock.now().toISOString();
+          waitMinutes: 40,
+          driverLat: 10.07,
+          driverLng: -69.35,
+        });
+        expect(second.status).toBe(200);
+        expect(second.body.report).toMatchObject({
+          station_id: s.id,
+          driver_id: driver2.driverId,
+          color: 'YELLOW',
+          wait_minutes: 40,
+          comment: null,
+        });
+        expect(second.body.confidence).toBe(0.75);
+        const reportedAt = clock.now().toISOString();
 
-      // The same driver again within 15 minutes: 429 Cooldown with the minutes left (and Retry-After).
-      clock.advance(14 * 60_000 + 1000);
-      const early = await t.request('POST', '/api/v1/stations/report', {
-        token: driver.token,
-        body: reportBody(s.id, { color: 'RED' }),
-      });
-      expect(early.status).toBe(429);
-      expect(early.body).toMatchObject({ error: 'Cooldown', retryAfterMinutes: 1 });
-      expect(early.headers.get('retry-after')).toBe('60');
-      clock.advance(59_000);
+        // The same driver again within 15 minutes: 429 Cooldown with the minutes left (and Retry-After).
+        clock.advance(14 * 60_000 + 1000);
+        const early = await t.request('POST', '/api/v1/stations/report', {
+          token: driver.token,
+          body: reportBody(s.id, { color: 'RED' }),
+        });
+        expect(early.status).toBe(429);
+        expect(early.body).toMatchObject({ error: 'Cooldown', retryAfterMinutes: 1 });
+        expect(early.headers.get('retry-after')).toBe('60');
+        clock.advance(59_000);
 
-      // 15 minutes on: allowed. RED fresh (weight 1) against two
-      // YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
-      const red = await api.post(`/stations/${s.id}/reports`, driver.token, {
-        color: 'RED',
-        waitMinutes: 90,
-        driverLat: 10,
-        driverLng: -69,
-      });
-      expect(red.status).toBe(200);
-      const detail = await api.get(`/stations/${s.id}`, client.token);
-      expect(detail.status).toBe(200);
-      expect(detail.body.station.current_status).toEqual({
-        current_color: 'YELLOW',
-        confidence: 0.48, // agreement 1.414/2.414 × evidence (1 − 0.5^2.414)
-        report_count: 3,
-        avg_wait_minutes: 55, // (20·0.707 + 40·0.707 + 90·1) / 2.414
-        last_report_at: clock.now().toISOString(),
-      });
-      expect(detail.body.reports).toEqual([
-        { id: red.body.report.id, color: 'RED', waitMinutes: 90, comment: null, createdAt: clock.now().toISOString() },
-        { id: second.body.report.id, color: 'YELLOW', waitMinutes: 40, comment: null, createdAt: reportedAt },
-        { id: first.body.report.id, color: 'YELLOW', waitMinutes: 20, comment: 'Cola moderada', createdAt: reportedAt },
-      ]);
+        // 15 minutes on: allowed. RED fresh (weight 1) against two
+        // YELLOW 15 minutes old (2 × 0.5^0.5 ≈ 1.41): still YELLOW.
+        const red = await api.post(`/stations/${s.id}/reports`, driver.token, {
+          color: 'RED',
+          waitMinutes: 90,
+          driverLat: 10,
+          driverLng: -69,
+        });
+        expect(red.status).toBe(200);
+        const detail = await api.get(`/stations/${s.id}`, client.token);
+        expect(detail.status).toBe(200);
+        expect(detail.body.station.current_status).toEqual({
+          current_color: 'YELLOW',
+          confidence: 0.48, // agreement 1.414/2.414 × evidence (1 − 0.5^2.414)
+          report_count: 3,
+          avg_wait_minutes: 55, // (20·0.707 + 40·0.707 + 90·1) / 2.414
+          last_report_at: clock.now().toISOString(),
+        });
+        expect(detail.body.reports).toEqual([
+          {
+            id: red.body.report.id,
+            color: 'RED',
+            waitMinutes: 90,
+            comment: null,
+            createdAt: clock.now().toISOString(),
+          },
+          { id: second.body.report.id, color: 'YELLOW', waitMinutes: 40, comment: null, createdAt: reportedAt },
+          {
+            id: first.body.report.id,
+            color: 'YELLOW',
+            waitMinutes: 20,
+            comment: 'Cola moderada',
+            createdAt: reportedAt,
+          },
+        ]);
 
-      // Past the status window (120 min) the last colour stays, with confidence 0.
-      clock.advance(121 * 60_000);
-      const stale = await api.get(`/stations/${s.id}`, driver.token);
-      expect(stale.body.station.current_status).toEqual({
-        current_color: 'RED',
-        confidence: 0,
-        report_count: 0,
-        avg_wait_minutes: null,
-        last_report_at: red.body.report.created_at,
-      });
-    });
+        // Past the status window (120 min) the last colour stays, with confidence 0.
+        clock.advance(121 * 60_000);
+        const stale = await api.get(`/stations/${s.id}`, driver.token);
+        expect(stale.body.station.current_status).toEqual({
+          current_color: 'RED',
+          confidence: 0,
+          report_count: 0,
+          avg_wait_minutes: null,
+          last_report_at: red.body.report.created_at,
+        });
+      },
+    );
 
     it('two concurrent reports by one driver on one station: one is taken, the other is Cooldown', async () => {
       const s = await create({ name: 'Carrera de reportes', ...MERIDA });
@@ -478,49 +508,54 @@ describe('stations: public directory and administration', () => {
       });
     });
 
-    it('reports: DRIVER only, 404 StationNotFound for unknown or inactive stations, 422 naming bad fields', async () => {
-      const s = await create({ name: 'Reglas de reporte', ...CUMANA });
-      expect((await api.post('/stations/report', client.token, reportBody(s.id))).status).toBe(403);
-      expect((await api.post('/stations/report', admin, reportBody(s.id))).status).toBe(403);
-      expect((await api.post('/stations/report', undefined, reportBody(s.id))).status).toBe(401);
-      expect((await api.post('/stations/report', driver.token, reportBody(999999))).body.error).toBe('StationNotFound');
-      await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'INACTIVA' });
-      const inactive = await api.post(`/stations/${s.id}/reports`, driver.token, {
-        color: 'GREEN',
-        driverLat: 10,
-        driverLng: -64,
-      });
-      expect([inactive.status, inactive.body.error]).toEqual([404, 'StationNotFound']);
-      const bad = await api.post('/stations/report', driver.token, {
-        stationId: 'x',
-        color: 'BLUE',
-        waitMinutes: 241,
-        comment: 'c'.repeat(281),
-        driverLat: 95,
-      });
-      expect(bad.status).toBe(422);
-      expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual([
-        'color',
-        'comment',
-        'driverLat',
-        'driverLng',
-        'stationId',
-        'waitMinutes',
-      ]);
-      const badPath = await api.post('/stations/abc/reports', driver.token, {
-        color: 'GREEN',
-        driverLat: 10,
-        driverLng: -64,
-      });
-      expect(Object.keys(badPath.body.details.fieldErrors)).toEqual(['stationId']);
-      const badWait = await api.post(`/stations/${s.id}/reports`, driver.token, {
-        color: 'GREEN',
-        waitMinutes: 1.5,
-        driverLat: 10,
-        driverLng: -64,
-      });
-      expect(Object.keys(badWait.body.details.fieldErrors)).toEqual(['waitMinutes']);
-    });
+    it(
+      'reports: DRIVER only, 404 StationNotFound for ' + 'unknown or inactive stations, 422 naming bad fields',
+      async () => {
+        const s = await create({ name: 'Reglas de reporte', ...CUMANA });
+        expect((await api.post('/stations/report', client.token, reportBody(s.id))).status).toBe(403);
+        expect((await api.post('/stations/report', admin, reportBody(s.id))).status).toBe(403);
+        expect((await api.post('/stations/report', undefined, reportBody(s.id))).status).toBe(401);
+        expect((await api.post('/stations/report', driver.token, reportBody(999999))).body.error).toBe(
+          'StationNotFound',
+        );
+        await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'INACTIVA' });
+        const inactive = await api.post(`/stations/${s.id}/reports`, driver.token, {
+          color: 'GREEN',
+          driverLat: 10,
+          driverLng: -64,
+        });
+        expect([inactive.status, inactive.body.error]).toEqual([404, 'StationNotFound']);
+        const bad = await api.post('/stations/report', driver.token, {
+          stationId: 'x',
+          color: 'BLUE',
+          waitMinutes: 241,
+          comment: 'c'.repeat(281),
+          driverLat: 95,
+        });
+        expect(bad.status).toBe(422);
+        expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual([
+          'color',
+          'comment',
+          'driverLat',
+          'driverLng',
+          'stationId',
+          'waitMinutes',
+        ]);
+        const badPath = await api.post('/stations/abc/reports', driver.token, {
+          color: 'GREEN',
+          driverLat: 10,
+          driverLng: -64,
+        });
+        expect(Object.keys(badPath.body.details.fieldErrors)).toEqual(['stationId']);
+        const badWait = await api.post(`/stations/${s.id}/reports`, driver.token, {
+          color: 'GREEN',
+          waitMinutes: 1.5,
+          driverLat: 10,
+          driverLng: -64,
+        });
+        expect(Object.keys(badWait.body.details.fieldErrors)).toEqual(['waitMinutes']);
+      },
+    );
 
     it('detail: the 20 most recent reports; unknown or inactive station is 404 StationNotFound', async () => {
       const s = await create({ name: 'Muchos reportes', ...GUAYANA });
@@ -730,35 +765,43 @@ describe('stations: public directory and administration', () => {
       expect(listed.body.items[0].last_report_at).toBe('2026-05-05T08:00:00.000Z');
     });
 
-    it('status moves between ACTIVA and INACTIVA; delete is blocked by a report within 7 days, then soft-deletes', async () => {
-      const s = await create({ name: 'Para borrar', latitude: 10.47, longitude: -66.8 });
-      const off = await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'INACTIVA' });
-      expect(off.body).toEqual({ id: s.id, estado: 'INACTIVA', updated_at: clock.now().toISOString() });
-      expect((await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'ACTIVA' })).body.estado).toBe(
-        'ACTIVA',
-      );
-      await api.post(`/stations/${s.id}/reports`, driver2.token, {
-        color: 'GREEN',
-        driverLat: 10.47,
-        driverLng: -66.8,
-      });
-      clock.advance(7 * 86_400_000 - 60_000);
-      await freshAdmin();
-      const blocked = await api.del(`/admin/stations/${s.id}`, admin);
-      expect([blocked.status, blocked.body.error]).toEqual([422, 'HasRecentReports']);
-      clock.advance(60_000);
-      const deleted = await api.del(`/admin/stations/${s.id}`, admin);
-      expect([deleted.status, deleted.body]).toEqual([200, { deleted: true }]);
-      expect((await api.get(`/admin/stations/${s.id}`, admin)).body.error).toBe('StationNotFound');
-      expect((await api.del(`/admin/stations/${s.id}`, admin)).body.error).toBe('StationNotFound');
-      expect((await api.get(`/stations/${s.id}`, client.token)).body.error).toBe('StationNotFound');
-      expect((await api.get(`/admin/stations?q=Para%20borrar`, admin)).body.items).toEqual([]);
-      // Its name and place are free again.
-      expect(
-        (await api.post('/admin/stations', admin, station({ name: 'Para borrar', latitude: 10.47, longitude: -66.8 })))
-          .status,
-      ).toBe(201);
-    });
+    it(
+      'status moves between ACTIVA and INACTIVA; delete is ' + 'blocked by a report within 7 days, then soft-deletes',
+      async () => {
+        const s = await create({ name: 'Para borrar', latitude: 10.47, longitude: -66.8 });
+        const off = await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'INACTIVA' });
+        expect(off.body).toEqual({ id: s.id, estado: 'INACTIVA', updated_at: clock.now().toISOString() });
+        expect((await api.patch(`/admin/stations/${s.id}/status`, admin, { estado: 'ACTIVA' })).body.estado).toBe(
+          'ACTIVA',
+        );
+        await api.post(`/stations/${s.id}/reports`, driver2.token, {
+          color: 'GREEN',
+          driverLat: 10.47,
+          driverLng: -66.8,
+        });
+        clock.advance(7 * 86_400_000 - 60_000);
+        await freshAdmin();
+        const blocked = await api.del(`/admin/stations/${s.id}`, admin);
+        expect([blocked.status, blocked.body.error]).toEqual([422, 'HasRecentReports']);
+        clock.advance(60_000);
+        const deleted = await api.del(`/admin/stations/${s.id}`, admin);
+        expect([deleted.status, deleted.body]).toEqual([200, { deleted: true }]);
+        expect((await api.get(`/admin/stations/${s.id}`, admin)).body.error).toBe('StationNotFound');
+        expect((await api.del(`/admin/stations/${s.id}`, admin)).body.error).toBe('StationNotFound');
+        expect((await api.get(`/stations/${s.id}`, client.token)).body.error).toBe('StationNotFound');
+        expect((await api.get(`/admin/stations?q=Para%20borrar`, admin)).body.items).toEqual([]);
+        // Its name and place are free again.
+        expect(
+          (
+            await api.post(
+              '/admin/stations',
+              admin,
+              station({ name: 'Para borrar', latitude: 10.47, longitude: -66.8 }),
+            )
+          ).status,
+        ).toBe(201);
+      },
+    );
   });
 });
 

@@ -294,33 +294,37 @@ describe('surplus listings', () => {
     }
   });
 
-  it('checks roles: drivers publish, list their own and cancel; clients reserve; any signed-in caller browses', async () => {
-    const client = await signInClient(t);
-    const d = await driver();
-    const listing = await publish(d);
-    expect((await api.post('/surplus', client.token, listingBody())).status).toBe(403);
-    expect((await api.post('/surplus', admin.token, listingBody())).status).toBe(403);
-    expect((await api.get('/surplus/me', client.token)).status).toBe(403);
-    expect((await api.del(`/surplus/${listing.id}`, client.token)).status).toBe(403);
-    expect((await api.post(`/surplus/${listing.id}/cancel`, admin.token)).status).toBe(403);
-    expect((await api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody())).status).toBe(403);
-    expect((await api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody())).status).toBe(403);
-    expect((await nearby(d.token)).status).toBe(200);
-    for (const [method, path] of [
-      ['post', '/surplus'],
-      ['get', '/surplus/me'],
-      ['get', `/surplus/nearby?lat=1&lng=1`],
-      ['get', `/surplus?lat=1&lng=1`],
-      ['del', `/surplus/${listing.id}`],
-      ['post', `/surplus/${listing.id}/cancel`],
-      ['post', `/surplus/${listing.id}/reserve`],
-    ] as const) {
-      expect((await api[method](path, undefined, method === 'get' ? undefined : {})).status, `${method} ${path}`).toBe(
-        401,
-      );
-    }
-    expect(await mine(d)).toEqual([listing.id]);
-  });
+  it(
+    'checks roles: drivers publish, list their own and ' + 'cancel; clients reserve; any signed-in caller browses',
+    async () => {
+      const client = await signInClient(t);
+      const d = await driver();
+      const listing = await publish(d);
+      expect((await api.post('/surplus', client.token, listingBody())).status).toBe(403);
+      expect((await api.post('/surplus', admin.token, listingBody())).status).toBe(403);
+      expect((await api.get('/surplus/me', client.token)).status).toBe(403);
+      expect((await api.del(`/surplus/${listing.id}`, client.token)).status).toBe(403);
+      expect((await api.post(`/surplus/${listing.id}/cancel`, admin.token)).status).toBe(403);
+      expect((await api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody())).status).toBe(403);
+      expect((await api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody())).status).toBe(403);
+      expect((await nearby(d.token)).status).toBe(200);
+      for (const [method, path] of [
+        ['post', '/surplus'],
+        ['get', '/surplus/me'],
+        ['get', `/surplus/nearby?lat=1&lng=1`],
+        ['get', `/surplus?lat=1&lng=1`],
+        ['del', `/surplus/${listing.id}`],
+        ['post', `/surplus/${listing.id}/cancel`],
+        ['post', `/surplus/${listing.id}/reserve`],
+      ] as const) {
+        expect(
+          (await api[method](path, undefined, method === 'get' ? undefined : {})).status,
+          `${method} ${path}`,
+        ).toBe(401);
+      }
+      expect(await mine(d)).toEqual([listing.id]);
+    },
+  );
 
   it('POST /surplus: 422 naming each bad field', async () => {
     const d = await driver();

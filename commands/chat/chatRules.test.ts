@@ -24,33 +24,37 @@ describe('chat rules', () => {
     ).toBe(false);
   });
 
-  it('opens client-driver rooms from CONFIRMED through DELIVERED and support rooms from WAITING_FOR_PAYMENT through ARRIVED', () => {
-    const statuses = [
-      'BROADCASTING',
-      'COUNTER_OFFERED',
-      'WAITING_FOR_PAYMENT',
-      'CONFIRMED',
-      'IN_PROGRESS',
-      'ARRIVED',
-      'DELIVERED',
-      'CANCELLED',
-      'EXPIRED',
-    ];
-    expect(statuses.filter((s) => isWithinWindow('ORDER_CLIENT_DRIVER', s))).toEqual([
-      'CONFIRMED',
-      'IN_PROGRESS',
-      'ARRIVED',
-      'DELIVERED',
-    ]);
-    for (const type of ['ORDER_ADMIN_SUPPORT', 'ORDER_ADMIN_CLIENT_SUPPORT']) {
-      expect(statuses.filter((s) => isWithinWindow(type, s))).toEqual([
+  it(
+    'opens client-driver rooms from CONFIRMED through DELIVERED ' +
+      'and support rooms from WAITING_FOR_PAYMENT through ARRIVED',
+    () => {
+      const statuses = [
+        'BROADCASTING',
+        'COUNTER_OFFERED',
         'WAITING_FOR_PAYMENT',
         'CONFIRMED',
         'IN_PROGRESS',
         'ARRIVED',
+        'DELIVERED',
+        'CANCELLED',
+        'EXPIRED',
+      ];
+      expect(statuses.filter((s) => isWithinWindow('ORDER_CLIENT_DRIVER', s))).toEqual([
+        'CONFIRMED',
+        'IN_PROGRESS',
+        'ARRIVED',
+        'DELIVERED',
       ]);
-    }
-  });
+      for (const type of ['ORDER_ADMIN_SUPPORT', 'ORDER_ADMIN_CLIENT_SUPPORT']) {
+        expect(statuses.filter((s) => isWithinWindow(type, s))).toEqual([
+          'WAITING_FOR_PAYMENT',
+          'CONFIRMED',
+          'IN_PROGRESS',
+          'ARRIVED',
+        ]);
+      }
+    },
+  );
 
   it('tells a lost race (claimed by another within the race window) from a room already taken', () => {
     const now = new Date('2026-01-01T10:00:00.000Z');

@@ -31,14 +31,18 @@ describe.each(backends)('rate limits on $name', (backend) => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('allows the budget per key, then refuses with the seconds left in the window; other keys and limits are unaffected', async () => {
-    const l = limit(3, 10 * MINUTE);
-    for (let i = 0; i < 3; i++) expect(await l.hit('a')).toEqual({ allowed: true, retryAfterSeconds: 0 });
-    vi.advanceTimersByTime(4 * MINUTE);
-    expect(await l.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 6 * 60 });
-    expect((await l.hit('b')).allowed).toBe(true);
-    expect((await limit(3, 10 * MINUTE).hit('a')).allowed).toBe(true);
-  });
+  it(
+    'allows the budget per key, then refuses with the seconds ' +
+      'left in the window; other keys and limits are unaffected',
+    async () => {
+      const l = limit(3, 10 * MINUTE);
+      for (let i = 0; i < 3; i++) expect(await l.hit('a')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+      vi.advanceTimersByTime(4 * MINUTE);
+      expect(await l.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 6 * 60 });
+      expect((await l.hit('b')).allowed).toBe(true);
+      expect((await limit(3, 10 * MINUTE).hit('a')).allowed).toBe(true);
+    },
+  );
 
   it('the window opens at the first hit and reopens when it has passed; refusals do not extend it', async () => {
     const l = limit(2, MINUTE);
@@ -61,12 +65,15 @@ describe.each(backends)('rate limits on $name', (backend) => {
     expect(await l.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 1 });
   });
 
-  it('concurrent hits on one key are counted exactly: 8 at once with a budget of 5 → 5 allowed, 3 refused', async () => {
-    const l = limit(5, MINUTE);
-    const verdicts = await Promise.all(Array.from({ length: 8 }, () => l.hit('sprayer')));
-    expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
-    expect(verdicts.filter((v) => !v.allowed).map((v) => v.retryAfterSeconds)).toEqual([60, 60, 60]);
-  });
+  it(
+    'concurrent hits on one key are counted exactly: 8 ' + 'at once with a budget of 5 → 5 allowed, 3 refused',
+    async () => {
+      const l = limit(5, MINUTE);
+      const verdicts = await Promise.all(Array.from({ length: 8 }, () => l.hit('sprayer')));
+      expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
+      expect(verdicts.filter((v) => !v.allowed).map((v) => v.retryAfterSeconds)).toEqual([60, 60, 60]);
+    },
+  );
 
   it('the purge forgets closed windows and keeps open ones', async () => {
     const closed = limit(1, MINUTE);

@@ -56,14 +56,18 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('confirmPayment', () => {
-  it('confirms a waiting order once: a repeated confirmation of the same payment appends nothing and answers position 0', async () => {
-    await t.existingStream(orderStream(1), spec(orderDecider).history(waiting));
-    const first = await confirmPayment(ctx, 1, 77);
-    expect(first.position).toBeGreaterThan(0);
-    expect(first.state).toMatchObject({ status: 'CONFIRMED', paidPaymentId: 77 });
-    expect((await confirmPayment(ctx, 1, 77)).position).toBe(0);
-    await t.expectNewEvents(orderStream(1), [
-      { type: 'OrderPaid', data: { orderId: 1, paymentId: 77, paidAt: clock.now().toISOString() } },
-    ]);
-  });
+  it(
+    'confirms a waiting order once: a repeated confirmation of ' +
+      'the same payment appends nothing and answers position 0',
+    async () => {
+      await t.existingStream(orderStream(1), spec(orderDecider).history(waiting));
+      const first = await confirmPayment(ctx, 1, 77);
+      expect(first.position).toBeGreaterThan(0);
+      expect(first.state).toMatchObject({ status: 'CONFIRMED', paidPaymentId: 77 });
+      expect((await confirmPayment(ctx, 1, 77)).position).toBe(0);
+      await t.expectNewEvents(orderStream(1), [
+        { type: 'OrderPaid', data: { orderId: 1, paymentId: 77, paidAt: clock.now().toISOString() } },
+      ]);
+    },
+  );
 });

@@ -75,14 +75,18 @@ describe('order reactions', () => {
     ]);
   });
 
-  it('redeems a surplus reservation’s credit as surplus credit (its own bucket first, then ANY, never ORDERS: domain/credit/credit.test.ts)', () => {
-    const order = orderAfter(
-      create({ creditAvailableCents: 350, surplus: { listingId: 9, driverId: DRIVER, paymentExpiresAt: at(30) } }),
-    );
-    expect(when(order, creditAfter(grant(350)), event('OrderCreated')).map((s) => sent(s).command)).toEqual([
-      { type: 'RedeemCredit', clientId: CLIENT, orderId: 1, kind: 'surplus', amountCents: 350, now: at(5) },
-    ]);
-  });
+  it(
+    'redeems a surplus reservation’s credit as surplus credit (its own ' +
+      'bucket first, then ANY, never ORDERS: domain/credit/credit.test.ts)',
+    () => {
+      const order = orderAfter(
+        create({ creditAvailableCents: 350, surplus: { listingId: 9, driverId: DRIVER, paymentExpiresAt: at(30) } }),
+      );
+      expect(when(order, creditAfter(grant(350)), event('OrderCreated')).map((s) => sent(s).command)).toEqual([
+        { type: 'RedeemCredit', clientId: CLIENT, orderId: 1, kind: 'surplus', amountCents: 350, now: at(5) },
+      ]);
+    },
+  );
 
   it('redeems again over the new total when an offer at another price is accepted', () => {
     // Priced at 10000 with 10000 of credit; the accepted counter-offer is 11000, and 10600 is usable.

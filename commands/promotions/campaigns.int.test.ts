@@ -54,26 +54,29 @@ describe('a campaign’s stream under concurrent commands', () => {
     expect(granted).toHaveLength(1);
   });
 
-  it('a first grant and an edit of the frozen terms: either the edit lands before the grant, or it is refused', async () => {
-    await t.existingStream(promotionStream(2), created(2));
-    const edit = run(2, {
-      type: 'UpdatePromotion',
-      changes: { amountCents: 900 },
-      sentFields: ['amount_usd'],
-      cityKnown: true,
-      now: NOW,
-    }).then(
-      () => 'edited',
-      (err: unknown) => (err instanceof DomainError ? err.code : 'unexpected'),
-    );
-    const [outcome] = await Promise.all([edit, run(2, grant(9))]);
-    const events = await t.store.readStream(promotionStream(2));
-    const grantedAmount = (events.find((e) => e.type === 'PromotionGranted')?.data as { amountCents: number })
-      .amountCents;
-    // The grant paid the terms as they stood when it was decided; an edit after it was refused.
-    if (outcome === 'edited')
-      expect(events.map((e) => e.type)).toEqual(['PromotionCreated', 'PromotionUpdated', 'PromotionGranted']);
-    else expect(outcome).toBe('PromotionAlreadyGranted');
-    expect(grantedAmount).toBe(outcome === 'edited' ? 900 : 100);
-  });
+  it(
+    'a first grant and an edit of the frozen terms: either ' + 'the edit lands before the grant, or it is refused',
+    async () => {
+      await t.existingStream(promotionStream(2), created(2));
+      const edit = run(2, {
+        type: 'UpdatePromotion',
+        changes: { amountCents: 900 },
+        sentFields: ['amount_usd'],
+        cityKnown: true,
+        now: NOW,
+      }).then(
+        () => 'edited',
+        (err: unknown) => (err instanceof DomainError ? err.code : 'unexpected'),
+      );
+      const [outcome] = await Promise.all([edit, run(2, grant(9))]);
+      const events = await t.store.readStream(promotionStream(2));
+      const grantedAmount = (events.find((e) => e.type === 'PromotionGranted')?.data as { amountCents: number })
+        .amountCents;
+      // The grant paid the terms as they stood when it was decided; an edit after it was refused.
+      if (outcome === 'edited')
+        expect(events.map((e) => e.type)).toEqual(['PromotionCreated', 'PromotionUpdated', 'PromotionGranted']);
+      else expect(outcome).toBe('PromotionAlreadyGranted');
+      expect(grantedAmount).toBe(outcome === 'edited' ? 900 : 100);
+    },
+  );
 });

@@ -168,24 +168,28 @@ describe('milestone grants: a grant pays out', () => {
     );
   });
 
-  it('a driver’s grant is a PROMO_BONUS entry on the driver’s wallet, under an entry id that follows from the grant', () => {
-    const [bonus, ...rest] = grantReactions(
-      granted({ audience: 'DRIVER', userId: 80, driverId: 8, creditScope: null }),
-      [],
-      NOW,
-    );
-    expect(rest).toEqual([]);
-    expect(bonus.streamId).toBe('wallet-8');
-    const entryId = derivedEventId('promotion-grant-70', 'wallet/PROMO_BONUS');
-    expect(bonus.command).toMatchObject({
-      type: 'RecordEntry',
-      driverId: 8,
-      entryId,
-      ledgerType: 'PROMO_BONUS',
-      direction: 'CREDIT',
-      amountCents: 500,
-      causeId: 'promotion-grant-70',
-    });
-    expect(bonus.eventIds?.(0, { type: 'LedgerEntryRecorded', data: { entryId } })).toBe(entryId);
-  });
+  it(
+    'a driver’s grant is a PROMO_BONUS entry on the driver’s ' +
+      'wallet, under an entry id that follows from the grant',
+    () => {
+      const [bonus, ...rest] = grantReactions(
+        granted({ audience: 'DRIVER', userId: 80, driverId: 8, creditScope: null }),
+        [],
+        NOW,
+      );
+      expect(rest).toEqual([]);
+      expect(bonus.streamId).toBe('wallet-8');
+      const entryId = derivedEventId('promotion-grant-70', 'wallet/PROMO_BONUS');
+      expect(bonus.command).toMatchObject({
+        type: 'RecordEntry',
+        driverId: 8,
+        entryId,
+        ledgerType: 'PROMO_BONUS',
+        direction: 'CREDIT',
+        amountCents: 500,
+        causeId: 'promotion-grant-70',
+      });
+      expect(bonus.eventIds?.(0, { type: 'LedgerEntryRecorded', data: { entryId } })).toBe(entryId);
+    },
+  );
 });

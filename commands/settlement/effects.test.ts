@@ -35,21 +35,24 @@ describe('the commands a receipt event sends', () => {
     streamId: 'receipt-r1',
   });
 
-  it('paid: PAYOUT_SENT on the driver’s wallet under the one entry id of the receipt, whichever event caused it', () => {
-    for (const type of ['PayoutConfirmed', 'ReceiptMarkedExternal']) {
-      const [payout, ...rest] = settlementReactions(event(type), receipt('PAID'), NOW);
-      expect(rest).toEqual([]);
-      expect(payout.streamId).toBe('wallet-7');
-      expect(payout.command).toEqual({
-        type: 'RecordPayout',
-        driverId: 7,
-        receiptId: 'r1',
-        amountCents: 1234,
-        entryId: payoutEntryId('r1'),
-        now: NOW,
-      });
-    }
-  });
+  it(
+    'paid: PAYOUT_SENT on the driver’s wallet under the one ' + 'entry id of the receipt, whichever event caused it',
+    () => {
+      for (const type of ['PayoutConfirmed', 'ReceiptMarkedExternal']) {
+        const [payout, ...rest] = settlementReactions(event(type), receipt('PAID'), NOW);
+        expect(rest).toEqual([]);
+        expect(payout.streamId).toBe('wallet-7');
+        expect(payout.command).toEqual({
+          type: 'RecordPayout',
+          driverId: 7,
+          receiptId: 'r1',
+          amountCents: 1234,
+          entryId: payoutEntryId('r1'),
+          now: NOW,
+        });
+      }
+    },
+  );
 
   it('voided: the pool releases the receipt’s entries under one id per receipt', () => {
     const [release] = settlementReactions(event('ReceiptAnnulled'), receipt('VOIDED'), NOW);

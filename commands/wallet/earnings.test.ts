@@ -25,22 +25,26 @@ const order = { surplusListingId: null, officialRateCents: 3650 };
 const ids = (purpose: string) => `id:${purpose}`;
 
 describe('delivery → wallet entries', () => {
-  it('an order paid online earns driver_receives as ORDER_EARNING, at the order’s rate snapshot, caused by the delivery', () => {
-    expect(walletEntriesForDelivery(delivered(), order, ids)).toEqual([
-      {
-        driverId: 8,
-        entryId: 'id:wallet/ORDER_EARNING',
-        ledgerType: 'ORDER_EARNING',
-        direction: 'CREDIT',
-        amountCents: 2227,
-        orderId: 31,
-        receiptId: null,
-        exchangeRateAmount: '36.50',
-        description: 'Ganancia del pedido #31',
-        causeId: 'delivery-event-1',
-      },
-    ]);
-  });
+  it(
+    'an order paid online earns driver_receives as ORDER_EARNING, ' +
+      'at the order’s rate snapshot, caused by the delivery',
+    () => {
+      expect(walletEntriesForDelivery(delivered(), order, ids)).toEqual([
+        {
+          driverId: 8,
+          entryId: 'id:wallet/ORDER_EARNING',
+          ledgerType: 'ORDER_EARNING',
+          direction: 'CREDIT',
+          amountCents: 2227,
+          orderId: 31,
+          receiptId: null,
+          exchangeRateAmount: '36.50',
+          description: 'Ganancia del pedido #31',
+          causeId: 'delivery-event-1',
+        },
+      ]);
+    },
+  );
 
   it('a surplus reservation paid online earns SURPLUS_EARNING', () => {
     const [e] = walletEntriesForDelivery(delivered(), { ...order, surplusListingId: 4 }, ids);

@@ -82,14 +82,18 @@ describe('wallet reactions to a delivery', () => {
     expect(sends[0].eventIds?.(0, ledgerEvent)).toBe('the-entry');
   });
 
-  it('a commission that brings the debt to the cap also takes the driver offline, with an id that follows from the delivery', () => {
-    const sends = when(walletWith(-(CAP_CENTS - 250)));
-    expect(sends.map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`, `driver-${DRIVER}`]);
-    expect(sends[1].command).toEqual({ type: 'SetOnline', online: false, allowed: true, now: NOW });
-    expect(sends[1].eventIds?.(0, { type: 'DriverWentOffline', data: {} })).toBe(
-      derivedEventId('delivery-1', 'wallet/offline-at-cap'),
-    );
-  });
+  it(
+    'a commission that brings the debt to the cap also takes the ' +
+      'driver offline, with an id that follows from the delivery',
+    () => {
+      const sends = when(walletWith(-(CAP_CENTS - 250)));
+      expect(sends.map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`, `driver-${DRIVER}`]);
+      expect(sends[1].command).toEqual({ type: 'SetOnline', online: false, allowed: true, now: NOW });
+      expect(sends[1].eventIds?.(0, { type: 'DriverWentOffline', data: {} })).toBe(
+        derivedEventId('delivery-1', 'wallet/offline-at-cap'),
+      );
+    },
+  );
 
   it('a commission that stays a cent below the cap leaves the driver online', () => {
     expect(when(walletWith(-(CAP_CENTS - 251))).map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`]);
@@ -105,27 +109,31 @@ describe('wallet reactions to a delivery', () => {
     ]);
   });
 
-  it('a redelivered delivery whose entries are already recorded still holds the driver to the cap, and records nothing new', () => {
-    const first = when(walletWith(-(CAP_CENTS - 250)));
-    const recorded = spec(walletDecider)
-      .givenCommands(
-        {
-          type: 'AdjustBalance',
-          driverId: DRIVER,
-          entryId: 'adj-1',
-          direction: 'DEBIT',
-          amountCents: CAP_CENTS - 250,
-          reason: 'saldo inicial',
-          adminId: 1,
-          now: new Date('2026-02-01T00:00:00Z'),
-        },
-        first[0].command as WalletCommand,
-      )
-      .state();
-    const again = when(recorded);
-    expect(walletDecider.decide(again[0].command as WalletCommand, recorded)).toEqual([]);
-    expect(again.map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`, `driver-${DRIVER}`]);
-  });
+  it(
+    'a redelivered delivery whose entries are already recorded ' +
+      'still holds the driver to the cap, and records nothing new',
+    () => {
+      const first = when(walletWith(-(CAP_CENTS - 250)));
+      const recorded = spec(walletDecider)
+        .givenCommands(
+          {
+            type: 'AdjustBalance',
+            driverId: DRIVER,
+            entryId: 'adj-1',
+            direction: 'DEBIT',
+            amountCents: CAP_CENTS - 250,
+            reason: 'saldo inicial',
+            adminId: 1,
+            now: new Date('2026-02-01T00:00:00Z'),
+          },
+          first[0].command as WalletCommand,
+        )
+        .state();
+      const again = when(recorded);
+      expect(walletDecider.decide(again[0].command as WalletCommand, recorded)).toEqual([]);
+      expect(again.map((s) => s.streamId)).toEqual([`wallet-${DRIVER}`, `driver-${DRIVER}`]);
+    },
+  );
 
   it('an online payment earns driver_receives as ORDER_EARNING', () => {
     const sends = when(

@@ -236,37 +236,40 @@ describe('AcceptOffer', () => {
   const twoOffers = () =>
     given(createOrder(), placeOffer(), placeOffer({ offerId: 101, driverId: OTHER_DRIVER, driverGrossCents: 9900 }));
 
-  it('confirms a cash order to the driver at the offer price, re-applying credit, and withdraws the other offers', () => {
-    const s = twoOffers();
-    const events = when(s, { ...accept(101), creditAvailableCents: 3000 } as OrderCommand);
-    expect(events).toEqual([
-      {
-        type: 'OfferAccepted',
-        data: {
-          orderId: 1,
-          offerId: 101,
-          driverId: OTHER_DRIVER,
-          clientId: CLIENT,
-          litersRequested: 5000,
-          pricing: priceOrder({
-            waterPriceCents: 11000,
-            paymentMethod: 'CASH_USD',
-            settings,
-            creditAvailableCents: 3000,
-          }),
-          creditKind: 'order',
-          status: 'CONFIRMED',
-          paymentExpiresAt: null,
-          acceptedAt: at(2).toISOString(),
+  it(
+    'confirms a cash order to the driver at the offer price, ' + 're-applying credit, and withdraws the other offers',
+    () => {
+      const s = twoOffers();
+      const events = when(s, { ...accept(101), creditAvailableCents: 3000 } as OrderCommand);
+      expect(events).toEqual([
+        {
+          type: 'OfferAccepted',
+          data: {
+            orderId: 1,
+            offerId: 101,
+            driverId: OTHER_DRIVER,
+            clientId: CLIENT,
+            litersRequested: 5000,
+            pricing: priceOrder({
+              waterPriceCents: 11000,
+              paymentMethod: 'CASH_USD',
+              settings,
+              creditAvailableCents: 3000,
+            }),
+            creditKind: 'order',
+            status: 'CONFIRMED',
+            paymentExpiresAt: null,
+            acceptedAt: at(2).toISOString(),
+          },
         },
-      },
-    ]);
-    const next = fold(evolve, s, events)!;
-    expect(next).toMatchObject({ status: 'CONFIRMED', driverId: OTHER_DRIVER, acceptedOfferId: 101 });
-    expect(next.pricing.driverGrossCents).toBe(9900);
-    expect(next.offers[100].status).toBe('WITHDRAWN');
-    expect(next.offers[101].status).toBe('ACCEPTED');
-  });
+      ]);
+      const next = fold(evolve, s, events)!;
+      expect(next).toMatchObject({ status: 'CONFIRMED', driverId: OTHER_DRIVER, acceptedOfferId: 101 });
+      expect(next.pricing.driverGrossCents).toBe(9900);
+      expect(next.offers[100].status).toBe('WITHDRAWN');
+      expect(next.offers[101].status).toBe('ACCEPTED');
+    },
+  );
 
   it('waits for payment on an online order, unless credit covers it all', () => {
     const online = given(createOrder({ paymentMethod: 'EXCHANGE_PAY' }), placeOffer());
@@ -386,22 +389,28 @@ describe('ChangePaymentMethod', () => {
     });
   });
 
-  it('is locked after acceptance for cash, after a reported payment, and past WAITING_FOR_PAYMENT (409 PaymentMethodLocked)', () => {
-    const waiting = given(createOrder({ paymentMethod: 'EXCHANGE_PAY' }), placeOffer(), accept());
-    expect(errorOf(() => when(waiting, change('CASH_USD')))).toMatchObject({
-      kind: 'conflict',
-      code: 'PaymentMethodLocked',
-    });
-    expect(when(waiting, change('PAYMENT_FORM', { paymentFormId: 4 }))[0].data).toMatchObject({
-      paymentFormId: 4,
-      status: 'WAITING_FOR_PAYMENT',
-    });
-    const reported = after(waiting, { type: 'ReportPayment', paymentId: 50, now: at(4) });
-    expect(errorOf(() => when(reported, change('PAYMENT_FORM', { paymentFormId: 4 })))).toMatchObject({
-      code: 'PaymentMethodLocked',
-    });
-    expect(errorOf(() => when(confirmedCash(), change('EXCHANGE_PAY')))).toMatchObject({ code: 'PaymentMethodLocked' });
-  });
+  it(
+    'is locked after acceptance for cash, after a reported payment, ' +
+      'and past WAITING_FOR_PAYMENT (409 PaymentMethodLocked)',
+    () => {
+      const waiting = given(createOrder({ paymentMethod: 'EXCHANGE_PAY' }), placeOffer(), accept());
+      expect(errorOf(() => when(waiting, change('CASH_USD')))).toMatchObject({
+        kind: 'conflict',
+        code: 'PaymentMethodLocked',
+      });
+      expect(when(waiting, change('PAYMENT_FORM', { paymentFormId: 4 }))[0].data).toMatchObject({
+        paymentFormId: 4,
+        status: 'WAITING_FOR_PAYMENT',
+      });
+      const reported = after(waiting, { type: 'ReportPayment', paymentId: 50, now: at(4) });
+      expect(errorOf(() => when(reported, change('PAYMENT_FORM', { paymentFormId: 4 })))).toMatchObject({
+        code: 'PaymentMethodLocked',
+      });
+      expect(errorOf(() => when(confirmedCash(), change('EXCHANGE_PAY')))).toMatchObject({
+        code: 'PaymentMethodLocked',
+      });
+    },
+  );
 
   it('confirms a waiting order that the re-applied credit now covers', () => {
     const waiting = given(createOrder({ paymentMethod: 'EXCHANGE_PAY' }), placeOffer(), accept());

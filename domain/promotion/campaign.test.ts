@@ -41,24 +41,28 @@ describe('promotion campaign: creating and editing', () => {
       .then([{ type: 'PromotionCreated', data: { promotionId: 7, terms: terms(), createdAt: CREATED.toISOString() } }]);
   });
 
-  it('refuses a credit scope on a driver campaign, none on a client one, an end before the start, and an unknown city', () => {
-    campaign
-      .given()
-      .when(create({ audience: 'DRIVER' }))
-      .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
-    campaign
-      .given()
-      .when(create({ creditScope: null }))
-      .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
-    campaign
-      .given()
-      .when(create({ startsAt: '2026-06-01T00:00:00.000Z', endsAt: '2026-06-01T00:00:00.000Z' }))
-      .thenThrows('ValidationError', { fieldErrors: { ends_at: expect.any(Array) } });
-    campaign
-      .given()
-      .when({ ...create({ cityId: 99 }), cityKnown: false } as PromotionCommand)
-      .thenThrows('ValidationError', { fieldErrors: { city_id: ['Unknown city.'] } });
-  });
+  it(
+    'refuses a credit scope on a driver campaign, none on a ' +
+      'client one, an end before the start, and an unknown city',
+    () => {
+      campaign
+        .given()
+        .when(create({ audience: 'DRIVER' }))
+        .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
+      campaign
+        .given()
+        .when(create({ creditScope: null }))
+        .thenThrows('ValidationError', { fieldErrors: { credit_scope: expect.any(Array) } });
+      campaign
+        .given()
+        .when(create({ startsAt: '2026-06-01T00:00:00.000Z', endsAt: '2026-06-01T00:00:00.000Z' }))
+        .thenThrows('ValidationError', { fieldErrors: { ends_at: expect.any(Array) } });
+      campaign
+        .given()
+        .when({ ...create({ cityId: 99 }), cityKnown: false } as PromotionCommand)
+        .thenThrows('ValidationError', { fieldErrors: { city_id: ['Unknown city.'] } });
+    },
+  );
 
   it('merge-updates the terms sent, checking combinations on the effective terms', () => {
     const update = (changes: Partial<PromotionTerms>, sentFields: string[]): PromotionCommand => ({

@@ -29,71 +29,75 @@ describe('cutoff: which entries a receipt covers', () => {
 });
 
 describe('cutoff: lines and totals', () => {
-  it('one ORDER line per order, cash orders net to minus the commission, adjustments apart; tax-inclusive commission', () => {
-    const online = { priceCents: 2000, commissionCents: 200, deliveredAt: '2026-11-23T09:00:00.000Z' };
-    const cash = { priceCents: 1500, commissionCents: 150, deliveredAt: '2026-11-23T11:00:00.000Z' };
-    const { lines, totals } = receiptLines(
-      [
-        entry({
-          orderId: 1,
-          amountCents: 1780,
-          exchangeRateAmount: '36.5',
-          order: online,
-          at: '2026-11-23T09:00:00.000Z',
-        }),
-        entry({
-          orderId: 2,
-          type: 'CASH_COMMISSION_DEBT',
-          direction: 'DEBIT',
-          amountCents: 150,
-          exchangeRateAmount: '36.5',
-          order: cash,
-          at: '2026-11-23T11:00:00.000Z',
-        }),
-        entry({
-          orderId: 2,
-          type: 'PROMO_REIMBURSEMENT',
-          amountCents: 300,
-          exchangeRateAmount: '36.5',
-          order: cash,
-          at: '2026-11-23T11:00:01.000Z',
-        }),
-        entry({
-          type: 'MANUAL_ADJUSTMENT',
-          direction: 'DEBIT',
-          amountCents: 100,
-          description: 'ajuste',
-          at: '2026-11-23T12:00:00.000Z',
-        }),
-      ],
-      16,
-      '40.00',
-    );
-    expect(lines.map((l) => [l.lineNumber, l.type, l.orderId, l.netCents, l.commissionCents])).toEqual([
-      [1, 'ORDER', 1, 1780, -200],
-      [2, 'ORDER', 2, -150, -150],
-      [3, 'ADJUSTMENT', null, 300, 0],
-      [4, 'ADJUSTMENT', null, -100, 0],
-    ]);
-    expect(lines[0].totalBsCents).toBe(Math.round(1780 * 36.5));
-    // ADJUSTMENT lines (a promotion's reimbursement included) take the official rate at the cutoff.
-    expect(lines.map((l) => [l.exchangeRateAmount, l.totalBsCents])).toEqual([
-      ['36.5', 64970],
-      ['36.5', -5475],
-      ['40.00', 12000],
-      ['40.00', -4000],
-    ]);
-    expect(totals.netBsCents).toBe(64970 - 5475 + 12000 - 4000);
-    expect(totals).toMatchObject({
-      netCents: 1830,
-      payableCents: 1830,
-      commissionCents: -350,
-      remunerationTotalCents: 350,
-      ivaCents: 48,
-      remunerationBaseCents: 302,
-      subtotalCents: 3500,
-    });
-  });
+  it(
+    'one ORDER line per order, cash orders net to minus the ' +
+      'commission, adjustments apart; tax-inclusive commission',
+    () => {
+      const online = { priceCents: 2000, commissionCents: 200, deliveredAt: '2026-11-23T09:00:00.000Z' };
+      const cash = { priceCents: 1500, commissionCents: 150, deliveredAt: '2026-11-23T11:00:00.000Z' };
+      const { lines, totals } = receiptLines(
+        [
+          entry({
+            orderId: 1,
+            amountCents: 1780,
+            exchangeRateAmount: '36.5',
+            order: online,
+            at: '2026-11-23T09:00:00.000Z',
+          }),
+          entry({
+            orderId: 2,
+            type: 'CASH_COMMISSION_DEBT',
+            direction: 'DEBIT',
+            amountCents: 150,
+            exchangeRateAmount: '36.5',
+            order: cash,
+            at: '2026-11-23T11:00:00.000Z',
+          }),
+          entry({
+            orderId: 2,
+            type: 'PROMO_REIMBURSEMENT',
+            amountCents: 300,
+            exchangeRateAmount: '36.5',
+            order: cash,
+            at: '2026-11-23T11:00:01.000Z',
+          }),
+          entry({
+            type: 'MANUAL_ADJUSTMENT',
+            direction: 'DEBIT',
+            amountCents: 100,
+            description: 'ajuste',
+            at: '2026-11-23T12:00:00.000Z',
+          }),
+        ],
+        16,
+        '40.00',
+      );
+      expect(lines.map((l) => [l.lineNumber, l.type, l.orderId, l.netCents, l.commissionCents])).toEqual([
+        [1, 'ORDER', 1, 1780, -200],
+        [2, 'ORDER', 2, -150, -150],
+        [3, 'ADJUSTMENT', null, 300, 0],
+        [4, 'ADJUSTMENT', null, -100, 0],
+      ]);
+      expect(lines[0].totalBsCents).toBe(Math.round(1780 * 36.5));
+      // ADJUSTMENT lines (a promotion's reimbursement included) take the official rate at the cutoff.
+      expect(lines.map((l) => [l.exchangeRateAmount, l.totalBsCents])).toEqual([
+        ['36.5', 64970],
+        ['36.5', -5475],
+        ['40.00', 12000],
+        ['40.00', -4000],
+      ]);
+      expect(totals.netBsCents).toBe(64970 - 5475 + 12000 - 4000);
+      expect(totals).toMatchObject({
+        netCents: 1830,
+        payableCents: 1830,
+        commissionCents: -350,
+        remunerationTotalCents: 350,
+        ivaCents: 48,
+        remunerationBaseCents: 302,
+        subtotalCents: 3500,
+      });
+    },
+  );
 
   it('an online order, a cash order and a credit: the bolivars pay the whole payable, every line at its rate', () => {
     // 53.46 online, a cash order netting -5.00, a 2.50 manual credit: payable 50.96 USD.

@@ -178,37 +178,41 @@ describe('settlement receipt', () => {
     expect(apply(failed, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
   });
 
-  it('a rejection after the deadline is recorded on the order, once, but the receipt stays FAILED deadline and retry stays refused', () => {
-    const failed = apply(given(issue, order()), {
-      type: 'ReconcileDeadline',
-      now: '2026-11-24T00:00:00.000Z',
-      reconcileMinutes: 60,
-    });
-    const late = apply(failed, attempt('REJECTED', 'o1', false));
-    expect(late).toMatchObject({
-      status: 'FAILED',
-      failureKind: 'deadline',
-      failureReason: 'reconcile_deadline_exceeded',
-    });
-    expect(late.payoutOrders[0]).toMatchObject({ status: 'SENT', lastError: 'AC04' });
-    expect(late.payoutOrders[0].attempts.map((a) => a.result)).toEqual(['REJECTED']);
-    thenThrows(
-      () =>
-        when(late, {
-          type: 'RetryPayout',
-          payoutOrderId: 'o2',
-          recordId: 2,
-          idempotencyKey: 'k2',
-          provider: 'simulator',
-          at,
-          ...admin,
-        }),
-      'RetryUnsafeDeadline',
-    );
-    expect(when(late, attempt('REJECTED', 'o1', false))).toEqual([]);
-    // The provider's confirmation is still what settles it.
-    expect(apply(late, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
-  });
+  it(
+    'a rejection after the deadline is recorded on the order, once, ' +
+      'but the receipt stays FAILED deadline and retry stays refused',
+    () => {
+      const failed = apply(given(issue, order()), {
+        type: 'ReconcileDeadline',
+        now: '2026-11-24T00:00:00.000Z',
+        reconcileMinutes: 60,
+      });
+      const late = apply(failed, attempt('REJECTED', 'o1', false));
+      expect(late).toMatchObject({
+        status: 'FAILED',
+        failureKind: 'deadline',
+        failureReason: 'reconcile_deadline_exceeded',
+      });
+      expect(late.payoutOrders[0]).toMatchObject({ status: 'SENT', lastError: 'AC04' });
+      expect(late.payoutOrders[0].attempts.map((a) => a.result)).toEqual(['REJECTED']);
+      thenThrows(
+        () =>
+          when(late, {
+            type: 'RetryPayout',
+            payoutOrderId: 'o2',
+            recordId: 2,
+            idempotencyKey: 'k2',
+            provider: 'simulator',
+            at,
+            ...admin,
+          }),
+        'RetryUnsafeDeadline',
+      );
+      expect(when(late, attempt('REJECTED', 'o1', false))).toEqual([]);
+      // The provider's confirmation is still what settles it.
+      expect(apply(late, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
+    },
+  );
 
   it('tray actions need FAILED', () => {
     const s = given(issue, order());

@@ -81,21 +81,25 @@ describe('HTTP payout provider against a local fake provider', () => {
     }
   });
 
-  it('an HTTP refusal without a payout status (408, 409 already processed, 429, 400) is an unknown outcome: the money may have gone', async () => {
-    for (const status of [408, 409, 429, 400, 401]) {
-      const { provider, fake } = await answering({
-        status,
-        body: { error: status === 409 ? 'already processed' : 'no' },
-      });
-      expect(await provider.send(request), `HTTP ${status}`).toMatchObject({
-        kind: 'unknown',
-        error: 'refused',
-        detail: `HTTP ${status} without a payout status`,
-      });
-      await fake.close();
-      close = undefined;
-    }
-  });
+  it(
+    'an HTTP refusal without a payout status (408, 409 already processed, ' +
+      '429, 400) is an unknown outcome: the money may have gone',
+    async () => {
+      for (const status of [408, 409, 429, 400, 401]) {
+        const { provider, fake } = await answering({
+          status,
+          body: { error: status === 409 ? 'already processed' : 'no' },
+        });
+        expect(await provider.send(request), `HTTP ${status}`).toMatchObject({
+          kind: 'unknown',
+          error: 'refused',
+          detail: `HTTP ${status} without a payout status`,
+        });
+        await fake.close();
+        close = undefined;
+      }
+    },
+  );
 
   it('an unreachable provider is an unknown outcome', async () => {
     const provider = new HttpPayoutProvider({ url: 'http://127.0.0.1:9', timeoutMs: 200 });

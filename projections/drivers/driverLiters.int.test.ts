@@ -72,30 +72,34 @@ const orderLife = (orderId: number, commands: OrderCommand[], from = 0) =>
 const driver = async (driverId: number) => (await findDriver(t.db, driverId, at(0)))!;
 
 describe('the drivers read model follows its orders', () => {
-  it('commits the liters of an accepted order (remaining = available − committed) until delivery, which counts a completed order', async () => {
-    await driverWithTank(1, 5000);
-    expect(await driver(1)).toMatchObject({ availableLiters: 5000, remainingLiters: 5000, completedOrders: 0 });
-    const life = taken(1, 1, 1200);
-    await orderLife(1, life);
-    expect(await driver(1)).toMatchObject({ availableLiters: 5000, remainingLiters: 3800 });
-    const delivered = [
-      ...life,
-      {
-        type: 'Deliver',
-        driverId: 1,
-        deliveryPin: '4821',
-        actualLiters: 1100,
-        redeemedCreditCents: 0,
-        now: at(5),
-      } as OrderCommand,
-    ];
-    await orderLife(1, delivered, 3);
-    // The tank draw is the order reaction's (commands/order/reactions.test.ts): 5000 − 1100.
-    await t.given('driver-1', [
-      { type: 'DriverTankUpdated', data: { driverId: 1, availableLiters: 3900, at: at(5).toISOString() } },
-    ]);
-    expect(await driver(1)).toMatchObject({ availableLiters: 3900, remainingLiters: 3900, completedOrders: 1 });
-  });
+  it(
+    'commits the liters of an accepted order (remaining = available ' +
+      '− committed) until delivery, which counts a completed order',
+    async () => {
+      await driverWithTank(1, 5000);
+      expect(await driver(1)).toMatchObject({ availableLiters: 5000, remainingLiters: 5000, completedOrders: 0 });
+      const life = taken(1, 1, 1200);
+      await orderLife(1, life);
+      expect(await driver(1)).toMatchObject({ availableLiters: 5000, remainingLiters: 3800 });
+      const delivered = [
+        ...life,
+        {
+          type: 'Deliver',
+          driverId: 1,
+          deliveryPin: '4821',
+          actualLiters: 1100,
+          redeemedCreditCents: 0,
+          now: at(5),
+        } as OrderCommand,
+      ];
+      await orderLife(1, delivered, 3);
+      // The tank draw is the order reaction's (commands/order/reactions.test.ts): 5000 − 1100.
+      await t.given('driver-1', [
+        { type: 'DriverTankUpdated', data: { driverId: 1, availableLiters: 3900, at: at(5).toISOString() } },
+      ]);
+      expect(await driver(1)).toMatchObject({ availableLiters: 3900, remainingLiters: 3900, completedOrders: 1 });
+    },
+  );
 
   it('counts every accepted undelivered order against the tank, and gives a cancelled one’s liters back', async () => {
     await driverWithTank(2, 5000);

@@ -68,21 +68,24 @@ describe('orders projector', () => {
     expect(await offers(1)).toEqual([]);
   });
 
-  it('shows a counter-offer, and on acceptance assigns the driver, accepts one offer and withdraws the others', async () => {
-    await project(2, create(2), bid(20, 21, 8000), bid(21, 22));
-    expect(await row(2)).toMatchObject({ status: 'COUNTER_OFFERED' });
-    await t.given(
-      orderStream(2),
-      spec(orderDecider)
-        .history([create(2), bid(20, 21, 8000), bid(21, 22), accept(21)])
-        .slice(3),
-    );
-    expect(await row(2)).toMatchObject({ status: 'CONFIRMED', driver_id: 22 });
-    expect(await offers(2)).toEqual([
-      { id: 20, status: 'WITHDRAWN', driver_id: 21 },
-      { id: 21, status: 'ACCEPTED', driver_id: 22 },
-    ]);
-  });
+  it(
+    'shows a counter-offer, and on acceptance assigns the ' + 'driver, accepts one offer and withdraws the others',
+    async () => {
+      await project(2, create(2), bid(20, 21, 8000), bid(21, 22));
+      expect(await row(2)).toMatchObject({ status: 'COUNTER_OFFERED' });
+      await t.given(
+        orderStream(2),
+        spec(orderDecider)
+          .history([create(2), bid(20, 21, 8000), bid(21, 22), accept(21)])
+          .slice(3),
+      );
+      expect(await row(2)).toMatchObject({ status: 'CONFIRMED', driver_id: 22 });
+      expect(await offers(2)).toEqual([
+        { id: 20, status: 'WITHDRAWN', driver_id: 21 },
+        { id: 21, status: 'ACCEPTED', driver_id: 22 },
+      ]);
+    },
+  );
 
   it('closes a cancelled order and its pending offers', async () => {
     await project(3, create(3), bid(30, 21), {

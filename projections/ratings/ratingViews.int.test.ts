@@ -63,37 +63,46 @@ const driverRow = (driverId: number) =>
     .executeTakeFirstOrThrow();
 
 describe('ratings read models', () => {
-  it('summarises a driver: average, total, distribution by score, and the latest commented ratings without who gave them', async () => {
-    await registerDriver(1);
-    expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({
-      average: 0,
-      total: 0,
-      distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
-      recent: [],
-    });
-    const first = rated(1, 4, { tags: ['puntual', 'amable'], comment: 'Muy buen servicio', ratedAt: at(0) });
-    await given(first);
-    await given(rated(1, 5, { ratedAt: at(1) }));
-    await given(rated(1, 4, { ratedAt: at(2) }));
-    await given(rated(1, 1, { tags: ['tarde'], comment: 'Llegó tarde', ratedAt: at(3) }));
-    expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({
-      average: 3.5,
-      total: 4,
-      distribution: { 1: 1, 2: 0, 3: 0, 4: 2, 5: 1 },
-      recent: [
-        { score: 1, comment: 'Llegó tarde', tags: ['tarde'], created_at: '2026-03-01T10:03:00.000Z' },
-        { score: 4, comment: 'Muy buen servicio', tags: ['puntual', 'amable'], created_at: '2026-03-01T10:00:00.000Z' },
-      ],
-    });
-    expect(await driverRow(1)).toEqual({ avg_rating: 3.5, ratings_count: 4 });
-    expect(await ratingForOrder(t.db, first.events[0].data.orderId)).toEqual({
-      score: 4,
-      comment: 'Muy buen servicio',
-      tags: ['puntual', 'amable'],
-      created_at: '2026-03-01T10:00:00.000Z',
-    });
-    expect(await ratingForOrder(t.db, 999)).toBeNull();
-  });
+  it(
+    'summarises a driver: average, total, distribution by score, ' +
+      'and the latest commented ratings without who gave them',
+    async () => {
+      await registerDriver(1);
+      expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({
+        average: 0,
+        total: 0,
+        distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+        recent: [],
+      });
+      const first = rated(1, 4, { tags: ['puntual', 'amable'], comment: 'Muy buen servicio', ratedAt: at(0) });
+      await given(first);
+      await given(rated(1, 5, { ratedAt: at(1) }));
+      await given(rated(1, 4, { ratedAt: at(2) }));
+      await given(rated(1, 1, { tags: ['tarde'], comment: 'Llegó tarde', ratedAt: at(3) }));
+      expect(await ratingSummaryOfDriver(t.db, 1)).toEqual({
+        average: 3.5,
+        total: 4,
+        distribution: { 1: 1, 2: 0, 3: 0, 4: 2, 5: 1 },
+        recent: [
+          { score: 1, comment: 'Llegó tarde', tags: ['tarde'], created_at: '2026-03-01T10:03:00.000Z' },
+          {
+            score: 4,
+            comment: 'Muy buen servicio',
+            tags: ['puntual', 'amable'],
+            created_at: '2026-03-01T10:00:00.000Z',
+          },
+        ],
+      });
+      expect(await driverRow(1)).toEqual({ avg_rating: 3.5, ratings_count: 4 });
+      expect(await ratingForOrder(t.db, first.events[0].data.orderId)).toEqual({
+        score: 4,
+        comment: 'Muy buen servicio',
+        tags: ['puntual', 'amable'],
+        created_at: '2026-03-01T10:00:00.000Z',
+      });
+      expect(await ratingForOrder(t.db, 999)).toBeNull();
+    },
+  );
 
   it('keeps the drivers row and the summary on the same non-terminating average', async () => {
     await registerDriver(2);

@@ -76,43 +76,46 @@ describe('chat over the websocket gateway', () => {
     }
   });
 
-  it('lets admins listen on a pooled support room, then only the assigned admin; claims and messages arrive', async () => {
-    const f = await confirmedOrder(t);
-    const roomId = await roomOf(t, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
-    const channel = `chat.rooms.${roomId}`;
-    const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
-    const [aliceS, clientS] = await Promise.all([open(t, alice.token), open(t, f.client.token)]);
-    try {
-      expect(await aliceS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
-      expect(await clientS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
-      expect(
-        (await call(t).post(`/admin/chat-rooms/${roomId}/messages`, alice.token, { content: 'Hola, soy Alice' }))
-          .status,
-      ).toBe(201);
-      expect(await clientS.next((x) => x.event === 'room.claimed')).toMatchObject({
-        data: {
-          room_id: roomId,
-          order_id: f.orderId,
-          status: { state: 'claimed', assigned_admin: { id: alice.admin.id } },
-        },
-      });
-      expect(await clientS.next((x) => x.event === 'message.created')).toMatchObject({
-        data: { sender_role: 'ADMIN', content: 'Hola, soy Alice' },
-      });
-      const bobS = await open(t, bob.token);
+  it(
+    'lets admins listen on a pooled support room, then ' + 'only the assigned admin; claims and messages arrive',
+    async () => {
+      const f = await confirmedOrder(t);
+      const roomId = await roomOf(t, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
+      const channel = `chat.rooms.${roomId}`;
+      const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
+      const [aliceS, clientS] = await Promise.all([open(t, alice.token), open(t, f.client.token)]);
       try {
-        expect(await bobS.subscribe(channel)).toEqual({ type: 'error', channel, error: 'Forbidden' });
+        expect(await aliceS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
+        expect(await clientS.subscribe(channel)).toEqual({ type: 'subscribed', channel });
+        expect(
+          (await call(t).post(`/admin/chat-rooms/${roomId}/messages`, alice.token, { content: 'Hola, soy Alice' }))
+            .status,
+        ).toBe(201);
+        expect(await clientS.next((x) => x.event === 'room.claimed')).toMatchObject({
+          data: {
+            room_id: roomId,
+            order_id: f.orderId,
+            status: { state: 'claimed', assigned_admin: { id: alice.admin.id } },
+          },
+        });
+        expect(await clientS.next((x) => x.event === 'message.created')).toMatchObject({
+          data: { sender_role: 'ADMIN', content: 'Hola, soy Alice' },
+        });
+        const bobS = await open(t, bob.token);
+        try {
+          expect(await bobS.subscribe(channel)).toEqual({ type: 'error', channel, error: 'Forbidden' });
+        } finally {
+          await bobS.close();
+        }
+        expect((await call(t).post(`/admin/chat-rooms/${roomId}/release`, alice.token)).status).toBe(200);
+        expect(await clientS.next((x) => x.event === 'room.released')).toMatchObject({
+          data: { status: { state: 'pool', assigned_admin: null } },
+        });
       } finally {
-        await bobS.close();
+        await Promise.all([aliceS.close(), clientS.close()]);
       }
-      expect((await call(t).post(`/admin/chat-rooms/${roomId}/release`, alice.token)).status).toBe(200);
-      expect(await clientS.next((x) => x.event === 'room.released')).toMatchObject({
-        data: { status: { state: 'pool', assigned_admin: null } },
-      });
-    } finally {
-      await Promise.all([aliceS.close(), clientS.close()]);
-    }
-  });
+    },
+  );
 });
 
 describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(

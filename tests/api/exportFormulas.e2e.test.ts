@@ -34,15 +34,18 @@ describe('exports neutralise spreadsheet formulas', () => {
     return Buffer.from(await res.arrayBuffer());
   };
 
-  it('CSV: text starting with = + - @ tab or CR gets an apostrophe; numbers, negative ones too, stay numbers', async () => {
-    const [header, ...rows] = Papa.parse<string[]>((await download('csv')).toString('utf8').replace(/^\uFEFF/, ''), {
-      skipEmptyLines: true,
-    }).data;
-    const row = rows.find((r) => r[header.indexOf('Pedido')] === String(orderId))!;
-    expect(row[header.indexOf('Cliente')]).toBe(`'${name}`);
-    expect(row[header.indexOf('Dif. litros')]).toBe('-100');
-    expect(row[header.indexOf('Litros entregados')]).toBe('1900');
-  });
+  it(
+    'CSV: text starting with = + - @ tab or CR gets an ' + 'apostrophe; numbers, negative ones too, stay numbers',
+    async () => {
+      const [header, ...rows] = Papa.parse<string[]>((await download('csv')).toString('utf8').replace(/^\uFEFF/, ''), {
+        skipEmptyLines: true,
+      }).data;
+      const row = rows.find((r) => r[header.indexOf('Pedido')] === String(orderId))!;
+      expect(row[header.indexOf('Cliente')]).toBe(`'${name}`);
+      expect(row[header.indexOf('Dif. litros')]).toBe('-100');
+      expect(row[header.indexOf('Litros entregados')]).toBe('1900');
+    },
+  );
 
   it('XLSX: the name is a string cell, never a formula', async () => {
     const book = new ExcelJS.Workbook();

@@ -214,81 +214,88 @@ describe.skipIf(!process.env.DATABASE_URL)('losing PostgreSQL (real server)', { 
     },
   );
 
-  it('the database away for 10 s: /health 200, /ready and requests 503, writes again within a second of its return', async () => {
-    const databaseUrl = await freshDatabase();
-    const target = new URL(process.env.DATABASE_URL!);
-    const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    cleanups.push(() => proxy.close());
-    const viaProxy = new URL(databaseUrl);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    const s = await start({ DATABASE_URL: viaProxy.toString() });
-    await waitForHealth(s);
-    const load = writeLoad(s, await signInWorkers(s, 2, 4));
-    let backAt = 0;
-    try {
-      await sleep(500);
+  it(
+    'the database away for 10 s: /health 200, /ready and ' + 'requests 503, writes again within a second of its return',
+    async () => {
+      const databaseUrl = await freshDatabase();
+      const target = new URL(process.env.DATABASE_URL!);
+      const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      cleanups.push(() => proxy.close());
+      const viaProxy = new URL(databaseUrl);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const s = await start({ DATABASE_URL: viaProxy.toString() });
+      await waitForHealth(s);
+      const load = writeLoad(s, await signInWorkers(s, 2, 4));
+      let backAt = 0;
+      try {
+        await sleep(500);
+        proxy.down();
+        await sleep(1000);
+        expect((await request(s.client.baseUrl, 'GET', '/health')).status).toBe(200);
+        const ready = await request(s.client.baseUrl, 'GET', '/ready');
+        expect(ready.status).toBe(503);
+        expect(ready.body.checks.database).toBe(false);
+        await sleep(9000);
+        proxy.up();
+        backAt = Date.now();
+        await sleep(1500);
+      } finally {
+        await load.stop();
+      }
+      expect(s.child.exitCode, s.output().slice(-3000)).toBeNull();
+      expectOnlyCleanAnswers(load.outcomes);
+      expect(load.outcomes.filter((o) => o.status === 503).length).toBeGreaterThan(0);
+      const firstWriteAfter = load.outcomes.find((o) => o.at > backAt && (o.status === 200 || o.status === 201));
+      expect(firstWriteAfter!.at - backAt).toBeLessThan(1000);
+      console.info(
+        `database away 10 s: ${load.acknowledged.length} orders acknowledged, ` +
+          `${load.outcomes.filter((o) => o.status === 503).length} answers 503, ` +
+          `first write ${firstWriteAfter!.at - backAt} ms after its return`,
+      );
+      await waitUntil(
+        'ready again',
+        async () => (await request(s.client.baseUrl, 'GET', '/ready')).status === 200,
+        15_000,
+      );
+      await expectNothingLost(s, databaseUrl, load.acknowledged);
+    },
+  );
+
+  it(
+    'started while the database is down, it waits (a log line ' +
+      'per try) and serves once it is back; SIGTERM ends the wait',
+    async () => {
+      const databaseUrl = await freshDatabase();
+      const target = new URL(process.env.DATABASE_URL!);
+      const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      cleanups.push(() => proxy.close());
       proxy.down();
-      await sleep(1000);
-      expect((await request(s.client.baseUrl, 'GET', '/health')).status).toBe(200);
-      const ready = await request(s.client.baseUrl, 'GET', '/ready');
-      expect(ready.status).toBe(503);
-      expect(ready.body.checks.database).toBe(false);
-      await sleep(9000);
+      const viaProxy = new URL(databaseUrl);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+
+      const waiting = await start({ DATABASE_URL: viaProxy.toString() });
+      await waitUntil(
+        'two tries logged',
+        async () => (waiting.output().match(/database not reachable yet/g) ?? []).length >= 2,
+      );
+      expect(waiting.child.exitCode).toBeNull();
       proxy.up();
-      backAt = Date.now();
-      await sleep(1500);
-    } finally {
-      await load.stop();
-    }
-    expect(s.child.exitCode, s.output().slice(-3000)).toBeNull();
-    expectOnlyCleanAnswers(load.outcomes);
-    expect(load.outcomes.filter((o) => o.status === 503).length).toBeGreaterThan(0);
-    const firstWriteAfter = load.outcomes.find((o) => o.at > backAt && (o.status === 200 || o.status === 201));
-    expect(firstWriteAfter!.at - backAt).toBeLessThan(1000);
-    console.info(
-      `database away 10 s: ${load.acknowledged.length} orders acknowledged, ` +
-        `${load.outcomes.filter((o) => o.status === 503).length} answers 503, ` +
-        `first write ${firstWriteAfter!.at - backAt} ms after its return`,
-    );
-    await waitUntil(
-      'ready again',
-      async () => (await request(s.client.baseUrl, 'GET', '/ready')).status === 200,
-      15_000,
-    );
-    await expectNothingLost(s, databaseUrl, load.acknowledged);
-  });
+      await waitForHealth(waiting);
+      const client = await signInClient(waiting.client);
+      expect(
+        (await request(waiting.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() }))
+          .status,
+      ).toBe(201);
+      waiting.child.kill('SIGTERM');
+      expect(await waiting.exited).toBe(0);
 
-  it('started while the database is down, it waits (a log line per try) and serves once it is back; SIGTERM ends the wait', async () => {
-    const databaseUrl = await freshDatabase();
-    const target = new URL(process.env.DATABASE_URL!);
-    const proxy = await outageProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    cleanups.push(() => proxy.close());
-    proxy.down();
-    const viaProxy = new URL(databaseUrl);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-
-    const waiting = await start({ DATABASE_URL: viaProxy.toString() });
-    await waitUntil(
-      'two tries logged',
-      async () => (waiting.output().match(/database not reachable yet/g) ?? []).length >= 2,
-    );
-    expect(waiting.child.exitCode).toBeNull();
-    proxy.up();
-    await waitForHealth(waiting);
-    const client = await signInClient(waiting.client);
-    expect(
-      (await request(waiting.client.baseUrl, 'POST', '/api/v1/orders', { token: client.token, body: orderBody() }))
-        .status,
-    ).toBe(201);
-    waiting.child.kill('SIGTERM');
-    expect(await waiting.exited).toBe(0);
-
-    proxy.down();
-    const interrupted = await start({ DATABASE_URL: viaProxy.toString() });
-    await waitUntil('a try logged', async () => interrupted.output().includes('database not reachable yet'));
-    const signalledAt = Date.now();
-    interrupted.child.kill('SIGTERM');
-    expect(await interrupted.exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(3000);
-  });
+      proxy.down();
+      const interrupted = await start({ DATABASE_URL: viaProxy.toString() });
+      await waitUntil('a try logged', async () => interrupted.output().includes('database not reachable yet'));
+      const signalledAt = Date.now();
+      interrupted.child.kill('SIGTERM');
+      expect(await interrupted.exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(3000);
+    },
+  );
 });

@@ -35,30 +35,34 @@ describe('one process per PGlite directory', { timeout: 240_000 }, () => {
     return dir;
   };
 
-  it('a second start on the same directory refuses with one line naming the directory and the owner; the first keeps its data', async () => {
-    const dir = freshDir();
-    const first = await start(dir);
-    await waitForHealth(first);
-    const client = await signInClient(first.client);
-    const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', {
-      token: client.token,
-      body: orderBody(),
-    });
-    expect(created.status).toBe(201);
+  it(
+    'a second start on the same directory refuses with one line ' +
+      'naming the directory and the owner; the first keeps its data',
+    async () => {
+      const dir = freshDir();
+      const first = await start(dir);
+      await waitForHealth(first);
+      const client = await signInClient(first.client);
+      const created = await request(first.client.baseUrl, 'POST', '/api/v1/orders', {
+        token: client.token,
+        body: orderBody(),
+      });
+      expect(created.status).toBe(201);
 
-    const second = await start(dir);
-    expect(await second.exited).toBe(1);
-    const lines = second.output().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(dir);
-    expect(lines[0]).toContain(`process ${first.child.pid}`);
+      const second = await start(dir);
+      expect(await second.exited).toBe(1);
+      const lines = second.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(dir);
+      expect(lines[0]).toContain(`process ${first.child.pid}`);
 
-    expect(first.child.exitCode).toBeNull();
-    const read = await request(first.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, {
-      token: client.token,
-    });
-    expect(read.status).toBe(200);
-  });
+      expect(first.child.exitCode).toBeNull();
+      const read = await request(first.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, {
+        token: client.token,
+      });
+      expect(read.status).toBe(200);
+    },
+  );
 
   it('the lock of a process that died is stale: the next start takes it over and finds the data intact', async () => {
     const dir = freshDir();

@@ -39,23 +39,27 @@ describe('order timers and the driver feed', () => {
     expect((await api.post('/orders', client.token, orderBody())).status).toBe(201);
   });
 
-  it('expires an offer after its TTL (10 minutes): the order is BROADCASTING again and the offer cannot be accepted', async () => {
-    const client = await signInClient(t);
-    const driver = await onlineDriver(t);
-    const order = (await api.post('/orders', client.token, orderBody())).body.order;
-    const bid = await api.post(`/orders/${order.id}/counter-offer`, driver.token, { driverGross: 24 });
-    expect(bid.body.offer.expires_at).toBe('2026-01-01T12:10:00.000Z');
-    clock.advance(10 * MINUTE);
-    expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).status).toBe(409);
-    await tick();
-    expect((await api.get(`/orders/${order.id}`, client.token)).body.order).toMatchObject({
-      status: 'BROADCASTING',
-      offers: [],
-    });
-    const admin = await signInAdmin(t);
-    const adminView = (await api.get(`/orders/${order.id}`, admin.token)).body.order;
-    expect(adminView.offers[0]).toMatchObject({ id: bid.body.offer.id, status: 'EXPIRED' });
-  });
+  it(
+    'expires an offer after its TTL (10 minutes): the order ' +
+      'is BROADCASTING again and the offer cannot be accepted',
+    async () => {
+      const client = await signInClient(t);
+      const driver = await onlineDriver(t);
+      const order = (await api.post('/orders', client.token, orderBody())).body.order;
+      const bid = await api.post(`/orders/${order.id}/counter-offer`, driver.token, { driverGross: 24 });
+      expect(bid.body.offer.expires_at).toBe('2026-01-01T12:10:00.000Z');
+      clock.advance(10 * MINUTE);
+      expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).status).toBe(409);
+      await tick();
+      expect((await api.get(`/orders/${order.id}`, client.token)).body.order).toMatchObject({
+        status: 'BROADCASTING',
+        offers: [],
+      });
+      const admin = await signInAdmin(t);
+      const adminView = (await api.get(`/orders/${order.id}`, admin.token)).body.order;
+      expect(adminView.offers[0]).toMatchObject({ id: bid.body.offer.id, status: 'EXPIRED' });
+    },
+  );
 
   it('expires an unpaid order when the payment window passes, releasing the driver and refunding credit', async () => {
     const client = await signInClient(t);

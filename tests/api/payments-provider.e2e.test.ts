@@ -166,27 +166,33 @@ describe('HTTP payment providers', () => {
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
   });
 
-  it('PAYPROV_DI: a declined debit is 400 PaymentError and fails the attempt; an unanswered OTP request changes nothing', async () => {
-    answers['/v1/payprov/otp'] = (b) => ({ status: 200, body: { provider_ref: `di-${b.reference}` } });
-    answers['/v1/payprov/debit'] = () => ({ status: 422, body: { message: 'Insufficient funds' } });
-    const { client, orderId } = await waitingOrder('PAYPROV_DI');
-    must('prepare', await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer), 200);
-    const declined = await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' });
-    expect(declined.status).toBe(400);
-    expect(declined.body).toMatchObject({ error: 'PaymentError', message: 'Insufficient funds' });
-    expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment).toMatchObject({
-      status: 'FAILED',
-      failure_reason: 'Insufficient funds',
-    });
-    expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
-      'WAITING_FOR_PAYMENT',
-    );
+  it(
+    'PAYPROV_DI: a declined debit is 400 PaymentError and fails ' +
+      'the attempt; an unanswered OTP request changes nothing',
+    async () => {
+      answers['/v1/payprov/otp'] = (b) => ({ status: 200, body: { provider_ref: `di-${b.reference}` } });
+      answers['/v1/payprov/debit'] = () => ({ status: 422, body: { message: 'Insufficient funds' } });
+      const { client, orderId } = await waitingOrder('PAYPROV_DI');
+      must('prepare', await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer), 200);
+      const declined = await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' });
+      expect(declined.status).toBe(400);
+      expect(declined.body).toMatchObject({ error: 'PaymentError', message: 'Insufficient funds' });
+      expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment).toMatchObject(
+        {
+          status: 'FAILED',
+          failure_reason: 'Insufficient funds',
+        },
+      );
+      expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
+        'WAITING_FOR_PAYMENT',
+      );
 
-    answers['/v1/payprov/otp'] = () => ({ status: 500, body: {} });
-    const down = await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer);
-    expect(down.status).toBe(400);
-    expect(down.body.error).toBe('PaymentError');
-    const current = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
-    expect(current).toMatchObject({ status: 'PENDING', provider_ref: null });
-  });
+      answers['/v1/payprov/otp'] = () => ({ status: 500, body: {} });
+      const down = await api.post(`/orders/${orderId}/payment/prepare`, client.token, payer);
+      expect(down.status).toBe(400);
+      expect(down.body.error).toBe('PaymentError');
+      const current = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
+      expect(current).toMatchObject({ status: 'PENDING', provider_ref: null });
+    },
+  );
 });

@@ -128,23 +128,30 @@ describe('payment intents', () => {
     expect(new Set(rs.map((r) => r.body.payment.id)).size).toBe(1);
   });
 
-  it("refuses an unknown method, another method than the order's, missing bodies and orders that are not the caller's", async () => {
-    const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
-    expect((await api.post(`/orders/${orderId}/payment`, client.token, { method: 'BITCOIN' })).status).toBe(400);
-    const other = await api.post(`/orders/${orderId}/payment`, client.token, { method: 'PAYPROV_DI' });
-    expect(other.status).toBe(400);
-    expect(other.body.error).toBe('PaymentError');
-    const missing = await api.post(`/orders/${orderId}/payment`, client.token, {});
-    expect(missing.status).toBe(422);
-    expect(missing.body.details.fieldErrors.method).toBeDefined();
-    const stranger = await signInClient(t);
-    expect((await api.post(`/orders/${orderId}/payment`, stranger.token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
-    expect(
-      (await api.post(`/orders/${orderId}/payment`, (await onlineDriver(t)).token, { method: 'EXCHANGE_PAY' })).status,
-    ).toBe(404);
-    expect((await api.post('/orders/999999/payment', client.token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
-    expect((await api.post(`/orders/${orderId}/payment`, undefined, { method: 'EXCHANGE_PAY' })).status).toBe(401);
-  });
+  it(
+    "refuses an unknown method, another method than the order's, " +
+      "missing bodies and orders that are not the caller's",
+    async () => {
+      const { client, orderId } = await waitingOrder('EXCHANGE_PAY');
+      expect((await api.post(`/orders/${orderId}/payment`, client.token, { method: 'BITCOIN' })).status).toBe(400);
+      const other = await api.post(`/orders/${orderId}/payment`, client.token, { method: 'PAYPROV_DI' });
+      expect(other.status).toBe(400);
+      expect(other.body.error).toBe('PaymentError');
+      const missing = await api.post(`/orders/${orderId}/payment`, client.token, {});
+      expect(missing.status).toBe(422);
+      expect(missing.body.details.fieldErrors.method).toBeDefined();
+      const stranger = await signInClient(t);
+      expect((await api.post(`/orders/${orderId}/payment`, stranger.token, { method: 'EXCHANGE_PAY' })).status).toBe(
+        404,
+      );
+      expect(
+        (await api.post(`/orders/${orderId}/payment`, (await onlineDriver(t)).token, { method: 'EXCHANGE_PAY' }))
+          .status,
+      ).toBe(404);
+      expect((await api.post('/orders/999999/payment', client.token, { method: 'EXCHANGE_PAY' })).status).toBe(404);
+      expect((await api.post(`/orders/${orderId}/payment`, undefined, { method: 'EXCHANGE_PAY' })).status).toBe(401);
+    },
+  );
 
   it("GET payment: 404 without a payment, 403 for another user's", async () => {
     const { client, orderId } = await waitingOrder('EXCHANGE_PAY');

@@ -52,112 +52,125 @@ describe('promotion milestone grants', () => {
   const grants = async (id: number, query = '') =>
     (await api.get(`/admin/promotions/${id}/grants${query}`, root.token)).body;
 
-  it('grants the amount once when a client’s deliveries reach the milestone, even when the process runs again', async () => {
-    const p = await create({ milestone_orders: 2 });
-    const client = await signInClient(t, undefined, 'Cliente Hito');
-    const driver = await onlineDriver(t);
+  it(
+    'grants the amount once when a client’s deliveries ' + 'reach the milestone, even when the process runs again',
+    async () => {
+      const p = await create({ milestone_orders: 2 });
+      const client = await signInClient(t, undefined, 'Cliente Hito');
+      const driver = await onlineDriver(t);
 
-    await deliver(client, driver);
-    await tick();
-    expect((await api.get('/credit/me', client.token)).body).toMatchObject({ ordersUSD: 0, earnedUSD: 0 });
-    expect((await grants(p.id)).items).toEqual([]);
+      await deliver(client, driver);
+      await tick();
+      expect((await api.get('/credit/me', client.token)).body).toMatchObject({ ordersUSD: 0, earnedUSD: 0 });
+      expect((await grants(p.id)).items).toEqual([]);
 
-    const second = await deliver(client, driver);
-    await Promise.all([tick(), tick()]);
-    expect((await api.get('/credit/me', client.token)).body).toMatchObject({
-      ordersUSD: 5,
-      usableOnOrdersUSD: 5,
-      earnedUSD: 5,
-    });
-    const page = await grants(p.id);
-    expect(page).toEqual({
-      items: [
+      const second = await deliver(client, driver);
+      await Promise.all([tick(), tick()]);
+      expect((await api.get('/credit/me', client.token)).body).toMatchObject({
+        ordersUSD: 5,
+        usableOnOrdersUSD: 5,
+        earnedUSD: 5,
+      });
+      const page = await grants(p.id);
+      expect(page).toEqual({
+        items: [
+          {
+            id: expect.any(Number),
+            user: { id: client.user.id, name: 'Cliente Hito', phone: client.user.phone },
+            order_id: second,
+            audience: 'CLIENT',
+            credit_scope: 'ORDERS',
+            amount_usd: 5,
+            created_at: expect.any(String),
+          },
+        ],
+        next_cursor: null,
+        has_more: false,
+      });
+      expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
+      const history = (await api.get(`/admin/customers/${client.user.id}/credit/transactions`, root.token)).body.items;
+      expect(history).toMatchObject([
         {
-          id: expect.any(Number),
-          user: { id: client.user.id, name: 'Cliente Hito', phone: client.user.phone },
-          order_id: second,
-          audience: 'CLIENT',
-          credit_scope: 'ORDERS',
+          type: 'PROMO_GRANT',
+          scope: 'ORDERS',
+          direction: 'CREDIT',
           amount_usd: 5,
-          created_at: expect.any(String),
+          order_id: second,
+          promotion_id: p.id,
         },
-      ],
-      next_cursor: null,
-      has_more: false,
-    });
-    expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
-    const history = (await api.get(`/admin/customers/${client.user.id}/credit/transactions`, root.token)).body.items;
-    expect(history).toMatchObject([
-      {
-        type: 'PROMO_GRANT',
-        scope: 'ORDERS',
-        direction: 'CREDIT',
-        amount_usd: 5,
-        order_id: second,
-        promotion_id: p.id,
-      },
-    ]);
+      ]);
 
-    // The process manager replays the whole log (as after a lost checkpoint): nothing is granted again.
-    await t.service.ctx.db
-      .deleteFrom('process_manager_checkpoints')
-      .where('name', '=', 'promotion-milestone-grants')
-      .execute();
-    await tick();
-    // A third delivery is past the milestone of a campaign already granted to this client.
-    await deliver(client, driver);
-    await tick();
-    expect((await api.get('/credit/me', client.token)).body).toMatchObject({ earnedUSD: 5 });
-    expect((await grants(p.id)).items).toHaveLength(1);
-    expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
-    expect(
-      (await api.get(`/admin/customers/${client.user.id}/credit/transactions?type=PROMO_GRANT`, root.token)).body.items,
-    ).toHaveLength(1);
+      // The process manager replays the whole log (as after a lost checkpoint): nothing is granted again.
+      await t.service.ctx.db
+        .deleteFrom('process_manager_checkpoints')
+        .where('name', '=', 'promotion-milestone-grants')
+        .execute();
+      await tick();
+      // A third delivery is past the milestone of a campaign already granted to this client.
+      await deliver(client, driver);
+      await tick();
+      expect((await api.get('/credit/me', client.token)).body).toMatchObject({ earnedUSD: 5 });
+      expect((await grants(p.id)).items).toHaveLength(1);
+      expect(await promotion(p.id)).toMatchObject({ grants_count: 1, granted_amount_usd: 5 });
+      expect(
+        (await api.get(`/admin/customers/${client.user.id}/credit/transactions?type=PROMO_GRANT`, root.token)).body
+          .items,
+      ).toHaveLength(1);
 
-    // After the first grant the terms are frozen and the campaign cannot be deleted.
-    const frozen = await api.patch(`/admin/promotions/${p.id}`, root.token, {
-      name: 'Otro nombre',
-      amount_usd: 50,
-      milestone_basis: 'CAMPAIGN',
-    });
-    expect(frozen.status).toBe(409);
-    expect(frozen.body).toMatchObject({ error: 'PromotionAlreadyGranted', fields: ['milestone_basis', 'amount_usd'] });
-    expect((await promotion(p.id)).name).toBe('Hito');
-    const deleted = await api.del(`/admin/promotions/${p.id}`, root.token);
-    expect(deleted.status).toBe(409);
-    expect(deleted.body.error).toBe('PromotionHasGrants');
-    const off = await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false, name: 'Hito cerrado' });
-    expect(off.status).toBe(200);
-    expect(off.body.promotion).toMatchObject({
-      active: false,
-      is_running: false,
-      name: 'Hito cerrado',
-      grants_count: 1,
-    });
-  });
+      // After the first grant the terms are frozen and the campaign cannot be deleted.
+      const frozen = await api.patch(`/admin/promotions/${p.id}`, root.token, {
+        name: 'Otro nombre',
+        amount_usd: 50,
+        milestone_basis: 'CAMPAIGN',
+      });
+      expect(frozen.status).toBe(409);
+      expect(frozen.body).toMatchObject({
+        error: 'PromotionAlreadyGranted',
+        fields: ['milestone_basis', 'amount_usd'],
+      });
+      expect((await promotion(p.id)).name).toBe('Hito');
+      const deleted = await api.del(`/admin/promotions/${p.id}`, root.token);
+      expect(deleted.status).toBe(409);
+      expect(deleted.body.error).toBe('PromotionHasGrants');
+      const off = await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false, name: 'Hito cerrado' });
+      expect(off.status).toBe(200);
+      expect(off.body.promotion).toMatchObject({
+        active: false,
+        is_running: false,
+        name: 'Hito cerrado',
+        grants_count: 1,
+      });
+    },
+  );
 
-  it('stops at max_grants, pages grants newest first, ignores inactive and other-city campaigns, and grants a driver campaign to the driver only', async () => {
-    const capped = await create({ milestone_orders: 1, max_grants: 2, amount_usd: 1, credit_scope: 'ANY' });
-    const inactive = await create({ milestone_orders: 1, active: false });
-    const elsewhere = await create({ milestone_orders: 1, city_id: 2 });
-    const drivers = await create({ milestone_orders: 1, audience: 'DRIVER', credit_scope: null });
-    const driver = await onlineDriver(t);
-    const clients = [await signInClient(t), await signInClient(t), await signInClient(t)];
-    for (const c of clients) await deliver(c, driver);
-    await tick();
+  it(
+    'stops at max_grants, pages grants newest first, ignores inactive and ' +
+      'other-city campaigns, and grants a driver campaign to the driver only',
+    async () => {
+      const capped = await create({ milestone_orders: 1, max_grants: 2, amount_usd: 1, credit_scope: 'ANY' });
+      const inactive = await create({ milestone_orders: 1, active: false });
+      const elsewhere = await create({ milestone_orders: 1, city_id: 2 });
+      const drivers = await create({ milestone_orders: 1, audience: 'DRIVER', credit_scope: null });
+      const driver = await onlineDriver(t);
+      const clients = [await signInClient(t), await signInClient(t), await signInClient(t)];
+      for (const c of clients) await deliver(c, driver);
+      await tick();
 
-    const first = await grants(capped.id, '?limit=1');
-    expect(first.items).toHaveLength(1);
-    expect(first.has_more).toBe(true);
-    expect(first.items[0].user.id).toBe(clients[1].user.id);
-    const rest = await grants(capped.id, `?limit=1&cursor=${first.next_cursor}`);
-    expect(rest).toMatchObject({ has_more: false, next_cursor: null });
-    expect(rest.items[0].user.id).toBe(clients[0].user.id);
-    expect(await promotion(capped.id)).toMatchObject({ grants_count: 2, granted_amount_usd: 2, is_running: false });
-    expect((await api.get('/credit/me', clients[0].token)).body).toMatchObject({ anyUSD: 1, earnedUSD: 1 });
-    expect((await api.get('/credit/me', clients[2].token)).body).toMatchObject({ earnedUSD: 0 });
-    for (const p of [inactive, elsewhere]) expect(await promotion(p.id)).toMatchObject({ grants_count: 0 });
-    // The driver's first delivery reached the driver campaign's milestone: one grant, to the driver (#10).
-    expect((await grants(drivers.id)).items.map((g: { user: { id: number } }) => g.user.id)).toEqual([driver.user.id]);
-  });
+      const first = await grants(capped.id, '?limit=1');
+      expect(first.items).toHaveLength(1);
+      expect(first.has_more).toBe(true);
+      expect(first.items[0].user.id).toBe(clients[1].user.id);
+      const rest = await grants(capped.id, `?limit=1&cursor=${first.next_cursor}`);
+      expect(rest).toMatchObject({ has_more: false, next_cursor: null });
+      expect(rest.items[0].user.id).toBe(clients[0].user.id);
+      expect(await promotion(capped.id)).toMatchObject({ grants_count: 2, granted_amount_usd: 2, is_running: false });
+      expect((await api.get('/credit/me', clients[0].token)).body).toMatchObject({ anyUSD: 1, earnedUSD: 1 });
+      expect((await api.get('/credit/me', clients[2].token)).body).toMatchObject({ earnedUSD: 0 });
+      for (const p of [inactive, elsewhere]) expect(await promotion(p.id)).toMatchObject({ grants_count: 0 });
+      // The driver's first delivery reached the driver campaign's milestone: one grant, to the driver (#10).
+      expect((await grants(drivers.id)).items.map((g: { user: { id: number } }) => g.user.id)).toEqual([
+        driver.user.id,
+      ]);
+    },
+  );
 });

@@ -83,20 +83,26 @@ describe('billing profiles', () => {
     expect(await defaults(c.token)).toEqual([second.id]);
   });
 
-  it('refuses to unset the default flag directly (422 on isDefault); false on another profile changes nothing', async () => {
-    const c = await newClient();
-    const a = (await create(c.token, profile())).body.profile.id;
-    const b = (await create(c.token, profile())).body.profile.id;
-    const r = await t.request('PATCH', `/api/v1/billing-profiles/${a}`, { token: c.token, body: { isDefault: false } });
-    expect(r.status).toBe(422);
-    expect(Object.keys(r.body.details.fieldErrors)).toEqual(['isDefault']);
-    const other = await t.request('PATCH', `/api/v1/billing-profiles/${b}`, {
-      token: c.token,
-      body: { isDefault: false },
-    });
-    expect(other.status).toBe(200);
-    expect(await defaults(c.token)).toEqual([a]);
-  });
+  it(
+    'refuses to unset the default flag directly (422 on ' + 'isDefault); false on another profile changes nothing',
+    async () => {
+      const c = await newClient();
+      const a = (await create(c.token, profile())).body.profile.id;
+      const b = (await create(c.token, profile())).body.profile.id;
+      const r = await t.request('PATCH', `/api/v1/billing-profiles/${a}`, {
+        token: c.token,
+        body: { isDefault: false },
+      });
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.details.fieldErrors)).toEqual(['isDefault']);
+      const other = await t.request('PATCH', `/api/v1/billing-profiles/${b}`, {
+        token: c.token,
+        body: { isDefault: false },
+      });
+      expect(other.status).toBe(200);
+      expect(await defaults(c.token)).toEqual([a]);
+    },
+  );
 
   it('promotes the oldest remaining profile when the default is deleted, and none when the last goes', async () => {
     const c = await newClient();

@@ -247,26 +247,29 @@ describe('driver documents report', () => {
     await expect422('drivers/documents', 'sort=phone', 'sort');
   });
 
-  it('shows the national id of the driver’s payout account in both reports, and keeps it when an account has none', async () => {
-    const { bruno } = d.drivers;
-    const set = async (body: Record<string, unknown>) =>
-      expect((await d.api.post('/wallet/me/payout-config', bruno.token, body)).status).toBe(200);
-    const idNumbers = async () => {
-      await settled(d);
-      const drivers = (await list('drivers')).items.filter(
-        (i: { driver_id: number }) => i.driver_id === bruno.driverId,
-      );
-      const documents = (await list('drivers/documents', 'limit=200')).items.filter(
-        (i: { driver_id: number }) => i.driver_id === bruno.driverId,
-      );
-      return [...new Set([...drivers, ...documents].map((i: { id_number: string | null }) => i.id_number))];
-    };
-    expect(await idNumbers()).toEqual([null]);
-    await set({ method: 'PAGO_MOVIL', bankCode: '0102', idNumber: 'V20111222', phone: '04141234567' });
-    expect(await idNumbers()).toEqual(['V20111222']);
-    await set({ method: 'BANK_TRANSFER', accountNumber: '01020000000000000001', accountType: 'corriente' });
-    expect(await idNumbers()).toEqual(['V20111222']);
-  });
+  it(
+    'shows the national id of the driver’s payout account in ' + 'both reports, and keeps it when an account has none',
+    async () => {
+      const { bruno } = d.drivers;
+      const set = async (body: Record<string, unknown>) =>
+        expect((await d.api.post('/wallet/me/payout-config', bruno.token, body)).status).toBe(200);
+      const idNumbers = async () => {
+        await settled(d);
+        const drivers = (await list('drivers')).items.filter(
+          (i: { driver_id: number }) => i.driver_id === bruno.driverId,
+        );
+        const documents = (await list('drivers/documents', 'limit=200')).items.filter(
+          (i: { driver_id: number }) => i.driver_id === bruno.driverId,
+        );
+        return [...new Set([...drivers, ...documents].map((i: { id_number: string | null }) => i.id_number))];
+      };
+      expect(await idNumbers()).toEqual([null]);
+      await set({ method: 'PAGO_MOVIL', bankCode: '0102', idNumber: 'V20111222', phone: '04141234567' });
+      expect(await idNumbers()).toEqual(['V20111222']);
+      await set({ method: 'BANK_TRANSFER', accountNumber: '01020000000000000001', accountType: 'corriente' });
+      expect(await idNumbers()).toEqual(['V20111222']);
+    },
+  );
 });
 
 describe('driver performance report', () => {

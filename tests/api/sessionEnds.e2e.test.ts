@@ -61,31 +61,34 @@ describe('session ends', () => {
     expect([r.status, r.body.error]).toEqual([401, 'Unauthorized']);
   });
 
-  it("closes a websocket when its token is logged out or refreshed away, and leaves the user's other sockets open", async () => {
-    const client = await signInClient(t);
-    const other = (await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: client.user.phone } })).body
-      .code;
-    const second = (
-      await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: client.user.phone, code: other } })
-    ).body.token;
-    const [a, b] = await Promise.all([openSocket(t, { token: client.token }), openSocket(t, { token: second })]);
-    try {
-      const aClosed = closed(a);
-      expect((await t.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
-      expect(await aClosed).toBe(4401);
-      expect(a.frames).toContainEqual({ type: 'error', channel: null, error: 'Unauthorized' });
-      expect(await b.subscribe(`notifications.${client.user.id}`)).toEqual({
-        type: 'subscribed',
-        channel: `notifications.${client.user.id}`,
-      });
+  it(
+    'closes a websocket when its token is logged out or ' + "refreshed away, and leaves the user's other sockets open",
+    async () => {
+      const client = await signInClient(t);
+      const other = (await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: client.user.phone } })).body
+        .code;
+      const second = (
+        await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: client.user.phone, code: other } })
+      ).body.token;
+      const [a, b] = await Promise.all([openSocket(t, { token: client.token }), openSocket(t, { token: second })]);
+      try {
+        const aClosed = closed(a);
+        expect((await t.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
+        expect(await aClosed).toBe(4401);
+        expect(a.frames).toContainEqual({ type: 'error', channel: null, error: 'Unauthorized' });
+        expect(await b.subscribe(`notifications.${client.user.id}`)).toEqual({
+          type: 'subscribed',
+          channel: `notifications.${client.user.id}`,
+        });
 
-      const bClosed = closed(b);
-      expect((await t.request('POST', '/api/v1/auth/refresh', { token: second })).status).toBe(200);
-      expect(await bClosed).toBe(4401);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
-  });
+        const bClosed = closed(b);
+        expect((await t.request('POST', '/api/v1/auth/refresh', { token: second })).status).toBe(200);
+        expect(await bClosed).toBe(4401);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
 
   it("closes a deactivated admin's websocket, and checks the token again on every subscribe", async () => {
     const root = await signInAdmin(t);

@@ -24,64 +24,68 @@ describe('settlement runs survive crashes and concurrent instances', () => {
       .execute();
   };
 
-  it('a cutoff killed between two receipts, run again, issues each receipt once; a payout killed after recording its order pays once', async () => {
-    const ctx = t.service.ctx;
-    const w = settlementWorld(ctx);
-    const drivers = [await w.driver('1', 1000), await w.driver('2', 2000), await w.driver('3', 3000)];
+  it(
+    'a cutoff killed between two receipts, run again, issues each ' +
+      'receipt once; a payout killed after recording its order pays once',
+    async () => {
+      const ctx = t.service.ctx;
+      const w = settlementWorld(ctx);
+      const drivers = [await w.driver('1', 1000), await w.driver('2', 2000), await w.driver('3', 3000)];
 
-    let issues = 0;
-    // Killed just after the first receipt is stored …
-    await expect(
-      runCutoff(
-        w.crashing((events, stored) => stored && events.some((e) => e.type === 'ReceiptIssued') && ++issues === 1),
-      ),
-    ).rejects.toThrow('killed');
-    // On PostgreSQL a few drivers run side by side: others may have finished before the kill.
-    const afterFirstKill = (await receiptsOf(drivers)).length;
-    expect(afterFirstKill).toBeGreaterThanOrEqual(1);
-    // … then killed after the next reservation but before its receipt …
-    if (afterFirstKill < 3) {
+      let issues = 0;
+      // Killed just after the first receipt is stored …
       await expect(
-        runCutoff(w.crashing((events, stored) => !stored && events.some((e) => e.type === 'ReceiptIssued'))),
-      ).rejects.toThrow('killed before');
-      expect(await receiptsOf(drivers)).toHaveLength(afterFirstKill);
-    }
-    // … then run to the end.
-    const issued = await runCutoff(ctx);
-    expect(issued).toHaveLength(3 - afterFirstKill);
-    const receipts = await receiptsOf(drivers);
-    expect(receipts.map((r) => Number(r.driver_id)).sort()).toEqual(drivers);
-    expect(new Set(receipts.map((r) => r.receipt_number)).size).toBe(3);
-    for (const r of receipts) {
-      expect((await ctx.store.readStream(receiptStream(r.id))).filter((e) => e.type === 'ReceiptIssued')).toHaveLength(
-        1,
-      );
-      expect(r.state.issued!.totals.payableCents).toBe((drivers.indexOf(Number(r.driver_id)) + 1) * 1000);
-    }
-    expect(await runCutoff(ctx)).toEqual([]);
+        runCutoff(
+          w.crashing((events, stored) => stored && events.some((e) => e.type === 'ReceiptIssued') && ++issues === 1),
+        ),
+      ).rejects.toThrow('killed');
+      // On PostgreSQL a few drivers run side by side: others may have finished before the kill.
+      const afterFirstKill = (await receiptsOf(drivers)).length;
+      expect(afterFirstKill).toBeGreaterThanOrEqual(1);
+      // … then killed after the next reservation but before its receipt …
+      if (afterFirstKill < 3) {
+        await expect(
+          runCutoff(w.crashing((events, stored) => !stored && events.some((e) => e.type === 'ReceiptIssued'))),
+        ).rejects.toThrow('killed before');
+        expect(await receiptsOf(drivers)).toHaveLength(afterFirstKill);
+      }
+      // … then run to the end.
+      const issued = await runCutoff(ctx);
+      expect(issued).toHaveLength(3 - afterFirstKill);
+      const receipts = await receiptsOf(drivers);
+      expect(receipts.map((r) => Number(r.driver_id)).sort()).toEqual(drivers);
+      expect(new Set(receipts.map((r) => r.receipt_number)).size).toBe(3);
+      for (const r of receipts) {
+        expect(
+          (await ctx.store.readStream(receiptStream(r.id))).filter((e) => e.type === 'ReceiptIssued'),
+        ).toHaveLength(1);
+        expect(r.state.issued!.totals.payableCents).toBe((drivers.indexOf(Number(r.driver_id)) + 1) * 1000);
+      }
+      expect(await runCutoff(ctx)).toEqual([]);
 
-    // Payout killed after the first order is recorded, before the provider was called: the next run sends that order.
-    const paidBefore = w.simulator().paidCount;
-    await expect(
-      runPayout(w.crashing((events, stored) => stored && events.some((e) => e.type === 'PayoutOrderCreated'))),
-    ).rejects.toThrow('killed');
-    await runPayout(ctx);
-    await runPayout(ctx);
-    for (const r of await receiptsOf(drivers)) {
-      expect(r.status).toBe('PAID');
-      expect(r.state.payoutOrders).toHaveLength(1);
-    }
-    expect(w.simulator().paidCount - paidBefore).toBe(3);
-    const payouts = await ctx.db
-      .selectFrom('settlement_entries')
-      .select(['driver_id', 'amount_cents'])
-      .where('type', '=', 'PAYOUT_SENT')
-      .where('driver_id', 'in', drivers)
-      .execute();
-    expect(payouts.map((p) => [Number(p.driver_id), Number(p.amount_cents)]).sort()).toEqual(
-      drivers.map((d, i) => [d, (i + 1) * 1000]),
-    );
-  });
+      // Payout killed after the first order is recorded, before the provider was called: the next run sends that order.
+      const paidBefore = w.simulator().paidCount;
+      await expect(
+        runPayout(w.crashing((events, stored) => stored && events.some((e) => e.type === 'PayoutOrderCreated'))),
+      ).rejects.toThrow('killed');
+      await runPayout(ctx);
+      await runPayout(ctx);
+      for (const r of await receiptsOf(drivers)) {
+        expect(r.status).toBe('PAID');
+        expect(r.state.payoutOrders).toHaveLength(1);
+      }
+      expect(w.simulator().paidCount - paidBefore).toBe(3);
+      const payouts = await ctx.db
+        .selectFrom('settlement_entries')
+        .select(['driver_id', 'amount_cents'])
+        .where('type', '=', 'PAYOUT_SENT')
+        .where('driver_id', 'in', drivers)
+        .execute();
+      expect(payouts.map((p) => [Number(p.driver_id), Number(p.amount_cents)]).sort()).toEqual(
+        drivers.map((d, i) => [d, (i + 1) * 1000]),
+      );
+    },
+  );
 
   it('two schedulers firing at 18:00 (and two on-demand cutoffs at once) issue each receipt once', async () => {
     const ctx = t.service.ctx;

@@ -85,62 +85,71 @@ describe('stations: bulk import', () => {
     ).toHaveProperty('con_ejemplos');
   });
 
-  it('up to 100 rows are imported inline: created, updated (same name within 50 m) and skipped rows with line and reason', async () => {
-    const csv = [
-      HEADER,
-      'Llenadero Norte,Av. 1,10.50,-66.90,AGUA,Con bomba,Frente a la plaza,Caracas,06:00,18:00',
-      '',
-      'Bomba Sur,"Calle 2, local 3",10.40,-66.95,gasolina,,,,,',
-      'Sin tipo,Av. 3,10.45,-66.92,AIRE,,,,,',
-      'Bogotá,Av. 4,4.71,-74.07,AGUA,,,,,',
-      ',Av. 5,10.41,-66.91,AGUA,,,,25:00,',
-      'Llenadero Norte,Av. 1 (nueva),10.5001,-66.9001,AGUA,,,,,',
-    ].join('\r\n');
-    const r = await upload(csv);
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual({
-      report: {
-        processed: 6,
-        created: 2,
-        updated: 1,
-        skipped: 3,
-        skipped_rows: [
-          { line: 5, reason: expect.stringContaining('tipo') },
-          { line: 6, reason: expect.stringContaining('CoordsOutOfRange') },
-          { line: 7, reason: expect.stringMatching(/name.*opening_time|opening_time.*name/s) },
-        ],
-      },
-    });
-    const north = (await t.request('GET', '/api/v1/admin/stations?q=Llenadero%20Norte', { token: admin })).body.items;
-    expect(north).toHaveLength(1);
-    const detail = (await t.request('GET', `/api/v1/admin/stations/${north[0].id}`, { token: admin })).body.station;
-    expect(detail).toMatchObject({
-      address: 'Av. 1 (nueva)',
-      latitude: 10.5001,
-      description: null,
-      opening_time: null,
-      city: 'Caracas',
-      tipo: 'AGUA',
-      estado: 'ACTIVA',
-    });
-    const sur = (await t.request('GET', '/api/v1/admin/stations?q=Bomba%20Sur', { token: admin })).body.items[0];
-    expect(sur).toMatchObject({ address: 'Calle 2, local 3', tipo: 'GASOLINA' });
+  it(
+    'up to 100 rows are imported inline: created, updated (same ' +
+      'name within 50 m) and skipped rows with line and reason',
+    async () => {
+      const csv = [
+        HEADER,
+        'Llenadero Norte,Av. 1,10.50,-66.90,AGUA,Con bomba,Frente a la plaza,Caracas,06:00,18:00',
+        '',
+        'Bomba Sur,"Calle 2, local 3",10.40,-66.95,gasolina,,,,,',
+        'Sin tipo,Av. 3,10.45,-66.92,AIRE,,,,,',
+        'Bogotá,Av. 4,4.71,-74.07,AGUA,,,,,',
+        ',Av. 5,10.41,-66.91,AGUA,,,,25:00,',
+        'Llenadero Norte,Av. 1 (nueva),10.5001,-66.9001,AGUA,,,,,',
+      ].join('\r\n');
+      const r = await upload(csv);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        report: {
+          processed: 6,
+          created: 2,
+          updated: 1,
+          skipped: 3,
+          skipped_rows: [
+            { line: 5, reason: expect.stringContaining('tipo') },
+            { line: 6, reason: expect.stringContaining('CoordsOutOfRange') },
+            { line: 7, reason: expect.stringMatching(/name.*opening_time|opening_time.*name/s) },
+          ],
+        },
+      });
+      const north = (await t.request('GET', '/api/v1/admin/stations?q=Llenadero%20Norte', { token: admin })).body.items;
+      expect(north).toHaveLength(1);
+      const detail = (await t.request('GET', `/api/v1/admin/stations/${north[0].id}`, { token: admin })).body.station;
+      expect(detail).toMatchObject({
+        address: 'Av. 1 (nueva)',
+        latitude: 10.5001,
+        description: null,
+        opening_time: null,
+        city: 'Caracas',
+        tipo: 'AGUA',
+        estado: 'ACTIVA',
+      });
+      const sur = (await t.request('GET', '/api/v1/admin/stations?q=Bomba%20Sur', { token: admin })).body.items[0];
+      expect(sur).toMatchObject({ address: 'Calle 2, local 3', tipo: 'GASOLINA' });
 
-    // The same file again creates nothing new.
-    expect((await upload(csv)).body.report).toMatchObject({ processed: 6, created: 0, updated: 3, skipped: 3 });
-  });
+      // The same file again creates nothing new.
+      expect((await upload(csv)).body.report).toMatchObject({ processed: 6, created: 0, updated: 3, skipped: 3 });
+    },
+  );
 
-  it('accepts the CSV as a raw text/csv body, semicolons and decimal commas (spreadsheet exports), and a BOM', async () => {
-    const csv = '\uFEFFName;Address;Latitude;Longitude;Tipo\nPozo Coma;Calle 9;10,3;-66,8;AGUA\n';
-    const r = await uploadRaw(csv);
-    expect(r.status).toBe(200);
-    expect(r.body.report).toEqual({ processed: 1, created: 1, updated: 0, skipped: 0, skipped_rows: [] });
-    const item = (await t.request('GET', '/api/v1/admin/stations?q=Pozo%20Coma', { token: admin })).body.items[0];
-    expect((await t.request('GET', `/api/v1/admin/stations/${item.id}`, { token: admin })).body.station).toMatchObject({
-      latitude: 10.3,
-      longitude: -66.8,
-    });
-  });
+  it(
+    'accepts the CSV as a raw text/csv body, semicolons ' + 'and decimal commas (spreadsheet exports), and a BOM',
+    async () => {
+      const csv = '\uFEFFName;Address;Latitude;Longitude;Tipo\nPozo Coma;Calle 9;10,3;-66,8;AGUA\n';
+      const r = await uploadRaw(csv);
+      expect(r.status).toBe(200);
+      expect(r.body.report).toEqual({ processed: 1, created: 1, updated: 0, skipped: 0, skipped_rows: [] });
+      const item = (await t.request('GET', '/api/v1/admin/stations?q=Pozo%20Coma', { token: admin })).body.items[0];
+      expect(
+        (await t.request('GET', `/api/v1/admin/stations/${item.id}`, { token: admin })).body.station,
+      ).toMatchObject({
+        latitude: 10.3,
+        longitude: -66.8,
+      });
+    },
+  );
 
   it('422 InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows, and ValidationError on file', async () => {
     const latin1 = new Uint8Array(Buffer.from(`${HEADER}\nEstación Ñ,Av.,10.5,-66.9,AGUA,,,,,\n`, 'latin1'));

@@ -70,15 +70,18 @@ describe('surplus listings: expiry and a missing exchange rate', () => {
     expect(events.map((e) => e.type)).toEqual(['SurplusListed', 'SurplusExpired']);
   });
 
-  it('without an official exchange rate a reservation is 422 ExchangeRateUnavailable and the listing stays ACTIVA', async () => {
-    const listing = await publish(await signInDriver(t), 60);
-    const client = await signInClient(t);
-    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, {
-      ...CARACAS,
-      address: 'Av. Urdaneta, Caracas',
-    });
-    expect(r.status).toBe(422);
-    expect(r.body.error).toBe('ExchangeRateUnavailable');
-    expect(await nearbyIds(client.token)).toContain(listing.id);
-  });
+  it(
+    'without an official exchange rate a reservation is 422 ' + 'ExchangeRateUnavailable and the listing stays ACTIVA',
+    async () => {
+      const listing = await publish(await signInDriver(t), 60);
+      const client = await signInClient(t);
+      const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, {
+        ...CARACAS,
+        address: 'Av. Urdaneta, Caracas',
+      });
+      expect(r.status).toBe(422);
+      expect(r.body.error).toBe('ExchangeRateUnavailable');
+      expect(await nearbyIds(client.token)).toContain(listing.id);
+    },
+  );
 });

@@ -99,31 +99,34 @@ describe('wallet', () => {
       ]);
     });
 
-    it('a client has no wallet: zeros, cannot go online, an empty ledger, no payout account; 401 without a token', async () => {
-      const client = await signInClient(t);
-      expect(await balance(client as SignedInDriver)).toEqual({
-        balanceUSD: 0,
-        pendingPayoutUSD: 0,
-        withdrawableUSD: 0,
-        cashDebtUSD: 0,
-        cashDebtCapUSD: 1000,
-        canGoOnline: false,
-      });
-      expect(await ledger(client as SignedInDriver)).toEqual({ items: [], next_cursor: null, has_more: false });
-      expect(must('config', await api.get('/wallet/me/payout-config', client.token), 200)).toEqual({ config: null });
-      const set = await api.post('/wallet/me/payout-config', client.token, {
-        method: 'BANK_TRANSFER',
-        accountNumber: '0102',
-      });
-      expect([set.status, set.body.error]).toEqual([400, 'NoDriverProfile']);
-      expect((await api.get('/driver/wallet/transactions', client.token)).status).toBe(403);
-      expect(
-        (await api.put('/driver/payout-method', client.token, { method: 'BANK_TRANSFER', accountNumber: '0102' }))
-          .status,
-      ).toBe(403);
-      for (const path of ['/wallet/me', '/wallet/me/transactions', '/wallet/me/payout-config'])
-        expect((await api.get(path)).status).toBe(401);
-    });
+    it(
+      'a client has no wallet: zeros, cannot go online, an ' + 'empty ledger, no payout account; 401 without a token',
+      async () => {
+        const client = await signInClient(t);
+        expect(await balance(client as SignedInDriver)).toEqual({
+          balanceUSD: 0,
+          pendingPayoutUSD: 0,
+          withdrawableUSD: 0,
+          cashDebtUSD: 0,
+          cashDebtCapUSD: 1000,
+          canGoOnline: false,
+        });
+        expect(await ledger(client as SignedInDriver)).toEqual({ items: [], next_cursor: null, has_more: false });
+        expect(must('config', await api.get('/wallet/me/payout-config', client.token), 200)).toEqual({ config: null });
+        const set = await api.post('/wallet/me/payout-config', client.token, {
+          method: 'BANK_TRANSFER',
+          accountNumber: '0102',
+        });
+        expect([set.status, set.body.error]).toEqual([400, 'NoDriverProfile']);
+        expect((await api.get('/driver/wallet/transactions', client.token)).status).toBe(403);
+        expect(
+          (await api.put('/driver/payout-method', client.token, { method: 'BANK_TRANSFER', accountNumber: '0102' }))
+            .status,
+        ).toBe(403);
+        for (const path of ['/wallet/me', '/wallet/me/transactions', '/wallet/me/payout-config'])
+          expect((await api.get(path)).status).toBe(401);
+      },
+    );
 
     it('a driver who is not ACTIVE cannot go online', async () => {
       const pending = await signInDriver(t, { approved: false });
@@ -132,42 +135,46 @@ describe('wallet', () => {
   });
 
   describe('deliveries', () => {
-    it('a cash delivery leaves the commission as debt, at the order’s rate snapshot, once however often it is redelivered', async () => {
-      const driver = await onlineDriver(t);
-      const orderId = await deliverCash(driver, 25);
-      // The delivery's response already reflects the wallet: no job has run yet.
-      expect((await ledger(driver)).items.map((e: { type: string }) => e.type)).toEqual(['CASH_COMMISSION_DEBT']);
-      await tick();
-      const [cause] = await deliveredEvents([orderId]);
-      for (let i = 0; i < 20; i++) await reactToDelivery(t.service.ctx, cause);
-      await Promise.all([tick(), tick()]);
-      const page = await ledger(driver);
-      expect(page.items).toEqual([
-        {
-          id: expect.any(Number),
-          wallet_id: driver.driverId,
-          order_id: orderId,
-          receipt_id: null,
-          type: 'CASH_COMMISSION_DEBT',
-          direction: 'DEBIT',
-          amount_cents: 250,
-          balance_after_cents: -250,
-          amount_usd: 2.5,
-          balance_after_usd: -2.5,
-          exchange_rate_amount: '36.50',
-          description: expect.stringContaining(`#${orderId}`),
-          created_at: '2026-01-01T12:00:00.000Z',
-        },
-      ]);
-      expect(await balance(driver)).toMatchObject({
-        balanceUSD: -2.5,
-        cashDebtUSD: 2.5,
-        withdrawableUSD: 0,
-        canGoOnline: true,
-      });
-      // The alias answers the same page.
-      expect(must('alias', await api.get('/driver/wallet/transactions', driver.token), 200)).toEqual(page);
-    });
+    it(
+      'a cash delivery leaves the commission as debt, at the ' +
+        'order’s rate snapshot, once however often it is redelivered',
+      async () => {
+        const driver = await onlineDriver(t);
+        const orderId = await deliverCash(driver, 25);
+        // The delivery's response already reflects the wallet: no job has run yet.
+        expect((await ledger(driver)).items.map((e: { type: string }) => e.type)).toEqual(['CASH_COMMISSION_DEBT']);
+        await tick();
+        const [cause] = await deliveredEvents([orderId]);
+        for (let i = 0; i < 20; i++) await reactToDelivery(t.service.ctx, cause);
+        await Promise.all([tick(), tick()]);
+        const page = await ledger(driver);
+        expect(page.items).toEqual([
+          {
+            id: expect.any(Number),
+            wallet_id: driver.driverId,
+            order_id: orderId,
+            receipt_id: null,
+            type: 'CASH_COMMISSION_DEBT',
+            direction: 'DEBIT',
+            amount_cents: 250,
+            balance_after_cents: -250,
+            amount_usd: 2.5,
+            balance_after_usd: -2.5,
+            exchange_rate_amount: '36.50',
+            description: expect.stringContaining(`#${orderId}`),
+            created_at: '2026-01-01T12:00:00.000Z',
+          },
+        ]);
+        expect(await balance(driver)).toMatchObject({
+          balanceUSD: -2.5,
+          cashDebtUSD: 2.5,
+          withdrawableUSD: 0,
+          canGoOnline: true,
+        });
+        // The alias answers the same page.
+        expect(must('alias', await api.get('/driver/wallet/transactions', driver.token), 200)).toEqual(page);
+      },
+    );
 
     it('an order paid online earns driver_receives as ORDER_EARNING', async () => {
       const driver = await onlineDriver(t);
@@ -188,133 +195,142 @@ describe('wallet', () => {
       expect(await balance(driver)).toMatchObject({ balanceUSD: 22.27, withdrawableUSD: 22.27, cashDebtUSD: 0 });
     });
 
-    it('a surplus reservation paid online earns SURPLUS_EARNING; a cash one leaves the commission as debt', async () => {
-      const payer = { bank_code: '0102', id_number: 'V12345678', phone: '04141234567', name: 'Ana Pérez' };
-      const reserveAndDeliver = async (paymentMethod: string) => {
-        const driver = await onlineDriver(t);
-        // 20.01 USD of driver gross for the whole listing
-        // (api/surplus/surplus.api.int.test.ts's figures): driver_receives 2001 − 1 % = 1981.
-        const listing = must(
-          'publish',
-          await api.post('/surplus', driver.token, {
-            availableLiters: 1500,
-            totalAmount: 20.01,
-            description: 'Agua sobrante',
-            ...CARACAS,
-            address: 'Av. Libertador, Caracas',
-          }),
-          201,
-        ).listing;
-        const client = await signInClient(t);
-        const order = must(
-          'reserve',
-          await api.post(`/surplus/${listing.id}/reserve`, client.token, {
-            ...CARACAS,
-            address: 'Av. Urdaneta, Edificio Sur, Caracas',
-            paymentMethod,
-          }),
-          200,
-        ).order;
-        if (paymentMethod !== 'CASH_USD') {
-          must('prepare', await api.post(`/orders/${order.id}/payment/prepare`, client.token, payer), 200);
+    it(
+      'a surplus reservation paid online earns SURPLUS_EARNING; ' + 'a cash one leaves the commission as debt',
+      async () => {
+        const payer = { bank_code: '0102', id_number: 'V12345678', phone: '04141234567', name: 'Ana Pérez' };
+        const reserveAndDeliver = async (paymentMethod: string) => {
+          const driver = await onlineDriver(t);
+          // 20.01 USD of driver gross for the whole listing
+          // (api/surplus/surplus.api.int.test.ts's figures): driver_receives 2001 − 1 % = 1981.
+          const listing = must(
+            'publish',
+            await api.post('/surplus', driver.token, {
+              availableLiters: 1500,
+              totalAmount: 20.01,
+              description: 'Agua sobrante',
+              ...CARACAS,
+              address: 'Av. Libertador, Caracas',
+            }),
+            201,
+          ).listing;
+          const client = await signInClient(t);
+          const order = must(
+            'reserve',
+            await api.post(`/surplus/${listing.id}/reserve`, client.token, {
+              ...CARACAS,
+              address: 'Av. Urdaneta, Edificio Sur, Caracas',
+              paymentMethod,
+            }),
+            200,
+          ).order;
+          if (paymentMethod !== 'CASH_USD') {
+            must('prepare', await api.post(`/orders/${order.id}/payment/prepare`, client.token, payer), 200);
+            must(
+              'report',
+              await api.post(`/orders/${order.id}/payment/report`, client.token, { ...payer, otp: '123456' }),
+              200,
+            );
+          }
+          const pin = must('GET order', await api.get(`/orders/${order.id}`, client.token), 200).order.delivery_pin;
+          await arrive(t, { client, driver, orderId: order.id, offerId: 0, pin });
           must(
-            'report',
-            await api.post(`/orders/${order.id}/payment/report`, client.token, { ...payer, otp: '123456' }),
+            'deliver',
+            await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1500, deliveryPin: pin }),
             200,
           );
-        }
-        const pin = must('GET order', await api.get(`/orders/${order.id}`, client.token), 200).order.delivery_pin;
-        await arrive(t, { client, driver, orderId: order.id, offerId: 0, pin });
+          await tick();
+          return { driver, orderId: order.id as number };
+        };
+        const online = await reserveAndDeliver('PAYPROV_DI');
+        expect((await ledger(online.driver)).items).toEqual([
+          expect.objectContaining({
+            order_id: online.orderId,
+            type: 'SURPLUS_EARNING',
+            direction: 'CREDIT',
+            amount_cents: 1981,
+          }),
+        ]);
+        const cash = await reserveAndDeliver('CASH_USD');
+        expect((await ledger(cash.driver)).items).toEqual([
+          expect.objectContaining({ order_id: cash.orderId, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT' }),
+        ]);
+      },
+    );
+
+    it(
+      'a DRIVER promotion campaign grants PROMO_BONUS into ' + 'the wallet once, whatever the catch-up replays',
+      async () => {
+        const campaign = must(
+          'campaign',
+          await api.post('/admin/promotions', root.token, {
+            name: 'Bono conductores',
+            audience: 'DRIVER',
+            milestone_orders: 2,
+            amount_usd: 7.5,
+          }),
+          201,
+        ).promotion;
+        const driver = await onlineDriver(t);
+        await deliverOnline(driver, 25);
+        await tick();
+        expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([]);
+        await deliverOnline(driver, 25);
+        await Promise.all([tick(), tick()]);
+        await tick();
+        expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([
+          expect.objectContaining({
+            type: 'PROMO_BONUS',
+            direction: 'CREDIT',
+            amount_cents: 750,
+            order_id: null,
+            exchange_rate_amount: null,
+            description: `Bono de la promoción #${campaign.id}`,
+          }),
+        ]);
+        expect(await balance(driver)).toMatchObject({ balanceUSD: 2 * 22.27 + 7.5 });
+        must('stop', await api.patch(`/admin/promotions/${campaign.id}`, root.token, { active: false }), 200);
+      },
+    );
+
+    it(
+      'a cash order paid partly with promotional credit ' + 'reimburses the credited part as PROMO_REIMBURSEMENT',
+      async () => {
+        const driver = await onlineDriver(t);
+        const client = await signInClient(t);
+        must(
+          'credit',
+          await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
+            type: 'credit',
+            scope: 'ORDERS',
+            amount: 5,
+            reason: 'Compensación por un pedido tardío',
+          }),
+          200,
+        );
+        const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
+        await arrive(t, f);
         must(
           'deliver',
-          await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1500, deliveryPin: pin }),
+          await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
           200,
         );
         await tick();
-        return { driver, orderId: order.id as number };
-      };
-      const online = await reserveAndDeliver('PAYPROV_DI');
-      expect((await ledger(online.driver)).items).toEqual([
-        expect.objectContaining({
-          order_id: online.orderId,
-          type: 'SURPLUS_EARNING',
-          direction: 'CREDIT',
-          amount_cents: 1981,
-        }),
-      ]);
-      const cash = await reserveAndDeliver('CASH_USD');
-      expect((await ledger(cash.driver)).items).toEqual([
-        expect.objectContaining({ order_id: cash.orderId, type: 'CASH_COMMISSION_DEBT', direction: 'DEBIT' }),
-      ]);
-    });
-
-    it('a DRIVER promotion campaign grants PROMO_BONUS into the wallet once, whatever the catch-up replays', async () => {
-      const campaign = must(
-        'campaign',
-        await api.post('/admin/promotions', root.token, {
-          name: 'Bono conductores',
-          audience: 'DRIVER',
-          milestone_orders: 2,
-          amount_usd: 7.5,
-        }),
-        201,
-      ).promotion;
-      const driver = await onlineDriver(t);
-      await deliverOnline(driver, 25);
-      await tick();
-      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([]);
-      await deliverOnline(driver, 25);
-      await Promise.all([tick(), tick()]);
-      await tick();
-      expect((await ledger(driver, '?type=PROMO_BONUS')).items).toEqual([
-        expect.objectContaining({
-          type: 'PROMO_BONUS',
-          direction: 'CREDIT',
-          amount_cents: 750,
-          order_id: null,
-          exchange_rate_amount: null,
-          description: `Bono de la promoción #${campaign.id}`,
-        }),
-      ]);
-      expect(await balance(driver)).toMatchObject({ balanceUSD: 2 * 22.27 + 7.5 });
-      must('stop', await api.patch(`/admin/promotions/${campaign.id}`, root.token, { active: false }), 200);
-    });
-
-    it('a cash order paid partly with promotional credit reimburses the credited part as PROMO_REIMBURSEMENT', async () => {
-      const driver = await onlineDriver(t);
-      const client = await signInClient(t);
-      must(
-        'credit',
-        await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
-          type: 'credit',
-          scope: 'ORDERS',
-          amount: 5,
-          reason: 'Compensación por un pedido tardío',
-        }),
-        200,
-      );
-      const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
-      await arrive(t, f);
-      must(
-        'deliver',
-        await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
-        200,
-      );
-      await tick();
-      const { items } = await ledger(driver);
-      expect(
-        items.map((e: { type: string; direction: string; amount_cents: number; order_id: number }) => [
-          e.type,
-          e.direction,
-          e.amount_cents,
-          e.order_id,
-        ]),
-      ).toEqual([
-        ['PROMO_REIMBURSEMENT', 'CREDIT', 500, f.orderId],
-        ['CASH_COMMISSION_DEBT', 'DEBIT', 250, f.orderId],
-      ]);
-      expect(await balance(driver)).toMatchObject({ balanceUSD: 2.5 });
-    });
+        const { items } = await ledger(driver);
+        expect(
+          items.map((e: { type: string; direction: string; amount_cents: number; order_id: number }) => [
+            e.type,
+            e.direction,
+            e.amount_cents,
+            e.order_id,
+          ]),
+        ).toEqual([
+          ['PROMO_REIMBURSEMENT', 'CREDIT', 500, f.orderId],
+          ['CASH_COMMISSION_DEBT', 'DEBIT', 250, f.orderId],
+        ]);
+        expect(await balance(driver)).toMatchObject({ balanceUSD: 2.5 });
+      },
+    );
   });
 
   describe('ledger query', () => {
@@ -457,83 +473,96 @@ describe('wallet', () => {
       }
     });
 
-    it('checks an optional code against POST /auth/otp/request’s code for the driver’s phone: 401 InvalidOtp when wrong', async () => {
-      const driver = await onlineDriver(t);
-      const code: string = must(
-        'otp',
-        await api.post('/auth/otp/request', undefined, { phone: driver.user.phone }),
-        200,
-      ).code;
-      const wrong = code === '000000' ? '111111' : '000000';
-      const refused = await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: wrong });
-      expect([refused.status, refused.body.error]).toEqual([401, 'InvalidOtp']);
-      expect(must('none', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual({ config: null });
-      must('with code', await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: code }), 200);
-      // A code is consumed once.
-      const again = await api.post('/wallet/me/payout-config', driver.token, {
-        ...pagoMovil,
-        phone: '04140000000',
-        otp: code,
-      });
-      expect([again.status, again.body.error]).toEqual([401, 'InvalidOtp']);
-    });
+    it(
+      'checks an optional code against POST /auth/otp/request’s ' +
+        'code for the driver’s phone: 401 InvalidOtp when wrong',
+      async () => {
+        const driver = await onlineDriver(t);
+        const code: string = must(
+          'otp',
+          await api.post('/auth/otp/request', undefined, { phone: driver.user.phone }),
+          200,
+        ).code;
+        const wrong = code === '000000' ? '111111' : '000000';
+        const refused = await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: wrong });
+        expect([refused.status, refused.body.error]).toEqual([401, 'InvalidOtp']);
+        expect(must('none', await api.get('/wallet/me/payout-config', driver.token), 200)).toEqual({ config: null });
+        must('with code', await api.post('/wallet/me/payout-config', driver.token, { ...pagoMovil, otp: code }), 200);
+        // A code is consumed once.
+        const again = await api.post('/wallet/me/payout-config', driver.token, {
+          ...pagoMovil,
+          phone: '04140000000',
+          otp: code,
+        });
+        expect([again.status, again.body.error]).toEqual([401, 'InvalidOtp']);
+      },
+    );
   });
 
   describe('admin', () => {
-    it('a super admin’s adjustment answers 201 {entry}; a plain admin may read but not adjust; unknown drivers are 404', async () => {
-      const driver = await onlineDriver(t);
-      const r = await adjust(driver.driverId, {
-        direction: 'DEBIT',
-        amount: 12.34,
-        reason: 'Cobro de un bidón dañado',
-      });
-      expect(r.status).toBe(201);
-      expect(r.body.entry).toMatchObject({
-        wallet_id: driver.driverId,
-        type: 'MANUAL_ADJUSTMENT',
-        direction: 'DEBIT',
-        amount_cents: 1234,
-        balance_after_cents: -1234,
-        amount_usd: 12.34,
-        balance_after_usd: -12.34,
-        description: 'Cobro de un bidón dañado',
-      });
-      expect((await ledger(driver)).items).toEqual([r.body.entry]);
-      // Another driver sees only their own (empty) wallet: the driver routes take no driver id.
-      const stranger = await onlineDriver(t);
-      expect((await ledger(stranger)).items).toEqual([]);
-      expect((await balance(stranger)).balanceUSD).toBe(0);
+    it(
+      'a super admin’s adjustment answers 201 {entry}; a plain ' +
+        'admin may read but not adjust; unknown drivers are 404',
+      async () => {
+        const driver = await onlineDriver(t);
+        const r = await adjust(driver.driverId, {
+          direction: 'DEBIT',
+          amount: 12.34,
+          reason: 'Cobro de un bidón dañado',
+        });
+        expect(r.status).toBe(201);
+        expect(r.body.entry).toMatchObject({
+          wallet_id: driver.driverId,
+          type: 'MANUAL_ADJUSTMENT',
+          direction: 'DEBIT',
+          amount_cents: 1234,
+          balance_after_cents: -1234,
+          amount_usd: 12.34,
+          balance_after_usd: -12.34,
+          description: 'Cobro de un bidón dañado',
+        });
+        expect((await ledger(driver)).items).toEqual([r.body.entry]);
+        // Another driver sees only their own (empty) wallet: the driver routes take no driver id.
+        const stranger = await onlineDriver(t);
+        expect((await ledger(stranger)).items).toEqual([]);
+        expect((await balance(stranger)).balanceUSD).toBe(0);
 
-      const plain = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
-      expect(
-        (await adjust(driver.driverId, { direction: 'CREDIT', amount: 1, reason: 'Intento sin permiso' }, plain.token))
-          .status,
-      ).toBe(403);
-      expect(
-        (
-          await adjust(
-            driver.driverId,
-            { direction: 'CREDIT', amount: 1, reason: 'Intento de un conductor' },
-            driver.token,
-          )
-        ).status,
-      ).toBe(403);
-      expect(
-        must('admin wallet', await api.get(`/admin/drivers/${driver.driverId}/wallet`, plain.token), 200).wallet,
-      ).toMatchObject({ balanceUSD: -12.34, cashDebtUSD: 12.34 });
-      expect(
-        must('admin ledger', await api.get(`/admin/drivers/${driver.driverId}/wallet/transactions`, plain.token), 200)
-          .items,
-      ).toEqual([r.body.entry]);
-      const other = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
-      expect((await api.get(`/admin/drivers/${driver.driverId}/wallet`, other.token)).status).toBe(404);
+        const plain = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+        expect(
+          (
+            await adjust(
+              driver.driverId,
+              { direction: 'CREDIT', amount: 1, reason: 'Intento sin permiso' },
+              plain.token,
+            )
+          ).status,
+        ).toBe(403);
+        expect(
+          (
+            await adjust(
+              driver.driverId,
+              { direction: 'CREDIT', amount: 1, reason: 'Intento de un conductor' },
+              driver.token,
+            )
+          ).status,
+        ).toBe(403);
+        expect(
+          must('admin wallet', await api.get(`/admin/drivers/${driver.driverId}/wallet`, plain.token), 200).wallet,
+        ).toMatchObject({ balanceUSD: -12.34, cashDebtUSD: 12.34 });
+        expect(
+          must('admin ledger', await api.get(`/admin/drivers/${driver.driverId}/wallet/transactions`, plain.token), 200)
+            .items,
+        ).toEqual([r.body.entry]);
+        const other = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
+        expect((await api.get(`/admin/drivers/${driver.driverId}/wallet`, other.token)).status).toBe(404);
 
-      expect((await adjust(999_999, { direction: 'CREDIT', amount: 1, reason: 'Conductor inexistente' })).status).toBe(
-        404,
-      );
-      expect((await api.get('/admin/drivers/999999/wallet', root.token)).body.error).toBe('DriverNotFound');
-      expect((await api.get('/admin/drivers/999999/wallet/transactions', root.token)).status).toBe(404);
-    });
+        expect(
+          (await adjust(999_999, { direction: 'CREDIT', amount: 1, reason: 'Conductor inexistente' })).status,
+        ).toBe(404);
+        expect((await api.get('/admin/drivers/999999/wallet', root.token)).body.error).toBe('DriverNotFound');
+        expect((await api.get('/admin/drivers/999999/wallet/transactions', root.token)).status).toBe(404);
+      },
+    );
 
     it('bad adjustment bodies and as_of values are 422 naming the field', async () => {
       const driver = await onlineDriver(t);
@@ -593,26 +622,30 @@ describe('wallet', () => {
   });
 
   describe('cash-debt cap', () => {
-    it('a delivery that brings the debt to the cap takes the driver offline; an admin credit under the cap lets them back', async () => {
-      const driver = await onlineDriver(t);
-      await deliverCash(driver, 10_000);
-      await tick();
-      expect(await balance(driver)).toMatchObject({ balanceUSD: -1000, cashDebtUSD: 1000, canGoOnline: false });
-      expect(must('me', await api.get('/me', driver.token), 200).user.driver).toMatchObject({ isOnline: false });
-      const refused = await api.post('/driver/online', driver.token, { online: true });
-      expect([refused.status, refused.body.error]).toEqual([409, 'NotAllowed']);
+    it(
+      'a delivery that brings the debt to the cap takes the driver ' +
+        'offline; an admin credit under the cap lets them back',
+      async () => {
+        const driver = await onlineDriver(t);
+        await deliverCash(driver, 10_000);
+        await tick();
+        expect(await balance(driver)).toMatchObject({ balanceUSD: -1000, cashDebtUSD: 1000, canGoOnline: false });
+        expect(must('me', await api.get('/me', driver.token), 200).user.driver).toMatchObject({ isOnline: false });
+        const refused = await api.post('/driver/online', driver.token, { online: true });
+        expect([refused.status, refused.body.error]).toEqual([409, 'NotAllowed']);
 
-      must(
-        'credit',
-        await adjust(driver.driverId, {
-          direction: 'CREDIT',
-          amount: 0.01,
-          reason: 'Pago parcial de la deuda en efectivo',
-        }),
-        201,
-      );
-      expect(await balance(driver)).toMatchObject({ balanceUSD: -999.99, canGoOnline: true });
-      must('online', await api.post('/driver/online', driver.token, { online: true }), 200);
-    });
+        must(
+          'credit',
+          await adjust(driver.driverId, {
+            direction: 'CREDIT',
+            amount: 0.01,
+            reason: 'Pago parcial de la deuda en efectivo',
+          }),
+          201,
+        );
+        expect(await balance(driver)).toMatchObject({ balanceUSD: -999.99, canGoOnline: true });
+        must('online', await api.post('/driver/online', driver.token, { online: true }), 200);
+      },
+    );
   });
 });

@@ -64,42 +64,45 @@ describe('websocket gateway /ws', () => {
     expect(await refusal(open(t, { token: client.token, path: '/elsewhere' }))).toMatchObject({ status: 404 });
   });
 
-  it('authenticates by header or ?token= and lets a user subscribe to their own notifications channel only', async () => {
-    const [a, b] = await Promise.all([signInClient(t), signInClient(t)]);
-    const viaHeader = await open(t, { token: a.token });
-    const viaQuery = await open(t, { token: a.token, via: 'query' });
-    try {
-      expect(await viaHeader.subscribe(`notifications.${a.user.id}`)).toEqual({
-        type: 'subscribed',
-        channel: `notifications.${a.user.id}`,
-      });
-      expect(await viaQuery.subscribe(`notifications.${a.user.id}`)).toEqual({
-        type: 'subscribed',
-        channel: `notifications.${a.user.id}`,
-      });
-      expect(await viaHeader.subscribe(`notifications.${b.user.id}`)).toEqual({
-        type: 'error',
-        channel: `notifications.${b.user.id}`,
-        error: 'Forbidden',
-      });
-      for (const channel of ['notifications.>', 'notifications.*', 'nothing.here', 'notifications']) {
-        expect(await viaHeader.subscribe(channel)).toEqual({ type: 'error', channel, error: 'UnknownChannel' });
+  it(
+    'authenticates by header or ?token= and lets a user ' + 'subscribe to their own notifications channel only',
+    async () => {
+      const [a, b] = await Promise.all([signInClient(t), signInClient(t)]);
+      const viaHeader = await open(t, { token: a.token });
+      const viaQuery = await open(t, { token: a.token, via: 'query' });
+      try {
+        expect(await viaHeader.subscribe(`notifications.${a.user.id}`)).toEqual({
+          type: 'subscribed',
+          channel: `notifications.${a.user.id}`,
+        });
+        expect(await viaQuery.subscribe(`notifications.${a.user.id}`)).toEqual({
+          type: 'subscribed',
+          channel: `notifications.${a.user.id}`,
+        });
+        expect(await viaHeader.subscribe(`notifications.${b.user.id}`)).toEqual({
+          type: 'error',
+          channel: `notifications.${b.user.id}`,
+          error: 'Forbidden',
+        });
+        for (const channel of ['notifications.>', 'notifications.*', 'nothing.here', 'notifications']) {
+          expect(await viaHeader.subscribe(channel)).toEqual({ type: 'error', channel, error: 'UnknownChannel' });
+        }
+        // A room the caller is no member of (or that does not exist) is refused, not unknown: chat owns the prefix.
+        expect(await viaHeader.subscribe('chat.rooms.999999')).toEqual({
+          type: 'error',
+          channel: 'chat.rooms.999999',
+          error: 'Forbidden',
+        });
+        viaHeader.send({ type: 'unsubscribe', channel: `notifications.${a.user.id}` });
+        expect(await viaHeader.next((f) => f.type === 'unsubscribed')).toEqual({
+          type: 'unsubscribed',
+          channel: `notifications.${a.user.id}`,
+        });
+      } finally {
+        await Promise.all([viaHeader.close(), viaQuery.close()]);
       }
-      // A room the caller is no member of (or that does not exist) is refused, not unknown: chat owns the prefix.
-      expect(await viaHeader.subscribe('chat.rooms.999999')).toEqual({
-        type: 'error',
-        channel: 'chat.rooms.999999',
-        error: 'Forbidden',
-      });
-      viaHeader.send({ type: 'unsubscribe', channel: `notifications.${a.user.id}` });
-      expect(await viaHeader.next((f) => f.type === 'unsubscribed')).toEqual({
-        type: 'unsubscribed',
-        channel: `notifications.${a.user.id}`,
-      });
-    } finally {
-      await Promise.all([viaHeader.close(), viaQuery.close()]);
-    }
-  });
+    },
+  );
 
   it('answers bad frames with an error and ping with pong, keeping the socket open', async () => {
     const client = await signInClient(t);

@@ -101,28 +101,34 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await t?.stop();
   });
 
-  it('serves the build with a strict policy: hashed assets immutable, index.html never cached, client routes fall back to the app', async () => {
-    const index = await fetch(url('/reports/orders'));
-    expect(index.status).toBe(200);
-    expect(index.headers.get('cache-control')).toBe('no-cache');
-    const csp = index.headers.get('content-security-policy')!;
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
-    const html = await index.text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1];
-    const script = await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'br' } });
-    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(script.headers.get('content-encoding')).toBe('br');
-    expect(script.headers.get('content-type')).toMatch(/javascript/);
-    expect(await script.text()).toContain('createRoot');
-    expect(
-      (await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'identity' } })).headers.get('content-encoding'),
-    ).toBeNull();
-    expect((await fetch(url('/assets/missing.js'))).status).toBe(404);
-    expect((await fetch(`${t.baseUrl}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
-  });
+  it(
+    'serves the build with a strict policy: hashed assets immutable, ' +
+      'index.html never cached, client routes fall back to the app',
+    async () => {
+      const index = await fetch(url('/reports/orders'));
+      expect(index.status).toBe(200);
+      expect(index.headers.get('cache-control')).toBe('no-cache');
+      const csp = index.headers.get('content-security-policy')!;
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
+      const html = await index.text();
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1];
+      const script = await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'br' } });
+      expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(script.headers.get('content-encoding')).toBe('br');
+      expect(script.headers.get('content-type')).toMatch(/javascript/);
+      expect(await script.text()).toContain('createRoot');
+      expect(
+        (await fetch(t.baseUrl + asset, { headers: { 'accept-encoding': 'identity' } })).headers.get(
+          'content-encoding',
+        ),
+      ).toBeNull();
+      expect((await fetch(url('/assets/missing.js'))).status).toBe(404);
+      expect((await fetch(`${t.baseUrl}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
+    },
+  );
 
   it('signs in with the admin JWT', async () => {
     await page.goto(url('/'));

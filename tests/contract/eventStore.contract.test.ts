@@ -503,19 +503,23 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
     }
   });
 
-  it('applies inline read models in the append’s transaction: a refusal appends nothing, a commit runs what follows it', async () => {
-    const s = `vis-${randomUUID()}`;
-    await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow(
-      'inline read model refused',
-    );
-    expect(await store.readStream(s)).toEqual([]);
-    const ok = event('InlineApplied');
-    const { position } = await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
-    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toEqual([{ x: position }]);
-    expect(inlined).toEqual([ok.eventId]);
-    // A redelivery appends nothing and projects nothing again.
-    await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
-    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toHaveLength(1);
-    expect(inlined).toEqual([ok.eventId]);
-  });
+  it(
+    'applies inline read models in the append’s transaction: ' +
+      'a refusal appends nothing, a commit runs what follows it',
+    async () => {
+      const s = `vis-${randomUUID()}`;
+      await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow(
+        'inline read model refused',
+      );
+      expect(await store.readStream(s)).toEqual([]);
+      const ok = event('InlineApplied');
+      const { position } = await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+      expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toEqual([{ x: position }]);
+      expect(inlined).toEqual([ok.eventId]);
+      // A redelivery appends nothing and projects nothing again.
+      await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+      expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toHaveLength(1);
+      expect(inlined).toEqual([ok.eventId]);
+    },
+  );
 });

@@ -61,31 +61,35 @@ const json = { 'content-type': 'application/json; charset=utf-8' };
 const url = (p: string) => `http://127.0.0.1:1/api/v1${p}`;
 
 describe('defineRoute in the OpenAPI document', () => {
-  it('derives operation ids, integer path ids, the error statuses with the envelope (413 and 503 on every operation), a 204 without body, a CSV body', () => {
-    const doc = documentOf();
-    const get = doc.paths['/things/{thingId}'].get;
-    expect(get.operationId).toBe('getThingsByThingId');
-    expect(get.parameters[0]).toMatchObject({ name: 'thingId', in: 'path', schema: { type: 'integer' } });
-    expect(Object.keys(get.responses)).toEqual(['200', '401', '404', '413', '422', '429', '503']);
-    // Each error answer is the Error envelope whose `error` lists the identifiers it can carry.
-    const envelope = (...codes: string[]) => ({
-      allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { type: 'string', enum: codes } } }],
-    });
-    expect(get.responses['503']).toMatchObject({
-      description: 'Temporarily unavailable (Retry-After header)',
-      headers: { 'Retry-After': { schema: { type: 'integer' } } },
-      content: { 'application/json': { schema: envelope('ServiceUnavailable') } },
-    });
-    expect(Object.keys(doc.paths['/things/{thingId}'].delete.responses)).toEqual(['204', '413', '422', '503']);
-    expect(doc.paths['/things/export'].get.responses['503'].description).toBe('ExportsPaused');
-    expect(get.responses['404']).toMatchObject({
-      description: 'ThingNotFound',
-      content: { 'application/json': { schema: envelope('ThingNotFound') } },
-    });
-    expect(doc.paths['/things/{thingId}'].delete.responses['204']).toEqual({ description: 'Gone' });
-    expect(Object.keys(doc.paths['/things/export'].get.responses['200'].content)).toEqual(['text/csv']);
-    expect(operationIdOf('post', '/orders/:orderId/accept-counter')).toBe('postOrdersByOrderIdAcceptCounter');
-  });
+  it(
+    'derives operation ids, integer path ids, the error statuses with the ' +
+      'envelope (413 and 503 on every operation), a 204 without body, a CSV body',
+    () => {
+      const doc = documentOf();
+      const get = doc.paths['/things/{thingId}'].get;
+      expect(get.operationId).toBe('getThingsByThingId');
+      expect(get.parameters[0]).toMatchObject({ name: 'thingId', in: 'path', schema: { type: 'integer' } });
+      expect(Object.keys(get.responses)).toEqual(['200', '401', '404', '413', '422', '429', '503']);
+      // Each error answer is the Error envelope whose `error` lists the identifiers it can carry.
+      const envelope = (...codes: string[]) => ({
+        allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { type: 'string', enum: codes } } }],
+      });
+      expect(get.responses['503']).toMatchObject({
+        description: 'Temporarily unavailable (Retry-After header)',
+        headers: { 'Retry-After': { schema: { type: 'integer' } } },
+        content: { 'application/json': { schema: envelope('ServiceUnavailable') } },
+      });
+      expect(Object.keys(doc.paths['/things/{thingId}'].delete.responses)).toEqual(['204', '413', '422', '503']);
+      expect(doc.paths['/things/export'].get.responses['503'].description).toBe('ExportsPaused');
+      expect(get.responses['404']).toMatchObject({
+        description: 'ThingNotFound',
+        content: { 'application/json': { schema: envelope('ThingNotFound') } },
+      });
+      expect(doc.paths['/things/{thingId}'].delete.responses['204']).toEqual({ description: 'Gone' });
+      expect(Object.keys(doc.paths['/things/export'].get.responses['200'].content)).toEqual(['text/csv']);
+      expect(operationIdOf('post', '/orders/:orderId/accept-counter')).toBe('postOrdersByOrderIdAcceptCounter');
+    },
+  );
 
   it('refuses an error status among the success responses, and a missing body schema outside 204', () => {
     const registry = createOpenApiRegistry();

@@ -50,26 +50,29 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
-  it('an expired token is answered with a fresh one in the Authorization header, then has a 2-minute grace', async () => {
-    const { access_token: token } = (await login()).body;
-    clock.advance(60 * MINUTE + 1000);
-    const renewed = await probe(token);
-    expect(renewed.status).toBe(200);
-    const header = renewed.headers.get('authorization');
-    expect(header).toMatch(/^Bearer .+\..+\..+$/);
-    const fresh = header!.slice('Bearer '.length);
-    expect(fresh).not.toBe(token);
-    expect((await probe(fresh)).status).toBe(200);
-    expect((await probe(fresh)).headers.get('authorization')).toBeNull();
+  it(
+    'an expired token is answered with a fresh one in ' + 'the Authorization header, then has a 2-minute grace',
+    async () => {
+      const { access_token: token } = (await login()).body;
+      clock.advance(60 * MINUTE + 1000);
+      const renewed = await probe(token);
+      expect(renewed.status).toBe(200);
+      const header = renewed.headers.get('authorization');
+      expect(header).toMatch(/^Bearer .+\..+\..+$/);
+      const fresh = header!.slice('Bearer '.length);
+      expect(fresh).not.toBe(token);
+      expect((await probe(fresh)).status).toBe(200);
+      expect((await probe(fresh)).headers.get('authorization')).toBeNull();
 
-    clock.advance(119_000);
-    expect((await probe(token)).status).toBe(200);
-    clock.advance(2000);
-    const late = await probe(token);
-    expect(late.status).toBe(401);
-    expect(late.body.error).toBe('Unauthorized');
-    expect((await probe(fresh)).status).toBe(200);
-  });
+      clock.advance(119_000);
+      expect((await probe(token)).status).toBe(200);
+      clock.advance(2000);
+      const late = await probe(token);
+      expect(late.status).toBe(401);
+      expect(late.body.error).toBe('Unauthorized');
+      expect((await probe(fresh)).status).toBe(200);
+    },
+  );
 
   it('refresh-jwt: a new token in body and header; the old one works 2 minutes more, then never', async () => {
     const { access_token: old } = (await login()).body;

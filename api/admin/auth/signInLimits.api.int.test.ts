@@ -24,15 +24,18 @@ describe('admin sign-in limits', () => {
       headers: { 'x-forwarded-for': ip },
     });
 
-  it('5 failed logins for one account in 10 minutes, then 429 even with the right password, from anywhere', async () => {
-    const statuses = [];
-    for (let i = 0; i < 5; i++)
-      statuses.push((await login(newIp(), TEST_SUPER_ADMIN.email, `wrong-password-${i}`)).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 401]);
-    const refused = await login(newIp(), TEST_SUPER_ADMIN.email.toUpperCase(), TEST_SUPER_ADMIN.password);
-    expect([refused.status, refused.body.error]).toEqual([429, 'Cooldown']);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-  });
+  it(
+    '5 failed logins for one account in 10 minutes, then ' + '429 even with the right password, from anywhere',
+    async () => {
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await login(newIp(), TEST_SUPER_ADMIN.email, `wrong-password-${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      const refused = await login(newIp(), TEST_SUPER_ADMIN.email.toUpperCase(), TEST_SUPER_ADMIN.password);
+      expect([refused.status, refused.body.error]).toEqual([429, 'Cooldown']);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    },
+  );
 
   it('20 failed logins from one address, then 429; successful logins use up nothing', async () => {
     const ip = newIp();

@@ -228,50 +228,53 @@ describe('payment webhook', () => {
 });
 
 describe('admin payment review', () => {
-  it('the queue lists PENDING, PROCESSING and FAILED payments oldest first, page by page, filtered by method', async () => {
-    const a = await reportedForm();
-    const b = await exchangeIntent();
-    const c = await reportedForm();
-    const all = must('queue', await api.get('/admin/payments/pending?limit=100', adminToken), 200);
-    expect(all.meta).toMatchObject({
-      per_page: 100,
-      current_page: 1,
-      total: expect.any(Number),
-      last_page: expect.any(Number),
-    });
-    const ids = all.items.map((i: { id: number }) => i.id);
-    expect(ids.indexOf(a.payment.id)).toBeLessThan(ids.indexOf(b.payment.id));
-    expect(ids.indexOf(b.payment.id)).toBeLessThan(ids.indexOf(c.payment.id));
-    const created = all.items.map((i: { created_at: string }) => i.created_at);
-    expect([...created].sort()).toEqual(created);
-    const item = all.items.find((i: { id: number }) => i.id === a.payment.id);
-    expect(item).toMatchObject({
-      status: 'PROCESSING',
-      method: 'PAYMENT_FORM',
-      actionable: true,
-      order: { id: a.orderId, status: 'WAITING_FOR_PAYMENT' },
-    });
-    expect(item.reported_values.map((v: { index: number }) => v.index)).toEqual([1, 2, 3]);
-    for (const i of all.items) expect(['PENDING', 'PROCESSING', 'FAILED']).toContain(i.status);
+  it(
+    'the queue lists PENDING, PROCESSING and FAILED payments ' + 'oldest first, page by page, filtered by method',
+    async () => {
+      const a = await reportedForm();
+      const b = await exchangeIntent();
+      const c = await reportedForm();
+      const all = must('queue', await api.get('/admin/payments/pending?limit=100', adminToken), 200);
+      expect(all.meta).toMatchObject({
+        per_page: 100,
+        current_page: 1,
+        total: expect.any(Number),
+        last_page: expect.any(Number),
+      });
+      const ids = all.items.map((i: { id: number }) => i.id);
+      expect(ids.indexOf(a.payment.id)).toBeLessThan(ids.indexOf(b.payment.id));
+      expect(ids.indexOf(b.payment.id)).toBeLessThan(ids.indexOf(c.payment.id));
+      const created = all.items.map((i: { created_at: string }) => i.created_at);
+      expect([...created].sort()).toEqual(created);
+      const item = all.items.find((i: { id: number }) => i.id === a.payment.id);
+      expect(item).toMatchObject({
+        status: 'PROCESSING',
+        method: 'PAYMENT_FORM',
+        actionable: true,
+        order: { id: a.orderId, status: 'WAITING_FOR_PAYMENT' },
+      });
+      expect(item.reported_values.map((v: { index: number }) => v.index)).toEqual([1, 2, 3]);
+      for (const i of all.items) expect(['PENDING', 'PROCESSING', 'FAILED']).toContain(i.status);
 
-    const forms = must(
-      'queue',
-      await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', adminToken),
-      200,
-    );
-    expect(forms.items.every((i: { method: string }) => i.method === 'PAYMENT_FORM')).toBe(true);
-    const page2 = must('queue', await api.get('/admin/payments/pending?limit=1&page=2', adminToken), 200);
-    expect(page2.items).toHaveLength(1);
-    expect(page2.items[0].id).toBe(all.items[1].id);
-    expect(page2.meta).toMatchObject({ per_page: 1, current_page: 2, last_page: all.meta.total });
+      const forms = must(
+        'queue',
+        await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', adminToken),
+        200,
+      );
+      expect(forms.items.every((i: { method: string }) => i.method === 'PAYMENT_FORM')).toBe(true);
+      const page2 = must('queue', await api.get('/admin/payments/pending?limit=1&page=2', adminToken), 200);
+      expect(page2.items).toHaveLength(1);
+      expect(page2.items[0].id).toBe(all.items[1].id);
+      expect(page2.meta).toMatchObject({ per_page: 1, current_page: 2, last_page: all.meta.total });
 
-    const bad = await api.get('/admin/payments/pending?method=PAGO_MOVIL', adminToken);
-    expect(bad.status).toBe(422);
-    expect(bad.body.details.fieldErrors.method).toBeDefined();
-    expect((await api.get('/admin/payments/pending?limit=101', adminToken)).status).toBe(422);
-    expect((await api.get('/admin/payments/pending', a.client.token)).status).toBe(403);
-    expect((await api.get('/admin/payments/pending')).status).toBe(401);
-  });
+      const bad = await api.get('/admin/payments/pending?method=PAGO_MOVIL', adminToken);
+      expect(bad.status).toBe(422);
+      expect(bad.body.details.fieldErrors.method).toBeDefined();
+      expect((await api.get('/admin/payments/pending?limit=101', adminToken)).status).toBe(422);
+      expect((await api.get('/admin/payments/pending', a.client.token)).status).toBe(403);
+      expect((await api.get('/admin/payments/pending')).status).toBe(401);
+    },
+  );
 
   it('approve confirms the payment and the order; a second approval is 422 PaymentApprovalFailed', async () => {
     const { client, orderId, payment, order } = await reportedForm();

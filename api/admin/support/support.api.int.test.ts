@@ -162,33 +162,37 @@ describe('support inbox', () => {
     expect(room.messages).toHaveLength(owner === bob ? 1 : 0);
   });
 
-  it('reads a support room: pooled by any admin, claimed only by its admin (403); 404 for unknown and client-driver rooms', async () => {
-    const { f, roomId } = await clientSupportRoom({ message: 'hola' });
-    const read = await api.get(`/admin/chat-rooms/${roomId}`, bob.token);
-    expect(read.status).toBe(200);
-    expect(read.body).toEqual({
-      room_id: roomId,
-      order_id: f.orderId,
-      kind: 'client',
-      channel: `chat.rooms.${roomId}`,
-      messages: [
-        expect.objectContaining({ sender_role: 'CLIENT', content: 'hola', type: 'TEXT', order_id: f.orderId }),
-      ],
-      status: POOL,
-    });
-    await claim(roomId, alice);
-    expect((await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).status).toBe(200);
-    expect(await api.get(`/admin/chat-rooms/${roomId}`, bob.token)).toMatchObject(supportError(403));
-    const cd = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' })).body
-      .room.id;
-    for (const id of [cd, 999999, 'abc']) {
-      expect(await api.get(`/admin/chat-rooms/${id}`, alice.token)).toMatchObject(supportError(404));
-      expect(await claim(id as number, alice)).toMatchObject(supportError(404));
-      expect(await sendAs(id as number, alice, 'x')).toMatchObject(supportError(404));
-      expect(await release(id as number, alice)).toMatchObject(supportError(404));
-      expect(await api.post(`/admin/chat-rooms/${id}/read`, alice.token)).toMatchObject(supportError(404));
-    }
-  });
+  it(
+    'reads a support room: pooled by any admin, claimed only by ' +
+      'its admin (403); 404 for unknown and client-driver rooms',
+    async () => {
+      const { f, roomId } = await clientSupportRoom({ message: 'hola' });
+      const read = await api.get(`/admin/chat-rooms/${roomId}`, bob.token);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({
+        room_id: roomId,
+        order_id: f.orderId,
+        kind: 'client',
+        channel: `chat.rooms.${roomId}`,
+        messages: [
+          expect.objectContaining({ sender_role: 'CLIENT', content: 'hola', type: 'TEXT', order_id: f.orderId }),
+        ],
+        status: POOL,
+      });
+      await claim(roomId, alice);
+      expect((await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).status).toBe(200);
+      expect(await api.get(`/admin/chat-rooms/${roomId}`, bob.token)).toMatchObject(supportError(403));
+      const cd = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' }))
+        .body.room.id;
+      for (const id of [cd, 999999, 'abc']) {
+        expect(await api.get(`/admin/chat-rooms/${id}`, alice.token)).toMatchObject(supportError(404));
+        expect(await claim(id as number, alice)).toMatchObject(supportError(404));
+        expect(await sendAs(id as number, alice, 'x')).toMatchObject(supportError(404));
+        expect(await release(id as number, alice)).toMatchObject(supportError(404));
+        expect(await api.post(`/admin/chat-rooms/${id}/read`, alice.token)).toMatchObject(supportError(404));
+      }
+    },
+  );
 
   it('sends as admin (201 {message, channel, status}), claiming a pooled room; the user reads it', async () => {
     const { f, roomId } = await clientSupportRoom({ message: 'No llegó el agua' });
@@ -298,32 +302,39 @@ describe('support claims over time', () => {
     await t?.stop();
   });
 
-  it('answers a claim or send on a room another admin claimed within SUPPORT_CLAIM_RACE_SECONDS (5) with 409, later with 403', async () => {
-    const api = call(t);
-    const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
-    const f = await confirmedOrder(t);
-    const roomId = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body
-      .room.id;
-    expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
-    clock.advance(4_999);
-    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
-      status: 409,
-      body: { error: 'SupportError' },
-    });
-    expect(
-      await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
-    ).toMatchObject({ status: 409, body: { error: 'SupportError' } });
-    clock.advance(1);
-    expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
-      status: 403,
-      body: { error: 'SupportError' },
-    });
-    expect(
-      await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
-    ).toMatchObject({ status: 403, body: { error: 'SupportError' } });
-    // The owner is never in a race with themselves.
-    expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
-    const room = (await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).body;
-    expect(room).toMatchObject({ status: { state: 'claimed', assigned_admin: { id: alice.admin.id } }, messages: [] });
-  });
+  it(
+    'answers a claim or send on a room another admin claimed within ' +
+      'SUPPORT_CLAIM_RACE_SECONDS (5) with 409, later with 403',
+    async () => {
+      const api = call(t);
+      const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
+      const f = await confirmedOrder(t);
+      const roomId = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body
+        .room.id;
+      expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
+      clock.advance(4_999);
+      expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+        status: 409,
+        body: { error: 'SupportError' },
+      });
+      expect(
+        await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
+      ).toMatchObject({ status: 409, body: { error: 'SupportError' } });
+      clock.advance(1);
+      expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+        status: 403,
+        body: { error: 'SupportError' },
+      });
+      expect(
+        await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
+      ).toMatchObject({ status: 403, body: { error: 'SupportError' } });
+      // The owner is never in a race with themselves.
+      expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
+      const room = (await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).body;
+      expect(room).toMatchObject({
+        status: { state: 'claimed', assigned_admin: { id: alice.admin.id } },
+        messages: [],
+      });
+    },
+  );
 });
