@@ -19,7 +19,8 @@ import type { Scheduler } from './scheduler.js';
  * Outside providers (SMS, mail, payments, push, maps …). Each area adds its ports by declaration merging
  * and sets them in its module's init, choosing the real adapter or the simulator from config.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- each module adds its providers by declaration merging
+// Each module adds its providers by declaration merging.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Providers {}
 
 /** What every module, router and handler is built from: the composition root fills it once. */

@@ -6,7 +6,8 @@ import type { SqlPool } from './sqlPool.js';
  *   declare module '../../infra/db/database.js' { interface Database { order_views: OrderViewRow } }
  * so that no shared file has to list every table.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- each module adds its tables by declaration merging
+// Each module adds its tables by declaration merging.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database {}
 
 export type Db = Kysely<Database>;
