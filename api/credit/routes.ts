@@ -11,7 +11,7 @@ import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
 /** The credit summary; a negative bucket (after a debit) offers nothing. */
-export const toCreditSummary = (b: CreditBalanceRow) => ({
+export const toCreditSummary = (b: CreditBalanceRow): z.infer<typeof CreditSummary> => ({
   anyUSD: centsToUsd(b.any_cents),
   ordersUSD: centsToUsd(b.orders_cents),
   surplusUSD: centsToUsd(b.surplus_cents),
@@ -21,7 +21,9 @@ export const toCreditSummary = (b: CreditBalanceRow) => ({
   redeemedUSD: centsToUsd(b.redeemed_cents),
 });
 
-export const toCreditTransaction = (t: Omit<CreditTransactionRow, 'id'> & { id: number }) => ({
+export const toCreditTransaction = (
+  t: Omit<CreditTransactionRow, 'id'> & { id: number },
+): z.infer<typeof CreditTransaction> => ({
   id: t.id,
   type: t.type,
   scope: t.scope,

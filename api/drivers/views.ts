@@ -1,8 +1,10 @@
+import type { z } from 'zod';
 import type { DriverDocumentRecord, DriverRecord } from '../../projections/drivers/driverQueries.js';
 import { DOCUMENT_LABELS, type DocumentType } from '../../domain/driver/events.js';
+import type { DriverDocumentView, DriverView } from './viewSchemas.js';
 
 /** The driver as its owner and admins see it: the spec's driver block (2.1) plus the onboarding fields. */
-export const driverView = (d: DriverRecord) => ({
+export const driverView = (d: DriverRecord): z.infer<typeof DriverView> => ({
   id: d.driverId,
   userId: d.userId,
   name: d.name,
@@ -27,7 +29,7 @@ export const driverView = (d: DriverRecord) => ({
     : null,
 });
 
-export const documentView = (d: DriverDocumentRecord) => ({
+export const documentView = (d: DriverDocumentRecord): z.infer<typeof DriverDocumentView> => ({
   type: d.type,
   label: DOCUMENT_LABELS[d.type as DocumentType] ?? d.type,
   expiresAt: d.expiresAt,

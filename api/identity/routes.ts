@@ -35,7 +35,7 @@ const PatchMeBody = z.object({
 const DevLookupQuery = z.object({ phone: z.string().optional() });
 const DevTokenBody = z.object({ userId: z.number().int().positive(), app: App });
 
-const LoginUser = z.object({
+export const LoginUser = z.object({
   id: z.number(),
   name: z.string().nullable(),
   phone: z.string(),
@@ -45,7 +45,7 @@ const LoginUser = z.object({
   isDriverPending: z.boolean(),
 });
 
-const MeUser = z.object({
+export const MeUser = z.object({
   id: z.number().int(),
   name: z.string().nullable(),
   phone: z.string(),

@@ -1,11 +1,13 @@
+import type { z } from 'zod';
 import type { ClientProfileStats } from '../../commands/identity/clientProfile.js';
 import type { UserRow } from '../../commands/identity/phoneAuth.js';
 import { centsToUsd } from '../../domain/money.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import { driverView } from '../drivers/views.js';
+import type { LoginUser, MeUser } from './routes.js';
 
 /** The login shape (spec 4.1 verify, dev-token, PATCH /me). */
-export const loginUserView = (u: UserRow, driver: DriverRecord | null) => ({
+export const loginUserView = (u: UserRow, driver: DriverRecord | null): z.infer<typeof LoginUser> => ({
   id: u.id,
   name: u.name,
   phone: u.phone,
@@ -16,7 +18,11 @@ export const loginUserView = (u: UserRow, driver: DriverRecord | null) => ({
 });
 
 /** GET /me: a client has clientProfile and no driver; a driver the reverse. */
-export const meView = (u: UserRow, driver: DriverRecord | null, stats: ClientProfileStats | null) => ({
+export const meView = (
+  u: UserRow,
+  driver: DriverRecord | null,
+  stats: ClientProfileStats | null,
+): z.infer<typeof MeUser> => ({
   id: u.id,
   name: u.name,
   phone: u.phone,

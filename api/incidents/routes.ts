@@ -36,7 +36,7 @@ const Incident = z
   .openapi('Incident');
 
 /** An incident as the API answers it. */
-export const incidentView = (r: IncidentRow) => ({
+export const incidentView = (r: IncidentRow): z.infer<typeof Incident> => ({
   id: r.id,
   order_id: r.order_id,
   type: r.type,

@@ -19,7 +19,7 @@ import { findPaymentRow, latestPaymentOfOrder, type PaymentRow } from '../../pro
 import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { idFrom, OrderParams } from '../orders/schemas.js';
-import { PaymentSchema, toFormReportView, toPaymentView } from './views.js';
+import { FormReportSchema, PaymentSchema, toFormReportView, toPaymentView } from './views.js';
 import { readBack } from '../readBack.js';
 
 const RequestBody = z.object({ method: z.string().trim().min(1).max(40) });
@@ -266,18 +266,7 @@ export const paymentRoutes = (ctx: AppContext, router: Router): void => {
       responses: {
         200: {
           description: 'The reported payment, awaiting review',
-          schema: z.object({
-            payment: z.object({
-              id: z.number().int(),
-              status: z.string(),
-              method: z.string(),
-              internal_type: z.string().nullable(),
-              reference: z.string().nullable(),
-              amount_usd: z.number(),
-              amount_bs: z.number().nullable(),
-              currency: z.string(),
-            }),
-          }),
+          schema: z.object({ payment: FormReportSchema }),
         },
       },
       errors: [403, 404, 409],

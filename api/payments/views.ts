@@ -3,9 +3,10 @@ import { centsToUsd } from '../../domain/money.js';
 import { isoOrNull } from '../../domain/time.js';
 import { CASH_USD } from '../../domain/payment/payment.js';
 import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
+import type { ReviewItem } from '../admin/payments/routes.js';
 
 /** The contract's payment resource; amount_* is the order's client_charged_*. */
-export const toPaymentView = (r: PaymentRow) => ({
+export const toPaymentView = (r: PaymentRow): z.infer<typeof PaymentSchema> => ({
   id: r.id,
   order_id: r.order_id,
   user_id: r.user_id,
@@ -33,7 +34,7 @@ export const toPaymentView = (r: PaymentRow) => ({
 });
 
 /** POST /orders/{id}/payment/form answers this subset. */
-export const toFormReportView = (r: PaymentRow) => ({
+export const toFormReportView = (r: PaymentRow): z.infer<typeof FormReportSchema> => ({
   id: r.id,
   status: r.status,
   method: r.method,
@@ -45,7 +46,7 @@ export const toFormReportView = (r: PaymentRow) => ({
 });
 
 /** A review queue item: the payment, what was reported, the order's status, and whether an admin may act. */
-export const toReviewItem = (r: PaymentRow & { order_status: string | null }) => ({
+export const toReviewItem = (r: PaymentRow & { order_status: string | null }): z.infer<typeof ReviewItem> => ({
   ...toPaymentView(r),
   reported_values: r.reported_values,
   actionable: (r.status === 'PENDING' || r.status === 'PROCESSING') && r.method !== CASH_USD,
@@ -82,3 +83,14 @@ export const PaymentSchema = z
     solidary_fund_usd: z.number(),
   })
   .openapi('Payment');
+
+export const FormReportSchema = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  method: z.string(),
+  internal_type: z.string().nullable(),
+  reference: z.string().nullable(),
+  amount_usd: z.number(),
+  amount_bs: z.number().nullable(),
+  currency: z.string(),
+});

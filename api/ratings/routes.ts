@@ -27,7 +27,7 @@ const RatingFields = z.object({
 const RatingBody = RatingFields.extend({ orderId: z.number().int().positive() });
 
 /** A rating, with the contract's snake_case names. */
-export const ratingView = (r: RatingRow) => ({
+export const ratingView = (r: RatingRow): z.infer<typeof Rating> => ({
   id: r.id,
   order_id: r.order_id,
   from_user_id: r.from_user_id,

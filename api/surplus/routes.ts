@@ -67,7 +67,7 @@ const ReserveBody = z.object({
 });
 
 /** Path ids are checked by idFrom (a malformed id is the unknown id's 404); the schema only documents them. */
-const SurplusListing = z
+export const SurplusListing = z
   .object({
     id: z.number().int(),
     driver_id: z.number().int(),
@@ -89,7 +89,7 @@ const SurplusListing = z
   })
   .openapi('SurplusListing');
 
-const NearbySurplusListing = SurplusListing.extend({
+export const NearbySurplusListing = SurplusListing.extend({
   distance_km: z.number(),
   payment_method: z.string(),
   base_price_cents: z.number().int(),

@@ -1,10 +1,12 @@
+import type { z } from 'zod';
 import { centsToUsd } from '../../domain/money.js';
 import type { PricingSettings } from '../../domain/pricing.js';
 import { pricePerLiterCents, surplusClientPrice } from '../../domain/surplus/surplus.js';
 import type { SurplusListingRow } from '../../projections/surplus/surplusListings.js';
+import type { NearbySurplusListing, SurplusListing } from './routes.js';
 
 /** total_price is the driver's totalAmount; price_per_liter is informative (rounded to whole cents). */
-export const surplusView = (r: SurplusListingRow) => {
+export const surplusView = (r: SurplusListingRow): z.infer<typeof SurplusListing> => {
   const perLiterCents = pricePerLiterCents(r.total_price_cents, r.available_liters);
   return {
     id: r.id,
@@ -33,7 +35,7 @@ export const nearbySurplusView = (
   distanceKm: number,
   paymentMethod: string,
   settings: PricingSettings,
-) => {
+): z.infer<typeof NearbySurplusListing> => {
   const { basePriceCents, clientPaysCents } = surplusClientPrice(r.total_price_cents, paymentMethod, settings);
   return {
     ...surplusView(r),

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { IncidentReportedData } from '../../domain/incident/events.js';
+import type { IncidentReportedData, IncidentType } from '../../domain/incident/events.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
@@ -7,7 +7,7 @@ import { projector } from '../projector.js';
 export interface IncidentRow {
   id: number;
   order_id: number;
-  type: string;
+  type: IncidentType;
   description: string | null;
   reporter_role: 'CLIENT' | 'DRIVER';
   reporter_id: number;

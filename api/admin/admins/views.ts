@@ -2,7 +2,7 @@ import { z } from 'zod';
 import '../../openapi.js';
 import type { AdminRow } from '../../../commands/identity/adminAccounts.js';
 
-export const adminView = (a: AdminRow) => ({
+export const adminView = (a: AdminRow): z.infer<typeof AdminSchema> => ({
   id: a.id,
   email: a.email,
   name: a.name,

@@ -68,7 +68,7 @@ const meta = (total: number, perPage: number, currentPage: number) => ({
   last_page: Math.max(1, Math.ceil(total / perPage)),
 });
 
-const toCustomer = (c: CustomerRow) => ({
+const toCustomer = (c: CustomerRow): z.infer<typeof Customer> => ({
   id: c.id,
   name: c.name,
   phone: c.phone,
@@ -80,7 +80,7 @@ const toCustomer = (c: CustomerRow) => ({
   created_at: c.created_at.toISOString(),
 });
 
-const toCustomerOrder = (o: CustomerOrderRow) => ({
+const toCustomerOrder = (o: CustomerOrderRow): z.infer<typeof CustomerOrder> => ({
   id: o.id,
   status: o.status,
   location_from: { lat: o.latitude, lng: o.longitude, text: o.address },
@@ -92,7 +92,7 @@ const toCustomerOrder = (o: CustomerOrderRow) => ({
   completed_at: o.delivered_at?.toISOString() ?? null,
 });
 
-const toBankAccount = (a: BankAccountRow) => ({
+const toBankAccount = (a: BankAccountRow): z.infer<typeof BankAccount> => ({
   id: a.id,
   id_number: a.id_number,
   phone: a.phone,

@@ -30,7 +30,7 @@ const paymentIdFrom = (params: Record<string, unknown>) =>
   idFrom(params.paymentId, () => notFound('NotFound', 'Payment not found.'));
 
 /** Back-office payment review. */
-const ReviewItem = PaymentSchema.extend({
+export const ReviewItem = PaymentSchema.extend({
   reported_values: z.unknown().openapi({ description: 'What the customer reported, by form field' }),
   actionable: z.boolean(),
   order: z.object({ id: z.number().int(), status: z.string().nullable() }),

@@ -83,7 +83,7 @@ const ListQuery = z.object({
 const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });
 const PromotionParams = z.object({ promotionId: PathId });
 
-export const toPromotion = (r: PromotionRow, now: Date) => ({
+export const toPromotion = (r: PromotionRow, now: Date): z.infer<typeof Promotion> => ({
   id: r.id,
   name: r.name,
   description: r.description,

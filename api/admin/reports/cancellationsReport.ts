@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
 import { cancellationReasons } from '../../../domain/order/cancellationReasons.js';
+import type { OrderStatus } from '../../../domain/order/events.js';
 import { UNDELIVERED_END } from '../../../domain/order/rules.js';
 import { CANCELLED_BY } from './labels.js';
 import { ordersFrom, PageMetaSchema } from './ordersReport.js';
@@ -67,7 +68,7 @@ const REFUNDED = sql`(o.refund_due_cents > 0 OR o.promo_credit_cents > 0)`;
 interface Row {
   id: number;
   ended_at: Date;
-  status: string;
+  status: OrderStatus;
   cancelled_by_role: keyof typeof CANCELLED_BY;
   status_at_cancel: string;
   cancel_reason_code: string | null;
@@ -118,7 +119,7 @@ export const CANCELLATION_REASON_CODES = [...REASON_LABELS.keys()] as [string, .
 
 const EXPIRY_REASON = 'Tiempo de espera agotado';
 
-const toItem = (r: Row) => ({
+const toItem = (r: Row): z.infer<typeof ItemSchema> => ({
   id: r.id,
   date: r.ended_at.toISOString(),
   final_status: r.status,

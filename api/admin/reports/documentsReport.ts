@@ -1,6 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
-import { DOCUMENT_LABELS, DOCUMENT_TYPES, KYC_STATES, REQUIRED_DOCUMENT_TYPES } from '../../../domain/driver/events.js';
+import {
+  DOCUMENT_LABELS,
+  DOCUMENT_TYPES,
+  KYC_STATES,
+  REQUIRED_DOCUMENT_TYPES,
+  type DocumentType,
+  type KycState,
+} from '../../../domain/driver/events.js';
 import { pgZone } from '../../../projections/reports/dailyRollup.js';
 import { DOCUMENT_STATUSES } from './labels.js';
 import { PageMetaSchema } from './ordersReport.js';
@@ -63,11 +70,11 @@ interface Row {
   driver_id: number;
   driver_name: string | null;
   id_number: string | null;
-  kyc_state: string;
+  kyc_state: KycState;
   kyc_approved_at: string | null;
-  document: string;
-  status: string;
-  traffic_light: string;
+  document: DocumentType;
+  status: (typeof DOCUMENT_STATUSES)[number];
+  traffic_light: 'verde' | 'amarillo' | 'rojo' | 'gris';
   expires_at: string | null;
   days_remaining: number | null;
   blocks: boolean;
@@ -108,12 +115,12 @@ const sorted = (rc: ReportContext, q: DocumentsQuery): SortedSource => ({
   dir: q.direction ?? (q.sort ? 'desc' : 'asc'),
 });
 
-const toItem = (r: Row) => ({
+const toItem = (r: Row): z.infer<typeof ItemSchema> => ({
   driver_id: r.driver_id,
   driver_name: r.driver_name,
   id_number: r.id_number,
   kyc_state: r.kyc_state,
-  approved_by: null as string | null,
+  approved_by: null,
   kyc_approved_at: r.kyc_approved_at,
   document: r.document,
   document_label: DOCUMENT_LABELS[r.document as keyof typeof DOCUMENT_LABELS] ?? r.document,

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
-import { KYC_STATES } from '../../../domain/driver/events.js';
+import { KYC_STATES, type KycState } from '../../../domain/driver/events.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import { AVAILABILITY } from './labels.js';
 import { PageMetaSchema } from './ordersReport.js';
@@ -79,8 +79,8 @@ interface Row {
   id_number: string | null;
   phone: string;
   registered_at: Date;
-  kyc_state: string;
-  availability: string;
+  kyc_state: KycState;
+  availability: (typeof AVAILABILITY)[number];
   block_reason: string | null;
   plate: string | null;
   capacity_liters: number | null;
@@ -122,7 +122,7 @@ const sorted = (rc: ReportContext, q: DriversQuery): SortedSource => ({
   dir: q.direction ?? 'desc',
 });
 
-const toItem = (r: Row) => ({
+const toItem = (r: Row): z.infer<typeof ItemSchema> => ({
   driver_id: r.id,
   name: r.name,
   id_number: r.id_number,
@@ -134,8 +134,8 @@ const toItem = (r: Row) => ({
   plate: r.plate,
   capacity: r.capacity_liters,
   deliveries: r.deliveries,
-  unanswered: null as number | null,
-  acceptance_rate: null as number | null,
+  unanswered: null,
+  acceptance_rate: null,
   own_cancellations: r.own_cancellations,
   liters_delivered: r.liters_delivered,
   gross_earnings_usd: centsToUsd(r.gross_earnings_cents),

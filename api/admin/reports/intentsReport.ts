@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
+import type { OrderStatus } from '../../../domain/order/events.js';
 import { UNDELIVERED_END } from '../../../domain/order/rules.js';
 import { CANCELLATION_REASON_CODES, cancellationReasonLabel } from './cancellationsReport.js';
 import { FAILURE_REASON_LABELS, type FailureReason } from './labels.js';
@@ -76,7 +77,7 @@ interface Row {
   id: number;
   created_at: Date;
   ended_at: Date;
-  status: string;
+  status: OrderStatus;
   failure_reason: FailureReason;
   cancel_reason_code: string | null;
   cancel_reason: string | null;
@@ -124,7 +125,7 @@ const sorted = (rc: ReportContext, q: IntentsQuery): SortedSource => ({
 
 const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents));
 
-const toItem = (r: Row) => ({
+const toItem = (r: Row): Omit<z.infer<typeof ItemSchema>, 'offers'> => ({
   id: r.id,
   created_at: r.created_at.toISOString(),
   ended_at: r.ended_at.toISOString(),

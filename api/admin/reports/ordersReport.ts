@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centsToUsd } from '../../../domain/money.js';
-import { ORDER_STATUSES } from '../../../domain/order/events.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order/events.js';
 import { ORIGIN_LABELS, PAYMENT_STATUS_LABELS, statusLabel } from './labels.js';
 import { report, type ReportContext } from './report.js';
 import {
@@ -91,7 +91,7 @@ const SORT: Record<SortKey, RawBuilder<unknown>> = {
 export interface OrderReportRow {
   id: number;
   created_at: Date;
-  status: string;
+  status: OrderStatus;
   city_id: number | null;
   city_name: string | null;
   client_id: number;
@@ -183,7 +183,7 @@ const usd = (cents: number | null) => (cents === null ? null : centsToUsd(cents)
 export const litersDiffFlagged = (diff: number | null, requested: number): boolean =>
   diff !== null && Math.abs(diff) * 100 > requested * 5;
 
-const toItem = (r: OrderReportRow) => ({
+const toItem = (r: OrderReportRow): z.infer<typeof OrderItemSchema> => ({
   id: r.id,
   created_at: r.created_at.toISOString(),
   status: r.status,

@@ -155,16 +155,16 @@ const pageOfRows = async (
   };
 };
 
-const toItem = (r: Row) => ({
+const toItem = (r: Row): z.infer<typeof ItemSchema> => ({
   period: r.period,
   driver_id: r.driver_id,
   driver_name: r.driver_name,
   rank: r.rank,
-  online_hours: null as number | null,
-  notified: null as number | null,
+  online_hours: null,
+  notified: null,
   accepted: r.accepted,
-  acceptance_rate: null as number | null,
-  avg_response_minutes: null as number | null,
+  acceptance_rate: null,
+  avg_response_minutes: null,
   deliveries: r.deliveries,
   completion_rate: r.accepted === 0 ? null : percent(r.deliveries, r.accepted),
   own_cancellations: r.own_cancellations,

@@ -94,10 +94,11 @@ const ActionAudit = z.object({
   reason: z.string().nullable(),
   created_at: z.string(),
 });
+const ActionAnswer = z.object({ receipt: ActionReceipt, audit_entry: ActionAudit });
 
 const receiptNotFound = () => notFound('ReceiptNotFound', 'Receipt not found.');
 
-const actionView = (s: ReceiptState) => ({
+const actionView = (s: ReceiptState): z.infer<typeof ActionAnswer> => ({
   receipt: {
     id: s.issued!.recordId,
     receipt_number: s.issued!.receiptNumber,
@@ -297,7 +298,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       responses: {
         200: {
           description: 'The receipt and the audit entry',
-          schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }),
+          schema: ActionAnswer,
         },
       },
       errors: [401, 403, 404, 409, 422],
@@ -329,7 +330,7 @@ export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
       responses: {
         200: {
           description: 'The receipt and the audit entry',
-          schema: z.object({ receipt: ActionReceipt, audit_entry: ActionAudit }),
+          schema: ActionAnswer,
         },
       },
       errors: [401, 403, 404, 409, 422],
