@@ -369,7 +369,9 @@ describe('driver performance report', () => {
       ['2026-03', mario.driverId, 3],
     ]);
     expect(body.meta).toEqual({ total: 4, per_page: 2, current_page: 2, last_page: 2 });
-    expect((await list('drivers/performance', `${window}&page=3&limit=2`)).items).toEqual([]);
+    const pastTheEnd = await list('drivers/performance', `${window}&page=3&limit=2`);
+    expect(pastTheEnd.items).toEqual([]);
+    expect(pastTheEnd.meta).toEqual({ total: 4, per_page: 2, current_page: 3, last_page: 2 });
     expect((await list('drivers/performance', window)).meta).toEqual({
       total: 4,
       per_page: 25,

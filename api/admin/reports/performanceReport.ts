@@ -133,7 +133,9 @@ const pageOfRows = async (
   const offset = (q.page - 1) * q.limit;
   if (q.granularity !== 'day') {
     const rows = await rankedRows(rc, q, w, { offset, limit: q.limit });
-    return { rows, of: rows[0]?.of ?? 0 };
+    if (rows.length > 0 || offset === 0) return { rows, of: rows[0]?.of ?? 0 };
+    // A page past the end holds no row to carry the count.
+    return { rows, of: (await rankedRows(rc, q, w, { offset: 0, limit: 1 }))[0]?.of ?? 0 };
   }
   const perDay = await rowsPerDay(rc, q, w);
   let before = 0;
