@@ -44,8 +44,9 @@ export const ordersWithParties = async (db: Db, orderIds: number[], today: Date)
       ${driversAsJson(
         db,
         today,
-        sql<boolean>`d.driver_id = ov.driver_id
-        OR d.driver_id IN (SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)`,
+        // One array, so the drivers' primary key answers it (an OR of the two would scan drivers).
+        sql<boolean>`d.driver_id = ANY(ARRAY(SELECT o.driver_id FROM order_offers o WHERE o.order_id = ov.id)
+          || ov.driver_id)`,
       )} AS p_drivers,
       coalesce((SELECT json_agg(DISTINCT b.driver_id) FROM order_offers o JOIN order_views b
         ON b.driver_id = o.driver_id
