@@ -15,8 +15,8 @@ import { WALLET_EVENTS } from './wallet/events.js';
 
 /**
  * Every event type the service writes, with the schema of its data today. The event store refuses, outside
- * production, an event whose type is missing here or whose data does not match (docs/decisions.md,
- * "Event schemas and versions").
+ * production, an event whose type is missing here or whose data does not match
+ * (docs/decisions/0041-event-schemas-and-versions.md).
  */
 export const EVENT_SCHEMAS: EventSchemas = {};
 for (const module of [

@@ -1,7 +1,7 @@
 /**
  * Turns the data of an event type as stored at version `from` into version `from + 1`. An event type's
  * version today is one more than the number of its upcasters, so adding one for a change of shape is what
- * makes new appends carry the new version (docs/decisions.md, "Event schemas and versions").
+ * makes new appends carry the new version (docs/decisions/0041-event-schemas-and-versions.md).
  */
 export interface Upcaster {
   type: string;

@@ -3,11 +3,11 @@ import type { Upcaster } from '../../domain/upcasters.js';
 import type { EventStore, NewEvent, RecordedEvent, Subscription } from './port.js';
 
 /**
- * Event schemas and versions at the store's boundary, the same for every adapter (docs/decisions.md, "Event
- * schemas and versions"). An append stamps each event's metadata with its type's version today
- * (`schemaVersion`) and, when `checkAppends` is set, refuses the whole batch if an event has no schema or
- * its data does not match it. A read passes an event stored at an older version through its upcasters, so
- * deciders and projectors only ever see today's shape.
+ * Event schemas and versions at the store's boundary, the same for every adapter
+ * (docs/decisions/0041-event-schemas-and-versions.md). An append stamps each event's metadata with its
+ * type's version today (`schemaVersion`) and, when `checkAppends` is set, refuses the whole batch if an
+ * event has no schema or its data does not match it. A read passes an event stored at an older version
+ * through its upcasters, so deciders and projectors only ever see today's shape.
  */
 export interface EventVersioning {
   schemas: EventSchemas;

@@ -113,6 +113,18 @@ const versioningContract = (open: () => Promise<{ raw: EventStore; teardown(): P
     expect(await raw.readStream(stream)).toEqual([]);
   });
 
+  it('refuses at start a list of upcasters that does not lead from version 1 up, one each', () => {
+    const lifted = (from: number): Upcaster => ({ ...renamedFullName, from });
+    const open = (upcasters: Upcaster[]) => () =>
+      withEventVersioning(raw, { schemas: EVENT_SCHEMAS, upcasters, checkAppends: true });
+    expect(open([lifted(2)])).toThrow(/must lead from version 1 up/);
+    expect(open([lifted(1), lifted(3)])).toThrow(/must lead from version 1 up/);
+    expect(open([lifted(1), lifted(1)])).toThrow(/must lead from version 1 up/);
+    expect(open([{ ...renamedFullName, type: 'NoSuchEvent' }])).toThrow(/has no schema/);
+    // Given out of order, a whole chain is accepted.
+    expect(open([lifted(2), lifted(1)])).not.toThrow();
+  });
+
   it('refuses an event type that has no schema', async () => {
     const stream = `vt${run}-nothing-${driverId()}`;
     await expect(

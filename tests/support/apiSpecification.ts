@@ -16,7 +16,7 @@ import {
  * The api.int tier: HTTP in, events out. The real service as it is composed, on in-memory PGlite (or
  * DATABASE_URL's PostgreSQL), serving its Express app on a free port, without the projection runner, the
  * scheduler or the websocket gateway: the read models a write's answer needs are applied inline in the
- * append's transaction (docs/decisions.md, "Inline and asynchronous read models"), so a route's rules are
+ * append's transaction (docs/decisions/0003-inline-and-async-read-models.md), so a route's rules are
  * seen without waiting for anything. What needs the runner, timers, notifications, reports or websockets
  * stays in tests/api.
  *
