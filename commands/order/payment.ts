@@ -42,41 +42,11 @@ export const changePaymentMethod = async (
  * For the payments area: the order's payment was reported (manual form), rejected, or confirmed. Each is
  * idempotent for the same payment id; ConfirmPayment moves WAITING_FOR_PAYMENT to CONFIRMED.
  */
-export const reportPayment = (
-  ctx: Pick<CommandDeps, 'handle' | 'clock'>,
-  orderId: number,
-  paymentId: number,
-  metadata: EventMetadata = SYSTEM,
-) =>
-  ctx.handle(
-    orderDecider,
-    orderStream(orderId),
-    { type: 'ReportPayment', paymentId, now: ctx.clock.now() },
-    { metadata },
-  );
+const paymentOutcome =
+  (type: 'ReportPayment' | 'RejectPayment' | 'ConfirmPayment') =>
+  (ctx: Pick<CommandDeps, 'handle' | 'clock'>, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
+    ctx.handle(orderDecider, orderStream(orderId), { type, paymentId, now: ctx.clock.now() }, { metadata });
 
-export const rejectPayment = (
-  ctx: Pick<CommandDeps, 'handle' | 'clock'>,
-  orderId: number,
-  paymentId: number,
-  metadata: EventMetadata = SYSTEM,
-) =>
-  ctx.handle(
-    orderDecider,
-    orderStream(orderId),
-    { type: 'RejectPayment', paymentId, now: ctx.clock.now() },
-    { metadata },
-  );
-
-export const confirmPayment = (
-  ctx: Pick<CommandDeps, 'handle' | 'clock'>,
-  orderId: number,
-  paymentId: number,
-  metadata: EventMetadata = SYSTEM,
-) =>
-  ctx.handle(
-    orderDecider,
-    orderStream(orderId),
-    { type: 'ConfirmPayment', paymentId, now: ctx.clock.now() },
-    { metadata },
-  );
+export const reportPayment = paymentOutcome('ReportPayment');
+export const rejectPayment = paymentOutcome('RejectPayment');
+export const confirmPayment = paymentOutcome('ConfirmPayment');
