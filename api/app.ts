@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type Router } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
-import type { AppContext, AppModule } from '../infra/context.js';
 import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
+import type { ApiContext } from './apiContext.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { consoleRoutes } from './consoleStatic.js';
 import { errorMapper } from './errorMapper.js';
@@ -40,8 +40,11 @@ const requestIdOf = (req: Request): string => {
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
 };
 
-/** The Express app: request id and logs, JSON bodies, every module's routes under /api/v1, one error mapper. */
-export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express => {
+/**
+ * The Express app: request id and logs, JSON bodies, the areas' routes (which `mountRoutes` adds) under
+ * /api/v1, one error mapper.
+ */
+export const createHttpApp = (ctx: ApiContext, mountRoutes: (v1: Router) => void): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.use(helmet(API_HEADERS));
@@ -95,7 +98,7 @@ export const createHttpApp = (ctx: AppContext, modules: AppModule[]): Express =>
     res.json(asyncApiDocument);
   });
   healthRoutes(ctx, v1);
-  for (const m of modules) m.routes?.(ctx, v1);
+  mountRoutes(v1);
   app.use('/api/v1', v1);
   app.use('/console', consoleRoutes());
   app.use((_req, res) => {

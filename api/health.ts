@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { sql } from 'kysely';
-import type { AppContext } from '../infra/context.js';
+import type { ApiContext } from './apiContext.js';
 
 const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
@@ -12,7 +12,7 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
  * younger than READY_MAX_PROJECTION_LAG_MS. Comparing with the head alone failed whenever a write was
  * in flight, and would pull healthy instances out of rotation under any load.
  */
-export const healthRoutes = (ctx: AppContext, router: Router): void => {
+export const healthRoutes = (ctx: ApiContext, router: Router): void => {
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,5 +1,5 @@
 import { DatabaseUnavailable } from '../infra/db/databaseUnavailable.js';
-import type { AppContext } from '../infra/context.js';
+import type { ApiContext } from './apiContext.js';
 
 /**
  * Read-your-writes: waits until the read models have passed a committed write's `position`, then reads
@@ -9,7 +9,7 @@ import type { AppContext } from '../infra/context.js';
  * what was just written or a 500.
  */
 export const readBack = async <T>(
-  ctx: Pick<AppContext, 'settle'>,
+  ctx: Pick<ApiContext, 'settle'>,
   position: number,
   read: () => Promise<T | null | undefined>,
 ): Promise<T> => {

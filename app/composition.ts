@@ -14,7 +14,8 @@ import { createInProcessBus } from '../infra/bus/inProcessBus.js';
 import type { Bus } from '../infra/bus/port.js';
 import { systemClock, type Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
-import type { AppContext, AppModule, Providers } from '../infra/context.js';
+import type { Providers } from '../infra/providers.js';
+import type { AppContext, AppModule } from './context.js';
 import { createDb } from '../infra/db/database.js';
 import { migrateToLatest } from '../infra/db/migrate.js';
 import { waitForDatabase } from '../infra/db/waitForDatabase.js';
@@ -177,7 +178,9 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     },
   };
   for (const m of modules) await m.init?.(ctx);
-  const app = createHttpApp(ctx, modules);
+  const app = createHttpApp(ctx, (v1) => {
+    for (const m of modules) m.routes?.(ctx, v1);
+  });
 
   let http: DrainingServer | null = null;
   let wsGateway: WsGateway | null = null;

@@ -16,9 +16,6 @@ const mayImport: Record<string, string[]> = {
   app: ['domain', 'infra', 'stores', 'projections', 'commands', 'api'],
 };
 
-/** The one exception: AppContext names the handle and the projection runner until it moves into app/ (#23). */
-const exceptions: Record<string, string[]> = { 'infra/context.ts': ['commands', 'projections'] };
-
 const root = join(import.meta.dirname, '..');
 const specifier = /(?:\bfrom|^import|\bimport\(|declare module)\s*['"]([^'"]+)['"]/gm;
 
@@ -41,9 +38,7 @@ describe('layers', () => {
         importsOf(file)
           .filter((spec) => {
             const folder = folderOf(file, spec);
-            return (
-              folder !== null && folder !== layer && !allowed.includes(folder) && !exceptions[file]?.includes(folder)
-            );
+            return folder !== null && folder !== layer && !allowed.includes(folder);
           })
           .map((spec) => `${file} → ${spec}`),
       );

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { AppModule } from '../infra/context.js';
+import type { AppModule } from './context.js';
 import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
 import { inlineProjectionMigrations } from '../projections/inline.js';

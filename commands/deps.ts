@@ -1,7 +1,7 @@
 import type { Bus } from '../infra/bus/port.js';
 import type { Clock } from '../infra/clock.js';
 import type { Config } from '../infra/config.js';
-import type { Providers } from '../infra/context.js';
+import type { Providers } from '../infra/providers.js';
 import type { Db } from '../infra/db/database.js';
 import type { SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
@@ -27,8 +27,12 @@ export interface CommandDeps {
   pool: SqlPool;
   /** Fan-out of what is not an event (chat messages). */
   bus: Bus;
-  /** Read-your-writes: waits (bounded) until the read models a write reads have applied `position`. */
+  /**
+   * Read-your-writes: waits (bounded) until the named asynchronous read models have applied `position`; by
+   * default those a write reads. Inline read models need no wait (they commit with the append), so on
+   * PostgreSQL and PGlite this waits only for what is named.
+   */
   settle(position: number, readModels?: string[]): Promise<void>;
-  /** Read-your-writes for a read model settled on read. */
+  /** Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything so far. */
   caughtUp(projector: string): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound, validationError } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   createBillingProfile,
   deleteBillingProfile,
@@ -103,7 +103,7 @@ const toView = (p: BillingProfile): z.infer<typeof ProfileView> => ({
 
 const unknownProfile = () => notFound('NotFound', 'You have no billing profile with this id.');
 
-export const billingProfileRoutes = (ctx: AppContext, router: Router): void => {
+export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
   const client = requireRole(ctx.auth, 'CLIENT');
   const tags = ['billing-profiles'];
 

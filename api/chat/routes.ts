@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { listMessages, markRoomRead, resolveRoom, sendMessage } from '../../commands/chat/chatCommands.js';
 import { forbidden, notFound } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { authenticate, type Actor } from '../auth.js';
 import { idFrom } from '../orders/schemas.js';
 import { defineRoute } from '../route.js';
@@ -32,7 +32,7 @@ const appUser = (actor: Actor): Actor => {
 };
 
 /** In-order chat for clients and drivers. */
-export const chatRoutes = (ctx: AppContext, router: Router): void => {
+export const chatRoutes = (ctx: ApiContext, router: Router): void => {
   const guards = [authenticate(ctx.auth)];
   const tags = ['chat'];
 

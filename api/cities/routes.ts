@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Router } from 'express';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
 
-export const citiesRoutes = (ctx: AppContext, router: Router): void => {
+export const citiesRoutes = (ctx: ApiContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,

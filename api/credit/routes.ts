@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Router } from 'express';
 import { centsToUsd } from '../../domain/money.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   creditBalanceOf,
   type CreditBalanceRow,
@@ -63,7 +63,7 @@ export const CreditTransaction = z
   })
   .openapi('CreditTransaction');
 
-export const creditRoutes = (ctx: AppContext, router: Router): void => {
+export const creditRoutes = (ctx: ApiContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,

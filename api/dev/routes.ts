@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import type { Router } from 'express';
 import { defineRoute } from '../route.js';
 
@@ -9,7 +9,7 @@ const OutboxQuery = z.object({ to: z.string().min(1).max(200) });
  * GET /dev/outbox?to= — what the simulators sent to a phone, email or user id. Production neither routes
  * nor documents it: its path answers the 404 RouteNotFound of any unknown path.
  */
-export const devRoutes = (ctx: AppContext, router: Router): void => {
+export const devRoutes = (ctx: ApiContext, router: Router): void => {
   if (ctx.config.APP_ENV === 'production') return;
   defineRoute(
     router,

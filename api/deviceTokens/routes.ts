@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { registerDeviceToken, removeDeviceToken } from '../../infra/push/deviceTokens.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
@@ -12,7 +12,7 @@ const DeviceTokenSchema = z
   .openapi('DeviceToken');
 
 /** Spec 4.13: the caller's push devices. */
-export const deviceTokenRoutes = (ctx: AppContext, router: Router): void => {
+export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
   const tags = ['device-tokens'];
 

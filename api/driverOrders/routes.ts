@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { activeOrderOfDriver, biddableOrdersNear } from '../../projections/orders/orderQueries.js';
 import { requireRole } from '../auth.js';
@@ -17,7 +17,7 @@ const FeedQuery = z.object({ limit: limit(50) });
  * GET /driver/orders (docs/domain-rules.md): orders open for bids within NEARBY_DRIVER_RADIUS_KM of the driver's idle
  * position (none while offline or without a position), nearest first, and the driver's active order.
  */
-export const driverOrderRoutes = (ctx: AppContext, router: Router): void => {
+export const driverOrderRoutes = (ctx: ApiContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,

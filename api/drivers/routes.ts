@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { driverCommands } from '../../commands/driver/handlers.js';
 import { DOCUMENT_TYPES } from '../../domain/driver/events.js';
 import { forbidden, validationError } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findDriver, listDriverDocuments } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
@@ -52,7 +52,7 @@ const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
 /** The driver's own onboarding and availability (docs/domain-rules.md, routes beyond the contract). */
 const DriverAnswer = { description: 'The driver', schema: z.object({ driver: DriverView }) };
 
-export const driverRoutes = (ctx: AppContext, router: Router): void => {
+export const driverRoutes = (ctx: ApiContext, router: Router): void => {
   const driverOnly = requireRole(ctx.auth, 'DRIVER');
   const commands = driverCommands(ctx);
   const driverIdOf = (actor: Actor): number => {

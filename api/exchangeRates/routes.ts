@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
 import { listExchangeRates, type ExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
@@ -44,7 +44,7 @@ const toView = (r: ExchangeRate): z.infer<typeof RateView> => ({
   effective_at: r.effectiveAt.toISOString(),
 });
 
-export const exchangeRatesRoutes = (ctx: AppContext, router: Router): void => {
+export const exchangeRatesRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
 
   defineRoute(

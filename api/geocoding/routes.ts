@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { rateLimit } from '../../commands/identity/rateLimit.js';
 import { DomainError, tooMany } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import type { MapsProvider } from '../../infra/maps/port.js';
 import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
@@ -44,7 +44,7 @@ const failures = [
 ];
 
 /** Spec 4.14: a proxy to the maps provider, so the key never ships in the apps. */
-export const geocodingRoutes = (ctx: AppContext, router: Router): void => {
+export const geocodingRoutes = (ctx: ApiContext, router: Router): void => {
   const tags = ['geocoding'];
   // Public and billed per call by the provider: a caller without a token must not turn us into a free
   // geocoder, nor run up the bill.

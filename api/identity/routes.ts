@@ -10,7 +10,7 @@ import {
   type UserRow,
 } from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
 import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
@@ -58,7 +58,7 @@ export const MeUser = z.object({
 });
 
 /** Phone sign-in and the app user's own profile (spec 4.1, 5.1). */
-export const identityRoutes = (ctx: AppContext, router: Router): void => {
+export const identityRoutes = (ctx: ApiContext, router: Router): void => {
   const auth = phoneAuth(ctx);
   const appUser = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
   const today = () => ctx.clock.now();

@@ -4,7 +4,7 @@ import { forbidden } from '../../domain/errors.js';
 import { INCIDENT_DESCRIPTION_MAX, INCIDENT_TYPES } from '../../domain/incident/events.js';
 import { metadataOf } from '../../commands/origin.js';
 import { reportIncident } from '../../commands/incident/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findIncident, incidentsOfOrder } from '../../projections/incidents/incidentQueries.js';
 import type { IncidentRow } from '../../projections/incidents/incidentViews.js';
 import { authenticate } from '../auth.js';
@@ -46,7 +46,7 @@ export const incidentView = (r: IncidentRow): z.infer<typeof Incident> => ({
   created_at: new Date(r.created_at).toISOString(),
 });
 
-export const incidentRoutes = (ctx: AppContext, router: Router): void => {
+export const incidentRoutes = (ctx: ApiContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const tags = ['incidents'];
 

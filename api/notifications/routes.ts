@@ -1,7 +1,7 @@
 import { notificationsProjector } from '../../projections/notifications/notificationsProjector.js';
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { NOTIFICATION_TYPES } from '../../projections/notifications/notificationRules.js';
 import { toNotificationView } from '../../projections/notifications/notificationView.js';
 import { NOTIFICATION_PRIORITIES } from '../../projections/notifications/ruleTypes.js';
@@ -49,7 +49,7 @@ const isPositionIdKey = (k: unknown): k is [number, string] =>
   /^[0-9a-f-]{36}$/.test(k[1]);
 
 /** Spec 4.12: the caller's inbox (app users: CLIENT and DRIVER). */
-export const notificationRoutes = (ctx: AppContext, router: Router): void => {
+export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
   const tags = ['notifications'];
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import { acceptOfferById, acceptStandingCounterOffer, placeOffer, rejectOffer } from '../../commands/order/offers.js';
 import { metadataOf } from '../../commands/origin.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { findOfferRow, isBiddableNear } from '../../projections/orders/orderQueries.js';
 import { requireRole, type Actor } from '../auth.js';
@@ -34,7 +34,7 @@ const ClientOrderAnswer = { description: 'The order', schema: z.object({ order: 
 
 const offerNotFound = () => notFound('NotFound', 'Offer not found.');
 
-export const offerRoutes = (ctx: AppContext, router: Router): void => {
+export const offerRoutes = (ctx: ApiContext, router: Router): void => {
   const client = requireRole(ctx.auth, 'CLIENT');
   const driver = requireRole(ctx.auth, 'DRIVER');
   const tags = ['offers'];

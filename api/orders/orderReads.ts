@@ -1,5 +1,5 @@
 import { notFound } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { ordersWithParties, type OrderWithParties } from '../../projections/orders/orderQueries.js';
 import type { OrderViewRow } from '../../projections/orders/orderTables.js';
 import { partyOf, type Party } from '../../domain/order/access.js';
@@ -7,7 +7,7 @@ import type { Actor } from '../auth.js';
 import type { OrderBundle } from './views.js';
 
 /** Reads an order and everything its views need, for one order or a page of them, in one statement. */
-export const loadBundles = async (ctx: AppContext, rows: OrderViewRow[]): Promise<OrderBundle[]> =>
+export const loadBundles = async (ctx: ApiContext, rows: OrderViewRow[]): Promise<OrderBundle[]> =>
   (
     await ordersWithParties(
       ctx.db,
@@ -16,7 +16,7 @@ export const loadBundles = async (ctx: AppContext, rows: OrderViewRow[]): Promis
     )
   ).map(toBundle);
 
-export const loadBundle = async (ctx: AppContext, orderId: number): Promise<OrderBundle | null> =>
+export const loadBundle = async (ctx: ApiContext, orderId: number): Promise<OrderBundle | null> =>
   (await ordersWithParties(ctx.db, [orderId], ctx.clock.now())).map(toBundle)[0] ?? null;
 
 const toBundle = (o: OrderWithParties): OrderBundle => ({
@@ -32,7 +32,7 @@ export const partyOfBundle = (b: OrderBundle, actor: Actor): Party =>
 
 /** The order for a caller who has a part in it; an unknown order and a stranger's get the same 404. */
 export const bundleForParty = async (
-  ctx: AppContext,
+  ctx: ApiContext,
   orderId: number,
   actor: Actor,
   notFoundError = () => notFound('OrderNotFound', 'Order not found.'),

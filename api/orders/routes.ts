@@ -12,7 +12,7 @@ import { createOrder } from '../../commands/order/create.js';
 import { changePaymentMethod } from '../../commands/order/payment.js';
 import { deliver, markArrived, recordLocation, startTrip } from '../../commands/order/trip.js';
 import { metadataOf } from '../../commands/origin.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { ratingForOrder } from '../../projections/ratings/ratingQueries.js';
 import {
@@ -108,7 +108,7 @@ export const viewFor = (b: OrderBundle, actor: Actor) => {
 
 const orderOf = (schema: z.ZodType, description: string) => ({ description, schema: z.object({ order: schema }) });
 
-export const orderRoutes = (ctx: AppContext, router: Router): void => {
+export const orderRoutes = (ctx: ApiContext, router: Router): void => {
   const client = requireRole(ctx.auth, 'CLIENT');
   const driver = requireRole(ctx.auth, 'DRIVER');
   const anyone = [authenticate(ctx.auth)];

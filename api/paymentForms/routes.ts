@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { page } from '../orders/schemas.js';
 import { notFound, validationError } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   createPaymentForm,
   DISPLAY_TYPES,
@@ -144,7 +144,7 @@ const toStoredFields = (fields: FieldBody[]) =>
 
 const taken = () => validationError({ internalName: ['is already used by another form'] });
 
-export const paymentFormRoutes = (ctx: AppContext, router: Router): void => {
+export const paymentFormRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   // A form holds the bank details customers pay into: changing it redirects money, so only super admins may.
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   listPaymentMethods,
   setPaymentMethodActive,
@@ -24,7 +24,7 @@ const toView = (m: PaymentMethod): z.infer<typeof MethodView> => ({
   active: m.active,
 });
 
-export const paymentMethodRoutes = (ctx: AppContext, router: Router): void => {
+export const paymentMethodRoutes = (ctx: ApiContext, router: Router): void => {
   defineRoute(
     router,
     ctx.openapi,

@@ -14,7 +14,7 @@ import {
 } from '../../commands/payment/handlers.js';
 import { paymentStream } from '../../domain/payment/events.js';
 import { receiveWebhook } from '../../commands/payment/reactions.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findPaymentRow, latestPaymentOfOrder, type PaymentRow } from '../../projections/payments/paymentQueries.js';
 import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
@@ -51,7 +51,7 @@ const payerOf = (b: z.output<typeof PrepareBody>) => ({
   name: b.name ?? null,
 });
 
-export const paymentRoutes = (ctx: AppContext, router: Router): void => {
+export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
   const any = [authenticate(ctx.auth)];
   const tags = ['payments'];
   const orderId = (params: Record<string, unknown>, code: 'OrderNotFound' | 'NotFound') =>

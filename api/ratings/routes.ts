@@ -5,7 +5,7 @@ import { notFound } from '../../domain/errors.js';
 import { RATING_LIMITS } from '../../domain/rating/events.js';
 import { metadataOf } from '../../commands/origin.js';
 import { rateDriver, type RateDriverInput } from '../../commands/rating/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { ratingOfOrder, ratingSummaryOfDriver } from '../../projections/ratings/ratingQueries.js';
 import type { RatingRow } from '../../projections/ratings/ratingViews.js';
@@ -59,7 +59,7 @@ const RATED = {
 };
 const RATE_ERRORS = [403, 404, 409];
 
-export const ratingRoutes = (ctx: AppContext, router: Router): void => {
+export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const tags = ['ratings'];
 

@@ -5,7 +5,7 @@ import { applyPayprovNotice } from '../../commands/settlement/webhook.js';
 import { loadSettlementConfig } from '../../commands/settlement/settlementConfig.js';
 import { notFound, unauthorized } from '../../domain/errors.js';
 import { RECEIPT_STATUSES } from '../../domain/settlement/events.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { dayRange, driverReceipts, receiptById } from '../../projections/settlement/receiptQueries.js';
 import {
   DriverReceiptDetail,
@@ -49,7 +49,7 @@ const sameSecret = (a: string, b: string) => {
 
 /** The payout webhook's shared secret, from the query string; checked before the body is read. */
 const payprovToken =
-  (ctx: AppContext): RequestHandler =>
+  (ctx: ApiContext): RequestHandler =>
   (req, _res, next) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     next(
@@ -60,7 +60,7 @@ const payprovToken =
   };
 
 /** The driver's own receipts and the payout provider's webhook. */
-export const settlementRoutes = (ctx: AppContext, router: Router) => {
+export const settlementRoutes = (ctx: ApiContext, router: Router) => {
   const tags = ['settlements'];
   const anyone = [authenticate(ctx.auth)];
 

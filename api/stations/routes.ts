@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { DomainError, notFound } from '../../domain/errors.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   deleteOwnComment,
   enforceLimit,
@@ -69,7 +69,7 @@ const PathReportBody = z.object(reportFields);
 const CommentsQuery = z.object({ limit: limitParam(30), cursor: CursorParam });
 const CommentBody = z.object({ content: z.string().trim().min(1).max(500) });
 
-export const publicStationRoutes = (ctx: AppContext, router: Router): void => {
+export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const driver = requireRole(ctx.auth, 'DRIVER');
   const tags = ['stations'];

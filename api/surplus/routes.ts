@@ -14,7 +14,7 @@ import { CASH_USD } from '../../domain/pricing.js';
 import { assertSelectableMethod, pricingSettingsOf } from '../../commands/order/create.js';
 import { metadataOf } from '../../commands/origin.js';
 import { cancelSurplus, listSurplus, reserveSurplus } from '../../commands/surplus/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import {
   activeListingsOfDriver,
   findSurplusListing,
@@ -104,7 +104,7 @@ const SurplusParams = z.object({ surplusId: PathId });
 const surplusIdFrom = (params: Record<string, unknown>): number =>
   idFrom(params.surplusId, () => notFound('NotFound', 'Surplus listing not found.'));
 
-export const surplusRoutes = (ctx: AppContext, router: Router): void => {
+export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
   const driver = requireRole(ctx.auth, 'DRIVER');
   const client = requireRole(ctx.auth, 'CLIENT');
   const anyone = [authenticate(ctx.auth)];

@@ -5,7 +5,7 @@ import { walletCommands } from '../../commands/wallet/handlers.js';
 import { setPayoutAccount } from '../../commands/wallet/payoutAccount.js';
 import { badRequest } from '../../domain/errors.js';
 import { ACCOUNT_TYPES, PAYOUT_METHODS, type PayoutAccount } from '../../domain/wallet/events.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { payoutAccountOf } from '../../projections/wallet/walletQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
@@ -45,7 +45,7 @@ const ConfigAnswer = z.object({ config: PayoutConfigView.nullable() });
 const tags = ['wallet'];
 
 /** The caller's own wallet; every route reads the caller's driver id, never a path id. */
-export const walletRoutes = (ctx: AppContext, router: Router): void => {
+export const walletRoutes = (ctx: ApiContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
   const driverOnly = requireRole(ctx.auth, 'DRIVER');
   const commands = walletCommands(ctx);

@@ -5,11 +5,11 @@ import { balanceSummary, type BalanceSummary } from '../../domain/wallet/balance
 import { walletStream } from '../../domain/wallet/events.js';
 import { walletDecider } from '../../domain/wallet/wallet.js';
 import { loadAsOf } from '../../commands/wallet/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { ApiContext } from '../apiContext.js';
 import { pendingPayoutCents } from '../../projections/wallet/pendingPayout.js';
 import { isActiveDriver, walletBalanceCents } from '../../projections/wallet/walletQueries.js';
 
-type Ctx = Pick<AppContext, 'db' | 'store' | 'config'>;
+type Ctx = Pick<ApiContext, 'db' | 'store' | 'config'>;
 
 const capCents = (ctx: Ctx) => usdToCents(ctx.config.CASH_DEBT_CAP_USD);
 

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { billingProfileMigrations } from '../../stores/billing/billingProfiles.js';
 import { billingProfileRoutes } from '../../api/billing/routes.js';
 

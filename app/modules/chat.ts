@@ -1,7 +1,7 @@
 import { mayAdminListen, mayAppUserListen } from '../../commands/chat/chatCommands.js';
 import { roomIdOfChannel } from '../../commands/chat/chatRules.js';
 import { chatMigrations } from '../../stores/chat/chatTables.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
 import { supportRoutes } from '../../api/admin/support/routes.js';
 import { chatRoutes } from '../../api/chat/routes.js';

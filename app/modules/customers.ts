@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { bankAccountMigrations } from '../../stores/customers/bankAccounts.js';
 import { adminCustomerRoutes } from '../../api/admin/customers/routes.js';
 

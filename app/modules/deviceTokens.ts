@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { deviceTokenMigrations } from '../../infra/push/deviceTokens.js';
 import { createFcmPushSender } from '../../infra/push/fcmPushSender.js';
 import { createSimulatedPushSender } from '../../infra/push/simulatedPushSender.js';

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { exchangeRateMigrations, seedOfficialRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { exchangeRatesRoutes } from '../../api/exchangeRates/routes.js';
 

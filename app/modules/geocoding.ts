@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { withMapsCache } from '../../infra/maps/cachedMapsProvider.js';
 import { createHttpMapsProvider } from '../../infra/maps/httpMapsProvider.js';
 import { geocodingRoutes } from '../../api/geocoding/routes.js';

@@ -9,7 +9,7 @@ import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
 import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
 import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
 import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
 import { adminJwt } from '../../infra/identity/adminJwt.js';

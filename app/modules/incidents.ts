@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { incidentViewMigrations, incidentViewsProjector } from '../../projections/incidents/incidentViews.js';
 import { incidentRoutes } from '../../api/incidents/routes.js';
 

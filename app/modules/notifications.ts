@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { channelsOf } from '../../infra/ws/channels.js';
 import {
   notificationMigrations,

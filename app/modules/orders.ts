@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { startOrderReactions } from '../../commands/order/reactions.js';
 import { orderTimersJob } from '../../commands/order/timers.js';
 import { creditViewMigrations, creditViewsProjector } from '../../projections/credit/creditViews.js';

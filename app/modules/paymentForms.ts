@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { paymentFormMigrations } from '../../stores/paymentForms/paymentForms.js';
 import { paymentFormRoutes } from '../../api/paymentForms/routes.js';
 

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { paymentMethodMigrations } from '../../stores/paymentMethods/paymentMethods.js';
 import { paymentMethodRoutes } from '../../api/paymentMethods/routes.js';
 

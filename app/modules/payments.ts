@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { paymentReactionsJob } from '../../commands/payment/reactions.js';
 import { createHttpPaymentProviders, simulatedPaymentProviders } from '../../infra/payments/paymentProviders.js';
 import { paymentViewMigrations, paymentViewsProjector } from '../../projections/payments/paymentViews.js';

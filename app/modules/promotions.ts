@@ -1,5 +1,5 @@
 import { milestoneGrantsJob } from '../../commands/promotions/milestoneGrants.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { promotionViewMigrations, promotionViewsProjector } from '../../projections/promotions/promotionViews.js';
 import { adminPromotionRoutes } from '../../api/admin/promotions/routes.js';
 

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { ratingViewMigrations, ratingViewsProjector } from '../../projections/ratings/ratingViews.js';
 import { ratingRoutes } from '../../api/ratings/routes.js';
 

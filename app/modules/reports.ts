@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { cityCentreMigrations } from '../../infra/cities/cityCentres.js';
 import { reportTableMigrations } from '../../projections/reports/reportTables.js';
 import { reportsProjector } from '../../projections/reports/reportsProjector.js';

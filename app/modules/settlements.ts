@@ -1,6 +1,6 @@
 import { settlementEffectsJob } from '../../commands/settlement/effects.js';
 import { settlementScheduleJob } from '../../commands/settlement/schedule.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { HttpPayoutProvider } from '../../infra/payouts/httpPayoutProvider.js';
 import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
 import { settlementProjector } from '../../projections/settlement/settlementProjector.js';

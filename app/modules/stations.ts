@@ -1,5 +1,5 @@
 import { runNextImportJob } from '../../commands/stations/bulkImport.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { stationMigrations } from '../../stores/stations/stationStore.js';
 import { adminStationRoutes } from '../../api/admin/stations/routes.js';
 import { publicStationRoutes } from '../../api/stations/routes.js';

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { surplusTimersJob } from '../../commands/surplus/timers.js';
 import { surplusListingMigrations, surplusListingsProjector } from '../../projections/surplus/surplusListings.js';
 import { surplusRoutes } from '../../api/surplus/routes.js';

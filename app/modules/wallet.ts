@@ -1,6 +1,6 @@
 import { cashDebtOnlineGate } from '../../commands/wallet/onlineGate.js';
 import { startWalletEarnings } from '../../commands/wallet/walletReactions.js';
-import type { AppModule } from '../../infra/context.js';
+import type { AppModule } from '../context.js';
 import { adminWalletRoutes } from '../../api/admin/wallet/routes.js';
 import { walletRoutes } from '../../api/wallet/routes.js';
 import { walletLedgerProjector, walletMigrations } from '../../projections/wallet/walletLedger.js';

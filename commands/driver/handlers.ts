@@ -13,7 +13,7 @@ export interface DriverOnlineGate {
   canGoOnline(driverId: number): Promise<boolean>;
 }
 
-declare module '../../infra/context.js' {
+declare module '../../infra/providers.js' {
   interface Providers {
     driverOnlineGate: DriverOnlineGate;
   }

@@ -15,7 +15,7 @@ export interface ClientProfileSource {
   statsOf(userId: number): Promise<ClientProfileStats>;
 }
 
-declare module '../../infra/context.js' {
+declare module '../../infra/providers.js' {
   interface Providers {
     clientProfiles: ClientProfileSource;
   }

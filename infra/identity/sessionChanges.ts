@@ -1,4 +1,5 @@
-import type { AppContext } from '../context.js';
+import type { Bus } from '../bus/port.js';
+import type { Logger } from '../logger.js';
 
 /**
  * Said on the bus whenever a principal's sessions may have ended or changed (logout, refresh of an app
@@ -14,7 +15,7 @@ export interface SessionChange {
 
 /** Best effort: the change itself is committed, and every socket is checked again on its next subscribe. */
 export const announceSessionChange = async (
-  ctx: Pick<AppContext, 'bus' | 'logger'>,
+  ctx: { bus: Bus; logger: Logger },
   change: SessionChange,
 ): Promise<void> => {
   await ctx.bus

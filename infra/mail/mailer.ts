@@ -12,7 +12,7 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     mail: Mailer;
   }

@@ -38,7 +38,7 @@ export interface MapsProvider {
   placeDetails(placeId: string, sessionToken?: string): Promise<PlaceDetails>;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     /** Null without a maps key: every geocoding route answers 503 GeocodingNotConfigured (no simulator). */
     maps: MapsProvider | null;

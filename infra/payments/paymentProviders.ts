@@ -51,7 +51,7 @@ export interface PaymentProviders {
   checkout: CheckoutProvider;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     payments: PaymentProviders;
   }

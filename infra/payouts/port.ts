@@ -32,7 +32,7 @@ export interface PayoutProvider {
   send(request: PayoutRequest): Promise<PayoutAnswer>;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     payouts: PayoutProvider;
   }

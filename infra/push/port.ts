@@ -23,7 +23,7 @@ export interface PushSender {
   send(target: PushTarget, message: PushMessage): Promise<PushResult>;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     push: PushSender;
   }

@@ -1,4 +1,7 @@
-import type { AppContext } from '../context.js';
+import type { Bus } from '../bus/port.js';
+import type { Db } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import type { Providers } from '../providers.js';
 import { deviceTokensOf } from './deviceTokens.js';
 
 export interface PushGateway {
@@ -20,7 +23,7 @@ interface CreatedNotification {
  * instance with the gateway role; the first instance to claim a notification in `push_deliveries` sends
  * it, the others skip it. A push lost to a crash is not retried: the inbox stays the record.
  */
-export const startPushGateway = (ctx: AppContext): PushGateway => {
+export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; providers: Providers }): PushGateway => {
   const inFlight = new Set<Promise<void>>();
 
   const push = async (userId: number, n: CreatedNotification) => {

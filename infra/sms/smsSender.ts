@@ -7,7 +7,7 @@ export interface SmsSender {
   send(to: string, body: string, data?: Record<string, unknown>): Promise<void>;
 }
 
-declare module '../context.js' {
+declare module '../providers.js' {
   interface Providers {
     sms: SmsSender;
   }

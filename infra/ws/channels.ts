@@ -1,5 +1,4 @@
 import type { Actor } from '../../domain/actor.js';
-import type { AppContext } from '../context.js';
 
 /** Whether this actor may listen on this channel (the full channel name, prefix included). */
 export type ChannelAuthorizer = (actor: Actor, channel: string) => Promise<boolean> | boolean;
@@ -33,10 +32,13 @@ export class ChannelRegistry {
   }
 }
 
-const registries = new WeakMap<AppContext, ChannelRegistry>();
+const registries = new WeakMap<object, ChannelRegistry>();
 
-/** The channel registry of one service instance (two instances in one process keep theirs apart). */
-export const channelsOf = (ctx: AppContext): ChannelRegistry => {
+/**
+ * The channel registry of one service instance, keyed by its context (two instances in one process keep theirs
+ * apart).
+ */
+export const channelsOf = (ctx: object): ChannelRegistry => {
   let r = registries.get(ctx);
   if (!r) registries.set(ctx, (r = new ChannelRegistry()));
   return r;

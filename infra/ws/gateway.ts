@@ -3,9 +3,10 @@ import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Actor } from '../../domain/actor.js';
-import type { BusSubscription } from '../bus/port.js';
-import type { AppContext } from '../context.js';
+import type { Bus, BusSubscription } from '../bus/port.js';
+import type { Authenticator } from '../identity/port.js';
 import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';
+import type { Logger } from '../logger.js';
 import { channelsOf } from './channels.js';
 
 export interface WsGateway {
@@ -13,6 +14,13 @@ export interface WsGateway {
   readonly connections: number;
   /** Says goodbye to every socket (1001), drops their bus subscriptions and detaches from the server. */
   close(): Promise<void>;
+}
+
+/** What the gateway uses of the service: the context object also keys its channel registry (channels.ts). */
+export interface WsGatewayDeps {
+  auth: Authenticator;
+  bus: Bus;
+  logger: Logger;
 }
 
 export interface WsGatewayOptions {
@@ -94,7 +102,7 @@ const messageOf = (raw: RawData): { type?: unknown; channel?: unknown } | null =
  * channels the registry lets it see. Every channel is one bus subscription shared by the sockets of this
  * instance, so what a projector publishes on any instance reaches sockets on all of them.
  */
-export const attachWsGateway = (server: Server, ctx: AppContext, options: WsGatewayOptions = {}): WsGateway => {
+export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsGatewayOptions = {}): WsGateway => {
   const path = options.path ?? '/ws';
   const maxSubscriptions = options.maxSubscriptions ?? 100;
   const channels = channelsOf(ctx);

@@ -1,6 +1,6 @@
 import { createHandle } from '../../commands/handle.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
-import type { AppContext } from '../../infra/context.js';
+import type { AppContext } from '../../app/context.js';
 import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
 import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
 

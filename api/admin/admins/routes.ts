@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { page } from '../../orders/schemas.js';
 import { adminAccounts } from '../../../commands/identity/adminAccounts.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { pageOf } from '../../openapi.js';
@@ -30,7 +30,7 @@ const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page });
 
 /** Super admins manage admins and their cities (docs/domain-rules.md, routes beyond the contract). */
-export const adminAdminsRoutes = (ctx: AppContext, router: Router): void => {
+export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {
   const accounts = adminAccounts(ctx);
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
 

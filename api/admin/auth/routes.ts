@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { adminAccounts, findAdmin, type AdminRow } from '../../../commands/identity/adminAccounts.js';
 import { adminSignInLimits } from '../../../commands/identity/adminSignInLimits.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { adminJwt } from '../../../infra/identity/adminJwt.js';
 import { invalidateJwt, sendRenewedJwt } from '../../../infra/identity/authenticator.js';
 import { announceSessionChange } from '../../../infra/identity/sessionChanges.js';
@@ -27,7 +27,7 @@ const TokenResponse = z.object({
 });
 
 /** The email-and-password scheme under /admin/auth (docs/domain-rules.md, who is who). */
-export const adminAuthRoutes = (ctx: AppContext, router: Router): void => {
+export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
   const jwt = adminJwt(ctx.config, ctx.clock);
   const accounts = adminAccounts(ctx);
   const limits = adminSignInLimits(ctx);

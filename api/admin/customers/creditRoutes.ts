@@ -4,7 +4,7 @@ import { adjustCredit } from '../../../commands/credit/handlers.js';
 import { idempotentId } from '../../../commands/idempotency.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
@@ -38,7 +38,7 @@ const HistoryQuery = z.object({
 });
 
 /** Manual credit adjustments and the credit history of one customer. */
-export const adminCustomerCreditRoutes = (ctx: AppContext, router: Router): void => {
+export const adminCustomerCreditRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];
   /** The same city scope as the customer detail (docs/domain-rules.md, who is who). */

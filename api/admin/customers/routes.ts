@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../../domain/errors.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   bankAccountOf,
   deleteBankAccount,
@@ -141,14 +141,14 @@ const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.
  * The admin's cities. A customer belongs to the cities of their orders, which the reports' read model
  * records; commands do not wait for it, so a city-limited admin's read (or credit adjustment) does (ctx.caughtUp).
  */
-const customerScopeOf = async (ctx: AppContext, actor: Actor) => {
+const customerScopeOf = async (ctx: ApiContext, actor: Actor) => {
   const scope = await cityScopeOf(ctx, actor);
   if (!scope.all) await ctx.caughtUp(reportsProjector.name);
   return scope;
 };
 
 /** The customer named by a path id, within the admin's cities; 404 CustomerNotFound otherwise. */
-export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unknown): Promise<CustomerRow> => {
+export const visibleCustomerOf = async (ctx: ApiContext, actor: Actor, raw: unknown): Promise<CustomerRow> => {
   const id = idFrom(raw, customerNotFound);
   const customer = await customerById(ctx.db, await customerScopeOf(ctx, actor), id);
   if (!customer) throw customerNotFound();
@@ -156,7 +156,7 @@ export const visibleCustomerOf = async (ctx: AppContext, actor: Actor, raw: unkn
 };
 
 /** Customers, scoped to the admin's cities, and their saved bank account. */
-export const adminCustomerRoutes = (ctx: AppContext, router: Router): void => {
+export const adminCustomerRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-customers'];
   const visibleCustomer = (actor: Actor, raw: unknown) => visibleCustomerOf(ctx, actor, raw);

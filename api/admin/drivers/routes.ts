@@ -4,7 +4,7 @@ import { page } from '../../orders/schemas.js';
 import { driverCommands } from '../../../commands/driver/handlers.js';
 import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   findDriver,
   listDriverDocuments,
@@ -36,7 +36,7 @@ const ListQuery = z.object({
 const inScope = (actor: Actor, d: DriverRecord) =>
   d.cityId === null ? actor.superAdmin === true : (actor.cityIds ?? []).includes(d.cityId);
 
-export const adminDriversRoutes = (ctx: AppContext, router: Router): void => {
+export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const commands = driverCommands(ctx);
   const scopedDriver = async (actor: Actor, driverId: number) => {

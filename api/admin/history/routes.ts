@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { orderStream } from '../../../domain/order/events.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
@@ -9,7 +9,7 @@ import { notFound } from '../../../domain/errors.js';
 import { HistoryItem, toHistoryItem } from './eventHistory.js';
 
 /** The order's events in order, with who did what under which request (the auditor's replay). */
-export const orderHistoryRoutes = (ctx: AppContext, router: Router) => {
+export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
   defineRoute(
     router,
     ctx.openapi,

@@ -6,7 +6,7 @@ import { metadataOf } from '../../../commands/origin.js';
 import { orderStream } from '../../../domain/order/events.js';
 import { approvePayment, rejectPaymentByAdmin, streamHead } from '../../../commands/payment/handlers.js';
 import { paymentStream } from '../../../domain/payment/events.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { findOrderRow } from '../../../projections/orders/orderQueries.js';
 import { findPaymentRow, REVIEW_METHODS, reviewQueue } from '../../../projections/payments/paymentQueries.js';
 import { requireRole } from '../../auth.js';
@@ -36,7 +36,7 @@ export const ReviewItem = PaymentSchema.extend({
   order: z.object({ id: z.number().int(), status: z.string().nullable() }),
 });
 
-export const adminPaymentRoutes = (ctx: AppContext, router: Router): void => {
+export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-payments'];
 

@@ -7,7 +7,7 @@ import { promotionNotFound } from '../../../domain/promotion/campaign.js';
 import type { PromotionTerms } from '../../../domain/promotion/events.js';
 import { centsToUsd } from '../../../domain/money.js';
 import { AUDIENCES, isRunning, MILESTONE_BASES } from '../../../domain/promotion/promotion.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   grantsOf,
   listPromotions,
@@ -167,7 +167,7 @@ const termsOf = (b: Body): Partial<PromotionTerms> => {
 };
 
 /** Milestone promotion campaigns, super admins only. */
-export const adminPromotionRoutes = (ctx: AppContext, router: Router): void => {
+export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-promotions'];
   const promotionId = (raw: unknown) => idFrom(raw, promotionNotFound);

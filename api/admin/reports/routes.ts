@@ -1,7 +1,7 @@
 import type { Response, Router } from 'express';
 import { formatInTimeZone } from 'date-fns-tz';
 import { z, type ZodObject, type ZodRawShape } from 'zod';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import { calendarZone } from '../../../projections/reports/dailyRollup.js';
@@ -12,7 +12,7 @@ import type { Report, ReportContext } from './report.js';
 
 const ExportFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
 
-const contextOf = async (ctx: AppContext, actor: Actor): Promise<ReportContext> => {
+const contextOf = async (ctx: ApiContext, actor: Actor): Promise<ReportContext> => {
   // Commands do not wait for the reports' read model (settled on read): the report does, so it holds
   // every write acknowledged before it was asked for.
   await ctx.caughtUp(reportsProjector.name);
@@ -57,7 +57,7 @@ const sendExport = async <Q, Item>(
 // A report's item type is both produced (items) and consumed (columns), so reports of different items share
 // no type but any; each descriptor is checked where it is declared.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const reportRoutes = (ctx: AppContext, router: Router, reports: Report<any, any>[]): void => {
+export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<any, any>[]): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-reports'];
   for (const r of reports) {

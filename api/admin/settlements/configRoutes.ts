@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { changeSettlementConfig, loadSettlementConfig } from '../../../commands/settlement/settlementConfig.js';
 import { centsToUsd, usdToCents } from '../../../domain/money.js';
 import type { SettlementConfig } from '../../../domain/settlement/config.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { defineRoute } from '../../route.js';
@@ -76,7 +76,7 @@ const auditValues = (v: Partial<SettlementConfig>): Record<string, unknown> => {
   return out;
 };
 
-export const settlementConfigRoutes = (ctx: AppContext, router: Router) => {
+export const settlementConfigRoutes = (ctx: ApiContext, router: Router) => {
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-settlements'];
 

@@ -11,7 +11,7 @@ import {
   type ReceiptEvent,
 } from '../../../domain/settlement/events.js';
 import { evolveReceipt, initialReceipt, type ReceiptState } from '../../../domain/settlement/receipt.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   dayRange,
   receiptById,
@@ -121,7 +121,7 @@ const actionView = (s: ReceiptState): z.infer<typeof ActionAnswer> => ({
 });
 
 /** The receipt folded from the events recorded up to an instant (the auditor's as-of view). */
-export const receiptAsOf = async (ctx: AppContext, streamId: string, asOf: Date): Promise<ReceiptState | null> => {
+export const receiptAsOf = async (ctx: ApiContext, streamId: string, asOf: Date): Promise<ReceiptState | null> => {
   let s = initialReceipt;
   for (const e of await ctx.store.readStream(receiptStream(streamId))) {
     if (e.recordedAt.getTime() > asOf.getTime()) break;
@@ -132,7 +132,7 @@ export const receiptAsOf = async (ctx: AppContext, streamId: string, asOf: Date)
 
 const adminOf = (a: Actor) => ({ adminId: a.id, adminName: a.name ?? null });
 
-export const settlementReceiptRoutes = (ctx: AppContext, router: Router) => {
+export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
   const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-settlements'];
   /** The receipt's stream (its UUID) from the path's record id; 404 for an unknown or malformed one. */

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { forbidden, notFound, validationError } from '../../../domain/errors.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   createImportJob,
   decodeUpload,
@@ -65,7 +65,7 @@ const TemplateQuery = z.object({
 
 const JobParams = z.object({ jobId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-export const stationImportRoutes = (ctx: AppContext, router: Router): void => {
+export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-stations'];
 

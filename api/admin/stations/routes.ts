@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../../../domain/errors.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import {
   createStation,
   deleteStation,
@@ -141,7 +141,7 @@ const patchOf = (b: z.infer<typeof PatchBody>): StationPatch => ({
   isVerified: b.is_verified,
 });
 
-export const adminStationRoutes = (ctx: AppContext, router: Router): void => {
+export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-stations'];
   const stationOr404 = async (id: number) => {

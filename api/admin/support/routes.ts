@@ -9,7 +9,7 @@ import {
   sendSupportMessage,
 } from '../../../commands/chat/chatCommands.js';
 import { toSupportStatus } from '../../../stores/chat/chatQueries.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import {
   MessageSchema,
@@ -69,7 +69,7 @@ const ERRORS = [
 ];
 
 /** The support inbox, global (no city scoping). */
-export const supportRoutes = (ctx: AppContext, router: Router): void => {
+export const supportRoutes = (ctx: ApiContext, router: Router): void => {
   const guards = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-support'];
 

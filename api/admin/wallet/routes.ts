@@ -4,7 +4,7 @@ import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
 import { idempotentId } from '../../../commands/idempotency.js';
 import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
-import type { AppContext } from '../../../infra/context.js';
+import type { ApiContext } from '../../apiContext.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
@@ -27,7 +27,7 @@ const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).option
 const tags = ['admin-wallet'];
 
 /** A driver's wallet as the back office sees and corrects it (docs/domain-rules.md, routes beyond the contract). */
-export const adminWalletRoutes = (ctx: AppContext, router: Router): void => {
+export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const superAdmin = requireRole(ctx.auth, 'SUPER_ADMIN');
   const commands = walletCommands(ctx);
