@@ -189,8 +189,11 @@ export interface ProcessManager<C extends ReactionContext> {
   react(ctx: C, event: Cause): Promise<number>;
   /** The catch-up half, as a scheduler job; its runs never overlap. */
   catchUpJob(ctx: C, options: CatchUpOptions): ScheduledJob;
-  /** The inline half as the one handler runs it after an append to a stream of its categories. */
-  inlineReaction(ctx: C): InlineReaction;
+  /**
+   * The inline half as the one handler runs it after an append to a stream of `categories` (by default all
+   * those the process follows).
+   */
+  inlineReaction(ctx: C, categories?: readonly string[]): InlineReaction;
 }
 
 declare module '../infra/db/database.js' {
@@ -275,12 +278,11 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     name,
     inline,
     react: (ctx, e) => (reactsTo(e) ? reactLoggingRefusal(ctx, e, {}) : Promise.resolve(0)),
-    inlineReaction(ctx) {
-      if (!definition.categories)
-        throw new Error(`process manager ${name} names no stream categories to follow inline`);
+    inlineReaction(ctx, categories = definition.categories) {
+      if (!categories) throw new Error(`process manager ${name} names no stream categories to follow inline`);
       return {
         name,
-        categories: definition.categories,
+        categories,
         react: (events, known) =>
           inline(ctx, events, known).catch((err: unknown) => {
             ctx.logger.warn(
@@ -336,13 +338,16 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
 
 /**
  * Starts a process manager: its catch-up job on the scheduler and, with `inline`, its inline half on the
- * one handler, so every command appending to a stream it follows reacts before answering.
+ * one handler, so every command appending to a stream it follows reacts before answering. `inline` is
+ * `true` for every category the process follows, or the few it follows inline (the rest only in its
+ * catch-up).
  */
 export const startProcess = <C extends ReactionContext>(
   ctx: C & { scheduler: Pick<Scheduler, 'register'> },
   pm: ProcessManager<C>,
-  options: CatchUpOptions & { inline: boolean },
+  options: CatchUpOptions & { inline: boolean | readonly string[] },
 ): void => {
   ctx.scheduler.register(pm.catchUpJob(ctx, options));
-  if (options.inline) ctx.handle.register(pm.inlineReaction(ctx));
+  if (options.inline === true) ctx.handle.register(pm.inlineReaction(ctx));
+  else if (options.inline) ctx.handle.register(pm.inlineReaction(ctx, options.inline));
 };

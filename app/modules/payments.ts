@@ -1,5 +1,5 @@
 import type { AppModule } from '../context.js';
-import { paymentReactionsJob } from '../../commands/payment/reactions.js';
+import { startPaymentReactions } from '../../commands/payment/reactions.js';
 import { createHttpPaymentProviders, simulatedPaymentProviders } from '../../infra/payments/paymentProviders.js';
 import { paymentViewMigrations, paymentViewsProjector } from '../../projections/payments/paymentViews.js';
 import { adminPaymentRoutes } from '../../api/admin/payments/routes.js';
@@ -15,7 +15,7 @@ export const paymentsModule: AppModule = {
     ctx.providers.payments = c.PAYMENT_PROVIDER_URL
       ? createHttpPaymentProviders(c.PAYMENT_PROVIDER_URL, c.PAYMENT_PROVIDER_KEY)
       : simulatedPaymentProviders;
-    ctx.scheduler.register(paymentReactionsJob(ctx));
+    startPaymentReactions(ctx);
   },
   routes(ctx, router) {
     paymentRoutes(ctx, router);

@@ -1,4 +1,4 @@
-import { settlementEffectsJob } from '../../commands/settlement/effects.js';
+import { startSettlementEffects } from '../../commands/settlement/effects.js';
 import { settlementScheduleJob } from '../../commands/settlement/schedule.js';
 import type { AppModule } from '../context.js';
 import { HttpPayoutProvider } from '../../infra/payouts/httpPayoutProvider.js';
@@ -24,7 +24,7 @@ export const settlementModule: AppModule = {
         })
       : new SimulatedPayoutProvider();
     ctx.scheduler.register(settlementScheduleJob(ctx));
-    ctx.scheduler.register(settlementEffectsJob(ctx));
+    startSettlementEffects(ctx);
   },
   routes(ctx, router) {
     settlementConfigRoutes(ctx, router);

@@ -38,11 +38,7 @@ import {
 import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState, type Loaded } from '../handle.js';
-import {
-  confirmPayment as confirmOrderPayment,
-  rejectPayment as rejectOrderPayment,
-  reportPayment as reportOrderPayment,
-} from '../order/payment.js';
+import { confirmPayment as confirmOrderPayment, reportPayment as reportOrderPayment } from '../order/payment.js';
 import { nextId } from '../origin.js';
 
 /**
@@ -417,7 +413,10 @@ const settleConfirmed = async (
   metadata: EventMetadata,
 ): Promise<number> => (await confirmLivePayment(ctx, paymentId, how, metadata)) ?? 0;
 
-/** Fails a live payment, then reopens the order's method change and expiry (RejectPayment). */
+/**
+ * Fails a live payment; the payments process, inline on the payment stream, then reopens the order's method
+ * change and expiry (RejectPayment).
+ */
 export const failPayment = async (
   ctx: PaymentDeps,
   paymentId: number,
@@ -431,9 +430,7 @@ export const failPayment = async (
     () => ({ type: 'FailPayment', ...how, now: ctx.clock.now() }),
     { metadata, eventIds },
   );
-  const orderId = r.state!.orderId;
-  const reopened = await rejectOrderPayment(ctx, orderId, paymentId, metadata);
-  return Math.max(r.position, reopened.position);
+  return r.position;
 };
 
 /** GET /orders/{id}/payment/form: the order's form and what is due (bolivars at the current rate for VES). */

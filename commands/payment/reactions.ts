@@ -20,11 +20,19 @@ import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { WEBHOOK_PROVIDERS } from '../../infra/payments/paymentProviders.js';
 import { isValidSignature, parseWebhookEvent } from '../../infra/payments/webhooks.js';
-import type { ScheduledJob } from '../../infra/scheduler.js';
+import type { Scheduler } from '../../infra/scheduler.js';
 import { paymentIdByProviderRef } from '../../projections/payments/paymentQueries.js';
 import type { CommandFor } from '../handle.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, send, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
+import {
+  processManager,
+  send,
+  startProcess,
+  type Cause,
+  type ReactionContext,
+  type Send,
+  type Streams,
+} from '../processManager.js';
 import { isStale, SUPERSEDED_REASON } from './handlers.js';
 
 type Deps = ReactionContext & Pick<CommandDeps, 'config'>;
@@ -214,8 +222,11 @@ const reactionState = async (streams: Streams, e: Cause): Promise<PaymentReactio
 };
 
 /**
- * The catch-up half reacts to what inline handlers did not (the order's timers, other areas' commands, a
- * crash between two appends); it trails the head so as not to race a request's inline half still in flight.
+ * Inline, the one handler runs it after every append to a payment stream (a provider's event, a failed or
+ * expired payment reopening its order). The catch-up half reacts to the rest (order events: timers,
+ * cancellations, method changes, deliveries) and to what a crash between two appends left, such as a
+ * webhook recorded but not yet applied; it trails the head so as not to race an inline half still in
+ * flight.
  */
 const paymentProcess = processManager<ReactionContext, PaymentReactionState>({
   name: 'payment-reactions',
@@ -225,9 +236,10 @@ const paymentProcess = processManager<ReactionContext, PaymentReactionState>({
 });
 
 /**
- * POST /payments/webhook/{provider}: verify, record the provider's event on the payment's stream (once
- * per provider event id: its event id derives from it), then apply it. A redelivery records nothing and
- * applies again, which completes a delivery that crashed half-way and changes nothing otherwise.
+ * POST /payments/webhook/{provider}: verify, then record the provider's event on the payment's stream (once
+ * per provider event id: its event id derives from it); the one handler applies it inline (the payments
+ * process, above). A redelivery records nothing; a delivery that crashed between recording and applying is
+ * applied by the catch-up.
  */
 export const receiveWebhook = async (
   ctx: Deps,
@@ -261,27 +273,8 @@ export const receiveWebhook = async (
     },
     { metadata, eventIds: () => recordedId },
   );
-  // Applied even when a redelivery recorded nothing: that completes a delivery that crashed half-way.
-  const cause: Cause = {
-    eventId: recordedId,
-    type: 'PaymentProviderEventRecorded',
-    streamId: paymentStream(paymentId),
-    data: {
-      paymentId,
-      provider: input.provider,
-      providerEventId: event.id,
-      eventType: event.type,
-      amountCents: event.data.amount_cents,
-      receivedAt: ctx.clock.now().toISOString(),
-    },
-  };
-  const applied = await paymentProcess.inline(
-    ctx,
-    [cause],
-    [[paymentStream(paymentId), { state: recorded.state, version: recorded.version }]],
-  );
-  return Math.max(recorded.position, applied);
+  return recorded.position;
 };
 
-export const paymentReactionsJob = (ctx: Deps, everyMs = 2000): ScheduledJob =>
-  paymentProcess.catchUpJob(ctx, { everyMs, trailHead: true });
+export const startPaymentReactions = (ctx: Deps & { scheduler: Pick<Scheduler, 'register'> }) =>
+  startProcess(ctx, paymentProcess, { everyMs: 2000, trailHead: true, inline: ['payment'] });

@@ -1,9 +1,9 @@
 import { poolStream, receiptStream, RECEIPT_EVENT_TYPES } from '../../domain/settlement/events.js';
 import { poolDecider } from '../../domain/settlement/pool.js';
 import { receiptDecider, type ReceiptState } from '../../domain/settlement/receipt.js';
-import type { ScheduledJob } from '../../infra/scheduler.js';
+import type { Scheduler } from '../../infra/scheduler.js';
 import { derivedEventId } from '../origin.js';
-import { processManager, send, type Cause, type Send, type Streams } from '../processManager.js';
+import { processManager, send, startProcess, type Cause, type Send, type Streams } from '../processManager.js';
 import { payoutEntryId, sendToWallet } from '../wallet/handlers.js';
 import type { SettlementCtx } from './cutoff.js';
 
@@ -59,15 +59,16 @@ const receiptOf = (streams: Streams, e: Cause): Promise<ReceiptState> =>
   streams.read(receiptStream((e.data as { receiptId: string }).receiptId), receiptDecider);
 
 /**
- * Inline after each receipt command (runReceipt, commands/settlement/payout.ts) on the receipt it just
- * decided; the catch-up finishes from the log what a crash between a receipt's append and its effects left.
+ * Inline after each command on a receipt stream, on the receipt it just decided (the one handler runs it);
+ * the catch-up finishes from the log what a crash between a receipt's append and its effects left.
  */
-export const settlementEffectsProcess = processManager<SettlementCtx, ReceiptState>({
+const settlementEffectsProcess = processManager<SettlementCtx, ReceiptState>({
   name: 'settlement-effects',
+  categories: ['receipt'],
   reactsTo: (e: Cause) => (RECEIPT_EVENT_TYPES as string[]).includes(e.type),
   stateOf: receiptOf,
   decide: settlementReactions,
 });
 
-export const settlementEffectsJob = (ctx: SettlementCtx, everyMs = 2000): ScheduledJob =>
-  settlementEffectsProcess.catchUpJob(ctx, { everyMs });
+export const startSettlementEffects = (ctx: SettlementCtx & { scheduler: Pick<Scheduler, 'register'> }) =>
+  startProcess(ctx, settlementEffectsProcess, { everyMs: 2000, inline: true });

@@ -11,24 +11,14 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { PayoutAnswer } from '../../infra/payouts/port.js';
 import { derivedEventId, nextId } from '../origin.js';
 import type { RunReceipt, SettlementCtx } from './cutoff.js';
-import { settlementEffectsProcess } from './effects.js';
 
-/** load → decide → append on one receipt, then its effects on the wallet and the pool. */
-export const runReceipt = async (
-  ctx: SettlementCtx,
+/** One command on one receipt; the one handler runs its effects on the wallet and the pool (effects.ts). */
+export const runReceipt = (
+  ctx: Pick<SettlementCtx, 'handle'>,
   receiptId: string,
   command: (s: ReceiptState) => ReceiptCommand | null,
   metadata: EventMetadata = {},
-) => {
-  const stream = receiptStream(receiptId);
-  const handled = await ctx.handle(receiptDecider, stream, command, { metadata });
-  const effects = await settlementEffectsProcess.inline(
-    ctx,
-    handled.events.map((e) => ({ ...e, streamId: stream })),
-    [[stream, { state: handled.state, version: handled.version }]],
-  );
-  return { ...handled, position: Math.max(handled.position, effects) };
-};
+) => ctx.handle(receiptDecider, receiptStream(receiptId), command, { metadata });
 
 /**
  * The internal ids of a receipt's n-th payout order follow from the receipt, so two runs creating it

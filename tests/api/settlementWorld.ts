@@ -1,4 +1,5 @@
 import { createHandle } from '../../commands/handle.js';
+import { startSettlementEffects } from '../../commands/settlement/effects.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import type { AppContext } from '../../app/context.js';
 import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
@@ -72,7 +73,11 @@ export const settlementWorld = (ctx: AppContext) => {
         return typeof value === 'function' ? value.bind(t) : value;
       },
     }) as EventStore;
-    return { ...ctx, store, handle: createHandle(store) };
+    const crashed = { ...ctx, store, handle: createHandle(store) };
+    // Its handler runs the receipt's effects inline on the failing store, as the service's does, so a crash
+    // may fall between a receipt's append and its effects; the catch-up stays the service's own.
+    startSettlementEffects({ ...crashed, scheduler: { register: () => {} } });
+    return crashed;
   };
 
   const simulator = () => ctx.providers.payouts as SimulatedPayoutProvider;

@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedEventId } from '../../../commands/origin.js';
+import { paymentStream } from '../../../domain/payment/events.js';
+import { paymentDecider } from '../../../domain/payment/payment.js';
 import { signInAdmin, signInClient } from '../../../tests/support/actors.js';
 import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
 import { call, onlineDriver, orderBody } from '../../../tests/support/orderFlows.js';
@@ -123,6 +126,38 @@ describe('payment webhook', () => {
     // Later redeliveries still answer 204 and append nothing.
     expect((await deliver('exchangepay', raw)).status).toBe(204);
     expect(await eventTypes(`payment-${payment.id}`)).toEqual(paymentEvents);
+  });
+
+  it('a delivery recorded but never applied (a crash in between) is applied once by the catch-up', async () => {
+    const { client, orderId, payment } = await exchangeIntent();
+    // The crash: the provider's event is on the payment's stream under the id the webhook gives it, and no
+    // reaction ran.
+    await t.service.ctx.handle(
+      paymentDecider,
+      paymentStream(payment.id),
+      {
+        type: 'RecordProviderEvent',
+        provider: 'exchangepay',
+        providerEventId: 'evt_crash',
+        eventType: 'payment.confirmed',
+        amountCents: payment.amount_cents,
+        now: new Date(),
+      },
+      { eventIds: () => derivedEventId('webhook/exchangepay', 'evt_crash'), react: false },
+    );
+    const order = () => api.get(`/orders/${orderId}`, client.token);
+    expect(must('GET order', await order(), 200).order.status).toBe('WAITING_FOR_PAYMENT');
+    // The provider's redelivery records nothing new and is still acknowledged.
+    const raw = confirmation('evt_crash', payment.provider_ref, payment.amount_cents);
+    expect((await deliver('exchangepay', raw)).status).toBe(204);
+    // The catch-up trails the head its previous run saw: the second run reaches the recorded event.
+    await t.service.ctx.scheduler.tick();
+    await t.service.ctx.scheduler.tick();
+    expect(must('GET order', await order(), 200).order.status).toBe('CONFIRMED');
+    const paymentEvents = await eventTypes(`payment-${payment.id}`);
+    expect(count(paymentEvents, 'PaymentProviderEventRecorded')).toBe(1);
+    expect(count(paymentEvents, 'PaymentConfirmed')).toBe(1);
+    expect(count(await eventTypes(`order-${orderId}`), 'OrderPaid')).toBe(1);
   });
 
   it('a forged or missing signature is 400 InvalidWebhook and changes nothing', async () => {
