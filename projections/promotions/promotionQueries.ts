@@ -36,7 +36,7 @@ export const toCampaign = (r: PromotionRow): Campaign => ({
 export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> =>
   db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
 
-export type GrantWithUser = PromotionGrantRow & { user_name: string | null; user_phone: string | null };
+export type GrantWithUser = PromotionGrantRow & { user_name: string | null; user_phone: string };
 
 /** Newest first, keyed by the grant id (ids grow with time). */
 export const grantsOf = async (
@@ -46,7 +46,8 @@ export const grantsOf = async (
 ): Promise<{ rows: GrantWithUser[]; hasMore: boolean }> => {
   const q = db
     .selectFrom('promotion_grants as g')
-    .leftJoin('users as u', 'u.id', 'g.user_id')
+    // A grant goes to a user who ordered, and users are never deleted: every grant has its user.
+    .innerJoin('users as u', 'u.id', 'g.user_id')
     .selectAll('g')
     .select(['u.name as user_name', 'u.phone as user_phone'])
     .where('g.promotion_id', '=', promotionId);

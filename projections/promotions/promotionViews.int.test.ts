@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promotionDecider, type PromotionCommand } from '../../domain/promotion/campaign.js';
 import { promotionStream } from '../../domain/promotion/events.js';
@@ -47,6 +48,9 @@ beforeAll(async () => {
     .addColumn('name', 'text')
     .addColumn('phone', 'text')
     .execute();
+  await sql`INSERT INTO users (id, name, phone) VALUES (5, 'Ana', '+584140000005'), (6, NULL, '+584140000006')`.execute(
+    t.db,
+  );
 });
 afterAll(() => t?.close());
 
@@ -103,6 +107,8 @@ describe('promotions read model', () => {
         id: 302,
         promotion_id: 43,
         user_id: 6,
+        user_name: null,
+        user_phone: '+584140000006',
         order_id: 906,
         audience: 'CLIENT',
         credit_scope: 'ORDERS',

@@ -136,7 +136,7 @@ const Grant = z.object({
 });
 const NOT_FOUND = { status: 404, description: 'PromotionNotFound' };
 
-const toGrant = (g: GrantWithUser) => ({
+const toGrant = (g: GrantWithUser): z.infer<typeof Grant> => ({
   id: g.id,
   user: { id: g.user_id, name: g.user_name, phone: g.user_phone },
   order_id: g.order_id,
