@@ -7,6 +7,7 @@ import type { SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
 import type { Handle } from './handle.js';
+import type { ReferenceData } from './referenceData.js';
 
 /**
  * What a command may be given. Each handler names the few it uses (`Pick<CommandDeps, 'handle' | 'clock'>`),
@@ -20,7 +21,9 @@ export interface CommandDeps {
   logger: Logger;
   /** Reads of other streams a decision takes as reference data. */
   store: EventStore;
-  /** Reference data (read models, id sequences). */
+  /** Other areas' records a decision reads, as functions (commands/referenceData.ts). */
+  reference: ReferenceData;
+  /** A command's own state-stored tables (OTP codes, chat, notifications), id sequences, checkpoints. */
   db: Db;
   providers: Providers;
   /** Plain SQL (rate limits). */

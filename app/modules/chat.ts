@@ -16,7 +16,7 @@ export const chatModule: AppModule = {
     channelsOf(ctx).register('chat.rooms.', async (actor, channel) => {
       const roomId = roomIdOfChannel(channel);
       if (roomId === null) return false;
-      return actor.role === 'ADMIN' ? mayAdminListen(ctx.db, actor, roomId) : mayAppUserListen(ctx.db, actor, roomId);
+      return actor.role === 'ADMIN' ? mayAdminListen(ctx.db, actor, roomId) : mayAppUserListen(ctx, actor, roomId);
     });
   },
   routes(ctx, router) {

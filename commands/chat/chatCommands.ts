@@ -13,7 +13,6 @@ import {
 } from '../../stores/chat/chatQueries.js';
 import type { CommandDeps } from '../deps.js';
 import type { Db, Trx } from '../../infra/db/database.js';
-import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import {
   channelOfRoom,
   claimConflictOf,
@@ -31,7 +30,7 @@ import {
  * Publishing is after commit and at most once, like the projectors' (a lost real-time frame, never a lost
  * message: the history is in the table).
  */
-export type ChatDeps = Pick<CommandDeps, 'db' | 'bus' | 'clock' | 'logger' | 'config'>;
+export type ChatDeps = Pick<CommandDeps, 'db' | 'reference' | 'bus' | 'clock' | 'logger' | 'config'>;
 
 const chatNotFound = (what = 'Chat room not found.') => notFound('ChatError', what);
 const notAMember = () => forbidden('ChatError', 'You are not a member of this chat.');
@@ -108,7 +107,7 @@ const roomView = async (db: Db, room: ChatRoom): Promise<RoomView> => ({
 
 /** Finds the order's room of this type, creating it when the order is inside the room's window. */
 export const resolveRoom = async (deps: ChatDeps, actor: Actor, orderId: number, type: RoomType): Promise<RoomView> => {
-  const order = await findOrderRow(deps.db, orderId);
+  const order = await deps.reference.order(orderId);
   if (!order) throw chatNotFound('Order not found.');
   if (!isAppMember(type, order, actor))
     throw forbidden(
@@ -146,7 +145,7 @@ export const resolveRoom = async (deps: ChatDeps, actor: Actor, orderId: number,
 const memberRoom = async (deps: ChatDeps, actor: Actor, roomId: number) => {
   const room = await findRoom(deps.db, roomId);
   if (!room) throw chatNotFound();
-  const order = await findOrderRow(deps.db, room.order_id);
+  const order = await deps.reference.order(room.order_id);
   if (!order) throw chatNotFound();
   if (!isAppMember(room.type, order, actor)) throw notAMember();
   return { room, order };
@@ -180,10 +179,14 @@ export const markRoomRead = async (deps: ChatDeps, actor: Actor, roomId: number)
 };
 
 /** Whether an app user may listen on a room's channel: the same membership as the REST routes. */
-export const mayAppUserListen = async (db: Db, actor: Actor, roomId: number): Promise<boolean> => {
-  const room = await findRoom(db, roomId);
+export const mayAppUserListen = async (
+  deps: Pick<ChatDeps, 'db' | 'reference'>,
+  actor: Actor,
+  roomId: number,
+): Promise<boolean> => {
+  const room = await findRoom(deps.db, roomId);
   if (!room) return false;
-  const order = await findOrderRow(db, room.order_id);
+  const order = await deps.reference.order(room.order_id);
   return order !== null && isAppMember(room.type, order, actor);
 };
 
@@ -216,7 +219,7 @@ const claimable = async (deps: ChatDeps, admin: Actor, roomId: number) => {
   const conflictWith = claimConflictOf(room, admin.id, deps.clock.now(), deps.config.SUPPORT_CLAIM_RACE_SECONDS * 1000);
   if (conflictWith === 'claimed_by_other') throw notYours();
   if (conflictWith === 'lost_race') throw lostRace();
-  const order = await findOrderRow(deps.db, room.order_id);
+  const order = await deps.reference.order(room.order_id);
   if (!order || !isWithinWindow(room.type, order.status)) throw badRequest('SupportError', 'The order is not active.');
 };
 

@@ -6,16 +6,11 @@ import { orderStream, type WaterType } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { PAYMENT_FORM, type PricingSettings } from '../../domain/pricing.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { billingSnapshotFor } from '../../stores/billing/billingQueries.js';
-import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
-import { activePaymentForm } from '../../stores/paymentForms/paymentFormQueries.js';
-import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 import { nextId } from '../origin.js';
 import { customerSlotFor, driverSlotFor } from './slots.js';
 import { nearestCityId } from '../../domain/city.js';
-import { cityCentres } from '../../infra/cities/cityCentres.js';
 
 /** Creating an order: reference data (method, rate, billing, credit) read once, then one decision. */
 
@@ -38,16 +33,16 @@ const newDeliveryPin = (): string => String(randomInt(0, 10_000)).padStart(4, '0
 
 /** 422 naming the field when the method is unknown or switched off, or the form is missing or inactive. */
 export const assertSelectableMethod = async (
-  ctx: Pick<CommandDeps, 'db'>,
+  ctx: Pick<CommandDeps, 'reference'>,
   paymentMethod: string,
   paymentFormId: number | null | undefined,
 ): Promise<number | null> => {
-  const method = await findPaymentMethod(ctx.db, paymentMethod);
+  const method = await ctx.reference.paymentMethod(paymentMethod);
   if (!method || !method.active) throw validationError({ paymentMethod: ['is not an available payment method'] });
   if (paymentMethod !== PAYMENT_FORM) return null;
   if (paymentFormId === undefined || paymentFormId === null)
     throw validationError({ paymentFormId: ['is required for PAYMENT_FORM'] });
-  if (!(await activePaymentForm(ctx.db, paymentFormId)))
+  if (!(await ctx.reference.activePaymentForm(paymentFormId)))
     throw validationError({ paymentFormId: ['is not an active payment form'] });
   return paymentFormId;
 };
@@ -74,7 +69,7 @@ export interface CreateOrderInput {
   orderId?: number;
 }
 
-type CreateDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & {
+type CreateDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db' | 'reference'> & {
   config: PricingConfig &
     Pick<CommandDeps['config'], 'BILLING_REQUIRED' | 'ORDER_BROADCAST_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
 };
@@ -86,9 +81,9 @@ type CreateDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'd
 export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, metadata?: EventMetadata) => {
   const now = ctx.clock.now();
   const paymentFormId = await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
-  const rate = await officialRateAt(ctx.db, now);
+  const rate = await ctx.reference.officialRate(now);
   if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
-  const snapshot = await billingSnapshotFor(ctx.db, input.clientId, input.billingProfileId, {
+  const snapshot = await ctx.reference.billingSnapshot(input.clientId, input.billingProfileId, {
     required: ctx.config.BILLING_REQUIRED,
   });
   const billing = snapshot && {
@@ -101,7 +96,7 @@ export const createOrder = async (ctx: CreateDeps, input: CreateOrderInput, meta
   // A fresh id names no stream yet: the decision needs no read of it.
   const fresh = input.orderId === undefined;
   const orderId = input.orderId ?? (await nextId(ctx.db, 'order_id_seq'));
-  const cityId = nearestCityId(await cityCentres(ctx.db), input);
+  const cityId = nearestCityId(await ctx.reference.cityCentres(), input);
   const credit = await loadState(ctx.store, creditStream(input.clientId), creditDecider);
   const reservations = [
     ...(input.surplus ? [driverSlotFor(ctx, input.surplus.driverId, orderId, metadata)] : []),

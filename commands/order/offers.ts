@@ -8,7 +8,7 @@ import { standingCounterOffer } from '../../domain/order/bidding.js';
 import type { AcceptOffer } from '../../domain/order/commands.js';
 import { orderDecider, type Order } from '../../domain/order/order.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { findDriver, type DriverRecord } from '../../projections/drivers/driverQueries.js';
+import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState, type Loaded } from '../handle.js';
 import { nextId } from '../origin.js';
@@ -17,7 +17,7 @@ import { driverSlotFor } from './slots.js';
 
 /** Bidding: a driver's offer, the client's acceptance or rejection. Each reads the order stream once. */
 
-type OfferDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db'> & {
+type OfferDeps = Pick<CommandDeps, 'handle' | 'clock' | 'logger' | 'store' | 'db' | 'reference'> & {
   config: Pick<CommandDeps['config'], 'OFFER_TTL_MINUTES' | 'PAYMENT_WINDOW_MINUTES'>;
 };
 
@@ -26,10 +26,10 @@ export const OFFER_POSITION_FRESH_MINUTES = 15;
 
 /** The bidding driver as the offer needs it, or 409 Conflict when the driver may not bid. */
 const eligibleDriver = async (
-  ctx: Pick<OfferDeps, 'db' | 'clock'>,
+  ctx: Pick<OfferDeps, 'reference' | 'clock'>,
   driverId: number | null | undefined,
 ): Promise<DriverRecord> => {
-  const driver = driverId ? await findDriver(ctx.db, driverId, ctx.clock.now()) : null;
+  const driver = driverId ? await ctx.reference.driver(driverId, ctx.clock.now()) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may bid.');
   if (!driver.isOnline) throw conflict('Conflict', 'Go online to bid.');
   return driver;
@@ -90,7 +90,7 @@ const acceptOffer = async (
 ) => {
   const order = loaded.state;
   const offer = order.offers[offerId];
-  const driver = await findDriver(ctx.db, offer.driverId, ctx.clock.now());
+  const driver = await ctx.reference.driver(offer.driverId, ctx.clock.now());
   if (!driver) throw conflict('Conflict', 'The driver is no longer available.');
   const credit = await loadState(ctx.store, creditStream(order.clientId), creditDecider);
   const kind = creditKindOf(order.surplusListingId);

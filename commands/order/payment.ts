@@ -14,7 +14,7 @@ import { assertSelectableMethod } from './create.js';
 
 /** PATCH /orders/{id}/payment-method. */
 export const changePaymentMethod = async (
-  ctx: Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db'>,
+  ctx: Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'reference'>,
   actor: Actor,
   input: { orderId: number; paymentMethod: string; paymentFormId: number | null | undefined },
   metadata?: EventMetadata,

@@ -28,14 +28,7 @@ import { PAYMENT_FORM } from '../../domain/pricing.js';
 import type { Actor } from '../../domain/actor.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { PaymentProviderError, PROVIDER_OF_METHOD, type DebitPayer } from '../../infra/payments/paymentProviders.js';
-import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
-import {
-  checkFormValues,
-  findPaymentForm,
-  type PaymentForm,
-  type ReportedValue,
-} from '../../stores/paymentForms/paymentFormQueries.js';
-import { findPaymentMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
+import { checkFormValues, type PaymentForm, type ReportedValue } from '../../stores/paymentForms/paymentFormQueries.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState, type Loaded } from '../handle.js';
 import { confirmPayment as confirmOrderPayment, reportPayment as reportOrderPayment } from '../order/payment.js';
@@ -48,7 +41,7 @@ import { nextId } from '../origin.js';
  * between the two is healed by the payments process manager (commands/payment/reactions.ts).
  */
 
-type PaymentDeps = Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db' | 'providers' | 'settle'> & {
+type PaymentDeps = Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db' | 'reference' | 'providers' | 'settle'> & {
   config: Pick<CommandDeps['config'], 'PAYMENT_WINDOW_MINUTES'>;
 };
 
@@ -179,10 +172,13 @@ const paymentRequestFor = async (ctx: PaymentDeps, order: Order, paymentId: numb
   const now = ctx.clock.now();
   const method = order.paymentMethod;
   const form =
-    method === PAYMENT_FORM && order.paymentFormId !== null ? await findPaymentForm(ctx.db, order.paymentFormId) : null;
+    method === PAYMENT_FORM && order.paymentFormId !== null
+      ? await ctx.reference.paymentForm(order.paymentFormId)
+      : null;
   if (method === PAYMENT_FORM && !form) throw unprocessable('Unprocessable', 'The order has no payment form.');
   const currency = currencyOf(form);
-  const rate = currency === 'VES' ? ((await officialRateAt(ctx.db, now))?.rateCents ?? order.officialRateCents) : null;
+  const rate =
+    currency === 'VES' ? ((await ctx.reference.officialRate(now))?.rateCents ?? order.officialRateCents) : null;
   const amountCents = order.pricing.clientChargedCents;
   let checkout: { providerRef: string; checkoutUrl: string } | null = null;
   if (method === EXCHANGE_PAY && amountCents > 0) {
@@ -235,7 +231,7 @@ export const requestPayment = async (
 ) => {
   const order = await loadOrder(ctx, orderId);
   if (!order || !isOwner(order, actor)) throw notFound('OrderNotFound', 'Order not found.');
-  const method = await findPaymentMethod(ctx.db, methodCode);
+  const method = await ctx.reference.paymentMethod(methodCode);
   if (!method) throw badRequest('PaymentError', 'Unknown payment method.');
   if (method.code !== order.paymentMethod) {
     throw badRequest(
@@ -437,11 +433,11 @@ export const failPayment = async (
 export const paymentFormOfOrder = async (ctx: PaymentDeps, actor: Actor, orderId: number) => {
   const order = ownOrder(await loadOrder(ctx, orderId), actor, 'not_found');
   assertWaiting(order, PAYMENT_FORM);
-  const form = order.paymentFormId === null ? null : await findPaymentForm(ctx.db, order.paymentFormId);
+  const form = order.paymentFormId === null ? null : await ctx.reference.paymentForm(order.paymentFormId);
   if (!form) throw unprocessable('Unprocessable', 'The order has no payment form.');
   const rateCents =
     form.currency === 'VES'
-      ? ((await officialRateAt(ctx.db, ctx.clock.now()))?.rateCents ?? order.officialRateCents)
+      ? ((await ctx.reference.officialRate(ctx.clock.now()))?.rateCents ?? order.officialRateCents)
       : null;
   return { order, form, rateCents };
 };
@@ -467,7 +463,7 @@ export const reportFormPayment = async (
     throw unprocessable('Unprocessable', 'There is no reportable charge.');
   let rateCents: number | null = null;
   if (p.currency === 'VES') {
-    const rate = await officialRateAt(ctx.db, ctx.clock.now());
+    const rate = await ctx.reference.officialRate(ctx.clock.now());
     if (!rate) throw unprocessable('ExchangeRateUnavailable', 'No official VES rate is in force.');
     rateCents = rate.rateCents;
   }

@@ -19,7 +19,6 @@ import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from './receiptNumbers.js';
@@ -27,7 +26,7 @@ import { loadSettlementConfig } from './settlementConfig.js';
 
 export type SettlementCtx = Pick<
   CommandDeps,
-  'db' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'
+  'db' | 'reference' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'
 >;
 
 /** What a run answers for each receipt it issued or moved. */
@@ -247,7 +246,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
   const now = ctx.clock.now();
   const config = await loadSettlementConfig(ctx);
   // Without an official rate no line can be paid in bolivars: nothing is reserved or issued.
-  const official = await officialRateAt(ctx.db, now);
+  const official = await ctx.reference.officialRate(now);
   if (!official)
     throw unprocessable(
       'ExchangeRateUnavailable',

@@ -10,14 +10,11 @@ import {
 import type { Actor } from '../../domain/actor.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { findDriver } from '../../projections/drivers/driverQueries.js';
-import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
-import { activeOrderOfDriver } from '../../projections/orders/orderQueries.js';
 import { loadState } from '../handle.js';
 import { assertSelectableMethod, createOrder, pricingSettingsOf } from '../order/create.js';
 import { nextId, SYSTEM } from '../origin.js';
 
-type Deps = Pick<CommandDeps, 'clock' | 'config' | 'db' | 'handle' | 'logger' | 'settle' | 'store'>;
+type Deps = Pick<CommandDeps, 'clock' | 'config' | 'db' | 'reference' | 'handle' | 'logger' | 'settle' | 'store'>;
 
 /** A listing's command through the one handler. */
 const onListing = (ctx: Deps, listingId: number, command: SurplusCommand, metadata?: EventMetadata) =>
@@ -39,9 +36,9 @@ export interface ListSurplusInput {
 /** POST /surplus: an approved driver without an active order publishes what is left in the tank. */
 export const listSurplus = async (ctx: Deps, actor: Actor, input: ListSurplusInput, metadata?: EventMetadata) => {
   const now = ctx.clock.now();
-  const driver = actor.driverId ? await findDriver(ctx.db, actor.driverId, now) : null;
+  const driver = actor.driverId ? await ctx.reference.driver(actor.driverId, now) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may publish surplus.');
-  const driverHasActiveOrder = (await activeOrderOfDriver(ctx.db, driver.driverId)) !== null;
+  const driverHasActiveOrder = await ctx.reference.driverHasActiveOrder(driver.driverId);
   const listingId = await nextId(ctx.db, 'surplus_listing_id_seq');
   const result = await onListing(
     ctx,
@@ -94,7 +91,7 @@ export const reserveSurplus = async (ctx: Deps, actor: Actor, input: ReserveSurp
   if (!isOpen(listing, ctx.clock.now()))
     throw conflict('Conflict', 'This listing is no longer available (sold, cancelled or expired).');
   await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
-  if (!(await officialRateAt(ctx.db, ctx.clock.now())))
+  if (!(await ctx.reference.officialRate(ctx.clock.now())))
     throw unprocessable('ExchangeRateUnavailable', 'No official VES exchange rate is in force.');
 
   const orderId = await nextId(ctx.db, 'order_id_seq');

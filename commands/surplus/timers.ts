@@ -3,7 +3,7 @@ import type { ScheduledJob } from '../../infra/scheduler.js';
 import { dueSurplusListings } from '../../projections/surplus/surplusQueries.js';
 import { expireSurplus } from './handlers.js';
 
-type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'config' | 'store' | 'db' | 'logger' | 'settle'>;
+type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'config' | 'store' | 'db' | 'reference' | 'logger' | 'settle'>;
 
 /**
  * ACTIVA → EXPIRADA once expires_at passes. The read model says what looks due; the decider, on the
