@@ -75,27 +75,30 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     if (!verified) return null;
     const { claims } = verified;
     const now = clock.now();
+    // The admin and the token's entry on the blacklist, if any, in one statement: every admin request pays it.
     const admin = await db
-      .selectFrom('admins')
+      .selectFrom('admins as a')
+      .leftJoin('jwt_blacklist as b', (join) => join.on('b.jti', '=', claims.jti))
       .select([
-        'id',
-        'name',
-        'super_admin',
-        'all_cities',
-        'city_ids',
-        'is_active',
-        'confirmed_at',
-        'tokens_valid_after',
+        'a.id',
+        'a.name',
+        'a.super_admin',
+        'a.all_cities',
+        'a.city_ids',
+        'a.is_active',
+        'a.confirmed_at',
+        'a.tokens_valid_after',
+        'b.usable_until',
+        'b.ended_by',
       ])
-      .where('id', '=', claims.adminId)
+      .where('a.id', '=', claims.adminId)
       .executeTakeFirst();
     if (!admin || !admin.is_active || !admin.confirmed_at) return null;
     if (admin.tokens_valid_after && claims.iatMs < new Date(admin.tokens_valid_after).getTime()) return null;
-    const listed = await db
-      .selectFrom('jwt_blacklist')
-      .select(['usable_until', 'ended_by'])
-      .where('jti', '=', claims.jti)
-      .executeTakeFirst();
+    const listed =
+      admin.usable_until === null || admin.ended_by === null
+        ? undefined
+        : { usable_until: admin.usable_until, ended_by: admin.ended_by };
     if (listed && now.getTime() > new Date(listed.usable_until).getTime()) return null;
     if (use === 'socket' && listed?.ended_by === 'logout') return null;
     if (verified.state === 'expired') {
