@@ -95,17 +95,15 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
       .executeTakeFirst();
     if (!admin || !admin.is_active || !admin.confirmed_at) return null;
     if (admin.tokens_valid_after && claims.iatMs < new Date(admin.tokens_valid_after).getTime()) return null;
-    const listed =
-      admin.usable_until === null || admin.ended_by === null
-        ? undefined
-        : { usable_until: admin.usable_until, ended_by: admin.ended_by };
-    if (listed && now.getTime() > new Date(listed.usable_until).getTime()) return null;
-    if (use === 'socket' && listed?.ended_by === 'logout') return null;
+    // On the blacklist (its columns are null otherwise), a token is refused once its grace has run out.
+    if (admin.usable_until !== null && now.getTime() > new Date(admin.usable_until).getTime()) return null;
+    const loggedOut = admin.ended_by === 'logout';
+    if (use === 'socket' && loggedOut) return null;
     if (verified.state === 'expired') {
       if (now.getTime() / 1000 - claims.oat > config.ADMIN_JWT_REFRESH_TTL_MINUTES * 60) return null;
       // A socket outlives its token's hour as long as the chain could still be renewed; a request renews it.
       if (use !== 'socket') {
-        if (listed?.ended_by === 'logout') return null;
+        if (loggedOut) return null;
         await invalidateJwt(db, config, claims, new Date(now.getTime() + graceMs), 'replaced');
         const fresh = await jwt.issue(admin.id, claims.oat);
         sendRenewedJwt(use.res, fresh.token);
@@ -113,7 +111,7 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     }
     if (use !== 'socket') {
       use.req.adminJwtClaims = claims;
-      use.req.adminJwtLoggedOut = listed?.ended_by === 'logout';
+      use.req.adminJwtLoggedOut = loggedOut;
     }
     return {
       id: admin.id,
