@@ -23,41 +23,10 @@ type SlotDeps = Pick<CommandDeps, 'store' | 'handle' | 'clock' | 'logger'>;
 const SLOT_ATTEMPTS = 8;
 
 /**
- * Whether the named order still holds the slot is read from that order's stream, so each attempt reads
- * the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
+ * Whether the named order still holds the slot is read from that order's stream, so each attempt of `take`
+ * reads the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
  * there: a slot that changed hands meanwhile is read and judged again here).
  */
-const takeSlot = async (
-  deps: SlotDeps,
-  streamId: string,
-  orderId: number,
-  holds: Holds,
-  busy: () => DomainError,
-  metadata?: EventMetadata,
-): Promise<void> => {
-  for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
-    const slot = await loadState(deps.store, streamId, slotDecider);
-    const { orderId: holder, takenAt } = slot.state;
-    if (holder === orderId) return;
-    if (holder !== null) {
-      const { state: held } = await loadState(deps.store, orderStream(holder), orderDecider);
-      if (holds(held, takenAt!, deps.clock.now())) throw busy();
-    }
-    try {
-      await deps.handle(
-        slotDecider,
-        streamId,
-        { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() },
-        { metadata, loaded: slot, attempts: 1 },
-      );
-      return;
-    } catch (err) {
-      if (!(err instanceof StreamBusy)) throw err;
-    }
-  }
-  throw busy();
-};
-
 const slot = (
   deps: SlotDeps,
   streamId: string,
@@ -66,7 +35,29 @@ const slot = (
   busy: () => DomainError,
   metadata?: EventMetadata,
 ): Reservation => ({
-  take: () => takeSlot(deps, streamId, orderId, holds, busy, metadata),
+  take: async () => {
+    for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
+      const current = await loadState(deps.store, streamId, slotDecider);
+      const { orderId: holder, takenAt } = current.state;
+      if (holder === orderId) return;
+      if (holder !== null) {
+        const { state: held } = await loadState(deps.store, orderStream(holder), orderDecider);
+        if (holds(held, takenAt!, deps.clock.now())) throw busy();
+      }
+      try {
+        await deps.handle(
+          slotDecider,
+          streamId,
+          { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() },
+          { metadata, loaded: current, attempts: 1 },
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof StreamBusy)) throw err;
+      }
+    }
+    throw busy();
+  },
   release: () =>
     deps
       .handle(slotDecider, streamId, { type: 'ReleaseSlot', orderId, at: deps.clock.now().toISOString() }, { metadata })
