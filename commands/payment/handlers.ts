@@ -481,6 +481,18 @@ export const reportFormPayment = async (
   return { paymentId: p.id, position: Math.max(ensured.position, held.position, r.position) };
 };
 
+/** The payment an admin reviews: 404 when unknown, 422 `refusal` when it is cash or no longer reviewable. */
+const paymentUnderReview = async (ctx: PaymentDeps, paymentId: number, refusal: string): Promise<Payment> => {
+  const p = await loadPayment(ctx, paymentId);
+  if (!p) throw notFound('NotFound', 'Payment not found.');
+  if (!isActionable(p))
+    throw unprocessable(
+      refusal,
+      p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`,
+    );
+  return p;
+};
+
 /** POST /admin/payments/{id}/approve. */
 export const approvePayment = async (
   ctx: PaymentDeps,
@@ -489,13 +501,7 @@ export const approvePayment = async (
   reason: string,
   metadata: EventMetadata,
 ) => {
-  const p = await loadPayment(ctx, paymentId);
-  if (!p) throw notFound('NotFound', 'Payment not found.');
-  if (!isActionable(p))
-    throw unprocessable(
-      'PaymentApprovalFailed',
-      p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`,
-    );
+  const p = await paymentUnderReview(ctx, paymentId, 'PaymentApprovalFailed');
   const position = await confirmLivePayment(
     ctx,
     p.id,
@@ -514,13 +520,7 @@ export const rejectPaymentByAdmin = async (
   reason: string,
   metadata: EventMetadata,
 ) => {
-  const p = await loadPayment(ctx, paymentId);
-  if (!p) throw notFound('NotFound', 'Payment not found.');
-  if (!isActionable(p))
-    throw unprocessable(
-      'PaymentRejectionFailed',
-      p.method === CASH_USD ? 'Cash is collected by the driver.' : `The payment is ${p.status}.`,
-    );
+  const p = await paymentUnderReview(ctx, paymentId, 'PaymentRejectionFailed');
   const position = await failPayment(ctx, p.id, { by: 'admin', adminId: actor.id, reason }, metadata);
   return { position };
 };
