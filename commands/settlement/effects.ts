@@ -72,3 +72,6 @@ const settlementEffectsProcess = processManager<SettlementCtx, ReceiptState>({
 
 export const startSettlementEffects = (ctx: SettlementCtx & { scheduler: Pick<Scheduler, 'register'> }) =>
   startProcess(ctx, settlementEffectsProcess, { everyMs: 2000, inline: true });
+
+/** The inline half alone, for a handler of its own (a test's, over a store that fails on purpose). */
+export const settlementEffectsReaction = (ctx: SettlementCtx) => settlementEffectsProcess.inlineReaction(ctx);

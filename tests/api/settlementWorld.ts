@@ -1,5 +1,5 @@
 import { createHandle } from '../../commands/handle.js';
-import { startSettlementEffects } from '../../commands/settlement/effects.js';
+import { settlementEffectsReaction } from '../../commands/settlement/effects.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import type { AppContext } from '../../app/context.js';
 import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
@@ -76,7 +76,7 @@ export const settlementWorld = (ctx: AppContext) => {
     const crashed = { ...ctx, store, handle: createHandle(store) };
     // Its handler runs the receipt's effects inline on the failing store, as the service's does, so a crash
     // may fall between a receipt's append and its effects; the catch-up stays the service's own.
-    startSettlementEffects({ ...crashed, scheduler: { register: () => {} } });
+    crashed.handle.register(settlementEffectsReaction(crashed));
     return crashed;
   };
 
