@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
 import { DomainError } from '../domain/errors.js';
-import type { AcceptOffer, CreateOrder, OrderCommand, PlaceOffer } from '../domain/order/commands.js';
+import type { CreateOrder, OrderCommand } from '../domain/order/commands.js';
 import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
 import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
 import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
-import { createOrderCommand } from '../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../tests/support/orderCommands.js';
 
 /** The one command handler against a real event store (in-memory PGlite). */
 
@@ -35,29 +35,8 @@ const adjust = (amountCents: number): CreditCommand => ({
 });
 
 const create: CreateOrder = createOrderCommand(1, at(0));
-const bid = (offerId: number, driverId: number): PlaceOffer => ({
-  type: 'PlaceOffer',
-  offerId,
-  driverId,
-  driverGrossCents: null,
-  estimatedMinutes: 10,
-  driverRemainingLiters: 5000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-});
-const accept = (offerId: number): AcceptOffer => ({
-  type: 'AcceptOffer',
-  offerId,
-  clientId: 7,
-  driverRemainingLiters: 5000,
-  driverBusy: false,
-  creditAvailableCents: 0,
-  now: at(2),
-  paymentExpiresAt: at(32),
-});
+const bid = (offerId: number, driverId: number) => placeOfferCommand(offerId, driverId, at(1));
+const accept = (offerId: number) => acceptOfferCommand(offerId, at(2));
 const orderHistory = (...commands: OrderCommand[]) => spec(orderDecider).history(commands);
 
 describe('the one command handler', () => {

@@ -8,7 +8,7 @@ import { orderViewsProjector } from '../../projections/orders/orderViews.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { toAdminView, toClientView, toDriverView, type OrderBundle } from './views.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * The three role views of an order, given the order's events through the orders projector:
@@ -37,30 +37,10 @@ const create = (orderId: number, over: Partial<CreateOrder> = {}): CreateOrder =
     ...over,
   });
 /** Offer ids are global in the read model: each order bids with its own (orderId × 100). */
-const bid = (orderId: number, over: Partial<PlaceOffer> = {}): OrderCommand => ({
-  type: 'PlaceOffer',
-  offerId: orderId * 100,
-  driverId: DRIVER,
-  driverGrossCents: null,
-  estimatedMinutes: 10,
-  driverRemainingLiters: 5000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-  ...over,
-});
-const accept = (orderId: number, creditAvailableCents = 0): OrderCommand => ({
-  type: 'AcceptOffer',
-  offerId: orderId * 100,
-  clientId: CLIENT,
-  driverRemainingLiters: 5000,
-  driverBusy: false,
-  creditAvailableCents,
-  now: at(2),
-  paymentExpiresAt: at(32),
-});
+const bid = (orderId: number, over: Partial<PlaceOffer> = {}): OrderCommand =>
+  placeOfferCommand(orderId * 100, DRIVER, at(1), over);
+const accept = (orderId: number, creditAvailableCents = 0): OrderCommand =>
+  acceptOfferCommand(orderId * 100, at(2), { clientId: CLIENT, creditAvailableCents });
 const paid: OrderCommand = { type: 'ConfirmPayment', paymentId: 50, now: at(3) };
 const start: OrderCommand = { type: 'StartTrip', driverId: DRIVER, now: at(4) };
 const deliver: OrderCommand = {

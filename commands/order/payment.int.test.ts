@@ -8,7 +8,7 @@ import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/stre
 import type { CommandDeps } from '../deps.js';
 import { createHandle } from '../handle.js';
 import { confirmPayment } from './payment.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /** The order's side of payments, as the payments area calls it, against a real event store (in-memory PGlite). */
 
@@ -20,32 +20,7 @@ const create: CreateOrder = createOrderCommand(1, at(0), {
   deliveryPin: '4821',
   cityId: 1,
 });
-const waiting: OrderCommand[] = [
-  create,
-  {
-    type: 'PlaceOffer',
-    offerId: 100,
-    driverId: 21,
-    driverGrossCents: null,
-    estimatedMinutes: 10,
-    driverRemainingLiters: 5000,
-    force: false,
-    driverLatitude: null,
-    driverLongitude: null,
-    now: at(1),
-    offerExpiresAt: at(11),
-  },
-  {
-    type: 'AcceptOffer',
-    offerId: 100,
-    clientId: 7,
-    driverRemainingLiters: 5000,
-    driverBusy: false,
-    creditAvailableCents: 0,
-    now: at(2),
-    paymentExpiresAt: at(32),
-  },
-];
+const waiting: OrderCommand[] = [create, placeOfferCommand(100, 21, at(1)), acceptOfferCommand(100, at(2))];
 
 let t: StreamsUnderTest;
 let ctx: Pick<CommandDeps, 'handle' | 'clock'>;

@@ -6,7 +6,7 @@ import { orderDecider, type OrderState } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import type { Cause, Send } from '../processManager.js';
 import { orderReactions } from './reactions.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * The order process manager's decisions: given the order and the
@@ -90,29 +90,16 @@ describe('order reactions', () => {
 
   it('redeems again over the new total when an offer at another price is accepted', () => {
     // Priced at 10000 with 10000 of credit; the accepted counter-offer is 11000, and 10600 is usable.
-    const bid: OrderCommand = {
-      type: 'PlaceOffer',
-      offerId: 100,
-      driverId: DRIVER,
+    const bid = placeOfferCommand(100, DRIVER, at(1), {
       driverGrossCents: 9900,
       estimatedMinutes: 20,
       driverRemainingLiters: 8000,
-      force: false,
-      driverLatitude: null,
-      driverLongitude: null,
-      now: at(1),
-      offerExpiresAt: at(11),
-    };
-    const accept: OrderCommand = {
-      type: 'AcceptOffer',
-      offerId: 100,
+    });
+    const accept = acceptOfferCommand(100, at(2), {
       clientId: CLIENT,
       driverRemainingLiters: 8000,
-      driverBusy: false,
       creditAvailableCents: 10600,
-      now: at(2),
-      paymentExpiresAt: at(32),
-    };
+    });
     const order = orderAfter(create({ creditAvailableCents: 10000 }), bid, accept);
     expect(order?.pricing).toMatchObject({ clientPaysCents: 11000, promoCreditCents: 10600, clientChargedCents: 400 });
     const credit = creditAfter(grant(10600), {

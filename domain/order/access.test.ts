@@ -2,38 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { errorOf, spec } from '../../tests/support/deciderSpec.js';
 import type { Actor } from '../actor.js';
 import { asAssignedDriver, asOwner, asOwnerOfOffer, partyOf, visibleOrder } from './access.js';
-import type { CreateOrder, OrderCommand } from './commands.js';
+import type { CreateOrder } from './commands.js';
 import { orderDecider, type Order } from './order.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /** Who may see and act on an order: decided on the state the command decides on. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const create: CreateOrder = createOrderCommand(1, at(0));
-const bid = (offerId: number, driverId: number): OrderCommand => ({
-  type: 'PlaceOffer',
-  offerId,
-  driverId,
-  driverGrossCents: null,
-  estimatedMinutes: 10,
-  driverRemainingLiters: 5000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-});
-const accepted: OrderCommand = {
-  type: 'AcceptOffer',
-  offerId: 10,
-  clientId: 7,
-  driverRemainingLiters: 5000,
-  driverBusy: false,
-  creditAvailableCents: 0,
-  now: at(2),
-  paymentExpiresAt: at(32),
-};
-const order = spec(orderDecider).givenCommands(create, bid(10, 21), bid(11, 22), accepted).state() as Order;
+const bid = (offerId: number, driverId: number) => placeOfferCommand(offerId, driverId, at(1));
+const order = spec(orderDecider)
+  .givenCommands(create, bid(10, 21), bid(11, 22), acceptOfferCommand(10, at(2)))
+  .state() as Order;
 
 const client: Actor = { id: 7, role: 'CLIENT' };
 const otherClient: Actor = { id: 8, role: 'CLIENT' };

@@ -9,7 +9,12 @@ import type { CreateOrder, OrderCommand, PlaceOffer } from './commands.js';
 import { decide, evolve, initialState, orderDecider } from './order.js';
 import type { Order, OrderState } from './order.js';
 import { PIN_MAX_ATTEMPTS, failureOf } from './trip.js';
-import { PRICING_SETTINGS as settings, createOrderCommand } from '../../tests/support/orderCommands.js';
+import {
+  PRICING_SETTINGS as settings,
+  acceptOfferCommand,
+  createOrderCommand,
+  placeOfferCommand,
+} from '../../tests/support/orderCommands.js';
 
 const T0 = Date.parse('2026-01-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
@@ -29,20 +34,9 @@ const createOrder = (over: Partial<CreateOrder> = {}): CreateOrder =>
     ...over,
   });
 
-const placeOffer = (over: Partial<PlaceOffer> = {}): PlaceOffer => ({
-  type: 'PlaceOffer',
-  offerId: 100,
-  driverId: DRIVER,
-  driverGrossCents: null,
-  estimatedMinutes: 20,
-  driverRemainingLiters: 8000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-  ...over,
-});
+/** Offer 100 from DRIVER, 20 minutes away with 8000 liters left: the tank covers the order's 5000. */
+const placeOffer = (over: Partial<PlaceOffer> = {}): PlaceOffer =>
+  placeOfferCommand(100, DRIVER, at(1), { estimatedMinutes: 20, driverRemainingLiters: 8000, ...over });
 
 const order = spec(orderDecider);
 const history = (...commands: OrderCommand[]): OrderEvent[] => order.history(commands);
@@ -51,16 +45,8 @@ const given = (...commands: OrderCommand[]): Order => order.fold(history(...comm
 const when = (state: OrderState, cmd: OrderCommand) => decide(cmd, state);
 const after = (state: OrderState, cmd: OrderCommand): Order => fold(evolve, state, decide(cmd, state))!;
 
-const accept = (offerId = 100, minutes = 2): OrderCommand => ({
-  type: 'AcceptOffer',
-  offerId,
-  clientId: CLIENT,
-  driverRemainingLiters: 8000,
-  driverBusy: false,
-  creditAvailableCents: 0,
-  now: at(minutes),
-  paymentExpiresAt: at(minutes + 30),
-});
+const accept = (offerId = 100, minutes = 2): OrderCommand =>
+  acceptOfferCommand(offerId, at(minutes), { clientId: CLIENT, driverRemainingLiters: 8000 });
 const confirmedCash = () => given(createOrder(), placeOffer(), accept());
 const inProgress = () =>
   given(createOrder(), placeOffer(), accept(), { type: 'StartTrip', driverId: DRIVER, now: at(3) });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { spec } from '../../tests/support/deciderSpec.js';
-import type { CreateOrder, OrderCommand } from './commands.js';
+import type { OrderCommand } from './commands.js';
 import { orderDecider, type Order } from './order.js';
 import { holdsCustomer, holdsDriver, SLOT_PENDING_MS, slotDecider } from './slots.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /** One active order per customer and per driver: the slot stream's decider and who still holds a slot. */
 
@@ -55,54 +56,10 @@ describe('the slot stream', () => {
   });
 });
 
-const create: CreateOrder = {
-  type: 'CreateOrder',
-  orderId: 1,
-  clientId: 7,
-  latitude: 10.48,
-  longitude: -66.9,
-  address: 'Av. Principal',
-  addressReference: null,
-  litersRequested: 1000,
-  waterPriceCents: 10000,
-  waterType: 'POTABLE',
-  paymentMethod: 'CASH_USD',
-  paymentFormId: null,
-  notes: null,
-  accessInstructions: null,
-  billing: null,
-  officialRateCents: 3650,
-  pricingSettings: { platformCommissionPrc: 10, clientSolidaryPrc: 1, driverSolidaryPrc: 1, platformSolidaryPrc: 0 },
-  creditAvailableCents: 0,
-  deliveryPin: '1234',
-  cityId: null,
-  now: at(0),
-  expiresAt: at(30),
-  surplus: null,
-};
-const bid = (driverId: number): OrderCommand => ({
-  type: 'PlaceOffer',
-  offerId: 10 + driverId,
-  driverId,
-  driverGrossCents: null,
-  estimatedMinutes: 10,
-  driverRemainingLiters: 5000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-});
-const accept = (driverId: number): OrderCommand => ({
-  type: 'AcceptOffer',
-  offerId: 10 + driverId,
-  clientId: 7,
-  driverRemainingLiters: 5000,
-  driverBusy: false,
-  creditAvailableCents: 0,
-  now: at(2),
-  paymentExpiresAt: at(32),
-});
+const create = createOrderCommand(1, at(0));
+/** Each driver bids with offer 10 + driverId. */
+const bid = (driverId: number) => placeOfferCommand(10 + driverId, driverId, at(1));
+const accept = (driverId: number) => acceptOfferCommand(10 + driverId, at(2));
 const orderAfter = (...commands: OrderCommand[]) =>
   spec(orderDecider)
     .givenCommands(...commands)

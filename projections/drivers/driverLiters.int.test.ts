@@ -7,7 +7,7 @@ import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { findDriver } from './driverQueries.js';
 import { driversMigrations, driversProjector } from './driversProjector.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * The drivers read model follows its drivers' orders (GET /me's driver block, and the remaining liters a
@@ -19,29 +19,8 @@ const create = (orderId: number, litersRequested: number): CreateOrder =>
   createOrderCommand(orderId, at(0), { litersRequested, waterPriceCents: 2500, deliveryPin: '4821', cityId: 1 });
 const taken = (orderId: number, driverId: number, litersRequested: number): OrderCommand[] => [
   create(orderId, litersRequested),
-  {
-    type: 'PlaceOffer',
-    offerId: orderId * 10,
-    driverId,
-    driverGrossCents: null,
-    estimatedMinutes: 10,
-    driverRemainingLiters: 10_000,
-    force: false,
-    driverLatitude: null,
-    driverLongitude: null,
-    now: at(1),
-    offerExpiresAt: at(11),
-  },
-  {
-    type: 'AcceptOffer',
-    offerId: orderId * 10,
-    clientId: 7,
-    driverRemainingLiters: 10_000,
-    driverBusy: false,
-    creditAvailableCents: 0,
-    now: at(2),
-    paymentExpiresAt: at(32),
-  },
+  placeOfferCommand(orderId * 10, driverId, at(1), { driverRemainingLiters: 10_000 }),
+  acceptOfferCommand(orderId * 10, at(2), { driverRemainingLiters: 10_000 }),
 ];
 
 let t: ProjectorUnderTest;

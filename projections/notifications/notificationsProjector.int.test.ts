@@ -5,7 +5,7 @@ import { orderDecider } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /**
  * Which inbox each event reaches: given a driver's and an order's events, then each user's notifications, oldest first.
@@ -24,29 +24,8 @@ const create = (orderId: number, clientId: number): CreateOrder =>
   });
 const confirmed = (orderId: number, clientId: number, driverId: number): OrderCommand[] => [
   create(orderId, clientId),
-  {
-    type: 'PlaceOffer',
-    offerId: orderId * 100,
-    driverId,
-    driverGrossCents: null,
-    estimatedMinutes: 10,
-    driverRemainingLiters: 8000,
-    force: false,
-    driverLatitude: null,
-    driverLongitude: null,
-    now: at(1),
-    offerExpiresAt: at(11),
-  },
-  {
-    type: 'AcceptOffer',
-    offerId: orderId * 100,
-    clientId,
-    driverRemainingLiters: 8000,
-    driverBusy: false,
-    creditAvailableCents: 0,
-    now: at(2),
-    paymentExpiresAt: at(32),
-  },
+  placeOfferCommand(orderId * 100, driverId, at(1), { driverRemainingLiters: 8000 }),
+  acceptOfferCommand(orderId * 100, at(2), { clientId, driverRemainingLiters: 8000 }),
 ];
 
 let t: ProjectorUnderTest;

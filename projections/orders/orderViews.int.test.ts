@@ -6,35 +6,15 @@ import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { orderViewMigrations } from './orderTables.js';
 import { orderViewsProjector } from './orderViews.js';
-import { createOrderCommand } from '../../tests/support/orderCommands.js';
+import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /** The orders projector on in-memory PGlite: given an order's events, then its row and its offers' rows. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const create = (orderId: number): CreateOrder => createOrderCommand(orderId, at(0));
-const bid = (offerId: number, driverId: number, driverGrossCents: number | null = null): OrderCommand => ({
-  type: 'PlaceOffer',
-  offerId,
-  driverId,
-  driverGrossCents,
-  estimatedMinutes: 10,
-  driverRemainingLiters: 5000,
-  force: false,
-  driverLatitude: null,
-  driverLongitude: null,
-  now: at(1),
-  offerExpiresAt: at(11),
-});
-const accept = (offerId: number): OrderCommand => ({
-  type: 'AcceptOffer',
-  offerId,
-  clientId: 7,
-  driverRemainingLiters: 5000,
-  driverBusy: false,
-  creditAvailableCents: 0,
-  now: at(2),
-  paymentExpiresAt: at(32),
-});
+const bid = (offerId: number, driverId: number, driverGrossCents: number | null = null): OrderCommand =>
+  placeOfferCommand(offerId, driverId, at(1), { driverGrossCents });
+const accept = (offerId: number): OrderCommand => acceptOfferCommand(offerId, at(2));
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
