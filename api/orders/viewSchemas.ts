@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
 import { OFFER_STATUSES, ORDER_STATUSES } from '../../domain/order/events.js';
+import { BREAKDOWN_CODES, BREAKDOWN_TYPES } from '../../domain/pricing.js';
 
 /**
  * The response schemas of the order views (api/orders/views.ts), for the OpenAPI document: one per
@@ -21,15 +22,8 @@ const usd = <N extends string>(...names: N[]) =>
 export const OrderStatus = z.enum(ORDER_STATUSES);
 
 export const BreakdownLine = z.object({
-  code: z.enum([
-    'base_price',
-    'client_solidary',
-    'driver_solidary',
-    'platform_solidary',
-    'platform_revenue',
-    'promo_credit',
-  ]),
-  type: z.enum(['charge', 'deduction', 'contribution', 'adjustment']),
+  code: z.enum(BREAKDOWN_CODES),
+  type: z.enum(BREAKDOWN_TYPES),
   amount_cents: z.number().int(),
   amount_usd: z.number(),
   applied_fee_prc: z.number().nullable(),
