@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { creditDecider } from '../../domain/credit/credit.js';
-import { creditStream, type CreditBucket } from '../../domain/credit/events.js';
+import { creditDecider, type AdjustCredit } from '../../domain/credit/credit.js';
+import { creditStream } from '../../domain/credit/events.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 
@@ -12,14 +12,7 @@ type Deps = Pick<CommandDeps, 'clock' | 'handle'>;
  */
 export const adjustCredit = async (
   ctx: Deps,
-  input: {
-    clientId: number;
-    adminId: number;
-    direction: 'CREDIT' | 'DEBIT';
-    scope: CreditBucket;
-    amountCents: number;
-    reason: string;
-  },
+  input: Omit<AdjustCredit, 'type' | 'now'>,
   metadata?: EventMetadata,
   eventId: string = randomUUID(),
 ) => {
