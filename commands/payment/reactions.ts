@@ -70,6 +70,17 @@ const REACTS_TO = new Set([
 const onPayment = (paymentId: number, command: CommandFor<PaymentCommand, PaymentState>, purpose: string) =>
   send(paymentDecider, paymentStream(paymentId), command, purpose);
 
+/** The payment confirmed once the order is paid (by the provider's news or on the order): once, whoever is first. */
+const confirmOnPayment = (paymentId: number, by: 'provider' | 'system', now: Date) =>
+  onPayment(
+    paymentId,
+    (s) =>
+      s && s.status !== 'CONFIRMED'
+        ? { type: 'ConfirmPayment', by, adminId: null, reason: null, providerReference: null, orderPaid: true, now }
+        : null,
+    'confirm',
+  );
+
 /**
  * A recorded provider event: a confirmation of the right amount confirms a live payment on the order first
  * (the arbiter: it refuses if the order moved on, and then nothing else happens), then on the payment; a
@@ -89,22 +100,7 @@ const providerEventReactions = (d: PaymentProviderEventRecordedData, p: Payment,
   if (d.amountCents !== p.amountCents) return [];
   return [
     send(orderDecider, orderStream(p.orderId), { type: 'ConfirmPayment', paymentId: p.id, now }, 'order-confirm'),
-    onPayment(
-      p.id,
-      (s) =>
-        s && s.status !== 'CONFIRMED'
-          ? {
-              type: 'ConfirmPayment',
-              by: 'provider',
-              adminId: null,
-              reason: null,
-              providerReference: null,
-              orderPaid: true,
-              now,
-            }
-          : null,
-      'confirm',
-    ),
+    confirmOnPayment(p.id, 'provider', now),
   ];
 };
 
@@ -140,24 +136,7 @@ export const paymentReactions = (e: Cause, { order, payment: p }: PaymentReactio
         ),
       ];
     case 'OrderPaid':
-      return [
-        onPayment(
-          data.paymentId!,
-          (s) =>
-            s && s.status !== 'CONFIRMED'
-              ? {
-                  type: 'ConfirmPayment',
-                  by: 'system',
-                  adminId: null,
-                  reason: null,
-                  providerReference: null,
-                  orderPaid: true,
-                  now,
-                }
-              : null,
-          'confirm',
-        ),
-      ];
+      return [confirmOnPayment(data.paymentId!, 'system', now)];
     case 'OrderDelivered':
       if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD || !p || p.method !== CASH_USD || !isLive(p))
         return [];
