@@ -3,8 +3,9 @@ import { conflict, DomainError, tooMany, unauthorized } from '../../domain/error
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { driverCommands } from '../driver/handlers.js';
+import { confirmPhoneCode } from './phoneCode.js';
 import { rateLimit } from './rateLimit.js';
-import { newOpaqueToken, newOtpCode, otpHash, sameHash, sha256 } from '../../infra/identity/secrets.js';
+import { newOpaqueToken, newOtpCode, otpHash, sha256 } from '../../infra/identity/secrets.js';
 
 type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'config' | 'db' | 'logger' | 'pool' | 'providers' | 'settle'>;
 
@@ -129,12 +130,8 @@ export const phoneAuth = (ctx: Deps) => {
       return { code, mocked: ctx.providers.sms.simulated && ctx.config.APP_ENV !== 'production' };
     },
 
-    /**
-     * Each try first claims one of the code's attempts atomically, so concurrent guesses cannot exceed
-     * OTP_MAX_ATTEMPTS; the last wrong guess kills the code. A right code is consumed once.
-     */
+    /** The code is checked and consumed by `confirmPhoneCode` (phoneCode.ts), then the user is found or made. */
     async verifyOtp(phone: string, code: string, app: AppKind, metadata: EventMetadata) {
-      const now = ctx.clock.now();
       if (rateLimited(ctx)) {
         const v = await verificationsPerPhone.hit(phone);
         if (!v.allowed)
@@ -142,33 +139,7 @@ export const phoneAuth = (ctx: Deps) => {
             retryAfterSeconds: v.retryAfterSeconds,
           });
       }
-      const invalid = () => unauthorized('InvalidOtp', 'The code is wrong or has expired.');
-      const claimed = await ctx.db
-        .updateTable('otp_codes')
-        .set({ attempts: sql`attempts + 1` })
-        .where('phone', '=', phone)
-        .where('attempts', '<', ctx.config.OTP_MAX_ATTEMPTS)
-        .where('expires_at', '>', now)
-        .returning(['code_hash', 'attempts'])
-        .executeTakeFirst();
-      if (!claimed) throw invalid();
-      if (!sameHash(claimed.code_hash, otpHash(secret, phone, code))) {
-        if (claimed.attempts >= ctx.config.OTP_MAX_ATTEMPTS) {
-          await ctx.db
-            .deleteFrom('otp_codes')
-            .where('phone', '=', phone)
-            .where('code_hash', '=', claimed.code_hash)
-            .execute();
-        }
-        throw invalid();
-      }
-      const consumed = await ctx.db
-        .deleteFrom('otp_codes')
-        .where('phone', '=', phone)
-        .where('code_hash', '=', claimed.code_hash)
-        .returning('phone')
-        .executeTakeFirst();
-      if (!consumed) throw invalid();
+      await confirmPhoneCode(ctx, phone, code);
 
       let user = await findUserByPhone(ctx, phone);
       let isNew = false;

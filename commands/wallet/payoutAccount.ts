@@ -4,7 +4,7 @@ import { payoutAccountProblem } from '../../domain/wallet/wallet.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { walletCommands } from './handlers.js';
-import { confirmPhoneCode } from './payoutOtp.js';
+import { confirmPhoneCode } from '../identity/phoneCode.js';
 
 type Deps = Pick<CommandDeps, 'handle' | 'clock' | 'store' | 'db' | 'config'>;
 

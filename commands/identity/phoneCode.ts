@@ -4,9 +4,10 @@ import type { CommandDeps } from '../deps.js';
 import { otpHash, sameHash } from '../../infra/identity/secrets.js';
 
 /**
- * Confirms a payout-account change with the code of POST /auth/otp/request sent to the caller's own
- * phone: the same rules as sign-in (a wrong guess spends one of the code's attempts, the
- * last one kills it, a right code is consumed once), but nobody is signed in. 401 InvalidOtp otherwise.
+ * Checks a code of POST /auth/otp/request against the one sent to `phone`, for sign-in and for a payout
+ * account's change. Each try first claims one of the code's attempts atomically, so concurrent guesses cannot
+ * exceed OTP_MAX_ATTEMPTS; the last wrong guess kills the code; a right code is consumed once. 401 InvalidOtp
+ * otherwise.
  */
 export const confirmPhoneCode = async (
   ctx: Pick<CommandDeps, 'db' | 'clock' | 'config'>,
