@@ -3,7 +3,7 @@ import { incidentDecider } from '../../domain/incident/incident.js';
 import type { Actor } from '../../domain/actor.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { partyOf } from '../../domain/order/access.js';
+import { partyOfOrder } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
@@ -19,16 +19,7 @@ export interface ReportIncidentInput {
 
 export const reportIncident = async (ctx: Deps, actor: Actor, input: ReportIncidentInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
-  const party = order
-    ? partyOf(
-        {
-          clientId: order.clientId,
-          driverId: order.driverId,
-          bidderIds: Object.values(order.offers).map((o) => o.driverId),
-        },
-        actor,
-      )
-    : null;
+  const party = order ? partyOfOrder(order, actor) : null;
   const incidentId = await nextId(ctx.db, 'incident_id_seq');
   const result = await ctx.handle(
     incidentDecider,

@@ -3,7 +3,7 @@ import { ratingDecider } from '../../domain/rating/rating.js';
 import type { Actor } from '../../domain/actor.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import { partyOf } from '../../domain/order/access.js';
+import { partyOfOrder } from '../../domain/order/access.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { loadState } from '../handle.js';
@@ -21,16 +21,7 @@ export interface RateDriverInput {
 /** The order is read from its stream, not the read model: whether it is delivered is decided on the truth. */
 export const rateDriver = async (ctx: Deps, actor: Actor, input: RateDriverInput, metadata?: EventMetadata) => {
   const { state: order } = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
-  const party = order
-    ? partyOf(
-        {
-          clientId: order.clientId,
-          driverId: order.driverId,
-          bidderIds: Object.values(order.offers).map((o) => o.driverId),
-        },
-        actor,
-      )
-    : null;
+  const party = order ? partyOfOrder(order, actor) : null;
   const ratingId = await nextId(ctx.db, 'rating_id_seq');
   const result = await ctx.handle(
     ratingDecider,

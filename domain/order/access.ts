@@ -21,7 +21,8 @@ export const partyOf = (
   return order.bidderIds.includes(driverId) ? 'BIDDER' : null;
 };
 
-const partyOfOrder = (s: Order, actor: Actor): Party =>
+/** The actor's part in an order as its stream holds it (its bidders are the drivers of its offers). */
+export const partyOfOrder = (s: Order, actor: Actor): Party =>
   partyOf(
     { clientId: s.clientId, driverId: s.driverId, bidderIds: Object.values(s.offers).map((o) => o.driverId) },
     actor,
