@@ -87,6 +87,16 @@ const attempt = (
   at,
 });
 const apply = (s: ReceiptState, c: ReceiptCommand) => when(s, c).reduce(evolveReceipt, s);
+/** An admin's retry of the receipt's payout as a second order, o2. */
+const retryAsO2: ReceiptCommand = {
+  type: 'RetryPayout',
+  payoutOrderId: 'o2',
+  recordId: 2,
+  idempotencyKey: 'k2',
+  provider: 'simulator',
+  at,
+  ...admin,
+};
 
 describe('settlement receipt', () => {
   it('is issued once: issuing again appends nothing', () => {
@@ -127,15 +137,7 @@ describe('settlement receipt', () => {
   it('a rejection is a business failure: retry is allowed and creates a new order, the old one stays FAILED', () => {
     const failed = apply(given(issue, order()), attempt('REJECTED'));
     expect(failed).toMatchObject({ status: 'FAILED', failureKind: 'business', failureReason: 'AC04' });
-    const retried = apply(failed, {
-      type: 'RetryPayout',
-      payoutOrderId: 'o2',
-      recordId: 2,
-      idempotencyKey: 'k2',
-      provider: 'simulator',
-      at,
-      ...admin,
-    });
+    const retried = apply(failed, retryAsO2);
     expect(retried.status).toBe('IN_PAYMENT');
     expect(retried.payoutOrders.map((o) => [o.id, o.status])).toEqual([
       ['o1', 'FAILED'],
@@ -162,19 +164,7 @@ describe('settlement receipt', () => {
       failureKind: 'deadline',
       failureReason: 'reconcile_deadline_exceeded',
     });
-    thenThrows(
-      () =>
-        when(failed, {
-          type: 'RetryPayout',
-          payoutOrderId: 'o2',
-          recordId: 2,
-          idempotencyKey: 'k2',
-          provider: 'simulator',
-          at,
-          ...admin,
-        }),
-      'RetryUnsafeDeadline',
-    );
+    thenThrows(() => when(failed, retryAsO2), 'RetryUnsafeDeadline');
     expect(apply(failed, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
   });
 
@@ -195,19 +185,7 @@ describe('settlement receipt', () => {
       });
       expect(late.payoutOrders[0]).toMatchObject({ status: 'SENT', lastError: 'AC04' });
       expect(late.payoutOrders[0].attempts.map((a) => a.result)).toEqual(['REJECTED']);
-      thenThrows(
-        () =>
-          when(late, {
-            type: 'RetryPayout',
-            payoutOrderId: 'o2',
-            recordId: 2,
-            idempotencyKey: 'k2',
-            provider: 'simulator',
-            at,
-            ...admin,
-          }),
-        'RetryUnsafeDeadline',
-      );
+      thenThrows(() => when(late, retryAsO2), 'RetryUnsafeDeadline');
       expect(when(late, attempt('REJECTED', 'o1', false))).toEqual([]);
       // The provider's confirmation is still what settles it.
       expect(apply(late, attempt('CONFIRMED', 'o1', false)).status).toBe('PAID');
@@ -218,19 +196,7 @@ describe('settlement receipt', () => {
     const s = given(issue, order());
     thenThrows(() => when(s, { type: 'Annul', reason: 'x', at, ...admin }), 'ReceiptNotFailed');
     thenThrows(() => when(s, { type: 'MarkExternal', reason: 'x', reference: 'r', at, ...admin }), 'ReceiptNotFailed');
-    thenThrows(
-      () =>
-        when(s, {
-          type: 'RetryPayout',
-          payoutOrderId: 'o2',
-          recordId: 2,
-          idempotencyKey: 'k2',
-          provider: 'simulator',
-          at,
-          ...admin,
-        }),
-      'ReceiptNotFailed',
-    );
+    thenThrows(() => when(s, retryAsO2), 'ReceiptNotFailed');
     thenThrows(() => when(given(), { type: 'Annul', reason: 'x', at, ...admin }), 'ReceiptNotFound');
   });
 
