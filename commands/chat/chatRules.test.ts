@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ORDER_STATUSES } from '../../domain/order/events.js';
 import { claimConflictOf, isAppMember, isWithinWindow, roomIdOfChannel } from './chatRules.js';
 
 describe('chat rules', () => {
@@ -28,17 +29,7 @@ describe('chat rules', () => {
     'opens client-driver rooms from CONFIRMED through DELIVERED ' +
       'and support rooms from WAITING_FOR_PAYMENT through ARRIVED',
     () => {
-      const statuses = [
-        'BROADCASTING',
-        'COUNTER_OFFERED',
-        'WAITING_FOR_PAYMENT',
-        'CONFIRMED',
-        'IN_PROGRESS',
-        'ARRIVED',
-        'DELIVERED',
-        'CANCELLED',
-        'EXPIRED',
-      ];
+      const statuses = ORDER_STATUSES;
       expect(statuses.filter((s) => isWithinWindow('ORDER_CLIENT_DRIVER', s))).toEqual([
         'CONFIRMED',
         'IN_PROGRESS',

@@ -1,6 +1,6 @@
 import { forbidden, validationError } from '../errors.js';
 import { PAYMENT_FORM, isCash, priceOrder, type Pricing } from '../pricing.js';
-import type { BiddingStatus, OrderStatus } from './events.js';
+import { BIDDING_STATUSES, type BiddingStatus, type OrderStatus } from './events.js';
 import type { Offer, Order } from './order.js';
 
 /** What the phases of an order share: its statuses and how an order is priced. */
@@ -11,8 +11,8 @@ import type { Offer, Order } from './order.js';
  */
 export type StatusGroup = readonly [OrderStatus, ...OrderStatus[]];
 
-/** Open to offers. */
-export const BIDDING: StatusGroup = ['BROADCASTING', 'COUNTER_OFFERED'];
+/** Open to offers (the events that may only happen then name their status from the same list). */
+export const BIDDING: StatusGroup = BIDDING_STATUSES;
 /** Over: the order no longer occupies its client. */
 export const TERMINAL: StatusGroup = ['DELIVERED', 'CANCELLED', 'EXPIRED'];
 /** Over without a delivery (an intent that did not convert). */
