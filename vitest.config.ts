@@ -13,7 +13,7 @@ export default defineConfig({
       'tests/**/*.test.ts',
     ],
     exclude: ['tests/perf/**', 'node_modules/**'],
-    globalSetup: ['tests/support/pgliteTemplates.globalSetup.ts'],
+    globalSetup: ['tests/support/testDatabases.globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -14,13 +14,14 @@ import { ProjectionRunner } from '../projections/runner.js';
 import { createInProcessBus } from '../infra/bus/inProcessBus.js';
 import type { Bus } from '../infra/bus/port.js';
 import { systemClock, type Clock } from '../infra/clock.js';
-import type { Config } from '../infra/config.js';
+import { embeddedDbDir, type Config } from '../infra/config.js';
 import type { Providers } from '../infra/providers.js';
 import type { AppContext, AppModule } from './context.js';
 import { createDb } from '../infra/db/database.js';
 import { migrateToLatest } from '../infra/db/migrate.js';
 import { waitForDatabase } from '../infra/db/waitForDatabase.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
+import { openEmbeddedPool } from '../infra/db/embeddedPostgres.js';
+import { createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../infra/eventStore/versioning.js';
@@ -45,8 +46,8 @@ export interface BuildOptions {
   /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
   abort?: AbortSignal;
   /**
-   * A database the caller opened (tests: PGlite from a migrated
-   * template) instead of the config's; the service closes it.
+   * A database the caller opened (tests: a copy of a migrated
+   * template database) instead of the config's; the service closes it.
    */
   pool?: SqlPool;
 }
@@ -61,12 +62,13 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export const openPool = async (config: Config): Promise<SqlPool> =>
+/** DATABASE_URL's server, else the embedded PostgreSQL, which stops when the pool ends. */
+export const openPool = async (config: Config, logger?: Logger): Promise<SqlPool> =>
   config.DATABASE_URL
     ? createPostgresPool(config.DATABASE_URL)
-    : createPgLitePool(config.PGLITE_DIR, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
+    : openEmbeddedPool({ dir: embeddedDbDir(config), logger });
 
-/** `inline`: read models the store applies in each append's transaction (PostgreSQL and PGlite only). */
+/** `inline`: read models the store applies in each append's transaction (PostgreSQL only). */
 export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
   const versioning = {
     schemas: EVENT_SCHEMAS,
@@ -104,7 +106,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const modules = options.modules ?? defaultModules;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
-  const pool = options.pool ?? (await openPool(config));
+  const pool = options.pool ?? (await openPool(config, logger));
   const db = createDb(pool);
   try {
     await waitForDatabase(pool, logger, { abort: options.abort });

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../infra/config.js';
 import { ALL_ROLES, buildService, type ProcessRole, type Service } from './composition.js';
 import { DirectoryLocked } from '../infra/db/directoryLock.js';
+import { EmbeddedStartFailed, EmbeddedUnsupported } from '../infra/db/embeddedPostgres.js';
 import { StartAborted } from '../infra/db/waitForDatabase.js';
 
 // Past the HTTP drain (SHUTDOWN_TIMEOUT_MS), projectors, bus and pools get this long before we give up.
@@ -74,7 +75,12 @@ const main = async () => {
 main().catch((err) => {
   if (err instanceof StartAborted) {
     process.exit(0);
-  } else if (err instanceof ConfigError || err instanceof DirectoryLocked) {
+  } else if (
+    err instanceof ConfigError ||
+    err instanceof DirectoryLocked ||
+    err instanceof EmbeddedUnsupported ||
+    err instanceof EmbeddedStartFailed
+  ) {
     console.error(err.message);
   } else {
     console.error('Start-up failed:', err instanceof Error ? err.message : err);

@@ -14,7 +14,10 @@ export const ConfigSchema = z.object({
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DIR: z.string().default('./data/pglite'),
+  /** The embedded PostgreSQL's data directory (DATABASE_URL unset); `memory://` makes a temporary one. */
+  EMBEDDED_DB_DIR: z.string().optional(),
+  /** The earlier name of EMBEDDED_DB_DIR, still read when that is unset. */
+  PGLITE_DIR: z.string().optional(),
   ESDB_URL: z.string().optional(),
   NATS_URL: z.string().optional(),
   BUS_SUBJECT_PREFIX: z.string().default(''),
@@ -116,11 +119,6 @@ export const ConfigSchema = z.object({
   // ops (#13)
   /** /ready fails "projections" only when the oldest event some projector has not applied is older than this. */
   READY_MAX_PROJECTION_LAG_MS: intSetting(5000),
-  /**
-   * PGlite's shared_buffers in MB: the embedded store is one
-   * connection, PostgreSQL's 128 MB default is mostly idle there.
-   */
-  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).default(16),
   // --- #14 apicontract ---
   /**
    * Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this
@@ -148,6 +146,10 @@ export const ConfigSchema = z.object({
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** The embedded PostgreSQL's directory: EMBEDDED_DB_DIR, else the older PGLITE_DIR, else ./data/postgres. */
+export const embeddedDbDir = (config: Config): string =>
+  config.EMBEDDED_DB_DIR ?? config.PGLITE_DIR ?? './data/postgres';
 
 export class ConfigError extends Error {}
 

@@ -63,11 +63,9 @@ export const messagesOf = async (
  * together, and PostgreSQL replays its log in order, so a crash can only lose the last few batches whole:
  * the runner finds the older checkpoint and applies those events again. Waiting for the disk (several ms
  * per commit on a busy machine) bought nothing: the events themselves are appended with a synchronous
- * commit. On PostgreSQL each projector's batches run on a session of their own with this set once; PGlite's
- * one connection is everyone's, so there it is set for each batch's transaction alone.
+ * commit. Each projector's batches run on a session of their own with this set once.
  */
 const ASYNC_COMMIT = 'SET synchronous_commit TO OFF';
-const relaxDurability = (trx: Trx) => sql`SET LOCAL synchronous_commit TO OFF`.execute(trx);
 
 /** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
 export class CheckpointMoved extends Error {
@@ -267,11 +265,6 @@ export class ProjectionRunner {
 
   private async claimLeadership(): Promise<void> {
     if (this.deps.lead === false) return;
-    if (this.deps.pool.kind === 'pglite') {
-      // One process owns an embedded database: it leads every projector.
-      for (const s of this.states) s.leader = true;
-      return;
-    }
     if (this.leaderClient?.broken) this.loseLeadership();
     this.leaderClient ??= await this.deps.pool.connect();
     for (const s of this.states) {
@@ -337,8 +330,7 @@ export class ProjectionRunner {
    * One batch for every projector this instance leads that is not applying one already; true when it
    * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing.
    * Only projectors with events to handle open a transaction; the others' checkpoints move in one
-   * statement. The projectors' batches run side by side (each on its own connection on PostgreSQL; PGlite
-   * queues them on its one connection), which is safe because a projector reads and writes only its own
+   * statement. The projectors' batches run side by side, each on its own connection, which is safe because a projector reads and writes only its own
    * tables; and the loop does not wait for the slowest before the others apply what the log shows. On
    * PostgreSQL a batch in flight is a writing transaction, so the log shows nothing appended after it
    * began until it commits (docs/decisions/0002-all-reader-visibility.md): a slow batch still delays what comes next.
@@ -370,17 +362,10 @@ export class ProjectionRunner {
   private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
     const emitted: BusMessage[] = [];
     try {
-      if (this.deps.pool.kind === 'pglite') {
-        await this.deps.db.transaction().execute(async (trx) => {
-          await relaxDurability(trx);
-          await applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m));
-        });
-      } else {
-        const { db } = await this.sessionOf(s);
-        await db
-          .transaction()
-          .execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
-      }
+      const { db } = await this.sessionOf(s);
+      await db
+        .transaction()
+        .execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
     } catch (err) {
       if (s.session?.client.broken) this.dropSession(s);
       if (err instanceof CheckpointMoved) {

@@ -5,7 +5,7 @@ import { systemClock } from '../../infra/clock.js';
 import { ConfigError, loadConfig } from '../../infra/config.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool } from '../../infra/db/sqlPool.js';
+import { openPool } from '../composition.js';
 import { migrationsOf } from '../modules.js';
 
 const Args = z.object({
@@ -17,7 +17,7 @@ const Args = z.object({
 /**
  * `npm run admin:create -- --email a@b.co --password '…' [--name 'Ana']`: the first super admin
  * (confirmed, all cities) in the configured database, as ADMIN_BOOTSTRAP_* does at start. With the
- * embedded database, stop the service first (PGlite has one owner).
+ * embedded database, stop the service first (its directory has one owner).
  */
 const main = async () => {
   const { values } = parseArgs({
@@ -31,9 +31,7 @@ const main = async () => {
     );
   }
   const config = loadConfig();
-  const pool = config.DATABASE_URL
-    ? await createPostgresPool(config.DATABASE_URL)
-    : await createPgLitePool(config.PGLITE_DIR);
+  const pool = await openPool(config);
   const db = createDb(pool);
   try {
     await migrateToLatest(db, migrationsOf());

@@ -9,8 +9,8 @@ import { migrationsOf, modules } from '../modules.js';
 
 /**
  * `npm run projections:rebuild [-- name…]`: replays the log into fresh tables for the named projectors
- * (all when none is named) and swaps them in while the service keeps running. On the embedded PGlite
- * database, stop the service first: PGlite serves one process.
+ * (all when none is named) and swaps them in while the service keeps running. On the embedded
+ * database, stop the service first: its directory has one owner.
  */
 const main = async () => {
   const { positionals } = parseArgs({ allowPositionals: true });

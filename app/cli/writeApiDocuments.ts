@@ -14,7 +14,7 @@ const main = async () => {
     config: loadConfig({
       APP_ENV: 'development',
       LOG_LEVEL: 'silent',
-      PGLITE_DIR: 'memory://',
+      EMBEDDED_DB_DIR: 'memory://',
       HOST: '127.0.0.1',
       DEVELOPMENT_RATE_VES: '0',
     }),

@@ -37,7 +37,7 @@ export interface RunReceipt {
   status: string;
 }
 
-/** Drivers issued side by side on PostgreSQL (PGlite has one connection: one at a time). */
+/** Drivers issued side by side, each on a connection of its own. */
 const CUTOFF_CONCURRENCY = 4;
 
 const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
@@ -302,9 +302,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     }
   };
   // Every worker stops before the run answers, even when one fails: no half of a run outlives it.
-  const settled = await Promise.allSettled(
-    Array.from({ length: ctx.config.DATABASE_URL ? CUTOFF_CONCURRENCY : 1 }, guarded),
-  );
+  const settled = await Promise.allSettled(Array.from({ length: CUTOFF_CONCURRENCY }, guarded));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return out;

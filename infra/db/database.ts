@@ -15,6 +15,6 @@ export type Trx = Transaction<Database>;
 
 export const createDb = (pool: SqlPool): Db =>
   new Kysely<Database>({
-    // Kysely drives our pool through the pg pool surface; PGlite needs no cursor support here.
+    // Kysely drives our pool through the pg pool surface.
     dialect: new PostgresDialect({ pool: pool as never }),
   });

@@ -10,7 +10,7 @@ describe('lockDirectory', () => {
   const dirOf = () => {
     const root = mkdtempSync(join(tmpdir(), 'lock-'));
     roots.push(root);
-    return join(root, 'pglite');
+    return join(root, 'postgres');
   };
   afterEach(() => roots.splice(0).forEach((r) => rmSync(r, { recursive: true, force: true })));
 
@@ -27,7 +27,7 @@ describe('lockDirectory', () => {
     const dir = dirOf();
     writeFileSync(lockPathOf(dir), `${process.ppid}\n`);
     expect(() => lockDirectory(dir)).toThrow(DirectoryLocked);
-    expect(() => lockDirectory(dir)).toThrow(`PGLITE_DIR ${dir} is in use by process ${process.ppid}`);
+    expect(() => lockDirectory(dir)).toThrow(`The embedded database ${dir} is in use by process ${process.ppid}`);
     expect(readFileSync(lockPathOf(dir), 'utf8').trim()).toBe(String(process.ppid));
   });
 

@@ -7,7 +7,9 @@ export class DirectoryLocked extends Error {
     readonly dir: string,
     readonly ownerPid: number,
   ) {
-    super(`PGLITE_DIR ${dir} is in use by process ${ownerPid}; stop it first (lock file ${lockPathOf(dir)})`);
+    super(
+      `The embedded database ${dir} is in use by process ${ownerPid}; stop it first (lock file ${lockPathOf(dir)})`,
+    );
     this.name = 'DirectoryLocked';
   }
 }
@@ -17,7 +19,7 @@ export interface DirectoryLock {
   release(): void;
 }
 
-/** Beside the directory, not inside it: PGlite owns the directory's contents. */
+/** Beside the directory, not inside it: PostgreSQL owns the directory's contents. */
 export const lockPathOf = (dir: string): string => `${resolve(dir)}.lock`;
 
 const isAlive = (pid: number): boolean => {
@@ -40,8 +42,8 @@ const readOwner = (path: string): number | null => {
 };
 
 /**
- * PGlite is one process's database: a second process on the same directory hands out the same ids and
- * leaves files that no longer open. The lock file holds the owner's pid and is created atomically
+ * The embedded database is one service's: a second service would stop the first one's PostgreSQL as a
+ * stale one, or run its migrations and jobs beside it. The lock file holds the owner's pid and is created atomically
  * (O_EXCL). A lock whose pid is dead, or is our own pid (a container restarted as PID 1 again), is stale
  * and taken over. Two processes taking over the same stale lock in the same instant are not told apart;
  * the lock is for the operator's mistake of a second start, not for a race between supervisors.

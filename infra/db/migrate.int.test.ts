@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from './database.js';
 import { migrateToLatest } from './migrate.js';
-import { pgLiteFrom } from '../../tests/support/pgliteTemplates.js';
+import { testDatabase } from '../../tests/support/testDatabases.js';
 
 describe('migrateToLatest', () => {
   it('names the migration that failed', async () => {
-    const db = createDb(await pgLiteFrom('empty'));
+    const db = createDb(await testDatabase('empty'));
     try {
       await expect(
         migrateToLatest(db, {
@@ -20,7 +20,7 @@ describe('migrateToLatest', () => {
   });
 
   it('says the migrations could not run when none failed by itself, instead of an empty name', async () => {
-    const db = createDb(await pgLiteFrom('empty'));
+    const db = createDb(await testDatabase('empty'));
     // Kysely fails before running any migration (here: reading the list), so no result names one.
     await expect(
       migrateToLatest(

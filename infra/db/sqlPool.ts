@@ -1,13 +1,6 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { asUnavailable, isConnectionLoss } from './databaseUnavailable.js';
-import { lockDirectory } from './directoryLock.js';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -23,11 +16,12 @@ export interface SqlClient {
 }
 
 /**
- * The smallest surface that both a `pg` pool and embedded PGlite can offer: Kysely's PostgresDialect
- * accepts it as its pool, and the event store uses it directly for the SQL that Kysely does not model.
+ * The surface of a `pg` pool that we use: Kysely's PostgresDialect accepts it as its pool, and the event
+ * store uses it directly for the SQL that Kysely does not model. The embedded default is a `pg` pool too,
+ * on a PostgreSQL cluster of its own (infra/db/embeddedPostgres.ts).
  */
 export interface SqlPool {
-  readonly kind: 'postgres' | 'pglite';
+  readonly kind: 'postgres';
   connect(): Promise<SqlClient>;
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   end(): Promise<void>;
@@ -120,96 +114,6 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
       }
     },
     end: () => pool.end(),
-  };
-};
-
-/** Runs infra/db/pgliteInitdb in a child node (same loader flags: .ts under tsx, .js when built). */
-const initdbInChild = async (dir: string): Promise<void> => {
-  const script = fileURLToPath(new URL(`./pgliteInitdb${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-  await promisify(execFile)(process.execPath, [...process.execArgv, script, dir], { timeout: 300_000 });
-};
-
-export type PgLitePool = SqlPool & { db: PGlite };
-
-/**
- * PGlite is a single connection: a transaction must own it from BEGIN to COMMIT, so `connect()` hands
- * it out to one caller at a time and queues the rest. `loadDataDir` (a `dumpDataDir` tarball) starts an
- * in-memory database from a copy instead of initdb: tests start hundreds of databases.
- */
-export const createPgLitePool = async (
-  dir: string,
-  { sharedBuffersMb = 16, loadDataDir }: { sharedBuffersMb?: number; loadDataDir?: Blob } = {},
-): Promise<PgLitePool> => {
-  const inMemory = dir.startsWith('memory://');
-  if (!inMemory) mkdirSync(dir, { recursive: true });
-  const lock = inMemory ? null : lockDirectory(dir);
-  let db: PGlite;
-  try {
-    if (!inMemory && !existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir);
-    db = await PGlite.create(dir, {
-      loadDataDir,
-      parsers: { 20: (v: string) => Number(v) },
-      // PostgreSQL's default 128 MB of shared buffers is most of a fresh store's memory; one connection
-      // over a small database does not need it (docs/decisions/0027-operations.md).
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
-    });
-  } catch (err) {
-    lock?.release();
-    throw err;
-  }
-  let tail: Promise<void> = Promise.resolve();
-  const acquire = (): Promise<() => void> => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const ready = tail.then(() => release);
-    tail = tail.then(() => held);
-    return ready;
-  };
-  const run = async <R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
-    const r = await db.query<R>(sql, params as unknown[]);
-    return {
-      rows: r.rows,
-      rowCount: r.affectedRows ?? r.rows.length,
-      command: sql.trimStart().split(/\s/, 1)[0].toUpperCase(),
-    };
-  };
-  let closed = false;
-  return {
-    kind: 'pglite',
-    db,
-    async connect() {
-      const release = await acquire();
-      let released = false;
-      return {
-        query: run,
-        broken: false,
-        release: () => {
-          if (!released) {
-            released = true;
-            release();
-          }
-        },
-      };
-    },
-    async query(sql, params) {
-      const release = await acquire();
-      try {
-        return await run(sql, params);
-      } finally {
-        release();
-      }
-    },
-    async end() {
-      if (closed) return;
-      closed = true;
-      const release = await acquire();
-      try {
-        await db.close();
-      } finally {
-        release();
-        lock?.release();
-      }
-    },
   };
 };
 

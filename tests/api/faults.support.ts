@@ -1,6 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { lockPathOf } from '../../infra/db/directoryLock.js';
 import type { TestResponse, TestService } from '../support/testService.js';
 
 /** Fault tests drive the service as an operator does: as a child process, from outside. */
@@ -98,6 +102,42 @@ export const spawnService = (
       request(baseUrl, method, path, options),
   } as unknown as TestService;
   return { child, port, output: () => output, exited, client };
+};
+
+/**
+ * A directory for an embedded cluster: open to the `postgres` user that the cluster runs as under root
+ * (mkdtemp makes it private to us).
+ */
+export const embeddedDataDir = (prefix: string): string => {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(root, 0o755);
+  return join(root, 'data');
+};
+
+/**
+ * Removes an embedded cluster's directory and its lock, first stopping the postmaster that a SIGKILLed
+ * service left running on it (its postmaster.pid): no test leaves a PostgreSQL behind.
+ */
+export const removeEmbeddedDir = async (dir: string): Promise<void> => {
+  let pid = NaN;
+  try {
+    pid = Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
+  } catch {
+    // No cluster running there.
+  }
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGQUIT');
+      for (;;) {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } catch {
+      // Gone.
+    }
+  }
+  rmSync(dirname(dir), { recursive: true, force: true });
+  rmSync(lockPathOf(dir), { force: true });
 };
 
 export const waitUntil = async (

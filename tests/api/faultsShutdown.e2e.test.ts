@@ -1,14 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockPathOf } from '../../infra/db/directoryLock.js';
-import { createPgLitePool } from '../../infra/db/sqlPool.js';
+import { openEmbeddedPool } from '../../infra/db/embeddedPostgres.js';
 import { signInClient, type SignedInUser } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import { freshDatabaseUrl } from '../support/testService.js';
-import { freePort, request, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
+import {
+  embeddedDataDir,
+  freePort,
+  removeEmbeddedDir,
+  request,
+  spawnService,
+  waitForHealth,
+  waitUntil,
+  type ChildService,
+} from './faults.support.js';
 
 /**
  * Issue #13, fault 4: SIGTERM under steady keep-alive traffic. Every request the service read is
@@ -26,10 +31,7 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       service.child.kill('SIGKILL');
       await service.exited;
     }
-    if (dir) {
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(lockPathOf(dir), { force: true });
-    }
+    if (dir) await removeEmbeddedDir(dir);
     await dropDatabase?.();
     service = dir = dropDatabase = undefined;
   });
@@ -38,14 +40,14 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
   /** The embedded store in a directory, read back once the service is gone; or a fresh PostgreSQL database. */
   const backends: [string, () => Promise<{ env: Record<string, string>; committed: () => Promise<Committed> }>][] = [
     [
-      'PGlite',
+      'the embedded PostgreSQL',
       async () => {
-        const d = join(mkdtempSync(join(tmpdir(), 'pglite-drain-')), 'data');
+        const d = embeddedDataDir('embedded-drain-');
         dir = d;
         return {
-          env: { PGLITE_DIR: d },
+          env: { EMBEDDED_DB_DIR: d },
           committed: async () => {
-            const pool = await createPgLitePool(d);
+            const pool = await openEmbeddedPool({ dir: d });
             try {
               return (await pool.query<Committed[number]>(COMMITTED_SQL)).rows;
             } finally {

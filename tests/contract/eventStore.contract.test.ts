@@ -30,7 +30,7 @@ const readAllThrough = async (store: EventStore, from: number, limit: number, th
   }
 };
 import { freshDatabaseUrl } from '../support/testService.js';
-import { pgLiteFrom } from '../support/pgliteTemplates.js';
+import { testDatabase } from '../support/testDatabases.js';
 
 interface Harness {
   store: EventStore;
@@ -353,9 +353,9 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
   }, 240_000);
 };
 
-describe('EventStore contract: PGlite', () => {
+describe('EventStore contract: embedded PostgreSQL', () => {
   eventStoreContract(async () => {
-    const pool = await pgLiteFrom('empty');
+    const pool = await testDatabase('empty');
     const db = createDb(pool);
     await migrateToLatest(db, eventStoreMigrations);
     const store = createPostgresEventStore(pool, { pollMs: 50 });

@@ -10,7 +10,7 @@ import type { EventStore, RecordedEvent } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../../projections/migrations.js';
-import { pgLiteFrom } from '../support/pgliteTemplates.js';
+import { testDatabase } from '../support/testDatabases.js';
 import { projector, type Projector } from '../../projections/projector.js';
 import { catchUpInlineProjections, inlineProjection, inlineProjectionMigrations } from '../../projections/inline.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
@@ -136,9 +136,9 @@ const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omi
 
 const backends: { name: string; open(names: string[]): Promise<Env> }[] = [
   {
-    name: 'pglite',
+    name: 'embedded',
     async open(names) {
-      return open(await pgLiteFrom('empty'), names);
+      return open(await testDatabase('empty'), names);
     },
   },
 ];

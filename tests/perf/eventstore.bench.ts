@@ -4,7 +4,8 @@ import pg from 'pg';
 import { createInProcessBus } from '../../infra/bus/inProcessBus.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPgLitePool, createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { startEmbeddedPostgres } from '../../infra/db/embeddedPostgres.js';
+import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
@@ -64,11 +65,13 @@ interface Target {
   drop(): Promise<void>;
 }
 
-const pgliteTarget = async (): Promise<Target> => {
-  const pool = await createPgLitePool('memory://');
-  // Several pools on an embedded database would be several databases: every caller shares the one.
-  const shared: SqlPool = { ...pool, end: async () => undefined };
-  return { label: 'PGlite (in memory, 1 connection)', pool: async () => shared, drop: () => pool.end() };
+const embeddedTarget = async (): Promise<Target> => {
+  const cluster = await startEmbeddedPostgres({ dir: 'memory://' });
+  return {
+    label: 'embedded PostgreSQL (temporary cluster)',
+    pool: async (max) => createPostgresPool(cluster.url(), max),
+    drop: () => cluster.stop(),
+  };
 };
 
 const reachable = async (url: string): Promise<boolean> => {
@@ -335,7 +338,7 @@ const replay = async (pool: SqlPool, db: Db, head: number, isPostgres: boolean):
       logger: createLogger('silent'),
       projectors: [benchProjector],
       pollMs: 10,
-      // Runs inside this process only: no advisory lock needed, and PGlite has no second session anyway.
+      // Runs inside this process only: no advisory lock needed.
       lead: true,
     });
     const t0 = performance.now();
@@ -380,7 +383,7 @@ const benchTarget = async (target: Target, isPostgres: boolean) => {
 };
 
 export const run = async (): Promise<void> => {
-  await benchTarget(await pgliteTarget(), false);
+  await benchTarget(await embeddedTarget(), false);
   const url = process.env.DATABASE_URL ?? ((await reachable(DEFAULT_PG)) ? DEFAULT_PG : undefined);
   if (!url) {
     console.log(`\nPostgreSQL: skipped (DATABASE_URL unset and ${DEFAULT_PG} not reachable)`);

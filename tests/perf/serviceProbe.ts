@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 
 /**
  * Loaded into a service that a bench starts as a child process (`node --import tsx --import <this>`): counts
@@ -38,12 +37,6 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   count(args[0]);
   return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pgQuery;
-
-const pgliteQuery = PGlite.prototype.query;
-PGlite.prototype.query = function (this: PGlite, ...args: unknown[]) {
-  count(args[0]);
-  return (pgliteQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof pgliteQuery;
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {

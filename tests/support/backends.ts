@@ -1,5 +1,5 @@
 import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
-import { pgLiteFrom } from './pgliteTemplates.js';
+import { testDatabase } from './testDatabases.js';
 import { freshDatabaseUrl } from './testService.js';
 
 export interface Backend {
@@ -8,9 +8,9 @@ export interface Backend {
   open(): Promise<{ pool: SqlPool; drop?: () => Promise<void> }>;
 }
 
-/** The databases an integration test runs on: in-memory PGlite always, PostgreSQL too when DATABASE_URL is set. */
+/** The databases an integration test runs on: the embedded PostgreSQL always, DATABASE_URL's server too when set. */
 export const backends: Backend[] = [
-  { name: 'pglite', open: async () => ({ pool: await pgLiteFrom('empty') }) },
+  { name: 'embedded', open: async () => ({ pool: await testDatabase('empty') }) },
   ...(process.env.DATABASE_URL
     ? [
         {

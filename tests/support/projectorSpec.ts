@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../infra/db/migrate.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { Projector } from '../../projections/projector.js';
 import { applyEvents } from '../../projections/runner.js';
-import { pgLiteFrom } from './pgliteTemplates.js';
+import { testDatabase } from './testDatabases.js';
 
 /**
  * Projector tests on in-memory PGlite: given events (as a stream would record them), the projector
@@ -21,7 +21,7 @@ export const projectorOnPgLite = async (
   projector: Projector,
   migrations: Record<string, Migration>,
 ): Promise<ProjectorUnderTest> => {
-  const db = createDb(await pgLiteFrom('empty'));
+  const db = createDb(await testDatabase('empty'));
   await migrateToLatest(db, migrations);
   let globalPosition = 0;
   const streamPositions = new Map<string, number>();

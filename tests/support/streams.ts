@@ -8,7 +8,7 @@ import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../../infra/eventStore/versioning.js';
-import { pgLiteFrom } from './pgliteTemplates.js';
+import { testDatabase } from './testDatabases.js';
 
 /**
  * The middle tier of command tests: a real event store on in-memory PGlite, streams set up as history
@@ -28,7 +28,7 @@ export interface StreamsUnderTest {
 }
 
 export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
-  const pool = await pgLiteFrom('empty');
+  const pool = await testDatabase('empty');
   const db = createDb(pool);
   await migrateToLatest(db, eventStoreMigrations);
   const store = withEventVersioning(createPostgresEventStore(pool, { pollMs: 20 }), {

@@ -5,7 +5,8 @@ import { loadConfig } from '../../infra/config.js';
 import { buildService, type ProcessRole, type Service } from '../../app/composition.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
-import { pgLiteFrom } from './pgliteTemplates.js';
+import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
+import { embeddedTestDatabase } from './testDatabases.js';
 
 /**
  * A fresh Postgres database on the server of DATABASE_URL, so that test files running side by side
@@ -80,7 +81,8 @@ export interface ServiceOptions {
 }
 
 /**
- * Builds the real service without starting it: PGlite in memory and the in-process bus by default, the real
+ * Builds the real service without starting it: a database of its own on the run's embedded PostgreSQL
+ * (copied from the migrated template) and the in-process bus by default, the real
  * PostgreSQL and NATS when DATABASE_URL / NATS_URL are set. `shared` reuses another instance's database
  * and bus prefix (two instances of one deployment). `drop` removes a database made for it.
  */
@@ -99,7 +101,7 @@ export const buildTestService = async (
     APP_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
-    PGLITE_DIR: 'memory://',
+    EMBEDDED_DB_DIR: 'memory://',
     PROJECTION_POLL_MS: '50',
     DATABASE_URL: databaseUrl,
     NATS_URL: process.env.NATS_URL,
@@ -110,12 +112,15 @@ export const buildTestService = async (
     ...options.env,
   };
   const config = loadConfig(env);
-  // An embedded test database starts as a copy of a migrated one: the migrations still run, and find nothing
-  // to do. Benchmarks start test services outside vitest, where no template was built.
-  const fromTemplate = process.env.VITEST !== undefined && !config.DATABASE_URL && config.PGLITE_DIR === 'memory://';
-  const pool = fromTemplate
-    ? await pgLiteFrom('migrated', { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB })
-    : undefined;
+  // An embedded test database is a copy of a migrated one on the run's cluster: the migrations still run,
+  // and find nothing to do. Benchmarks start test services outside vitest, each with a cluster of its own.
+  let pool: SqlPool | undefined;
+  if (process.env.VITEST !== undefined && !config.DATABASE_URL && config.EMBEDDED_DB_DIR === 'memory://') {
+    const fresh = await embeddedTestDatabase('migrated');
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+    pool = createPostgresPool(fresh.url);
+  }
   try {
     const service = await buildService({
       config,
