@@ -54,4 +54,8 @@ export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN'
   );
 
 /** An authenticator that knows no token: the start state until identity is wired. */
-export const noAuthenticator: Authenticator = { authenticate: async () => null, stillValid: async () => null };
+export const noAuthenticator: Authenticator = {
+  authenticate: async () => null,
+  stillValid: async () => null,
+  forget: () => undefined,
+};

@@ -172,6 +172,8 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           throw validationError({ email: ['The email has already been taken.'] });
         throw err;
       }
+      // The name is part of a cached session's actor.
+      await announceSessionChange(ctx, { role: 'USER', id: actor.id });
       const u = await currentUser(actor);
       if (u.role === 'DRIVER' && u.driver_id)
         await ctx.settle(

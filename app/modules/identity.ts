@@ -27,6 +27,7 @@ export const identityModule: AppModule = {
       clock: ctx.clock,
       config: ctx.config,
       jwt: adminJwt(ctx.config, ctx.clock),
+      bus: ctx.bus,
     });
     const c = ctx.config;
     ctx.providers.sms = c.SMS_PROVIDER_URL

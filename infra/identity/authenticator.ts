@@ -2,10 +2,12 @@ import type { Request, Response } from 'express';
 import type { Actor } from '../../domain/actor.js';
 import type { Authenticator } from './port.js';
 import { sha256 } from './secrets.js';
+import type { Bus } from '../bus/port.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { AdminClaims, AdminJwt } from './adminJwt.js';
+import { SESSION_CHANGES, type SessionChange } from './sessionChanges.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -57,13 +59,34 @@ export const invalidateJwt = async (
 const TOUCH_EVERY_MS = 3_600_000;
 
 /**
+ * How long an instance answers an app token from its cache without asking the database: the bound on how
+ * late another instance honours a revocation whose bus message was lost (docs/decisions/0045-caches-and-invalidation.md).
+ */
+export const SESSION_CACHE_MS = 10_000;
+/** Sessions kept at most; the oldest goes first. */
+const SESSION_CACHE_SIZE = 50_000;
+
+interface CachedSession {
+  actor: Actor;
+  lastUsedAt: number;
+  until: number;
+}
+
+/**
  * Admin JWTs (three dot-separated parts) and opaque app tokens, resolved to an actor. `authenticate`
  * serves HTTP requests (an expired admin JWT is renewed in the answer's Authorization header);
  * `stillValid` serves open websockets and writes nothing: a logged-out token ends them at once, the
  * grace period being for requests already on their way.
  */
-export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config; jwt: AdminJwt }): Authenticator => {
-  const { db, clock, config, jwt } = deps;
+export const createAuthenticator = (deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  jwt: AdminJwt;
+  /** Where other instances say a principal's sessions changed; without it nothing is cached. */
+  bus?: Bus;
+}): Authenticator => {
+  const { db, clock, config, jwt, bus } = deps;
   const graceMs = config.ADMIN_JWT_GRACE_SECONDS * 1000;
   const idleMs = config.APP_TOKEN_IDLE_DAYS * 86_400_000;
   let allCityIds: number[] | null = null;
@@ -122,9 +145,35 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
     } satisfies Actor;
   };
 
+  // App sessions by token hash, for requests only (a socket's check always reads the database). Every
+  // instance drops a user's entries when told on the bus that their sessions changed.
+  const sessions = new Map<string, CachedSession>();
+  const forget = (change: SessionChange) => {
+    if (change.role !== 'USER') return;
+    for (const [hash, s] of sessions) if (s.actor.id === change.id) sessions.delete(hash);
+  };
+  bus?.subscribe(SESSION_CHANGES, (m) => forget(m.data as SessionChange));
+
+  /** A request's app session from the cache, while its entry lives and the session is not idle. */
+  const cachedApp = (hash: string, req: Request): Actor | null => {
+    const s = sessions.get(hash);
+    if (!s) return null;
+    const now = clock.now().getTime();
+    if (now >= s.until || now - s.lastUsedAt > TOUCH_EVERY_MS) {
+      sessions.delete(hash);
+      return null;
+    }
+    req.appTokenHash = hash;
+    return s.actor;
+  };
+
   const appActor = async (token: string, req: Request | null): Promise<Actor | null> => {
     if (token.length > 200) return null;
     const hash = sha256(token);
+    if (req && bus) {
+      const cached = cachedApp(hash, req);
+      if (cached) return cached;
+    }
     const row = await db
       .selectFrom('app_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
@@ -140,12 +189,19 @@ export const createAuthenticator = (deps: { db: Db; clock: Clock; config: Config
         await db.updateTable('app_sessions').set({ last_used_at: now }).where('token_hash', '=', hash).execute();
       req.appTokenHash = hash;
     }
-    return { id: row.id, role: row.role, name: row.name, driverId: row.driver_id };
+    const actor: Actor = { id: row.id, role: row.role, name: row.name, driverId: row.driver_id };
+    if (req && bus) {
+      if (sessions.size >= SESSION_CACHE_SIZE) sessions.delete(sessions.keys().next().value!);
+      const lastUsedAt = idle > TOUCH_EVERY_MS ? now.getTime() : new Date(row.last_used_at).getTime();
+      sessions.set(hash, { actor, lastUsedAt, until: now.getTime() + SESSION_CACHE_MS });
+    }
+    return actor;
   };
 
   const isJwt = (token: string) => token.split('.').length === 3;
   return {
     authenticate: (token, req, res) => (isJwt(token) ? adminActor(token, { req, res }) : appActor(token, req)),
     stillValid: (token) => (isJwt(token) ? adminActor(token, 'socket') : appActor(token, null)),
+    forget,
   };
 };

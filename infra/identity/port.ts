@@ -12,4 +12,9 @@ export interface Authenticator {
    * logged out, idle, user deactivated: null); writes nothing.
    */
   stillValid(token: string): Promise<Actor | null>;
+  /**
+   * Drops what this instance remembers of a principal's sessions (its cache of app sessions), at once: said
+   * by the instance that changed them, before it tells the others over the bus (infra/identity/sessionChanges.ts).
+   */
+  forget(change: { role: 'ADMIN' | 'USER'; id: number }): void;
 }

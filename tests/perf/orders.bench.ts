@@ -10,11 +10,13 @@ import { cpuMs, overHttp, postgresCpu, startServiceProcess, type ServiceProcess 
  * create → offer → accept → start → arrived (with the position) → deliver, each flow by its own client with
  * a driver of its worker. WORKERS flows run side by side. Per call: p50/p99 latency and SQL statements; per
  * flow: CPU of the service and of PostgreSQL (from /proc), statements, transactions and new backends; and
- * the sustained throughput, counted until every projector has caught up. Once on the embedded default
- * (PGlite in memory), once on PostgreSQL (DATABASE_URL, or the local server).
+ * the sustained throughput, counted until every projector has caught up. Once on the embedded default, once
+ * on PostgreSQL (DATABASE_URL, or the local server).
  *
- * `npm run bench -- orders --split` also runs PostgreSQL with the API and the projectors in separate
- * processes (--role api,scheduler,gateway and --role projector) and gives the CPU per role.
+ * Each setting is measured twice in the same processes, cold and then warm. The embedded run never inherits
+ * DATABASE_URL or NATS_URL. `npm run bench -- orders --split` also runs PostgreSQL with the API and the
+ * projectors in separate processes (--role api and --role projector) and gives the CPU per role; `--postgres`
+ * skips the embedded run; BENCH_ROOT=<checkout> measures another build (see serviceProcess.ts).
  */
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
@@ -140,7 +142,8 @@ const flows = async (t: TestService) => {
   };
 };
 
-const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
+/** One pass of WORKERS × FLOWS_PER_WORKER flows, with fresh actors (their sign-ins are not measured). */
+const pass = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
   const t = overHttp(processes[0].port);
   const { latencies, run } = await flows(t);
   await caughtUp(t);
@@ -211,6 +214,15 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
   console.log(`  projections at most ${maxLagMs} ms behind (sampled every 200 ms)`);
 };
 
+/**
+ * Two passes in the same processes: cold (the first flows a fresh process serves: JIT warm-up, first plans,
+ * empty caches) and warm (the same again, once all that is done).
+ */
+const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
+  await pass(`${label}, cold`, processes, database);
+  await pass(`${label}, warm`, processes, database);
+};
+
 const onEmbedded = async () => {
   const service = await startServiceProcess({ PGLITE_DIR: 'memory://', OFFICIAL_RATE_VES: '36.5' });
   try {
@@ -221,19 +233,21 @@ const onEmbedded = async () => {
 };
 
 const onPostgres = async (split: boolean) => {
+  console.log(`PostgreSQL build: ${process.env.BENCH_ROOT ?? 'this checkout'}`);
   const saved = process.env.DATABASE_URL;
   process.env.DATABASE_URL = saved ?? DEFAULT_PG;
   const fresh = await freshDatabaseUrl();
   if (saved === undefined) delete process.env.DATABASE_URL;
   const name = new URL(fresh.url).pathname.slice(1);
-  const env = { DATABASE_URL: fresh.url, OFFICIAL_RATE_VES: '36.5' };
+  const env: Record<string, string> = { DATABASE_URL: fresh.url, OFFICIAL_RATE_VES: '36.5' };
+  if (process.env.NATS_URL) env.NATS_URL = process.env.NATS_URL;
   const processes: ServiceProcess[] = [];
   try {
     if (split) {
-      processes.push(await startServiceProcess(env, ['api', 'scheduler', 'gateway']));
+      processes.push(await startServiceProcess(env, ['api']));
       processes.push(await startServiceProcess(env, ['projector']));
     } else processes.push(await startServiceProcess(env));
-    await measure(split ? 'PostgreSQL, API and projectors in separate processes' : 'PostgreSQL', processes, {
+    await measure(split ? 'PostgreSQL, --role api and --role projector' : 'PostgreSQL', processes, {
       url: fresh.url,
       name,
     });
@@ -243,8 +257,9 @@ const onPostgres = async (split: boolean) => {
   }
 };
 
+/** `--postgres` skips the embedded run (side-by-side comparisons of two builds on PostgreSQL). */
 export const run = async (flags: string[] = []): Promise<void> => {
-  await onEmbedded();
+  if (!flags.includes('--postgres')) await onEmbedded();
   await onPostgres(false);
   if (flags.includes('--split')) await onPostgres(true);
 };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
 
@@ -9,8 +10,13 @@ import { TEST_SUPER_ADMIN, type TestService } from '../support/testService.js';
  * the service's processes, and the PostgreSQL backends serving its database.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const probe = fileURLToPath(new URL('./serviceProbe.ts', import.meta.url));
+/**
+ * The build to measure: this checkout, or BENCH_ROOT (another checkout, e.g. a baseline commit with its own
+ * node_modules), so two builds are measured by one driver side by side. The probe is the measured build's own
+ * (it patches the pg and PGlite modules that build loads).
+ */
+const root = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../..', import.meta.url));
+const probe = join(root, 'tests/perf/serviceProbe.ts');
 const CLK_TCK = 100;
 
 export interface Probed {
@@ -38,17 +44,21 @@ const ask = <T>(child: ChildProcess, message: string, isAnswer: (m: unknown) => 
     child.send(message);
   });
 
+/** Settings of the driver's own environment a measured service must never inherit. */
+const NOT_INHERITED = ['DATABASE_URL', 'NATS_URL', 'PGLITE_DIR'];
+
 export const startServiceProcess = async (
   env: Record<string, string>,
   roles: string[] = [],
 ): Promise<ServiceProcess> => {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_INHERITED.includes(k)));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--import', probe, 'app/main.ts', ...roles.flatMap((r) => ['--role', r])],
     {
       cwd: root,
       env: {
-        ...process.env,
+        ...inherited,
         APP_ENV: 'test',
         // What production runs: the benchmark measures the append path without the development check.
         CHECK_EVENT_SCHEMAS: 'false',

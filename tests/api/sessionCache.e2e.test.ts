@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInClient } from '../support/actors.js';
+import { startTestService, type TestService } from '../support/testService.js';
+import { SESSION_CACHE_MS } from '../../infra/identity/authenticator.js';
+
+/**
+ * App sessions are answered from a cache of each instance (docs/decisions/0045-caches-and-invalidation.md):
+ * a revoked token is refused at once by the instance that revoked it, and by every other instance as soon as
+ * the bus tells it, long before the cache entry would have run out.
+ */
+describe('a cached app session ends when it is revoked', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('is refused on the next request after logout, though it was just answered from the cache', async () => {
+    const client = await signInClient(t);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);
+    expect((await t.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
+  });
+
+  it('after a refresh, the old token is refused and the new one accepted', async () => {
+    const client = await signInClient(t);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);
+    const refreshed = await t.request('POST', '/api/v1/auth/refresh', { token: client.token });
+    expect(refreshed.status).toBe(200);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
+    expect((await t.request('GET', '/api/v1/me', { token: refreshed.body.token })).status).toBe(200);
+  });
+});
+
+describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
+  'a cached app session across instances (one database, one bus)',
+  () => {
+    let a: Awaited<ReturnType<typeof startTestService>>;
+    let b: TestService;
+    beforeAll(async () => {
+      a = await startTestService();
+      b = await startTestService({
+        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
+        roles: ['api'],
+      });
+    });
+    afterAll(async () => {
+      await b?.stop();
+      await a?.stop();
+    });
+
+    it('a token logged out on instance A is refused by instance B, which had it in its cache', async () => {
+      const client = await signInClient(a);
+      expect((await b.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);
+      expect((await a.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
+      // The bus carries the news in milliseconds; the cache alone would answer for SESSION_CACHE_MS.
+      await expect
+        .poll(async () => (await b.request('GET', '/api/v1/me', { token: client.token })).status, {
+          timeout: SESSION_CACHE_MS / 5,
+          interval: 20,
+        })
+        .toBe(401);
+    });
+  },
+);
