@@ -30,7 +30,7 @@ import { createDevOutbox } from '../infra/outbox/devOutbox.js';
 import { startupWarnings } from '../infra/productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
 import { Scheduler } from '../infra/scheduler.js';
-import { startPushGateway, type PushGateway } from '../infra/push/pushGateway.js';
+import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 
 export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
