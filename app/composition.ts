@@ -31,7 +31,7 @@ import { createDevOutbox } from '../infra/outbox/devOutbox.js';
 import { startupWarnings } from '../infra/productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
 import { Scheduler } from '../infra/scheduler.js';
-import { startPushGateway, type PushGateway } from '../infra/push/pushGateway.js';
+import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 
 export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
@@ -68,18 +68,39 @@ export const openPool = async (config: Config, logger?: Logger): Promise<SqlPool
     ? createPostgresPool(config.DATABASE_URL)
     : openEmbeddedPool({ dir: embeddedDbDir(config), logger });
 
-/** `inline`: read models the store applies in each append's transaction (PostgreSQL only). */
-export const openStore = async (config: Config, pool: SqlPool, inline?: InlineProjection): Promise<EventStore> => {
-  const versioning = {
+/** The adapters a store is opened with, by backend; a test injects its own to see what the composition wraps them in. */
+export interface StoreAdapters {
+  postgres(pool: SqlPool, options: { pollMs: number; inline?: InlineProjection }): EventStore;
+  esdb(url: string): Promise<EventStore>;
+}
+
+const storeAdapters: StoreAdapters = {
+  postgres: createPostgresEventStore,
+  async esdb(url) {
+    const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
+    return createEsdbEventStore(url);
+  },
+};
+
+/**
+ * Every adapter is opened behind the same event versioning (docs/decisions/0041-event-schemas-and-versions.md):
+ * the schema check and the upcasters belong to the store's boundary, not to one backend.
+ * `inline`: read models the store applies in each append's transaction (PostgreSQL only).
+ */
+export const openStore = async (
+  config: Config,
+  pool: SqlPool,
+  inline?: InlineProjection,
+  adapters: StoreAdapters = storeAdapters,
+): Promise<EventStore> => {
+  const adapter = config.ESDB_URL
+    ? await adapters.esdb(config.ESDB_URL)
+    : adapters.postgres(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
+  return withEventVersioning(adapter, {
     schemas: EVENT_SCHEMAS,
     upcasters: UPCASTERS,
     checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production',
-  };
-  if (config.ESDB_URL) {
-    const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
-    return createEsdbEventStore(config.ESDB_URL);
-  }
-  return withEventVersioning(createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline }), versioning);
+  });
 };
 
 const openBus = async (config: Config, logger: Logger): Promise<Bus> => {

@@ -37,7 +37,6 @@ export const BREAKDOWN_CODES = [
 ] as const;
 export type BreakdownCode = (typeof BREAKDOWN_CODES)[number];
 export const BREAKDOWN_TYPES = ['charge', 'deduction', 'contribution', 'adjustment'] as const;
-export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
 
 export const BreakdownLine = z.object({
   code: z.enum(BREAKDOWN_CODES),

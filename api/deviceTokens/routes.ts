@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { ApiContext } from '../apiContext.js';
-import { registerDeviceToken, removeDeviceToken } from '../../infra/push/deviceTokens.js';
+import { registerDeviceToken, removeDeviceToken } from '../../stores/push/deviceTokens.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 

@@ -270,8 +270,6 @@ export const toAdminView = (b: OrderBundle): z.infer<typeof AdminOrder> => {
   };
 };
 
-export type ClientOrderView = ReturnType<typeof toClientView>;
-
 /** GET /orders (cursor history) item. */
 export const toHistoryItem = (b: OrderBundle): z.infer<typeof OrderHistoryItem> => {
   const r = b.row;

@@ -1,5 +1,5 @@
 import type { AppModule } from '../context.js';
-import { deviceTokenMigrations } from '../../infra/push/deviceTokens.js';
+import { deviceTokenMigrations } from '../../stores/push/deviceTokens.js';
 import { createFcmPushSender } from '../../infra/push/fcmPushSender.js';
 import { createSimulatedPushSender } from '../../infra/push/simulatedPushSender.js';
 import { deviceTokenRoutes } from '../../api/deviceTokens/routes.js';

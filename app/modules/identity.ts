@@ -14,7 +14,7 @@ import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.j
 import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
 import { adminJwt } from '../../infra/identity/adminJwt.js';
 import { createAuthenticator } from '../../infra/identity/authenticator.js';
-import { identityMigrations } from '../../infra/identity/schema.js';
+import { identityMigrations } from '../../stores/identity/identityTables.js';
 
 /** Identity and access: phone sign-in, admin JWTs, roles, drivers' onboarding, cities. */
 export const identityModule: AppModule = {

@@ -3,7 +3,7 @@ import { createDb } from '../../infra/db/database.js';
 import { DatabaseUnavailable } from '../../infra/db/databaseUnavailable.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import type { SqlPool } from '../../infra/db/sqlPool.js';
-import { identityMigrations } from '../../infra/identity/schema.js';
+import { identityMigrations } from '../../stores/identity/identityTables.js';
 import { purgeExpiredRateLimits, rateLimit } from './rateLimit.js';
 import { backends } from '../../tests/support/backends.js';
 

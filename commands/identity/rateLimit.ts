@@ -13,7 +13,7 @@ export interface RateLimit {
   refund(key: string): Promise<void>;
 }
 
-/** Created by our migration (infra/identity/schema.ts), in rate-limiter-flexible's own layout. */
+/** Created by our migration (stores/identity/identityTables.ts), in rate-limiter-flexible's own layout. */
 const TABLE = 'rate_limits';
 
 /**

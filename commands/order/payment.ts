@@ -43,10 +43,9 @@ export const changePaymentMethod = async (
  * idempotent for the same payment id; ConfirmPayment moves WAITING_FOR_PAYMENT to CONFIRMED.
  */
 const paymentOutcome =
-  (type: 'ReportPayment' | 'RejectPayment' | 'ConfirmPayment') =>
+  (type: 'ReportPayment' | 'ConfirmPayment') =>
   (ctx: Pick<CommandDeps, 'handle' | 'clock'>, orderId: number, paymentId: number, metadata: EventMetadata = SYSTEM) =>
     ctx.handle(orderDecider, orderStream(orderId), { type, paymentId, now: ctx.clock.now() }, { metadata });
 
 export const reportPayment = paymentOutcome('ReportPayment');
-export const rejectPayment = paymentOutcome('RejectPayment');
 export const confirmPayment = paymentOutcome('ConfirmPayment');

@@ -21,7 +21,7 @@ import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
-import { receiptNumberOf } from './receiptNumbers.js';
+import { receiptNumberOf } from '../../stores/settlement/receiptNumbers.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
 export type SettlementCtx = Pick<

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
@@ -71,11 +70,6 @@ export const CreditRefundedData = z.object({
   refundedAt: instant,
 });
 export type CreditRefundedData = z.infer<typeof CreditRefundedData>;
-
-export type CreditGranted = DomainEvent<'CreditGranted', CreditGrantedData>;
-export type CreditAdjusted = DomainEvent<'CreditAdjusted', CreditAdjustedData>;
-export type CreditRedeemed = DomainEvent<'CreditRedeemed', CreditRedeemedData>;
-export type CreditRefunded = DomainEvent<'CreditRefunded', CreditRefundedData>;
 
 export const CREDIT_EVENTS = {
   CreditGranted: CreditGrantedData,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
@@ -37,11 +36,6 @@ export const NotificationsPurgedData = z.object({
   purgedAt: instant,
 });
 export type NotificationsPurgedData = z.infer<typeof NotificationsPurgedData>;
-
-export type NotificationRead = DomainEvent<'NotificationRead', NotificationReadData>;
-export type AllNotificationsRead = DomainEvent<'AllNotificationsRead', AllNotificationsReadData>;
-export type NotificationDeleted = DomainEvent<'NotificationDeleted', NotificationDeletedData>;
-export type NotificationsPurged = DomainEvent<'NotificationsPurged', NotificationsPurgedData>;
 
 export const NOTIFICATION_EVENTS = {
   NotificationRead: NotificationReadData,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CREDIT_KINDS } from '../credit/events.js';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 import { Pricing, PricingSettings } from '../pricing.js';
 import { CANCEL_ROLES } from './cancellationReasons.js';
@@ -256,23 +255,6 @@ export const OrderExpiredData = z.object({
   expiredAt: instant,
 });
 export type OrderExpiredData = z.infer<typeof OrderExpiredData>;
-
-export type OrderCreated = DomainEvent<'OrderCreated', OrderCreatedData>;
-export type OfferPlaced = DomainEvent<'OfferPlaced', OfferPlacedData>;
-export type OfferAccepted = DomainEvent<'OfferAccepted', OfferAcceptedData>;
-export type OfferRejected = DomainEvent<'OfferRejected', OfferRejectedData>;
-export type OfferExpired = DomainEvent<'OfferExpired', OfferExpiredData>;
-export type PaymentMethodChanged = DomainEvent<'PaymentMethodChanged', PaymentMethodChangedData>;
-export type PaymentReported = DomainEvent<'PaymentReported', PaymentReportedData>;
-export type PaymentRejected = DomainEvent<'PaymentRejected', PaymentRejectedData>;
-export type OrderPaid = DomainEvent<'OrderPaid', OrderPaidData>;
-export type TripStarted = DomainEvent<'TripStarted', TripStartedData>;
-export type DriverLocationRecorded = DomainEvent<'DriverLocationRecorded', DriverLocationRecordedData>;
-export type DriverArrived = DomainEvent<'DriverArrived', DriverArrivedData>;
-export type DeliveryPinRejected = DomainEvent<'DeliveryPinRejected', DeliveryPinRejectedData>;
-export type OrderDelivered = DomainEvent<'OrderDelivered', OrderDeliveredData>;
-export type OrderCancelled = DomainEvent<'OrderCancelled', OrderCancelledData>;
-export type OrderExpired = DomainEvent<'OrderExpired', OrderExpiredData>;
 
 export const ORDER_EVENTS = {
   OrderCreated: OrderCreatedData,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
@@ -118,17 +117,6 @@ export const PaymentExpiredData = z.object({
   expiredAt: instant,
 });
 export type PaymentExpiredData = z.infer<typeof PaymentExpiredData>;
-
-export type PaymentRequested = DomainEvent<'PaymentRequested', PaymentRequestedData>;
-export type PaymentPrepared = DomainEvent<'PaymentPrepared', PaymentPreparedData>;
-export type PaymentProcessing = DomainEvent<'PaymentProcessing', PaymentReportedData>;
-export type PaymentProviderEventRecorded = DomainEvent<
-  'PaymentProviderEventRecorded',
-  PaymentProviderEventRecordedData
->;
-export type PaymentConfirmed = DomainEvent<'PaymentConfirmed', PaymentConfirmedData>;
-export type PaymentFailed = DomainEvent<'PaymentFailed', PaymentFailedData>;
-export type PaymentExpired = DomainEvent<'PaymentExpired', PaymentExpiredData>;
 
 export const PAYMENT_EVENTS = {
   PaymentRequested: PaymentRequestedData,

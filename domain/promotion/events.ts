@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CREDIT_BUCKETS } from '../credit/events.js';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 import { AUDIENCES, MILESTONE_BASES } from './promotion.js';
 
@@ -64,11 +63,6 @@ export const PromotionGrantedData = z.object({
   grantedAt: instant,
 });
 export type PromotionGrantedData = z.infer<typeof PromotionGrantedData>;
-
-export type PromotionCreated = DomainEvent<'PromotionCreated', PromotionCreatedData>;
-export type PromotionUpdated = DomainEvent<'PromotionUpdated', PromotionUpdatedData>;
-export type PromotionDeleted = DomainEvent<'PromotionDeleted', PromotionDeletedData>;
-export type PromotionGranted = DomainEvent<'PromotionGranted', PromotionGrantedData>;
 
 export const PROMOTION_EVENTS = {
   PromotionCreated: PromotionCreatedData,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DomainEvent } from '../decider.js';
 import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
@@ -27,9 +26,7 @@ export const LEDGER_DIRECTIONS = ['CREDIT', 'DEBIT'] as const;
 export type LedgerDirection = (typeof LEDGER_DIRECTIONS)[number];
 
 export const PAYOUT_METHODS = ['PAGO_MOVIL', 'BANK_TRANSFER'] as const;
-export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 export const ACCOUNT_TYPES = ['ahorro', 'corriente'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 export const WalletOpenedData = z.object({
   driverId: z.int(),
@@ -83,10 +80,6 @@ export const PayoutAccountSetData = PayoutAccount.extend({
   at: z.string(),
 });
 export type PayoutAccountSetData = z.infer<typeof PayoutAccountSetData>;
-
-export type WalletOpened = DomainEvent<'WalletOpened', WalletOpenedData>;
-export type LedgerEntryRecorded = DomainEvent<'LedgerEntryRecorded', LedgerEntryRecordedData>;
-export type PayoutAccountSet = DomainEvent<'PayoutAccountSet', PayoutAccountSetData>;
 
 export const WALLET_EVENTS = {
   WalletOpened: WalletOpenedData,

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { CityCentre } from '../../domain/city.js';
 import type { Db } from '../db/database.js';
 
-/** Centres of the seeded cities (infra/identity/schema.ts SEEDED_CITIES), city hall squares to 4 decimals. */
+/** Centres of the seeded cities (stores/identity/identityTables.ts SEEDED_CITIES), city hall squares to 4 decimals. */
 export const CITY_CENTRES: Record<number, { latitude: number; longitude: number }> = {
   1: { latitude: 10.4806, longitude: -66.9036 },
   2: { latitude: 10.6427, longitude: -71.6125 },

@@ -70,5 +70,3 @@ export interface EventStore {
   headPosition(): Promise<number>;
   close(): Promise<void>;
 }
-
-export const START = 0;

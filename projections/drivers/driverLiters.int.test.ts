@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
-import { identityMigrations } from '../../infra/identity/schema.js';
+import { identityMigrations } from '../../stores/identity/identityTables.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { findDriver } from './driverQueries.js';

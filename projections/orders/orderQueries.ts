@@ -79,25 +79,6 @@ export const findOrderRow = async (db: Db, orderId: number): Promise<OrderViewRo
 export const findOfferRow = async (db: Db, offerId: number): Promise<OrderOfferRow | null> =>
   (await db.selectFrom('order_offers').selectAll().where('id', '=', offerId).executeTakeFirst()) ?? null;
 
-/** The calling driver's latest offer on each of these orders. */
-export const latestOffersOfDriver = async (
-  db: Db,
-  driverId: number,
-  orderIds: number[],
-): Promise<Map<number, OrderOfferRow>> => {
-  const out = new Map<number, OrderOfferRow>();
-  if (orderIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('order_offers')
-    .selectAll()
-    .where('driver_id', '=', driverId)
-    .where('order_id', 'in', orderIds)
-    .orderBy('id', 'asc')
-    .execute();
-  for (const r of rows) out.set(r.order_id, r);
-  return out;
-};
-
 export const activeOrderOfClient = async (db: Db, clientId: number): Promise<OrderViewRow | null> =>
   (await db
     .selectFrom('order_views')

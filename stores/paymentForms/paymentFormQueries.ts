@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/db/database.js';
 import { formFromRow, type PaymentForm } from './paymentForms.js';
 
-export type { FormCurrency, FormDisplayItem, FormField, InputType, PaymentForm } from './paymentForms.js';
+export type { PaymentForm } from './paymentForms.js';
 export { checkFormValues, type ReportedValue } from './paymentFormValues.js';
 
 /** The form with this id, active or not (an order keeps pointing at a form an admin later switched off). */

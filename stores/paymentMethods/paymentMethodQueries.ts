@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/db/database.js';
 import { toMethod, type PaymentMethod } from './paymentMethods.js';
 
-export type { PaymentMethod, PaymentMethodCode, PaymentMethodKind } from './paymentMethods.js';
+export type { PaymentMethod } from './paymentMethods.js';
 
 /** The catalogue entry for `code`, active or not; null for a code the catalogue does not know. */
 export const findPaymentMethod = async (db: Db, code: string): Promise<PaymentMethod | null> => {

@@ -69,5 +69,3 @@ export const arrive = async (t: TestService, f: Flow) => {
   must('start', await api.post(`/orders/${f.orderId}/start`, f.driver.token), 200);
   must('arrived', await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { ...near(0.001) }), 200);
 };
-
-export const signIn = { client: signInClient, driver: signInDriver };

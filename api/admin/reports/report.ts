@@ -31,7 +31,7 @@ export interface ReportContext {
 }
 
 /**
- * A report is one descriptor served three ways (STYLE.md): the JSON list, the CSV and the XLSX exports.
+ * A report is one descriptor served three ways: the JSON list, the CSV and the XLSX exports.
  * Exports write `items(…)` (the list's items, same filters and order, not paginated) through `columns`,
  * so an export row always equals its list row.
  */

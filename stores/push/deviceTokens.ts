@@ -1,13 +1,13 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { PushTarget } from './port.js';
+import type { Db } from '../../infra/db/database.js';
+import type { PushTarget } from '../../infra/push/port.js';
 
 /**
  * Device tokens are state-stored (docs/architecture.md, state-stored data): a token belongs to the user who last
  * registered it. `push_deliveries` claims each notification's push once, however many gateway instances
  * hear it on the bus.
  */
-declare module '../db/database.js' {
+declare module '../../infra/db/database.js' {
   interface Database {
     device_tokens: {
       id: Generated<number>;

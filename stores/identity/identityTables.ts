@@ -5,7 +5,7 @@ import { sql, type Generated, type Kysely, type Migration } from 'kysely';
  * sessions and one-time codes, rate-limit windows, admins with their one-time mail tokens, the JWT
  * blacklist, cities, and drivers' idle positions (too frequent to be events).
  */
-declare module '../db/database.js' {
+declare module '../../infra/db/database.js' {
   interface Database {
     users: {
       id: Generated<number>;

@@ -1,8 +1,8 @@
-import type { Bus } from '../bus/port.js';
-import type { Db } from '../db/database.js';
-import type { Logger } from '../logger.js';
-import type { Providers } from '../providers.js';
-import { deviceTokensOf } from './deviceTokens.js';
+import type { Bus } from '../../infra/bus/port.js';
+import type { Db } from '../../infra/db/database.js';
+import type { Logger } from '../../infra/logger.js';
+import type { Providers } from '../../infra/providers.js';
+import { deviceTokensOf } from '../../stores/push/deviceTokens.js';
 
 export interface PushGateway {
   /** Stops listening and waits for the pushes in flight. */
