@@ -264,8 +264,14 @@ export const ERROR_CODES: Record<string, Partial<Record<number, readonly string[
   postCounterOffersByOfferIdReject: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
   postDeviceTokens: { 401: ['Unauthorized'], 403: ['Forbidden'], 422: ['ValidationError'] },
   postDriverDocuments: { 401: ['Unauthorized'], 403: ['Forbidden'], 422: ['ValidationError'] },
-  postDriverLocation: { 401: ['Unauthorized'], 403: ['Forbidden'], 422: ['ValidationError'] },
-  postDriverOnline: { 401: ['Unauthorized'], 403: ['Forbidden'], 409: ['NotAllowed'], 422: ['ValidationError'] },
+  postDriverLocation: { 401: ['Unauthorized'], 403: ['Forbidden'], 422: ['ValidationError'], 429: ['Cooldown'] },
+  postDriverOnline: {
+    401: ['Unauthorized'],
+    403: ['Forbidden'],
+    409: ['NotAllowed'],
+    422: ['ValidationError'],
+    429: ['Cooldown'],
+  },
   postNotificationsByIdRead: { 401: ['Unauthorized'], 404: ['NotFound'] },
   postNotificationsReadAll: { 401: ['Unauthorized'] },
   postOrders: {
@@ -319,6 +325,7 @@ export const ERROR_CODES: Record<string, Partial<Record<number, readonly string[
     404: ['OrderNotFound'],
     409: ['WrongStatus'],
     422: ['ValidationError'],
+    429: ['Cooldown'],
   },
   postOrdersByOrderIdPayment: {
     400: ['PaymentError'],

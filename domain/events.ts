@@ -1,3 +1,4 @@
+import { ALLOWANCE_EVENTS } from './credit/allowance.js';
 import { CREDIT_EVENTS } from './credit/events.js';
 import { DRIVER_EVENTS } from './driver/events.js';
 import type { EventSchemas } from './eventSchema.js';
@@ -25,6 +26,7 @@ for (const module of [
   PAYMENT_EVENTS,
   ORDER_PAYMENTS_EVENTS,
   CREDIT_EVENTS,
+  ALLOWANCE_EVENTS,
   DRIVER_EVENTS,
   WALLET_EVENTS,
   RECEIPT_EVENTS,

@@ -143,6 +143,16 @@ export const ConfigSchema = z.object({
   PAYOUT_RECONCILE_MINUTES: z.coerce.number().int().min(1).default(60),
   /** How often the settlement scheduler looks whether a cutoff, payout or reconciliation is due. */
   SETTLEMENT_SCHEDULER_MS: z.coerce.number().int().min(100).default(30000),
+  // Money-risk limits (#30, docs/decisions/0046-money-risk-limits.md)
+  /** CREDIT adjustments a plain admin may make per calendar day (settlement timezone); super admins are not capped. */
+  MANUAL_CREDIT_DAILY_LIMIT_USD: z.coerce.number().nonnegative().default(200),
+  /** A PROMO_REIMBURSEMENT whose client got manual credit this recently before the order waits this long to be paid out. */
+  CREDIT_PAYOUT_HOLD_HOURS: z.coerce.number().nonnegative().default(72),
+  /** A delivery counts towards a promotion milestone only with at least these liters and this client payment. */
+  PROMO_MIN_LITERS: intSetting(500),
+  PROMO_MIN_USD: z.coerce.number().nonnegative().default(5),
+  /** A driver position implying more than this speed since the last accepted one is refused. */
+  DRIVER_MAX_SPEED_KMH: z.coerce.number().positive().default(150),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

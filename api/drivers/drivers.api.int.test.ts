@@ -181,6 +181,7 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
     expect((await t.request('POST', '/api/v1/driver/online', { token: d.token, body: { online: true } })).status).toBe(
       200,
     );
+    clock.advance(60_000); // 1.5 km in a minute: a plausible drive (DRIVER_MAX_SPEED_KMH)
     const loc = await t.request('POST', '/api/v1/driver/location', {
       token: d.token,
       body: { latitude: 10.51, longitude: -66.91 },

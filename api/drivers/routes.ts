@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { driverCommands } from '../../commands/driver/handlers.js';
+import { driverPositions } from '../../commands/driver/positions.js';
 import { DOCUMENT_TYPES } from '../../domain/driver/events.js';
 import { forbidden, validationError } from '../../domain/errors.js';
 import type { ApiContext } from '../apiContext.js';
@@ -11,6 +12,12 @@ import { defineRoute } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
 import { readBack } from '../readBack.js';
+
+/** The driver positions' rate limit (commands/driver/positions.ts). */
+export const POSITION_COOLDOWN = {
+  status: 429,
+  description: 'Cooldown: more than 30 positions a minute from this driver (Retry-After)',
+};
 
 const Latitude = z.number().min(-90).max(90);
 const Longitude = z.number().min(-180).max(180);
@@ -55,6 +62,7 @@ const DriverAnswer = { description: 'The driver', schema: z.object({ driver: Dri
 export const driverRoutes = (ctx: ApiContext, router: Router): void => {
   const driverOnly = requireRole(ctx.auth, 'DRIVER');
   const commands = driverCommands(ctx);
+  const positions = driverPositions(ctx);
   const driverIdOf = (actor: Actor): number => {
     if (!actor.driverId) throw forbidden('Forbidden', 'This account has no driver profile.');
     return actor.driverId;
@@ -163,13 +171,17 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: OnlineBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: [403, 404, 409, POSITION_COOLDOWN],
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
+      const fix =
+        body.latitude !== undefined && body.longitude !== undefined
+          ? { latitude: body.latitude, longitude: body.longitude }
+          : null;
+      if (fix) await positions.check(driverId, fix);
       const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id));
-      if (body.latitude !== undefined && body.longitude !== undefined)
-        await commands.recordLocation(driverId, body.latitude, body.longitude);
+      if (fix) await positions.record(driverId, fix);
       return answer(driverId, r.position);
     },
   );
@@ -185,10 +197,12 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: [403, 409],
+      errors: [403, 409, POSITION_COOLDOWN],
     },
     async ({ actor, body }) => {
-      await commands.recordLocation(driverIdOf(actor), body.latitude, body.longitude);
+      const driverId = driverIdOf(actor);
+      await positions.check(driverId, body);
+      await positions.record(driverId, body);
     },
   );
 };

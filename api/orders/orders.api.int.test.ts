@@ -19,10 +19,11 @@ const keysOfFamily = (view: Record<string, unknown>, family: string) =>
   Object.keys(view).filter((k) => k === family || k.startsWith(`${family}_`));
 
 describe('orders: the main flow', () => {
+  const clock = new ManualClock();
   let t: TestService;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
-    t = await startApiUnderTest({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
     api = call(t);
   });
   afterAll(async () => {
@@ -147,6 +148,7 @@ describe('orders: the main flow', () => {
     expect(started.body.order).toMatchObject({ id: order.id, status: 'IN_PROGRESS' });
     expect(started.body.order).not.toHaveProperty('delivery_pin');
 
+    clock.advance(60_000); // 1.1 km from its last position in a minute: a plausible drive
     expect((await api.post(`/orders/${order.id}/location`, driver.token, near(0.02))).status).toBe(204);
     const tracking = await api.get(`/orders/${order.id}/tracking`, client.token);
     expect(tracking.status).toBe(200);
@@ -165,7 +167,7 @@ describe('orders: the main flow', () => {
 
     const arrived = await api.post(`/orders/${order.id}/arrived`, driver.token, near(0.003));
     expect(arrived.status).toBe(200);
-    expect(arrived.body).toMatchObject({ ok: true, status: 'ARRIVED', arrivedAt: '2026-01-01T12:00:00.000Z' });
+    expect(arrived.body).toMatchObject({ ok: true, status: 'ARRIVED', arrivedAt: '2026-01-01T12:01:00.000Z' });
     expect(arrived.body.distanceMeters).toBeGreaterThan(300);
     expect(arrived.body.distanceMeters).toBeLessThan(500);
     const again = await api.post(`/orders/${order.id}/arrived`, driver.token);
@@ -190,7 +192,7 @@ describe('orders: the main flow', () => {
     expect(delivered.body).toEqual({ ok: true });
 
     const done = (await api.get(`/orders/${order.id}`, client.token)).body.order;
-    expect(done).toMatchObject({ status: 'DELIVERED', actual_liters: 1900, delivered_at: '2026-01-01T12:00:00.000Z' });
+    expect(done).toMatchObject({ status: 'DELIVERED', actual_liters: 1900, delivered_at: '2026-01-01T12:01:00.000Z' });
     expect(done).not.toHaveProperty('delivery_pin');
 
     const receipt = await api.get(`/orders/${order.id}/receipt`, client.token);

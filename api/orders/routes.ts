@@ -11,7 +11,9 @@ import { cancelOrder } from '../../commands/order/closing.js';
 import { createOrder } from '../../commands/order/create.js';
 import { changePaymentMethod } from '../../commands/order/payment.js';
 import { deliver, markArrived, recordLocation, startTrip } from '../../commands/order/trip.js';
+import { driverPositions } from '../../commands/driver/positions.js';
 import { metadataOf } from '../../commands/origin.js';
+import { POSITION_COOLDOWN } from '../drivers/routes.js';
 import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
 import { ratingForOrder } from '../../projections/ratings/ratingQueries.js';
@@ -113,6 +115,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
   const driver = requireRole(ctx.auth, 'DRIVER');
   const anyone = [authenticate(ctx.auth)];
   const tags = ['orders'];
+  const positions = driverPositions(ctx);
 
   /** Read-your-writes: wait for the position, then answer from the read model like the GETs. */
   const settledBundle = (position: number, orderId: number): Promise<OrderBundle> =>
@@ -275,15 +278,18 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: [403, 404, 409],
+      errors: [403, 404, 409, POSITION_COOLDOWN],
     },
     async ({ params, body, actor, req }) => {
+      const fix = { latitude: body.latitude, longitude: body.longitude };
       const { position } = await recordLocation(
         ctx,
         actor,
-        { orderId: orderIdFrom(params), ...body },
+        { orderId: orderIdFrom(params), ...fix },
+        (driverId) => positions.check(driverId, fix),
         metadataOf(actor, req.id),
       );
+      await positions.record(actor.driverId!, fix);
       await ctx.settle(position);
       return undefined;
     },

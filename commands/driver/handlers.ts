@@ -3,7 +3,7 @@ import { driverStream, type DocumentType } from '../../domain/driver/events.js';
 import type { CommandDeps } from '../deps.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 
-type Deps = Pick<CommandDeps, 'clock' | 'db' | 'handle' | 'providers'>;
+type Deps = Pick<CommandDeps, 'clock' | 'handle' | 'providers'>;
 
 /**
  * Whether a driver may go online beyond its own status: the wallet area plugs in the cash-debt cap
@@ -54,14 +54,5 @@ export const driverCommands = (ctx: Deps) => {
     },
     updateTank: (driverId: number, availableLiters: number, m?: EventMetadata) =>
       on(driverId, { type: 'UpdateTank', availableLiters, now: now() }, m),
-    /** Idle position: state-stored (too frequent for the driver stream). */
-    async recordLocation(driverId: number, latitude: number, longitude: number) {
-      const at = ctx.clock.now();
-      await ctx.db
-        .insertInto('driver_locations')
-        .values({ driver_id: driverId, latitude, longitude, at })
-        .onConflict((oc) => oc.column('driver_id').doUpdateSet({ latitude, longitude, at }))
-        .execute();
-    },
   };
 };

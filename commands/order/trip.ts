@@ -31,25 +31,32 @@ export const startTrip = (ctx: TripDeps, actor: Actor, orderId: number, metadata
     { metadata },
   );
 
-/** POST /orders/{id}/location. */
-export const recordLocation = (
-  ctx: TripDeps,
+/**
+ * POST /orders/{id}/location. The order decides first (who may push, in which state), then the driver's
+ * position is checked (`checkPosition`: rate and plausibility, commands/driver/positions.ts), so a stranger
+ * gets the order's 404 or 403 and an implausible position is recorded nowhere.
+ */
+export const recordLocation = async (
+  ctx: TripDeps & Pick<CommandDeps, 'store'>,
   actor: Actor,
   input: { orderId: number; latitude: number; longitude: number },
+  checkPosition: (driverId: number) => Promise<void>,
   metadata?: EventMetadata,
-) =>
-  ctx.handle(
-    orderDecider,
-    orderStream(input.orderId),
-    (s) => ({
-      type: 'RecordLocation',
-      driverId: asAssignedDriver(s, actor).driverId,
-      latitude: input.latitude,
-      longitude: input.longitude,
-      now: ctx.clock.now(),
-    }),
-    { metadata },
-  );
+) => {
+  const streamId = orderStream(input.orderId);
+  const loaded = await loadState(ctx.store, streamId, orderDecider);
+  const now = ctx.clock.now();
+  const command = (s: typeof loaded.state): OrderCommand => ({
+    type: 'RecordLocation',
+    driverId: asAssignedDriver(s, actor).driverId,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    now,
+  });
+  orderDecider.decide(command(loaded.state), loaded.state);
+  await checkPosition(actor.driverId!);
+  return ctx.handle(orderDecider, streamId, command, { metadata, loaded });
+};
 
 /** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first, in the same append. */
 export const markArrived = async (

@@ -13,7 +13,9 @@ import {
   settleableEntries,
   type SettleableEntry,
 } from '../../domain/settlement/issue.js';
+import { withoutHeldReimbursements, type CreditHoldFacts } from '../../domain/settlement/creditHold.js';
 import { poolDecider } from '../../domain/settlement/pool.js';
+import { manualCreditTimesOf } from '../../projections/credit/creditViews.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
@@ -176,6 +178,30 @@ const issueReserved = async (
   };
 };
 
+/** What the payout hold on credit-funded reimbursements needs to know about these entries' orders. */
+const creditHoldFactsOf = async (
+  ctx: SettlementCtx,
+  entries: SettleableEntry[],
+  now: Date,
+): Promise<CreditHoldFacts> => {
+  const orderIds = [
+    ...new Set(entries.filter((e) => e.type === 'PROMO_REIMBURSEMENT' && e.orderId !== null).map((e) => e.orderId!)),
+  ];
+  const rows =
+    orderIds.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom('order_views')
+          .select(['id', 'client_id', 'created_at'])
+          .where('id', 'in', orderIds)
+          .execute();
+  const orders = new Map(
+    rows.map((r) => [Number(r.id), { clientId: Number(r.client_id), createdAt: new Date(r.created_at).toISOString() }]),
+  );
+  const manualCreditsAt = await manualCreditTimesOf(ctx.db, [...new Set([...orders.values()].map((o) => o.clientId))]);
+  return { orders, manualCreditsAt, holdHours: ctx.config.CREDIT_PAYOUT_HOLD_HOURS, now };
+};
+
 const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
   const pending = await ctx.db
     .selectFrom('settlement_receipts')
@@ -199,11 +225,13 @@ const cutoffForDriver = async (
   metadata: EventMetadata,
 ): Promise<RunReceipt | null> => {
   const { config } = terms;
-  const entries = await entriesOf(ctx, driverId);
+  const ledger = await entriesOf(ctx, driverId);
   const figures = {
-    balanceCents: entries.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
+    balanceCents: ledger.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
     pendingPayoutCents: await pendingPayoutOf(ctx, driverId),
   };
+  // Held reimbursements stay in the balance; they are only not settled yet.
+  const entries = withoutHeldReimbursements(ledger, await creditHoldFactsOf(ctx, ledger, now));
   let receiptId: string | null = null;
   let reserved: SettleableEntry[] = [];
   await ctx.handle(

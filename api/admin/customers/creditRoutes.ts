@@ -79,6 +79,7 @@ export const adminCustomerCreditRoutes = (ctx: ApiContext, router: Router): void
               {
                 clientId,
                 adminId: actor.id,
+                superAdmin: actor.superAdmin === true,
                 direction: body.type === 'credit' ? 'CREDIT' : 'DEBIT',
                 scope: body.scope,
                 amountCents: body.amount,

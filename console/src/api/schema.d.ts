@@ -5667,6 +5667,22 @@ export interface operations {
                     });
                 };
             };
+            /** @description Cooldown: more than 30 positions a minute from this driver (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Temporarily unavailable (Retry-After header) */
             503: {
                 headers: {
@@ -5768,6 +5784,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: more than 30 positions a minute from this driver (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10635,6 +10667,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: more than 30 positions a minute from this driver (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
