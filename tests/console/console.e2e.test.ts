@@ -344,7 +344,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await accessible('drivers');
     await page.goto(url(`/drivers/${failedReceipt.driver_id}`));
     await main().getByRole('heading', { name: es.drivers.ledger }).waitFor();
-    await main().getByText('MANUAL_ADJUSTMENT').first().waitFor();
+    await main().getByText(es.enums.ledgerType.MANUAL_ADJUSTMENT).first().waitFor();
     await accessible('driver detail');
     await page.goto(url(`/replay/wallet/${failedReceipt.driver_id}`));
     await page.getByLabel(es.replay.slider).waitFor();

@@ -6804,6 +6804,8 @@ export interface operations {
                 status?: "PENDING_VERIFICATION" | "ACTIVE" | "REJECTED" | "SUSPENDED" | "BANNED";
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 city_id?: number;
+                /** @description Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored */
+                q?: string;
                 limit?: number;
                 page?: number;
             };

@@ -9,7 +9,7 @@ const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
 // Money always shows two decimals and its thousands ('US$ 5,70', 'Bs. 5.109,60'); es-VE's own currency
 // symbols ('USD', 'Bs.S') are not what operators read on their receipts.
 const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
-const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeZone: 'UTC' });
+const date = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 
 export const fmt = {
   dateTime: (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—'),
