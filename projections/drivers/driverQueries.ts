@@ -103,9 +103,46 @@ export interface DriverListFilter {
   cityId?: number;
   /** An admin's scope; undefined means every city (drivers without a city included). */
   cityIds?: number[];
+  /** Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored. */
+  q?: string;
   limit: number;
   page: number;
 }
+
+const ACCENTED = 'áàäâãéèëêíìïîóòöôõúùüûñç';
+const PLAIN = 'aaaaaeeeeiiiiooooouuuunc';
+/** The text lower-cased without accents (what `q` is compared on); the query side does the same in SQL. */
+export const searchable = (s: string): string =>
+  s
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '');
+const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const folded = (column: RawBuilder<unknown>) => sql`translate(lower(coalesce(${column}, '')), ${ACCENTED}, ${PLAIN})`;
+const alnum = (column: RawBuilder<unknown>) =>
+  sql`regexp_replace(lower(coalesce(${column}, '')), '[^a-z0-9]', '', 'g')`;
+
+/**
+ * The drivers a search finds: the name by its words (accents and case ignored), the phone by its digits
+ * (04141234567 finds +584141234567), the id number and plate without their dashes, dots and spaces.
+ * The id number is the payout account's, kept by the reports' driver rows.
+ */
+const matching = (q: string): RawBuilder<boolean> => {
+  const text = searchable(q.trim());
+  const compact = text.replace(/[^a-z0-9]/g, '');
+  const digits = q.replace(/\D/g, '');
+  const conditions = [sql<boolean>`${folded(sql.ref('d.name'))} LIKE ${likeOf(text)}`];
+  if (compact) {
+    conditions.push(sql<boolean>`${alnum(sql.ref('d.plate'))} LIKE ${likeOf(compact)}`);
+    conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM report_drivers r WHERE r.driver_id = d.driver_id
+      AND ${alnum(sql.ref('r.id_number'))} LIKE ${likeOf(compact)})`);
+  }
+  if (digits.length >= 3) {
+    const national = digits.replace(/^0/, '');
+    conditions.push(sql<boolean>`regexp_replace(d.phone, '[^0-9]', '', 'g') LIKE ${likeOf(national)}`);
+  }
+  return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
+};
 
 export const listDrivers = async (
   db: Db,
@@ -116,6 +153,7 @@ export const listDrivers = async (
   if (f.status) q = q.where('d.status', '=', f.status);
   if (f.kycState) q = q.where('d.kyc_state', '=', f.kycState);
   if (f.cityId !== undefined) q = q.where('d.city_id', '=', f.cityId);
+  if (f.q?.trim()) q = q.where(matching(f.q));
   if (f.cityIds) q = f.cityIds.length ? q.where('d.city_id', 'in', f.cityIds) : q.where(sql<boolean>`false`);
   const { total } = await q
     .clearSelect()

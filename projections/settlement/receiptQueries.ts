@@ -81,3 +81,13 @@ export const receiptById = async (db: Db, recordId: number): Promise<ReceiptStat
 /** The stream id (UUID) of the receipt with this record id: the history and as-of views read its stream. */
 export const receiptStreamIdOf = async (db: Db, recordId: number): Promise<string | undefined> =>
   (await db.selectFrom('settlement_receipts').select('id').where('record_id', '=', recordId).executeTakeFirst())?.id;
+
+/** A driver's receipts as (stream id, record id), oldest first: the wallet replay reads their streams. */
+export const driverReceiptStreams = (db: Db, driverId: number): Promise<{ id: string; record_id: number }[]> =>
+  db
+    .selectFrom('settlement_receipts')
+    .select(['id', 'record_id'])
+    .where('driver_id', '=', driverId)
+    .orderBy('issued_at')
+    .orderBy('record_id')
+    .execute();

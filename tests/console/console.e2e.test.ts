@@ -166,9 +166,9 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     }
     // The operational report draws its daily series and the comparison; the performance report its ranking.
     await page.goto(url('/reports/operational'));
-    await expect.poll(() => main().locator('figure.chart canvas').count()).toBe(2);
+    await expect.poll(() => main().locator('figure.chart canvas').count(), { timeout: 10_000 }).toBe(2);
     await page.goto(url('/reports/performance'));
-    await expect.poll(() => main().locator('figure.chart canvas').count()).toBe(1);
+    await expect.poll(() => main().locator('figure.chart canvas').count(), { timeout: 10_000 }).toBe(1);
     // Sorting goes to the server (the address keeps it), and the export downloads the API's file.
     await page.goto(url('/reports/orders'));
     await main()
@@ -188,32 +188,50 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     const slider = page.getByLabel(es.replay.slider);
     await slider.waitFor();
     const status = main().locator('.kv dd .badge').first();
-    await expect.poll(() => status.textContent()).toBe('FAILED');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('FAILED');
     await accessible('receipt replay');
     await slider.focus();
     await page.keyboard.press('Home');
-    await expect.poll(() => status.textContent()).toBe('GENERATED');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('GENERATED');
     // Clicking the last event of the timeline brings the receipt back to now.
     await main().locator('.timeline li').last().getByRole('button').click();
-    await expect.poll(() => status.textContent()).toBe('FAILED');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('FAILED');
   });
 
-  it('retries and annuls a failed receipt from the tray, the 422 shown on its field', async () => {
+  it('retries and annuls a failed receipt from the tray after a second look at amount and beneficiary', async () => {
     await page.goto(url('/settlements/tray'));
     const number = failedReceipt.receipt_number;
     await main()
       .getByRole('button', { name: `${es.settlements.retry} ${number}` })
       .click();
-    await main().getByText(es.settlements.retried('FAILED')).waitFor();
+    const retry = main().getByRole('form', { name: `${es.settlements.retry}: ${number}` });
+    // The second look: 12,50 USD at 36,5 Bs/USD to the driver's Pago Móvil.
+    await expect.poll(() => retry.locator('dd[data-field="amount_usd"]').textContent()).toBe('US$ 12,50');
+    expect(await retry.locator('dd[data-field="amount_bs"]').textContent()).toBe('Bs. 456,25');
+    expect(await retry.locator('dd[data-field="beneficiary_name"]').textContent()).toBe('Conductora Rechazada');
+    expect(await retry.locator('dd[data-field="beneficiary_id_number"]').textContent()).toBe('V12345679');
+    expect(await retry.locator('dd[data-field="beneficiary_bank"]').textContent()).toBe('0102 · Banco de Venezuela');
+    expect(await retry.locator('dd[data-field="payout_account"]').textContent()).toBe('04141234567');
+    await accessible('tray retry confirmation');
+    // Not sent until the operator says they checked.
+    await retry.getByRole('button', { name: es.common.confirm }).click();
+    await retry.getByText(es.validation.checkFirst).waitFor();
+    await retry.getByLabel(es.settlements.checked).check();
+    await retry.getByRole('button', { name: es.common.confirm }).click();
+    await main().getByText(es.settlements.retried(es.enums.receiptStatus.FAILED)).waitFor();
     await accessible('settlement tray');
     await main()
       .getByRole('button', { name: `${es.settlements.annul} ${number}` })
       .click();
     const form = main().getByRole('form', { name: `${es.settlements.annul}: ${number}` });
-    await form.getByRole('button', { name: es.common.confirm }).click();
-    // The API's ValidationError names `reason`: the message sits on that field.
+    await form.locator('dd[data-field="amount_bs"]').waitFor();
     const reason = form.getByLabel(es.common.reason);
+    // A reason of two letters is not a reason: the field says so, nothing is sent.
+    await reason.fill('ok');
+    await form.getByLabel(es.settlements.checked).check();
+    await form.getByRole('button', { name: es.common.confirm }).click();
     await expect.poll(() => reason.getAttribute('aria-invalid')).toBe('true');
+    await form.getByText(es.validation.reasonLength).waitFor();
     await reason.fill('Cuenta del conductor inválida');
     await form.getByRole('button', { name: es.common.confirm }).click();
     await main().getByText(es.settlements.annulled).waitFor();
@@ -231,6 +249,29 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await page.goto(url('/settlements/config'));
     await main().getByLabel(es.settlements.payoutTime).waitFor();
     await accessible('settlement configuration');
+    // Saved unchanged, then with a new payout time: the API takes the form's keys as they are.
+    await main().getByRole('button', { name: es.common.save }).click();
+    await main().getByText(es.settlements.saved).waitFor();
+    await main().getByLabel(es.settlements.payoutTime).fill('19:30');
+    await main().getByRole('button', { name: es.common.save }).click();
+    await expect
+      .poll(
+        async () =>
+          (await t.request('GET', '/api/v1/admin/settlements/config', { token: (await signInAdmin(t)).token })).body
+            .config.payout_time,
+      )
+      .toBe('19:30');
+    // A payout run is not one click: it says what it will pay and waits for the confirmation.
+    await page.goto(url('/settlements'));
+    await main().getByLabel(es.settlements.runProcess).selectOption('payout');
+    await main().getByRole('button', { name: es.settlements.run }).click();
+    const dialog = main().getByRole('alertdialog', {
+      name: es.settlements.runConfirm(es.settlements.processes.payout),
+    });
+    await dialog.getByText(es.settlements.runPending(0, 'US$ 0,00')).waitFor();
+    await accessible('payout run confirmation');
+    await dialog.getByRole('button', { name: es.common.cancel }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
     // The README's picture of the replay: the receipt as it stood after its first payout attempt.
     if (process.env.CONSOLE_SCREENSHOT) {
       await page.goto(url(`/replay/receipt/${failedReceipt.id}`));
@@ -303,7 +344,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await accessible('drivers');
     await page.goto(url(`/drivers/${failedReceipt.driver_id}`));
     await main().getByRole('heading', { name: es.drivers.ledger }).waitFor();
-    await main().getByText('MANUAL_ADJUSTMENT').first().waitFor();
+    await main().getByText(es.enums.ledgerType.MANUAL_ADJUSTMENT).first().waitFor();
     await accessible('driver detail');
     await page.goto(url(`/replay/wallet/${failedReceipt.driver_id}`));
     await page.getByLabel(es.replay.slider).waitFor();

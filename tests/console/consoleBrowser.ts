@@ -94,3 +94,25 @@ export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => 
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 };
+
+/**
+ * A page of the console signed in as `admin` (the session the sign-in screen stores), in Caracas time
+ * and Spanish, collecting script errors.
+ */
+export const signedInPage = async (
+  browser: Browser,
+  baseUrl: string,
+  admin: { token: string; admin: unknown },
+): Promise<{ page: Page; pageErrors: string[] }> => {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'es-VE',
+    timezoneId: 'America/Caracas',
+  });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${baseUrl}/console/`);
+  await page.evaluate((s) => sessionStorage.setItem('console.session', JSON.stringify(s)), admin);
+  return { page, pageErrors };
+};

@@ -25,6 +25,9 @@ const ListQuery = z.object({
   status: z.enum(DRIVER_STATUSES).optional(),
   kyc_state: z.enum(KYC_STATES).optional(),
   city_id: z.coerce.number().int().positive().optional(),
+  q: z.string().trim().max(80).optional().openapi({
+    description: 'Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored',
+  }),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   page,
 });
@@ -68,6 +71,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
           status: query.status,
           kycState: query.kyc_state,
           cityId: query.city_id,
+          q: query.q || undefined,
           cityIds: actor.superAdmin ? undefined : (actor.cityIds ?? []),
           limit: query.limit,
           page: query.page,

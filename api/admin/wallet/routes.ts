@@ -15,6 +15,7 @@ import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
 import { balanceAsOf, currentBalance } from '../../wallet/walletReads.js';
 import { readBack } from '../../readBack.js';
+import { walletHistory, WalletHistoryItem } from './walletHistory.js';
 
 const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
 const AdjustmentBody = z.object({
@@ -135,6 +136,32 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
     async ({ actor, params, query }) => {
       await scopedDriver(actor, params.driverId);
       return ledgerPageOf(ctx.db, params.driverId, query);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/drivers/:driverId/wallet/history',
+      summary:
+        "The auditor's wallet replay: the wallet's events and its receipts' reservations, oldest first; " +
+        'each recorded_at is the as_of that shows the balance right after that step',
+      tags: [...tags, 'admin-history'],
+      guards: admin,
+      params: DriverParams,
+      responses: {
+        200: {
+          description: 'The steps',
+          schema: z.object({ driver_id: z.number().int(), events: z.array(WalletHistoryItem) }),
+        },
+      },
+      errors: [401, 403, 404],
+    },
+    async ({ actor, params }) => {
+      await scopedDriver(actor, params.driverId);
+      return { driver_id: params.driverId, events: await walletHistory(ctx, params.driverId) };
     },
   );
 };

@@ -2238,6 +2238,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/drivers/{driverId}/wallet/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The auditor's wallet replay: the wallet's events and its receipts' reservations, oldest first; each recorded_at is the as_of that shows the balance right after that step */
+        get: operations["getAdminDriversByDriverIdWalletHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/settlements/config": {
         parameters: {
             query?: never;
@@ -6819,6 +6836,8 @@ export interface operations {
                 status?: "PENDING_VERIFICATION" | "ACTIVE" | "REJECTED" | "SUSPENDED" | "BANNED";
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 city_id?: number;
+                /** @description Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored */
+                q?: string;
                 limit?: number;
                 page?: number;
             };
@@ -21039,6 +21058,137 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminDriversByDriverIdWalletHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The steps */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        driver_id: number;
+                        events: {
+                            global_position: number;
+                            revision: number;
+                            type: string;
+                            recorded_at: string;
+                            actor: {
+                                id: number | string | null;
+                                role: string;
+                            } | null;
+                            correlation_id: string | null;
+                            causation_id: string | null;
+                            /** @description The event's own fields as recorded (after upcasting); their shape is that of the event `type` */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            stream: "wallet" | "receipt";
+                            receipt_id: number | null;
+                            /**
+                             * @description A receipt's event: RESERVED when it was issued (its payable reserved), RELEASED when it was paid, paid externally or annulled (the reservation ended); null for the wallet’s own events
+                             * @enum {string|null}
+                             */
+                            reservation: "RESERVED" | "RELEASED" | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */

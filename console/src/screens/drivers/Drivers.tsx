@@ -3,9 +3,12 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { Link, Route, Switch, useParams } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { session } from '../../api/session';
+import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
-import { Select } from '../../ui/forms';
+import { Input, Select } from '../../ui/forms';
+import { useDebounced } from '../../ui/useDebounced';
+import { WalletAdjustment } from './WalletAdjustment';
 import { ReasonForm } from '../../ui/ReasonForm';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
 
@@ -22,10 +25,16 @@ export default function Drivers() {
   );
 }
 
+const STATUSES = ['PENDING_VERIFICATION', 'ACTIVE', 'REJECTED', 'SUSPENDED', 'BANNED'] as const;
+
+/** Drivers found as the operator types: name, phone, cédula or plate (the API's `q`). */
 const DriverList = () => {
   const [kyc, setKyc] = useState<(typeof KYC)[number] | undefined>();
+  const [status, setStatus] = useState<(typeof STATUSES)[number] | undefined>();
+  const [typed, setTyped] = useState('');
+  const q = useDebounced(typed.trim(), 300);
   const [page, setPage] = useState(1);
-  const query = { kyc_state: kyc, page, limit: 25 };
+  const query = { kyc_state: kyc, status, q: q || undefined, page, limit: 25 };
   const list = useQuery({
     queryKey: ['drivers', query],
     placeholderData: keepPreviousData,
@@ -38,10 +47,14 @@ const DriverList = () => {
         header: t.common.id,
         cell: ({ row }) => <Link href={`/${row.original.id}`}>#{row.original.id}</Link>,
       },
-      { id: 'name', header: d.name, cell: ({ row }) => row.original.name ?? '—' },
+      {
+        id: 'name',
+        header: d.name,
+        cell: ({ row }) => <Link href={`/${row.original.id}`}>{row.original.name ?? '—'}</Link>,
+      },
       { id: 'phone', header: d.phone, accessorKey: 'phone' },
-      { id: 'status', header: d.status, accessorKey: 'status' },
-      { id: 'kycState', header: d.kyc, accessorKey: 'kycState' },
+      { id: 'status', header: d.status, cell: ({ row }) => label(t.enums.driverStatus, row.original.status) },
+      { id: 'kycState', header: d.kyc, cell: ({ row }) => label(t.enums.kycState, row.original.kycState) },
       { id: 'plate', header: d.plate, cell: ({ row }) => row.original.plate ?? '—' },
       { id: 'capacity', header: d.capacity, cell: ({ row }) => fmt.number(row.original.capacityLiters) },
       { id: 'rating', header: d.rating, cell: ({ row }) => fmt.number(row.original.avgRating) },
@@ -52,7 +65,26 @@ const DriverList = () => {
   return (
     <section>
       <h1>{d.title}</h1>
-      <div className="row">
+      <div className="row" role="search">
+        <Input
+          label={d.search}
+          type="search"
+          value={typed}
+          placeholder={d.searchHint}
+          onChange={(e) => {
+            setTyped(e.currentTarget.value);
+            setPage(1);
+          }}
+        />
+        <Select
+          label={d.status}
+          value={status ?? ''}
+          onChange={(e) => {
+            setStatus(STATUSES.find((k) => k === e.currentTarget.value));
+            setPage(1);
+          }}
+          options={[['', t.common.all], ...STATUSES.map((k) => [k, label(t.enums.driverStatus, k)] as const)]}
+        />
         <Select
           label={d.kyc}
           value={kyc ?? ''}
@@ -60,7 +92,7 @@ const DriverList = () => {
             setKyc(KYC.find((k) => k === e.currentTarget.value));
             setPage(1);
           }}
-          options={[['', t.common.all], ...KYC.map((k) => [k, k] as const)]}
+          options={[['', t.common.all], ...KYC.map((k) => [k, label(t.enums.kycState, k)] as const)]}
         />
       </div>
       <QueryView query={list}>
@@ -79,7 +111,7 @@ const DriverDetail = () => {
   const { driverId } = useParams<{ driverId: string }>();
   const id = Number(driverId);
   const queryClient = useQueryClient();
-  const [rejecting, setRejecting] = useState(false);
+  const [asking, setAsking] = useState<'reject' | 'suspend' | null>(null);
   const [message, setMessage] = useState('');
   const driver = useQuery({
     queryKey: ['driver', id],
@@ -100,20 +132,32 @@ const DriverDetail = () => {
       ),
     getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
   });
+  const done = (text: string) => {
+    setAsking(null);
+    setMessage(text);
+    void queryClient.invalidateQueries({ queryKey: ['driver', id] });
+    void queryClient.invalidateQueries({ queryKey: ['drivers'] });
+  };
+  const path = { driverId: id };
   const approve = useMutation({
-    mutationFn: () => unwrap(client.POST('/admin/drivers/{driverId}/approve', { params: { path: { driverId: id } } })),
-    onSuccess: () => {
-      setMessage(d.approved);
-      void queryClient.invalidateQueries({ queryKey: ['driver', id] });
-    },
+    mutationFn: () => unwrap(client.POST('/admin/drivers/{driverId}/approve', { params: { path } })),
+    onSuccess: () => done(d.approved),
+  });
+  const reinstate = useMutation({
+    mutationFn: () => unwrap(client.POST('/admin/drivers/{driverId}/reinstate', { params: { path } })),
+    onSuccess: () => done(d.reinstated),
   });
   const reject = async (reason: string) => {
-    await unwrap(
-      client.POST('/admin/drivers/{driverId}/reject', { params: { path: { driverId: id } }, body: { reason } }),
-    );
-    setRejecting(false);
-    setMessage(d.rejected);
-    await queryClient.invalidateQueries({ queryKey: ['driver', id] });
+    await unwrap(client.POST('/admin/drivers/{driverId}/reject', { params: { path }, body: { reason } }));
+    done(d.rejected);
+  };
+  const suspend = async (reason: string) => {
+    await unwrap(client.POST('/admin/drivers/{driverId}/suspend', { params: { path }, body: { reason } }));
+    done(d.suspended);
+  };
+  const ask = (what: 'reject' | 'suspend') => {
+    setMessage('');
+    setAsking(what);
   };
   return (
     <section>
@@ -125,10 +169,12 @@ const DriverDetail = () => {
               <dt>{d.phone}</dt>
               <dd>{dr.phone}</dd>
               <dt>{d.status}</dt>
-              <dd>{dr.status}</dd>
+              <dd data-status={dr.status}>{label(t.enums.driverStatus, dr.status)}</dd>
               <dt>{d.kyc}</dt>
               <dd>
-                <span className="badge">{dr.kycState}</span>
+                <span className="badge" data-status={dr.kycState}>
+                  {label(t.enums.kycState, dr.kycState)}
+                </span>
               </dd>
               <dt>{d.plate}</dt>
               <dd>{dr.plate ?? '—'}</dd>
@@ -139,37 +185,56 @@ const DriverDetail = () => {
                 {fmt.number(dr.avgRating)} ({dr.ratingsCount})
               </dd>
             </dl>
+            {/* Only the actions the driver's status allows (the API answers 409 WrongStatus otherwise). */}
             <div className="buttons">
-              <button
-                type="button"
-                className="primary"
-                disabled={dr.kycState === 'APPROVED' || approve.isPending}
-                onClick={() => {
-                  setMessage('');
-                  approve.mutate();
-                }}
-              >
-                {d.approve}
-              </button>
-              <button
-                type="button"
-                disabled={dr.kycState === 'REJECTED'}
-                onClick={() => {
-                  setMessage('');
-                  setRejecting(true);
-                }}
-              >
-                {d.reject}
-              </button>
+              {dr.status === 'PENDING_VERIFICATION' && dr.kycState === 'PENDING_REVIEW' && (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={approve.isPending}
+                  onClick={() => {
+                    setMessage('');
+                    approve.mutate();
+                  }}
+                >
+                  {d.approve}
+                </button>
+              )}
+              {dr.status === 'PENDING_VERIFICATION' && (
+                <button type="button" onClick={() => ask('reject')}>
+                  {d.reject}
+                </button>
+              )}
+              {dr.status === 'ACTIVE' && (
+                <button type="button" onClick={() => ask('suspend')}>
+                  {d.suspend}
+                </button>
+              )}
+              {dr.status === 'SUSPENDED' && (
+                <button
+                  type="button"
+                  disabled={reinstate.isPending}
+                  onClick={() => {
+                    setMessage('');
+                    if (window.confirm(d.reinstateConfirm(dr.name ?? `#${dr.id}`))) reinstate.mutate();
+                  }}
+                >
+                  {d.reinstate}
+                </button>
+              )}
             </div>
             {message && <Notice>{message}</Notice>}
             {approve.isError && <ErrorView error={approve.error} />}
-            {rejecting && <ReasonForm title={d.reject} onSubmit={reject} onCancel={() => setRejecting(false)} />}
+            {reinstate.isError && <ErrorView error={reinstate.error} />}
+            {asking === 'reject' && <ReasonForm title={d.reject} onSubmit={reject} onCancel={() => setAsking(null)} />}
+            {asking === 'suspend' && (
+              <ReasonForm title={d.suspend} onSubmit={suspend} onCancel={() => setAsking(null)} />
+            )}
             <h2>{d.documents}</h2>
             <ul>
               {documents.map((doc) => (
                 <li key={doc.type}>
-                  {doc.label} · {fmt.dateTime(doc.expiresAt)}
+                  {doc.label} · {doc.expiresAt ? `${d.expires} ${fmt.date(doc.expiresAt)}` : d.noExpiry}
                 </li>
               ))}
               {documents.length === 0 && <li className="muted">{t.common.empty}</li>}
@@ -186,23 +251,24 @@ const DriverDetail = () => {
           <dl className="totals">
             <div>
               <dt>{d.balance}</dt>
-              <dd>{fmt.number(w.balanceUSD)}</dd>
+              <dd>{fmt.usd(w.balanceUSD)}</dd>
             </div>
             <div>
               <dt>{d.pendingPayout}</dt>
-              <dd>{fmt.number(w.pendingPayoutUSD)}</dd>
+              <dd>{fmt.usd(w.pendingPayoutUSD)}</dd>
             </div>
             <div>
               <dt>{d.withdrawable}</dt>
-              <dd>{fmt.number(w.withdrawableUSD)}</dd>
+              <dd>{fmt.usd(w.withdrawableUSD)}</dd>
             </div>
             <div>
               <dt>{d.cashDebt}</dt>
-              <dd>{fmt.number(w.cashDebtUSD)}</dd>
+              <dd>{fmt.usd(w.cashDebtUSD)}</dd>
             </div>
           </dl>
         )}
       </QueryView>
+      {session.get()?.admin.superAdmin && <WalletAdjustment driverId={id} />}
       <h2>{d.ledger}</h2>
       <QueryView query={ledger}>
         {(data) => (
@@ -224,12 +290,9 @@ const DriverDetail = () => {
                     .map((e) => (
                       <tr key={e.id}>
                         <td>{fmt.dateTime(e.created_at)}</td>
-                        <td>{e.type}</td>
-                        <td>
-                          {e.direction === 'CREDIT' ? '+' : '−'}
-                          {fmt.number(e.amount_usd)}
-                        </td>
-                        <td>{fmt.number(e.balance_after_usd)}</td>
+                        <td>{label(t.enums.ledgerType, e.type)}</td>
+                        <td>{fmt.signedUsd(e.amount_usd, e.direction === 'CREDIT')}</td>
+                        <td>{fmt.usd(e.balance_after_usd)}</td>
                         <td>{e.description}</td>
                       </tr>
                     ))}

@@ -1,10 +1,11 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type FormEvent } from 'react';
 import { Link, Route, Switch, useLocation, useParams } from 'wouter';
-import { client, unwrap } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { client, unwrap, type Ok } from '../../api/client';
+import { fmt, label, t } from '../../i18n';
 import { ErrorView, QueryView } from '../../ui/states';
 import { ReceiptBody } from '../settlements/ReceiptBody';
+import { InstantForm, useReplayInstant } from './instant';
 import { actorOf, Timeline, type TimelineEvent } from './Timeline';
 
 /** The auditor's replay: read-only, every call here is a GET. */
@@ -45,35 +46,45 @@ const Chooser = () => {
   return (
     <>
       <p>{t.replay.intro}</p>
-      {form('receipt', t.replay.receipt, t.replay.receiptId)}
+      {form('receipt', t.replay.receipt, t.replay.receiptNumber)}
       {form('wallet', t.replay.wallet, t.replay.driverId)}
       {form('order', t.replay.order, t.replay.orderId)}
     </>
   );
 };
 
-/** Starts at the newest event, and follows the list when it grows. */
-const useIndex = (length: number) => {
-  const [index, setIndex] = useState<number | null>(null);
-  useEffect(() => {
-    if (index === null && length > 0) setIndex(length - 1);
-  }, [length, index]);
-  return [Math.min(index ?? length - 1, length - 1), setIndex] as const;
+/** A receipt's record id from the address: the id itself, or its number (2026-11-000001) looked up. */
+const useReceiptId = (param: string) => {
+  const byNumber = !/^\d+$/.test(param);
+  const found = useQuery({
+    queryKey: ['receipt-by-number', param],
+    enabled: byNumber,
+    queryFn: () => unwrap(client.GET('/admin/settlements/receipts', { params: { query: { q: param, limit: 5 } } })),
+  });
+  if (!byNumber) return { id: Number(param), missing: false };
+  const match = found.data?.items.find((r) => r.receipt_number === param);
+  return { id: match ? Number(match.id) : undefined, missing: found.isSuccess && !match };
 };
 
 const ReceiptReplay = () => {
-  const id = Number(useParams<{ id: string }>().id);
+  const param = decodeURIComponent(useParams<{ id: string }>().id);
+  const { id, missing } = useReceiptId(param);
+  if (missing) return <p role="alert">{t.replay.receiptNotFound}</p>;
+  if (id === undefined) return <p className="muted">{t.common.loading}</p>;
+  return <ReceiptReplayOf id={id} />;
+};
+
+const ReceiptReplayOf = ({ id }: { id: number }) => {
   const history = useQuery({
     queryKey: ['receipt-history', id],
     queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}/history', { params: { path: { id } } })),
   });
   const events = history.data?.events ?? [];
-  const [index, setIndex] = useIndex(events.length);
+  const { index, asOf, select, at } = useReplayInstant(events);
   const selected = events[index];
-  const asOf = selected?.recorded_at;
   const receipt = useQuery({
     queryKey: ['receipt-as-of', id, asOf],
-    enabled: asOf !== undefined,
+    enabled: asOf !== undefined && index >= 0,
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(client.GET('/admin/settlements/receipts/{id}', { params: { path: { id }, query: { as_of: asOf } } })),
@@ -88,7 +99,7 @@ const ReceiptReplay = () => {
   return (
     <>
       <h2>
-        {t.replay.receipt} {id}
+        {t.replay.receipt} {receipt.data?.receipt.receipt_number ?? id}
       </h2>
       <p>
         <Link href={`~/console/settlements/receipts/${id}`}>{t.settlements.detail}</Link>
@@ -98,14 +109,15 @@ const ReceiptReplay = () => {
           <div className="split">
             <div>
               <h3>{t.replay.timeline}</h3>
-              <Timeline events={timeline} index={index} onSelect={setIndex} label={t.replay.timeline} />
+              <InstantForm asOf={asOf} onInstant={at} />
+              <Timeline events={timeline} index={index} onSelect={select} label={t.replay.timeline} />
             </div>
             <div aria-live="polite">
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
-              {selected && <EventDetail e={selected} />}
-              {receipt.isError ? (
+              {selected ? <EventDetail e={selected} /> : <p className="muted">{t.replay.beforeFirst}</p>}
+              {index < 0 ? null : receipt.isError ? (
                 <ErrorView error={receipt.error} />
               ) : receipt.data ? (
                 <ReceiptBody receipt={receipt.data.receipt} />
@@ -122,7 +134,9 @@ const ReceiptReplay = () => {
 
 const EventDetail = ({
   e,
+  title,
 }: {
+  title?: string;
   e: {
     type: string;
     recorded_at: string;
@@ -134,7 +148,7 @@ const EventDetail = ({
 }) => (
   <details className="panel" open>
     <summary>
-      {t.replay.event}: {e.type}
+      {t.replay.event}: {title ?? e.type}
     </summary>
     <dl className="kv">
       <dt>{t.replay.type}</dt>
@@ -152,25 +166,36 @@ const EventDetail = ({
   </details>
 );
 
+type WalletStep = Ok<'/admin/drivers/{driverId}/wallet/history', 'get'>['events'][number];
+
+/** What a wallet step did, in the auditor's words: a movement with its signed amount, or a reservation. */
+const walletStepLabel = (e: WalletStep, numbers: Map<number, string>): string => {
+  const d = e.data as Record<string, unknown>;
+  if (e.reservation === 'RESERVED') {
+    const totals = d.totals as { payableCents: number } | undefined;
+    return t.replay.walletSteps.RESERVED(String(d.receiptNumber), fmt.usd((totals?.payableCents ?? 0) / 100));
+  }
+  if (e.reservation === 'RELEASED') return t.replay.walletSteps.RELEASED(numbers.get(e.receipt_id ?? 0) ?? '—');
+  if (e.type === 'LedgerEntryRecorded')
+    return `${label(t.enums.ledgerType, String(d.type))} ${fmt.signedUsd(Number(d.amountCents) / 100, d.direction === 'CREDIT')}`;
+  return label(t.replay.walletSteps, e.type);
+};
+
+/**
+ * The driver's wallet as the API's as_of shows it after each step: every step asks for the step's own
+ * recorded_at (the instant whose as_of includes it), reservations of the driver's receipts included.
+ */
 const WalletReplay = () => {
   const { driverId } = useParams<{ driverId: string }>();
   const id = Number(driverId);
-  const ledger = useInfiniteQuery({
-    queryKey: ['wallet-ledger', id],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        client.GET('/admin/drivers/{driverId}/wallet/transactions', {
-          params: { path: { driverId: id }, query: { limit: 100, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
+  const history = useQuery({
+    queryKey: ['wallet-history', id],
+    queryFn: () =>
+      unwrap(client.GET('/admin/drivers/{driverId}/wallet/history', { params: { path: { driverId: id } } })),
   });
-  // The ledger comes newest first; the timeline reads oldest first.
-  const entries = (ledger.data?.pages.flatMap((p) => p.items) ?? []).slice().reverse();
-  const [index, setIndex] = useIndex(entries.length);
-  const selected = entries[index];
-  const asOf = selected?.created_at;
+  const events = history.data?.events ?? [];
+  const { index, asOf, select, at } = useReplayInstant(events);
+  const selected = events[index];
   const wallet = useQuery({
     queryKey: ['wallet-as-of', id, asOf],
     enabled: asOf !== undefined,
@@ -180,57 +205,55 @@ const WalletReplay = () => {
         client.GET('/admin/drivers/{driverId}/wallet', { params: { path: { driverId: id }, query: { as_of: asOf } } }),
       ),
   });
-  const timeline: TimelineEvent[] = entries.map((e) => ({
-    key: String(e.id),
-    type: `${e.type} ${e.direction === 'CREDIT' ? '+' : '−'}${fmt.number(e.amount_usd)}`,
-    at: e.created_at,
+  const numbers = new Map(
+    events
+      .filter((e) => e.reservation === 'RESERVED')
+      .map((e) => [e.receipt_id ?? 0, String((e.data as { receiptNumber?: string }).receiptNumber)]),
+  );
+  const timeline: TimelineEvent[] = events.map((e) => ({
+    key: `${e.global_position}`,
+    type: walletStepLabel(e, numbers),
+    at: e.recorded_at,
+    actor: actorOf(e.actor),
   }));
+  const w = wallet.data?.wallet;
   return (
     <>
       <h2>
         {t.replay.wallet} #{id}
       </h2>
-      <QueryView query={ledger}>
+      <p>
+        <Link href={`~/console/drivers/${id}`}>{t.drivers.title}</Link>
+      </p>
+      <QueryView query={history}>
         {() => (
           <div className="split">
             <div>
               <h3>{t.replay.timeline}</h3>
-              <Timeline events={timeline} index={index} onSelect={setIndex} label={t.replay.timeline} />
-              {ledger.hasNextPage && (
-                <button type="button" onClick={() => void ledger.fetchNextPage()}>
-                  {t.common.more}
-                </button>
-              )}
+              <InstantForm asOf={asOf} onInstant={at} />
+              <Timeline events={timeline} index={index} onSelect={select} label={t.replay.timeline} />
             </div>
             <div aria-live="polite">
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
-              {selected && (
-                <dl className="kv panel">
-                  <dt>{t.replay.ledgerEntry}</dt>
-                  <dd>{selected.type}</dd>
-                  <dt>{t.drivers.amount}</dt>
-                  <dd>
-                    {selected.direction === 'CREDIT' ? '+' : '−'}
-                    {fmt.number(selected.amount_usd)}
-                  </dd>
-                  <dt>{t.drivers.description}</dt>
-                  <dd>{selected.description}</dd>
-                </dl>
+              {selected ? (
+                <EventDetail e={selected} title={walletStepLabel(selected, numbers)} />
+              ) : (
+                <p className="muted">{t.replay.beforeFirst}</p>
               )}
               {wallet.isError ? (
                 <ErrorView error={wallet.error} />
-              ) : wallet.data ? (
-                <dl className="kv panel">
+              ) : w ? (
+                <dl className="kv panel" aria-label={t.drivers.wallet}>
                   <dt>{t.drivers.balance}</dt>
-                  <dd>{fmt.number(wallet.data.wallet.balanceUSD)}</dd>
+                  <dd data-field="balanceUSD">{fmt.usd(w.balanceUSD)}</dd>
                   <dt>{t.drivers.pendingPayout}</dt>
-                  <dd>{fmt.number(wallet.data.wallet.pendingPayoutUSD)}</dd>
+                  <dd data-field="pendingPayoutUSD">{fmt.usd(w.pendingPayoutUSD)}</dd>
                   <dt>{t.drivers.withdrawable}</dt>
-                  <dd>{fmt.number(wallet.data.wallet.withdrawableUSD)}</dd>
+                  <dd data-field="withdrawableUSD">{fmt.usd(w.withdrawableUSD)}</dd>
                   <dt>{t.drivers.cashDebt}</dt>
-                  <dd>{fmt.number(wallet.data.wallet.cashDebtUSD)}</dd>
+                  <dd data-field="cashDebtUSD">{fmt.usd(w.cashDebtUSD)}</dd>
                 </dl>
               ) : null}
             </div>
@@ -249,7 +272,7 @@ const OrderReplay = () => {
     queryFn: () => unwrap(client.GET('/admin/orders/{orderId}/history', { params: { path: { orderId: id } } })),
   });
   const events = history.data?.events ?? [];
-  const [index, setIndex] = useIndex(events.length);
+  const { index, select } = useReplayInstant(events);
   const selected = events[index];
   const timeline: TimelineEvent[] = events.map((e) => ({
     key: String(e.global_position),
@@ -268,7 +291,7 @@ const OrderReplay = () => {
           <div className="split">
             <div>
               <h3>{t.replay.timeline}</h3>
-              <Timeline events={timeline} index={index} onSelect={setIndex} label={t.replay.timeline} />
+              <Timeline events={timeline} index={index} onSelect={select} label={t.replay.timeline} />
             </div>
             <div aria-live="polite">{selected && <EventDetail e={selected} />}</div>
           </div>

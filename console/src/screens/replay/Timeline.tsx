@@ -34,12 +34,12 @@ export const Timeline = ({
           min={0}
           max={Math.max(0, events.length - 1)}
           step={1}
-          value={index}
+          value={Math.max(index, 0)}
           aria-valuetext={current ? `${index + 1}/${events.length}: ${current.type}, ${fmt.dateTime(current.at)}` : ''}
           onChange={(e) => onSelect(Number(e.currentTarget.value))}
         />
         <span className="muted" aria-live="polite">
-          {t.replay.asOf} {current ? fmt.dateTime(current.at) : '—'} ({index + 1}/{events.length})
+          {t.replay.asOf} {current ? fmt.dateTime(current.at) : '—'} ({Math.max(index + 1, 0)}/{events.length})
         </span>
       </div>
       <ol className="timeline" aria-label={label}>

@@ -1,5 +1,5 @@
 import type { Ok } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { fmt, label, t } from '../../i18n';
 
 export type Receipt = Ok<'/admin/settlements/receipts/{id}', 'get'>['receipt'];
 
@@ -13,7 +13,9 @@ export const ReceiptBody = ({ receipt: r }: { receipt: Receipt }) => (
       <dd>{r.receipt_number}</dd>
       <dt>{s.status}</dt>
       <dd>
-        <span className="badge">{r.status}</span>
+        <span className="badge" data-status={r.status}>
+          {label(t.enums.receiptStatus, r.status)}
+        </span>
       </dd>
       <dt>{s.driver}</dt>
       <dd>
@@ -22,17 +24,17 @@ export const ReceiptBody = ({ receipt: r }: { receipt: Receipt }) => (
       <dt>{s.period}</dt>
       <dd>{r.fiscal_period}</dd>
       <dt>{s.method}</dt>
-      <dd>{r.payout_method ?? '—'}</dd>
+      <dd>{label(t.enums.payoutMethod, r.payout_method)}</dd>
       <dt>{s.net}</dt>
-      <dd>{fmt.number(r.net_usd)}</dd>
+      <dd>{fmt.usd(r.net_usd)}</dd>
       <dt>{s.payable}</dt>
-      <dd>{fmt.number(r.payable_usd)}</dd>
+      <dd>{fmt.usd(r.payable_usd)}</dd>
       <dt>{s.paidBs}</dt>
-      <dd>{fmt.number(r.total_paid_bs_cents / 100)}</dd>
+      <dd>{fmt.bs(r.total_paid_bs_cents / 100)}</dd>
       <dt>{s.failure}</dt>
       <dd>
         {r.failure_reason ?? '—'}
-        {r.failure_kind ? ` (${r.failure_kind})` : ''}
+        {r.failure_kind ? ` (${label(t.enums.failureKind, r.failure_kind)})` : ''}
       </dd>
       <dt>{t.common.reference}</dt>
       <dd>{r.bank_reference ?? '—'}</dd>
@@ -61,10 +63,10 @@ export const ReceiptBody = ({ receipt: r }: { receipt: Receipt }) => (
               <td>{l.type}</td>
               <td>{l.order_id ?? '—'}</td>
               <td>{l.description}</td>
-              <td>{fmt.number(l.subtotal_usd)}</td>
-              <td>{fmt.number(l.commission_usd)}</td>
-              <td>{fmt.number(l.net_usd)}</td>
-              <td>{fmt.number(l.total_bs_cents / 100)}</td>
+              <td>{fmt.usd(l.subtotal_usd)}</td>
+              <td>{fmt.usd(l.commission_usd)}</td>
+              <td>{fmt.usd(l.net_usd)}</td>
+              <td>{fmt.bs(l.total_bs_cents / 100)}</td>
             </tr>
           ))}
         </tbody>
@@ -84,7 +86,7 @@ export const ReceiptBody = ({ receipt: r }: { receipt: Receipt }) => (
               <span className="badge">{o.status}</span>
             </dd>
             <dt>{s.amountBs}</dt>
-            <dd>{fmt.number(o.amount_bs_cents / 100)}</dd>
+            <dd>{fmt.bs(o.amount_bs_cents / 100)}</dd>
             <dt>{t.common.reference}</dt>
             <dd>{o.reference ?? '—'}</dd>
             <dt>{s.attempts}</dt>

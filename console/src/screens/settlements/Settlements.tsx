@@ -4,11 +4,12 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
 import { ReceiptBody } from './ReceiptBody';
+import { TrayAction, type TrayActionKind, type TrayItem } from './TrayAction';
 
 const s = t.settlements;
 
@@ -56,26 +57,67 @@ const useUrlQuery = () => {
   return [params, set, search] as const;
 };
 
+type Process = 'cutoff' | 'payout' | 'reconcile';
+
+/** What a payout run would pay now: the GENERATED receipts and their total (first 100 summed). */
+const PendingPayout = () => {
+  const pending = useQuery({
+    queryKey: ['receipts', 'GENERATED-to-pay'],
+    queryFn: () =>
+      unwrap(client.GET('/admin/settlements/receipts', { params: { query: { status: 'GENERATED', limit: 100 } } })),
+  });
+  return (
+    <QueryView query={pending}>
+      {(data) => (
+        <p data-field="pending">
+          {s.runPending(data.meta.total, fmt.usd(data.items.reduce((sum, r) => sum + r.payable_usd, 0)))}
+        </p>
+      )}
+    </QueryView>
+  );
+};
+
+/** Runs a settlement process now, after a second look at what it will do (a payout sends money). */
 const RunPanel = () => {
   const queryClient = useQueryClient();
+  const [asked, setAsked] = useState<Process | null>(null);
   const run = useMutation({
-    mutationFn: (process: 'cutoff' | 'payout' | 'reconcile') =>
-      unwrap(client.POST('/admin/settlements/run', { body: { process } })),
-    onSuccess: () => void queryClient.invalidateQueries(),
+    mutationFn: (process: Process) => unwrap(client.POST('/admin/settlements/run', { body: { process } })),
+    onSuccess: () => {
+      setAsked(null);
+      void queryClient.invalidateQueries();
+    },
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    run.mutate(new FormData(e.currentTarget).get('process') as 'cutoff' | 'payout' | 'reconcile');
+    run.reset();
+    setAsked(new FormData(e.currentTarget).get('process') as Process);
   };
   return (
-    <form className="panel row" onSubmit={onSubmit} aria-label={s.run}>
-      <Select label={s.runProcess} name="process" options={Object.entries(s.processes)} />
-      <button type="submit" className="primary" disabled={run.isPending}>
-        {s.run}
-      </button>
-      {run.isSuccess && <Notice>{s.ran(run.data.receipts.length)}</Notice>}
-      {run.isError && <ErrorView error={run.error} />}
-    </form>
+    <div className="stack">
+      <form className="panel row" onSubmit={onSubmit} aria-label={s.run}>
+        <Select label={s.runProcess} name="process" options={Object.entries(s.processes)} />
+        <button type="submit" className="primary" disabled={run.isPending || asked !== null}>
+          {s.run}
+        </button>
+        {run.isSuccess && <Notice>{s.ran(run.data.receipts.length)}</Notice>}
+        {run.isError && <ErrorView error={run.error} />}
+      </form>
+      {asked && (
+        <div className="panel stack" role="alertdialog" aria-label={s.runConfirm(s.processes[asked])}>
+          <h2>{s.runConfirm(s.processes[asked])}</h2>
+          {asked === 'payout' ? <PendingPayout /> : <p>{asked === 'cutoff' ? s.runCutoffNote : s.runReconcileNote}</p>}
+          <div className="buttons">
+            <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate(asked)}>
+              {t.common.confirm}
+            </button>
+            <button type="button" onClick={() => setAsked(null)}>
+              {t.common.cancel}
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
   );
 };
 
@@ -109,10 +151,14 @@ const Receipts = () => {
         cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})`,
       },
       { id: 'fiscal_period', header: s.period, accessorKey: 'fiscal_period' },
-      { id: 'status', header: s.status, accessorKey: 'status' },
-      { id: 'payout_method', header: s.method, cell: ({ row }) => row.original.payout_method ?? '—' },
-      { id: 'net_usd', header: s.net, cell: ({ row }) => fmt.number(row.original.net_usd) },
-      { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.number(row.original.payable_usd) },
+      { id: 'status', header: s.status, cell: ({ row }) => label(t.enums.receiptStatus, row.original.status) },
+      {
+        id: 'payout_method',
+        header: s.method,
+        cell: ({ row }) => label(t.enums.payoutMethod, row.original.payout_method),
+      },
+      { id: 'net_usd', header: s.net, cell: ({ row }) => fmt.usd(row.original.net_usd) },
+      { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.usd(row.original.payable_usd) },
       { id: 'failure_reason', header: s.failure, cell: ({ row }) => row.original.failure_reason ?? '—' },
       { id: 'issued_at', header: s.issued, cell: ({ row }) => fmt.dateTime(row.original.issued_at) },
     ],
@@ -141,7 +187,7 @@ const Receipts = () => {
           label={s.status}
           name="status"
           defaultValue={params.status ?? ''}
-          options={[['', t.common.all], ...STATUSES.map((x) => [x, x] as const)]}
+          options={[['', t.common.all], ...STATUSES.map((x) => [x, label(t.enums.receiptStatus, x)] as const)]}
         />
         <Input label={t.fields.driver_id} name="driver_id" type="number" defaultValue={params.driver_id} />
         <Input label={s.period} name="fiscal_period" defaultValue={params.fiscal_period} />
@@ -184,57 +230,10 @@ const ReceiptDetail = () => {
   );
 };
 
-type TrayItem = Ok<'/admin/settlements/tray', 'get'>['items'][number];
-type Action = { kind: 'annul' | 'external'; item: TrayItem };
-
-/** The reason (and, to mark paid externally, the reference) of a tray action, with the API's 422s on their fields. */
-const ActionForm = ({ action, onDone }: { action: Action; onDone: (message: string) => void }) => {
-  const queryClient = useQueryClient();
-  const { register, handleSubmit, setError, formState } = useForm<{ reason: string; reference: string }>();
-  const [error, setErr] = useState<unknown>(null);
-  const submit = handleSubmit(async ({ reason, reference }) => {
-    setErr(null);
-    try {
-      const path = { id: action.item.id };
-      if (action.kind === 'annul')
-        await unwrap(client.POST('/admin/settlements/receipts/{id}/annul', { params: { path }, body: { reason } }));
-      else
-        await unwrap(
-          client.POST('/admin/settlements/receipts/{id}/mark-external', {
-            params: { path },
-            body: { reason, reference },
-          }),
-        );
-      await queryClient.invalidateQueries();
-      onDone(action.kind === 'annul' ? s.annulled : s.markedExternal);
-    } catch (err) {
-      if (!applyFieldErrors(err, setError, ['reason', 'reference'])) setErr(err);
-    }
-  });
-  const title = `${action.kind === 'annul' ? s.annul : s.markExternal}: ${action.item.receipt_number}`;
-  return (
-    <form className="panel stack" onSubmit={submit} noValidate aria-label={title}>
-      <h2>{title}</h2>
-      <Input label={t.common.reason} error={formState.errors.reason?.message} {...register('reason')} />
-      {action.kind === 'external' && (
-        <Input label={t.common.reference} error={formState.errors.reference?.message} {...register('reference')} />
-      )}
-      {error !== null && <ErrorView error={error} />}
-      <div className="buttons">
-        <button type="submit" className="primary" disabled={formState.isSubmitting}>
-          {t.common.confirm}
-        </button>
-        <button type="button" onClick={() => onDone('')}>
-          {t.common.cancel}
-        </button>
-      </div>
-    </form>
-  );
-};
+type Action = { kind: TrayActionKind; item: TrayItem };
 
 const Tray = () => {
   const [params, set] = useUrlQuery();
-  const queryClient = useQueryClient();
   const failureKind = (['business', 'deadline'] as const).find((k) => k === params.failure_kind);
   const query = { limit: 25, page: Number(params.page ?? 1), failure_kind: failureKind };
   const tray = useQuery({
@@ -244,14 +243,6 @@ const Tray = () => {
   });
   const [action, setAction] = useState<Action | null>(null);
   const [message, setMessage] = useState('');
-  const retry = useMutation({
-    mutationFn: (id: number) =>
-      unwrap(client.POST('/admin/settlements/receipts/{id}/retry', { params: { path: { id } } })),
-    onSuccess: (r) => {
-      setMessage(s.retried(r.receipt.status));
-      void queryClient.invalidateQueries();
-    },
-  });
   const columns = useMemo<ColumnDef<TrayItem, unknown>[]>(
     () => [
       {
@@ -264,9 +255,13 @@ const Tray = () => {
         header: s.driver,
         cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})`,
       },
-      { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.number(row.original.payable_usd) },
+      { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.usd(row.original.payable_usd) },
       { id: 'failure_reason', header: s.failure, cell: ({ row }) => row.original.failure_reason ?? '—' },
-      { id: 'failure_kind', header: s.failureKind, cell: ({ row }) => row.original.failure_kind ?? '—' },
+      {
+        id: 'failure_kind',
+        header: s.failureKind,
+        cell: ({ row }) => label(t.enums.failureKind, row.original.failure_kind),
+      },
       { id: 'provider_code', header: s.providerCode, cell: ({ row }) => row.original.provider_code ?? '—' },
       { id: 'attempts', header: s.attempts, accessorKey: 'attempts' },
       { id: 'failed_at', header: s.failedAt, cell: ({ row }) => fmt.dateTime(row.original.failed_at) },
@@ -277,10 +272,10 @@ const Tray = () => {
           <div className="buttons">
             <button
               type="button"
-              disabled={row.original.failure_kind === 'deadline' || retry.isPending}
+              disabled={row.original.failure_kind === 'deadline'}
               onClick={() => {
                 setMessage('');
-                retry.mutate(row.original.id);
+                setAction({ kind: 'retry', item: row.original });
               }}
               aria-label={`${s.retry} ${row.original.receipt_number}`}
             >
@@ -310,7 +305,7 @@ const Tray = () => {
         ),
       },
     ],
-    [retry],
+    [],
   );
   return (
     <section>
@@ -323,17 +318,17 @@ const Tray = () => {
           onChange={(e) => set({ failure_kind: e.currentTarget.value || undefined, page: undefined })}
           options={[
             ['', t.common.all],
-            ['business', 'business'],
-            ['deadline', 'deadline'],
+            ['business', t.enums.failureKind.business],
+            ['deadline', t.enums.failureKind.deadline],
           ]}
         />
       </div>
       {message && <Notice>{message}</Notice>}
-      {retry.isError && <ErrorView error={retry.error} />}
       {action && (
-        <ActionForm
+        <TrayAction
           key={`${action.kind}-${action.item.id}`}
-          action={action}
+          kind={action.kind}
+          item={action.item}
           onDone={(m) => {
             setAction(null);
             setMessage(m);
@@ -382,7 +377,16 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
   const [saved, setSaved] = useState(false);
   const [error, setErr] = useState<unknown>(null);
   const { register, handleSubmit, setError, formState } = useForm<ConfigForm>({
-    defaultValues: { ...config, min_balance: config.min_balance_usd },
+    defaultValues: {
+      cutoff_enabled: config.cutoff_enabled,
+      cutoff_time: config.cutoff_time,
+      payout_enabled: config.payout_enabled,
+      payout_time: config.payout_time,
+      min_balance: config.min_balance_usd,
+      active_days: config.active_days,
+      iva_prc: config.iva_prc,
+      timezone: config.timezone,
+    },
   });
   const submit = handleSubmit(async (body) => {
     setSaved(false);
@@ -390,7 +394,17 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
     try {
       await unwrap(
         client.PATCH('/admin/settlements/config', {
-          body: { ...body, min_balance: Number(body.min_balance), iva_prc: Number(body.iva_prc) },
+          // Only the patch's own keys: the view's min_balance_usd/_cents are read-only names (a 422 if sent).
+          body: {
+            cutoff_enabled: body.cutoff_enabled,
+            cutoff_time: body.cutoff_time,
+            payout_enabled: body.payout_enabled,
+            payout_time: body.payout_time,
+            min_balance: Number(body.min_balance),
+            active_days: body.active_days,
+            iva_prc: Number(body.iva_prc),
+            timezone: body.timezone,
+          },
         }),
       );
       await queryClient.invalidateQueries({ queryKey: ['settlement-config'] });
