@@ -22,8 +22,14 @@ import { migrateToLatest } from '../infra/db/migrate.js';
 import { waitForDatabase } from '../infra/db/waitForDatabase.js';
 import { createPgLitePool, createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
-import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import {
+  createPostgresEventStore,
+  postgresStreamHead,
+  type InlineProjection,
+} from '../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../infra/eventStore/versioning.js';
+import { withHashChain } from '../infra/eventStore/hashChain.js';
+import { CHAINED_CATEGORIES } from '../domain/audit/events.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from '../infra/outbox/devOutbox.js';
@@ -75,9 +81,14 @@ export const openStore = async (config: Config, pool: SqlPool, inline?: InlinePr
   };
   if (config.ESDB_URL) {
     const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
-    return createEsdbEventStore(config.ESDB_URL);
+    return withHashChain(createEsdbEventStore(config.ESDB_URL), { categories: CHAINED_CATEGORIES });
   }
-  return withEventVersioning(createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline }), versioning);
+  // Under the versioning wrapper: the chain hashes what is stored, never an upcast event.
+  const chained = withHashChain(createPostgresEventStore(pool, { pollMs: config.PROJECTION_POLL_MS, inline }), {
+    categories: CHAINED_CATEGORIES,
+    readHead: postgresStreamHead(pool),
+  });
+  return withEventVersioning(chained, versioning);
 };
 
 const openBus = async (config: Config, logger: Logger): Promise<Bus> => {
