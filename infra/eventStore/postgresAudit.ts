@@ -1,6 +1,6 @@
 import type { SqlPool } from '../db/sqlPool.js';
 import type { StreamHead } from '../audit/merkle.js';
-import { createPostgresEventStore } from './postgresEventStore.js';
+import { columns, createPostgresEventStore, toRecorded, type EventRow } from './postgresEventStore.js';
 import type { RecordedEvent } from './port.js';
 
 /**
@@ -21,4 +21,26 @@ export const readChainHeads = async (pool: SqlPool, categories: readonly string[
     [categories],
   );
   return rows.map((r) => ({ stream: r.stream_id, position: Number(r.stream_position), hash: r.hash }));
+};
+
+/** The anchors recorded (infra/audit: AuditAnchorRecorded events), newest first. */
+export const readAnchorEvents = async (
+  pool: SqlPool,
+  filter: { anchorId?: string; holding?: string; limit: number },
+): Promise<RecordedEvent[]> => {
+  const params: unknown[] = [filter.limit];
+  let where = `type = 'AuditAnchorRecorded'`;
+  if (filter.anchorId !== undefined) {
+    params.push(filter.anchorId);
+    where += ` AND data->>'anchorId' = $${params.length}`;
+  }
+  if (filter.holding !== undefined) {
+    params.push(JSON.stringify([{ stream: filter.holding }]));
+    where += ` AND data->'heads' @> $${params.length}::jsonb`;
+  }
+  const { rows } = await pool.query<EventRow>(
+    `SELECT ${columns} FROM events WHERE ${where} ORDER BY global_position DESC LIMIT $1`,
+    params,
+  );
+  return rows.map(toRecorded);
 };
