@@ -84,6 +84,7 @@ export const TAGS: Record<string, string> = {
   'admin-settlements': 'Back-office settlement runs and payouts',
   'admin-reports': 'Back-office reports and their CSV / XLSX exports',
   'admin-history': 'Back-office event history of an aggregate',
+  'admin-audit': 'Hash chains of the money streams: verifiable exports, chain status and anchors (super admin)',
   health: 'Liveness and readiness',
   dev: 'Development helpers (absent in production)',
 };

@@ -23,8 +23,14 @@ import { waitForDatabase } from '../infra/db/waitForDatabase.js';
 import { openEmbeddedPool } from '../infra/db/embeddedPostgres.js';
 import { createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
-import { createPostgresEventStore, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
+import {
+  createPostgresEventStore,
+  postgresStreamHead,
+  type InlineProjection,
+} from '../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../infra/eventStore/versioning.js';
+import { withHashChain } from '../infra/eventStore/hashChain.js';
+import { CHAINED_CATEGORIES } from '../domain/audit/events.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from '../infra/outbox/devOutbox.js';
@@ -96,7 +102,12 @@ export const openStore = async (
   const adapter = config.ESDB_URL
     ? await adapters.esdb(config.ESDB_URL)
     : adapters.postgres(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
-  return withEventVersioning(adapter, {
+  // Under the versioning wrapper: the chain hashes what is stored, never an upcast event.
+  const chained = withHashChain(adapter, {
+    categories: CHAINED_CATEGORIES,
+    readHead: config.ESDB_URL ? undefined : postgresStreamHead(pool),
+  });
+  return withEventVersioning(chained, {
     schemas: EVENT_SCHEMAS,
     upcasters: UPCASTERS,
     checkAppends: config.CHECK_EVENT_SCHEMAS ?? config.APP_ENV !== 'production',

@@ -29,6 +29,8 @@ import { walletModule } from './modules/wallet.js';
 import { settlementModule } from './modules/settlements.js';
 // Reports (#12)
 import { reportsModule } from './modules/reports.js';
+// Audit (#33)
+import { auditModule } from './modules/audit.js';
 
 /** Every area of the service, in the order their init runs. Add a module here to wire it in. */
 export const modules: AppModule[] = [
@@ -66,6 +68,8 @@ export const modules: AppModule[] = [
   settlementModule,
   // Reports (#12)
   reportsModule,
+  // Audit (#33)
+  auditModule,
 ];
 
 /** Every module's migrations in one set, as the service, the CLIs and the test templates run them. */

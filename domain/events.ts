@@ -1,4 +1,5 @@
 import { ALLOWANCE_EVENTS } from './credit/allowance.js';
+import { AUDIT_EVENTS } from './audit/events.js';
 import { CREDIT_EVENTS } from './credit/events.js';
 import { DRIVER_EVENTS } from './driver/events.js';
 import type { EventSchemas } from './eventSchema.js';
@@ -38,6 +39,7 @@ for (const module of [
   INCIDENT_EVENTS,
   NOTIFICATION_EVENTS,
   EXCHANGE_RATE_EVENTS,
+  AUDIT_EVENTS,
 ] as EventSchemas[]) {
   for (const [type, schema] of Object.entries(module)) {
     // A type named twice would take one module's schema silently: every stored event has one meaning.

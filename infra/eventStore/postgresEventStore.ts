@@ -228,3 +228,14 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   };
   return store;
 };
+
+/** A stream's last event in one statement (the hash chain's predecessor: infra/eventStore/hashChain.ts). */
+export const postgresStreamHead =
+  (pool: SqlPool) =>
+  async (streamId: string): Promise<RecordedEvent | null> => {
+    const { rows } = await pool.query<EventRow>(
+      `SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position DESC LIMIT 1`,
+      [streamId],
+    );
+    return rows[0] ? toRecorded(rows[0]) : null;
+  };

@@ -2716,6 +2716,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit/streams/{stream}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A money stream's events with their hashes, then the latest anchor's proof, as JSON lines */
+        get: operations["getAdminAuditStreamsByStreamExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/streams/{stream}/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a money stream's chain verifies: now, up to an instant, and up to its latest anchor */
+        get: operations["getAdminAuditStreamsByStreamChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/anchors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest anchors, newest first: the roots to publish */
+        get: operations["getAdminAuditAnchors"];
+        put?: never;
+        /** Take an anchor now: the Merkle root over the head of every money stream, recorded as an event */
+        post: operations["postAdminAuditAnchors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/anchors/{anchorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One anchor with the head of every money stream it commits to (its leaves, in order) */
+        get: operations["getAdminAuditAnchorsByAnchorId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -24885,6 +24954,581 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminAuditStreamsByStreamExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id> */
+                stream: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON lines: a header, one line per event as stored, the anchor proof (npm run audit:verify) */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description StreamNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StreamNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminAuditStreamsByStreamChain: {
+        parameters: {
+            query?: {
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id> */
+                stream: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chain status, computed as audit:verify computes it */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stream: string;
+                        chain: {
+                            verified: boolean;
+                            events: number;
+                            problem: {
+                                kind: string;
+                                position: number | null;
+                                event_id: string | null;
+                                message: string;
+                            } | null;
+                        };
+                        as_of: {
+                            verified: boolean;
+                            events: number;
+                            problem: {
+                                kind: string;
+                                position: number | null;
+                                event_id: string | null;
+                                message: string;
+                            } | null;
+                            instant: string;
+                        } | null;
+                        anchor: {
+                            verified: boolean;
+                            events: number;
+                            problem: {
+                                kind: string;
+                                position: number | null;
+                                event_id: string | null;
+                                message: string;
+                            } | null;
+                            anchor_id: string;
+                            taken_at: string;
+                            root: string;
+                            position: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description StreamNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "StreamNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminAuditAnchors: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Anchors */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anchors: {
+                            anchor_id: string;
+                            /** @enum {string} */
+                            kind: "DAILY" | "ON_DEMAND";
+                            taken_at: string;
+                            root: string;
+                            stream_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    postAdminAuditAnchors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The anchor recorded */
+            201: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anchor_id: string;
+                        /** @enum {string} */
+                        kind: "DAILY" | "ON_DEMAND";
+                        taken_at: string;
+                        root: string;
+                        stream_count: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminAuditAnchorsByAnchorId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                anchorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The anchor and its leaves */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anchor_id: string;
+                        /** @enum {string} */
+                        kind: "DAILY" | "ON_DEMAND";
+                        taken_at: string;
+                        root: string;
+                        stream_count: number;
+                        heads: {
+                            stream: string;
+                            position: number;
+                            hash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description AnchorNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "AnchorNotFound";
                     } & {
                         [key: string]: unknown;
                     });

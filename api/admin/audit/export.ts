@@ -1,0 +1,52 @@
+import type { AnchorData } from '../../../domain/audit/anchor.js';
+import { CHAINED_CATEGORIES } from '../../../domain/audit/events.js';
+import { EXPORT_FORMAT, exportLines, type ExportAnchor, type ExportEvent } from '../../../infra/audit/exportFile.js';
+import { merkleProof } from '../../../infra/audit/merkle.js';
+import type { SqlPool } from '../../../infra/db/sqlPool.js';
+import { readAnchorEvents, readStoredStream } from '../../../infra/eventStore/postgresAudit.js';
+
+/**
+ * A money stream's name as a caller sends it: its category and the id the stream is named by (a receipt's UUID,
+ * a driver's, client's or payment's integer id). Anything else names no money stream.
+ */
+const MONEY_STREAM = new RegExp(
+  `^(?:receipt-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:${CHAINED_CATEGORIES.filter((c) => c !== 'receipt').join('|')})-[1-9][0-9]{0,15})$`,
+);
+export const isMoneyStream = (stream: string): boolean => MONEY_STREAM.test(stream);
+
+const anchorProofOf = (stream: string, anchor: AnchorData | undefined): ExportAnchor | null => {
+  const leafIndex = anchor?.heads.findIndex((h) => h.stream === stream) ?? -1;
+  if (!anchor || leafIndex < 0) return null;
+  return {
+    kind: 'anchor',
+    anchorId: anchor.anchorId,
+    takenAt: anchor.takenAt,
+    root: anchor.root,
+    leafCount: anchor.heads.length,
+    leafIndex,
+    leaf: anchor.heads[leafIndex],
+    proof: merkleProof(anchor.heads, leafIndex),
+  };
+};
+
+/** The export's lines (infra/audit/exportFile.ts), or null when the stream has no event. */
+export const streamExport = async (pool: SqlPool, stream: string, now: Date): Promise<string[] | null> => {
+  const events = await readStoredStream(pool, stream);
+  if (events.length === 0) return null;
+  const [anchor] = await readAnchorEvents(pool, { holding: stream, limit: 1 });
+  return exportLines(
+    { kind: 'stream', format: EXPORT_FORMAT, stream, exportedAt: now.toISOString() },
+    events.map((e): ExportEvent => ({
+      kind: 'event',
+      stream: e.streamId,
+      position: e.streamPosition,
+      eventId: e.eventId,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+      globalPosition: e.globalPosition,
+      recordedAt: e.recordedAt.toISOString(),
+    })),
+    anchorProofOf(stream, anchor?.data as AnchorData | undefined),
+  );
+};

@@ -1,0 +1,222 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { takeAnchorOnDemand } from '../../../commands/audit/anchors.js';
+import type { AnchorData } from '../../../domain/audit/anchor.js';
+import { notFound } from '../../../domain/errors.js';
+import {
+  verifyExport,
+  type ExportAnchor,
+  type ExportEvent,
+  type ExportVerdict,
+} from '../../../infra/audit/exportFile.js';
+import { readAnchorEvents } from '../../../infra/eventStore/postgresAudit.js';
+import type { ApiContext } from '../../apiContext.js';
+import { requireRole } from '../../auth.js';
+import { defineRoute, FileBody } from '../../route.js';
+import { isMoneyStream, streamExport } from './export.js';
+
+/**
+ * The auditor's proof that no money stream was rewritten (docs/decisions/0051-hash-chain-and-anchors.md): a
+ * stream's export as JSON lines (checked offline by `npm run audit:verify`), its chain status as of an instant,
+ * and the anchors. Super admins only: the service has no auditor role; an outside auditor is handed the export
+ * and the published roots, which need no account to check.
+ */
+const NDJSON = 'application/x-ndjson';
+const StreamParams = z.object({
+  stream: z
+    .string()
+    .openapi({ description: 'A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id>' }),
+});
+const streamNotFound = () => notFound('StreamNotFound', 'No money stream of that name.');
+
+const Problem = z.object({
+  kind: z.string(),
+  position: z.number().int().nullable(),
+  event_id: z.string().nullable(),
+  message: z.string(),
+});
+const Check = z.object({ verified: z.boolean(), events: z.number().int(), problem: Problem.nullable() });
+const ChainStatus = z.object({
+  stream: z.string(),
+  /** The whole stream as stored now. */
+  chain: Check,
+  as_of: Check.extend({ instant: z.string() }).nullable(),
+  anchor: Check.extend({
+    anchor_id: z.string(),
+    taken_at: z.string(),
+    root: z.string(),
+    position: z.number().int(),
+  }).nullable(),
+});
+const AnchorSummary = z.object({
+  anchor_id: z.string(),
+  kind: z.enum(['DAILY', 'ON_DEMAND']),
+  taken_at: z.string(),
+  root: z.string(),
+  stream_count: z.number().int(),
+});
+const summaryOf = (a: AnchorData): z.infer<typeof AnchorSummary> => ({
+  anchor_id: a.anchorId,
+  kind: a.kind,
+  taken_at: a.takenAt,
+  root: a.root,
+  stream_count: a.heads.length,
+});
+
+const checkOf = (v: ExportVerdict): z.infer<typeof Check> => ({
+  verified: v.problem === null,
+  events: v.events,
+  problem: v.problem && {
+    kind: v.problem.kind,
+    position: v.problem.position,
+    event_id: v.problem.eventId,
+    message: v.problem.message,
+  },
+});
+
+export const auditRoutes = (ctx: ApiContext, router: Router) => {
+  const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
+  const tags = ['admin-audit'];
+  const exportOf = async (stream: string) => {
+    const lines = isMoneyStream(stream) ? await streamExport(ctx.pool, stream, ctx.clock.now()) : null;
+    if (!lines) throw streamNotFound();
+    return lines;
+  };
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/audit/streams/:stream/export',
+      summary: "A money stream's events with their hashes, then the latest anchor's proof, as JSON lines",
+      tags,
+      guards,
+      params: StreamParams,
+      responses: {
+        200: {
+          description: 'JSON lines: a header, one line per event as stored, the anchor proof (npm run audit:verify)',
+          schema: FileBody,
+          mediaType: NDJSON,
+        },
+      },
+      errors: [401, 403, { status: 404, description: 'StreamNotFound' }],
+    },
+    async ({ params, res }) => {
+      const lines = await exportOf(params.stream);
+      res
+        .status(200)
+        // After the attachment, whose file name would set its own type.
+        .attachment(`${params.stream}.chain.jsonl`)
+        .type(NDJSON)
+        .send(lines.join('\n') + '\n');
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/audit/streams/:stream/chain',
+      summary: "Whether a money stream's chain verifies: now, up to an instant, and up to its latest anchor",
+      tags,
+      guards,
+      params: StreamParams,
+      query: z.object({ as_of: z.iso.datetime({ offset: true }).optional() }),
+      responses: {
+        200: { description: 'The chain status, computed as audit:verify computes it', schema: ChainStatus },
+      },
+      errors: [401, 403, { status: 404, description: 'StreamNotFound' }],
+    },
+    async ({ params, query }) => {
+      const lines = await exportOf(params.stream);
+      const parsed = lines.map((l) => JSON.parse(l) as { kind: string });
+      const header = lines[0];
+      const events = lines.filter((_, i) => parsed[i].kind === 'event');
+      const anchorAt = parsed.findIndex((l) => l.kind === 'anchor');
+      const anchor = anchorAt < 0 ? null : (parsed[anchorAt] as ExportAnchor);
+      const asOf = query.as_of === undefined ? null : new Date(query.as_of);
+      const untilAsOf = asOf
+        ? events.filter((_, i) => new Date((parsed[i + 1] as ExportEvent).recordedAt) <= asOf)
+        : [];
+      return {
+        stream: params.stream,
+        chain: checkOf(verifyExport(lines.join('\n'))),
+        as_of: asOf && { instant: asOf.toISOString(), ...checkOf(verifyExport([header, ...untilAsOf].join('\n'))) },
+        anchor: anchor && {
+          anchor_id: anchor.anchorId,
+          taken_at: anchor.takenAt,
+          root: anchor.root,
+          position: anchor.leaf.position,
+          ...checkOf(verifyExport([header, ...events.slice(0, anchor.leaf.position + 1), lines[anchorAt]].join('\n'))),
+        },
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'post',
+      path: '/admin/audit/anchors',
+      summary: 'Take an anchor now: the Merkle root over the head of every money stream, recorded as an event',
+      tags,
+      guards,
+      responses: { 201: { description: 'The anchor recorded', schema: AnchorSummary } },
+      errors: [401, 403],
+    },
+    async ({ actor, res }) => {
+      const anchor = await takeAnchorOnDemand(ctx, actor.id);
+      res.status(201);
+      return summaryOf(anchor);
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/audit/anchors',
+      summary: 'The latest anchors, newest first: the roots to publish',
+      tags,
+      guards,
+      query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(30) }),
+      responses: { 200: { description: 'Anchors', schema: z.object({ anchors: z.array(AnchorSummary) }) } },
+      errors: [401, 403],
+    },
+    async ({ query }) => ({
+      anchors: (await readAnchorEvents(ctx.pool, { limit: query.limit })).map((e) => summaryOf(e.data as AnchorData)),
+    }),
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/audit/anchors/:anchorId',
+      summary: 'One anchor with the head of every money stream it commits to (its leaves, in order)',
+      tags,
+      guards,
+      params: z.object({ anchorId: z.string() }),
+      responses: {
+        200: {
+          description: 'The anchor and its leaves',
+          schema: AnchorSummary.extend({
+            heads: z.array(z.object({ stream: z.string(), position: z.number().int(), hash: z.string() })),
+          }),
+        },
+      },
+      errors: [401, 403, { status: 404, description: 'AnchorNotFound' }],
+    },
+    async ({ params }) => {
+      const [found] = await readAnchorEvents(ctx.pool, { anchorId: params.anchorId, limit: 1 });
+      if (!found) throw notFound('AnchorNotFound', 'No anchor of that id.');
+      const anchor = found.data as AnchorData;
+      return { ...summaryOf(anchor), heads: anchor.heads };
+    },
+  );
+};
