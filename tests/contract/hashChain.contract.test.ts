@@ -9,7 +9,7 @@ import { withHashChain, type HashChainOptions } from '../../infra/eventStore/has
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import { createPostgresEventStore, postgresStreamHead } from '../../infra/eventStore/postgresEventStore.js';
 import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../../infra/eventStore/port.js';
-import { pgLiteFrom } from '../support/pgliteTemplates.js';
+import { testDatabase } from '../support/testDatabases.js';
 import { freshDatabaseUrl } from '../support/testService.js';
 
 /**
@@ -125,9 +125,9 @@ const hashChainContract = (open: () => Promise<Harness>) => {
   });
 };
 
-describe('hash chain contract: PGlite', () => {
+describe('hash chain contract: embedded PostgreSQL', () => {
   hashChainContract(async () => {
-    const pool = await pgLiteFrom('empty');
+    const pool = await testDatabase('empty');
     const db = createDb(pool);
     await migrateToLatest(db, eventStoreMigrations);
     const raw = createPostgresEventStore(pool, { pollMs: 50 });
