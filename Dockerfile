@@ -19,13 +19,14 @@ COPY app app
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production APP_ENV=production PORT=3000 PGLITE_DIR=/data/pglite
+ENV NODE_ENV=production APP_ENV=production PORT=3000 EMBEDDED_DB_DIR=/data/postgres
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY --from=build /app/console/dist console/dist
-# The embedded store (used when DATABASE_URL is unset) and its lock file live under /data.
+# The embedded PostgreSQL (used when DATABASE_URL is unset; npm prune keeps its optional platform package) and
+# its lock file live under /data.
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

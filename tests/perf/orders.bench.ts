@@ -3,15 +3,22 @@ import pg from 'pg';
 import { signInClient, signInDriver } from '../support/actors.js';
 import { call, CARACAS, orderBody } from '../support/orderFlows.js';
 import { freshDatabaseUrl, type TestService } from '../support/testService.js';
-import { cpuMs, overHttp, postgresCpu, startServiceProcess, type ServiceProcess } from './serviceProcess.js';
+import {
+  cpuMs,
+  embeddedPostgresCpu,
+  overHttp,
+  postgresCpu,
+  startServiceProcess,
+  type ServiceProcess,
+} from './serviceProcess.js';
 
 /**
  * Full order flows over HTTP against the service running in processes of its own, as apps meet it:
  * create → offer → accept → start → arrived (with the position) → deliver, each flow by its own client with
  * a driver of its worker. WORKERS flows run side by side. Per call: p50/p99 latency and SQL statements; per
  * flow: CPU of the service and of PostgreSQL (from /proc), statements, transactions and new backends; and
- * the sustained throughput, counted until every projector has caught up. Once on the embedded default, once
- * on PostgreSQL (DATABASE_URL, or the local server).
+ * the sustained throughput, counted until every projector has caught up. Once on the embedded default
+ * (the embedded PostgreSQL, a temporary cluster), once on PostgreSQL (DATABASE_URL, or the local server).
  *
  * Each setting is measured twice in the same processes, cold and then warm. The embedded run never inherits
  * DATABASE_URL or NATS_URL. `npm run bench -- orders --split` also runs PostgreSQL with the API and the
@@ -150,7 +157,8 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
   await Promise.all(processes.map((p) => p.reset()));
   const before = database ? await pgCounters(database.url, database.name) : null;
   const cpuBefore = processes.map((p) => cpuMs(p.pid));
-  const pgCpu = database ? postgresCpu(database.name) : null;
+  // The embedded cluster's processes are the service's children; the shared server's backends are named by database.
+  const pgCpu = database ? postgresCpu(database.name) : embeddedPostgresCpu(processes[0].pid);
   let maxLagMs = 0;
   let sampling = true;
   const lagSampler = (async () => {
@@ -201,7 +209,10 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
     ),
   );
   if (postgres)
-    console.log(`  PostgreSQL backends: ${(postgres.ms / n).toFixed(1)} core-ms (${postgres.backends} backends seen)`);
+    console.log(
+      `  PostgreSQL ${database ? 'backends' : '(embedded cluster, all its processes)'}: ` +
+        `${(postgres.ms / n).toFixed(1)} core-ms (${postgres.backends} processes seen)`,
+    );
   const serviceMs = cpu.reduce((a, b) => a + b, 0);
   console.log(
     `  total: ${((serviceMs + (postgres?.ms ?? 0)) / n).toFixed(1)} core-ms, ${(total / n).toFixed(1)} SQL statements`,
@@ -224,9 +235,15 @@ const measure = async (label: string, processes: ServiceProcess[], database?: { 
 };
 
 const onEmbedded = async () => {
-  const service = await startServiceProcess({ PGLITE_DIR: 'memory://', OFFICIAL_RATE_VES: '36.5' });
+  // Nothing inherited from the bench's environment: the embedded default, as `npm start` runs it.
+  const service = await startServiceProcess({
+    DATABASE_URL: '',
+    NATS_URL: '',
+    EMBEDDED_DB_DIR: 'memory://',
+    OFFICIAL_RATE_VES: '36.5',
+  });
   try {
-    await measure('embedded (PGlite in memory, in-process bus)', [service]);
+    await measure('embedded (PostgreSQL from npm, temporary cluster; in-process bus)', [service]);
   } finally {
     await service.stop();
   }

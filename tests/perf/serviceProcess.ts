@@ -118,7 +118,30 @@ export const cpuMs = (pid: number): number => {
  * CPU of the PostgreSQL backends serving one database (their process title names it), sampled while the
  * bench runs: a backend that ends between two samples keeps its last reading.
  */
-export const postgresCpu = (database: string, everyMs = 50) => {
+export const postgresCpu = (database: string, everyMs = 50) =>
+  cpuSampler((_pid, cmdline) => cmdline.startsWith('postgres: ') && cmdline.includes(` ${database} `), everyMs);
+
+const parentOf = (pid: number): number => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * CPU of the embedded PostgreSQL that a service started (its child postmaster): the postmaster and every
+ * process of it, backends and background workers alike.
+ */
+export const embeddedPostgresCpu = (servicePid: number, everyMs = 50) => {
+  let postmaster = 0;
+  return cpuSampler((pid, cmdline) => {
+    if (parentOf(pid) === servicePid && cmdline.includes('/native/bin/postgres')) postmaster = pid;
+    return postmaster > 0 && (pid === postmaster || parentOf(pid) === postmaster);
+  }, everyMs);
+};
+
+const cpuSampler = (counts: (pid: number, cmdline: string) => boolean, everyMs: number) => {
   const seen = new Map<number, { first: number; last: number }>();
   const sample = () => {
     for (const entry of readdirSync('/proc')) {
@@ -130,7 +153,7 @@ export const postgresCpu = (database: string, everyMs = 50) => {
       } catch {
         continue;
       }
-      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue;
+      if (!counts(pid, cmdline)) continue;
       const ms = cpuMs(pid);
       const s = seen.get(pid);
       if (s) s.last = ms;
