@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { createHttpApp } from '../api/app.js';
 import { noAuthenticator } from '../api/auth.js';
 import { createOpenApiRegistry } from '../api/openapi.js';
+import { cachedReferenceData } from '../commands/referenceCache.js';
 import { referenceDataOf } from '../commands/referenceData.js';
 import { createHandle } from '../commands/handle.js';
 import { EVENT_SCHEMAS } from '../domain/events.js';
@@ -197,7 +198,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     // Filled by the modules' init below; each module sets the ports it declares.
     providers: {} as Providers,
     outbox: createDevOutbox(db),
-    reference: referenceDataOf(db),
+    reference: cachedReferenceData(referenceDataOf(db), clock, bus),
     async settle(position, readModels) {
       if (position <= 0) return;
       const asynchronous = readModels

@@ -165,13 +165,24 @@ describe.each(backends)('process manager on $name', (backend) => {
     expect(await store.headPosition()).toBe(head);
   });
 
-  it('after the inline half, the catch-up reacts again and appends nothing new', async () => {
+  it('after the inline half, the catch-up does not react again and appends nothing new', async () => {
     const pm = processUnderTest();
     const asked = await ask([1, 'answer'], [2, 'answer']);
     expect(await pm.inline(ctx, asked)).toBeGreaterThan(asked[1].globalPosition);
     const head = await store.headPosition();
 
     await pm.catchUpJob(ctx, { everyMs: 1000 }).run(now);
+    expect(reactedTo).toEqual([1, 2]);
+    expect(await answered()).toEqual([1, 2]);
+    expect(await store.headPosition()).toBe(head);
+  });
+
+  it('another process (a fresh instance) that saw no inline half reacts again and appends nothing new', async () => {
+    const asked = await ask([1, 'answer'], [2, 'answer']);
+    await processUnderTest().inline(ctx, asked);
+    const head = await store.headPosition();
+
+    await processUnderTest().catchUpJob(ctx, { everyMs: 1000 }).run(now);
     expect(reactedTo).toEqual([1, 2, 1, 2]);
     expect(await answered()).toEqual([1, 2]);
     expect(await store.headPosition()).toBe(head);

@@ -26,7 +26,10 @@ import { causedBy, derivedEventIds } from './origin.js';
  * reaction; registered by the stream categories it follows, see `startProcess`), and from a
  * catch-up job that follows the log from its checkpoint (so a crash between two appends, a timer or
  * another area's command is not missed). Reactions derive their event ids from the causing event and
- * decide on the streams as they are now, so the second run appends nothing.
+ * decide on the streams as they are now, so the second run appends nothing. The catch-up skips the events
+ * whose inline reaction this process saw succeed (by event id, in memory): it follows the log for what the
+ * inline half missed, not to redo what it did (another instance's, a crash's or a refusal's events are reacted
+ * to again, as before).
  *
  * A refusal (DomainError) is final, since deciding again decides the same: it is logged and the process
  * moves on. Any other error stops the catch-up at that event, and the next run retries it.
@@ -218,6 +221,8 @@ export const processManagerMigrations: Record<string, Migration> = {
 };
 
 const BATCH = 500;
+/** Events reacted to inline and not yet passed by this process's catch-up, remembered at most (oldest first out). */
+const HANDLED_INLINE_MAX = 20_000;
 
 const loadCheckpoint = async (db: Db, name: string): Promise<number> => {
   const row = await db
@@ -238,6 +243,8 @@ const saveCheckpoint = (db: Db, name: string, position: number) =>
 export function processManager<C extends ReactionContext, St>(definition: ReactionDefinition<St>): ProcessManager<C> {
   const { name } = definition;
   const reactsTo = (e: Cause) => follows(definition as ReactionDefinition<unknown>, e);
+  // Ids of events whose inline reaction succeeded here: their appends are committed, the catch-up skips them.
+  const handledInline = new Set<string>();
   const react = (ctx: C, e: Cause, streams: Streams | null): Promise<number> =>
     reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
   /**
@@ -252,7 +259,12 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     streams: Streams | null = null,
   ): Promise<number> => {
     try {
-      return await react(ctx, e, streams);
+      const position = await react(ctx, e, streams);
+      if (streams !== null) {
+        if (handledInline.size >= HANDLED_INLINE_MAX) handledInline.delete(handledInline.values().next().value!);
+        handledInline.add(e.eventId);
+      }
+      return position;
     } catch (err) {
       if (err instanceof StreamBusy && streams !== null) {
         ctx.logger.warn(
@@ -312,7 +324,8 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
           const from = position;
           try {
             for (const e of events) {
-              if (reactsTo(e)) last = Math.max(last, await reactLoggingRefusal(ctx, e, { event: e.globalPosition }));
+              if (reactsTo(e) && !handledInline.delete(e.eventId))
+                last = Math.max(last, await reactLoggingRefusal(ctx, e, { event: e.globalPosition }));
               position = e.globalPosition;
             }
           } finally {

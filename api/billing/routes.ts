@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { announceReferenceChange } from '../../commands/referenceCache.js';
 import { z } from 'zod';
 import { notFound, validationError } from '../../domain/errors.js';
 import type { ApiContext } from '../apiContext.js';
@@ -137,6 +138,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, body, res }) => {
       const profile = await createBillingProfile(ctx.db, actor.id, body, ctx.clock.now());
+      await announceReferenceChange(ctx, { kind: 'billing', clientId: actor.id });
       res.status(201);
       return { profile: toView(profile) };
     },
@@ -158,6 +160,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, params, body }) => {
       const profile = await updateBillingProfile(ctx.db, actor.id, params.id, body, ctx.clock.now());
+      await announceReferenceChange(ctx, { kind: 'billing', clientId: actor.id });
       if (profile === 'keep_default')
         throw validationError({ isDefault: ['make another profile the default instead'] });
       if (!profile) throw unknownProfile();
@@ -179,7 +182,9 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
       errors: [403, 404],
     },
     async ({ actor, params }) => {
-      if (!(await deleteBillingProfile(ctx.db, actor.id, params.id))) throw unknownProfile();
+      const deleted = await deleteBillingProfile(ctx.db, actor.id, params.id);
+      await announceReferenceChange(ctx, { kind: 'billing', clientId: actor.id });
+      if (!deleted) throw unknownProfile();
     },
   );
 };

@@ -1,7 +1,12 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { ApiContext } from '../apiContext.js';
-import { registerDeviceToken, removeDeviceToken } from '../../stores/push/deviceTokens.js';
+import {
+  DEVICE_TOKENS_CHANGED,
+  registerDeviceToken,
+  removeDeviceToken,
+  type DeviceTokensChange,
+} from '../../stores/push/deviceTokens.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 
@@ -13,6 +18,11 @@ const DeviceTokenSchema = z
 
 /** Spec 4.13: the caller's push devices. */
 export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
+  // Every push gateway keeps users' devices a while (infra/push/pushGateway.ts): tell them all, best effort.
+  const devicesChanged = (change: DeviceTokensChange) =>
+    ctx.bus
+      .publish(DEVICE_TOKENS_CHANGED, change)
+      .catch((err) => ctx.logger.warn({ err }, 'could not announce a device token change'));
   const guards = requireRole(ctx.auth, 'CLIENT', 'DRIVER');
   const tags = ['device-tokens'];
 
@@ -31,6 +41,7 @@ export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ body, actor, res }) => {
       const device_token = await registerDeviceToken(ctx.db, actor.id, body.token, body.platform);
+      await devicesChanged({});
       res.status(201);
       return { device_token };
     },
@@ -51,6 +62,7 @@ export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ body, actor }) => {
       await removeDeviceToken(ctx.db, actor.id, body.token);
+      await devicesChanged({ userId: actor.id });
       return { ok: true };
     },
   );

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { announceReferenceChange } from '../../commands/referenceCache.js';
 import { z } from 'zod';
 import type { ApiContext } from '../apiContext.js';
 import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
@@ -62,6 +63,7 @@ export const exchangeRatesRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ body, actor, req, res }) => {
       const rate = await setExchangeRate(ctx, body, actor, req.id);
+      await announceReferenceChange(ctx, { kind: 'rates' });
       res.status(201);
       return { rate: toView(rate) };
     },

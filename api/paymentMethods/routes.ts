@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { announceReferenceChange } from '../../commands/referenceCache.js';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
 import type { ApiContext } from '../apiContext.js';
@@ -59,6 +60,7 @@ export const paymentMethodRoutes = (ctx: ApiContext, router: Router): void => {
     async ({ params, body }) => {
       const method = await setPaymentMethodActive(ctx.db, params.code, body.active);
       if (!method) throw notFound('NotFound', 'No payment method has this code.');
+      await announceReferenceChange(ctx, { kind: 'paymentMethods' });
       return { method: toView(method) };
     },
   );

@@ -2,7 +2,11 @@ import type { Bus } from '../../infra/bus/port.js';
 import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Providers } from '../../infra/providers.js';
-import { deviceTokensOf } from '../../stores/push/deviceTokens.js';
+import { DEVICE_TOKENS_CHANGED, deviceTokensOf, type DeviceTokensChange } from '../../stores/push/deviceTokens.js';
+
+/** How long a gateway pushes to the devices it read without reading them again (docs/decisions/0045-caches-and-invalidation.md). */
+export const DEVICES_CACHE_MS = 10_000;
+const DEVICES_CACHE_SIZE = 50_000;
 
 export interface PushGateway {
   /** Stops listening and waits for the pushes in flight. */
@@ -25,10 +29,25 @@ interface CreatedNotification {
  */
 export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; providers: Providers }): PushGateway => {
   const inFlight = new Set<Promise<void>>();
+  // Each user's devices, as last read; dropped when any instance says they changed.
+  const cached = new Map<number, { devices: Awaited<ReturnType<typeof deviceTokensOf>>; until: number }>();
+  const devicesOf = async (userId: number) => {
+    const hit = cached.get(userId);
+    if (hit && Date.now() < hit.until) return hit.devices;
+    const devices = await deviceTokensOf(ctx.db, userId);
+    if (cached.size >= DEVICES_CACHE_SIZE) cached.delete(cached.keys().next().value!);
+    cached.set(userId, { devices, until: Date.now() + DEVICES_CACHE_MS });
+    return devices;
+  };
+  const changes = ctx.bus.subscribe(DEVICE_TOKENS_CHANGED, (m) => {
+    const { userId } = (m.data ?? {}) as DeviceTokensChange;
+    if (userId === undefined) cached.clear();
+    else cached.delete(userId);
+  });
 
   const push = async (userId: number, n: CreatedNotification) => {
     // Most users have no device registered: one read, and nothing to claim.
-    const devices = await deviceTokensOf(ctx.db, userId);
+    const devices = await devicesOf(userId);
     if (devices.length === 0) return;
     const claimed = await ctx.db
       .insertInto('push_deliveries')
@@ -55,6 +74,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
             .where('id', '=', device.id)
             .where('token', '=', device.token)
             .execute();
+          cached.delete(userId);
         }
       } catch (err) {
         ctx.logger.warn({ err, userId, notification: n.id, device: device.id }, 'push failed');
@@ -75,6 +95,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
   return {
     async close() {
       subscription.unsubscribe();
+      changes.unsubscribe();
       await Promise.all([...inFlight]);
     },
   };

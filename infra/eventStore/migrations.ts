@@ -173,3 +173,138 @@ eventStoreMigrations['0005_event_store_visibility'] = {
     await sql.raw(ES_APPEND_V1).execute(db);
   },
 };
+
+/**
+ * Fewer plans and no scan of the lock table in the common case (docs/decisions/0044-one-round-trip-per-command.md):
+ *
+ * - `es_append` checks the expected revision first and inserts with `ON CONFLICT (event_id) DO NOTHING`: a
+ *   batch already stored is found by the insert that skips it (all skipped: the stored rows are answered; some:
+ *   ES002), or, when the stream has moved on since (a process manager's catch-up resending what the inline
+ *   reaction appended), by a look-up of its ids on that path only. An append with revision 'any' looks for its
+ *   ids first, as before, so that a redelivery consumes no position. The common append thus plans no
+ *   `= ANY(ids)` look-up (a custom plan on every call).
+ * - `es_read_all` first reads the events right after the reader's position: those that follow it with no
+ *   position missing are committed, and no event can later appear among them, so they are returned without
+ *   reading any lock. Only when the first position after the reader is missing (an append in flight, or one that
+ *   rolled back) does it fall back to the horizon of record 0002 (the appending locks, then a new snapshot).
+ */
+eventStoreMigrations['0007_event_store_fewer_plans'] = {
+  async up(db: Kysely<unknown>) {
+    await sql
+      .raw(
+        `
+      CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected bigint, p_events jsonb)
+      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint,
+        out_recorded_at timestamptz, out_new boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_current bigint;
+        v_count int;
+        v_done int;
+        v_xid bigint;
+      BEGIN
+        IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+          RAISE EXCEPTION 'es_append must come first in its transaction' USING ERRCODE = 'ES003';
+        END IF;
+        v_count := jsonb_array_length(p_events);
+        IF p_expected = -2 THEN
+          RETURN QUERY SELECT e.event_id, e.stream_position, e.global_position, e.recorded_at, false
+            FROM events e WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) AS t(x))
+            ORDER BY e.global_position;
+          GET DIAGNOSTICS v_done = ROW_COUNT;
+          IF v_done = v_count THEN RETURN; END IF;
+          IF v_done > 0 THEN
+            RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
+          END IF;
+        END IF;
+        SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = p_stream;
+        IF (p_expected = -1 AND v_current IS NOT NULL) OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected)
+        THEN
+          RETURN QUERY SELECT e.event_id, e.stream_position, e.global_position, e.recorded_at, false
+            FROM events e WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) AS t(x))
+            ORDER BY e.global_position;
+          GET DIAGNOSTICS v_done = ROW_COUNT;
+          IF v_done = v_count THEN RETURN; END IF;
+          IF v_done > 0 THEN
+            RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
+          END IF;
+          RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001', DETAIL = coalesce(v_current::text, '');
+        END IF;
+        PERFORM pg_advisory_lock(${APPEND_LOCK_KEY});
+        BEGIN
+          v_xid := pg_current_xact_id()::text::bigint;
+          PERFORM pg_advisory_xact_lock_shared(${APPENDING_LOCK_CLASS}, v_xid::bit(32)::int);
+          RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
+            SELECT (x->>'eventId')::uuid, p_stream, coalesce(v_current, -1) + n, x->>'type', x->'data',
+            coalesce(x->'metadata', '{}'::jsonb)
+            FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, n)
+            ON CONFLICT (event_id) DO NOTHING
+            RETURNING e.event_id, e.stream_position, e.global_position, e.recorded_at, true;
+          GET DIAGNOSTICS v_done = ROW_COUNT;
+          IF v_done > 0 AND v_done < v_count THEN
+            RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
+          END IF;
+        EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
+          PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
+          RAISE;
+        END;
+        PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
+        IF v_done = 0 THEN
+          RETURN QUERY SELECT e.event_id, e.stream_position, e.global_position, e.recorded_at, false
+            FROM events e WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(p_events) AS t(x))
+            ORDER BY e.global_position;
+        END IF;
+      END
+      $fn$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `
+      CREATE OR REPLACE FUNCTION es_read_all(p_from bigint, p_limit int) RETURNS SETOF events
+      LANGUAGE plpgsql VOLATILE AS $fn$
+      DECLARE
+        v_rows events[];
+        v_prefix int;
+        v_horizon_rows events[];
+        v_xmax bigint;
+        v_horizon bigint;
+      BEGIN
+        v_rows := ARRAY(SELECT e FROM events e WHERE e.global_position > p_from ORDER BY e.global_position LIMIT p_limit);
+        -- How many of them follow the reader with no position missing.
+        SELECT coalesce(max(g.n), 0) INTO v_prefix FROM (
+            SELECT i AS n, bool_and((v_rows[i]).global_position - p_from = i) OVER (ORDER BY i) AS gapless
+            FROM generate_subscripts(v_rows, 1) AS i
+          ) AS g WHERE g.gapless;
+        IF v_prefix = cardinality(v_rows) THEN
+          RETURN QUERY SELECT * FROM unnest(v_rows);
+          RETURN;
+        END IF;
+        SELECT s.xmax, least(s.xmax, min(CASE WHEN (s.base | l.objid::text::bigint) - s.xmax > 2147483648
+                                              THEN (s.base | l.objid::text::bigint) - 4294967296
+                                              ELSE s.base | l.objid::text::bigint END))
+          INTO v_xmax, v_horizon
+          FROM (SELECT x AS xmax, (x >> 32) << 32 AS base
+                  FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS x) AS c) AS s
+          LEFT JOIN pg_locks l
+          ON l.locktype = 'advisory' AND l.classid = ${APPENDING_LOCK_CLASS} AND l.objsubid = 2 AND l.granted
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          GROUP BY s.xmax;
+        v_horizon_rows := ARRAY(SELECT e FROM events e
+          WHERE e.global_position > p_from AND e.transaction_id < greatest(coalesce(v_horizon, v_xmax), 0)::text::xid8
+          ORDER BY e.global_position LIMIT p_limit);
+        -- Both are safe answers (nothing can later appear among either); the longer serves the reader better.
+        IF cardinality(v_horizon_rows) >= v_prefix THEN
+          RETURN QUERY SELECT * FROM unnest(v_horizon_rows);
+        ELSE
+          RETURN QUERY SELECT * FROM unnest(v_rows[1:v_prefix]);
+        END IF;
+      END
+      $fn$`,
+      )
+      .execute(db);
+  },
+  async down() {
+    throw new Error('0007_event_store_fewer_plans is not reversible: restore 0005 by dropping and migrating again');
+  },
+};

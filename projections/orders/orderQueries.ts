@@ -52,7 +52,11 @@ export const ordersWithParties = async (db: Db, orderIds: number[], today: Date)
         ON b.driver_id = o.driver_id
         WHERE o.order_id = ov.id AND o.status = 'PENDING' AND b.id <> ov.id
         AND b.status IN (${sql.join(DRIVER_ASSIGNED)})), '[]') AS p_busy
-    FROM order_views ov WHERE ov.id = ANY(${orderIds}::bigint[])`.execute(db);
+    FROM order_views ov WHERE ${
+      // One order (every write's answer) by its key: a plan PostgreSQL keeps, where `= ANY` of one id was planned
+      // again on every call.
+      orderIds.length === 1 ? sql`ov.id = ${orderIds[0]}` : sql`ov.id = ANY(${orderIds}::bigint[])`
+    }`.execute(db);
   const byId = new Map(
     rows.map(({ p_offers, p_client, p_drivers, p_busy, ...row }) => [
       row.id,

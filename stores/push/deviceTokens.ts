@@ -47,6 +47,16 @@ export const deviceTokenMigrations: Record<string, Migration> = {
   },
 };
 
+/**
+ * Said on the bus after a device token is registered or removed, so that every push gateway forgets the
+ * devices it keeps (infra/push/pushGateway.ts). Without a user, every user's: a registration may move a token
+ * from its previous user, whose cached devices must not keep it.
+ */
+export const DEVICE_TOKENS_CHANGED = 'push.devices.changed';
+export interface DeviceTokensChange {
+  userId?: number;
+}
+
 /** A user keeps at most this many devices; registering one more forgets the least recently registered. */
 export const MAX_DEVICES_PER_USER = 20;
 

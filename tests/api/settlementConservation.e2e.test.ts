@@ -10,6 +10,7 @@ import type { ReceiptState } from '../../domain/settlement/receipt.js';
 import { ManualClock } from '../../infra/clock.js';
 import { startFakePayoutProvider } from '../../infra/payouts/fakePayoutServer.js';
 import { recordExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
+import { announceReferenceChange } from '../../commands/referenceCache.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { settlementProjector } from '../../projections/settlement/settlementProjector.js';
 import { walletLedgerProjector } from '../../projections/wallet/walletLedger.js';
@@ -124,6 +125,8 @@ describe('money conservation under random settlement sequences (through the HTTP
               effectiveAt: clock.now(),
               createdBy: null,
             });
+            // A writer of reference data says so: the instance's cache forgets the rate it kept.
+            await announceReferenceChange(ctx, { kind: 'rates' });
           } else if (roll < 0.42) {
             const before = new Map(
               await Promise.all(

@@ -1,0 +1,98 @@
+import type { Bus } from '../infra/bus/port.js';
+import type { Clock } from '../infra/clock.js';
+import type { Logger } from '../infra/logger.js';
+import type { ReferenceData } from './referenceData.js';
+
+/**
+ * Reference data kept in each instance's memory (docs/decisions/0045-caches-and-invalidation.md): payment
+ * methods, the rate in force, clients' billing snapshots and the city centres, the records every order reads
+ * and almost nothing writes. Whoever writes one says so with `announceReferenceChange`: its own instance
+ * forgets at once, the others when the bus tells them; an entry lives REFERENCE_CACHE_MS at most, the bound
+ * on staleness if a message is lost. Drivers and orders are read models that every flow changes: never kept.
+ */
+export const REFERENCE_CHANGES = 'reference.changed';
+export const REFERENCE_CACHE_MS = 10_000;
+
+export type ReferenceChange =
+  { kind: 'paymentMethods' } | { kind: 'rates' } | { kind: 'billing'; clientId: number } | { kind: 'cities' };
+
+/** Reference data that can be told a record changed. */
+export interface CachedReferenceData extends ReferenceData {
+  forget(change: ReferenceChange): void;
+}
+
+interface Entry<T> {
+  value: T;
+  until: number;
+}
+
+/** Entries by key, each living `ttlMs`; the oldest go first past `size`. */
+const cacheOf = <T>(clock: Clock, ttlMs: number, size = 10_000) => {
+  const entries = new Map<string, Entry<T>>();
+  return {
+    entries,
+    async get(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+      const hit = entries.get(key);
+      const now = clock.now().getTime();
+      if (hit && now < hit.until) return hit.value;
+      const value = await load();
+      if (keep(value)) {
+        if (entries.size >= size) entries.delete(entries.keys().next().value!);
+        entries.set(key, { value, until: now + ttlMs });
+      }
+      return value;
+    },
+  };
+};
+
+export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus): CachedReferenceData => {
+  const methods = cacheOf<Awaited<ReturnType<ReferenceData['paymentMethod']>>>(clock, REFERENCE_CACHE_MS);
+  const billing = cacheOf<Awaited<ReturnType<ReferenceData['billingSnapshot']>>>(clock, REFERENCE_CACHE_MS);
+  const cities = cacheOf<Awaited<ReturnType<ReferenceData['cityCentres']>>>(clock, REFERENCE_CACHE_MS);
+  // The rate last found in force. A rate is recorded in force from the moment it is written (never ahead),
+  // and every write is announced, so until the next announcement it is the rate in force at any later time.
+  let rate: { value: NonNullable<Awaited<ReturnType<ReferenceData['officialRate']>>>; until: number } | null = null;
+
+  const forget = (change: ReferenceChange) => {
+    if (change.kind === 'paymentMethods') methods.entries.clear();
+    if (change.kind === 'rates') rate = null;
+    if (change.kind === 'cities') cities.entries.clear();
+    if (change.kind === 'billing')
+      for (const key of billing.entries.keys()) if (key.startsWith(`${change.clientId}:`)) billing.entries.delete(key);
+  };
+  bus.subscribe(REFERENCE_CHANGES, (m) => forget(m.data as ReferenceChange));
+
+  return {
+    ...inner,
+    forget,
+    paymentMethod: (code) => methods.get(code, () => inner.paymentMethod(code)),
+    async officialRate(at) {
+      const now = clock.now().getTime();
+      const kept = rate;
+      if (kept && now < kept.until && at.getTime() >= kept.value.effectiveAt.getTime()) return kept.value;
+      const found = await inner.officialRate(at);
+      // Only the rate in force now is kept: a past instant's answer is read each time.
+      if (found && at.getTime() >= now) rate = { value: found, until: now + REFERENCE_CACHE_MS };
+      return found;
+    },
+    billingSnapshot: (clientId, profileId, options) =>
+      billing.get(`${clientId}:${profileId === undefined ? 'default' : String(profileId)}:${options.required}`, () =>
+        inner.billingSnapshot(clientId, profileId, options),
+      ),
+    cityCentres: () => cities.get('all', () => inner.cityCentres()),
+  };
+};
+
+/**
+ * Says that a reference record changed, after the write committed: this instance forgets at once, the others
+ * over the bus (best effort: a lost message costs REFERENCE_CACHE_MS of staleness at most).
+ */
+export const announceReferenceChange = async (
+  ctx: { bus: Bus; logger: Logger; reference: ReferenceData | CachedReferenceData },
+  change: ReferenceChange,
+): Promise<void> => {
+  if ('forget' in ctx.reference) ctx.reference.forget(change);
+  await ctx.bus
+    .publish(REFERENCE_CHANGES, change)
+    .catch((err) => ctx.logger.warn({ err, change }, 'could not announce a reference data change'));
+};
