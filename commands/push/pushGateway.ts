@@ -2,7 +2,7 @@ import type { Bus } from '../../infra/bus/port.js';
 import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Providers } from '../../infra/providers.js';
-import { deviceTokensOf } from '../../stores/push/deviceTokens.js';
+import { claimPushDelivery, deviceTokensOf, forgetUnregisteredDevice } from '../../stores/push/deviceTokens.js';
 
 export interface PushGateway {
   /** Stops listening and waits for the pushes in flight. */
@@ -30,13 +30,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
     // Most users have no device registered: one read, and nothing to claim.
     const devices = await deviceTokensOf(ctx.db, userId);
     if (devices.length === 0) return;
-    const claimed = await ctx.db
-      .insertInto('push_deliveries')
-      .values({ notification_id: n.id, user_id: userId })
-      .onConflict((oc) => oc.column('notification_id').doNothing())
-      .returning('notification_id')
-      .executeTakeFirst();
-    if (!claimed) return;
+    if (!(await claimPushDelivery(ctx.db, n.id, userId))) return;
     const message = {
       userId,
       notificationId: n.id,
@@ -50,11 +44,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
       try {
         const result = await ctx.providers.push.send(device, message);
         if (result === 'unregistered') {
-          await ctx.db
-            .deleteFrom('device_tokens')
-            .where('id', '=', device.id)
-            .where('token', '=', device.token)
-            .execute();
+          await forgetUnregisteredDevice(ctx.db, device);
         }
       } catch (err) {
         ctx.logger.warn({ err, userId, notification: n.id, device: device.id }, 'push failed');

@@ -88,3 +88,17 @@ export const deviceTokensOf = async (db: Db, userId: number) =>
     token: r.token,
     platform: r.platform as PushTarget['platform'],
   }));
+
+/** Forgets a device the push provider no longer knows (the same id and token: not one re-registered since). */
+export const forgetUnregisteredDevice = async (db: Db, device: { id: number; token: string }): Promise<void> => {
+  await db.deleteFrom('device_tokens').where('id', '=', device.id).where('token', '=', device.token).execute();
+};
+
+/** Claims a notification's push for this instance: true for the first claimer only, whatever the instances. */
+export const claimPushDelivery = async (db: Db, notificationId: string, userId: number): Promise<boolean> =>
+  (await db
+    .insertInto('push_deliveries')
+    .values({ notification_id: notificationId, user_id: userId })
+    .onConflict((oc) => oc.column('notification_id').doNothing())
+    .returning('notification_id')
+    .executeTakeFirst()) !== undefined;
