@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { CommandDeps } from '../commands/deps.js';
 import type { Authenticator } from '../infra/identity/port.js';
-import type { DevOutbox } from '../infra/outbox/devOutbox.js';
+import type { DevOutbox } from '../infra/outbox/port.js';
 import type { ProjectionRunner } from '../projections/runner.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { sql } from 'kysely';
 import type { ApiContext } from './apiContext.js';
+import { pingDatabase } from '../infra/db/database.js';
 
 const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
@@ -29,7 +29,7 @@ export const healthRoutes = (ctx: ApiContext, router: Router): void => {
     let head = 0;
     let projectionLagMs: number | null = null;
     await check('eventStore', async () => (head = await ctx.store.headPosition()));
-    await check('database', () => sql`SELECT 1`.execute(ctx.db));
+    await check('database', () => pingDatabase(ctx.db));
     await check('bus', () => ctx.bus.flush());
     await check('projections', async () => {
       // An instance that only serves the API follows the checkpoints that the projector instance writes.

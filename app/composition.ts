@@ -7,6 +7,7 @@ import { createOpenApiRegistry } from '../api/openapi.js';
 import { cachedReferenceData } from '../commands/referenceCache.js';
 import { referenceDataOf } from '../commands/referenceData.js';
 import { createHandle } from '../commands/handle.js';
+import { cashDebtOnlineGate } from '../commands/wallet/onlineGate.js';
 import { EVENT_SCHEMAS } from '../domain/events.js';
 import { UPCASTERS } from '../domain/upcasters.js';
 import { catchUpInlineProjections, inlineProjection } from '../projections/inline.js';
@@ -34,7 +35,7 @@ import { withHashChain } from '../infra/eventStore/hashChain.js';
 import { CHAINED_CATEGORIES } from '../domain/audit/events.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { migrationsOf, modules as defaultModules } from './modules.js';
-import { createDevOutbox } from '../infra/outbox/devOutbox.js';
+import { createDevOutbox } from '../stores/outbox/devOutbox.js';
 import { startupWarnings } from '../infra/productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
 import { Scheduler } from '../infra/scheduler.js';
@@ -214,6 +215,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
       if (head > 0) await followReadModels(head, [projector]);
     },
   };
+  // Ports that one area offers another are wired here, once, not by whichever module's init runs last.
+  ctx.providers.driverOnlineGate = cashDebtOnlineGate(ctx);
   for (const m of modules) await m.init?.(ctx);
   const app = createHttpApp(ctx, (v1) => {
     for (const m of modules) m.routes?.(ctx, v1);

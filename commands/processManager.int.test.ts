@@ -9,7 +9,8 @@ import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore
 import { createLogger } from '../infra/logger.js';
 import { ManualClock } from '../infra/clock.js';
 import { createHandle, StreamBusy } from './handle.js';
-import { processManager, processManagerMigrations, send, type ReactionContext } from './processManager.js';
+import { processManager, send, type ReactionContext } from './processManager.js';
+import { processManagerMigrations } from '../stores/processManager/checkpoints.js';
 import type { SqlPool } from '../infra/db/sqlPool.js';
 import { backends } from '../tests/support/backends.js';
 

@@ -1,6 +1,7 @@
-import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import { sql } from 'kysely';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
+import '../stores/processManager/checkpoints.js';
 import type { Clock } from '../infra/clock.js';
 import type { Db } from '../infra/db/database.js';
 import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
@@ -198,27 +199,6 @@ export interface ProcessManager<C extends ReactionContext> {
    */
   inlineReaction(ctx: C, categories?: readonly string[]): InlineReaction;
 }
-
-declare module '../infra/db/database.js' {
-  interface Database {
-    process_manager_checkpoints: { name: string; position: number; updated_at: Generated<Date> };
-  }
-}
-
-export const processManagerMigrations: Record<string, Migration> = {
-  '0004_process_manager_checkpoints': {
-    async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE process_manager_checkpoints (
-        name text PRIMARY KEY,
-        position bigint NOT NULL,
-        updated_at timestamptz NOT NULL DEFAULT now()
-      )`.execute(db);
-    },
-    async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE process_manager_checkpoints`.execute(db);
-    },
-  },
-};
 
 const BATCH = 500;
 /** Events reacted to inline and not yet passed by this process's catch-up, remembered at most (oldest first out). */

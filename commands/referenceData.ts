@@ -2,7 +2,12 @@ import type { CityCentre } from '../domain/city.js';
 import { cityCentres } from '../infra/cities/cityCentres.js';
 import type { Db } from '../infra/db/database.js';
 import { findDriver, type DriverRecord } from '../projections/drivers/driverQueries.js';
-import { activeOrderOfDriver, findOrderRow } from '../projections/orders/orderQueries.js';
+import {
+  activeOrderOfDriver,
+  findOrderRow,
+  orderFiguresOf,
+  type OrderFigures,
+} from '../projections/orders/orderQueries.js';
 import type { OrderViewRow } from '../projections/orders/orderTables.js';
 import { billingSnapshotFor, type BillingSnapshot } from '../stores/billing/billingQueries.js';
 import { officialRateAt } from '../stores/exchangeRates/exchangeRateQueries.js';
@@ -40,6 +45,8 @@ export interface ReferenceData {
   order(orderId: number): Promise<OrderViewRow | null>;
   /** Whether the driver holds an order that is not finished. */
   driverHasActiveOrder(driverId: number): Promise<boolean>;
+  /** Each known order's price, commission and delivery, as a settlement receipt's lines show them. */
+  orderFigures(orderIds: readonly number[]): Promise<Map<number, OrderFigures>>;
 }
 
 export const referenceDataOf = (db: Db): ReferenceData => ({
@@ -52,4 +59,5 @@ export const referenceDataOf = (db: Db): ReferenceData => ({
   driver: (driverId, today) => findDriver(db, driverId, today),
   order: (orderId) => findOrderRow(db, orderId),
   driverHasActiveOrder: async (driverId) => (await activeOrderOfDriver(db, driverId)) !== null,
+  orderFigures: (orderIds) => orderFiguresOf(db, orderIds),
 });

@@ -18,7 +18,7 @@ const DeviceTokenSchema = z
 
 /** Spec 4.13: the caller's push devices. */
 export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
-  // Every push gateway keeps users' devices a while (infra/push/pushGateway.ts): tell them all, best effort.
+  // Every push gateway keeps users' devices a while (commands/push/pushGateway.ts): tell them all, best effort.
   const devicesChanged = (change: DeviceTokensChange) =>
     ctx.bus
       .publish(DEVICE_TOKENS_CHANGED, change)

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
-import { badRequest, notFound, unauthorized, validationError } from '../../domain/errors.js';
+import { badRequest, notFound, unauthorized } from '../../domain/errors.js';
 import {
   findUserById,
   findUserByPhone,
@@ -10,6 +10,7 @@ import {
   type UserRow,
 } from '../../commands/identity/phoneAuth.js';
 import { driverCommands } from '../../commands/driver/handlers.js';
+import { updateUserProfile } from '../../commands/identity/userProfile.js';
 import type { ApiContext } from '../apiContext.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
 import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
@@ -151,27 +152,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       errors: [403],
     },
     async ({ actor, body, req }) => {
-      const email = body.email?.toLowerCase();
-      if (email) {
-        const taken = await ctx.db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', email)
-          .where('id', '!=', actor.id)
-          .executeTakeFirst();
-        if (taken) throw validationError({ email: ['The email has already been taken.'] });
-      }
-      try {
-        await ctx.db
-          .updateTable('users')
-          .set({ name: body.name, ...(email !== undefined ? { email } : {}), updated_at: ctx.clock.now() })
-          .where('id', '=', actor.id)
-          .execute();
-      } catch (err) {
-        if ((err as { code?: string }).code === '23505')
-          throw validationError({ email: ['The email has already been taken.'] });
-        throw err;
-      }
+      await updateUserProfile(ctx, actor.id, body);
       // The name is part of a cached session's actor.
       await announceSessionChange(ctx, { role: 'USER', id: actor.id });
       const u = await currentUser(actor);

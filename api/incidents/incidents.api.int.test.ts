@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { incidentStream } from '../../domain/incident/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, onlineDriver } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
+import type { TestResponse } from '../../tests/support/testService.js';
+
+const streamOfIncident = (r: TestResponse) => incidentStream(r.body.incident.id);
 
 describe('incidents', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   const clock = new ManualClock('2026-03-01T10:00:00Z');
 
@@ -24,8 +34,26 @@ describe('incidents', () => {
     const f = await confirmedOrder(t, { client, driver });
     expect((await api.get(`/orders/${f.orderId}/incidents`, client.token)).body).toEqual({ incidents: [] });
 
-    const byDriver = await api.post(`/orders/${f.orderId}/incidents`, driver.token, { type: 'ACCESO_BLOQUEADO' });
-    expect(byDriver.status).toBe(201);
+    const byDriver = await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/incidents`, driver.token, { type: 'ACCESO_BLOQUEADO' }))
+      .then(
+        expectResponse(201),
+        expectNewEvents(streamOfIncident, [
+          {
+            type: 'IncidentReported',
+            data: {
+              orderId: f.orderId,
+              type: 'ACCESO_BLOQUEADO',
+              description: null,
+              reporterRole: 'DRIVER',
+              reporterId: driver.user.id,
+              reporterName: 'Pedro Conductor',
+              reportedAt: '2026-03-01T10:00:00.000Z',
+            },
+          },
+        ]),
+      );
     expect(byDriver.body).toEqual({
       incident: {
         id: expect.any(Number),
@@ -39,18 +67,38 @@ describe('incidents', () => {
     });
 
     clock.advance(60_000);
-    const byClient = await api.post(`/orders/${f.orderId}/incidents`, client.token, {
-      type: 'OTRO',
-      description: '  El camión bloquea la salida  ',
-    });
-    expect(byClient.status).toBe(201);
-    expect(byClient.body.incident).toMatchObject({
-      type: 'OTRO',
-      description: 'El camión bloquea la salida',
-      reporter_role: 'CLIENT',
-      reporter: { id: client.user.id, name: 'Ana Cliente' },
-      created_at: '2026-03-01T10:01:00.000Z',
-    });
+    const byClient = await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${f.orderId}/incidents`, client.token, {
+          type: 'OTRO',
+          description: '  El camión bloquea la salida  ',
+        }),
+      )
+      .then(
+        expectResponse(201, {
+          body: {
+            incident: {
+              type: 'OTRO',
+              description: 'El camión bloquea la salida',
+              reporter_role: 'CLIENT',
+              reporter: { id: client.user.id, name: 'Ana Cliente' },
+              created_at: '2026-03-01T10:01:00.000Z',
+            },
+          },
+        }),
+        expectNewEvents(streamOfIncident, [
+          {
+            type: 'IncidentReported',
+            data: {
+              type: 'OTRO',
+              description: 'El camión bloquea la salida',
+              reporterRole: 'CLIENT',
+              reporterId: client.user.id,
+            },
+          },
+        ]),
+      );
 
     // Incidents stay reportable through the rest of the order's life, delivered included.
     await arrive(t, f);
@@ -58,11 +106,17 @@ describe('incidents', () => {
       (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin })).status,
     ).toBe(200);
     clock.advance(60_000);
-    const late = await api.post(`/orders/${f.orderId}/incidents`, client.token, {
-      type: 'AGUA_INSUFICIENTE',
-      description: null,
-    });
-    expect(late.status).toBe(201);
+    const late = await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${f.orderId}/incidents`, client.token, { type: 'AGUA_INSUFICIENTE', description: null }),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(streamOfIncident, [
+          { type: 'IncidentReported', data: { type: 'AGUA_INSUFICIENTE', description: null } },
+        ]),
+      );
 
     for (const token of [client.token, driver.token]) {
       const list = await api.get(`/orders/${f.orderId}/incidents`, token);
@@ -83,25 +137,42 @@ describe('incidents', () => {
       // Who is a participant is domain/incident/incident.test.ts's; here each refusal's HTTP answer, once.
       const f = await confirmedOrder(t);
       const stranger = await signInClient(t);
-      const post = await api.post(`/orders/${f.orderId}/incidents`, stranger.token, { type: 'OTRO', description: 'x' });
-      expect([post.status, post.body.error]).toEqual([404, 'OrderNotFound']);
-      const get = await api.get(`/orders/${f.orderId}/incidents`, stranger.token);
-      expect([get.status, get.body.error]).toEqual([404, 'OrderNotFound']);
       const admin = await signInAdmin(t);
-      const adminPost = await api.post(`/orders/${f.orderId}/incidents`, admin.token, { type: 'PROBLEMA_PAGO' });
-      expect([adminPost.status, adminPost.body.error]).toEqual([403, 'Forbidden']);
-      const adminGet = await api.get(`/orders/${f.orderId}/incidents`, admin.token);
-      expect([adminGet.status, adminGet.body.error]).toEqual([403, 'Forbidden']);
+      const refusals: [string, (api: ReturnType<typeof call>) => Promise<TestResponse>, number, string][] = [
+        [
+          'a stranger reports',
+          (api) => api.post(`/orders/${f.orderId}/incidents`, stranger.token, { type: 'OTRO', description: 'x' }),
+          404,
+          'OrderNotFound',
+        ],
+        ['a stranger reads', (api) => api.get(`/orders/${f.orderId}/incidents`, stranger.token), 404, 'OrderNotFound'],
+        [
+          'an admin reports',
+          (api) => api.post(`/orders/${f.orderId}/incidents`, admin.token, { type: 'PROBLEMA_PAGO' }),
+          403,
+          'Forbidden',
+        ],
+        ['an admin reads', (api) => api.get(`/orders/${f.orderId}/incidents`, admin.token), 403, 'Forbidden'],
+      ];
       for (const path of ['/orders/987654321/incidents', '/orders/abc/incidents', '/orders/-3/incidents']) {
-        const r = await api.post(path, f.client.token, { type: 'PROBLEMA_PAGO' });
-        expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
-        expect((await api.get(path, f.client.token)).status).toBe(404);
+        refusals.push([
+          `report on ${path}`,
+          (api) => api.post(path, f.client.token, { type: 'PROBLEMA_PAGO' }),
+          404,
+          'OrderNotFound',
+        ]);
       }
+      for (const [, request, status, error] of refusals)
+        await t.given().when(request).then(expectError(status, error), expectNothingAppended);
+      for (const path of ['/orders/987654321/incidents', '/orders/abc/incidents', '/orders/-3/incidents'])
+        expect((await api.get(path, f.client.token)).status).toBe(404);
       expect((await t.request('GET', `/api/v1/orders/${f.orderId}/incidents`)).status).toBe(401);
-      expect(
-        (await t.request('POST', `/api/v1/orders/${f.orderId}/incidents`, { body: { type: 'OTRO', description: 'x' } }))
-          .status,
-      ).toBe(401);
+      await t
+        .given()
+        .when(() =>
+          t.request('POST', `/api/v1/orders/${f.orderId}/incidents`, { body: { type: 'OTRO', description: 'x' } }),
+        )
+        .then(expectResponse(401), expectNothingAppended);
 
       const cases: [Record<string, unknown>, string[]][] = [
         [{}, ['type']],
@@ -116,14 +187,15 @@ describe('incidents', () => {
         [{ type: 'NADA', description: 42 }, ['type', 'description']],
       ];
       for (const [body, fields] of cases) {
-        const r = await api.post(`/orders/${f.orderId}/incidents`, f.client.token, body);
-        expect(r.status, JSON.stringify(body)).toBe(422);
-        expect(r.body.error).toBe('ValidationError');
+        const r = await t
+          .given()
+          .when((api) => api.post(`/orders/${f.orderId}/incidents`, f.client.token, body))
+          .then(expectError(422, 'ValidationError'), expectNothingAppended);
         expect(Object.keys(r.body.details.fieldErrors).sort(), JSON.stringify(body)).toEqual([...fields].sort());
       }
       expect((await api.get(`/orders/${f.orderId}/incidents`, f.client.token)).body).toEqual({ incidents: [] });
 
-      // Concurrent reports, the longest description allowed among them: each recorded with its own id.
+      // Concurrent reports, the longest description allowed among them: each recorded with its own id, once.
       const rs = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           api.post(`/orders/${f.orderId}/incidents`, i % 2 ? f.client.token : f.driver.token, {
@@ -134,6 +206,12 @@ describe('incidents', () => {
       );
       expect(rs.map((r) => r.status)).toEqual(Array(6).fill(201));
       expect(new Set(rs.map((r) => r.body.incident.id)).size).toBe(6);
+      for (const [i, r] of rs.entries()) {
+        const events = await t.service.ctx.store.readStream(streamOfIncident(r));
+        expect(events.map((e) => [e.type, (e.data as { description: string }).description])).toEqual([
+          ['IncidentReported', i === 5 ? 'x'.repeat(1000) : `reporte ${i}`],
+        ]);
+      }
       expect((await api.get(`/orders/${f.orderId}/incidents`, f.driver.token)).body.incidents).toHaveLength(6);
     },
   );

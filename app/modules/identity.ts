@@ -4,7 +4,6 @@ import { adminDriversRoutes } from '../../api/admin/drivers/routes.js';
 import { citiesRoutes } from '../../api/cities/routes.js';
 import { driverRoutes } from '../../api/drivers/routes.js';
 import { identityRoutes } from '../../api/identity/routes.js';
-import { openOnlineGate } from '../../commands/driver/handlers.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
 import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
 import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
@@ -36,7 +35,6 @@ export const identityModule: AppModule = {
     ctx.providers.mail = c.MAIL_PROVIDER_URL
       ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY)
       : createMailSimulator(ctx.outbox);
-    ctx.providers.driverOnlineGate ??= openOnlineGate;
     ctx.providers.clientProfiles ??= clientProfilesFromOrders(ctx.db);
     if (c.ADMIN_BOOTSTRAP_EMAIL && c.ADMIN_BOOTSTRAP_PASSWORD) {
       const outcome = await createSuperAdmin(

@@ -5,6 +5,7 @@ import { HttpPayoutProvider } from '../../infra/payouts/httpPayoutProvider.js';
 import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
 import { settlementProjector } from '../../projections/settlement/settlementProjector.js';
 import { settlementMigrations } from '../../projections/settlement/tables.js';
+import { settlementStoreMigrations } from '../../stores/settlement/settlementTables.js';
 import { settlementRoutes } from '../../api/settlements/routes.js';
 import { orderHistoryRoutes } from '../../api/admin/history/routes.js';
 import { settlementConfigRoutes } from '../../api/admin/settlements/configRoutes.js';
@@ -13,7 +14,7 @@ import { settlementReceiptRoutes } from '../../api/admin/settlements/receiptRout
 /** Settlement receipts, payouts and the auditor's replay (#11). */
 export const settlementModule: AppModule = {
   name: 'settlement',
-  migrations: settlementMigrations,
+  migrations: { ...settlementMigrations, ...settlementStoreMigrations },
   projectors: [settlementProjector],
   init(ctx) {
     ctx.providers.payouts = ctx.config.PAYOUT_PROVIDER_URL

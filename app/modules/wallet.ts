@@ -1,4 +1,3 @@
-import { cashDebtOnlineGate } from '../../commands/wallet/onlineGate.js';
 import { startWalletEarnings } from '../../commands/wallet/walletReactions.js';
 import type { AppModule } from '../context.js';
 import { adminWalletRoutes } from '../../api/admin/wallet/routes.js';
@@ -11,7 +10,6 @@ export const walletModule: AppModule = {
   migrations: walletMigrations,
   projectors: [walletLedgerProjector],
   init(ctx) {
-    ctx.providers.driverOnlineGate = cashDebtOnlineGate(ctx);
     startWalletEarnings(ctx);
   },
   routes(ctx, router) {

@@ -6,8 +6,8 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 type Deps = Pick<CommandDeps, 'clock' | 'handle' | 'providers'>;
 
 /**
- * Whether a driver may go online beyond its own status: the wallet area plugs in the cash-debt cap
- * (CASH_DEBT_CAP_USD, docs/domain-rules.md) by replacing this provider in its module's init.
+ * Whether a driver may go online beyond its own status: the cash-debt cap (CASH_DEBT_CAP_USD,
+ * docs/domain-rules.md), which the wallet decides; the composition root wires it, once.
  */
 export interface DriverOnlineGate {
   canGoOnline(driverId: number): Promise<boolean>;
@@ -18,8 +18,6 @@ declare module '../../infra/providers.js' {
     driverOnlineGate: DriverOnlineGate;
   }
 }
-
-export const openOnlineGate: DriverOnlineGate = { canGoOnline: async () => true };
 
 type Args<T extends DriverCommand['type']> = Omit<Extract<DriverCommand, { type: T }>, 'type' | 'now'>;
 

@@ -2,7 +2,13 @@ import type { Bus } from '../../infra/bus/port.js';
 import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Providers } from '../../infra/providers.js';
-import { DEVICE_TOKENS_CHANGED, deviceTokensOf, type DeviceTokensChange } from '../../stores/push/deviceTokens.js';
+import {
+  claimPushDelivery,
+  DEVICE_TOKENS_CHANGED,
+  deviceTokensOf,
+  forgetUnregisteredDevice,
+  type DeviceTokensChange,
+} from '../../stores/push/deviceTokens.js';
 
 /** How long a gateway pushes to the devices it read without reading them again (docs/decisions/0045-caches-and-invalidation.md). */
 export const DEVICES_CACHE_MS = 10_000;
@@ -49,13 +55,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
     // Most users have no device registered: one read, and nothing to claim.
     const devices = await devicesOf(userId);
     if (devices.length === 0) return;
-    const claimed = await ctx.db
-      .insertInto('push_deliveries')
-      .values({ notification_id: n.id, user_id: userId })
-      .onConflict((oc) => oc.column('notification_id').doNothing())
-      .returning('notification_id')
-      .executeTakeFirst();
-    if (!claimed) return;
+    if (!(await claimPushDelivery(ctx.db, n.id, userId))) return;
     const message = {
       userId,
       notificationId: n.id,
@@ -69,11 +69,7 @@ export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; provid
       try {
         const result = await ctx.providers.push.send(device, message);
         if (result === 'unregistered') {
-          await ctx.db
-            .deleteFrom('device_tokens')
-            .where('id', '=', device.id)
-            .where('token', '=', device.token)
-            .execute();
+          await forgetUnregisteredDevice(ctx.db, device);
           cached.delete(userId);
         }
       } catch (err) {

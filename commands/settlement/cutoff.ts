@@ -39,32 +39,19 @@ export interface RunReceipt {
   status: string;
 }
 
-/** Drivers issued side by side, each on a connection of its own. */
-const CUTOFF_CONCURRENCY = 4;
-
 const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
 
-/** The driver's ledger entries with their orders' figures, oldest first. */
+/** The driver's ledger entries with their orders' figures (the orders' area, through reference data), oldest first. */
 const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: string): Promise<SettleableEntry[]> => {
   let q = ctx.db
-    .selectFrom('settlement_entries as e')
-    .leftJoin('order_views as o', 'o.id', 'e.order_id')
-    .select([
-      'e.entry_id',
-      'e.type',
-      'e.direction',
-      'e.amount_cents',
-      'e.order_id',
-      'e.exchange_rate_amount',
-      'e.description',
-      'e.at',
-      'o.base_price_cents',
-      'o.platform_revenue_cents',
-      'o.delivered_at',
-    ])
-    .where('e.driver_id', '=', driverId);
-  if (receiptId) q = q.where('e.receipt_id', '=', receiptId);
-  const rows = await q.orderBy('e.position').execute();
+    .selectFrom('settlement_entries')
+    .select(['entry_id', 'type', 'direction', 'amount_cents', 'order_id', 'exchange_rate_amount', 'description', 'at'])
+    .where('driver_id', '=', driverId);
+  if (receiptId) q = q.where('receipt_id', '=', receiptId);
+  const rows = await q.orderBy('position').execute();
+  const orders = await ctx.reference.orderFigures(
+    rows.flatMap((r) => (r.order_id === null ? [] : [Number(r.order_id)])),
+  );
   return rows.map((r) => ({
     entryId: r.entry_id,
     type: r.type,
@@ -74,48 +61,34 @@ const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: strin
     exchangeRateAmount: r.exchange_rate_amount,
     description: r.description,
     at: new Date(r.at).toISOString(),
-    order:
-      r.base_price_cents === null
-        ? null
-        : {
-            priceCents: Number(r.base_price_cents),
-            commissionCents: Number(r.platform_revenue_cents),
-            deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
-          },
+    order: (r.order_id !== null && orders.get(Number(r.order_id))) || null,
   }));
 };
 
+/** The payout account the wallet last set (settlement's own read model) and the driver's name and city (drivers' area). */
 const beneficiaryOf = async (
   ctx: SettlementCtx,
   driverId: number,
+  now: Date,
 ): Promise<{ beneficiary: Beneficiary; cityId: number | null } | null> => {
   const row = await ctx.db
-    .selectFrom('settlement_payout_accounts as a')
-    .leftJoin('drivers as d', 'd.driver_id', 'a.driver_id')
-    .select([
-      'a.method',
-      'a.bank_code',
-      'a.id_number',
-      'a.phone',
-      'a.account_number',
-      'a.account_type',
-      'd.name',
-      'd.city_id',
-    ])
-    .where('a.driver_id', '=', driverId)
+    .selectFrom('settlement_payout_accounts')
+    .select(['method', 'bank_code', 'id_number', 'phone', 'account_number', 'account_type'])
+    .where('driver_id', '=', driverId)
     .executeTakeFirst();
   if (!row) return null;
+  const driver = await ctx.reference.driver(driverId, now);
   const method = row.method as PayoutMethod;
   return {
     beneficiary: {
-      name: row.name,
+      name: driver?.name ?? null,
       method,
       idNumber: row.id_number,
       bankCode: row.bank_code,
       account: method === 'PAGO_MOVIL' ? row.phone : row.account_number,
       accountType: row.account_type,
     },
-    cityId: row.city_id,
+    cityId: driver?.cityId ?? null,
   };
 };
 
@@ -136,7 +109,7 @@ const issueReserved = async (
 ): Promise<RunReceipt | null> => {
   const { driverId, receiptId } = reserved;
   const entries = reserved.entries ?? (await entriesOf(ctx, driverId, receiptId));
-  const account = await beneficiaryOf(ctx, driverId);
+  const account = await beneficiaryOf(ctx, driverId, now);
   if (entries.length === 0 || !account) return null;
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
@@ -312,26 +285,10 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .having(sql`SUM(${signedSql})`, '>=', config.minBalanceCents)
     .orderBy('e.driver_id')
     .execute();
-  // Drivers are independent (one pool each; numbers retry on a clash): a few at a time on a real server.
-  let next = 0;
-  let stopped = false;
-  const worker = async () => {
-    while (next < candidates.length && !stopped) {
-      const issued = await cutoffForDriver(ctx, terms, Number(candidates[next++].driver_id), now, metadata);
-      if (issued) out.push(issued);
-    }
-  };
-  const guarded = async () => {
-    try {
-      await worker();
-    } catch (err) {
-      stopped = true;
-      throw err;
-    }
-  };
-  // Every worker stops before the run answers, even when one fails: no half of a run outlives it.
-  const settled = await Promise.allSettled(Array.from({ length: CUTOFF_CONCURRENCY }, guarded));
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  // One command per driver: each decides on its own pool, so a failure stops the run without touching the others'.
+  for (const c of candidates) {
+    const issued = await cutoffForDriver(ctx, terms, Number(c.driver_id), now, metadata);
+    if (issued) out.push(issued);
+  }
   return out;
 };

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { SqlPool } from './sqlPool.js';
 
 /**
@@ -18,3 +18,8 @@ export const createDb = (pool: SqlPool): Db =>
     // Kysely drives our pool through the pg pool surface.
     dialect: new PostgresDialect({ pool: pool as never }),
   });
+
+/** Resolves when the database answers a query (readiness). */
+export const pingDatabase = async (db: Db): Promise<void> => {
+  await sql`SELECT 1`.execute(db);
+};

@@ -1,4 +1,4 @@
-import type { DevOutbox } from '../outbox/devOutbox.js';
+import type { DevOutbox } from '../outbox/port.js';
 
 export interface Mail {
   to: string;

@@ -1,4 +1,4 @@
-import type { DevOutbox } from '../outbox/devOutbox.js';
+import type { DevOutbox } from '../outbox/port.js';
 import type { PushSender } from './port.js';
 
 /** The default without PUSH_PROVIDER_URL: every push is "delivered" and recorded for GET /dev/outbox?to=<userId>. */

@@ -1,4 +1,4 @@
-import type { DevOutbox } from '../outbox/devOutbox.js';
+import type { DevOutbox } from '../outbox/port.js';
 
 /** Sends a text message; rejects when the provider fails or throttles. */
 export interface SmsSender {

@@ -192,3 +192,29 @@ export const dueTimers = async (db: Db, now: Date, limit: number) => {
     .execute();
   return { orderIds: orders.map((o) => o.id), offers: offers.map((o) => ({ offerId: o.id, orderId: o.order_id })) };
 };
+
+/** What a settlement receipt's ORDER line shows of each order: its agreed price, commission and delivery. */
+export interface OrderFigures {
+  priceCents: number;
+  commissionCents: number;
+  deliveredAt: string | null;
+}
+
+export const orderFiguresOf = async (db: Db, orderIds: readonly number[]): Promise<Map<number, OrderFigures>> => {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('order_views')
+    .select(['id', 'base_price_cents', 'platform_revenue_cents', 'delivered_at'])
+    .where('id', 'in', [...new Set(orderIds)])
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      {
+        priceCents: Number(r.base_price_cents),
+        commissionCents: Number(r.platform_revenue_cents),
+        deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+      },
+    ]),
+  );
+};

@@ -56,10 +56,6 @@ declare module '../../infra/db/database.js' {
       admin_id: number;
       created_at: Date;
     };
-    /** State-stored: receipt numbers, sequential per fiscal period, one per receipt id whatever the retries. */
-    settlement_receipt_numbers: { receipt_id: string; fiscal_period: string; seq: number };
-    /** State-stored: which scheduled occurrence (process, local date) an instance has claimed. */
-    settlement_scheduled_runs: { process: string; run_date: string; claimed_at: Date; finished_at: Date | null };
   }
 }
 
@@ -122,24 +118,9 @@ export const settlementMigrations: Record<string, Migration> = {
         admin_id bigint NOT NULL,
         created_at timestamptz NOT NULL
       )`.execute(db);
-      await sql`CREATE TABLE settlement_receipt_numbers (
-        receipt_id text PRIMARY KEY,
-        fiscal_period text NOT NULL,
-        seq integer NOT NULL,
-        UNIQUE (fiscal_period, seq)
-      )`.execute(db);
-      await sql`CREATE TABLE settlement_scheduled_runs (
-        process text NOT NULL,
-        run_date text NOT NULL,
-        claimed_at timestamptz NOT NULL DEFAULT now(),
-        finished_at timestamptz,
-        PRIMARY KEY (process, run_date)
-      )`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       for (const t of [
-        'settlement_scheduled_runs',
-        'settlement_receipt_numbers',
         'settlement_config_audit',
         'settlement_payout_orders',
         'settlement_receipts',

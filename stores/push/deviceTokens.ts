@@ -49,7 +49,7 @@ export const deviceTokenMigrations: Record<string, Migration> = {
 
 /**
  * Said on the bus after a device token is registered or removed, so that every push gateway forgets the
- * devices it keeps (infra/push/pushGateway.ts). Without a user, every user's: a registration may move a token
+ * devices it keeps (commands/push/pushGateway.ts). Without a user, every user's: a registration may move a token
  * from its previous user, whose cached devices must not keep it.
  */
 export const DEVICE_TOKENS_CHANGED = 'push.devices.changed';
@@ -98,3 +98,17 @@ export const deviceTokensOf = async (db: Db, userId: number) =>
     token: r.token,
     platform: r.platform as PushTarget['platform'],
   }));
+
+/** Forgets a device the push provider no longer knows (the same id and token: not one re-registered since). */
+export const forgetUnregisteredDevice = async (db: Db, device: { id: number; token: string }): Promise<void> => {
+  await db.deleteFrom('device_tokens').where('id', '=', device.id).where('token', '=', device.token).execute();
+};
+
+/** Claims a notification's push for this instance: true for the first claimer only, whatever the instances. */
+export const claimPushDelivery = async (db: Db, notificationId: string, userId: number): Promise<boolean> =>
+  (await db
+    .insertInto('push_deliveries')
+    .values({ notification_id: notificationId, user_id: userId })
+    .onConflict((oc) => oc.column('notification_id').doNothing())
+    .returning('notification_id')
+    .executeTakeFirst()) !== undefined;

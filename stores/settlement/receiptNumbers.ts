@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../infra/db/database.js';
+import './settlementTables.js';
 
 /**
  * The receipt number: sequential per fiscal period and fixed per receipt id, so a cutoff that crashed

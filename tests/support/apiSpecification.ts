@@ -44,7 +44,12 @@ interface Outcome {
   response: TestResponse;
   /** The events appended to a stream by the request, in order. */
   newEventsOf(streamId: string): Promise<{ type: string; data: unknown }[]>;
+  /** Every event appended by the request (or concurrently with it), whatever the stream, in order. */
+  allNewEvents(): Promise<{ streamId: string; type: string; data: unknown }[]>;
 }
+
+/** A stream named up front, or from the answer (a stream whose id the request minted). */
+type StreamOf = string | ((response: TestResponse) => string);
 
 type Assertion = (outcome: Outcome) => void | Promise<void>;
 
@@ -63,15 +68,20 @@ export const expectError = (status: number, error: string, details?: Record<stri
 
 /** Exactly these events (type, and data that contains the given data), appended by the request to the stream. */
 export const expectNewEvents =
-  (streamId: string, expected: { type: string; data?: unknown }[]): Assertion =>
-  async ({ newEventsOf }) => {
-    const appended = await newEventsOf(streamId);
+  (stream: StreamOf, expected: { type: string; data?: unknown }[]): Assertion =>
+  async ({ response, newEventsOf }) => {
+    const appended = await newEventsOf(typeof stream === 'string' ? stream : stream(response));
     expect(appended).toMatchObject(expected);
     expect(appended).toHaveLength(expected.length);
   };
 
 /** Nothing appended to the stream (a refusal writes nothing). */
-export const expectNoNewEvents = (streamId: string): Assertion => expectNewEvents(streamId, []);
+export const expectNoNewEvents = (stream: StreamOf): Assertion => expectNewEvents(stream, []);
+
+/** Nothing appended to any stream (a refusal before any decision). */
+export const expectNothingAppended: Assertion = async ({ allNewEvents }) => {
+  expect(await allNewEvents()).toEqual([]);
+};
 
 /** Paths under /api/v1 (tests/support/orderFlows.ts). */
 export type Requests = ReturnType<typeof call>;
@@ -120,7 +130,12 @@ export const startApiUnderTest = async (
           }
           const before = await store.headPosition();
           const response = await send(call(self));
-          const outcome: Outcome = { response, newEventsOf: (streamId) => eventsSince(before, streamId) };
+          const outcome: Outcome = {
+            response,
+            newEventsOf: (streamId) => eventsSince(before, streamId),
+            allNewEvents: async () =>
+              (await store.readAll(before, 1000)).map((e) => ({ streamId: e.streamId, type: e.type, data: e.data })),
+          };
           for (const assertion of assertions) await assertion(outcome);
           return response;
         },

@@ -1,24 +1,8 @@
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../infra/db/database.js';
+import type { DevOutbox, OutboxMessage } from '../../infra/outbox/port.js';
 
-/**
- * What the SMS, mail and push simulators "sent": kept so that developers and tests can read an OTP, a
- * recovery link or a push payload through GET /dev/outbox (never served in production).
- */
-export interface OutboxMessage {
-  channel: 'sms' | 'mail' | 'push';
-  to: string;
-  subject?: string | null;
-  body: string;
-  data?: Record<string, unknown> | null;
-}
-
-export interface DevOutbox {
-  record(message: OutboxMessage): Promise<void>;
-  list(to: string): Promise<(OutboxMessage & { created_at: string })[]>;
-}
-
-declare module '../db/database.js' {
+declare module '../../infra/db/database.js' {
   interface Database {
     dev_outbox: {
       id: Generated<number>;
