@@ -5,6 +5,7 @@ import { client, unwrap } from '../../api/client';
 import { fmt, t } from '../../i18n';
 import { ErrorView, QueryView } from '../../ui/states';
 import { ReceiptBody } from '../settlements/ReceiptBody';
+import { ChainStatus } from './ChainStatus';
 import { actorOf, Timeline, type TimelineEvent } from './Timeline';
 
 /** The auditor's replay: read-only, every call here is a GET. */
@@ -104,6 +105,7 @@ const ReceiptReplay = () => {
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
+              <ChainStatus stream={`receipt-${id}`} asOf={asOf} />
               {selected && <EventDetail e={selected} />}
               {receipt.isError ? (
                 <ErrorView error={receipt.error} />
@@ -206,6 +208,7 @@ const WalletReplay = () => {
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
+              <ChainStatus stream={`wallet-${id}`} asOf={asOf} />
               {selected && (
                 <dl className="kv panel">
                   <dt>{t.replay.ledgerEntry}</dt>
