@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashOf } from './chain.js';
-import { EXPORT_FORMAT, exportLines, verifyExport, type ExportEvent } from './exportFile.js';
+import { EXPORT_FORMAT, exportLines, verifyExport, type ExportEvent, type ExportHeader } from './exportFile.js';
 import { merkleProof, merkleRoot, sortedHeads } from './merkle.js';
 
 const header = {
