@@ -3,8 +3,8 @@ import { hashOf } from './chain.js';
 import { EXPORT_FORMAT, exportLines, verifyExport, type ExportEvent, type ExportHeader } from './exportFile.js';
 import { merkleProof, merkleRoot, sortedHeads } from './merkle.js';
 
-const header = {
-  kind: 'stream' as const,
+const header: ExportHeader = {
+  kind: 'stream',
   format: EXPORT_FORMAT,
   stream: 'credit-5',
   exportedAt: '2026-11-26T00:00:00Z',
