@@ -13,7 +13,14 @@ const main = (): number => {
     console.error('usage: npm run audit:verify -- FILE [--root HEX]');
     return 2;
   }
-  const verdict = verifyExport(readFileSync(positionals[0], 'utf8'), values.root);
+  let text: string;
+  try {
+    text = readFileSync(positionals[0], 'utf8');
+  } catch (err) {
+    console.error(`cannot read ${positionals[0]}: ${(err as Error).message}`);
+    return 2;
+  }
+  const verdict = verifyExport(text, values.root);
   if (verdict.problem) {
     const where =
       verdict.problem.position === null

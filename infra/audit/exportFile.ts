@@ -80,10 +80,14 @@ export const verifyExport = (text: string, expectedRoot?: string): ExportVerdict
   if (rest.some((l) => l.kind !== 'event' && l.kind !== 'anchor') || anchors.length > 1)
     return { ...verdict, problem: formatProblem('a line is neither an event nor the one anchor') };
 
+  // The service never exports a stream without events: a file without any was cut.
+  if (events.length === 0) return { ...verdict, problem: formatProblem('the file holds no event') };
   const check = checkChain(header.stream, events);
   if (check.problem) return { ...verdict, problem: check.problem };
 
   const anchor = anchors[0];
+  if (!anchor && expectedRoot !== undefined)
+    return { ...verdict, problem: formatProblem(`the file holds no anchor to check against the root ${expectedRoot}`) };
   if (!anchor) return verdict;
   const { leaf } = anchor;
   const at = (message: string, kind: ChainProblem['kind']): ExportVerdict => ({

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { takeAnchorOnDemand } from '../../../commands/audit/anchors.js';
 import type { AnchorData } from '../../../domain/audit/anchor.js';
 import { notFound } from '../../../domain/errors.js';
+import { receiptStream } from '../../../domain/settlement/events.js';
+import { receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
 import {
   verifyExport,
   type ExportAnchor,
@@ -23,9 +25,10 @@ import { isMoneyStream, streamExport } from './export.js';
  */
 const NDJSON = 'application/x-ndjson';
 const StreamParams = z.object({
-  stream: z
-    .string()
-    .openapi({ description: 'A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id>' }),
+  stream: z.string().openapi({
+    description:
+      'A money stream: receipt-<uuid> (or receipt-<record id>), wallet-<driver id>, credit-<client id> or payment-<id>',
+  }),
 });
 const streamNotFound = () => notFound('StreamNotFound', 'No money stream of that name.');
 
@@ -77,8 +80,16 @@ const checkOf = (v: ExportVerdict): z.infer<typeof Check> => ({
 export const auditRoutes = (ctx: ApiContext, router: Router) => {
   const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-audit'];
-  const exportOf = async (stream: string) => {
-    const lines = isMoneyStream(stream) ? await streamExport(ctx.pool, stream, ctx.clock.now()) : null;
+  // A receipt is also named by its record number (receipt-<n>), as the back office shows it.
+  const streamOf = async (stream: string): Promise<string | null> => {
+    const receipt = /^receipt-([1-9][0-9]{0,14})$/.exec(stream);
+    if (!receipt) return isMoneyStream(stream) ? stream : null;
+    const uuid = await receiptStreamIdOf(ctx.db, Number(receipt[1]));
+    return uuid ? receiptStream(uuid) : null;
+  };
+  const exportOf = async (name: string) => {
+    const stream = await streamOf(name);
+    const lines = stream ? await streamExport(ctx.pool, stream, ctx.clock.now()) : null;
     if (!lines) throw streamNotFound();
     return lines;
   };
@@ -104,10 +115,11 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
     },
     async ({ params, res }) => {
       const lines = await exportOf(params.stream);
+      const { stream } = JSON.parse(lines[0]) as { stream: string };
       res
         .status(200)
         // After the attachment, whose file name would set its own type.
-        .attachment(`${params.stream}.chain.jsonl`)
+        .attachment(`${stream}.chain.jsonl`)
         .type(NDJSON)
         .send(lines.join('\n') + '\n');
     },
@@ -133,6 +145,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       const lines = await exportOf(params.stream);
       const parsed = lines.map((l) => JSON.parse(l) as { kind: string });
       const header = lines[0];
+      const { stream } = JSON.parse(header) as { stream: string };
       const events = lines.filter((_, i) => parsed[i].kind === 'event');
       const anchorAt = parsed.findIndex((l) => l.kind === 'anchor');
       const anchor = anchorAt < 0 ? null : (parsed[anchorAt] as ExportAnchor);
@@ -141,7 +154,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
         ? events.filter((_, i) => new Date((parsed[i + 1] as ExportEvent).recordedAt) <= asOf)
         : [];
       return {
-        stream: params.stream,
+        stream,
         chain: checkOf(verifyExport(lines.join('\n'))),
         as_of: asOf && { instant: asOf.toISOString(), ...checkOf(verifyExport([header, ...untilAsOf].join('\n'))) },
         anchor: anchor && {

@@ -25010,7 +25010,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id> */
+                /** @description A money stream: receipt-<uuid> (or receipt-<record id>), wallet-<driver id>, credit-<client id> or payment-<id> */
                 stream: string;
             };
             cookie?: never;
@@ -25123,7 +25123,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A money stream: receipt-<uuid>, wallet-<id>, credit-<id> or payment-<id> */
+                /** @description A money stream: receipt-<uuid> (or receipt-<record id>), wallet-<driver id>, credit-<client id> or payment-<id> */
                 stream: string;
             };
             cookie?: never;

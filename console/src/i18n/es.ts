@@ -304,6 +304,20 @@ export const es = {
     receiptNumber: 'Número o ID del recibo',
     receiptNotFound: 'No hay un recibo con ese número.',
   },
+  chain: {
+    title: 'Integridad de la historia',
+    verifiedAsOf: (n: number) => `La cadena de hashes verifica hasta este instante (${n} eventos).`,
+    verifiedNow: (n: number) => `La cadena verifica completa hoy (${n} eventos).`,
+    broken: (position: number | null, message: string) =>
+      `La cadena NO verifica${position === null ? '' : ` en la revisión ${position}`}: ${message}`,
+    anchored: (id: string, at: string, position: number) =>
+      `Verifica hasta el último anclaje ${id} (${at}, revisión ${position}).`,
+    anchorBroken: (id: string) => `NO verifica contra el último anclaje ${id}.`,
+    root: 'Raíz publicada',
+    notAnchored: 'Ningún anclaje contiene aún este flujo.',
+    download: 'Descargar exportación verificable',
+    verifyHint: 'Compruébela sin conexión con npm run audit:verify.',
+  },
   settlements: {
     receipts: 'Recibos de liquidación',
     receipt: 'Recibo',

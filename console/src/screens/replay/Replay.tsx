@@ -6,6 +6,7 @@ import { fmt, label, t } from '../../i18n';
 import { ErrorView, QueryView } from '../../ui/states';
 import { ReceiptBody } from '../settlements/ReceiptBody';
 import { InstantForm, useReplayInstant } from './instant';
+import { ChainStatus } from './ChainStatus';
 import { actorOf, Timeline, type TimelineEvent } from './Timeline';
 
 /** The auditor's replay: read-only, every call here is a GET. */
@@ -116,6 +117,7 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
+              <ChainStatus stream={`receipt-${id}`} asOf={asOf} />
               {selected ? <EventDetail e={selected} /> : <p className="muted">{t.replay.beforeFirst}</p>}
               {index < 0 ? null : receipt.isError ? (
                 <ErrorView error={receipt.error} />
@@ -237,6 +239,7 @@ const WalletReplay = () => {
               <h3>
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
+              <ChainStatus stream={`wallet-${id}`} asOf={asOf} />
               {selected ? (
                 <EventDetail e={selected} title={walletStepLabel(selected, numbers)} />
               ) : (

@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { client, download, unwrap } from '../../api/client';
+import { fmt, t } from '../../i18n';
+import { ErrorView } from '../../ui/states';
+
+/**
+ * Whether a money stream's hash chain verifies up to the instant the replay shows and up to its latest anchor,
+ * as the service's check (the same code as `npm run audit:verify`) says; and the export to check it offline.
+ */
+export function ChainStatus({ stream, asOf }: { stream: string; asOf?: string }) {
+  const status = useQuery({
+    queryKey: ['chain-status', stream, asOf],
+    queryFn: () =>
+      unwrap(
+        client.GET('/admin/audit/streams/{stream}/chain', {
+          params: { path: { stream }, query: asOf ? { as_of: asOf } : {} },
+        }),
+      ),
+  });
+  const [failed, setFailed] = useState<unknown>(null);
+  const s = status.data;
+  const upTo = s?.as_of ?? s?.chain;
+  return (
+    <section className="panel" aria-label={t.chain.title}>
+      <h3>{t.chain.title}</h3>
+      {status.isError ? (
+        <ErrorView error={status.error} />
+      ) : !s || !upTo ? (
+        <p className="muted">{t.common.loading}</p>
+      ) : (
+        <>
+          <p role="status" className={`notice ${upTo.verified ? 'ok' : 'error'}`} data-chain="as-of">
+            {upTo.verified
+              ? s.as_of
+                ? t.chain.verifiedAsOf(upTo.events)
+                : t.chain.verifiedNow(upTo.events)
+              : t.chain.broken(upTo.problem?.position ?? null, upTo.problem?.message ?? '')}
+          </p>
+          {s.as_of && !s.chain.verified && s.chain.problem && (
+            <p className="notice error" data-chain="now">
+              {t.chain.broken(s.chain.problem.position, s.chain.problem.message)}
+            </p>
+          )}
+          {s.anchor ? (
+            <p className={`notice ${s.anchor.verified ? 'ok' : 'error'}`} data-chain="anchor">
+              {s.anchor.verified
+                ? t.chain.anchored(s.anchor.anchor_id, fmt.dateTime(s.anchor.taken_at), s.anchor.position)
+                : `${t.chain.anchorBroken(s.anchor.anchor_id)} ${s.anchor.problem?.message ?? ''}`}{' '}
+              <span className="muted">
+                {t.chain.root}: <code>{s.anchor.root}</code>
+              </span>
+            </p>
+          ) : (
+            <p className="muted" data-chain="anchor">
+              {t.chain.notAnchored}
+            </p>
+          )}
+        </>
+      )}
+      <button
+        type="button"
+        onClick={() => {
+          setFailed(null);
+          download(`/admin/audit/streams/${encodeURIComponent(stream)}/export`, {}).catch(setFailed);
+        }}
+      >
+        {t.chain.download}
+      </button>{' '}
+      <span className="muted">{t.chain.verifyHint}</span>
+      {failed !== null && <ErrorView error={failed} />}
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { hashOf } from './chain.js';
+import { EXPORT_FORMAT, exportLines, verifyExport, type ExportEvent, type ExportHeader } from './exportFile.js';
+import { merkleProof, merkleRoot, sortedHeads } from './merkle.js';
+
+const header: ExportHeader = {
+  kind: 'stream',
+  format: EXPORT_FORMAT,
+  stream: 'credit-5',
+  exportedAt: '2026-11-26T00:00:00Z',
+};
+const events = (n: number): ExportEvent[] => {
+  let prev: string | null = null;
+  return Array.from({ length: n }, (_, i) => {
+    const e = { stream: 'credit-5', position: i, eventId: `e${i}`, type: 'CreditAdjusted', data: { i }, metadata: {} };
+    const hash = hashOf(e, prev);
+    const out: ExportEvent = {
+      ...e,
+      kind: 'event',
+      metadata: { prevHash: prev, hash },
+      globalPosition: 10 + i,
+      recordedAt: '2026-11-26T00:00:00Z',
+    };
+    prev = hash;
+    return out;
+  });
+};
+
+describe('export file', () => {
+  const evs = events(3);
+  const heads = sortedHeads([
+    { stream: 'credit-5', position: 2, hash: evs[2].metadata.hash as string },
+    { stream: 'wallet-1', position: 0, hash: 'a'.repeat(64) },
+    { stream: 'credit-4', position: 7, hash: 'b'.repeat(64) },
+  ]);
+  const index = heads.findIndex((h) => h.stream === 'credit-5');
+  const anchor = {
+    kind: 'anchor' as const,
+    anchorId: '2026-11-26',
+    takenAt: '2026-11-26T04:00:00Z',
+    root: merkleRoot(heads),
+    leafCount: 3,
+    leafIndex: index,
+    leaf: heads[index],
+    proof: merkleProof(heads, index),
+  };
+
+  it('verifies the chain and the anchor, and the published root when given', () => {
+    const text = exportLines(header, evs, anchor).join('\n');
+    expect(verifyExport(text, anchor.root)).toMatchObject({ problem: null, anchor: { position: 2 } });
+    expect(verifyExport(text, 'c'.repeat(64)).problem).toMatchObject({ kind: 'anchorProof' });
+  });
+
+  it('refuses a cut file: no event, or no anchor when a published root is given', () => {
+    expect(verifyExport(exportLines(header, [], null).join('\n')).problem).toMatchObject({ kind: 'format' });
+    expect(verifyExport(exportLines(header, evs, null).join('\n'), anchor.root).problem).toMatchObject({
+      kind: 'format',
+    });
+    expect(verifyExport('not json').problem).toMatchObject({ kind: 'format' });
+  });
+
+  it("refuses an anchor whose proof was taken from another stream's leaf", () => {
+    const other = heads.findIndex((h) => h.stream === 'wallet-1');
+    const forged = { ...anchor, leaf: { ...heads[index] }, proof: merkleProof(heads, other) };
+    expect(verifyExport(exportLines(header, evs, forged).join('\n')).problem).toMatchObject({ kind: 'anchorProof' });
+  });
+});
