@@ -12184,7 +12184,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
