@@ -113,7 +113,7 @@ export const ERROR_CODES: Record<string, Partial<Record<number, readonly string[
   getOrdersByOrderId: { 401: ['Unauthorized'], 403: ['Forbidden'], 404: ['OrderNotFound'] },
   getOrdersByOrderIdIncidents: { 401: ['Unauthorized'], 403: ['Forbidden'], 404: ['OrderNotFound'] },
   getOrdersByOrderIdOffer: { 404: ['NotFound', 'OrderNotFound'] },
-  getOrdersByOrderIdPayment: { 403: ['Forbidden'], 404: ['NotFound'] },
+  getOrdersByOrderIdPayment: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'] },
   getOrdersByOrderIdPaymentForm: { 404: ['NotFound'], 422: ['Unprocessable'] },
   getOrdersByOrderIdReceipt: { 404: ['OrderNotFound'], 409: ['OrderNotDelivered'] },
   getOrdersByOrderIdTracking: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['NoTracking'] },

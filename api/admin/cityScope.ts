@@ -1,3 +1,5 @@
+import { notFound } from '../../domain/errors.js';
+import { orderStream } from '../../domain/order/events.js';
 import type { ApiContext } from '../apiContext.js';
 import type { CityScope } from '../../projections/customers/customerQueries.js';
 import type { Actor } from '../auth.js';
@@ -9,4 +11,18 @@ import type { Actor } from '../auth.js';
 export const cityScopeOf = async (ctx: ApiContext, actor: Actor): Promise<CityScope> => {
   const row = await ctx.db.selectFrom('admins').select('all_cities').where('id', '=', actor.id).executeTakeFirst();
   return row?.all_cities ? { all: true } : { all: false, cityIds: actor.cityIds ?? [] };
+};
+
+/**
+ * An order's reads by an admin are scoped like customers and reports: an admin without the order's city (the
+ * city its OrderCreated recorded) gets the same 404 OrderNotFound as for an unknown order; an order recorded
+ * without a city is for all-cities admins only.
+ */
+export const assertOrderInScope = async (ctx: ApiContext, actor: Actor, orderId: number): Promise<void> => {
+  if (actor.role !== 'ADMIN') return;
+  const scope = await cityScopeOf(ctx, actor);
+  if (scope.all) return;
+  const [created] = await ctx.store.readStream(orderStream(orderId));
+  const cityId = (created?.data as { cityId?: number | null } | undefined)?.cityId ?? null;
+  if (cityId === null || !scope.cityIds.includes(cityId)) throw notFound('OrderNotFound', 'Order not found.');
 };

@@ -4,6 +4,7 @@ import { ordersWithParties, type OrderWithParties } from '../../projections/orde
 import type { OrderViewRow } from '../../projections/orders/orderTables.js';
 import { partyOf, type Party } from '../../domain/order/access.js';
 import type { Actor } from '../auth.js';
+import { assertOrderInScope } from '../admin/cityScope.js';
 import type { OrderBundle } from './views.js';
 
 /** Reads an order and everything its views need, for one order or a page of them, in one statement. */
@@ -41,5 +42,6 @@ export const bundleForParty = async (
   if (!b) throw notFoundError();
   const party = partyOfBundle(b, actor);
   if (party === null) throw notFoundError();
+  if (party === 'ADMIN') await assertOrderInScope(ctx, actor, orderId);
   return { bundle: b, party };
 };

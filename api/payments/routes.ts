@@ -21,6 +21,7 @@ import { defineRoute } from '../route.js';
 import { idFrom, OrderParams } from '../orders/schemas.js';
 import { FormReportSchema, PaymentSchema, toFormReportView, toPaymentView } from './views.js';
 import { readBack } from '../readBack.js';
+import { assertOrderInScope } from '../admin/cityScope.js';
 
 const RequestBody = z.object({ method: z.string().trim().min(1).max(40) });
 
@@ -111,6 +112,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       errors: [400, 403, 404, 409],
     },
     async ({ params, actor }) => {
+      await assertOrderInScope(ctx, actor, orderId(params, 'OrderNotFound'));
       const row = await latestPaymentOfOrder(ctx.db, orderId(params, 'NotFound'));
       if (!row) throw notFound('NotFound', 'The order has no payment.');
       if (actor.role !== 'CLIENT' || row.user_id !== actor.id)

@@ -10,12 +10,22 @@ import {
   type PromotionState,
 } from '../../domain/promotion/campaign.js';
 import { promotionStream, type PromotionGrantedData } from '../../domain/promotion/events.js';
+import {
+  countedDeliveries,
+  type MilestoneCountingRules,
+  type MilestoneDelivery,
+} from '../../domain/promotion/milestoneCounting.js';
 import type { Audience } from '../../domain/promotion/promotion.js';
+import { usdToCents } from '../../domain/money.js';
+import type { Config } from '../../infra/config.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { derivedEventId, nextId } from '../origin.js';
 import { processManager, send, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
+import { loadSettlementConfig } from '../settlement/settlementConfig.js';
 import { sendToWallet } from '../wallet/handlers.js';
+
+type GrantContext = ReactionContext & { config: Pick<Config, 'PROMO_MIN_LITERS' | 'PROMO_MIN_USD'> };
 
 /**
  * Milestone grants (docs/domain-rules.md, promotion campaigns): a delivery tells every campaign running at its time
@@ -120,24 +130,39 @@ const runningCampaigns = (ctx: ReactionContext, audience: Audience, at: Date, ci
 /**
  * A recipient's deliveries up to and including this one (delivered_at ≤ its time), so a late catch-up that
  * already sees later deliveries in the read model still attributes the milestone to the right order. A
- * city campaign counts the client's deliveries in its city only.
+ * city campaign counts the client's deliveries in its city only. Only those that count towards a
+ * milestone are returned (domain/promotion/milestoneCounting.ts).
  */
-const countDeliveries = async (
-  ctx: ReactionContext,
+const milestoneDeliveriesOf = async (
+  ctx: GrantContext,
   d: OrderDeliveredData,
   who: { clientId: number } | { driverId: number },
   from: Date | null,
   cityId: number | null,
-): Promise<number> => {
+  rules: MilestoneCountingRules,
+): Promise<MilestoneDelivery[]> => {
   let q = ctx.db
     .selectFrom('order_views as o')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select(['o.id', 'o.client_id', 'o.driver_id', 'o.actual_liters', 'o.client_pays_cents', 'o.delivered_at'])
     .where('o.status', '=', 'DELIVERED')
     .where('o.delivered_at', '<=', new Date(d.deliveredAt));
   q = 'clientId' in who ? q.where('o.client_id', '=', who.clientId) : q.where('o.driver_id', '=', who.driverId);
   if (from) q = q.where('o.delivered_at', '>=', from);
   if (cityId !== null) q = q.innerJoin('drivers as d', 'd.driver_id', 'o.driver_id').where('d.city_id', '=', cityId);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  const at = new Date(d.deliveredAt).getTime();
+  // Deliveries at the same instant are taken in order id order: a later order never counts before this one.
+  const rows = (await q.execute()).filter((r) => new Date(r.delivered_at!).getTime() < at || Number(r.id) <= d.orderId);
+  return countedDeliveries(
+    rows.map((r) => ({
+      orderId: Number(r.id),
+      clientId: Number(r.client_id),
+      driverId: Number(r.driver_id),
+      actualLiters: Number(r.actual_liters ?? 0),
+      clientPaysCents: Number(r.client_pays_cents),
+      deliveredAt: new Date(r.delivered_at!),
+    })),
+    rules,
+  );
 };
 
 /**
@@ -145,7 +170,7 @@ const countDeliveries = async (
  * deliveries and, where the campaign grants, a grant id. The city an order was served in is its driver's
  * profile city (orders carry coordinates but no city; a driver works in one city).
  */
-const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cause): Promise<GrantReactionState> => {
+const deliveryCandidates = async (ctx: GrantContext, streams: Streams, e: Cause): Promise<GrantReactionState> => {
   const d = e.data as OrderDeliveredData;
   // Milestones are counted on the orders read model: wait until it holds this delivery.
   const position = (e as Partial<RecordedEvent>).globalPosition;
@@ -157,6 +182,11 @@ const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cau
     .executeTakeFirst();
   if (!driver) return [];
   const deliveredAt = new Date(d.deliveredAt);
+  const rules: MilestoneCountingRules = {
+    minLiters: ctx.config.PROMO_MIN_LITERS,
+    minCents: usdToCents(ctx.config.PROMO_MIN_USD),
+    timezone: (await loadSettlementConfig(ctx)).timezone,
+  };
   const recipients = [
     { audience: 'CLIENT' as const, userId: d.clientId, driverId: null, who: { clientId: d.clientId } },
     { audience: 'DRIVER' as const, userId: driver.user_id, driverId: d.driverId, who: { driverId: d.driverId } },
@@ -170,11 +200,14 @@ const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cau
       if (!opensTo(campaign, recipient)) continue;
       // A client's city campaign counts deliveries in its city; a driver's are all in the driver's city.
       const countedCity = r.audience === 'CLIENT' ? campaign.terms.cityId : null;
+      const counted = await milestoneDeliveriesOf(ctx, d, r.who, deliveriesCountedFrom(campaign), countedCity, rules);
+      // A delivery that does not count moves no milestone: it grants nothing.
+      if (!counted.some((c) => c.orderId === d.orderId)) continue;
       const facts = {
         ...recipient,
         driverId: r.driverId,
         orderId: d.orderId,
-        countedDeliveries: await countDeliveries(ctx, d, r.who, deliveriesCountedFrom(campaign), countedCity),
+        countedDeliveries: counted.length,
       };
       const grantId = grants(campaign, facts) ? await nextId(ctx.db, 'promotion_grant_id_seq') : null;
       candidates.push({ promotionId: id, campaign, grantId, facts });
@@ -183,8 +216,8 @@ const deliveryCandidates = async (ctx: ReactionContext, streams: Streams, e: Cau
   return candidates;
 };
 
-export const milestoneGrantsProcess = (ctx: ReactionContext) =>
-  processManager<ReactionContext, GrantReactionState>({
+export const milestoneGrantsProcess = (ctx: GrantContext) =>
+  processManager<GrantContext, GrantReactionState>({
     name: 'promotion-milestone-grants',
     reactsTo: (e) => (e.type === 'OrderDelivered' && e.streamId.startsWith('order-')) || e.type === 'PromotionGranted',
     stateOf: (streams, e) => (e.type === 'OrderDelivered' ? deliveryCandidates(ctx, streams, e) : Promise.resolve([])),
@@ -192,5 +225,5 @@ export const milestoneGrantsProcess = (ctx: ReactionContext) =>
   });
 
 /** Only the catch-up half: deliveries are decided in the order area, which does not call into promotions. */
-export const milestoneGrantsJob = (ctx: ReactionContext, everyMs = 2000): ScheduledJob =>
+export const milestoneGrantsJob = (ctx: GrantContext, everyMs = 2000): ScheduledJob =>
   milestoneGrantsProcess(ctx).catchUpJob(ctx, { everyMs });

@@ -26,11 +26,15 @@ describe('promotion milestone grants', () => {
   /** Runs every scheduled job once, the grants' catch-up among them. */
   const tick = () => t.service.ctx.scheduler.tick();
 
-  const deliver = async (client: SignedInUser, driver: SignedInDriver): Promise<number> => {
-    const f = await confirmedOrder(t, { client, driver, body: { litersRequested: 1000 } });
+  const deliver = async (
+    client: SignedInUser,
+    driver: SignedInDriver,
+    { liters = 1000, basePrice = 25 }: { liters?: number; basePrice?: number } = {},
+  ): Promise<number> => {
+    const f = await confirmedOrder(t, { client, driver, body: { litersRequested: 1000, basePrice } });
     await arrive(t, f);
     const delivered = await api.post(`/orders/${f.orderId}/deliver`, driver.token, {
-      actualLiters: 1000,
+      actualLiters: liters,
       deliveryPin: f.pin,
     });
     expect(delivered.status).toBe(200);
@@ -64,7 +68,8 @@ describe('promotion milestone grants', () => {
       expect((await api.get('/credit/me', client.token)).body).toMatchObject({ ordersUSD: 0, earnedUSD: 0 });
       expect((await grants(p.id)).items).toEqual([]);
 
-      const second = await deliver(client, driver);
+      // Another driver: one client–driver pair counts once a day (docs/decisions/0046-money-risk-limits.md).
+      const second = await deliver(client, await onlineDriver(t));
       await Promise.all([tick(), tick()]);
       expect((await api.get('/credit/me', client.token)).body).toMatchObject({
         ordersUSD: 5,
@@ -107,7 +112,7 @@ describe('promotion milestone grants', () => {
         .execute();
       await tick();
       // A third delivery is past the milestone of a campaign already granted to this client.
-      await deliver(client, driver);
+      await deliver(client, await onlineDriver(t));
       await tick();
       expect((await api.get('/credit/me', client.token)).body).toMatchObject({ earnedUSD: 5 });
       expect((await grants(p.id)).items).toHaveLength(1);
@@ -142,6 +147,26 @@ describe('promotion milestone grants', () => {
       });
     },
   );
+
+  it('counts towards a milestone only real deliveries (500 L, 5 USD paid) and one per client–driver pair a day', async () => {
+    const bonus = await create({ milestone_orders: 3, audience: 'DRIVER', credit_scope: null, amount_usd: 25 });
+    const driver = await onlineDriver(t);
+    const accomplice = await signInClient(t);
+    for (let i = 0; i < 3; i++) await deliver(accomplice, driver);
+    await deliver(await signInClient(t), driver, { liters: 499 });
+    await deliver(await signInClient(t), driver, { basePrice: 1 });
+    await tick();
+    expect((await grants(bonus.id)).items).toEqual([]);
+
+    await deliver(await signInClient(t), driver, { liters: 500 });
+    const third = await deliver(await signInClient(t), driver);
+    await tick();
+    expect((await grants(bonus.id)).items).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ id: driver.user.id }), order_id: third }),
+    ]);
+    const off = await api.patch(`/admin/promotions/${bonus.id}`, root.token, { active: false });
+    expect(off.status).toBe(200);
+  });
 
   it(
     'stops at max_grants, pages grants newest first, ignores inactive and ' +

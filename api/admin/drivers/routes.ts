@@ -12,6 +12,8 @@ import {
   type DriverRecord,
 } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
+import { cityScopeOf } from '../cityScope.js';
+import type { CityScope } from '../../../projections/customers/customerQueries.js';
 import { documentView, driverView } from '../../drivers/views.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { DriverDocumentView, DriverView } from '../../drivers/viewSchemas.js';
@@ -33,18 +35,18 @@ const ListQuery = z.object({
 });
 
 /**
- * Drivers are scoped to the admin's cities; a driver without a city yet (an unfinished application)
- * is visible to super admins only.
+ * Drivers are scoped to the admin's cities like customers, orders and reports (api/admin/cityScope.ts); a
+ * driver without a city yet (an unfinished application) is visible to all-cities admins only.
  */
-const inScope = (actor: Actor, d: DriverRecord) =>
-  d.cityId === null ? actor.superAdmin === true : (actor.cityIds ?? []).includes(d.cityId);
+const inScope = (scope: CityScope, d: DriverRecord) =>
+  scope.all || (d.cityId !== null && scope.cityIds.includes(d.cityId));
 
 export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const commands = driverCommands(ctx);
   const scopedDriver = async (actor: Actor, driverId: number) => {
     const d = await findDriver(ctx.db, driverId, ctx.clock.now());
-    if (!d || !inScope(actor, d)) throw notFound('DriverNotFound', 'No such driver.');
+    if (!d || !inScope(await cityScopeOf(ctx, actor), d)) throw notFound('DriverNotFound', 'No such driver.');
     return d;
   };
   const answer = async (driverId: number, position: number) => ({
@@ -65,6 +67,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
       errors: [403],
     },
     async ({ query, actor }) => {
+      const scope = await cityScopeOf(ctx, actor);
       const { items, total } = await listDrivers(
         ctx.db,
         {
@@ -72,7 +75,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
           kycState: query.kyc_state,
           cityId: query.city_id,
           q: query.q || undefined,
-          cityIds: actor.superAdmin ? undefined : (actor.cityIds ?? []),
+          cityIds: scope.all ? undefined : scope.cityIds,
           limit: query.limit,
           page: query.page,
         },

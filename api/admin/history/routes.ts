@@ -7,6 +7,7 @@ import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
 import { notFound } from '../../../domain/errors.js';
 import { HistoryItem, toHistoryItem } from './eventHistory.js';
+import { assertOrderInScope } from '../cityScope.js';
 
 /** The order's events in order, with who did what under which request (the auditor's replay). */
 export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
@@ -28,8 +29,9 @@ export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: [401, 403, 404],
     },
-    async ({ params }) => {
+    async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
+      await assertOrderInScope(ctx, actor, orderId);
       const events = await ctx.store.readStream(orderStream(orderId));
       if (events.length === 0) throw notFound('OrderNotFound', 'Order not found.');
       return { order_id: orderId, events: events.map(toHistoryItem) };

@@ -12272,7 +12272,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
