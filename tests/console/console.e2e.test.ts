@@ -245,6 +245,16 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       }),
     );
     expect(after.receipt.status).toBe('VOIDED');
+    // The replay names who annulled it (the super admin, by name), not "ADMIN #1".
+    const admins = must(
+      'admins',
+      await t.request('GET', '/api/v1/admin/admins?limit=100', { token: (await signInAdmin(t)).token }),
+    );
+    const rootAdmin = admins.items.find((a: { email: string }) => a.email === TEST_SUPER_ADMIN.email);
+    await page.goto(url(`/replay/receipt/${failedReceipt.receipt_number}`));
+    await expect
+      .poll(() => main().locator('dd[data-field="actor"]').textContent())
+      .toBe(`${rootAdmin.name ?? rootAdmin.email} (${es.replay.roles.ADMIN})`);
     await page.goto(url(`/settlements/receipts/${failedReceipt.id}`));
     await main().getByRole('heading', { name: es.settlements.changes }).waitFor();
     await accessible('receipt detail');

@@ -17,6 +17,13 @@ export const es = {
     customers: 'Clientes',
     signOut: 'Cerrar sesión',
   },
+  home: {
+    attention: 'Requiere atención',
+    payments: 'pagos por revisar',
+    tray: 'recibos en la bandeja de resolución',
+    support: 'conversaciones de soporte en espera',
+    kyc: 'conductores esperando revisión de KYC',
+  },
   signIn: {
     title: 'Iniciar sesión',
     email: 'Correo electrónico',
@@ -57,6 +64,7 @@ export const es = {
     id: 'ID',
     search: 'Buscar',
     go: 'Ir',
+    pickerHint: 'Escriba un nombre o teléfono',
   },
   errors: {
     forbidden: 'No tiene permiso para ver esta sección. Pida acceso a un superadministrador.',
@@ -379,6 +387,15 @@ export const es = {
     },
     receiptNumber: 'Número o ID del recibo',
     receiptNotFound: 'No hay un recibo con ese número.',
+    roles: {
+      ADMIN: 'administrador',
+      SUPER_ADMIN: 'superadministrador',
+      CLIENT: 'cliente',
+      DRIVER: 'conductor',
+      SYSTEM: 'sistema',
+      PAYOUT_PROVIDER: 'proveedor de pagos',
+      PAYMENT_PROVIDER: 'proveedor de pagos',
+    },
   },
   settlements: {
     receipts: 'Recibos de liquidación',

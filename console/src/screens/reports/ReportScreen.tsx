@@ -5,6 +5,7 @@ import { Link, useParams, useSearch, useLocation } from 'wouter';
 import { client, download, unwrap } from '../../api/client';
 import { codeLabel, fmt, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
+import { Picker, type PickerKind } from '../../ui/Picker';
 import { ErrorView, QueryView } from '../../ui/states';
 import { REPORT_KEYS, type ReportKey } from './reportKeys';
 import { REPORTS, type FilterKind, type ReportAnswer, type ReportDef } from './reports';
@@ -32,6 +33,9 @@ const fetchReport = (def: ReportDef, query: Record<string, string>) =>
     client.GET(def.path as '/admin/reports/orders', { params: { query: query as never } }),
   ) as Promise<ReportAnswer>;
 
+/** Filters that name a city, driver or client are picked by name, not typed as ids. */
+const PICKERS: Record<string, PickerKind> = { city_id: 'city', driver_id: 'driver', client_id: 'client' };
+
 const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; value: string }) => {
   const id = `f-${name}`;
   let control;
@@ -53,6 +57,8 @@ const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; va
         ))}
       </select>
     );
+  } else if (PICKERS[name]) {
+    return <Picker kind={PICKERS[name]} name={name} label={label(name)} defaultValue={value} />;
   } else {
     const type = kind === 'date' ? 'date' : kind === 'text' ? 'text' : 'number';
     control = (
