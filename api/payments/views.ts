@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { centsToUsd } from '../../domain/money.js';
 import { isoOrNull } from '../../domain/time.js';
 import { CASH_USD } from '../../domain/payment/payment.js';
-import type { PaymentRow } from '../../projections/payments/paymentQueries.js';
+import type { PaymentRow, ReviewRow } from '../../projections/payments/paymentQueries.js';
 import type { ReviewItem } from '../admin/payments/routes.js';
 
 /** The contract's payment resource; amount_* is the order's client_charged_*. */
@@ -45,12 +45,28 @@ export const toFormReportView = (r: PaymentRow): z.infer<typeof FormReportSchema
   currency: r.currency,
 });
 
-/** A review queue item: the payment, what was reported, the order's status, and whether an admin may act. */
-export const toReviewItem = (r: PaymentRow & { order_status: string | null }): z.infer<typeof ReviewItem> => ({
+/** The reported value of a form field of this input type (the payer's phone, bank), or null. */
+const reportedOf = (r: PaymentRow, inputType: string): string | null =>
+  r.reported_values.find((v) => v.input_type === inputType)?.value ?? null;
+
+/**
+ * A review queue item (the contract's payment review item): the payment, what was reported, the amount
+ * in bolivars, the order to deliver and the client who pays, and whether an admin may act.
+ */
+export const toReviewItem = (r: ReviewRow): z.infer<typeof ReviewItem> => ({
   ...toPaymentView(r),
+  amount_bs: r.amount_bs_cents === null ? null : centsToUsd(r.amount_bs_cents),
+  notes: r.order_notes,
+  reported: r.method === 'PAYMENT_FORM' ? { phone: reportedOf(r, 'phone'), bank: reportedOf(r, 'bank') } : null,
   reported_values: r.reported_values,
   actionable: (r.status === 'PENDING' || r.status === 'PROCESSING') && r.method !== CASH_USD,
-  order: { id: r.order_id, status: r.order_status },
+  order: {
+    id: r.order_id,
+    address: r.order_address,
+    liters_requested: r.order_liters_requested,
+    status: r.order_status,
+  },
+  client: { id: r.user_id, name: r.client_name, phone: r.client_phone },
 });
 
 const nullableString = z.string().nullable();

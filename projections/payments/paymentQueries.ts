@@ -51,11 +51,21 @@ export const paymentIdByProviderRef = async (db: Db, provider: string, providerR
 export const REVIEW_METHODS = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', 'PAYMENT_FORM'] as const;
 export type ReviewMethod = (typeof REVIEW_METHODS)[number];
 
+/** A review queue row: the payment with what the reviewer needs of its order and its client. */
+export type ReviewRow = PaymentRow & {
+  order_status: string | null;
+  order_address: string | null;
+  order_liters_requested: number | null;
+  order_notes: string | null;
+  client_name: string | null;
+  client_phone: string | null;
+};
+
 /** The admin review queue: PENDING, PROCESSING and FAILED payments, oldest first. */
 export const reviewQueue = async (
   db: Db,
   filter: { method?: ReviewMethod; limit: number; page: number },
-): Promise<{ items: (PaymentRow & { order_status: string | null })[]; total: number }> => {
+): Promise<{ items: ReviewRow[]; total: number }> => {
   const q = db
     .selectFrom('payments')
     .where('payments.status', 'in', ['PENDING', 'PROCESSING', 'FAILED'])
@@ -63,12 +73,31 @@ export const reviewQueue = async (
   const total = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const rows = await q
     .leftJoin('order_views', 'order_views.id', 'payments.order_id')
+    .leftJoin('users', 'users.id', 'payments.user_id')
     .selectAll('payments')
-    .select('order_views.status as order_status')
+    .select([
+      'order_views.status as order_status',
+      'order_views.address as order_address',
+      'order_views.liters_requested as order_liters_requested',
+      'order_views.notes as order_notes',
+      'users.name as client_name',
+      'users.phone as client_phone',
+    ])
     .orderBy('payments.created_at', 'asc')
     .orderBy('payments.id', 'asc')
     .limit(filter.limit)
     .offset((filter.page - 1) * filter.limit)
     .execute();
-  return { items: rows.map((r) => ({ ...toRow(r), order_status: r.order_status ?? null })), total: Number(total.n) };
+  return {
+    items: rows.map((r) => ({
+      ...toRow(r),
+      order_status: r.order_status ?? null,
+      order_address: r.order_address ?? null,
+      order_liters_requested: r.order_liters_requested ?? null,
+      order_notes: r.order_notes ?? null,
+      client_name: r.client_name ?? null,
+      client_phone: r.client_phone ?? null,
+    })),
+    total: Number(total.n),
+  };
 };

@@ -30,6 +30,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
   const cspViolations: string[] = [];
   let failedReceipt: { id: string | number; receipt_number: string; driver_id: number };
   let payment: { id: number };
+  let paymentClientPhone: string;
   let support: { roomId: number; orderId: number; client: { token: string } };
 
   const url = (path: string) => `${t.baseUrl}/console${path}`;
@@ -51,6 +52,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     const forms = must('forms', await api.get('/payment-forms', admin.token));
     const usdFormId = forms.forms.find((f: { currency: string }) => f.currency === 'USD').id;
     const client = await signInClient(t);
+    paymentClientPhone = client.user.phone;
     const driver = await onlineDriver(t);
     const created = must(
       'order',
@@ -243,6 +245,16 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       }),
     );
     expect(after.receipt.status).toBe('VOIDED');
+    // The replay names who annulled it (the super admin, by name), not "ADMIN #1".
+    const admins = must(
+      'admins',
+      await t.request('GET', '/api/v1/admin/admins?limit=100', { token: (await signInAdmin(t)).token }),
+    );
+    const rootAdmin = admins.items.find((a: { email: string }) => a.email === TEST_SUPER_ADMIN.email);
+    await page.goto(url(`/replay/receipt/${failedReceipt.receipt_number}`));
+    await expect
+      .poll(() => main().locator('dd[data-field="actor"]').textContent())
+      .toBe(`${rootAdmin.name ?? rootAdmin.email} (${es.replay.roles.ADMIN})`);
     await page.goto(url(`/settlements/receipts/${failedReceipt.id}`));
     await main().getByRole('heading', { name: es.settlements.changes }).waitFor();
     await accessible('receipt detail');
@@ -284,11 +296,20 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     }
   });
 
-  it('approves a reported payment with a reason', async () => {
+  it('approves a reported payment with a reason, after reading the order, the client and what was reported', async () => {
     await page.goto(url('/payments'));
+    // The reported values read as the form's labels, not JSON; the row names the client and the address.
+    const row = main().locator('tr', { hasText: `ZL-` }).first();
+    await row.getByText('Ana Pérez').waitFor();
+    expect(await row.textContent()).toContain(orderBody().address);
+    expect(await row.textContent()).not.toContain('{');
     await main()
       .getByRole('button', { name: `${es.payments.approve} ${payment.id}` })
       .click();
+    const summary = main().getByRole('definition').filter({ hasText: orderBody().address });
+    await summary.first().waitFor();
+    expect(await main().locator('dd[data-field="client"]').textContent()).toContain(paymentClientPhone);
+    expect(await main().locator('dd[data-field="amount"]').textContent()).toMatch(/^US\$ \d+,\d\d/);
     await main().getByLabel(es.common.reason).fill('Transferencia vista en el banco');
     await main().getByRole('button', { name: es.common.confirm }).click();
     await main().getByText(es.payments.approved).waitFor();
@@ -359,7 +380,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await form.getByLabel(es.common.reason).fill('Compensación por retraso en la entrega');
     await form.getByRole('button', { name: es.customers.adjust }).click();
     await form.getByText(es.customers.adjusted).waitFor();
-    await main().getByRole('cell', { name: 'MANUAL_ADJUSTMENT' }).first().waitFor();
+    await main().getByRole('cell', { name: es.enums.ledgerType.MANUAL_ADJUSTMENT }).first().waitFor();
     await accessible('customer detail');
   });
 

@@ -50,7 +50,12 @@ export const ensureConsoleBuilt = () => {
     statSync(join(CONSOLE, 'vite.config.ts')).mtimeMs,
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build', '-w', 'console'], { cwd: join(CONSOLE, '..'), stdio: 'pipe' });
+  // The production build whatever the test runner's NODE_ENV ('test' would bundle React's development build).
+  execFileSync('npm', ['run', 'build', '-w', 'console'], {
+    cwd: join(CONSOLE, '..'),
+    stdio: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 };
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

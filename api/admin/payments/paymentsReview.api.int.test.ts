@@ -17,6 +17,7 @@ let t: TestService;
 let api: ReturnType<typeof call>;
 let adminToken: string;
 let usdFormId: number;
+let pagoMovilFormId: number;
 
 beforeAll(async () => {
   t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5', PAYMENT_WEBHOOK_SECRET: SECRET } });
@@ -24,6 +25,7 @@ beforeAll(async () => {
   adminToken = (await signInAdmin(t)).token;
   const forms = await api.get('/payment-forms', adminToken);
   usdFormId = forms.body.forms.find((f: { currency: string }) => f.currency === 'USD').id;
+  pagoMovilFormId = forms.body.forms.find((f: { category: string }) => f.category === 'pago_movil').id;
 }, 60_000);
 
 afterAll(async () => {
@@ -310,6 +312,45 @@ describe('admin payment review', () => {
       expect((await api.get('/admin/payments/pending')).status).toBe(401);
     },
   );
+
+  it('a review item carries the bolivar amount, the payer phone and bank, the order to deliver and its client', async () => {
+    const w = await waitingOrder('PAYMENT_FORM', pagoMovilFormId);
+    const values = [
+      { index: 1, value: '0105 - Mercantil' },
+      { index: 2, value: '04241112233' },
+      { index: 3, value: `PM-${w.orderId}` },
+      { index: 4, value: '2026-11-20' },
+    ];
+    const reported = must(
+      'report',
+      await api.post(`/orders/${w.orderId}/payment/form`, w.client.token, { values }),
+      200,
+    ).payment;
+    const queue = must(
+      'queue',
+      await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', adminToken),
+      200,
+    );
+    const item = queue.items.find((i: { id: number }) => i.id === reported.id);
+    const bs = must('payment', await api.get(`/orders/${w.orderId}/payment`, w.client.token), 200).payment
+      .amount_bs_cents as number;
+    expect(bs).toBeGreaterThan(0);
+    expect(item).toMatchObject({
+      amount_bs: bs / 100,
+      reported: { phone: '04241112233', bank: '0105 - Mercantil' },
+      order: {
+        id: w.orderId,
+        address: orderBody().address,
+        liters_requested: orderBody().litersRequested,
+        status: 'WAITING_FOR_PAYMENT',
+      },
+      client: { id: w.client.user.id, name: w.client.user.name ?? null, phone: w.client.user.phone },
+    });
+    // A payment not made on a form has no reported phone and bank.
+    const e = await exchangeIntent();
+    const all = must('queue', await api.get('/admin/payments/pending?limit=100', adminToken), 200);
+    expect(all.items.find((i: { id: number }) => i.id === e.payment.id)).toMatchObject({ reported: null });
+  });
 
   it('approve confirms the payment and the order; a second approval is 422 PaymentApprovalFailed', async () => {
     const { client, orderId, payment, order } = await reportedForm();

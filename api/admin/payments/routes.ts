@@ -31,9 +31,21 @@ const paymentIdFrom = (params: Record<string, unknown>) =>
 
 /** Back-office payment review. */
 export const ReviewItem = PaymentSchema.extend({
+  amount_bs: z.number().nullable().openapi({ description: 'The amount in bolivars; null without a bolivar amount' }),
+  notes: z.string().nullable().openapi({ description: "The order's notes for the delivery" }),
+  reported: z
+    .object({ phone: z.string().nullable(), bank: z.string().nullable() })
+    .nullable()
+    .openapi({ description: 'The payer’s phone and bank as reported on the payment form; only for PAYMENT_FORM' }),
   reported_values: z.unknown().openapi({ description: 'What the customer reported, by form field' }),
   actionable: z.boolean(),
-  order: z.object({ id: z.number().int(), status: z.string().nullable() }),
+  order: z.object({
+    id: z.number().int(),
+    address: z.string().nullable(),
+    liters_requested: z.number().int().nullable(),
+    status: z.string().nullable(),
+  }),
+  client: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable() }),
 });
 
 export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {

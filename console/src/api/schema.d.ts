@@ -13155,12 +13155,28 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: (components["schemas"]["Payment"] & {
+                            /** @description The amount in bolivars; null without a bolivar amount */
+                            amount_bs: number | null;
+                            /** @description The order's notes for the delivery */
+                            notes: string | null;
+                            /** @description The payer’s phone and bank as reported on the payment form; only for PAYMENT_FORM */
+                            reported: {
+                                phone: string | null;
+                                bank: string | null;
+                            } | null;
                             /** @description What the customer reported, by form field */
                             reported_values?: unknown;
                             actionable: boolean;
                             order: {
                                 id: number;
+                                address: string | null;
+                                liters_requested: number | null;
                                 status: string | null;
+                            };
+                            client: {
+                                id: number;
+                                name: string | null;
+                                phone: string | null;
                             };
                         })[];
                         meta: components["schemas"]["PageMeta"];

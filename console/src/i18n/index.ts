@@ -37,3 +37,9 @@ export const label = (labels: Record<string, unknown>, value: string | null | un
   const l = labels[value];
   return typeof l === 'string' ? l : value;
 };
+
+/** A code wherever it shows: the enums' labels, then the other codes' table; unknown codes as sent. */
+export const codeLabel = (code: string): string => {
+  for (const labels of Object.values(t.enums)) if (code in labels) return labels[code];
+  return t.codes[code] ?? code;
+};

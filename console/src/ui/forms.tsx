@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, forwardRef } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../api/client';
+import { spanishFieldMessage } from '../i18n/apiMessages';
 
 /** A labelled field with its error, tied to the input for screen readers. */
 export const Field = ({
@@ -76,7 +77,7 @@ export const applyFieldErrors = <F extends FieldValues>(
   let placed = false;
   for (const [field, messages] of Object.entries(err.fieldErrors)) {
     if ((fields as readonly string[]).includes(field)) {
-      setError(field as Path<F>, { type: 'server', message: messages.join(' ') });
+      setError(field as Path<F>, { type: 'server', message: messages.map(spanishFieldMessage).join(' ') });
       placed = true;
     }
   }

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 import { t } from '../i18n';
+import { ERROR_MESSAGES, spanishFieldMessage } from '../i18n/apiMessages';
 
 /** Seconds left before a 503's Retry-After, counting down. */
 const Countdown = ({ seconds }: { seconds: number }) => {
@@ -40,11 +41,20 @@ export const ErrorView = ({ error, retry }: { error: unknown; retry?: () => void
           )}
         </div>
       );
+    const fields = Object.entries(error.fieldErrors);
     return (
-      <p role="alert" className="notice error">
-        {error.body?.error ? `${error.body.error}: ` : ''}
-        {error.message || t.errors.generic}
-      </p>
+      <div role="alert" className="notice error">
+        <p>{(error.body?.error && ERROR_MESSAGES[error.body.error]) ?? t.errors.generic}</p>
+        {fields.length > 0 && (
+          <ul>
+            {fields.map(([field, messages]) => (
+              <li key={field}>
+                {t.fields[field as keyof typeof t.fields] ?? field}: {messages.map(spanishFieldMessage).join(' ')}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     );
   }
   return (

@@ -4,7 +4,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Route, Switch, useParams } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { codeLabel, fmt, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
@@ -122,9 +122,9 @@ const AdjustCredit = ({ customerId }: { customerId: number }) => {
           label={c.scope}
           error={e.scope?.message}
           options={[
-            ['ANY', 'ANY'],
-            ['ORDERS', 'ORDERS'],
-            ['SURPLUS', 'SURPLUS'],
+            ['ANY', codeLabel('ANY')],
+            ['ORDERS', codeLabel('ORDERS')],
+            ['SURPLUS', codeLabel('SURPLUS')],
           ]}
           {...register('scope')}
         />
@@ -190,7 +190,7 @@ const CustomerDetail = () => {
               <dt>{c.liters}</dt>
               <dd>{fmt.number(data.totals.total_liters_ordered)}</dd>
               <dt>{c.spent}</dt>
-              <dd>{fmt.number(data.totals.total_spent_usd)}</dd>
+              <dd>{fmt.usd(data.totals.total_spent_usd)}</dd>
             </dl>
             <h2>{c.credit}</h2>
             <dl className="totals">
@@ -218,9 +218,9 @@ const CustomerDetail = () => {
                   {data.orders.map((o) => (
                     <tr key={o.id}>
                       <td>#{o.id}</td>
-                      <td>{o.status}</td>
+                      <td>{codeLabel(o.status)}</td>
                       <td>{fmt.number(o.liters)}</td>
-                      <td>{fmt.number(o.price_usd)}</td>
+                      <td>{fmt.usd(o.price_usd)}</td>
                       <td>{fmt.dateTime(o.created_at)}</td>
                       <td>
                         <Link href={`~/console/replay/order/${o.id}`}>{c.history}</Link>
@@ -257,13 +257,13 @@ const CustomerDetail = () => {
                     .map((x) => (
                       <tr key={x.id}>
                         <td>{fmt.dateTime(x.created_at)}</td>
-                        <td>{x.type}</td>
-                        <td>{x.scope}</td>
+                        <td>{codeLabel(x.type)}</td>
+                        <td>{codeLabel(x.scope)}</td>
                         <td>
                           {x.direction === 'CREDIT' ? '+' : '−'}
                           {fmt.number(x.amount_usd)}
                         </td>
-                        <td>{fmt.number(x.balance_after_usd)}</td>
+                        <td>{fmt.usd(x.balance_after_usd)}</td>
                         <td>{x.description ?? '—'}</td>
                       </tr>
                     ))}

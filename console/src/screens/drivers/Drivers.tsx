@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { Link, Route, Switch, useParams } from 'wouter';
+import { Link, Route, Switch, useParams, useSearch } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
 import { session } from '../../api/session';
 import { fmt, label, t } from '../../i18n';
@@ -29,7 +29,11 @@ const STATUSES = ['PENDING_VERIFICATION', 'ACTIVE', 'REJECTED', 'SUSPENDED', 'BA
 
 /** Drivers found as the operator types: name, phone, cédula or plate (the API's `q`). */
 const DriverList = () => {
-  const [kyc, setKyc] = useState<(typeof KYC)[number] | undefined>();
+  const search = useSearch();
+  // The home page links here with ?kyc_state=PENDING_REVIEW (drivers awaiting KYC review).
+  const [kyc, setKyc] = useState<(typeof KYC)[number] | undefined>(() =>
+    KYC.find((k) => k === new URLSearchParams(search).get('kyc_state')),
+  );
   const [status, setStatus] = useState<(typeof STATUSES)[number] | undefined>();
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), 300);

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { client, unwrap, type Ok } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { Select } from '../../ui/forms';
 import { ReasonForm } from '../../ui/ReasonForm';
@@ -12,12 +12,71 @@ type Item = Ok<'/admin/payments/pending', 'get'>['items'][number];
 const METHODS = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', 'PAYMENT_FORM'] as const;
 const p = t.payments;
 
-const reportedText = (values: unknown) => {
-  if (!values || typeof values !== 'object') return '—';
-  return Object.entries(values as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(' · ');
+/** The customer's reported form values as "label: value" lines (the form's own labels). */
+const ReportedValues = ({ item }: { item: Item }) => {
+  const values = Array.isArray(item.reported_values)
+    ? (item.reported_values as { index: number; label: string; value: string }[])
+    : [];
+  if (values.length === 0 && !item.reference) return <>—</>;
+  return (
+    <ul className="plain">
+      {values.map((v) => (
+        <li key={v.index}>
+          {v.label}: <strong>{v.value}</strong>
+        </li>
+      ))}
+      {values.length === 0 && item.reference && (
+        <li>
+          {p.reference}: <strong>{item.reference}</strong>
+        </li>
+      )}
+    </ul>
+  );
 };
+
+/** What the reviewer decides on: the order to deliver, who pays, how much, and what they reported. */
+const Summary = ({ item }: { item: Item }) => (
+  <dl className="kv" aria-label={p.summary}>
+    <dt>{p.client}</dt>
+    <dd data-field="client">
+      {item.client.name ?? '—'} · {item.client.phone ?? '—'}
+    </dd>
+    <dt>{p.order}</dt>
+    <dd data-field="order">
+      #{item.order.id} · {item.order.address ?? '—'} · {fmt.number(item.order.liters_requested)} L ·{' '}
+      {label(t.enums.orderStatus, item.order.status)}
+    </dd>
+    <dt>{p.amount}</dt>
+    <dd data-field="amount">
+      {fmt.usd(item.amount_usd)}
+      {item.amount_bs !== null && ` · ${fmt.bs(item.amount_bs)}`}
+    </dd>
+    <dt>{p.method}</dt>
+    <dd>{label(t.enums.paymentMethod, item.method)}</dd>
+    {item.reported && (
+      <>
+        <dt>{p.payer}</dt>
+        <dd data-field="reported">
+          {item.reported.bank ?? '—'} · {item.reported.phone ?? '—'}
+        </dd>
+      </>
+    )}
+    <dt>{p.reported}</dt>
+    <dd>
+      <ReportedValues item={item} />
+    </dd>
+    {item.receipt_url && (
+      <>
+        <dt>{p.voucher}</dt>
+        <dd>
+          <a href={item.receipt_url} target="_blank" rel="noreferrer noopener">
+            {p.openVoucher}
+          </a>
+        </dd>
+      </>
+    )}
+  </dl>
+);
 
 export default function PaymentReview() {
   const queryClient = useQueryClient();
@@ -35,15 +94,51 @@ export default function PaymentReview() {
     () => [
       { id: 'id', header: t.common.id, accessorKey: 'id' },
       {
+        id: 'client',
+        header: p.client,
+        cell: ({ row }) => (
+          <>
+            {row.original.client.name ?? '—'}
+            <br />
+            <span className="muted">{row.original.client.phone ?? '—'}</span>
+          </>
+        ),
+      },
+      {
         id: 'order',
         header: p.order,
-        cell: ({ row }) => `#${row.original.order.id} (${row.original.order.status ?? '—'})`,
+        cell: ({ row }) => (
+          <>
+            #{row.original.order.id} · {label(t.enums.orderStatus, row.original.order.status)}
+            <br />
+            <span className="muted">
+              {row.original.order.address ?? '—'} · {fmt.number(row.original.order.liters_requested)} L
+            </span>
+          </>
+        ),
       },
-      { id: 'method', header: p.method, accessorKey: 'method' },
-      { id: 'status', header: t.settlements.status, accessorKey: 'status' },
-      { id: 'amount_usd', header: p.amount, cell: ({ row }) => fmt.number(row.original.amount_usd) },
-      { id: 'reference', header: p.reference, cell: ({ row }) => row.original.reference ?? '—' },
-      { id: 'reported', header: p.reported, cell: ({ row }) => reportedText(row.original.reported_values) },
+      { id: 'method', header: p.method, cell: ({ row }) => label(t.enums.paymentMethod, row.original.method) },
+      {
+        id: 'status',
+        header: t.settlements.status,
+        cell: ({ row }) => label(t.enums.paymentStatus, row.original.status),
+      },
+      {
+        id: 'amount',
+        header: p.amount,
+        cell: ({ row }) => (
+          <>
+            {fmt.usd(row.original.amount_usd)}
+            {row.original.amount_bs !== null && (
+              <>
+                <br />
+                {fmt.bs(row.original.amount_bs)}
+              </>
+            )}
+          </>
+        ),
+      },
+      { id: 'reported', header: p.reported, cell: ({ row }) => <ReportedValues item={row.original} /> },
       { id: 'created_at', header: p.created, cell: ({ row }) => fmt.dateTime(row.original.created_at) },
       {
         id: 'actions',
@@ -100,18 +195,21 @@ export default function PaymentReview() {
             setMethod(METHODS.find((m) => m === e.currentTarget.value));
             setPage(1);
           }}
-          options={[['', t.common.all], ...METHODS.map((m) => [m, m] as const)]}
+          options={[['', t.common.all], ...METHODS.map((m) => [m, label(t.enums.paymentMethod, m)] as const)]}
         />
       </div>
       {message && <Notice>{message}</Notice>}
       {action && (
-        <ReasonForm
-          key={`${action.kind}-${action.item.id}`}
-          title={`${action.kind === 'approve' ? p.approve : p.reject}: ${action.item.id}`}
-          hint={p.reasonHint}
-          onSubmit={decide}
-          onCancel={() => setAction(null)}
-        />
+        <div className="panel stack">
+          <Summary item={action.item} />
+          <ReasonForm
+            key={`${action.kind}-${action.item.id}`}
+            title={`${action.kind === 'approve' ? p.approve : p.reject}: ${action.item.id}`}
+            hint={p.reasonHint}
+            onSubmit={decide}
+            onCancel={() => setAction(null)}
+          />
+        </div>
       )}
       <QueryView query={list}>
         {(data) => (

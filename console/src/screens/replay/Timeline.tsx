@@ -60,5 +60,10 @@ export const Timeline = ({
   );
 };
 
-export const actorOf = (a: { id: number | string | null; role: string } | null) =>
-  a ? `${a.role}${a.id !== null ? ` #${a.id}` : ''}` : t.replay.system;
+/** Who acted, by name when the console knows it (admins, for a super admin), else by role and id. */
+export const actorOf = (a: { id: number | string | null; role: string } | null, names?: Map<string, string>) => {
+  if (!a) return t.replay.system;
+  const role = t.replay.roles[a.role as keyof typeof t.replay.roles] ?? a.role;
+  const name = a.id !== null ? names?.get(`${a.role}:${a.id}`) : undefined;
+  return name ? `${name} (${role})` : `${role}${a.id !== null ? ` #${a.id}` : ''}`;
+};

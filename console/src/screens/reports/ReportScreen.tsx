@@ -3,8 +3,9 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearch, useLocation } from 'wouter';
 import { client, download, unwrap } from '../../api/client';
-import { fmt, t } from '../../i18n';
+import { codeLabel, fmt, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
+import { Picker, type PickerKind } from '../../ui/Picker';
 import { ErrorView, QueryView } from '../../ui/states';
 import { REPORT_KEYS, type ReportKey } from './reportKeys';
 import { REPORTS, type FilterKind, type ReportAnswer, type ReportDef } from './reports';
@@ -13,6 +14,14 @@ const Charts = lazy(() => import('./Charts').then((m) => ({ default: m.Operation
 const Ranking = lazy(() => import('./Charts').then((m) => ({ default: m.PerformanceChart })));
 
 const label = (key: string) => t.fields[key] ?? key;
+
+/** A report value as read: money with its sign and two decimals, a code by its Spanish label. */
+const reportCell = (column: string, v: unknown): string => {
+  if (typeof v === 'number' && /_usd$/.test(column)) return fmt.usd(v);
+  if (typeof v === 'number' && /_bs$/.test(column)) return fmt.bs(v);
+  if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(v)) return codeLabel(v);
+  return fmt.cell(v);
+};
 
 /**
  * The one place a report's query goes out: the descriptor's path is one of the seven typed report
@@ -24,6 +33,9 @@ const fetchReport = (def: ReportDef, query: Record<string, string>) =>
     client.GET(def.path as '/admin/reports/orders', { params: { query: query as never } }),
   ) as Promise<ReportAnswer>;
 
+/** Filters that name a city, driver or client are picked by name, not typed as ids. */
+const PICKERS: Record<string, PickerKind> = { city_id: 'city', driver_id: 'driver', client_id: 'client' };
+
 const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; value: string }) => {
   const id = `f-${name}`;
   let control;
@@ -34,7 +46,7 @@ const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; va
             ['1', t.common.yes],
             ['0', t.common.no],
           ]
-        : (kind as readonly string[]).map((o) => [o, o]);
+        : (kind as readonly string[]).map((o) => [o, codeLabel(o)]);
     control = (
       <select id={id} name={name} defaultValue={value}>
         <option value="">{t.common.all}</option>
@@ -45,6 +57,8 @@ const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; va
         ))}
       </select>
     );
+  } else if (PICKERS[name]) {
+    return <Picker kind={PICKERS[name]} name={name} label={label(name)} defaultValue={value} />;
   } else {
     const type = kind === 'date' ? 'date' : kind === 'text' ? 'text' : 'number';
     control = (
@@ -121,7 +135,7 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
         id: c,
         header: label(c),
         accessorFn: (row) => row[c],
-        cell: (info) => fmt.cell(info.getValue()),
+        cell: (info) => reportCell(c, info.getValue()),
       })),
     [def],
   );
@@ -176,7 +190,7 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
                   {Object.entries(data.totals).map(([k, v]) => (
                     <div key={k}>
                       <dt>{label(k)}</dt>
-                      <dd>{fmt.cell(v)}</dd>
+                      <dd>{reportCell(k, v)}</dd>
                     </div>
                   ))}
                 </dl>

@@ -7,6 +7,7 @@ import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
 import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
+import { Picker } from '../../ui/Picker';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
 import { ReceiptBody } from './ReceiptBody';
 import { TrayAction, type TrayActionKind, type TrayItem } from './TrayAction';
@@ -189,7 +190,7 @@ const Receipts = () => {
           defaultValue={params.status ?? ''}
           options={[['', t.common.all], ...STATUSES.map((x) => [x, label(t.enums.receiptStatus, x)] as const)]}
         />
-        <Input label={t.fields.driver_id} name="driver_id" type="number" defaultValue={params.driver_id} />
+        <Picker kind="driver" name="driver_id" label={s.driver} defaultValue={params.driver_id} />
         <Input label={s.period} name="fiscal_period" defaultValue={params.fiscal_period} />
         <Input label={t.fields.date_from} name="date_from" type="date" defaultValue={params.date_from} />
         <Input label={t.fields.date_to} name="date_to" type="date" defaultValue={params.date_to} />

@@ -1,0 +1,50 @@
+/**
+ * The API's validation messages (English, from its schemas) in Spanish, for the field they belong to.
+ * The API keeps one language for every client; the console says it in its operators' language. A
+ * message not recognised here reads as a plain "invalid value" rather than English.
+ */
+const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/expected string to have >=(\d+) characters?/, (m) => `Debe tener al menos ${m[1]} caracteres.`],
+  [/expected string to have <=(\d+) characters?/, (m) => `Debe tener como máximo ${m[1]} caracteres.`],
+  [/expected (?:number|int) to be >=?(-?[\d.]+)/, (m) => `Debe ser mayor o igual a ${m[1].replace('.', ',')}.`],
+  [/expected (?:number|int) to be <=?(-?[\d.]+)/, (m) => `Debe ser menor o igual a ${m[1].replace('.', ',')}.`],
+  [/expected array to have >=(\d+) items?/, (m) => `Elija al menos ${m[1]}.`],
+  [/received undefined|Required/i, () => 'Este campo es obligatorio.'],
+  [/expected int, received number/, () => 'Debe ser un número entero.'],
+  [/expected (?:number|int), received/, () => 'Debe ser un número.'],
+  [/Invalid option|Invalid enum/i, () => 'Elija uno de los valores permitidos.'],
+  [/Unrecognized key/i, () => 'Campo no reconocido por el servicio.'],
+  [/24-hour time/, () => 'Debe ser una hora de 24 horas (HH:MM, por ejemplo 18:00).'],
+  [/must be at least ([\d.]+)/, (m) => `Debe ser al menos ${m[1].replace('.', ',')}.`],
+  [/exactly 7/, () => 'Marque los siete días (de domingo a sábado).'],
+  [/time zone|UTC offset/i, () => 'Debe ser una zona horaria (America/Caracas) o un desfase (-04:00).'],
+  [/ISO 8601 date-time|Invalid ISO datetime|datetime/i, () => 'Debe ser una fecha y hora válida.'],
+  [/YYYY-MM-DD|Invalid ISO date|date/i, () => 'Debe ser una fecha válida (AAAA-MM-DD).'],
+  [/YYYY-MM/, () => 'Debe tener la forma AAAA-MM.'],
+  [/email/i, () => 'Debe ser un correo electrónico válido.'],
+  [/phone/i, () => 'Debe ser un teléfono válido.'],
+  [/must not be before/, () => 'No puede ser anterior a la fecha inicial.'],
+];
+
+export const spanishFieldMessage = (message: string): string => {
+  for (const [pattern, say] of RULES) {
+    const m = pattern.exec(message);
+    if (m) return say(m);
+  }
+  return 'Valor no válido.';
+};
+
+/** The API's error identifiers an operator meets, in Spanish; others fall back to a generic sentence. */
+export const ERROR_MESSAGES: Record<string, string> = {
+  ValidationError: 'Revise los datos marcados.',
+  ReceiptNotFailed: 'El recibo ya no está fallido: otra persona lo resolvió. Actualice la bandeja.',
+  RetryUnsafeDeadline: 'No se puede reintentar: venció el plazo de conciliación. Márquelo pagado o anúlelo.',
+  WrongStatus: 'El estado actual no permite esta acción. Actualice la página.',
+  PaymentApprovalFailed: 'El pago no se puede aprobar en su estado actual.',
+  PaymentRejectionFailed: 'El pago no se puede rechazar en su estado actual.',
+  DriverNotFound: 'No se encontró el conductor.',
+  CustomerNotFound: 'No se encontró el cliente.',
+  ReceiptNotFound: 'No se encontró el recibo.',
+  IdempotencyKeyReused: 'Esta operación ya se registró con otros datos.',
+  Conflict: 'Otra persona cambió estos datos al mismo tiempo. Intente de nuevo.',
+};
