@@ -20,7 +20,7 @@ export interface ChainedEvent {
   metadata: Record<string, unknown>;
 }
 
-export interface ChainFields {
+interface ChainFields {
   prevHash: string | null;
   hash: string;
 }
