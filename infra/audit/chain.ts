@@ -20,11 +20,6 @@ export interface ChainedEvent {
   metadata: Record<string, unknown>;
 }
 
-interface ChainFields {
-  prevHash: string | null;
-  hash: string;
-}
-
 /** The metadata as hashed: what the event carries but the chain's own two fields. */
 export const hashedMetadata = (metadata: Record<string, unknown>): Record<string, unknown> => {
   const { hash: _hash, prevHash: _prevHash, ...rest } = metadata;
