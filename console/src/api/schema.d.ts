@@ -3590,6 +3590,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description RouteNotFound: not a direct request from the loopback interface */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "RouteNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -4963,7 +4977,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "UserNotFound";
+                        error?: "RouteNotFound" | "UserNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5072,7 +5086,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "UserNotFound";
+                        error?: "RouteNotFound" | "UserNotFound";
                     } & {
                         [key: string]: unknown;
                     });
