@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../infra/config.js';
+import { keepJwtSecretWithData } from '../infra/developmentJwtSecret.js';
 import { ALL_ROLES, buildService, type ProcessRole, type Service } from './composition.js';
 import { DirectoryLocked } from '../infra/db/directoryLock.js';
 import { EmbeddedStartFailed, EmbeddedUnsupported } from '../infra/db/embeddedPostgres.js';
@@ -18,7 +19,7 @@ const main = async () => {
   const roles = (values.role ?? []).flatMap((r) => r.split(','));
   const bad = roles.filter((r) => !ALL_ROLES.includes(r as ProcessRole));
   if (bad.length) throw new ConfigError(`Unknown --role ${bad.join(', ')} (use ${ALL_ROLES.join('|')})`);
-  const config = loadConfig();
+  const config = keepJwtSecretWithData(loadConfig(), process.env);
 
   const starting = new AbortController();
   let service: Service | null = null;

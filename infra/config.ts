@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { randomJwtSecret } from './developmentJwtSecret.js';
 import { DEVELOPMENT_SECRETS, productionRefusals } from './productionPolicy.js';
 
 const intSetting = (def: number) => z.coerce.number().int().nonnegative().default(def);
@@ -175,5 +176,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   }
   const refusals = productionRefusals(parsed.data);
   if (refusals.length) throw new ConfigError(`Invalid configuration:\n  ${refusals.join('\n  ')}`);
+  // The repository's value signs nothing anywhere: outside production a process without a secret of its own
+  // gets a random one (infra/developmentJwtSecret.ts keeps it with the embedded data).
+  if (parsed.data.JWT_SECRET === DEVELOPMENT_SECRETS.JWT_SECRET)
+    return { ...parsed.data, JWT_SECRET: randomJwtSecret() };
   return parsed.data;
 };

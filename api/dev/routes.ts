@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiContext } from '../apiContext.js';
 import type { Router } from 'express';
 import { defineRoute } from '../route.js';
+import { directLoopbackOnly } from './directLoopback.js';
 
 const OutboxQuery = z.object({ to: z.string().min(1).max(200) });
 
@@ -20,6 +21,7 @@ export const devRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Messages the SMS, mail and push simulators sent (non-production)',
       tags: ['dev'],
       auth: false,
+      guards: [directLoopbackOnly],
       query: OutboxQuery,
       responses: {
         200: {
@@ -38,6 +40,7 @@ export const devRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
+      errors: [{ status: 404, description: 'RouteNotFound: not a direct request from the loopback interface' }],
     },
     async ({ query }) => ({ messages: await ctx.outbox.list(query.to) }),
   );

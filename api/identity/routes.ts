@@ -17,6 +17,7 @@ import { findDriverByUserId } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { DriverView } from '../drivers/viewSchemas.js';
 import { defineRoute } from '../route.js';
+import { directLoopbackOnly } from '../dev/directLoopback.js';
 import { metadataOf } from '../../commands/origin.js';
 import { loginUserView, meView } from './views.js';
 
@@ -214,6 +215,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Find a user id by phone (non-production)',
       tags: ['dev'],
       auth: false,
+      guards: [directLoopbackOnly],
       query: DevLookupQuery,
       responses: {
         200: {
@@ -251,6 +253,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Mint a token for an existing user (non-production)',
       tags: ['dev'],
       auth: false,
+      guards: [directLoopbackOnly],
       body: DevTokenBody,
       responses: {
         200: {

@@ -150,9 +150,12 @@ describe('offers', () => {
   it('lets only approved, online drivers bid', async () => {
     const { client, orderId } = await newOrder();
     const offline = await signInDriver(t, { liters: 5000 });
-    expect((await api.post(`/orders/${orderId}/accept`, offline.token, {})).body.error).toBe('Conflict');
+    // Where the offer view answers 404 (no position to measure the radius from), so does a bid.
+    expect((await api.post(`/orders/${orderId}/accept`, offline.token, {})).body.error).toBe('OrderNotFound');
     const pending = await signInDriver(t, { approved: false });
-    expect((await api.post(`/orders/${orderId}/accept`, pending.token, {})).status).toBe(409);
+    expect((await api.post(`/orders/${orderId}/accept`, pending.token, {})).status).toBe(404);
+    const parked = await signInDriver(t, { liters: 5000, lat: 10.4906, lng: -66.9036 });
+    expect((await api.post(`/orders/${orderId}/accept`, parked.token, {})).body.error).toBe('Conflict');
     expect((await api.post('/orders/999999/accept', offline.token, {})).body.error).toBe('OrderNotFound');
     expect((await api.post(`/orders/${orderId}/accept`, client.token, {})).status).toBe(403);
     // An order already taken is closed to bids: domain/order/order.test.ts (PlaceOffer).

@@ -5,7 +5,8 @@ import { acceptOfferById, acceptStandingCounterOffer, placeOffer, rejectOffer } 
 import { metadataOf } from '../../commands/origin.js';
 import type { ApiContext } from '../apiContext.js';
 import { findDriver } from '../../projections/drivers/driverQueries.js';
-import { findOfferRow, isBiddableNear } from '../../projections/orders/orderQueries.js';
+import { findOfferRow, findOrderRow, isBiddableNear } from '../../projections/orders/orderQueries.js';
+import { BIDDING } from '../../domain/order/rules.js';
 import { requireRole, type Actor } from '../auth.js';
 import { ClientOrder, DriverOffer, DriverOrder } from '../orders/viewSchemas.js';
 import { defineRoute } from '../route.js';
@@ -86,6 +87,17 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
     body: { estimatedMinutes?: number; force?: boolean },
     requestId: unknown,
   ) => {
+    // A bid needs what the offer view needs: an order still open to bids is out of reach beyond the
+    // driver's radius (or without a position), and answers as an unknown order (404 OrderNotFound).
+    const row = await findOrderRow(ctx.db, orderId);
+    if (row && BIDDING.includes(row.status)) {
+      const now = ctx.clock.now();
+      const me = await findDriver(ctx.db, actor.driverId ?? -1, now);
+      const near = me?.location
+        ? isBiddableNear(row, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now })
+        : false;
+      if (!near) throw notFound('OrderNotFound', 'Order not found.');
+    }
     const { offerId, position } = await placeOffer(
       ctx,
       actor,

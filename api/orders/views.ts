@@ -1,6 +1,6 @@
 import { iso, isoOrNull } from '../../domain/time.js';
 import type { z } from 'zod';
-import { DELIVERABLE } from '../../domain/order/rules.js';
+import { CONFIRMED_ONWARD, DELIVERABLE } from '../../domain/order/rules.js';
 import { centsToUsd } from '../../domain/money.js';
 import { distanceKm, etaMinutes } from '../../domain/geo.js';
 import type { BreakdownCode, BreakdownLine } from '../../domain/pricing.js';
@@ -201,6 +201,8 @@ export const toDriverView = (
   const assigned = r.driver_id === driverId;
   return {
     ...common(r),
+    // Gate codes and the like are for the driver who will come, once the order is paid (or confirmed cash).
+    access_instructions: assigned && CONFIRMED_ONWARD.includes(r.status) ? r.access_instructions : null,
     ...money('base_price', r.base_price_cents),
     ...money('platform_revenue', r.platform_revenue_cents),
     ...money('driver_gross', r.driver_gross_cents),

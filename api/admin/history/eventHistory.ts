@@ -15,6 +15,15 @@ export const HistoryItem = z.object({
   }),
 });
 
+/**
+ * Fields an event records that no history answer shows: the delivery PIN of a live order would let any
+ * admin (or anyone reading over one's shoulder) close a delivery that never happened.
+ */
+const SECRET_FIELDS = new Set(['deliveryPin']);
+
+const shown = (data: unknown): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => !SECRET_FIELDS.has(k)));
+
 export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => ({
   global_position: e.globalPosition,
   revision: e.streamPosition,
@@ -23,5 +32,5 @@ export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => 
   actor: e.metadata?.actor ? { id: e.metadata.actor.id ?? null, role: e.metadata.actor.role } : null,
   correlation_id: e.metadata?.correlationId || null,
   causation_id: e.metadata?.causationId || null,
-  data: e.data as Record<string, unknown>,
+  data: shown(e.data),
 });

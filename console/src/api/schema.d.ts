@@ -3676,6 +3676,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description RouteNotFound: not a direct request from the loopback interface */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "RouteNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -5049,7 +5063,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "UserNotFound";
+                        error?: "RouteNotFound" | "UserNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5158,7 +5172,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "UserNotFound";
+                        error?: "RouteNotFound" | "UserNotFound";
                     } & {
                         [key: string]: unknown;
                     });
