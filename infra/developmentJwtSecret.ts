@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Config } from './config.js';
+import { embeddedDbDir, type Config } from './config.js';
 
 /**
  * Outside production no secret that signs anything may be public (docs/decisions/0046-money-risk-limits.md):
@@ -29,8 +29,9 @@ const readSecret = (file: string): string | null => {
 /** The config with the JWT secret kept with the embedded data, when none was given and the data is on disk. */
 export const keepJwtSecretWithData = (config: Config, env: Record<string, string | undefined>): Config => {
   if (config.APP_ENV === 'production' || env.JWT_SECRET || config.DATABASE_URL) return config;
-  if (config.PGLITE_DIR === 'memory://') return config;
-  const file = jwtSecretFileOf(config.PGLITE_DIR);
+  const dataDir = embeddedDbDir(config);
+  if (dataDir === 'memory://') return config;
+  const file = jwtSecretFileOf(dataDir);
   const kept = readSecret(file);
   if (kept) return { ...config, JWT_SECRET: kept };
   mkdirSync(dirname(file), { recursive: true });

@@ -109,8 +109,9 @@ export interface DriverListFilter {
   page: number;
 }
 
-const ACCENTED = 'áàäâãéèëêíìïîóòöôõúùüûñç';
-const PLAIN = 'aaaaaeeeeiiiiooooouuuunc';
+// Both cases: lower() folds only ASCII under a C locale (the embedded cluster's), so accents go first.
+const ACCENTED = 'áàäâãéèëêíìïîóòöôõúùüûñçÁÀÄÂÃÉÈËÊÍÌÏÎÓÒÖÔÕÚÙÜÛÑÇ';
+const PLAIN = 'aaaaaeeeeiiiiooooouuuuncAAAAAEEEEIIIIOOOOOUUUUNC';
 /** The text lower-cased without accents (what `q` is compared on); the query side does the same in SQL. */
 export const searchable = (s: string): string =>
   s
@@ -118,7 +119,7 @@ export const searchable = (s: string): string =>
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '');
 const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const folded = (column: RawBuilder<unknown>) => sql`translate(lower(coalesce(${column}, '')), ${ACCENTED}, ${PLAIN})`;
+const folded = (column: RawBuilder<unknown>) => sql`lower(translate(coalesce(${column}, ''), ${ACCENTED}, ${PLAIN}))`;
 const alnum = (column: RawBuilder<unknown>) =>
   sql`regexp_replace(lower(coalesce(${column}, '')), '[^a-z0-9]', '', 'g')`;
 
