@@ -11,16 +11,7 @@ import { defineRoute } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
 import { readBack } from '../readBack.js';
-
-const Latitude = z.number().min(-90).max(90);
-const Longitude = z.number().min(-180).max(180);
-const IsoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.')
-  .refine(
-    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    'Not a calendar date.',
-  );
+import { isoDate, latitude, longitude, requiredTogether } from '../schemas.js';
 
 const ProfileBody = z.object({
   plate: z
@@ -33,7 +24,7 @@ const ProfileBody = z.object({
 });
 const DocumentBody = z.object({
   type: z.enum(DOCUMENT_TYPES),
-  expiresAt: IsoDate.nullable(),
+  expiresAt: isoDate.nullable(),
   // An admin opens this link while reviewing the driver: javascript:, data: or plain http: links must not reach them.
   fileUrl: z
     .url({ protocol: /^https$/, message: 'Must be an https: URL.' })
@@ -41,13 +32,12 @@ const DocumentBody = z.object({
     .optional(),
 });
 const TankBody = z.object({ availableLiters: z.number().int().min(0).max(50_000) });
-const OnlineBody = z
-  .object({ online: z.boolean(), latitude: Latitude.optional(), longitude: Longitude.optional() })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
-    message: 'Give both latitude and longitude, or neither.',
-    path: ['longitude'],
-  });
-const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
+const OnlineBody = requiredTogether(
+  z.object({ online: z.boolean(), latitude: latitude.optional(), longitude: longitude.optional() }),
+  ['latitude', 'longitude'],
+  'Give both latitude and longitude, or neither.',
+);
+const LocationBody = z.object({ latitude: latitude, longitude: longitude });
 
 /** The driver's own onboarding and availability (docs/domain-rules.md, routes beyond the contract). */
 const DriverAnswer = { description: 'The driver', schema: z.object({ driver: DriverView }) };
@@ -74,7 +64,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: ProfileBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -96,7 +86,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: DocumentBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ document: DriverDocumentView }) } },
-      errors: [403, 409],
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
@@ -125,7 +115,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       responses: {
         200: { description: 'The documents', schema: z.object({ documents: z.array(DriverDocumentView) }) },
       },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => ({
       documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
@@ -143,7 +133,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: TankBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['WrongStatus'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -163,7 +153,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: OnlineBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['NotAllowed'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -185,7 +175,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: [403, 409],
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ actor, body }) => {
       await commands.recordLocation(driverIdOf(actor), body.latitude, body.longitude);

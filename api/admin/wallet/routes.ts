@@ -9,7 +9,7 @@ import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
-import { usdAmount } from '../../orders/schemas.js';
+import { isoDateTime, usdAmount } from '../../schemas.js';
 import { defineRoute } from '../../route.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
@@ -22,7 +22,7 @@ const AdjustmentBody = z.object({
   amount: usdAmount(100_000),
   reason: z.string().trim().min(10).max(500),
 });
-const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).optional() });
+const AsOfQuery = z.object({ as_of: isoDateTime.optional() });
 
 const tags = ['admin-wallet'];
 
@@ -54,7 +54,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       headers: IdempotencyHeaders,
       body: AdjustmentBody,
       responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
-      errors: [401, 403, 404, 409, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict'] },
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
@@ -108,7 +108,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ wallet: BalanceSummaryView, as_of: z.string() }),
         },
       },
-      errors: [401, 403, 404, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor, params, query }) => {
       await scopedDriver(actor, params.driverId);
@@ -130,7 +130,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       params: DriverParams,
       query: LedgerQuery,
       responses: { 200: { description: 'Ledger entries, newest first', schema: LedgerPage } },
-      errors: [401, 403, 404, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor, params, query }) => {
       await scopedDriver(actor, params.driverId);

@@ -3947,7 +3947,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4058,7 +4058,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4399,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UpstreamError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4471,7 +4476,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "InvalidOtp" | "Unauthorized";
+                        error?: "InvalidOtp";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5186,7 +5191,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5195,7 +5205,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -5336,6 +5351,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     type: "ID_FRONT" | "LICENSE" | "MEDICAL_CERT" | "RCV" | "ADDRESS_PROOF" | "SANITARY_CERT";
+                    /** Format: date */
                     expiresAt: string | null;
                     /** Format: uri */
                     fileUrl?: string;
@@ -5388,7 +5404,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -5497,7 +5518,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5622,7 +5648,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5742,7 +5773,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -6594,7 +6630,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -7049,7 +7090,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7063,7 +7104,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +7222,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7195,7 +7236,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7313,7 +7354,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7327,7 +7368,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7439,7 +7480,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7453,7 +7494,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7848,7 +7889,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8321,7 +8362,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -8472,7 +8518,7 @@ export interface operations {
                     phone: string;
                     /** @default false */
                     isDefault?: boolean;
-                };
+                } & (unknown & unknown & unknown & unknown & unknown);
             };
         };
         responses: {
@@ -8690,7 +8736,7 @@ export interface operations {
                     address?: string;
                     phone?: string;
                     isDefault?: boolean;
-                };
+                } & (unknown & unknown & unknown & unknown & unknown);
             };
         };
         responses: {
@@ -9103,7 +9149,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9112,7 +9163,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict" | "InsufficientLiters";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -9226,7 +9282,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9237,7 +9298,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9354,7 +9415,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9363,7 +9429,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict" | "InsufficientLiters";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -9470,7 +9541,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9484,7 +9555,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9592,7 +9663,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9603,7 +9679,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9711,7 +9787,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10097,7 +10178,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -11073,7 +11159,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -11899,7 +11990,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12091,15 +12187,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
@@ -12140,15 +12227,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     });
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12262,7 +12340,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12285,7 +12368,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12431,7 +12519,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12562,7 +12655,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -12571,7 +12669,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12689,7 +12792,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12712,7 +12820,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12823,7 +12936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12846,7 +12964,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12933,7 +13056,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13193,7 +13321,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13325,7 +13458,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13429,7 +13567,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13688,7 +13831,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13819,7 +13967,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -14046,7 +14199,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -15119,7 +15277,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15394,8 +15552,8 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                type?: "WATER" | "FUEL" | null;
+                radiusKm?: number;
+                type?: "WATER" | "FUEL";
             };
             header?: never;
             path?: never;
@@ -15466,7 +15624,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15492,8 +15655,8 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                type?: "WATER" | "FUEL" | null;
+                radiusKm?: number;
+                type?: "WATER" | "FUEL";
             };
             header?: never;
             path?: never;
@@ -15651,7 +15814,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15789,7 +15952,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15904,7 +16067,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16007,7 +16170,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16123,7 +16286,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16165,7 +16328,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Cooldown */
+            /** @description Too many requests (Retry-After header and retryAfterSeconds) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -16251,7 +16414,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16485,7 +16648,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -16584,7 +16752,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ImportJobNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16829,7 +16997,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16924,7 +17092,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17037,7 +17205,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17065,7 +17233,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description HasRecentReports */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17166,7 +17334,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17194,7 +17362,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17288,7 +17456,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17408,7 +17576,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17525,7 +17693,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17639,7 +17807,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound, CommentNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17702,8 +17870,8 @@ export interface operations {
     getGeocodingReverse: {
         parameters: {
             query: {
-                lat: string;
-                lng: string;
+                lat: number;
+                lng: number;
             };
             header?: never;
             path?: never;
@@ -17997,9 +18165,9 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                paymentMethod?: string | null;
-                paymentFormId?: number | null;
+                radiusKm?: number;
+                paymentMethod?: string;
+                paymentFormId?: number;
             };
             header?: never;
             path?: never;
@@ -18292,9 +18460,9 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                paymentMethod?: string | null;
-                paymentFormId?: number | null;
+                radiusKm?: number;
+                paymentMethod?: string;
+                paymentFormId?: number;
             };
             header?: never;
             path?: never;
@@ -18564,7 +18732,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -18766,8 +18939,8 @@ export interface operations {
         parameters: {
             query?: {
                 is_active?: "0" | "1" | "true" | "false";
-                min_spent?: number | null;
-                max_spent?: number | null;
+                min_spent?: number;
+                max_spent?: number;
                 q?: string;
                 limit?: number;
                 page?: number;
@@ -18953,7 +19126,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19065,7 +19238,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19185,7 +19358,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19293,7 +19466,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19634,7 +19807,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19747,7 +19920,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19893,7 +20066,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20038,7 +20211,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20138,7 +20311,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20495,7 +20673,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20626,7 +20809,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20759,7 +20947,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -22073,7 +22266,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -22082,7 +22280,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -22628,8 +22831,8 @@ export interface operations {
                 internal_id: string;
                 transaction_id: string;
                 status: "ACCP" | "PEND" | "PROC" | "RJCT" | "CANC";
-                rejected_code?: string | null;
-                ref_ibp?: string | null;
+                rejected_code?: string;
+                ref_ibp?: string;
                 token?: string;
             };
             header?: never;
@@ -24004,12 +24207,12 @@ export interface operations {
             query?: {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
-                rating_min?: number | null;
-                rating_max?: number | null;
+                rating_min?: number;
+                rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
-                min_balance?: number | null;
-                capacity_min?: number | null;
-                capacity_max?: number | null;
+                min_balance?: number;
+                capacity_min?: number;
+                capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
                 limit?: number;
@@ -24155,12 +24358,12 @@ export interface operations {
             query?: {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
-                rating_min?: number | null;
-                rating_max?: number | null;
+                rating_min?: number;
+                rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
-                min_balance?: number | null;
-                capacity_min?: number | null;
-                capacity_max?: number | null;
+                min_balance?: number;
+                capacity_min?: number;
+                capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
                 limit?: number;
@@ -24507,7 +24710,7 @@ export interface operations {
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
-                min_deliveries?: number | null;
+                min_deliveries?: number;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
                 limit?: number;
                 page?: number;
@@ -24640,7 +24843,7 @@ export interface operations {
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
-                min_deliveries?: number | null;
+                min_deliveries?: number;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
                 limit?: number;
                 page?: number;
