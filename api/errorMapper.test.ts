@@ -46,7 +46,7 @@ describe('the error mapper', () => {
       headers: { 'Retry-After': '30' },
       body: { retryAfterSeconds: 30 },
     });
-    expect(answer(conflict('Busy', 'no')).headers).toBeUndefined();
+    expect(answer(conflict('Conflict', 'no')).headers).toBeUndefined();
   });
 
   it('keeps fieldErrors under details for ValidationError and spreads other errors’ extra fields', () => {

@@ -97,9 +97,45 @@ const DESCRIPTION = [
   'document at `/api/v1/asyncapi.json`.',
 ].join(' ');
 
+type Json = Record<string, unknown>;
+
+/**
+ * zod refuses an integer beyond ±(2^53 − 1) (`.int()` is a safe integer) but the generator does not say
+ * so: every integer schema gets those bounds where it has none of its own.
+ */
+const boundIntegers = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(boundIntegers);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Json;
+  const type = o.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (o.maximum === undefined && o.exclusiveMaximum === undefined) o.maximum = Number.MAX_SAFE_INTEGER;
+    if (o.minimum === undefined && o.exclusiveMinimum === undefined) o.minimum = -Number.MAX_SAFE_INTEGER;
+  }
+  Object.values(o).forEach(boundIntegers);
+};
+
+/**
+ * A query string carries no null: where a query parameter's schema admits null (a preprocess that reads
+ * null as absent makes the generator say so), the document drops it, so that no client sends `?x=null`.
+ */
+const noNullInQueries = (doc: { paths?: Record<string, Record<string, { parameters?: Json[] }>> }) => {
+  for (const item of Object.values(doc.paths ?? {}))
+    for (const op of Object.values(item))
+      for (const p of op.parameters ?? []) {
+        const schema = p.schema as Json | undefined;
+        if (p.in !== 'query' || !schema) continue;
+        if (Array.isArray(schema.type)) {
+          const types = schema.type.filter((t) => t !== 'null');
+          schema.type = types.length === 1 ? types[0] : types;
+        }
+        if (Array.isArray(schema.enum)) schema.enum = schema.enum.filter((v) => v !== null);
+      }
+};
+
 export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
   const used = new Set(registry.definitions.flatMap((d) => (d.type === 'route' ? (d.route.tags ?? []) : [])));
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Water delivery marketplace API',
@@ -110,6 +146,9 @@ export const buildOpenApiDocument = (registry: OpenAPIRegistry) => {
     servers: [{ url: '/api/v1' }],
     tags: [...used].sort().map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name })),
   });
+  boundIntegers(doc);
+  noNullInQueries(doc as never);
+  return doc;
 };
 
 /** The `meta` of page-numbered lists (admin lists): total rows and the page window. */

@@ -1,9 +1,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z, type ZodType } from 'zod';
-import { validationError } from '../domain/errors.js';
+import { validationError, type ErrorId } from '../domain/errors.js';
 import { fieldErrorsOf } from './errorMapper.js';
-import { ERROR_CODES } from './errorCodes.js';
 import { ErrorBody, TAGS } from './openapi.js';
 import type { Actor, RoleGuards } from './auth.js';
 
@@ -19,6 +18,10 @@ export const FileBody = z.string().openapi({ format: 'binary' });
  * any string at run time and only tells clients the truth: ids are positive integers.
  */
 export const PathId = z.string().openapi({ type: 'integer', minimum: 1 } as never);
+
+/** The error identifiers a route answers at one status (and, optionally, what they mean there). */
+export type ErrorAnswer = readonly ErrorId[] | { ids: readonly ErrorId[]; description: string };
+export type ErrorAnswers = Partial<Record<number, ErrorAnswer>>;
 
 /** One documented success status. */
 export interface SuccessResponse {
@@ -57,11 +60,13 @@ export interface RouteSpec<
   /** Every success status → description and the body's schema (required: a client is typed from it). */
   responses: Record<number, SuccessResponse>;
   /**
-   * Error statuses this route can answer beyond those defineRoute adds itself (401 for a route behind a
-   * token, 422 for a route with a request schema or path parameters); each is documented with ErrorBody,
-   * under a description naming its error identifiers when given ({status, description}).
+   * The error identifiers this route answers, by status, beyond those defineRoute adds itself (401
+   * Unauthorized behind a token, 403 Forbidden behind a role guard, 422 ValidationError for a request schema
+   * or path parameters, 413 PayloadTooLarge and 503 ServiceUnavailable everywhere). Each becomes the enum of
+   * that status's `error` in the OpenAPI document, so an answer with an identifier not declared here fails
+   * the contract check of the test that received it. `{ ids, description }` replaces the general description.
    */
-  errors?: (number | { status: number; description: string })[];
+  errors?: ErrorAnswers;
 }
 
 export interface Valid<B, Q, P> {
@@ -72,6 +77,8 @@ export interface Valid<B, Q, P> {
   req: Request;
   res: Response;
 }
+
+type AnySpec = RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
 
 type Out<T> = T extends ZodType ? z.output<T> : undefined;
 
@@ -151,33 +158,12 @@ const pathParamsOf = (path: string, declared: ZodType | undefined) => {
   };
 };
 
-/** Identifiers an answer at this status may carry whatever the operation: the token check's, the database's. */
-const ALWAYS: Partial<Record<number, readonly string[]>> = { 401: ['Unauthorized'], 503: ['ServiceUnavailable'] };
-/** An error identifier named in a description: a word of two or more capitalised parts (InvalidWebhook). */
-const IDENTIFIER = /\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b/g;
+/** Identifiers an answer at this status may carry whatever the operation: the body parser's, the database's. */
+const ALWAYS: Partial<Record<number, readonly ErrorId[]>> = { 413: ['PayloadTooLarge'], 503: ['ServiceUnavailable'] };
 const errorBodies = new Map<string, ZodType>();
 
-/**
- * The Error envelope of one operation's answer at one status: its `error` is the enum of the identifiers
- * it can carry (api/errorCodes.ts), or the plain string where none are known.
- */
-const errorBodyOf = (
-  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
-  operationId: string,
-  status: number,
-  description: string,
-): ZodType => {
-  const known = [
-    ...(ALWAYS[status] ?? []),
-    ...(ERROR_CODES[operationId]?.[status] ?? []),
-    ...(description.match(IDENTIFIER) ?? []),
-  ];
-  // A role guard's refusal, and the request schema's.
-  if (status === 403 && (spec.guards as RoleGuards | undefined)?.roles) known.push('Forbidden');
-  if (status === 422 && (spec.body || spec.query || spec.params || spec.path.includes(':')))
-    known.push('ValidationError');
-  const codes = [...new Set(known)].sort();
-  if (codes.length === 0) return ErrorBody;
+/** The Error envelope of one answer: its `error` is the enum of the identifiers the route answers at that status. */
+const errorBodyOf = (codes: readonly ErrorId[]): ZodType => {
   const key = codes.join(',');
   let body = errorBodies.get(key);
   if (!body) errorBodies.set(key, (body = ErrorBody.extend({ error: z.enum(codes as [string, ...string[]]) })));
@@ -197,36 +183,42 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable (Retry-After header)',
 };
 
+const hasRequestSchema = (spec: AnySpec) =>
+  Boolean(spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':'));
+
 /**
- * The declared error statuses plus those defineRoute itself answers (401 behind a token, 422 on a request
- * schema), 413 for a body over the limit, and 503, which any operation can answer while its database is
- * away (a route's own description of a 413 or 503 replaces the general one).
+ * Each error status the route answers → its description and identifiers: the declared ones plus those
+ * defineRoute itself answers (401 behind a token, 403 behind a role guard, 422 on a request schema), 413
+ * for a body over the limit, and 503, which any operation can answer while its database is away. A status
+ * without an identifier is a mistake in the declaration: it would document an `error` no client can match.
  */
-const errorStatusesOf = (
-  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
-): [number, string][] => {
-  // Bodies are read (and refused when too large) before any route runs, whatever the method.
-  const own = new Map<number, string>([
-    [413, ERROR_DESCRIPTIONS[413]],
-    [503, ERROR_DESCRIPTIONS[503]],
-  ]);
-  if (spec.auth !== false && spec.guards?.length) own.set(401, ERROR_DESCRIPTIONS[401]);
-  if (spec.body || spec.bodyContent || spec.query || spec.params || spec.headers || spec.path.includes(':'))
-    own.set(422, ERROR_DESCRIPTIONS[422]);
-  for (const e of spec.errors ?? []) {
-    if (typeof e === 'number') own.set(e, own.get(e) ?? ERROR_DESCRIPTIONS[e] ?? 'Error');
-    else own.set(e.status, e.description);
+const errorStatusesOf = (spec: AnySpec): [number, string, ErrorId[]][] => {
+  const own = new Map<number, { description?: string; ids: ErrorId[] }>();
+  const add = (status: number, ids: readonly ErrorId[], description?: string) => {
+    const at = own.get(status) ?? { ids: [] };
+    own.set(status, { description: description ?? at.description, ids: [...at.ids, ...ids] });
+  };
+  for (const [status, ids] of Object.entries(ALWAYS)) add(Number(status), ids!);
+  if (spec.auth !== false && spec.guards?.length) add(401, ['Unauthorized']);
+  if ((spec.guards as RoleGuards | undefined)?.roles) add(403, ['Forbidden']);
+  if (hasRequestSchema(spec)) add(422, ['ValidationError']);
+  for (const [status, answer] of Object.entries(spec.errors ?? {}) as [string, ErrorAnswer][]) {
+    if ('ids' in answer) add(Number(status), answer.ids, answer.description);
+    else add(Number(status), answer);
   }
-  return [...own].sort(([a], [b]) => a - b);
+  return [...own]
+    .sort(([a], [b]) => a - b)
+    .map(([status, { description, ids }]) => {
+      if (!ids.length) throw new Error(`${spec.method} ${spec.path}: error status ${status} declares no identifier`);
+      return [status, description ?? ERROR_DESCRIPTIONS[status] ?? 'Error', [...new Set(ids)].sort()];
+    });
 };
 
 /**
  * Which token a route takes: role guards name their roles (requireRole), so a back-office route takes the
  * admin JWT, an app route the app token, and a route open to any signed-in caller either.
  */
-const securityOf = (
-  spec: RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>,
-): Record<string, string[]>[] => {
+const securityOf = (spec: AnySpec): Record<string, string[]>[] => {
   if (spec.security) return spec.security;
   if (spec.auth === false) return [];
   const roles = (spec.guards as RoleGuards | undefined)?.roles;
@@ -282,6 +274,7 @@ export const defineRoute = <
   const security = securityOf(spec);
   const operationId = spec.operationId ?? operationIdOf(spec.method, spec.path);
   const renewsJwt = security.some((s) => 'adminJwt' in s);
+  const roles = (spec.guards as RoleGuards | undefined)?.roles;
   // Every tag is described once in TAGS, so the document never lists a tag without a description.
   const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
   if (unknownTag)
@@ -293,6 +286,8 @@ export const defineRoute = <
     summary: spec.summary,
     tags: spec.tags,
     security,
+    // The roles the route's guards admit, for tools that exercise the API role by role (tests/schemathesis).
+    ...(roles ? { 'x-roles': [...roles] } : {}),
     request: {
       ...(pathParamsOf(spec.path, spec.params) ?? {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -312,12 +307,12 @@ export const defineRoute = <
         Object.entries(spec.responses).map(([status, r]) => [status, successDoc(spec, Number(status), r, renewsJwt)]),
       ),
       ...Object.fromEntries(
-        errorStatusesOf(spec).map(([status, description]) => [
+        errorStatusesOf(spec).map(([status, description, ids]) => [
           String(status),
           {
             description,
             ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-            content: { 'application/json': { schema: errorBodyOf(spec, operationId, status, description) } },
+            content: { 'application/json': { schema: errorBodyOf(ids) } },
           },
         ]),
       ),

@@ -29,7 +29,7 @@ const answerDecider = {
   initialState: null,
   evolve: () => null,
   decide: ({ n, outcome }: Question) => {
-    if (outcome === 'refuse') throw conflict('Refused', `question ${n} is refused`);
+    if (outcome === 'refuse') throw conflict('Conflict', `question ${n} is refused`);
     return [{ type: 'Answered', data: { n, thank: outcome === 'thank' } }];
   },
 };

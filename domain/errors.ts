@@ -15,10 +15,84 @@ export type ErrorKind =
   | 'unavailable' // 503
   | 'internal'; // 500
 
+/**
+ * Every error identifier the service answers over HTTP. The error constructors take only these, and each
+ * route declares, per status, which of them it answers (api/route.ts `errors`); the OpenAPI document's
+ * `error` enums come from those declarations.
+ */
+export type ErrorId =
+  | 'ActiveOrderExists'
+  | 'AlreadyRated'
+  | 'BadRequest'
+  | 'CancelError'
+  | 'ChatError'
+  | 'CommentNotFound'
+  | 'AnchorNotFound'
+  | 'Conflict'
+  | 'Cooldown'
+  | 'CoordsOutOfRange'
+  | 'CustomerNotFound'
+  | 'DeliveryError'
+  | 'DriverNotFound'
+  | 'DuplicateStation'
+  | 'EmptyFile'
+  | 'EmptyWebhookBody'
+  | 'ExchangeRateUnavailable'
+  | 'Forbidden'
+  | 'GeocodingNotConfigured'
+  | 'HasRecentReports'
+  | 'ImportJobNotFound'
+  | 'InsufficientCredit'
+  | 'InsufficientLiters'
+  | 'InternalError'
+  | 'InvalidEncoding'
+  | 'InvalidOtp'
+  | 'InvalidPayoutConfig'
+  | 'InvalidWebhook'
+  | 'MissingHeaders'
+  | 'MissingPhone'
+  | 'NoClientProfile'
+  | 'NoDriverAssigned'
+  | 'NoDriverProfile'
+  | 'NoLocation'
+  | 'NoTracking'
+  | 'NotAllowed'
+  | 'NotFound'
+  | 'OrderNotDelivered'
+  | 'OrderNotFound'
+  | 'PayloadTooLarge'
+  | 'PaymentApprovalFailed'
+  | 'PaymentError'
+  | 'PaymentMethodLocked'
+  | 'PaymentRejectionFailed'
+  | 'PromotionAlreadyGranted'
+  | 'PromotionHasGrants'
+  | 'PromotionNotFound'
+  | 'ReceiptNotFailed'
+  | 'ReceiptNotFound'
+  | 'RetryUnsafeDeadline'
+  | 'RoleConflict'
+  | 'RouteNotFound'
+  | 'ServiceUnavailable'
+  | 'SmsSendError'
+  | 'StationNotFound'
+  | 'StreamNotFound'
+  | 'SupportError'
+  | 'TooFarFromDestination'
+  | 'TooManyRows'
+  | 'Unauthorized'
+  | 'Unprocessable'
+  | 'UnsupportedMediaType'
+  | 'UnsupportedProvider'
+  | 'UpstreamError'
+  | 'UserNotFound'
+  | 'ValidationError'
+  | 'WrongStatus';
+
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorId,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -27,19 +101,19 @@ export class DomainError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+export const badRequest = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('bad_request', code, message, details);
-export const unauthorized = (code: string, message: string, details?: Record<string, unknown>) =>
+export const unauthorized = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('unauthorized', code, message, details);
-export const forbidden = (code: string, message: string, details?: Record<string, unknown>) =>
+export const forbidden = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('forbidden', code, message, details);
-export const notFound = (code: string, message: string, details?: Record<string, unknown>) =>
+export const notFound = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('not_found', code, message, details);
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+export const conflict = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('conflict', code, message, details);
-export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
+export const unprocessable = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('unprocessable', code, message, details);
-export const tooMany = (code: string, message: string, details?: Record<string, unknown>) =>
+export const tooMany = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   new DomainError('too_many', code, message, details);
 
 /** 422 ValidationError with details.fieldErrors, the spec's shape for bad input. */

@@ -32,6 +32,8 @@ const IdNumber = z
   .pipe(z.string().regex(/^[A-Z0-9]{5,15}$/, 'must be 5 to 15 letters or digits'))
   .openapi({
     type: 'string',
+    // 5 to 15 letters or digits once dots, dashes and spaces are dropped (the type's own rule is the 422 of withDocument).
+    pattern: '^[\\s.-]*([A-Za-z0-9][\\s.-]*){5,15}$',
     description:
       'cédula or RIF number, 5 to 10 digits (letters allowed for P); separators and the type prefix are dropped',
   });
@@ -61,10 +63,25 @@ const shape = {
   isDefault: z.boolean(),
 };
 
-const CreateProfile = z.object({ ...shape, isDefault: shape.isDefault.default(false) }).transform(withDocument);
+/**
+ * withDocument's rule for a generated client: for every type but P the number is 5 to 10 digits, after an
+ * optional prefix of its own type letter.
+ */
+const documentRule = {
+  allOf: ENTITY_TYPES.filter((t) => t !== 'P').map((t) => ({
+    if: { properties: { entityType: { const: t } }, required: ['entityType'] },
+    then: { properties: { idNumber: { pattern: `^[\\s.-]*([${t}${t.toLowerCase()}][\\s.-]*)?(\\d[\\s.-]*){5,10}$` } } },
+  })),
+};
+
+const CreateProfile = z
+  .object({ ...shape, isDefault: shape.isDefault.default(false) })
+  .openapi(documentRule as never)
+  .transform(withDocument);
 const PatchProfile = z
   .object(shape)
   .partial()
+  .openapi({ ...documentRule, dependentRequired: { entityType: ['idNumber'], idNumber: ['entityType'] } } as never)
   .transform((b, ctx) => {
     // The document is one value: its type and number change together, so the pair can be checked.
     if ((b.entityType === undefined) !== (b.idNumber === undefined)) {
@@ -118,7 +135,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: client,
       responses: { 200: { description: 'Profiles', schema: z.object({ profiles: z.array(ProfileView) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => ({ profiles: (await listBillingProfiles(ctx.db, actor.id)).map(toView) }),
   );
@@ -134,7 +151,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       body: CreateProfile,
       responses: { 201: { description: 'Created', schema: z.object({ profile: ProfileView }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor, body, res }) => {
       const profile = await createBillingProfile(ctx.db, actor.id, body, ctx.clock.now());
@@ -156,7 +173,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
       params: ProfileParams,
       body: PatchProfile,
       responses: { 200: { description: 'Updated', schema: z.object({ profile: ProfileView }) } },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
     },
     async ({ actor, params, body }) => {
       const profile = await updateBillingProfile(ctx.db, actor.id, params.id, body, ctx.clock.now());
@@ -179,7 +196,7 @@ export const billingProfileRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       params: ProfileParams,
       responses: { 204: { description: 'Deleted', schema: null } },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
     },
     async ({ actor, params }) => {
       const deleted = await deleteBillingProfile(ctx.db, actor.id, params.id);

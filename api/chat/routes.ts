@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../domain/errors.js';
 import type { ApiContext } from '../apiContext.js';
 import { authenticate, type Actor } from '../auth.js';
 import { idFrom } from '../orders/schemas.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type ErrorAnswers } from '../route.js';
 import {
   MessageSchema,
   OrderParams,
@@ -19,11 +19,11 @@ import {
 
 const ResolveBody = z.object({ type: RoomType });
 
-const ERRORS = [
-  { status: 400, description: 'ChatError: the order is outside the room’s window' },
-  { status: 403, description: 'ChatError: not a member of this chat' },
-  { status: 404, description: 'ChatError: unknown order or room' },
-];
+const ERRORS = {
+  400: { ids: ['ChatError'], description: 'ChatError: the order is outside the room’s window' },
+  403: { ids: ['ChatError'], description: 'ChatError: not a member of this chat' },
+  404: { ids: ['ChatError'], description: 'ChatError: unknown order or room' },
+} satisfies ErrorAnswers;
 
 /** App chat is for the order's client and driver; admins answer support through /admin/chat-rooms. */
 const appUser = (actor: Actor): Actor => {

@@ -74,7 +74,7 @@ export const creditRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['credit'],
       guards: requireRole(ctx.auth, 'CLIENT'),
       responses: { 200: { description: 'The credit buckets in USD', schema: CreditSummary } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => toCreditSummary(await creditBalanceOf(ctx.db, actor.id)),
   );

@@ -40,7 +40,9 @@ export const devRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [{ status: 404, description: 'RouteNotFound: not a direct request from the loopback interface' }],
+      errors: {
+        404: { ids: ['RouteNotFound'], description: 'RouteNotFound: not a direct request from the loopback interface' },
+      },
     },
     async ({ query }) => ({ messages: await ctx.outbox.list(query.to) }),
   );

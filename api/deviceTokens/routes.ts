@@ -37,7 +37,7 @@ export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       body: RegisterBody,
       responses: { 201: { description: 'Registered', schema: z.object({ device_token: DeviceTokenSchema }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ body, actor, res }) => {
       const device_token = await registerDeviceToken(ctx.db, actor.id, body.token, body.platform);
@@ -58,7 +58,7 @@ export const deviceTokenRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       body: DeleteBody,
       responses: { 200: { description: 'Done', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ body, actor }) => {
       await removeDeviceToken(ctx.db, actor.id, body.token);

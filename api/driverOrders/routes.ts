@@ -34,7 +34,7 @@ export const driverOrderRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ available: z.array(DriverOrder), active: orNull(DriverOrder) }),
         },
       },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const driverId = actor.driverId ?? -1;

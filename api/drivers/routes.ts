@@ -8,26 +8,17 @@ import type { ApiContext } from '../apiContext.js';
 import { findDriver, listDriverDocuments } from '../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type ErrorAnswer } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
 import { readBack } from '../readBack.js';
+import { isoDate, latitude, longitude, requiredTogether } from '../schemas.js';
 
 /** The driver positions' rate limit (commands/driver/positions.ts). */
-export const POSITION_COOLDOWN = {
-  status: 429,
+export const POSITION_COOLDOWN: ErrorAnswer = {
+  ids: ['Cooldown'],
   description: 'Cooldown: more than 30 positions a minute from this driver (Retry-After)',
 };
-
-const Latitude = z.number().min(-90).max(90);
-const Longitude = z.number().min(-180).max(180);
-const IsoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.')
-  .refine(
-    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    'Not a calendar date.',
-  );
 
 const ProfileBody = z.object({
   plate: z
@@ -40,7 +31,7 @@ const ProfileBody = z.object({
 });
 const DocumentBody = z.object({
   type: z.enum(DOCUMENT_TYPES),
-  expiresAt: IsoDate.nullable(),
+  expiresAt: isoDate.nullable(),
   // An admin opens this link while reviewing the driver: javascript:, data: or plain http: links must not reach them.
   fileUrl: z
     .url({ protocol: /^https$/, message: 'Must be an https: URL.' })
@@ -48,13 +39,12 @@ const DocumentBody = z.object({
     .optional(),
 });
 const TankBody = z.object({ availableLiters: z.number().int().min(0).max(50_000) });
-const OnlineBody = z
-  .object({ online: z.boolean(), latitude: Latitude.optional(), longitude: Longitude.optional() })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
-    message: 'Give both latitude and longitude, or neither.',
-    path: ['longitude'],
-  });
-const LocationBody = z.object({ latitude: Latitude, longitude: Longitude });
+const OnlineBody = requiredTogether(
+  z.object({ online: z.boolean(), latitude: latitude.optional(), longitude: longitude.optional() }),
+  ['latitude', 'longitude'],
+  'Give both latitude and longitude, or neither.',
+);
+const LocationBody = z.object({ latitude: latitude, longitude: longitude });
 
 /** The driver's own onboarding and availability (docs/domain-rules.md, routes beyond the contract). */
 const DriverAnswer = { description: 'The driver', schema: z.object({ driver: DriverView }) };
@@ -82,7 +72,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: ProfileBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -104,7 +94,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: DocumentBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ document: DriverDocumentView }) } },
-      errors: [403, 409],
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
@@ -133,7 +123,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       responses: {
         200: { description: 'The documents', schema: z.object({ documents: z.array(DriverDocumentView) }) },
       },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => ({
       documents: (await listDriverDocuments(ctx.db, driverIdOf(actor))).map(documentView),
@@ -151,7 +141,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: TankBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['WrongStatus'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -171,7 +161,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: OnlineBody,
       responses: { 200: DriverAnswer },
-      errors: [403, 404, 409, POSITION_COOLDOWN],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['NotAllowed'], 429: POSITION_COOLDOWN },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -197,7 +187,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: [403, 409, POSITION_COOLDOWN],
+      errors: { 403: ['Forbidden'], 409: ['Conflict'], 429: POSITION_COOLDOWN },
     },
     async ({ actor, body }) => {
       const driverId = driverIdOf(actor);

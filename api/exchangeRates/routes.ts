@@ -6,6 +6,7 @@ import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
 import { listExchangeRates, type ExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
+import { hasDecimals } from '../schemas.js';
 
 const RateBody = z.object({
   currency: z.literal('VES'),
@@ -13,7 +14,8 @@ const RateBody = z.object({
     .number()
     .min(0.01, 'must be at least 0.01 bolivars per USD')
     .max(1_000_000_000, 'must be at most 1000000000')
-    .refine((n) => Number(n.toFixed(8)) === n, 'at most 8 decimals'),
+    .refine((n) => hasDecimals(n, 8), 'at most 8 decimals')
+    .openapi({ multipleOf: 1e-8 }),
 });
 
 const RatePage = z.object({
@@ -59,7 +61,7 @@ export const exchangeRatesRoutes = (ctx: ApiContext, router: Router): void => {
       guards: requireRole(ctx.auth, 'SUPER_ADMIN'),
       body: RateBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ rate: RateView }) } },
-      errors: [{ status: 403, description: 'Forbidden: super admins only' }],
+      errors: { 403: { ids: ['Forbidden'], description: 'Forbidden: super admins only' } },
     },
     async ({ body, actor, req, res }) => {
       const rate = await setExchangeRate(ctx, body, actor, req.id);
@@ -80,7 +82,7 @@ export const exchangeRatesRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: RatePage,
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(RateView), meta: PageMeta }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const { items, total } = await listExchangeRates(ctx.db, query);

@@ -5,12 +5,9 @@ import { DomainError, tooMany } from '../../domain/errors.js';
 import type { ApiContext } from '../apiContext.js';
 import type { MapsProvider } from '../../infra/maps/port.js';
 import { authenticate } from '../auth.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type ErrorAnswers } from '../route.js';
+import { queryLatitude, queryLongitude } from '../schemas.js';
 
-/** Plain decimal notation only: no hex, exponents, Infinity, or the empty string (which Number reads as 0). */
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-const coordinate = (min: number, max: number) =>
-  z.string().trim().regex(DECIMAL, 'Must be a decimal number.').transform(Number).pipe(z.number().min(min).max(max));
 /** An empty sessionToken is the same as none: the provider gets no session. */
 const sessionToken = z
   .string()
@@ -18,7 +15,7 @@ const sessionToken = z
   .optional()
   .transform((v) => v || undefined);
 
-export const ReverseQuery = z.object({ lat: coordinate(-90, 90), lng: coordinate(-180, 180) });
+export const ReverseQuery = z.object({ lat: queryLatitude, lng: queryLongitude });
 export const AutocompleteQuery = z.object({ query: z.string().trim().min(2).max(120), sessionToken });
 export const PlaceQuery = z.object({ placeId: z.string().trim().min(1).max(300), sessionToken });
 
@@ -38,10 +35,10 @@ const PlaceAnswer = z
   .object({ placeId: z.string(), address: z.string().nullable(), latitude: z.number(), longitude: z.number() })
   .openapi('PlaceLocation');
 
-const failures = [
-  { status: 502, description: 'UpstreamError: the maps provider failed' },
-  { status: 503, description: 'GeocodingNotConfigured: no maps-provider key on this server' },
-];
+const failures = {
+  502: { ids: ['UpstreamError'], description: 'UpstreamError: the maps provider failed' },
+  503: { ids: ['GeocodingNotConfigured'], description: 'GeocodingNotConfigured: no maps-provider key on this server' },
+} satisfies ErrorAnswers;
 
 /** Spec 4.14: a proxy to the maps provider, so the key never ships in the apps. */
 export const geocodingRoutes = (ctx: ApiContext, router: Router): void => {
@@ -76,7 +73,10 @@ export const geocodingRoutes = (ctx: ApiContext, router: Router): void => {
           schema: ReverseAnswer,
         },
       },
-      errors: [...failures, { status: 429, description: 'Cooldown: too many lookups from this address (Retry-After)' }],
+      errors: {
+        ...failures,
+        429: { ids: ['Cooldown'], description: 'Cooldown: too many lookups from this address (Retry-After)' },
+      },
     },
     async ({ query, req }) => {
       const provider = maps();

@@ -20,6 +20,7 @@ import { defineRoute } from '../route.js';
 import { directLoopbackOnly } from '../dev/directLoopback.js';
 import { metadataOf } from '../../commands/origin.js';
 import { loginUserView, meView } from './views.js';
+import { emailAddress } from '../schemas.js';
 
 export const Phone = z.string().regex(/^\+\d{10,15}$/, 'A plus sign then 10 to 15 digits.');
 const App = z.enum(['client', 'driver']);
@@ -32,7 +33,7 @@ const OtpVerifyBody = z.object({
 });
 const PatchMeBody = z.object({
   name: z.string().trim().min(2).max(80),
-  email: z.string().trim().max(120).email().optional(),
+  email: emailAddress(120).optional(),
 });
 const DevLookupQuery = z.object({ phone: z.string().optional() });
 const DevTokenBody = z.object({ userId: z.number().int().positive(), app: App });
@@ -88,7 +89,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ sent: z.boolean(), mocked: z.boolean(), code: z.string().optional() }),
         },
       },
-      errors: [429, 502],
+      errors: { 429: ['SmsSendError'], 502: ['UpstreamError'] },
     },
     async ({ body, req }) => {
       const { code, mocked } = await auth.requestOtp(body.phone, req.ip);
@@ -112,7 +113,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }),
         },
       },
-      errors: [401, 409, 429],
+      errors: { 401: ['InvalidOtp'], 409: ['RoleConflict'], 429: ['Cooldown'] },
     },
     async ({ body, req }) => {
       const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, metadataOf(null, req.id));
@@ -130,7 +131,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['identity'],
       guards: appUser,
       responses: { 200: { description: 'The user', schema: z.object({ user: MeUser }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => {
       const u = await currentUser(actor);
@@ -150,7 +151,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       guards: appUser,
       body: PatchMeBody,
       responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor, body, req }) => {
       await updateUserProfile(ctx, actor.id, body);
@@ -175,7 +176,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['identity'],
       guards: appUser,
       responses: { 200: { description: 'New token', schema: z.object({ token: z.string() }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ req }) => {
       const userId = await auth.revoke(req.appTokenHash!);
@@ -195,7 +196,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['identity'],
       guards: appUser,
       responses: { 200: { description: 'Revoked', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ req }) => {
       await announceSessionChange(ctx, { role: 'USER', id: await auth.revoke(req.appTokenHash!) });
@@ -228,7 +229,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [400, 404],
+      errors: { 400: ['MissingPhone'], 404: ['RouteNotFound', 'UserNotFound'] },
     },
     async ({ query }) => {
       const phone = query.phone?.trim();
@@ -261,7 +262,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ token: z.string(), user: LoginUser.omit({ email: true, phone: true }) }),
         },
       },
-      errors: [400, 404],
+      errors: { 400: ['NoClientProfile', 'NoDriverProfile'], 404: ['RouteNotFound', 'UserNotFound'] },
     },
     async ({ body }) => {
       const u = await findUserById(ctx, body.userId);

@@ -21,7 +21,12 @@ const IncidentBody = z
   .refine((b) => b.type !== 'OTRO' || !!b.description, {
     path: ['description'],
     message: 'is required when type is OTRO',
-  });
+  })
+  // The same rule for a generated client: an OTRO incident carries a description that is not blank.
+  .openapi({
+    if: { properties: { type: { const: 'OTRO' } }, required: ['type'] },
+    then: { properties: { description: { type: 'string', pattern: '\\S' } }, required: ['description'] },
+  } as never);
 
 const Incident = z
   .object({
@@ -62,7 +67,7 @@ export const incidentRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       body: IncidentBody,
       responses: { 201: { description: 'The incident', schema: z.object({ incident: Incident }) } },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor, req, res }) => {
       const orderId = orderIdFrom(params);
@@ -89,7 +94,7 @@ export const incidentRoutes = (ctx: ApiContext, router: Router): void => {
       guards: anyone,
       params: OrderParams,
       responses: { 200: { description: 'Newest first', schema: z.object({ incidents: z.array(Incident) }) } },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'] },
     },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);

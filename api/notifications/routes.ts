@@ -64,7 +64,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       query: ListQuery,
       responses: { 200: { description: 'A page of notifications', schema: NotificationPage } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const after = decodeCursor(query.cursor, isPositionIdKey);
@@ -95,7 +95,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards,
       responses: { 200: { description: 'Unread count', schema: z.object({ unread_count: z.number().int() }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => {
       await ctx.caughtUp(notificationsProjector.name);
@@ -120,7 +120,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards,
       responses: { 200: { description: 'Done', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor, req }) => {
       await markAllRead(ctx, actor, metadataOf(actor, req.id));
@@ -139,7 +139,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       params: IdParams,
       responses: { 200: { description: 'When it was read', schema: z.object({ read_at: z.string() }) } },
-      errors: [403, { status: 404, description: 'NotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
     },
     async ({ params, actor, req }) => markRead(ctx, actor, params.id, metadataOf(actor, req.id)),
   );
@@ -155,7 +155,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       params: IdParams,
       responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403, { status: 404, description: 'NotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
     },
     async ({ params, actor, req }) => {
       await deleteNotification(ctx, actor, params.id, metadataOf(actor, req.id));

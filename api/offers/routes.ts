@@ -11,7 +11,8 @@ import { requireRole, type Actor } from '../auth.js';
 import { ClientOrder, DriverOffer, DriverOrder } from '../orders/viewSchemas.js';
 import { defineRoute } from '../route.js';
 import { loadBundle } from '../orders/orderReads.js';
-import { idFrom, OfferParams, OrderParams, orderIdFrom, usdAmount } from '../orders/schemas.js';
+import { idFrom, OfferParams, OrderParams, orderIdFrom } from '../orders/schemas.js';
+import { usdAmount } from '../schemas.js';
 import { toClientView, toDriverOfferView, toDriverView } from '../orders/views.js';
 import { readBack } from '../readBack.js';
 
@@ -58,7 +59,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'] },
     },
     async ({ params, actor }) => {
       // Order ids are sequential and this view holds the client's name, phone and address: a driver who
@@ -121,7 +122,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
         guards: driver,
         body: AcceptBody,
         responses: { 201: BidAnswer },
-        errors: [403, 404, 409],
+        errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict', 'InsufficientLiters'] },
       },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), null, body, req.id);
@@ -144,7 +145,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
         guards: driver,
         body: CounterOfferBody,
         responses: { 201: BidAnswer },
-        errors: [403, 404, 409],
+        errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict', 'InsufficientLiters'] },
       },
       async ({ params, body, actor, req, res }) => {
         const out = await bid(actor, orderIdFrom(params), body.driverGross ?? null, body, req.id);
@@ -170,7 +171,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
         params: OfferParams,
         guards: client,
         responses: { 200: ClientOrderAnswer },
-        errors: [403, 404, 409],
+        errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'], 409: ['Conflict', 'InsufficientLiters'] },
       },
       async ({ params, actor, req }) => {
         const offerId = idFrom(params.offerId, offerNotFound);
@@ -199,7 +200,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       guards: client,
       responses: { 200: ClientOrderAnswer },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'], 409: ['Conflict'] },
     },
     async ({ params, actor, req }) => {
       const { orderId, position } = await acceptStandingCounterOffer(
@@ -223,7 +224,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
       params: OfferParams,
       guards: client,
       responses: { 200: { description: 'Rejected', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     async ({ params, actor, req }) => {
       const offerId = idFrom(params.offerId, offerNotFound);

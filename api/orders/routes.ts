@@ -25,7 +25,8 @@ import {
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
-import { idFrom, isoDate, OrderParams, latitude, limit, longitude, orderIdFrom, usdAmount } from './schemas.js';
+import { idFrom, OrderParams, limit, orderIdFrom } from './schemas.js';
+import { isoDate, latitude, longitude, requiredTogether, usdAmount } from '../schemas.js';
 import { ClientOrder, DriverOrder, OrderForRole, OrderHistoryItem, OrderStatus, Receipt } from './viewSchemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
 import { readBack } from '../readBack.js';
@@ -63,12 +64,11 @@ const FlatQuery = z.object({ limit: limit(20) });
 
 const LocationBody = z.object({ latitude, longitude });
 
-const ArrivedBody = z
-  .object({ latitude: latitude.optional(), longitude: longitude.optional() })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
-    path: ['longitude'],
-    message: 'send latitude and longitude together',
-  });
+const ArrivedBody = requiredTogether(
+  z.object({ latitude: latitude.optional(), longitude: longitude.optional() }),
+  ['latitude', 'longitude'],
+  'send latitude and longitude together',
+);
 
 const DeliverBody = z.object({
   actualLiters: z.number().int().min(1).max(50_000),
@@ -132,7 +132,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       body: CreateOrderBody,
       responses: { 201: orderOf(ClientOrder, 'The new order') },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['ActiveOrderExists'], 422: ['ExchangeRateUnavailable'] },
     },
     async ({ body, actor, req, res }) => {
       const { orderId, position } = await createOrder(
@@ -171,7 +171,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       query: HistoryQuery,
       responses: { 200: { description: 'One page', schema: pageSchema(OrderHistoryItem) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const { rows, hasMore } = await orderHistoryOfClient(ctx.db, actor.id, {
@@ -201,7 +201,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: client,
       responses: { 200: orderOf(orNull(ClientOrder), 'The active order or null') },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => {
       const row = await activeOrderOfClient(ctx.db, actor.id);
@@ -220,7 +220,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       query: FlatQuery,
       responses: { 200: { description: 'Newest first', schema: z.object({ orders: z.array(ClientOrder) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => ({
       orders: (await loadBundles(ctx, await recentOrdersOfClient(ctx.db, actor.id, query.limit))).map(toClientView),
@@ -257,7 +257,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       guards: driver,
       responses: { 200: orderOf(DriverOrder, 'IN_PROGRESS') },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict'] },
     },
     async ({ params, actor, req }) => {
       const orderId = orderIdFrom(params);
@@ -278,7 +278,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: [403, 404, 409, POSITION_COOLDOWN],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['WrongStatus'], 429: POSITION_COOLDOWN },
     },
     async ({ params, body, actor, req }) => {
       const fix = { latitude: body.latitude, longitude: body.longitude };
@@ -317,7 +317,11 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404, 409],
+      errors: {
+        403: ['Forbidden'],
+        404: ['OrderNotFound'],
+        409: ['NoLocation', 'TooFarFromDestination', 'WrongStatus'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { position, order } = await markArrived(
@@ -369,7 +373,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['NoTracking'] },
     },
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
@@ -420,7 +424,13 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       body: DeliverBody,
       responses: { 200: { description: 'Delivered', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [400, 403, 404, 409, 429],
+      errors: {
+        400: ['DeliveryError'],
+        403: ['Forbidden'],
+        404: ['OrderNotFound'],
+        409: ['DeliveryError'],
+        429: ['Cooldown'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { position } = await deliver(
@@ -446,7 +456,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       body: PaymentMethodBody,
       responses: { 200: orderOf(ClientOrder, 'The order') },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['PaymentMethodLocked'] },
     },
     async ({ params, body, actor, req }) => {
       const orderId = orderIdFrom(params);
@@ -472,7 +482,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: anyone,
       body: CancelBody,
       responses: { 200: orderOf(OrderForRole, 'CANCELLED, as the caller’s role sees it') },
-      errors: [403, 404, 409],
+      errors: { 403: ['CancelError'], 404: ['CancelError'], 409: ['CancelError'] },
     },
     async ({ params, body, actor, req }) => {
       const orderId = idOrCancelError(params.orderId);
@@ -500,7 +510,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       guards: client,
       responses: { 200: { description: 'The receipt', schema: z.object({ receipt: Receipt }) } },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['OrderNotDelivered'] },
     },
     async ({ params, actor }) => {
       const { bundle } = await bundleForParty(ctx, orderIdFrom(params), actor);
@@ -520,7 +530,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       guards: anyone,
       responses: { 200: orderOf(OrderForRole, 'The order as the caller’s role sees it') },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'] },
     },
     async ({ params, actor }) => {
       const { bundle, party } = await bundleForParty(ctx, orderIdFrom(params), actor);

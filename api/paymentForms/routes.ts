@@ -174,7 +174,7 @@ export const paymentFormRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: FormPage,
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(AdminView), meta: PageMeta }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const { items, total } = await listPaymentForms(ctx.db, query);
@@ -201,7 +201,7 @@ export const paymentFormRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       body: CreateForm,
       responses: { 201: { description: 'Created', schema: z.object({ form: AdminView }) } },
-      errors: [{ status: 403, description: 'Forbidden: super admins only' }],
+      errors: { 403: { ids: ['Forbidden'], description: 'Forbidden: super admins only' } },
     },
     async ({ body, res }) => {
       const input: PaymentFormInput = { ...body, fields: toStoredFields(body.fields) };
@@ -224,7 +224,11 @@ export const paymentFormRoutes = (ctx: ApiContext, router: Router): void => {
       params: FormParams,
       body: PatchForm,
       responses: { 200: { description: 'Updated', schema: z.object({ form: AdminView }) } },
-      errors: [{ status: 403, description: 'Forbidden: super admins only' }, 404, 409],
+      errors: {
+        403: { ids: ['Forbidden'], description: 'Forbidden: super admins only' },
+        404: ['NotFound'],
+        409: ['Conflict'],
+      },
     },
     async ({ params, body }) => {
       const patch: Partial<PaymentFormInput> = { ...body, fields: body.fields && toStoredFields(body.fields) };

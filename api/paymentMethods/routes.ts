@@ -52,10 +52,7 @@ export const paymentMethodRoutes = (ctx: ApiContext, router: Router): void => {
       params: MethodParams,
       body: MethodPatch,
       responses: { 200: { description: 'Updated', schema: z.object({ method: MethodView }) } },
-      errors: [
-        { status: 403, description: 'Forbidden: super admins only' },
-        { status: 404, description: 'NotFound' },
-      ],
+      errors: { 403: { ids: ['Forbidden'], description: 'Forbidden: super admins only' }, 404: ['NotFound'] },
     },
     async ({ params, body }) => {
       const method = await setPaymentMethodActive(ctx.db, params.code, body.active);

@@ -83,7 +83,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
           schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }),
         },
       },
-      errors: [400, 403, 404, 409],
+      errors: { 400: ['PaymentError'], 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor, req }) => {
       const { payment, position } = await requestPayment(
@@ -109,7 +109,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       guards: any,
       params: OrderParams,
       responses: { 200: { description: 'The payment', schema: PaymentEnvelope } },
-      errors: [400, 403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'] },
     },
     async ({ params, actor }) => {
       await assertOrderInScope(ctx, actor, orderId(params, 'OrderNotFound'));
@@ -135,7 +135,13 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       responses: {
         200: { description: 'OTP requested', schema: PaymentEnvelope.extend({ prepared: z.literal(true) }) },
       },
-      errors: [400, 403, 404, 409],
+      errors: {
+        400: ['PaymentError'],
+        403: ['Forbidden'],
+        404: ['NotFound'],
+        409: ['Conflict'],
+        422: ['Unprocessable'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await prepareDebit(
@@ -161,7 +167,13 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       body: ReportBody,
       responses: { 200: { description: 'The payment after the debit', schema: PaymentEnvelope } },
-      errors: [400, 403, 404, 409],
+      errors: {
+        400: ['PaymentError'],
+        403: ['Forbidden'],
+        404: ['NotFound'],
+        409: ['Conflict'],
+        422: ['Unprocessable'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportDebit(
@@ -222,7 +234,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'], 422: ['Unprocessable'] },
     },
     async ({ params, actor }) => {
       const { order, form, rateCents } = await paymentFormOfOrder(ctx, actor, orderId(params, 'NotFound'));
@@ -271,7 +283,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ payment: FormReportSchema }),
         },
       },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'], 422: ['Unprocessable'] },
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportFormPayment(
@@ -297,11 +309,14 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       security: [{ webhookSignature: [] }],
       params: ProviderParams,
       responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
-      errors: [
-        { status: 400, description: 'UnsupportedProvider, InvalidWebhook (signature, body)' },
-        404,
-        { status: 500, description: 'An empty body: the provider retries the delivery' },
-      ],
+      errors: {
+        400: {
+          ids: ['InvalidWebhook', 'UnsupportedProvider'],
+          description: 'UnsupportedProvider, InvalidWebhook (signature, body)',
+        },
+        404: ['NotFound'],
+        500: { ids: ['EmptyWebhookBody'], description: 'An empty body: the provider retries the delivery' },
+      },
     },
     async ({ params, req }) => {
       const position = await receiveWebhook(ctx, {

@@ -12,7 +12,7 @@ import type { RatingRow } from '../../projections/ratings/ratingViews.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { bundleForParty } from '../orders/orderReads.js';
 import { OrderParams, orderIdFrom } from '../orders/schemas.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type ErrorAnswers } from '../route.js';
 import { readBack } from '../readBack.js';
 
 const { minScore, maxScore, maxTags, maxTagLength, maxCommentLength } = RATING_LIMITS;
@@ -57,7 +57,11 @@ const RATED = {
   description: 'The rating and the driver’s new average',
   schema: z.object({ rating: Rating, driver: z.object({ avgRating: z.number(), totalRatings: z.number().int() }) }),
 };
-const RATE_ERRORS = [403, 404, 409];
+const RATE_ERRORS: ErrorAnswers = {
+  403: ['Forbidden'],
+  404: ['OrderNotFound'],
+  409: ['AlreadyRated', 'NoDriverAssigned', 'OrderNotDelivered'],
+};
 
 export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
   const anyone = [authenticate(ctx.auth)];
@@ -133,7 +137,7 @@ export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
       guards: anyone,
       params: OrderParams,
       responses: { 200: { description: 'The rating or null', schema: z.object({ rating: orNull(Rating) }) } },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'] },
     },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);
@@ -177,7 +181,7 @@ export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
     },
     async ({ actor }) => {
       if (actor.driverId == null) throw notFound('DriverNotFound', 'You have no driver profile.');

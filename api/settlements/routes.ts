@@ -15,8 +15,9 @@ import {
 } from '../admin/settlements/views.js';
 import { authenticate } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
-import { idFrom, isoDate, limit } from '../orders/schemas.js';
-import { defineRoute, PathId } from '../route.js';
+import { idFrom, limit } from '../orders/schemas.js';
+import { isoDate } from '../schemas.js';
+import { defineRoute, PathId, type ErrorAnswers } from '../route.js';
 import { decodeCursor, encodeCursor, isTimeIdKey, pageSchema } from '../cursor.js';
 
 const SettlementsQuery = z
@@ -75,7 +76,6 @@ export const settlementRoutes = (ctx: ApiContext, router: Router) => {
       guards: anyone,
       query: SettlementsQuery,
       responses: { 200: { description: 'A cursor page', schema: pageSchema(DriverReceiptItem) } },
-      errors: [401, 422],
     },
     async ({ query, actor }) => {
       if (!actor.driverId) return { items: [], next_cursor: null, has_more: false };
@@ -109,7 +109,7 @@ export const settlementRoutes = (ctx: ApiContext, router: Router) => {
       guards: anyone,
       params: z.object({ id: PathId }),
       responses: { 200: { description: 'The receipt', schema: z.object({ settlement: DriverReceiptDetail }) } },
-      errors: [401, 404],
+      errors: { 404: ['ReceiptNotFound'] },
     },
     async ({ params, actor }) => {
       const s = await receiptById(
@@ -141,7 +141,7 @@ export const settlementRoutes = (ctx: ApiContext, router: Router) => {
         schema: z.object({ message: z.literal('ok') }),
       },
     },
-    errors: [401, 422],
+    errors: { 401: ['Unauthorized'] } satisfies ErrorAnswers,
   };
 
   defineRoute(

@@ -22,7 +22,8 @@ import {
 } from '../../stores/stations/stationStore.js';
 import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStatus.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type ErrorAnswers } from '../route.js';
+import { blankIsAbsent, queryLatitude, queryLongitude, queryNumber } from '../schemas.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../cursor.js';
 import {
   CommentSchema,
@@ -39,16 +40,11 @@ import {
 export const NEARBY_PER_MINUTE = 20;
 export const COMMENTS_PER_MINUTE = 10;
 
-// A query string holds no null; reading one as missing also tells the OpenAPI generator (which probes the
-// schema with null and undefined) that lat and lng are required numbers, not optional nullable ones.
-const blankIsMissing = (v: unknown) => (v === '' || v === null ? undefined : v);
-const num = () => z.preprocess(blankIsMissing, z.coerce.number());
-
 const NearbyQuery = z.object({
-  lat: num().pipe(z.number().min(-90).max(90)),
-  lng: num().pipe(z.number().min(-180).max(180)),
-  radiusKm: z.preprocess(blankIsMissing, z.coerce.number().gt(0).max(100).default(10)),
-  type: z.preprocess(blankIsMissing, z.enum(STATION_TYPES).optional()),
+  lat: z.preprocess(blankIsAbsent, queryLatitude),
+  lng: z.preprocess(blankIsAbsent, queryLongitude),
+  radiusKm: z.preprocess(blankIsAbsent, queryNumber(0, 100, { exclusiveMin: true }).default(10)),
+  type: z.preprocess(blankIsAbsent, z.enum(STATION_TYPES).optional()),
 });
 
 export const StationParams = z.object({ stationId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -115,7 +111,7 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
         guards: anyone,
         query: NearbyQuery,
         responses: { 200: { description: 'Stations', schema: z.object({ stations: z.array(StationSchema) }) } },
-        errors: [{ status: 429, description: 'Cooldown (20 per minute)' }],
+        errors: { 429: { ids: ['Cooldown'], description: 'Cooldown (20 per minute)' } },
       },
       async ({ query, actor, res }) => {
         await withRetryAfter(res, () => limited('nearby', actor));
@@ -145,11 +141,11 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
       schema: z.object({ report: ReportSchema, confidence: z.number() }),
     },
   };
-  const reportErrors = [
-    { status: 403, description: 'Forbidden: not a driver' },
-    { status: 404, description: 'DriverNotFound, StationNotFound' },
-    { status: 429, description: 'Cooldown with retryAfterMinutes' },
-  ];
+  const reportErrors: ErrorAnswers = {
+    403: { ids: ['Forbidden'], description: 'Forbidden: not a driver' },
+    404: ['DriverNotFound', 'StationNotFound'],
+    429: { ids: ['Cooldown'], description: 'Cooldown with retryAfterMinutes' },
+  };
   const inputOf = (stationId: number, b: z.infer<typeof PathReportBody>): ReportInput => ({
     stationId,
     color: b.color,
@@ -214,7 +210,7 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ station: StationSchema, reports: z.array(DetailReportSchema) }),
         },
       },
-      errors: [{ status: 404, description: 'StationNotFound' }],
+      errors: { 404: ['StationNotFound'] },
     },
     async ({ params }) => {
       const s = await publicStation(params.stationId);
@@ -238,7 +234,7 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
       params: StationParams,
       query: CommentsQuery,
       responses: { 200: { description: 'A page of comments', schema: pageSchema(CommentSchema) } },
-      errors: [{ status: 404, description: 'StationNotFound' }],
+      errors: { 404: ['StationNotFound'] },
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
@@ -260,7 +256,7 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
       params: StationParams,
       body: CommentBody,
       responses: { 201: { description: 'Posted', schema: z.object({ comment: CommentSchema }) } },
-      errors: [403, { status: 404, description: 'StationNotFound' }, { status: 429, description: 'Cooldown' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'], 429: ['Cooldown'] },
     },
     async ({ params, body, actor, res }) => {
       await withRetryAfter(res, () => limited('comments', actor));
@@ -281,10 +277,10 @@ export const publicStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       params: CommentParams,
       responses: { 200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [
-        { status: 403, description: 'Forbidden (not the author)' },
-        { status: 404, description: 'NotFound, StationNotFound' },
-      ],
+      errors: {
+        403: { ids: ['Forbidden'], description: 'Forbidden (not the author)' },
+        404: ['NotFound', 'StationNotFound'],
+      },
     },
     async ({ params, actor }) => {
       await deleteOwnComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

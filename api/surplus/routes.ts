@@ -22,7 +22,17 @@ import {
 } from '../../projections/surplus/surplusQueries.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { loadBundle } from '../orders/orderReads.js';
-import { idFrom, latitude, longitude, usdAmount } from '../orders/schemas.js';
+import { idFrom } from '../orders/schemas.js';
+import {
+  blankIsAbsent,
+  idParam,
+  latitude,
+  longitude,
+  queryLatitude,
+  queryLongitude,
+  queryNumber,
+  usdAmount,
+} from '../schemas.js';
 import { toClientView } from '../orders/views.js';
 import { ClientOrder } from '../orders/viewSchemas.js';
 import { defineRoute, PathId } from '../route.js';
@@ -43,18 +53,15 @@ const ListBody = z.object({
 
 // A query string holds no null; reading one as missing also tells the OpenAPI generator (which probes the
 // schema with null and undefined) that lat and lng are required numbers, not optional nullable ones.
-const blankIsMissing = (v: unknown) => (v === '' || v === null ? undefined : v);
-const num = () => z.preprocess(blankIsMissing, z.coerce.number());
-
 const NearbyQuery = z.object({
-  lat: num().pipe(latitude),
-  lng: num().pipe(longitude),
-  radiusKm: z.preprocess(blankIsMissing, z.coerce.number().gt(0).max(100).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM)),
-  paymentMethod: z.preprocess(blankIsMissing, z.string().min(1).max(40).default(CASH_USD)),
-  paymentFormId: z.preprocess(
-    blankIsMissing,
-    z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  lat: z.preprocess(blankIsAbsent, queryLatitude),
+  lng: z.preprocess(blankIsAbsent, queryLongitude),
+  radiusKm: z.preprocess(
+    blankIsAbsent,
+    queryNumber(0, 100, { exclusiveMin: true }).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM),
   ),
+  paymentMethod: z.preprocess(blankIsAbsent, z.string().min(1).max(40).default(CASH_USD)),
+  paymentFormId: z.preprocess(blankIsAbsent, idParam.optional()),
 });
 
 const ReserveBody = z.object({
@@ -121,7 +128,10 @@ export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       body: ListBody,
       responses: { 201: { description: 'The listing', schema: z.object({ listing: SurplusListing }) } },
-      errors: [403, { status: 409, description: 'Conflict: the driver has an active order' }],
+      errors: {
+        403: ['Forbidden'],
+        409: { ids: ['Conflict'], description: 'Conflict: the driver has an active order' },
+      },
     },
     async ({ body, actor, req, res }) => {
       const { listingId, position } = await listSurplus(
@@ -154,7 +164,7 @@ export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: driver,
       responses: { 200: { description: 'The listings', schema: z.object({ listings: z.array(SurplusListing) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ actor }) => ({
       listings: (await activeListingsOfDriver(ctx.db, actor.driverId ?? -1, ctx.clock.now())).map(surplusView),
@@ -216,7 +226,7 @@ export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       params: SurplusParams,
       responses: CancelAnswer,
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     cancel,
   );
@@ -231,7 +241,7 @@ export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       params: SurplusParams,
       responses: CancelAnswer,
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     cancel,
   );
@@ -253,7 +263,12 @@ export const surplusRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ order: ClientOrder }),
         },
       },
-      errors: [403, 404, 409],
+      errors: {
+        403: ['Forbidden'],
+        404: ['NotFound'],
+        409: ['ActiveOrderExists', 'Conflict'],
+        422: ['ExchangeRateUnavailable'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { orderId, position } = await reserveSurplus(

@@ -3,7 +3,8 @@ import { LEDGER_TYPES } from '../../domain/wallet/events.js';
 import type { Db } from '../../infra/db/database.js';
 import { ledgerPage } from '../../projections/wallet/walletQueries.js';
 import { decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
-import { isoDate, limit } from '../orders/schemas.js';
+import { limit } from '../orders/schemas.js';
+import { isoDate } from '../schemas.js';
 import { LedgerEntryView, toLedgerEntryView } from './views.js';
 
 /** The ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */

@@ -6,6 +6,7 @@ import {
   notFound,
   unprocessable,
   validationError,
+  type ErrorId,
 } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
@@ -482,7 +483,7 @@ export const reportFormPayment = async (
 };
 
 /** The payment an admin reviews: 404 when unknown, 422 `refusal` when it is cash or no longer reviewable. */
-const paymentUnderReview = async (ctx: PaymentDeps, paymentId: number, refusal: string): Promise<Payment> => {
+const paymentUnderReview = async (ctx: PaymentDeps, paymentId: number, refusal: ErrorId): Promise<Payment> => {
   const p = await loadPayment(ctx, paymentId);
   if (!p) throw notFound('NotFound', 'Payment not found.');
   if (!isActionable(p))

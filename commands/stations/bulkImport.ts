@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { DomainError, unprocessable } from '../../domain/errors.js';
+import { DomainError, unprocessable, type ErrorId } from '../../domain/errors.js';
 import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import { DEFAULT_CITY, upsertStation, type StationFields } from './stationCommands.js';
@@ -81,7 +81,7 @@ export interface ImportReport {
   skipped_rows: { line: number; reason: string }[];
 }
 
-const fileError = (code: string, message: string, details?: Record<string, unknown>) =>
+const fileError = (code: ErrorId, message: string, details?: Record<string, unknown>) =>
   unprocessable(code, message, details);
 
 /**

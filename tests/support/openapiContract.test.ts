@@ -25,7 +25,7 @@ const documentOf = () => {
           schema: z.object({ thing: z.object({ id: z.number().int(), name: z.string() }) }),
         },
       },
-      errors: [{ status: 404, description: 'ThingNotFound' }, 429],
+      errors: { 404: { ids: ['NotFound'], description: 'No such thing' }, 429: ['Cooldown'] },
     },
     noop,
   );
@@ -50,7 +50,7 @@ const documentOf = () => {
       summary: 'CSV',
       auth: false,
       responses: { 200: { description: 'CSV', schema: FileBody, mediaType: 'text/csv' } },
-      errors: [{ status: 503, description: 'ExportsPaused' }],
+      errors: { 503: { ids: ['ServiceUnavailable'], description: 'Exports paused' } },
     },
     noop,
   );
@@ -80,10 +80,10 @@ describe('defineRoute in the OpenAPI document', () => {
         content: { 'application/json': { schema: envelope('ServiceUnavailable') } },
       });
       expect(Object.keys(doc.paths['/things/{thingId}'].delete.responses)).toEqual(['204', '413', '422', '503']);
-      expect(doc.paths['/things/export'].get.responses['503'].description).toBe('ExportsPaused');
+      expect(doc.paths['/things/export'].get.responses['503'].description).toBe('Exports paused');
       expect(get.responses['404']).toMatchObject({
-        description: 'ThingNotFound',
-        content: { 'application/json': { schema: envelope('ThingNotFound') } },
+        description: 'No such thing',
+        content: { 'application/json': { schema: envelope('NotFound') } },
       });
       expect(doc.paths['/things/{thingId}'].delete.responses['204']).toEqual({ description: 'Gone' });
       expect(Object.keys(doc.paths['/things/export'].get.responses['200'].content)).toEqual(['text/csv']);
@@ -91,7 +91,7 @@ describe('defineRoute in the OpenAPI document', () => {
     },
   );
 
-  it('refuses an error status among the success responses, and a missing body schema outside 204', () => {
+  it('refuses an error status among the success responses, a missing body schema outside 204, an error status without identifiers', () => {
     const registry = createOpenApiRegistry();
     const router = express.Router();
     expect(() =>
@@ -118,6 +118,20 @@ describe('defineRoute in the OpenAPI document', () => {
         () => undefined,
       ),
     ).toThrow(/only a 204/);
+    expect(() =>
+      defineRoute(
+        router,
+        registry,
+        {
+          method: 'get',
+          path: '/z',
+          summary: 'z',
+          responses: { 200: { description: 'z', schema: z.object({}) } },
+          errors: { 409: [] },
+        },
+        () => undefined,
+      ),
+    ).toThrow(/error status 409 declares no identifier/);
   });
 
   it('refuses a tag that api/openapi.ts TAGS does not describe (redocly would report it)', () => {
@@ -150,7 +164,7 @@ describe('the response contract check of the test client', () => {
 
   it('accepts documented statuses with matching bodies', () => {
     expect(() => check('GET', '/things/7', 200, { thing: { id: 7, name: 'a' } })).not.toThrow();
-    expect(() => check('GET', '/things/7', 404, { error: 'ThingNotFound', message: 'no' })).not.toThrow();
+    expect(() => check('GET', '/things/7', 404, { error: 'NotFound', message: 'no' })).not.toThrow();
     expect(() => check('DELETE', '/things/7', 204, undefined, {})).not.toThrow();
     expect(() =>
       check('GET', '/things/export', 200, 'a,b\n', { 'content-type': 'text/csv; charset=utf-8' }),
@@ -172,6 +186,13 @@ describe('the response contract check of the test client', () => {
     expect(() => check('GET', '/things/export', 200, 'x', { 'content-type': 'text/plain' })).toThrow(
       /content type "text\/plain" is not documented/,
     );
+  });
+
+  it('fails an error identifier the route does not declare at that status', () => {
+    expect(() => check('GET', '/things/7', 404, { error: 'OrderNotFound', message: 'no' })).toThrow(
+      /GET \/things\/\{thingId\} 404:\n\s+\/error must be equal to one of the allowed values/,
+    );
+    expect(() => check('GET', '/things/7', 401, { error: 'Forbidden', message: 'no' })).toThrow(/allowed values/);
   });
 
   it('requires Retry-After on every 429 and 503', () => {

@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -75,18 +74,6 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
         return fail('no documented operation matches this method and path');
       }
       const op = route.operations[m];
-      // RECORD_ERROR_CODES=<file>: every error identifier an operation answered, one line each
-      // (operationId status identifier), to keep api/errorCodes.ts complete.
-      if (
-        process.env.RECORD_ERROR_CODES &&
-        status >= 400 &&
-        typeof (body as { error?: unknown } | undefined)?.error === 'string'
-      ) {
-        appendFileSync(
-          process.env.RECORD_ERROR_CODES,
-          `${op.operationId} ${status} ${(body as { error: string }).error}\n`,
-        );
-      }
       const declared = op.responses[String(status)];
       if (!declared)
         return fail(

@@ -7,10 +7,11 @@ import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { pageOf } from '../../openapi.js';
 import { AdminSchema, adminView } from './views.js';
+import { emailAddress } from '../../schemas.js';
 
 const CityIds = z.array(z.number().int().positive()).max(200);
 const CreateBody = z.object({
-  email: z.string().trim().max(191).email(),
+  email: emailAddress(191),
   name: z.string().trim().min(2).max(80),
   superAdmin: z.boolean().default(false),
   allCities: z.boolean().optional(),
@@ -18,7 +19,7 @@ const CreateBody = z.object({
 });
 const PatchBody = z
   .object({
-    email: z.string().trim().max(191).email(),
+    email: emailAddress(191),
     name: z.string().trim().min(2).max(80),
     superAdmin: z.boolean(),
     allCities: z.boolean(),
@@ -45,7 +46,7 @@ export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       body: CreateBody,
       responses: { 201: { description: 'Created', schema: z.object({ admin: AdminSchema }) } },
-      errors: [403, 409],
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ body, res }) => {
       const a = await accounts.create(body);
@@ -65,7 +66,7 @@ export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       query: PageQuery,
       responses: { 200: { description: 'One page', schema: pageOf(AdminSchema) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const { items, total } = await accounts.list(query.limit, query.page);
@@ -93,7 +94,7 @@ export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {
       params: IdParams,
       body: PatchBody,
       responses: { 200: { description: 'The admin', schema: z.object({ admin: AdminSchema }) } },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor }) => ({ admin: adminView(await accounts.update(actor.id, params.id, body)) }),
   );

@@ -111,7 +111,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
           mediaType: NDJSON,
         },
       },
-      errors: [401, 403, { status: 404, description: 'StreamNotFound' }],
+      errors: { 404: ['StreamNotFound'] },
     },
     async ({ params, res }) => {
       const lines = await exportOf(params.stream);
@@ -139,7 +139,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       responses: {
         200: { description: 'The chain status, computed as audit:verify computes it', schema: ChainStatus },
       },
-      errors: [401, 403, { status: 404, description: 'StreamNotFound' }],
+      errors: { 404: ['StreamNotFound'] },
     },
     async ({ params, query }) => {
       const lines = await exportOf(params.stream);
@@ -178,7 +178,6 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards,
       responses: { 201: { description: 'The anchor recorded', schema: AnchorSummary } },
-      errors: [401, 403],
     },
     async ({ actor, res }) => {
       const anchor = await takeAnchorOnDemand(ctx, actor.id);
@@ -198,7 +197,6 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       guards,
       query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(30) }),
       responses: { 200: { description: 'Anchors', schema: z.object({ anchors: z.array(AnchorSummary) }) } },
-      errors: [401, 403],
     },
     async ({ query }) => ({
       anchors: (await readAnchorEvents(ctx.pool, { limit: query.limit })).map((e) => summaryOf(e.data as AnchorData)),
@@ -223,7 +221,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
           }),
         },
       },
-      errors: [401, 403, { status: 404, description: 'AnchorNotFound' }],
+      errors: { 404: ['AnchorNotFound'] },
     },
     async ({ params }) => {
       const [found] = await readAnchorEvents(ctx.pool, { anchorId: params.anchorId, limit: 1 });

@@ -10,8 +10,9 @@ import { unauthorized } from '../../../domain/errors.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { AdminSchema, adminView } from '../admins/views.js';
+import { emailAddress } from '../../schemas.js';
 
-const Email = z.string().trim().max(191).email();
+const Email = emailAddress(191);
 const Password = z.string().min(8).max(128);
 const LoginBody = z.object({ email: Email, password: z.string().min(1).max(128) });
 const ConfirmAccountBody = z.object({ token: z.string().min(1).max(200), password: Password });
@@ -54,13 +55,13 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       auth: false,
       body: LoginBody,
       responses: { 200: { description: 'Token', schema: TokenResponse.extend({ user: AdminSchema }) } },
-      errors: [
-        { status: 401, description: 'Unauthorized: wrong credentials' },
-        {
-          status: 429,
+      errors: {
+        401: { ids: ['Unauthorized'], description: 'Unauthorized: wrong credentials' },
+        429: {
+          ids: ['Cooldown'],
           description: 'Cooldown: too many failed logins from this address or for this account (Retry-After)',
         },
-      ],
+      },
     },
     async ({ body, req }) => {
       const a: AdminRow = await limits.login(body.email, req.ip, () => accounts.login(body.email, body.password));
@@ -78,7 +79,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['admin-auth'],
       guards: admin,
       responses: { 204: { description: 'Logged out', schema: null } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ req }) => {
       await invalidateJwt(ctx.db, ctx.config, req.adminJwtClaims!, graceEnd(), 'logout');
@@ -96,7 +97,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       tags: ['admin-auth'],
       guards: admin,
       responses: { 200: { description: 'Token; also in the Authorization response header', schema: TokenResponse } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ req, res, actor }) => {
       const claims = req.adminJwtClaims!;
@@ -139,12 +140,12 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       auth: false,
       params: ResetParams,
       responses: { 204: { description: 'Accepted', schema: null } },
-      errors: [
-        {
-          status: 429,
+      errors: {
+        429: {
+          ids: ['Cooldown'],
           description: 'Cooldown: too many reset requests from this address or for this account (Retry-After)',
         },
-      ],
+      },
     },
     async ({ params, req }) => {
       await limits.passwordReset(params.email, req.ip);

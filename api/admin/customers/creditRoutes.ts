@@ -8,7 +8,8 @@ import type { ApiContext } from '../../apiContext.js';
 import { creditTransactionsOf, transactionsOfEvent } from '../../../projections/credit/creditViews.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { CreditTransaction, toCreditTransaction } from '../../credit/routes.js';
-import { CustomerParams, limit, usdAmount } from '../../orders/schemas.js';
+import { CustomerParams, limit } from '../../orders/schemas.js';
+import { usdAmount } from '../../schemas.js';
 import { visibleCustomerOf } from './routes.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { defineRoute } from '../../route.js';
@@ -18,7 +19,7 @@ import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js
 const AdjustBody = z.object({
   type: z.enum(['credit', 'debit']),
   scope: z.enum(CREDIT_BUCKETS).default('ANY'),
-  amount: z.number().min(0.01, 'must be at least 0.01').pipe(usdAmount(1_000_000)),
+  amount: usdAmount(1_000_000),
   reason: z.string().trim().min(10).max(500),
 });
 
@@ -60,7 +61,7 @@ export const adminCustomerCreditRoutes = (ctx: ApiContext, router: Router): void
       guards: admin,
       body: AdjustBody,
       responses: { 200: { description: 'The transaction', schema: z.object({ transaction: CreditTransaction }) } },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['CustomerNotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor, req }) => {
       const clientId = await customerId(actor, params.customerId);
@@ -106,7 +107,7 @@ export const adminCustomerCreditRoutes = (ctx: ApiContext, router: Router): void
       guards: admin,
       query: HistoryQuery,
       responses: { 200: { description: 'One page', schema: pageSchema(CreditTransaction) } },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['CustomerNotFound'] },
     },
     async ({ params, query, actor }) => {
       const clientId = await customerId(actor, params.customerId);

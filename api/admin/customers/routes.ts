@@ -22,7 +22,7 @@ import { requireRole, type Actor } from '../../auth.js';
 import { CreditSummary, toCreditSummary } from '../../credit/routes.js';
 import { CustomerParams, idFrom, limit, page } from '../../orders/schemas.js';
 import { orNull, PageMeta, pageOf } from '../../openapi.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, type ErrorAnswers } from '../../route.js';
 import { cityScopeOf } from '../cityScope.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -43,7 +43,8 @@ const DetailQuery = z.object({ limit: limit(10), page });
 const idNumber = z
   .string()
   .transform((s) => s.replace(/[\s.-]/g, '').toUpperCase())
-  .refine((s) => /^[VEJGP]?\d{6,10}$/.test(s), 'must be an optional V, E, J, G or P followed by 6 to 10 digits');
+  .refine((s) => /^[VEJGP]?\d{6,10}$/.test(s), 'must be an optional V, E, J, G or P followed by 6 to 10 digits')
+  .openapi({ pattern: '^[\\s.-]*([VEJGPvejgp][\\s.-]*)?(\\d[\\s.-]*){6,10}$' });
 
 /** Venezuelan mobile (0412, 0414, 0416, 0422, 0424, 0426), local or +58; stored as +58 and 10 digits. */
 const mobile = z
@@ -133,7 +134,7 @@ const BankAccount = z
     updated_at: z.string(),
   })
   .openapi('CustomerBankAccount');
-const ERRORS = [403, { status: 404, description: 'CustomerNotFound' }];
+const ERRORS: ErrorAnswers = { 403: ['Forbidden'], 404: ['CustomerNotFound'] };
 
 const customerNotFound = () => notFound('CustomerNotFound', 'Customer not found.');
 
@@ -172,7 +173,7 @@ export const adminCustomerRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: ListQuery,
       responses: { 200: { description: 'One page', schema: pageOf(Customer) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const { rows, total } = await listCustomers(ctx.db, await customerScopeOf(ctx, actor), {

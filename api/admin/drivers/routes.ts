@@ -64,7 +64,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: ListQuery,
       responses: { 200: { description: 'One page', schema: pageOf(DriverView) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const scope = await cityScopeOf(ctx, actor);
@@ -109,7 +109,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ driver: DriverView, documents: z.array(DriverDocumentView) }),
         },
       },
-      errors: [403, 404],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ params, actor }) => {
       const d = await scopedDriver(actor, params.driverId);
@@ -140,7 +140,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
         params: DriverParams,
         ...(withReason ? { body: ReasonBody } : {}),
         responses: { 200: { description: 'The driver', schema: z.object({ driver: DriverView }) } },
-        errors: [403, { status: 404, description: 'DriverNotFound' }, { status: 409, description: 'WrongStatus' }],
+        errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['WrongStatus'] },
       },
       async ({ params, actor, body, req }) => {
         await scopedDriver(actor, params.driverId);

@@ -27,7 +27,7 @@ export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
           schema: z.object({ order_id: z.number(), events: z.array(HistoryItem) }),
         },
       },
-      errors: [401, 403, 404],
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'] },
     },
     async ({ params, actor }) => {
       const orderId = orderIdFrom(params);

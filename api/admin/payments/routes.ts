@@ -63,7 +63,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: QueueQuery,
       responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const { items, total } = await reviewQueue(ctx.db, query);
@@ -105,7 +105,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'], 422: ['PaymentApprovalFailed'] },
     },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
@@ -154,7 +154,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'], 422: ['PaymentRejectionFailed'] },
     },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);

@@ -17,23 +17,14 @@ import {
 } from '../../../projections/promotions/promotionQueries.js';
 import type { PromotionRow } from '../../../projections/promotions/promotionViews.js';
 import { requireRole } from '../../auth.js';
-import { idFrom, limit, usdAmount } from '../../orders/schemas.js';
+import { idFrom, limit } from '../../orders/schemas.js';
+import { dayOrInstant, usdAmount } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { readBack } from '../../readBack.js';
 import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js';
 
-const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-
 /** A date (midnight UTC) or an ISO 8601 date-time with its offset. */
-const instant = z
-  .string()
-  .regex(DATE_OR_DATETIME, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time')
-  .refine((s) => {
-    const [y, m, d] = s.slice(0, 10).split('-').map(Number);
-    const day = new Date(Date.UTC(y, m - 1, d));
-    return day.getUTCMonth() === m - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(s));
-  }, 'must be a real date')
-  .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s));
+const instant = dayOrInstant.transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s));
 
 /**
  * The read model's integer columns bound ids and counts: a bigger one would be accepted into a campaign's
@@ -48,7 +39,7 @@ const fields = {
   credit_scope: z.enum(CREDIT_BUCKETS).nullable(),
   milestone_orders: z.number().int().min(1).max(1000),
   milestone_basis: z.enum(MILESTONE_BASES),
-  amount_usd: z.number().min(0.01, 'must be at least 0.01').pipe(usdAmount(10_000)),
+  amount_usd: usdAmount(10_000),
   city_id: z.number().int().positive().max(INTEGER_MAX).nullable(),
   starts_at: instant.nullable(),
   ends_at: instant.nullable(),
@@ -56,18 +47,25 @@ const fields = {
   active: z.boolean(),
 };
 
-const CreateBody = z.object({
-  ...fields,
-  description: fields.description.default(null),
-  // Required for CLIENT, prohibited for DRIVER: checked with the audience (combinationErrors).
-  credit_scope: fields.credit_scope.default(null),
-  milestone_basis: fields.milestone_basis.default('LIFETIME'),
-  city_id: fields.city_id.default(null),
-  starts_at: fields.starts_at.default(null),
-  ends_at: fields.ends_at.default(null),
-  max_grants: fields.max_grants.default(null),
-  active: fields.active.default(true),
-});
+const CreateBody = z
+  .object({
+    ...fields,
+    description: fields.description.default(null),
+    // Required for CLIENT, prohibited for DRIVER: checked with the audience (combinationErrors), and
+    // documented below (if/then).
+    credit_scope: fields.credit_scope.default(null),
+    milestone_basis: fields.milestone_basis.default('LIFETIME'),
+    city_id: fields.city_id.default(null),
+    starts_at: fields.starts_at.default(null),
+    ends_at: fields.ends_at.default(null),
+    max_grants: fields.max_grants.default(null),
+    active: fields.active.default(true),
+  })
+  .openapi({
+    if: { properties: { audience: { const: 'CLIENT' } }, required: ['audience'] },
+    then: { required: ['credit_scope'], properties: { credit_scope: { type: 'string', enum: [...CREDIT_BUCKETS] } } },
+    else: { properties: { credit_scope: { type: 'null' } } },
+  } as never);
 
 const UpdateBody = z.object(fields).partial();
 
@@ -134,7 +132,7 @@ const Grant = z.object({
   amount_usd: z.number(),
   created_at: z.string(),
 });
-const NOT_FOUND = { status: 404, description: 'PromotionNotFound' };
+const NOT_FOUND = ['PromotionNotFound'] as const;
 
 const toGrant = (g: GrantWithUser): z.infer<typeof Grant> => ({
   id: g.id,
@@ -183,7 +181,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       query: ListQuery,
       responses: { 200: { description: 'Newest first', schema: z.object({ items: z.array(Promotion) }) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const rows = await listPromotions(ctx.db, {
@@ -208,7 +206,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       body: CreateBody,
       responses: { 201: { description: 'Created', schema: PromotionAnswer } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ body, res, actor, req }) => {
       // The create body's defaults fill every term.
@@ -234,7 +232,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       params: PromotionParams,
       responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
-      errors: [403, NOT_FOUND],
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND },
     },
     async ({ params }) => {
       const row = await promotionById(ctx.db, promotionId(params.promotionId));
@@ -255,7 +253,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       params: PromotionParams,
       body: UpdateBody,
       responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
-      errors: [403, NOT_FOUND, 409],
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['PromotionAlreadyGranted'] },
     },
     async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
@@ -277,7 +275,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       params: PromotionParams,
       responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } },
-      errors: [403, NOT_FOUND, 409],
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['PromotionHasGrants'] },
     },
     async ({ params, actor, req }) => {
       await ctx.settle(await deletePromotion(ctx, promotionId(params.promotionId), metadataOf(actor, req.id)));
@@ -297,7 +295,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       params: PromotionParams,
       query: GrantsQuery,
       responses: { 200: { description: 'One page', schema: pageSchema(Grant) } },
-      errors: [403, NOT_FOUND],
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND },
     },
     async ({ params, query }) => {
       const id = promotionId(params.promotionId);

@@ -1,19 +1,14 @@
 import { fromZonedTime } from 'date-fns-tz';
 import { z } from 'zod';
 import { validationError } from '../../../domain/errors.js';
+import { isoDate } from '../../schemas.js';
 
 /** Query pieces every report shares, and the date window they resolve to. */
 
 const DAY_MS = 86_400_000;
 
-const isCalendarDate = (s: string) => {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-};
-
-export const dateParam = z.string().refine(isCalendarDate, 'must be a calendar date (YYYY-MM-DD)');
 export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export { idParam } from '../../schemas.js';
 /** Optional: each report knows its default order (desc, or its own when no sort key is given). */
 export const direction = z.enum(['asc', 'desc']).optional();
 export { page } from '../../orders/schemas.js';
@@ -22,7 +17,7 @@ export const limitParam = (max: number, def: number) => z.coerce.number().int().
 /** The `sort` parameter: one of the report's keys, or absent for the report's default order. */
 export const sortParam = <K extends string>(keys: readonly [K, ...K[]]) => z.enum(keys).optional();
 
-export const dateFilters = { date_from: dateParam.optional(), date_to: dateParam.optional() };
+export const dateFilters = { date_from: isoDate.optional(), date_to: isoDate.optional() };
 
 export const addDays = (day: string, n: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);

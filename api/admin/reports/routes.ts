@@ -72,7 +72,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         guards,
         query: r.query,
         responses: { 200: { description: 'The report page', schema: r.response } },
-        errors: [401, 403, 422],
+        errors: { 403: ['Forbidden'] },
       },
       async ({ query, actor }) => r.list(await contextOf(ctx, actor), query),
     );
@@ -94,7 +94,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
             mediaType: ['text/csv', XLSX_MEDIA_TYPE],
           },
         },
-        errors: [401, 403, 422],
+        errors: { 403: ['Forbidden'] },
       },
       async ({ query, actor, res }) => {
         const { format, ...filters } = query as { format: 'csv' | 'xlsx' } & Record<string, unknown>;

@@ -28,7 +28,10 @@ const ConfigPatch = z
     payout_enabled: z.boolean(),
     payout_time: z.string().regex(HOUR_MINUTE, 'must be a 24-hour time H:i (e.g. 19:00)'),
     min_balance: z.number().min(0.5, 'must be at least 0.5').max(1_000_000),
-    active_days: z.array(z.boolean()).length(7, 'must hold exactly 7 booleans (Sunday first)'),
+    active_days: z
+      .array(z.boolean())
+      .length(7, 'must hold exactly 7 booleans (Sunday first)')
+      .openapi({ minItems: 7, maxItems: 7 }),
     iva_prc: z.number().min(0).max(100),
     timezone: z.string().max(64).refine(isTimezone, 'must be a UTC offset (+-HH:MM) or an IANA time zone'),
   })
@@ -90,7 +93,7 @@ export const settlementConfigRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards: superAdmin,
       responses: { 200: { description: 'The configuration', schema: z.object({ config: ConfigView }) } },
-      errors: [401, 403],
+      errors: { 403: ['Forbidden'] },
     },
     async () => ({ config: toConfigView(await loadSettlementConfig(ctx)) }),
   );
@@ -111,7 +114,7 @@ export const settlementConfigRoutes = (ctx: ApiContext, router: Router) => {
           schema: z.object({ config: ConfigView, audit_entry: AuditEntry.nullable() }),
         },
       },
-      errors: [401, 403, 422],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ body, actor, req }) => {
       const patch: Partial<SettlementConfig> = {

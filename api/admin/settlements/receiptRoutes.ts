@@ -20,7 +20,8 @@ import {
 } from '../../../projections/settlement/receiptQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
-import { idFrom, isoDate, limit, page } from '../../orders/schemas.js';
+import { idFrom, limit, page } from '../../orders/schemas.js';
+import { idParam, isoDate, isoDateTime } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
@@ -41,7 +42,7 @@ const meta = (total: number, perPage: number, current: number) => ({
 const ReceiptsQuery = z
   .object({
     status: z.enum(RECEIPT_STATUSES).optional(),
-    driver_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    driver_id: idParam.optional(),
     fiscal_period: z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
@@ -64,12 +65,7 @@ const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), lim
  */
 const ReceiptParams = z.object({ id: PathId });
 const DetailQuery = z.object({
-  as_of: z
-    .string()
-    .max(40)
-    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time')
-    .transform((s) => new Date(s))
-    .optional(),
+  as_of: isoDateTime.transform((s) => new Date(s)).optional(),
 });
 const MarkExternalBody = z.object({
   reason: z.string().trim().min(1).max(500),
@@ -155,7 +151,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       responses: {
         200: { description: 'A page of receipts', schema: z.object({ items: z.array(ReceiptListItem), meta: Meta }) },
       },
-      errors: [401, 403, 422],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const config = await loadSettlementConfig(ctx);
@@ -189,7 +185,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       responses: {
         200: { description: 'A page of failed receipts', schema: z.object({ items: z.array(TrayItem), meta: Meta }) },
       },
-      errors: [401, 403, 422],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const { rows, total } = await receiptsPage(ctx.db, { status: 'FAILED', failureKind: query.failure_kind }, query);
@@ -209,7 +205,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       params: ReceiptParams,
       query: DetailQuery,
       responses: { 200: { description: 'The receipt', schema: z.object({ receipt: ReceiptDetail }) } },
-      errors: [401, 403, 404, 422],
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'] },
     },
     async ({ params, query }) => {
       const s = query.as_of
@@ -236,7 +232,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: z.object({ receipt_id: z.number().int(), events: z.array(HistoryItem) }),
         },
       },
-      errors: [401, 403, 404],
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'] },
     },
     async ({ params }) => {
       const recordId = idFrom(params.id, receiptNotFound);
@@ -266,7 +262,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           }),
         },
       },
-      errors: [401, 403, 404, 409],
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['ReceiptNotFailed', 'RetryUnsafeDeadline'] },
     },
     async ({ params, actor, req }) => {
       const { state, position } = await retryReceipt(
@@ -301,7 +297,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: ActionAnswer,
         },
       },
-      errors: [401, 403, 404, 409, 422],
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor, req }) => {
       const { state, position } = await markExternal(
@@ -333,7 +329,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: ActionAnswer,
         },
       },
-      errors: [401, 403, 404, 409, 422],
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['ReceiptNotFailed'] },
     },
     async ({ params, body, actor, req }) => {
       const { state, position } = await annulReceipt(
@@ -372,7 +368,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           }),
         },
       },
-      errors: [401, 403, 422],
+      errors: { 403: ['Forbidden'], 422: ['ExchangeRateUnavailable'] },
     },
     async ({ body, actor, req }) => {
       const ranAt = ctx.clock.now().toISOString();

@@ -59,7 +59,7 @@ const fileBytes = async (req: Request): Promise<Uint8Array> => {
 
 const TemplateQuery = z.object({
   con_ejemplos: z
-    .preprocess((v) => (v === '' || v === undefined ? 'false' : v), z.enum(['true', 'false', '1', '0']))
+    .preprocess((v) => (v === undefined ? 'false' : v), z.enum(['true', 'false', '1', '0']))
     .transform((v) => v === 'true' || v === '1'),
 });
 
@@ -80,7 +80,7 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: TemplateQuery,
       responses: { 200: { description: 'plantilla_estaciones.csv', schema: FileBody, mediaType: 'text/csv' } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     ({ query, res }) => {
       res
@@ -115,10 +115,13 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ job_id: z.number().int(), status: z.literal('PENDING'), total_rows: z.number().int() }),
         },
       },
-      errors: [
-        403,
-        { status: 422, description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows' },
-      ],
+      errors: {
+        403: ['Forbidden'],
+        422: {
+          ids: ['EmptyFile', 'InvalidEncoding', 'MissingHeaders', 'TooManyRows'],
+          description: 'ValidationError (file), InvalidEncoding, EmptyFile, MissingHeaders, TooManyRows',
+        },
+      },
     },
     async ({ req, res, actor }) => {
       const bytes = await fileBytes(req);
@@ -143,10 +146,7 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       params: JobParams,
       responses: { 200: { description: 'The job', schema: ImportJobSchema } },
-      errors: [
-        { status: 403, description: 'Forbidden' },
-        { status: 404, description: 'ImportJobNotFound' },
-      ],
+      errors: { 403: { ids: ['Forbidden'], description: 'Forbidden' }, 404: ['ImportJobNotFound'] },
     },
     async ({ params, actor }) => {
       const job = await findImportJob(ctx.db, params.jobId);

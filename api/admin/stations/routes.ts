@@ -40,6 +40,7 @@ import {
   summaryView,
   TIPOS,
 } from './views.js';
+import { blankIsAbsent, dayOrInstant } from '../../schemas.js';
 
 /** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
@@ -95,18 +96,15 @@ const ListQuery = z.object({
 const StatusBody = z.object({ estado: z.enum(ESTADOS) });
 
 /** A day (YYYY-MM-DD, UTC) or an instant (ISO 8601 with offset). */
-const dayOrInstant = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
-);
+const dayOrInstantParam = z.preprocess(blankIsAbsent, dayOrInstant.optional());
 const ReportsQuery = z
   .object({
     color: z.preprocess(
       (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
       z.enum(COLORES).optional(),
     ),
-    from: dayOrInstant,
-    to: dayOrInstant,
+    from: dayOrInstantParam,
+    to: dayOrInstantParam,
     limit: limitParam(25),
     cursor: CursorParam,
   })
@@ -164,7 +162,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       query: ListQuery,
       responses: { 200: { description: 'A page of stations', schema: pageSchema(AdminStationListItemSchema) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query }) => {
       const after = afterTimeId(query.cursor);
@@ -190,7 +188,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       body: CreateBody,
       responses: { 201: { description: 'Created', schema: z.object({ station: AdminStationSchema }) } },
-      errors: [403, { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' }],
+      errors: { 403: ['Forbidden'], 422: ['CoordsOutOfRange', 'DuplicateStation'] },
     },
     async ({ body, res }) => {
       const station = await createStation(
@@ -235,7 +233,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: [403, { status: 404, description: 'StationNotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'] },
     },
     async ({ params }) => {
       const s = await stationOr404(params.stationId);
@@ -262,11 +260,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       responses: {
         200: { description: 'Updated', schema: z.object({ station: AdminStationSchema }) },
       },
-      errors: [
-        403,
-        { status: 404, description: 'StationNotFound' },
-        { status: 422, description: 'ValidationError, CoordsOutOfRange, DuplicateStation' },
-      ],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'], 422: ['CoordsOutOfRange', 'DuplicateStation'] },
     },
     async ({ params, body }) => ({
       station: adminStationView(await updateStation(ctx.db, params.stationId, patchOf(body), ctx.clock.now())),
@@ -290,7 +284,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ id: z.number().int(), estado: z.enum(ESTADOS), updated_at: z.string() }),
         },
       },
-      errors: [403, { status: 404, description: 'StationNotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'] },
     },
     async ({ params, body }) => {
       const s = await setStationActive(ctx.db, params.stationId, body.estado === 'ACTIVA', ctx.clock.now());
@@ -309,7 +303,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } },
-      errors: [403, { status: 404, description: 'StationNotFound' }, { status: 422, description: 'HasRecentReports' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'], 422: ['HasRecentReports'] },
     },
     async ({ params }) => {
       await deleteStation(ctx.db, params.stationId, ctx.clock.now());
@@ -329,7 +323,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       params: StationParams,
       query: ReportsQuery,
       responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } },
-      errors: [403, { status: 404, description: 'StationNotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'] },
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
@@ -358,7 +352,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       params: StationParams,
       query: CommentsQuery,
       responses: { 200: { description: 'A page of comments', schema: pageSchema(AdminCommentSchema) } },
-      errors: [403, { status: 404, description: 'StationNotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['StationNotFound'] },
     },
     async ({ params, query }) => {
       const after = afterTimeId(query.cursor);
@@ -382,7 +376,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       params: CommentParams,
       responses: { 200: { description: 'Removed', schema: z.object({ ok: z.literal(true) }) } },
-      errors: [403, { status: 404, description: 'StationNotFound, CommentNotFound' }],
+      errors: { 403: ['Forbidden'], 404: ['CommentNotFound', 'StationNotFound'] },
     },
     async ({ params, actor }) => {
       await moderateComment(ctx.db, actor, params.stationId, params.commentId, ctx.clock.now());

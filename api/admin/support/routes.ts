@@ -21,7 +21,7 @@ import {
 } from '../../chat/schemas.js';
 import { afterTimeId, CursorParam, encodeCursor, pageSchema } from '../../cursor.js';
 import { limit } from '../../orders/schemas.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, type ErrorAnswers } from '../../route.js';
 import { supportInbox } from './supportInbox.js';
 
 const InboxQuery = z.object({
@@ -61,12 +61,12 @@ const RoomReadSchema = z.object({
 
 const StatusBody = z.object({ status: SupportStatusSchema });
 
-const ERRORS = [
-  { status: 400, description: 'SupportError: the order is not active' },
-  { status: 403, description: 'SupportError: claimed by another admin' },
-  { status: 404, description: 'SupportError: unknown room, or not a support room' },
-  { status: 409, description: 'SupportError: lost the claim race' },
-];
+const ERRORS = {
+  400: { ids: ['SupportError'], description: 'SupportError: the order is not active' },
+  403: { ids: ['SupportError'], description: 'SupportError: claimed by another admin' },
+  404: { ids: ['SupportError'], description: 'SupportError: unknown room, or not a support room' },
+  409: { ids: ['SupportError'], description: 'SupportError: lost the claim race' },
+} satisfies ErrorAnswers;
 
 /** The support inbox, global (no city scoping). */
 export const supportRoutes = (ctx: ApiContext, router: Router): void => {
@@ -84,7 +84,7 @@ export const supportRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       query: InboxQuery,
       responses: { 200: { description: 'A page of support rooms', schema: pageSchema(InboxItemSchema) } },
-      errors: [403],
+      errors: { 403: ['Forbidden'] },
     },
     async ({ query, actor }) => {
       const page = await supportInbox(ctx.db, {
@@ -162,7 +162,7 @@ export const supportRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ message: MessageSchema, channel: z.string(), status: SupportStatusSchema }),
         },
       },
-      errors: [...ERRORS, { status: 422, description: 'ValidationError' }],
+      errors: ERRORS,
     },
     async ({ params, body, actor, res }) => {
       const sent = await sendSupportMessage(ctx, actor, roomIdFrom(params, 'SupportError'), body.content);
@@ -184,11 +184,11 @@ export const supportRoutes = (ctx: ApiContext, router: Router): void => {
       responses: {
         200: { description: 'Back in the pool', schema: StatusBody },
       },
-      errors: [
-        { status: 403, description: 'SupportError: not the assigned admin' },
-        { status: 404, description: 'SupportError: unknown room' },
-        { status: 409, description: 'SupportError: the room is not claimed' },
-      ],
+      errors: {
+        403: { ids: ['SupportError'], description: 'SupportError: not the assigned admin' },
+        404: { ids: ['SupportError'], description: 'SupportError: unknown room' },
+        409: { ids: ['SupportError'], description: 'SupportError: the room is not claimed' },
+      },
     },
     async ({ params, actor }) => releaseRoom(ctx, actor, roomIdFrom(params, 'SupportError')),
   );
@@ -204,7 +204,7 @@ export const supportRoutes = (ctx: ApiContext, router: Router): void => {
       guards,
       params: RoomParams,
       responses: { 200: { description: 'When it was read', schema: ReadMarkerSchema } },
-      errors: [ERRORS[1], ERRORS[2]],
+      errors: { 403: ERRORS[403], 404: ERRORS[404] },
     },
     async ({ params, actor }) => markSupportRoomRead(ctx, actor, roomIdFrom(params, 'SupportError')),
   );

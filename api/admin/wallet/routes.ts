@@ -9,7 +9,7 @@ import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
-import { usdAmount } from '../../orders/schemas.js';
+import { isoDateTime, usdAmount } from '../../schemas.js';
 import { defineRoute } from '../../route.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
@@ -23,7 +23,7 @@ const AdjustmentBody = z.object({
   amount: usdAmount(100_000),
   reason: z.string().trim().min(10).max(500),
 });
-const AsOfQuery = z.object({ as_of: z.string().datetime({ offset: true }).optional() });
+const AsOfQuery = z.object({ as_of: isoDateTime.optional() });
 
 const tags = ['admin-wallet'];
 
@@ -55,7 +55,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       headers: IdempotencyHeaders,
       body: AdjustmentBody,
       responses: { 201: { description: 'The ledger entry', schema: z.object({ entry: LedgerEntryView }) } },
-      errors: [401, 403, 404, 409, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict'] },
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
@@ -109,7 +109,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ wallet: BalanceSummaryView, as_of: z.string() }),
         },
       },
-      errors: [401, 403, 404, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor, params, query }) => {
       await scopedDriver(actor, params.driverId);
@@ -131,7 +131,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       params: DriverParams,
       query: LedgerQuery,
       responses: { 200: { description: 'Ledger entries, newest first', schema: LedgerPage } },
-      errors: [401, 403, 404, 422],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor, params, query }) => {
       await scopedDriver(actor, params.driverId);
@@ -157,7 +157,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ driver_id: z.number().int(), events: z.array(WalletHistoryItem) }),
         },
       },
-      errors: [401, 403, 404],
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor, params }) => {
       await scopedDriver(actor, params.driverId);

@@ -4047,7 +4047,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4158,7 +4158,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4499,7 +4499,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "UpstreamError";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -4571,7 +4576,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "InvalidOtp" | "Unauthorized";
+                        error?: "InvalidOtp";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5286,7 +5291,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5295,7 +5305,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -5436,6 +5451,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     type: "ID_FRONT" | "LICENSE" | "MEDICAL_CERT" | "RCV" | "ADDRESS_PROOF" | "SANITARY_CERT";
+                    /** Format: date */
                     expiresAt: string | null;
                     /** Format: uri */
                     fileUrl?: string;
@@ -5488,7 +5504,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -5597,7 +5618,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5722,7 +5748,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -5858,7 +5889,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -6726,7 +6762,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -7183,7 +7224,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7197,7 +7238,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7315,7 +7356,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7329,7 +7370,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7447,7 +7488,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7461,7 +7502,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7573,7 +7614,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7587,7 +7628,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description WrongStatus */
+            /** @description Conflict with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7982,7 +8023,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8455,7 +8496,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -8606,7 +8652,7 @@ export interface operations {
                     phone: string;
                     /** @default false */
                     isDefault?: boolean;
-                };
+                } & (unknown & unknown & unknown & unknown & unknown);
             };
         };
         responses: {
@@ -8824,7 +8870,7 @@ export interface operations {
                     address?: string;
                     phone?: string;
                     isDefault?: boolean;
-                };
+                } & (unknown & unknown & unknown & unknown & unknown);
             };
         };
         responses: {
@@ -9237,7 +9283,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9246,7 +9297,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict" | "InsufficientLiters";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -9360,7 +9416,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9371,7 +9432,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9488,7 +9549,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9497,7 +9563,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict" | "InsufficientLiters";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -9604,7 +9675,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9618,7 +9689,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9726,7 +9797,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -9737,7 +9813,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -9845,7 +9921,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound" | "OrderNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -10231,7 +10312,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -11223,7 +11309,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -12049,7 +12140,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12241,15 +12337,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
@@ -12290,15 +12377,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     });
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12412,7 +12490,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12435,7 +12518,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12581,7 +12669,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12712,7 +12805,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -12721,7 +12819,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12839,7 +12942,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12862,7 +12970,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -12973,7 +13086,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -12996,7 +13114,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13083,7 +13206,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13359,7 +13487,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13491,7 +13624,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -13595,7 +13733,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13854,7 +13997,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Not found */
@@ -13985,7 +14133,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -14212,7 +14365,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -15285,7 +15443,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15560,8 +15718,8 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                type?: "WATER" | "FUEL" | null;
+                radiusKm?: number;
+                type?: "WATER" | "FUEL";
             };
             header?: never;
             path?: never;
@@ -15632,7 +15790,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Temporarily unavailable (Retry-After header) */
@@ -15658,8 +15821,8 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                type?: "WATER" | "FUEL" | null;
+                radiusKm?: number;
+                type?: "WATER" | "FUEL";
             };
             header?: never;
             path?: never;
@@ -15817,7 +15980,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15955,7 +16118,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description DriverNotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16070,7 +16233,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16173,7 +16336,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16289,7 +16452,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16331,7 +16494,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description Cooldown */
+            /** @description Too many requests (Retry-After header and retryAfterSeconds) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -16417,7 +16580,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description NotFound, StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16651,7 +16814,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -16750,7 +16918,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ImportJobNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16995,7 +17163,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17090,7 +17258,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17203,7 +17371,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17231,7 +17399,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description HasRecentReports */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17332,7 +17500,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17360,7 +17528,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description ValidationError, CoordsOutOfRange, DuplicateStation */
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17454,7 +17622,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17574,7 +17742,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17691,7 +17859,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17805,7 +17973,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StationNotFound, CommentNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17868,8 +18036,8 @@ export interface operations {
     getGeocodingReverse: {
         parameters: {
             query: {
-                lat: string;
-                lng: string;
+                lat: number;
+                lng: number;
             };
             header?: never;
             path?: never;
@@ -18163,9 +18331,9 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                paymentMethod?: string | null;
-                paymentFormId?: number | null;
+                radiusKm?: number;
+                paymentMethod?: string;
+                paymentFormId?: number;
             };
             header?: never;
             path?: never;
@@ -18458,9 +18626,9 @@ export interface operations {
             query: {
                 lat: number;
                 lng: number;
-                radiusKm?: number | null;
-                paymentMethod?: string | null;
-                paymentFormId?: number | null;
+                radiusKm?: number;
+                paymentMethod?: string;
+                paymentFormId?: number;
             };
             header?: never;
             path?: never;
@@ -18730,7 +18898,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -18932,8 +19105,8 @@ export interface operations {
         parameters: {
             query?: {
                 is_active?: "0" | "1" | "true" | "false";
-                min_spent?: number | null;
-                max_spent?: number | null;
+                min_spent?: number;
+                max_spent?: number;
                 q?: string;
                 limit?: number;
                 page?: number;
@@ -19119,7 +19292,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19231,7 +19404,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19351,7 +19524,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19459,7 +19632,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description CustomerNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19800,7 +19973,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19913,7 +20086,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20059,7 +20232,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20204,7 +20377,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description PromotionNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20304,7 +20477,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20661,7 +20839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20766,7 +20949,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unauthorized";
+                        error?: "InvalidOtp" | "Unauthorized";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20792,7 +20975,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -20925,7 +21113,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -21287,7 +21480,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -22370,7 +22568,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "NotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Conflict with the current state */
@@ -22379,7 +22582,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
@@ -22925,8 +23133,8 @@ export interface operations {
                 internal_id: string;
                 transaction_id: string;
                 status: "ACCP" | "PEND" | "PROC" | "RJCT" | "CANC";
-                rejected_code?: string | null;
-                ref_ibp?: string | null;
+                rejected_code?: string;
+                ref_ibp?: string;
                 token?: string;
             };
             header?: never;
@@ -24301,12 +24509,12 @@ export interface operations {
             query?: {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
-                rating_min?: number | null;
-                rating_max?: number | null;
+                rating_min?: number;
+                rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
-                min_balance?: number | null;
-                capacity_min?: number | null;
-                capacity_max?: number | null;
+                min_balance?: number;
+                capacity_min?: number;
+                capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
                 limit?: number;
@@ -24452,12 +24660,12 @@ export interface operations {
             query?: {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
-                rating_min?: number | null;
-                rating_max?: number | null;
+                rating_min?: number;
+                rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
-                min_balance?: number | null;
-                capacity_min?: number | null;
-                capacity_max?: number | null;
+                min_balance?: number;
+                capacity_min?: number;
+                capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
                 limit?: number;
@@ -24804,7 +25012,7 @@ export interface operations {
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
-                min_deliveries?: number | null;
+                min_deliveries?: number;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
                 limit?: number;
                 page?: number;
@@ -24937,7 +25145,7 @@ export interface operations {
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
-                min_deliveries?: number | null;
+                min_deliveries?: number;
                 rank_by?: "deliveries" | "liters_delivered" | "earnings_usd" | "rating";
                 limit?: number;
                 page?: number;
@@ -25086,7 +25294,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StreamNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25236,7 +25444,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description StreamNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25550,7 +25758,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description AnchorNotFound */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { usdToCents } from '../domain/money.js';
+
+/**
+ * Request pieces every area shares, written so that the OpenAPI document says exactly what the service
+ * accepts: a generated client (or Schemathesis) that follows the document is never refused, and what the
+ * document refuses is refused here too.
+ */
+
+/** The largest id a client can send: 2^53 − 1, the largest integer a JSON number carries exactly. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** An id in a query string. */
+export const idParam = z.coerce.number().int().positive().max(MAX_ID);
+
+/** A calendar day (YYYY-MM-DD, format: date): 2026-02-30 is refused, as the document's format says. */
+export const isoDate = z.iso.date('must be a calendar date (YYYY-MM-DD)');
+
+/** An instant with its offset (ISO 8601, format: date-time), e.g. 2026-11-23T14:05:00-04:00. */
+export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with offset' });
+
+/**
+ * An email address as the server takes it: zod's address rule, documented as its pattern beside
+ * `format: email` (the format alone admits addresses such as `0@com` that the rule refuses).
+ */
+export const emailAddress = (max: number) =>
+  z.string().trim().max(max).email().openapi({ format: 'email', pattern: z.regexes.email.source });
+
+/** A day (YYYY-MM-DD, read as midnight UTC where an instant is meant) or an instant with its offset. */
+export const dayOrInstant = z.union([isoDate, isoDateTime]);
+
+/** Whether n has at most `decimals` decimals, within what a binary double can say. */
+export const hasDecimals = (n: number, decimals: number) => {
+  const scaled = n * 10 ** decimals;
+  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+};
+
+/** A USD amount: a JSON number above 0, at most `max`, with at most two decimals; inside it is cents. */
+export const usdAmount = (max: number) =>
+  z
+    .number()
+    .gt(0, `must be greater than 0`)
+    .max(max, `must be at most ${max}`)
+    .refine((n) => hasDecimals(n, 2), 'at most 2 decimals')
+    .openapi({ multipleOf: 0.01 })
+    .transform(usdToCents);
+
+export const latitude = z.number().min(-90).max(90);
+export const longitude = z.number().min(-180).max(180);
+
+/** Decimal notation, with an exponent if need be: no hex, Infinity, or the empty string (which Number reads as 0). */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A number in a query string, between min and max: documented as a number with its bounds (a query
+ * string carries no null, so none is documented), parsed from plain decimal notation only.
+ */
+export const queryNumber = (min: number, max: number, { exclusiveMin = false } = {}) =>
+  z
+    .string()
+    .trim()
+    .regex(DECIMAL, 'Must be a decimal number.')
+    .transform(Number)
+    .pipe(exclusiveMin ? z.number().gt(min).max(max) : z.number().min(min).max(max))
+    .openapi({
+      type: 'number',
+      ...(exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }),
+      maximum: max,
+      pattern: undefined,
+    } as never);
+
+/** A query parameter left blank (`?radiusKm=`) is the parameter left out. */
+export const blankIsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+/** Fields that come together or not at all (documented as dependentRequired); refused on the last field. */
+export const requiredTogether = <T extends z.ZodObject>(schema: T, fields: string[], message: string) =>
+  schema
+    .refine((b: Record<string, unknown>) => new Set(fields.map((f) => b[f] === undefined)).size === 1, {
+      path: [fields[fields.length - 1]],
+      message,
+    })
+    .openapi({ dependentRequired: Object.fromEntries(fields.map((f) => [f, fields.filter((g) => g !== f)])) } as never);
+
+/** A latitude and a longitude in a query string. */
+export const queryLatitude = queryNumber(-90, 90);
+export const queryLongitude = queryNumber(-180, 180);
