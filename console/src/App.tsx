@@ -15,6 +15,7 @@ const Payments = lazy(() => import('./screens/payments/PaymentReview'));
 const Support = lazy(() => import('./screens/support/Support'));
 const Drivers = lazy(() => import('./screens/drivers/Drivers'));
 const Customers = lazy(() => import('./screens/customers/Customers'));
+const ExchangeRates = lazy(() => import('./screens/rates/ExchangeRates'));
 
 const NAV: [string, string][] = [
   ['/', t.nav.home],
@@ -26,6 +27,7 @@ const NAV: [string, string][] = [
   ['/support', t.nav.support],
   ['/drivers', t.nav.drivers],
   ['/customers', t.nav.customers],
+  ['/exchange-rates', t.nav.rates],
 ];
 
 const NavLink = ({ href, label }: { href: string; label: string }) => {
@@ -86,6 +88,7 @@ const Shell = () => {
             <Route path="/support" nest component={Support} />
             <Route path="/drivers" nest component={Drivers} />
             <Route path="/customers" nest component={Customers} />
+            <Route path="/exchange-rates" component={ExchangeRates} />
             <Route>
               <p role="alert" className="notice error">
                 {t.errors.notFound}

@@ -79,4 +79,20 @@ describe.skipIf(missing !== null)('home and pickers (Chromium)', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
+
+  it('records an official exchange rate after confirming how it will read', async () => {
+    await page.goto(`${t.baseUrl}/console/exchange-rates`);
+    const form = main().getByRole('form', { name: es.rates.new });
+    await form.getByLabel(es.rates.rateInput).fill('40.25');
+    await form.getByRole('button', { name: es.rates.new }).click();
+    const confirm = form.getByRole('alertdialog', { name: es.rates.confirmTitle });
+    await confirm.getByText(es.rates.confirm('Bs. 40,25')).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: es.common.confirm }).click();
+    await form.getByText(es.rates.saved).waitFor();
+    await main().getByRole('cell', { name: 'Bs. 40,25' }).first().waitFor();
+    const rates = await t.request('GET', '/api/v1/admin/exchange-rates?limit=1', { token: root.token });
+    expect(rates.body.items[0].rate).toBe(40.25);
+    expect(pageErrors).toEqual([]);
+  });
 });
