@@ -45,7 +45,7 @@ const ask = <T>(child: ChildProcess, message: string, isAnswer: (m: unknown) => 
   });
 
 /** Settings of the driver's own environment a measured service must never inherit. */
-const NOT_INHERITED = ['DATABASE_URL', 'NATS_URL', 'PGLITE_DIR'];
+const NOT_INHERITED = ['DATABASE_URL', 'NATS_URL', 'EMBEDDED_DB_DIR', 'PGLITE_DIR'];
 
 export const startServiceProcess = async (
   env: Record<string, string>,

@@ -17,7 +17,7 @@ EXAMPLES=${EXAMPLES:-20}
 ADMIN_EMAIL=schemathesis@example.com
 ADMIN_PASSWORD='Schemathesis-Pass-1'
 
-PGLITE_DIR=memory:// APP_ENV=development LOG_LEVEL=${LOG_LEVEL:-warn} PORT=$PORT HOST=127.0.0.1 \
+EMBEDDED_DB_DIR=memory:// APP_ENV=development LOG_LEVEL=${LOG_LEVEL:-warn} PORT=$PORT HOST=127.0.0.1 \
   OTP_RATE_LIMIT=false ADMIN_AUTH_RATE_LIMIT=false STATION_RATE_LIMIT=false \
   ADMIN_BOOTSTRAP_EMAIL=$ADMIN_EMAIL ADMIN_BOOTSTRAP_PASSWORD=$ADMIN_PASSWORD \
   node --import tsx app/main.ts >"$OUT/service.log" 2>&1 &
