@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAdmin, signInClient } from '../support/actors.js';
 import { call, confirmedOrder, onlineDriver, type Flow } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
 import { openSocket } from '../support/wsClient.js';
 
 /** Chat over the websocket gateway: members hear `message.created` (and support room claims) on chat.rooms.<id>. */
@@ -126,11 +126,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
     beforeAll(async () => {
       a = await startTestService({ env: ENV });
       // B serves HTTP and websockets only, on the same database and bus prefix: what B's sockets hear came over NATS.
-      b = await startTestService({
-        env: ENV,
-        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
-        roles: ['api', 'gateway'],
-      });
+      b = await startInstanceBeside(a, { env: ENV, roles: ['api', 'gateway'] });
     });
     afterAll(async () => {
       await b?.stop();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_CACHE_MS } from '../../commands/referenceCache.js';
 import { signInAdmin, signInClient } from '../support/actors.js';
 import { call, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
 
 /**
  * Reference data is kept in each instance's memory (docs/decisions/0045-caches-and-invalidation.md); a write
@@ -15,10 +15,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
     let b: TestService;
     beforeAll(async () => {
       a = await startTestService();
-      b = await startTestService({
-        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
-        roles: ['api'],
-      });
+      b = await startInstanceBeside(a, { roles: ['api'] });
     });
     afterAll(async () => {
       await b?.stop();

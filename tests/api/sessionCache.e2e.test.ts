@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInClient } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
 import { SESSION_CACHE_MS } from '../../infra/identity/authenticator.js';
 
 /**
@@ -42,10 +42,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
     let b: TestService;
     beforeAll(async () => {
       a = await startTestService();
-      b = await startTestService({
-        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
-        roles: ['api'],
-      });
+      b = await startInstanceBeside(a, { roles: ['api'] });
     });
     afterAll(async () => {
       await b?.stop();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { signInAdmin, signInClient, signInDriver, type SignedInDriver, type SignedInUser } from '../support/actors.js';
 import { call, onlineDriver, orderBody } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
 import { openSocket } from '../support/wsClient.js';
 
 const open = openSocket;
@@ -210,11 +210,7 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
     beforeAll(async () => {
       a = await startTestService({ env: ENV });
       // B serves HTTP and websockets only: every projector runs on A, so whatever B's sockets hear came over NATS.
-      b = await startTestService({
-        env: ENV,
-        shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
-        roles: ['api', 'gateway'],
-      });
+      b = await startInstanceBeside(a, { env: ENV, roles: ['api', 'gateway'] });
     });
     afterAll(async () => {
       await b?.stop();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { call, confirmedOrder } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
+import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
 
 /**
  * Chat message POST → websocket receipt latency, with SOCKETS sockets connected across ROOMS client-driver
@@ -176,11 +176,7 @@ export const run = async (): Promise<void> => {
       let b: TestService | undefined;
       try {
         a = await startTestService({ env: ENV });
-        b = await startTestService({
-          env: ENV,
-          shared: { databaseUrl: a.databaseUrl, busPrefix: a.busPrefix },
-          roles: ['api', 'gateway'],
-        });
+        b = await startInstanceBeside(a, { env: ENV, roles: ['api', 'gateway'] });
       } catch (err) {
         console.log(`\nPostgreSQL + NATS: skipped (${(err as Error).message})`);
         await b?.stop();

@@ -192,3 +192,10 @@ export const startTestService = async (
     },
   };
 };
+
+/** A started instance whose database and bus prefix a second instance of the same deployment can share. */
+type SharedInstance = Awaited<ReturnType<typeof startTestService>>;
+
+/** Another instance of `first`'s deployment: its database and bus prefix, its own process state and port. */
+export const startInstanceBeside = (first: SharedInstance, options: Omit<ServiceOptions, 'shared'> = {}) =>
+  startTestService({ ...options, shared: { databaseUrl: first.databaseUrl, busPrefix: first.busPrefix } });
