@@ -3,14 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkChain, hashOf } from '../../infra/audit/chain.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPostgresPool } from '../../infra/db/sqlPool.js';
 import { createEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
 import { withHashChain, type HashChainOptions } from '../../infra/eventStore/hashChain.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import { createPostgresEventStore, postgresStreamHead } from '../../infra/eventStore/postgresEventStore.js';
 import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../../infra/eventStore/port.js';
-import { testDatabase } from '../support/testDatabases.js';
-import { freshDatabaseUrl } from '../support/testService.js';
+import { backends } from '../support/backends.js';
 
 /**
  * The hash chain (infra/eventStore/hashChain.ts) on every adapter: appends to a chained stream carry prevHash and
@@ -125,41 +123,25 @@ const hashChainContract = (open: () => Promise<Harness>) => {
   });
 };
 
-describe('hash chain contract: embedded PostgreSQL', () => {
-  hashChainContract(async () => {
-    const pool = await testDatabase('empty');
-    const db = createDb(pool);
-    await migrateToLatest(db, eventStoreMigrations);
-    const raw = createPostgresEventStore(pool, { pollMs: 50 });
-    return {
-      raw,
-      readHead: postgresStreamHead(pool),
-      async teardown() {
-        await raw.close();
-        await db.destroy();
-      },
-    };
+for (const backend of backends) {
+  describe(`hash chain contract: ${backend.name}`, () => {
+    hashChainContract(async () => {
+      const { pool, drop } = await backend.open();
+      const db = createDb(pool);
+      await migrateToLatest(db, eventStoreMigrations);
+      const raw = createPostgresEventStore(pool, { pollMs: 50 });
+      return {
+        raw,
+        readHead: postgresStreamHead(pool),
+        async teardown() {
+          await raw.close();
+          await db.destroy();
+          await drop?.();
+        },
+      };
+    });
   });
-});
-
-describe.skipIf(!process.env.DATABASE_URL)('hash chain contract: PostgreSQL', () => {
-  hashChainContract(async () => {
-    const fresh = await freshDatabaseUrl();
-    const pool = createPostgresPool(fresh.url, 8);
-    const db = createDb(pool);
-    await migrateToLatest(db, eventStoreMigrations);
-    const raw = createPostgresEventStore(pool, { pollMs: 50 });
-    return {
-      raw,
-      readHead: postgresStreamHead(pool),
-      async teardown() {
-        await raw.close();
-        await db.destroy();
-        await fresh.drop();
-      },
-    };
-  });
-});
+}
 
 // EventStoreDB keeps the chain in event metadata the same way; no adapter-specific head reader (the wrapper reads
 // the stream). Only where a server is given: the event store contract starts a container when Docker is there.
