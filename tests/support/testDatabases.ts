@@ -17,15 +17,15 @@ declare module 'vitest' {
   }
 }
 
-/** A database of its own on the run's embedded PostgreSQL, copied from a template; `drop` removes it. */
-export const embeddedTestDatabase = async (
-  template: keyof typeof TEMPLATES,
+/** A new database on the server of `base` (a copy of `template` when given); `drop` removes it. */
+export const databaseOn = async (
+  base: string,
+  template?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> => {
-  const base = inject('testCluster');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = createPostgresPool(base, 1);
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATES[template]}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -43,6 +43,10 @@ export const embeddedTestDatabase = async (
     },
   };
 };
+
+/** A database of its own on the run's embedded PostgreSQL, copied from a template; `drop` removes it. */
+export const embeddedTestDatabase = (template: keyof typeof TEMPLATES) =>
+  databaseOn(inject('testCluster'), TEMPLATES[template]);
 
 /**
  * A pool on a fresh copy of a template (see embeddedTestDatabase): the same database as initdb and the

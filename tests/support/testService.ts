@@ -1,36 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type ProcessRole, type Service } from '../../app/composition.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
 import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
-import { embeddedTestDatabase } from './testDatabases.js';
+import { databaseOn, embeddedTestDatabase } from './testDatabases.js';
 
 /**
  * A fresh Postgres database on the server of DATABASE_URL, so that test files running side by side
  * never see each other's events or rows.
  */
-export const freshDatabaseUrl = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
-  const base = process.env.DATABASE_URL!;
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-};
+export const freshDatabaseUrl = (): Promise<{ url: string; drop: () => Promise<void> }> =>
+  databaseOn(process.env.DATABASE_URL!);
 
 /** The super admin every test service bootstraps (tests/support/actors.ts signs in with it). */
 export const TEST_SUPER_ADMIN = { email: 'root@test.local', password: 'root-password-123' };
