@@ -15,7 +15,6 @@ import {
 } from '../../domain/settlement/issue.js';
 import { withoutHeldReimbursements, type CreditHoldFacts } from '../../domain/settlement/creditHold.js';
 import { poolDecider } from '../../domain/settlement/pool.js';
-import { manualCreditTimesOf } from '../../projections/credit/creditViews.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
@@ -171,7 +170,9 @@ const creditHoldFactsOf = async (
   const orders = new Map(
     rows.map((r) => [Number(r.id), { clientId: Number(r.client_id), createdAt: new Date(r.created_at).toISOString() }]),
   );
-  const manualCreditsAt = await manualCreditTimesOf(ctx.db, [...new Set([...orders.values()].map((o) => o.clientId))]);
+  const manualCreditsAt = await ctx.reference.manualCreditTimes([
+    ...new Set([...orders.values()].map((o) => o.clientId)),
+  ]);
   return { orders, manualCreditsAt, holdHours: ctx.config.CREDIT_PAYOUT_HOLD_HOURS, now };
 };
 
