@@ -12,11 +12,20 @@ import {
   request,
   spawnService,
   waitForHealth,
+  waitUntil,
   type ChildService,
 } from './faults.support.js';
 
 const postmasterPid = (dir: string) =>
   Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
+/** Alive and not a zombie waiting for its reaper (a killed postmaster's parent is gone). */
+const running = (pid: number) => {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -126,10 +135,8 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
     expect(readFileSync(lockPathOf(dir), 'utf8').trim()).toBe(String(third.child.pid));
   });
 
-  it('SIGKILLed under write load, it is back within seconds and every acknowledged order is there', async () => {
-    const dir = freshDir();
-    const first = await start(dir);
-    await waitForHealth(first);
+  /** Four clients creating (and cancelling) orders until the service is SIGKILLed with `alsoKill`. */
+  const killUnderLoad = async (first: ChildService, alsoKill: () => void) => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => signInClient(first.client)));
     const acknowledged: { id: number; token: string }[] = [];
     let running = true;
@@ -152,17 +159,20 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
     );
     while (acknowledged.length < 8) await new Promise((r) => setTimeout(r, 50));
     first.child.kill('SIGKILL');
+    alsoKill();
     await first.exited;
     running = false;
     await load;
+    return acknowledged;
+  };
 
+  /** The restarted service holds every acknowledged order once, in the log and over HTTP. */
+  const restartHolds = async (dir: string, acknowledged: { id: number; token: string }[], what: string) => {
     const restartedAt = Date.now();
     const next = await start(dir);
     await waitForHealth(next);
     const tookMs = Date.now() - restartedAt;
-    console.info(
-      `restart after SIGKILL under load: /health after ${tookMs} ms; ${acknowledged.length} orders acknowledged`,
-    );
+    console.info(`${what}: /health after ${tookMs} ms; ${acknowledged.length} orders acknowledged`);
     const db = new pg.Client({ host: dir, port: 5432, user: 'postgres', database: 'postgres' });
     await db.connect();
     try {
@@ -179,5 +189,24 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
       const r = await request(next.client.baseUrl, 'GET', `/api/v1/orders/${a.id}`, { token: a.token });
       expect(r.status).toBe(200);
     }
+  };
+
+  it('SIGKILLed under write load, it is back within seconds and every acknowledged order is there', async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    await waitForHealth(first);
+    const acknowledged = await killUnderLoad(first, () => {});
+    await restartHolds(dir, acknowledged, 'restart after SIGKILL under load');
+  });
+
+  it('SIGKILLed together with its PostgreSQL (a power cut, a killed container), it recovers every acknowledged order', async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    await waitForHealth(first);
+    const postmaster = postmasterPid(dir);
+    const acknowledged = await killUnderLoad(first, () => process.kill(postmaster, 'SIGKILL'));
+    // The backends notice their postmaster's death and exit on their own; the stale postmaster.pid stays.
+    await waitUntil('the killed postmaster to be gone', async () => !running(postmaster), 10_000);
+    await restartHolds(dir, acknowledged, 'restart after SIGKILL of service and PostgreSQL under load');
   });
 });
