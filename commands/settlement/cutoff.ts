@@ -159,17 +159,8 @@ const creditHoldFactsOf = async (
   const orderIds = [
     ...new Set(entries.filter((e) => e.type === 'PROMO_REIMBURSEMENT' && e.orderId !== null).map((e) => e.orderId!)),
   ];
-  const rows =
-    orderIds.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom('order_views')
-          .select(['id', 'client_id', 'created_at'])
-          .where('id', 'in', orderIds)
-          .execute();
-  const orders = new Map(
-    rows.map((r) => [Number(r.id), { clientId: Number(r.client_id), createdAt: new Date(r.created_at).toISOString() }]),
-  );
+  const figures = await ctx.reference.orderFigures(orderIds);
+  const orders = new Map([...figures].map(([id, o]) => [id, { clientId: o.clientId, createdAt: o.createdAt }]));
   const manualCreditsAt = await ctx.reference.manualCreditTimes([
     ...new Set([...orders.values()].map((o) => o.clientId)),
   ]);
