@@ -5,7 +5,8 @@ import { instant, type EventsOf } from '../eventSchema.js';
  * Settlement events (docs/domain-rules.md, settlement receipts). Three kinds of stream:
  * - `receipt-<receiptId>`: one receipt, its lines, payout orders, provider answers and tray actions;
  * - `settlement-pool-<driverId>`: which of the driver's ledger entries live receipts cover, so that no
- *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides);
+ *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides): one
+ *   period per cutoff, each opening from the last one's closing books (docs/decisions/0050);
  * - `settlement-config`: the configuration, one event per change (the audit entry is its projection).
  */
 export const receiptStream = (receiptId: string): string => `receipt-${receiptId}`;

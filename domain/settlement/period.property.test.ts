@@ -99,14 +99,13 @@ describe('settlement periods (property)', () => {
                 w.record({ ...entryOf('PAYOUT_SENT', 'DEBIT', r.payableCents) });
               } else {
                 r.status = 'annulled';
-                const close = w.closes.find((c) => c.receiptId === r.id)!;
                 w.apply(
                   decidePool(
                     {
-                      type: 'ReturnEntries',
+                      type: 'ReleaseEntries',
                       driverId: 1,
                       receiptId: r.id,
-                      entries: close.entries,
+                      entryIds: r.entryIds,
                       payableCents: r.payableCents,
                       at,
                     },

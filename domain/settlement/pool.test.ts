@@ -12,32 +12,46 @@ const reserved = (receiptId: string, entryIds: string[]): PoolEvent => ({
 });
 
 describe('settlement pool', () => {
-  it('reserves uncovered entries once; the same receipt again appends nothing', () => {
-    const s = fold(evolvePool, initialPool, [reserved('r1', ['a', 'b'])]);
-    expect(
-      decidePool(
-        { type: 'ReserveEntries', driverId: 1, receiptId: 'r1', entryIds: ['a', 'b'], payableCents: 100, at },
-        s,
-      ),
-    ).toEqual([]);
-    expect(() =>
-      decidePool(
-        { type: 'ReserveEntries', driverId: 1, receiptId: 'r2', entryIds: ['b', 'c'], payableCents: 100, at },
-        s,
-      ),
-    ).toThrow(/already covered/);
-  });
-
-  it('a release returns the entries to the pool, once', () => {
+  it('a release of a receipt reserved before periods returns its entries to the pool, once', () => {
     const s = fold(evolvePool, initialPool, [
       reserved('r1', ['a']),
       { type: 'EntriesReleased', data: { driverId: 1, receiptId: 'r1', at } },
     ]);
     expect(s.coveredBy).toEqual({});
-    expect(decidePool({ type: 'ReleaseEntries', driverId: 1, receiptId: 'r1', at }, s)).toEqual([]);
+    expect(s.opening.reservedCents).toBe(0);
     expect(
-      decidePool({ type: 'ReserveEntries', driverId: 1, receiptId: 'r2', entryIds: ['a'], payableCents: 100, at }, s),
-    ).toHaveLength(1);
+      decidePool({ type: 'ReleaseEntries', driverId: 1, receiptId: 'r1', entryIds: ['a'], payableCents: 100, at }, s),
+    ).toEqual([]);
+  });
+
+  it('a release of a period receipt returns its entries and payable to the books', () => {
+    const s = fold(evolvePool, initialPool, []);
+    const events = decidePool(
+      { type: 'ReleaseEntries', driverId: 1, receiptId: 'p1', entryIds: ['a', 'b'], payableCents: 300, at },
+      s,
+    );
+    expect(events).toEqual([
+      {
+        type: 'EntriesReturned',
+        data: {
+          driverId: 1,
+          receiptId: 'p1',
+          entries: [
+            { entryId: 'a', revision: 0 },
+            { entryId: 'b', revision: 0 },
+          ],
+          payableCents: 300,
+          at,
+        },
+      },
+    ]);
+    expect(fold(evolvePool, s, events).opening).toMatchObject({
+      reservedCents: -300,
+      carried: [
+        { entryId: 'a', revision: 0 },
+        { entryId: 'b', revision: 0 },
+      ],
+    });
   });
 
   describe('periods over a stream written before them (docs/decisions/0050)', () => {

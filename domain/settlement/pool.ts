@@ -1,5 +1,4 @@
 import type { Decider } from '../decider.js';
-import { conflict } from '../errors.js';
 import type { Books, EntryRef, PoolEvent } from './events.js';
 import { closePeriod, UNOPENED_BOOKS, type PeriodFacts } from './period.js';
 
@@ -22,6 +21,8 @@ export interface PoolState {
   period: number;
   /** The books the next period opens with: the last period's closing, carried forward. */
   opening: Books;
+  /** The last period's receipt and entries: what a run that finishes a crashed one issues. */
+  lastClosed: { receiptId: string; entries: EntryRef[] } | null;
   version: number;
 }
 
@@ -30,6 +31,7 @@ export const initialPool: PoolState = {
   reservations: {},
   period: 0,
   opening: UNOPENED_BOOKS,
+  lastClosed: null,
   version: 0,
 };
 
@@ -74,7 +76,14 @@ export const evolvePool = (s: PoolState, e: PoolEvent): PoolState => {
       };
     }
     case 'SettlementPeriodClosed':
-      return { ...s, coveredBy: {}, period: e.data.period, opening: e.data.closing, version };
+      return {
+        ...s,
+        coveredBy: {},
+        period: e.data.period,
+        opening: e.data.closing,
+        lastClosed: { receiptId: e.data.receiptId, entries: e.data.entries },
+        version,
+      };
     case 'EntriesReturned':
       return { ...s, opening: returned(s.opening, e.data.entries, e.data.payableCents), version };
   }
@@ -82,54 +91,44 @@ export const evolvePool = (s: PoolState, e: PoolEvent): PoolState => {
 
 export type PoolCommand =
   | {
-      type: 'ReserveEntries';
+      type: 'ReleaseEntries';
       driverId: number;
       receiptId: string;
+      /** The receipt's entries and payable (its ReceiptIssued): what a period receipt returns to the books. */
       entryIds: string[];
       payableCents: number;
       at: string;
     }
-  | { type: 'ReleaseEntries'; driverId: number; receiptId: string; at: string }
   | ({
       type: 'CloseSettlementPeriod';
       driverId: number;
       receiptId: string;
       at: string;
-    } & Omit<PeriodFacts, 'legacyCovered'>)
-  | {
-      type: 'ReturnEntries';
-      driverId: number;
-      receiptId: string;
-      entries: EntryRef[];
-      payableCents: number;
-      at: string;
-    };
+    } & Omit<PeriodFacts, 'legacyCovered'>);
 
 export const decidePool = (c: PoolCommand, s: PoolState): PoolEvent[] => {
   switch (c.type) {
-    case 'ReserveEntries': {
-      if (s.reservations[c.receiptId]) return [];
-      const taken = c.entryIds.filter((id) => s.coveredBy[id]);
-      if (taken.length)
-        throw conflict('Conflict', `Ledger entries already covered by a live receipt: ${taken.join(', ')}`);
+    case 'ReleaseEntries': {
+      const r = s.reservations[c.receiptId];
+      if (r)
+        return r.released
+          ? []
+          : [{ type: 'EntriesReleased', data: { driverId: c.driverId, receiptId: c.receiptId, at: c.at } }];
+      // A period receipt: its entries go back to the books, at revision 0 (the receipt does not know where
+      // they are in the wallet stream), so the next period reads from the start and settles them again.
+      // Once per receipt: the event id follows from the receipt (the effect that annuls it).
       return [
         {
-          type: 'EntriesReserved',
+          type: 'EntriesReturned',
           data: {
             driverId: c.driverId,
             receiptId: c.receiptId,
-            entryIds: c.entryIds,
+            entries: c.entryIds.map((entryId) => ({ entryId, revision: 0 })),
             payableCents: c.payableCents,
             at: c.at,
           },
         },
       ];
-    }
-    case 'ReleaseEntries': {
-      const r = s.reservations[c.receiptId];
-      return r && !r.released
-        ? [{ type: 'EntriesReleased', data: { driverId: c.driverId, receiptId: c.receiptId, at: c.at } }]
-        : [];
     }
     case 'CloseSettlementPeriod': {
       const outcome = closePeriod(s.opening, { ...c, legacyCovered: new Set(Object.keys(s.coveredBy)) });
@@ -150,20 +149,6 @@ export const decidePool = (c: PoolCommand, s: PoolState): PoolEvent[] => {
         },
       ];
     }
-    // Once per receipt: the event id follows from the receipt (the effect that annuls it), as a release's does.
-    case 'ReturnEntries':
-      return [
-        {
-          type: 'EntriesReturned',
-          data: {
-            driverId: c.driverId,
-            receiptId: c.receiptId,
-            entries: c.entries,
-            payableCents: c.payableCents,
-            at: c.at,
-          },
-        },
-      ];
   }
 };
 
