@@ -5,11 +5,15 @@ import { manualCreditTimesOf } from '../projections/credit/creditViews.js';
 import { findDriver, type DriverRecord } from '../projections/drivers/driverQueries.js';
 import {
   activeOrderOfDriver,
+  deliveriesOf,
   findOrderRow,
   orderFiguresOf,
+  type DeliveryFacts,
+  type DeliveryFilter,
   type OrderFigures,
 } from '../projections/orders/orderQueries.js';
 import type { OrderViewRow } from '../projections/orders/orderTables.js';
+import { cityExists } from '../stores/identity/identityQueries.js';
 import { billingSnapshotFor, type BillingSnapshot } from '../stores/billing/billingQueries.js';
 import { officialRateAt } from '../stores/exchangeRates/exchangeRateQueries.js';
 import type { ExchangeRate } from '../stores/exchangeRates/exchangeRates.js';
@@ -50,6 +54,10 @@ export interface ReferenceData {
   orderFigures(orderIds: readonly number[]): Promise<Map<number, OrderFigures>>;
   /** When each client received manual CREDIT adjustments (the payout hold of docs/decisions/0046). */
   manualCreditTimes(clientIds: number[]): Promise<Map<number, string[]>>;
+  /** Whether the city exists (identity's cities). */
+  cityExists(cityId: number): Promise<boolean>;
+  /** A client's or a driver's delivered orders in a window, optionally in one city (milestone counting). */
+  deliveries(filter: DeliveryFilter): Promise<DeliveryFacts[]>;
 }
 
 export const referenceDataOf = (db: Db): ReferenceData => ({
@@ -64,4 +72,6 @@ export const referenceDataOf = (db: Db): ReferenceData => ({
   driverHasActiveOrder: async (driverId) => (await activeOrderOfDriver(db, driverId)) !== null,
   orderFigures: (orderIds) => orderFiguresOf(db, orderIds),
   manualCreditTimes: (clientIds) => manualCreditTimesOf(db, clientIds),
+  cityExists: (cityId) => cityExists(db, cityId),
+  deliveries: (filter) => deliveriesOf(db, filter),
 });

@@ -107,7 +107,7 @@ describe('chat rooms and messages', () => {
     'lets each party open only the room types of its role (403 ChatError), refuses ' +
       'non-members, and answers 422 naming the field for a bad type or content',
     async () => {
-      // Who is a member is commands/chat/chatRules.test.ts's (another driver included); here each route's 403, once.
+      // Who is a member is domain/chat/rules.test.ts's (another driver included); here each route's 403, once.
       const f = await confirmedOrder(t);
       const [stranger, admin] = await Promise.all([signInClient(t), signInAdmin(t)]);
       expect(await resolve(f, f.client.token, DRIVER_SUPPORT)).toMatchObject(chatError(403));
@@ -182,7 +182,7 @@ describe('chat rooms and messages', () => {
       'WAITING_FOR_PAYMENT: support rooms open (pooled), the client-driver room not yet (400); once ' +
         'paid, CONFIRMED, IN_PROGRESS and ARRIVED: every room is open; DELIVERED: client-driver only',
       async () => {
-        // Which room opens in which status is commands/chat/chatRules.test.ts's; here one order through all of them.
+        // Which room opens in which status is domain/chat/rules.test.ts's; here one order through all of them.
         const f = await confirmedOrder(t, { body: { paymentMethod: 'EXCHANGE_PAY' } });
         expect((await api.get(`/orders/${f.orderId}`, f.client.token)).body.order.status).toBe('WAITING_FOR_PAYMENT');
         expect(await resolve(f, f.client.token, CD)).toMatchObject(chatError(400));

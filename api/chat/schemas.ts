@@ -1,7 +1,7 @@
 import { PathId } from '../route.js';
 import { z } from 'zod';
 import '../openapi.js';
-import { ROOM_TYPES } from '../../commands/chat/chatRules.js';
+import { ROOM_TYPES } from '../../domain/chat/rules.js';
 import { notFound } from '../../domain/errors.js';
 import { idFrom } from '../orders/schemas.js';
 

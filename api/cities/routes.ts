@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { ApiContext } from '../apiContext.js';
 import { authenticate } from '../auth.js';
 import { defineRoute } from '../route.js';
+import { listCities } from '../../stores/identity/identityQueries.js';
 
 export const citiesRoutes = (ctx: ApiContext, router: Router): void => {
   defineRoute(
@@ -22,7 +23,7 @@ export const citiesRoutes = (ctx: ApiContext, router: Router): void => {
       },
     },
     async () => ({
-      cities: await ctx.db.selectFrom('cities').select(['id', 'name']).orderBy('sort_order').execute(),
+      cities: await listCities(ctx.db),
     }),
   );
 };

@@ -13,6 +13,7 @@ import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
 import { readBack } from '../readBack.js';
 import { isoDate, latitude, longitude, requiredTogether } from '../schemas.js';
+import { cityExists } from '../../stores/identity/identityQueries.js';
 
 /** The driver positions' rate limit (commands/driver/positions.ts). */
 export const POSITION_COOLDOWN: ErrorAnswer = {
@@ -76,8 +77,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
-      const city = await ctx.db.selectFrom('cities').select('id').where('id', '=', body.cityId).executeTakeFirst();
-      if (!city) throw validationError({ cityId: ['Unknown city.'] });
+      if (!(await cityExists(ctx.db, body.cityId))) throw validationError({ cityId: ['Unknown city.'] });
       const r = await commands.updateProfile(driverId, body, metadataOf(actor, req.id));
       return answer(driverId, r.position);
     },

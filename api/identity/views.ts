@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ClientProfileStats } from '../../commands/identity/clientProfile.js';
+import type { ClientProfileStats } from '../../projections/orders/clientProfileStats.js';
 import type { UserRow } from '../../commands/identity/phoneAuth.js';
 import { centsToUsd } from '../../domain/money.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';

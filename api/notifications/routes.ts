@@ -3,13 +3,12 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import type { ApiContext } from '../apiContext.js';
 import { NOTIFICATION_TYPES } from '../../projections/notifications/notificationRules.js';
-import { toNotificationView } from '../../projections/notifications/notificationView.js';
+import { notificationPage, toNotificationView, unreadCount } from '../../projections/notifications/notificationView.js';
 import { NOTIFICATION_PRIORITIES } from '../../projections/notifications/ruleTypes.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
 import { metadataOf } from '../../commands/origin.js';
-import { newestFirstPage } from '../../infra/db/keyset.js';
 import { CursorParam, decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
 
 export const NotificationSchema = z
@@ -69,13 +68,13 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
     async ({ query, actor }) => {
       const after = decodeCursor(query.cursor, isPositionIdKey);
       await ctx.caughtUp(notificationsProjector.name);
-      let q = ctx.db
-        .selectFrom('notifications')
-        .selectAll()
-        .where('user_id', '=', actor.id)
-        .where('created_at', '>=', retentionStart(ctx));
-      if (query.filter === 'unread') q = q.where('read_at', 'is', null);
-      const { rows: page, hasMore } = await newestFirstPage(q, ['position', 'id'], after, query.limit);
+      const { rows: page, hasMore } = await notificationPage(ctx.db, {
+        userId: actor.id,
+        since: retentionStart(ctx),
+        unreadOnly: query.filter === 'unread',
+        after,
+        limit: query.limit,
+      });
       const last = page[page.length - 1];
       return {
         items: page.map(toNotificationView),
@@ -99,14 +98,7 @@ export const notificationRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor }) => {
       await ctx.caughtUp(notificationsProjector.name);
-      const row = await ctx.db
-        .selectFrom('notifications')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', actor.id)
-        .where('read_at', 'is', null)
-        .where('created_at', '>=', retentionStart(ctx))
-        .executeTakeFirstOrThrow();
-      return { unread_count: Number(row.n) };
+      return { unread_count: await unreadCount(ctx.db, actor.id, retentionStart(ctx)) };
     },
   );
 

@@ -1,5 +1,5 @@
 import { mayAdminListen, mayAppUserListen } from '../../commands/chat/chatCommands.js';
-import { roomIdOfChannel } from '../../commands/chat/chatRules.js';
+import { roomIdOfChannel } from '../../domain/chat/rules.js';
 import { chatMigrations } from '../../stores/chat/chatTables.js';
 import type { AppModule } from '../context.js';
 import { channelsOf } from '../../infra/ws/channels.js';

@@ -5,7 +5,7 @@ import { citiesRoutes } from '../../api/cities/routes.js';
 import { driverRoutes } from '../../api/drivers/routes.js';
 import { identityRoutes } from '../../api/identity/routes.js';
 import { createSuperAdmin } from '../../commands/identity/adminAccounts.js';
-import { clientProfilesFromOrders } from '../../commands/identity/clientProfile.js';
+import { clientProfilesFromOrders } from '../../projections/orders/clientProfileStats.js';
 import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
 import type { AppModule } from '../context.js';

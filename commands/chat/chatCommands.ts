@@ -21,7 +21,7 @@ import {
   isSupportRoom,
   isWithinWindow,
   type RoomType,
-} from './chatRules.js';
+} from '../../domain/chat/rules.js';
 
 /**
  * Chat and support commands. Rooms and messages are

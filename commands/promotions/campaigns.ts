@@ -2,7 +2,6 @@ import type { PromotionTerms } from '../../domain/promotion/events.js';
 import { promotionStream } from '../../domain/promotion/events.js';
 import { promotionDecider } from '../../domain/promotion/campaign.js';
 import type { CommandDeps } from '../deps.js';
-import type { Db } from '../../infra/db/database.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { nextId } from '../origin.js';
 
@@ -11,20 +10,18 @@ import { nextId } from '../origin.js';
  * same stream its grants land on, so an edit and a grant never decide on a stale view of each other.
  */
 
-type Ctx = Pick<CommandDeps, 'db' | 'handle' | 'clock'>;
+type Ctx = Pick<CommandDeps, 'db' | 'handle' | 'clock' | 'reference'>;
 
 /** Reference data the decision needs: whether the city a campaign names exists. */
-const cityKnown = async (db: Db, cityId: number | null | undefined): Promise<boolean> =>
-  cityId === null ||
-  cityId === undefined ||
-  (await db.selectFrom('cities').select('id').where('id', '=', cityId).executeTakeFirst()) !== undefined;
+const cityKnown = async (ctx: Ctx, cityId: number | null | undefined): Promise<boolean> =>
+  cityId === null || cityId === undefined || (await ctx.reference.cityExists(cityId));
 
 export const createPromotion = async (
   ctx: Ctx,
   terms: PromotionTerms,
   metadata?: EventMetadata,
 ): Promise<{ promotionId: number; position: number }> => {
-  const known = await cityKnown(ctx.db, terms.cityId);
+  const known = await cityKnown(ctx, terms.cityId);
   const promotionId = await nextId(ctx.db, 'promotion_id_seq');
   const { position } = await ctx.handle(
     promotionDecider,
@@ -43,7 +40,7 @@ export const updatePromotion = async (
   sentFields: readonly string[],
   metadata?: EventMetadata,
 ): Promise<number> => {
-  const known = await cityKnown(ctx.db, changes.cityId);
+  const known = await cityKnown(ctx, changes.cityId);
   const { position } = await ctx.handle(
     promotionDecider,
     promotionStream(promotionId),

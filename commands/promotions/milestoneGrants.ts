@@ -24,8 +24,12 @@ import { derivedEventId, nextId } from '../origin.js';
 import { processManager, send, type Cause, type ReactionContext, type Send, type Streams } from '../processManager.js';
 import { loadSettlementConfig } from '../settlement/settlementConfig.js';
 import { sendToWallet } from '../wallet/handlers.js';
+import type { ReferenceData } from '../referenceData.js';
 
-type GrantContext = ReactionContext & { config: Pick<Config, 'PROMO_MIN_LITERS' | 'PROMO_MIN_USD'> };
+type GrantContext = ReactionContext & {
+  config: Pick<Config, 'PROMO_MIN_LITERS' | 'PROMO_MIN_USD'>;
+  reference: Pick<ReferenceData, 'driver' | 'deliveries'>;
+};
 
 /**
  * Milestone grants (docs/domain-rules.md, promotion campaigns): a delivery tells every campaign running at its time
@@ -141,30 +145,14 @@ const milestoneDeliveriesOf = async (
   cityId: number | null,
   rules: MilestoneCountingRules,
 ): Promise<MilestoneDelivery[]> => {
-  let q = ctx.db
-    .selectFrom('order_views as o')
-    .select(['o.id', 'o.client_id', 'o.driver_id', 'o.actual_liters', 'o.client_pays_cents', 'o.delivered_at'])
-    .where('o.status', '=', 'DELIVERED')
-    .where('o.delivered_at', '<=', new Date(d.deliveredAt));
-  q = 'clientId' in who ? q.where('o.client_id', '=', who.clientId) : q.where('o.driver_id', '=', who.driverId);
-  if (from) q = q.where('o.delivered_at', '>=', from);
-  if (cityId !== null) q = q.innerJoin('drivers as d', 'd.driver_id', 'o.driver_id').where('d.city_id', '=', cityId);
   const at = new Date(d.deliveredAt).getTime();
+  const found = await ctx.reference.deliveries({ who, upTo: new Date(d.deliveredAt), from, cityId });
   // Deliveries at the same instant are taken in order id order: a later order never counts before this one.
-  const rows = (await q.execute()).filter((r) => new Date(r.delivered_at!).getTime() < at || Number(r.id) <= d.orderId);
   return countedDeliveries(
-    rows.map((r) => ({
-      orderId: Number(r.id),
-      clientId: Number(r.client_id),
-      driverId: Number(r.driver_id),
-      actualLiters: Number(r.actual_liters ?? 0),
-      clientPaysCents: Number(r.client_pays_cents),
-      deliveredAt: new Date(r.delivered_at!),
-    })),
+    found.filter((r) => r.deliveredAt.getTime() < at || r.orderId <= d.orderId),
     rules,
   );
 };
-
 /**
  * I/O: the campaigns a delivery may grant, each read from its stream, with the recipient's counted
  * deliveries and, where the campaign grants, a grant id. The city an order was served in is its driver's
@@ -175,13 +163,9 @@ const deliveryCandidates = async (ctx: GrantContext, streams: Streams, e: Cause)
   // Milestones are counted on the orders read model: wait until it holds this delivery.
   const position = (e as Partial<RecordedEvent>).globalPosition;
   if (position !== undefined) await ctx.settle(position);
-  const driver = await ctx.db
-    .selectFrom('drivers')
-    .select(['user_id', 'city_id'])
-    .where('driver_id', '=', d.driverId)
-    .executeTakeFirst();
-  if (!driver) return [];
   const deliveredAt = new Date(d.deliveredAt);
+  const driver = await ctx.reference.driver(d.driverId, deliveredAt);
+  if (!driver) return [];
   const rules: MilestoneCountingRules = {
     minLiters: ctx.config.PROMO_MIN_LITERS,
     minCents: usdToCents(ctx.config.PROMO_MIN_USD),
@@ -189,13 +173,13 @@ const deliveryCandidates = async (ctx: GrantContext, streams: Streams, e: Cause)
   };
   const recipients = [
     { audience: 'CLIENT' as const, userId: d.clientId, driverId: null, who: { clientId: d.clientId } },
-    { audience: 'DRIVER' as const, userId: driver.user_id, driverId: d.driverId, who: { driverId: d.driverId } },
+    { audience: 'DRIVER' as const, userId: driver.userId, driverId: d.driverId, who: { driverId: d.driverId } },
   ];
   const candidates: GrantCandidate[] = [];
   for (const r of recipients) {
-    for (const { id } of await runningCampaigns(ctx, r.audience, deliveredAt, driver.city_id)) {
+    for (const { id } of await runningCampaigns(ctx, r.audience, deliveredAt, driver.cityId)) {
       const campaign = await streams.read(promotionStream(id), promotionDecider);
-      const recipient = { userId: r.userId, cityId: driver.city_id, deliveredAt };
+      const recipient = { userId: r.userId, cityId: driver.cityId, deliveredAt };
       // Deliveries are counted only where the campaign as it stands could grant at all.
       if (!opensTo(campaign, recipient)) continue;
       // A client's city campaign counts deliveries in its city; a driver's are all in the driver's city.

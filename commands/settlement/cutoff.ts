@@ -1,20 +1,19 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { sql } from 'kysely';
+import { fold } from '../../domain/decider.js';
 import {
   poolStream,
   receiptStream,
   type Beneficiary,
-  type PayoutMethod,
+  type PoolEvent,
   type ReceiptIssuedData,
 } from '../../domain/settlement/events.js';
-import {
-  receiptLines,
-  SETTLEABLE_TYPES,
-  settleableEntries,
-  type SettleableEntry,
-} from '../../domain/settlement/issue.js';
+import { receiptLines, SETTLEABLE_TYPES, type SettleableEntry } from '../../domain/settlement/issue.js';
+import { readFrom, type WalletEntry } from '../../domain/settlement/period.js';
+import { walletStream, type LedgerEntryRecordedData, type WalletEvent } from '../../domain/wallet/events.js';
+import { walletDecider, type WalletState } from '../../domain/wallet/wallet.js';
 import { withoutHeldReimbursements, type CreditHoldFacts } from '../../domain/settlement/creditHold.js';
-import { poolDecider } from '../../domain/settlement/pool.js';
+import { poolDecider, type PoolState } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
 import { unprocessable } from '../../domain/errors.js';
@@ -40,52 +39,60 @@ export interface RunReceipt {
 
 const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
 
-/** The driver's ledger entries with their orders' figures (the orders' area, through reference data), oldest first. */
-const entriesOf = async (ctx: SettlementCtx, driverId: number, receiptId?: string): Promise<SettleableEntry[]> => {
-  let q = ctx.db
-    .selectFrom('settlement_entries')
-    .select(['entry_id', 'type', 'direction', 'amount_cents', 'order_id', 'exchange_rate_amount', 'description', 'at'])
-    .where('driver_id', '=', driverId);
-  if (receiptId) q = q.where('receipt_id', '=', receiptId);
-  const rows = await q.orderBy('position').execute();
-  const orders = await ctx.reference.orderFigures(
-    rows.flatMap((r) => (r.order_id === null ? [] : [Number(r.order_id)])),
-  );
-  return rows.map((r) => ({
-    entryId: r.entry_id,
-    type: r.type,
-    direction: r.direction,
-    amountCents: Number(r.amount_cents),
-    orderId: r.order_id === null ? null : Number(r.order_id),
-    exchangeRateAmount: r.exchange_rate_amount,
-    description: r.description,
-    at: new Date(r.at).toISOString(),
-    order: (r.order_id !== null && orders.get(Number(r.order_id))) || null,
-  }));
+/** The driver's wallet stream as a cutoff reads it: every ledger entry with its revision, and the payout account. */
+interface WalletRead {
+  entries: WalletEntry[];
+  payoutAccount: WalletState['payoutAccount'];
+}
+
+const walletOf = async (ctx: SettlementCtx, driverId: number): Promise<WalletRead> => {
+  const events = await ctx.store.readStream(walletStream(driverId));
+  const state = fold(walletDecider.evolve, walletDecider.initialState, events as unknown as WalletEvent[]);
+  const entries = events.flatMap((e): WalletEntry[] => {
+    if (e.type !== 'LedgerEntryRecorded') return [];
+    const d = e.data as LedgerEntryRecordedData;
+    return [
+      {
+        entryId: d.entryId,
+        revision: e.streamPosition,
+        balanceAfterCents: d.balanceAfterCents,
+        type: d.type,
+        direction: d.direction,
+        amountCents: d.amountCents,
+        orderId: d.orderId,
+        exchangeRateAmount: d.exchangeRateAmount,
+        description: d.description,
+        at: new Date(d.at).toISOString(),
+        order: null,
+      },
+    ];
+  });
+  return { entries, payoutAccount: state.payoutAccount };
 };
 
-/** The payout account the wallet last set (settlement's own read model) and the driver's name and city (drivers' area). */
+/** The entries with their orders' figures (the orders' area, through reference data), in ledger order. */
+const withOrders = async (ctx: SettlementCtx, entries: WalletEntry[]): Promise<SettleableEntry[]> => {
+  const orders = await ctx.reference.orderFigures(entries.flatMap((e) => (e.orderId === null ? [] : [e.orderId])));
+  return entries.map((e) => ({ ...e, order: (e.orderId !== null && orders.get(e.orderId)) || null }));
+};
+
+/** The payout account the wallet stream holds and the driver's name and city (drivers' area). */
 const beneficiaryOf = async (
   ctx: SettlementCtx,
   driverId: number,
+  account: WalletState['payoutAccount'],
   now: Date,
 ): Promise<{ beneficiary: Beneficiary; cityId: number | null } | null> => {
-  const row = await ctx.db
-    .selectFrom('settlement_payout_accounts')
-    .select(['method', 'bank_code', 'id_number', 'phone', 'account_number', 'account_type'])
-    .where('driver_id', '=', driverId)
-    .executeTakeFirst();
-  if (!row) return null;
+  if (!account) return null;
   const driver = await ctx.reference.driver(driverId, now);
-  const method = row.method as PayoutMethod;
   return {
     beneficiary: {
       name: driver?.name ?? null,
-      method,
-      idNumber: row.id_number,
-      bankCode: row.bank_code,
-      account: method === 'PAGO_MOVIL' ? row.phone : row.account_number,
-      accountType: row.account_type,
+      method: account.method,
+      idNumber: account.idNumber,
+      bankCode: account.bankCode,
+      account: account.method === 'PAGO_MOVIL' ? account.phone : account.accountNumber,
+      accountType: account.accountType,
     },
     cityId: driver?.cityId ?? null,
   };
@@ -102,14 +109,14 @@ interface CutoffTerms {
 const issueReserved = async (
   ctx: SettlementCtx,
   { config, rate }: CutoffTerms,
-  reserved: { driverId: number; receiptId: string; entries?: SettleableEntry[] },
+  reserved: { driverId: number; receiptId: string; entries: WalletEntry[]; wallet: WalletRead },
   now: Date,
   metadata: EventMetadata,
 ): Promise<RunReceipt | null> => {
   const { driverId, receiptId } = reserved;
-  const entries = reserved.entries ?? (await entriesOf(ctx, driverId, receiptId));
-  const account = await beneficiaryOf(ctx, driverId, now);
-  if (entries.length === 0 || !account) return null;
+  const account = await beneficiaryOf(ctx, driverId, reserved.wallet.payoutAccount, now);
+  if (reserved.entries.length === 0 || !account) return null;
+  const entries = await withOrders(ctx, reserved.entries);
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
   const receiptNumber = await receiptNumberOf(ctx.db, receiptId, fiscalPeriod);
   const { lines, totals } = receiptLines(entries, config.ivaPrc, rate);
@@ -159,37 +166,46 @@ const creditHoldFactsOf = async (
   const orderIds = [
     ...new Set(entries.filter((e) => e.type === 'PROMO_REIMBURSEMENT' && e.orderId !== null).map((e) => e.orderId!)),
   ];
-  const rows =
-    orderIds.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom('order_views')
-          .select(['id', 'client_id', 'created_at'])
-          .where('id', 'in', orderIds)
-          .execute();
-  const orders = new Map(
-    rows.map((r) => [Number(r.id), { clientId: Number(r.client_id), createdAt: new Date(r.created_at).toISOString() }]),
-  );
+  const figures = await ctx.reference.orderFigures(orderIds);
+  const orders = new Map([...figures].map(([id, o]) => [id, { clientId: o.clientId, createdAt: o.createdAt }]));
   const manualCreditsAt = await ctx.reference.manualCreditTimes([
     ...new Set([...orders.values()].map((o) => o.clientId)),
   ]);
   return { orders, manualCreditsAt, holdHours: ctx.config.CREDIT_PAYOUT_HOLD_HOURS, now };
 };
 
-const pendingPayoutOf = async (ctx: SettlementCtx, driverId: number): Promise<number> => {
-  const pending = await ctx.db
-    .selectFrom('settlement_receipts')
-    .select(sql<number>`COALESCE(SUM(payable_cents), 0)`.as('cents'))
-    .where('driver_id', '=', driverId)
-    .where('status', 'in', ['GENERATED', 'IN_PAYMENT', 'FAILED'])
-    .executeTakeFirstOrThrow();
-  return Number(pending.cents);
+const poolOf = async (ctx: SettlementCtx, driverId: number): Promise<PoolState> =>
+  fold(poolDecider.evolve, poolDecider.initialState, (await ctx.store.readStream(poolStream(driverId))) as PoolEvent[]);
+
+/**
+ * Issues a receipt a crashed run reserved in the pool but did not issue: a pre-period reservation, or the
+ * last period's receipt. Its entries come from the pool and the wallet stream, its event id from the
+ * receipt, so it is issued once whichever run gets there.
+ */
+const finishReserved = async (
+  ctx: SettlementCtx,
+  terms: CutoffTerms,
+  driverId: number,
+  receiptId: string,
+  now: Date,
+  metadata: EventMetadata,
+): Promise<RunReceipt | null> => {
+  const pool = await poolOf(ctx, driverId);
+  const ids =
+    pool.reservations[receiptId]?.entryIds ??
+    (pool.lastClosed?.receiptId === receiptId ? pool.lastClosed.entries.map((e) => e.entryId) : null);
+  if (!ids) return null;
+  const wallet = await walletOf(ctx, driverId);
+  const covered = new Set(ids);
+  const entries = wallet.entries.filter((e) => covered.has(e.entryId));
+  return issueReserved(ctx, terms, { driverId, receiptId, entries, wallet }, now, metadata);
 };
 
 /**
- * Reserves the driver's settleable entries in the pool, then issues the receipt. The receipt id follows
- * from the pool's version, so two cutoffs deciding on the same pool reserve the same receipt (one append
- * wins, the other appends nothing or decides again on the new version).
+ * One driver's cutoff (`CloseSettlementPeriod`, docs/decisions/0050): decided on the driver's own streams,
+ * the pool's books and the wallet read from where they closed, then the receipt issued. The receipt id
+ * follows from the pool's version, so two cutoffs deciding on the same pool close the same period (one
+ * append wins; the other decides again on the new version, and finds nothing left).
  */
 const cutoffForDriver = async (
   ctx: SettlementCtx,
@@ -197,46 +213,58 @@ const cutoffForDriver = async (
   driverId: number,
   now: Date,
   metadata: EventMetadata,
-): Promise<RunReceipt | null> => {
-  const { config } = terms;
-  const ledger = await entriesOf(ctx, driverId);
-  const figures = {
-    balanceCents: ledger.reduce((sum, e) => sum + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0),
-    pendingPayoutCents: await pendingPayoutOf(ctx, driverId),
-  };
-  // Held reimbursements stay in the balance; they are only not settled yet.
-  const entries = withoutHeldReimbursements(ledger, await creditHoldFactsOf(ctx, ledger, now));
+): Promise<RunReceipt[]> => {
+  const out: RunReceipt[] = [];
+  const pool = await poolOf(ctx, driverId);
+  // A run killed between closing the last period and issuing its receipt: finish it first.
+  const last = pool.lastClosed;
+  if (last && (await ctx.store.readStream(receiptStream(last.receiptId))).length === 0) {
+    const finished = await finishReserved(ctx, terms, driverId, last.receiptId, now, metadata);
+    if (finished) out.push(finished);
+  }
+  const wallet = await walletOf(ctx, driverId);
+  const from = readFrom(pool.opening);
+  const read = wallet.entries.filter((e) => e.revision >= from);
+  // Held reimbursements stay in the books, carried; they are only not settled yet.
+  const eligible = new Set(
+    withoutHeldReimbursements(read, await creditHoldFactsOf(ctx, read, now)).map((e) => e.entryId),
+  );
+  const heldEntryIds = new Set(read.filter((e) => !eligible.has(e.entryId)).map((e) => e.entryId));
   let receiptId: string | null = null;
-  let reserved: SettleableEntry[] = [];
-  await ctx.handle(
+  const { events } = await ctx.handle(
     poolDecider,
     poolStream(driverId),
-    (pool) => {
+    (state) => {
       receiptId = null;
-      const open = settleableEntries(entries, {
-        coveredEntryIds: new Set(Object.keys(pool.coveredBy)),
-        minBalanceCents: config.minBalanceCents,
-        ...figures,
-      });
-      if (open.length === 0) return null;
+      // Entries returned since the read lie before it: the next cutoff reads them.
+      if (readFrom(state.opening) < from) return null;
       // The pool's version counts its events: the receipt id follows from the pool as it was decided on.
-      receiptId = derivedEventId(poolStream(driverId), `receipt-${pool.version}`);
-      reserved = open;
-      const payableCents = open.reduce((s, e) => s + (e.direction === 'CREDIT' ? e.amountCents : -e.amountCents), 0);
+      receiptId = derivedEventId(poolStream(driverId), `receipt-${state.version}`);
       return {
-        type: 'ReserveEntries',
+        type: 'CloseSettlementPeriod',
         driverId,
         receiptId,
-        entryIds: open.map((e) => e.entryId),
-        payableCents,
+        read,
+        heldEntryIds,
+        minBalanceCents: terms.config.minBalanceCents,
         at: now.toISOString(),
       };
     },
     { metadata, eventIds: () => derivedEventId(receiptId!, 'reserved') },
   );
-  // Nothing appended (a racing run reserved first and nothing is left) also leaves no receipt to issue here.
-  if (!receiptId) return null;
-  return issueReserved(ctx, terms, { driverId, receiptId, entries: reserved }, now, metadata);
+  const closed = events.find((e) => e.type === 'SettlementPeriodClosed');
+  // Nothing appended (nothing to settle, or a racing run closed the period first) leaves no receipt to issue here.
+  if (!closed || closed.type !== 'SettlementPeriodClosed') return out;
+  const covered = new Set(closed.data.entries.map((e) => e.entryId));
+  const entries = wallet.entries.filter((e) => covered.has(e.entryId));
+  const issued = await issueReserved(
+    ctx,
+    terms,
+    { driverId, receiptId: closed.data.receiptId, entries, wallet },
+    now,
+    metadata,
+  );
+  return issued ? [...out, issued] : out;
 };
 
 /**
@@ -255,6 +283,8 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
       'No official VES exchange rate is in force: the cutoff cannot price its receipts.',
     );
   const terms: CutoffTerms = { config, rate: exchangeRateAmount(official.rateCents) };
+  // The decisions read the drivers' streams; only the lists of drivers to visit come from the read model,
+  // waited for so that an on-demand run sees what was just booked (a driver it misses waits a cutoff).
   await ctx.settle(await ctx.store.headPosition());
   const out: RunReceipt[] = [];
   const orphans = await ctx.db
@@ -267,13 +297,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     )
     .execute();
   for (const o of orphans) {
-    const issued = await issueReserved(
-      ctx,
-      terms,
-      { driverId: Number(o.driver_id), receiptId: o.receipt_id! },
-      now,
-      metadata,
-    );
+    const issued = await finishReserved(ctx, terms, Number(o.driver_id), o.receipt_id!, now, metadata);
     if (issued) out.push(issued);
   }
   const candidates = await ctx.db
@@ -288,8 +312,7 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
     .execute();
   // One command per driver: each decides on its own pool, so a failure stops the run without touching the others'.
   for (const c of candidates) {
-    const issued = await cutoffForDriver(ctx, terms, Number(c.driver_id), now, metadata);
-    if (issued) out.push(issued);
+    out.push(...(await cutoffForDriver(ctx, terms, Number(c.driver_id), now, metadata)));
   }
   return out;
 };

@@ -6,7 +6,12 @@ import type { Cause } from '../processManager.js';
 import { payoutEntryId } from '../wallet/handlers.js';
 import { effectsOf, settlementReactions } from './effects.js';
 
-const issued = { receiptId: 'r1', driverId: 7, totals: { payableCents: 1234 } } as ReceiptIssuedData;
+const issued = {
+  receiptId: 'r1',
+  driverId: 7,
+  entryIds: ['e1', 'e2'],
+  totals: { payableCents: 1234 },
+} as ReceiptIssuedData;
 const receipt = (status: ReceiptState['status']): ReceiptState => ({ ...initialReceipt, issued, status });
 
 describe('what a receipt asks of the wallet and the pool', () => {
@@ -18,7 +23,9 @@ describe('what a receipt asks of the wallet and the pool', () => {
     }
   });
   it('voided: its entries go back to the pool', () => {
-    expect(effectsOf(receipt('VOIDED'))).toEqual([{ type: 'ReleaseEntries', driverId: 7, receiptId: 'r1' }]);
+    expect(effectsOf(receipt('VOIDED'))).toEqual([
+      { type: 'ReleaseEntries', driverId: 7, receiptId: 'r1', entryIds: ['e1', 'e2'], payableCents: 1234 },
+    ]);
   });
   it('still open: nothing', () => {
     for (const status of ['GENERATED', 'IN_PAYMENT', 'FAILED'] as const) expect(effectsOf(receipt(status))).toEqual([]);
@@ -57,7 +64,14 @@ describe('the commands a receipt event sends', () => {
   it('voided: the pool releases the receipt’s entries under one id per receipt', () => {
     const [release] = settlementReactions(event('ReceiptAnnulled'), receipt('VOIDED'), NOW);
     expect(release.streamId).toBe('settlement-pool-7');
-    expect(release.command).toEqual({ type: 'ReleaseEntries', driverId: 7, receiptId: 'r1', at: NOW.toISOString() });
+    expect(release.command).toEqual({
+      type: 'ReleaseEntries',
+      driverId: 7,
+      receiptId: 'r1',
+      entryIds: ['e1', 'e2'],
+      payableCents: 1234,
+      at: NOW.toISOString(),
+    });
     expect(release.eventIds?.(0, { type: 'EntriesReleased', data: {} })).toBe(derivedEventId('r1', 'released'));
   });
 });

@@ -16,7 +16,7 @@ export type SettlementEffect =
       receiptNumber: string;
       amountCents: number;
     }
-  | { type: 'ReleaseEntries'; driverId: number; receiptId: string };
+  | { type: 'ReleaseEntries'; driverId: number; receiptId: string; entryIds: string[]; payableCents: number };
 
 /**
  * What a receipt's state asks of other aggregates: a paid receipt (by the provider or externally) is
@@ -38,7 +38,10 @@ export const effectsOf = (s: ReceiptState): SettlementEffect[] => {
         amountCents: totals.payableCents,
       },
     ];
-  if (s.status === 'VOIDED') return [{ type: 'ReleaseEntries', driverId, receiptId }];
+  if (s.status === 'VOIDED')
+    return [
+      { type: 'ReleaseEntries', driverId, receiptId, entryIds: s.issued.entryIds, payableCents: totals.payableCents },
+    ];
   return [];
 };
 

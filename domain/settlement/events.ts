@@ -5,7 +5,8 @@ import { instant, type EventsOf } from '../eventSchema.js';
  * Settlement events (docs/domain-rules.md, settlement receipts). Three kinds of stream:
  * - `receipt-<receiptId>`: one receipt, its lines, payout orders, provider answers and tray actions;
  * - `settlement-pool-<driverId>`: which of the driver's ledger entries live receipts cover, so that no
- *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides);
+ *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides): one
+ *   period per cutoff, each opening from the last one's closing books (docs/decisions/0050);
  * - `settlement-config`: the configuration, one event per change (the audit entry is its projection).
  */
 export const receiptStream = (receiptId: string): string => `receipt-${receiptId}`;
@@ -148,6 +149,28 @@ export const RECEIPT_EVENTS = {
 };
 export type ReceiptEvent = EventsOf<typeof RECEIPT_EVENTS>;
 
+/** A wallet ledger entry by its id and its revision in the driver's wallet stream (0: somewhere from the start). */
+export const EntryRef = z.object({ entryId: z.string(), revision: z.int() });
+export type EntryRef = z.infer<typeof EntryRef>;
+
+/**
+ * A settlement period's books (docs/decisions/0050): all a cutoff needs of the past to decide on the wallet
+ * stream read after them. Nothing here grows with the number of entries ever settled.
+ */
+export const Books = z.object({
+  /** The wallet-stream revision through which every entry is settled or carried (-1: nothing read yet). */
+  throughRevision: z.int(),
+  /** The wallet balance at `throughRevision` (the last entry's balance after it). */
+  balanceCents: z.int(),
+  /** What receipts reserved, less what releases returned: less `paidOutCents`, the pending payout. */
+  reservedCents: z.int(),
+  /** The PAYOUT_SENT entries through `throughRevision`. */
+  paidOutCents: z.int(),
+  /** Settleable entries no live receipt covers, at or before `throughRevision` (held, released, or too few). */
+  carried: z.array(EntryRef),
+});
+export type Books = z.infer<typeof Books>;
+
 export const POOL_EVENTS = {
   EntriesReserved: z.object({
     driverId: z.int(),
@@ -157,6 +180,28 @@ export const POOL_EVENTS = {
     at: instant,
   }),
   EntriesReleased: z.object({ driverId: z.int(), receiptId: z.string(), at: instant }),
+  /**
+   * A cutoff closed the driver's period with a receipt: the entries it covers, and the books the period
+   * opened with and closes with (the next period's opening), so an auditor reads each roll-over in one event.
+   */
+  SettlementPeriodClosed: z.object({
+    driverId: z.int(),
+    period: z.int(),
+    receiptId: z.string(),
+    entries: z.array(EntryRef),
+    payableCents: z.int(),
+    opening: Books,
+    closing: Books,
+    at: instant,
+  }),
+  /** An annulled period receipt's entries and payable, back in the books for the next period. */
+  EntriesReturned: z.object({
+    driverId: z.int(),
+    receiptId: z.string(),
+    entries: z.array(EntryRef),
+    payableCents: z.int(),
+    at: instant,
+  }),
 };
 export type PoolEvent = EventsOf<typeof POOL_EVENTS>;
 

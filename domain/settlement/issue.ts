@@ -40,15 +40,15 @@ export const bsCentsOf = (cents: number, rate: string): number => roundHalfAwayF
  * The entries a cutoff settles: every uncovered entry, when together they reach the minimum balance and
  * do not exceed what the driver may withdraw; otherwise none.
  */
-export const settleableEntries = (
-  entries: SettleableEntry[],
+export const settleableEntries = <E extends SettleableEntry>(
+  entries: E[],
   f: {
     coveredEntryIds: ReadonlySet<string>;
     balanceCents: number;
     pendingPayoutCents: number;
     minBalanceCents: number;
   },
-): SettleableEntry[] => {
+): E[] => {
   const open = entries.filter((e) => SETTLEABLE_TYPES.includes(e.type) && !f.coveredEntryIds.has(e.entryId));
   const sumCents = open.reduce((s, e) => s + signed(e), 0);
   const cashDebtCents = Math.max(0, -f.balanceCents);

@@ -198,13 +198,16 @@ export interface OrderFigures {
   priceCents: number;
   commissionCents: number;
   deliveredAt: string | null;
+  /** Who ordered and when (the payout hold on credit-funded reimbursements, docs/decisions/0046). */
+  clientId: number;
+  createdAt: string;
 }
 
 export const orderFiguresOf = async (db: Db, orderIds: readonly number[]): Promise<Map<number, OrderFigures>> => {
   if (orderIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('order_views')
-    .select(['id', 'base_price_cents', 'platform_revenue_cents', 'delivered_at'])
+    .select(['id', 'base_price_cents', 'platform_revenue_cents', 'delivered_at', 'client_id', 'created_at'])
     .where('id', 'in', [...new Set(orderIds)])
     .execute();
   return new Map(
@@ -214,7 +217,48 @@ export const orderFiguresOf = async (db: Db, orderIds: readonly number[]): Promi
         priceCents: Number(r.base_price_cents),
         commissionCents: Number(r.platform_revenue_cents),
         deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+        clientId: Number(r.client_id),
+        createdAt: new Date(r.created_at).toISOString(),
       },
     ]),
   );
+};
+
+export interface DeliveryFilter {
+  who: { clientId: number } | { driverId: number };
+  /** Delivered at or before. */
+  upTo: Date;
+  /** Delivered at or after, when set. */
+  from: Date | null;
+  /** Only drivers of this city, when set. */
+  cityId: number | null;
+}
+
+export interface DeliveryFacts {
+  orderId: number;
+  clientId: number;
+  driverId: number;
+  actualLiters: number;
+  clientPaysCents: number;
+  deliveredAt: Date;
+}
+
+export const deliveriesOf = async (db: Db, f: DeliveryFilter): Promise<DeliveryFacts[]> => {
+  let q = db
+    .selectFrom('order_views as o')
+    .select(['o.id', 'o.client_id', 'o.driver_id', 'o.actual_liters', 'o.client_pays_cents', 'o.delivered_at'])
+    .where('o.status', '=', 'DELIVERED')
+    .where('o.delivered_at', '<=', f.upTo);
+  q = 'clientId' in f.who ? q.where('o.client_id', '=', f.who.clientId) : q.where('o.driver_id', '=', f.who.driverId);
+  if (f.from) q = q.where('o.delivered_at', '>=', f.from);
+  if (f.cityId !== null)
+    q = q.innerJoin('drivers as d', 'd.driver_id', 'o.driver_id').where('d.city_id', '=', f.cityId);
+  return (await q.execute()).map((r) => ({
+    orderId: Number(r.id),
+    clientId: Number(r.client_id),
+    driverId: Number(r.driver_id),
+    actualLiters: Number(r.actual_liters ?? 0),
+    clientPaysCents: Number(r.client_pays_cents),
+    deliveredAt: new Date(r.delivered_at!),
+  }));
 };

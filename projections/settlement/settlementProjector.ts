@@ -138,6 +138,27 @@ const handlers: Record<string, EventHandler> = {
       .set({ receipt_id: null })
       .where('receipt_id', '=', e.data.receiptId)
       .execute(),
+  SettlementPeriodClosed: (
+    trx,
+    e: RecordedEvent<string, Extract<PoolEvent, { type: 'SettlementPeriodClosed' }>['data']>,
+  ) =>
+    e.data.entries.length
+      ? trx
+          .updateTable('settlement_entries')
+          .set({ receipt_id: e.data.receiptId })
+          .where(
+            'entry_id',
+            'in',
+            e.data.entries.map((x) => x.entryId),
+          )
+          .execute()
+      : Promise.resolve(),
+  EntriesReturned: (trx, e: RecordedEvent<string, { receiptId: string }>) =>
+    trx
+      .updateTable('settlement_entries')
+      .set({ receipt_id: null })
+      .where('receipt_id', '=', e.data.receiptId)
+      .execute(),
   SettlementConfigChanged: (trx, e: RecordedEvent<string, ConfigEvent['data']>) =>
     trx
       .insertInto('settlement_config_audit')

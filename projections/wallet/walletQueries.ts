@@ -38,3 +38,7 @@ export const payoutAccountOf = async (db: Db, driverId: number): Promise<WalletP
 export const isActiveDriver = async (db: Db, driverId: number): Promise<boolean> =>
   (await db.selectFrom('drivers').select('status').where('driver_id', '=', driverId).executeTakeFirst())?.status ===
   'ACTIVE';
+
+/** One ledger entry by its id, once the ledger has applied it. */
+export const ledgerEntryById = (db: Db, entryId: string): Promise<WalletLedgerRow | undefined> =>
+  db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', entryId).executeTakeFirst();

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { channelOfRoom, supportKindOf } from '../../../commands/chat/chatRules.js';
+import { channelOfRoom, supportKindOf } from '../../../domain/chat/rules.js';
 import {
   claimRoom,
   markSupportRoomRead,
@@ -22,7 +22,7 @@ import {
 import { afterTimeId, CursorParam, encodeCursor, pageSchema } from '../../cursor.js';
 import { limit } from '../../orders/schemas.js';
 import { defineRoute, type ErrorAnswers } from '../../route.js';
-import { supportInbox } from './supportInbox.js';
+import { supportInbox } from '../../../stores/chat/supportInbox.js';
 
 const InboxQuery = z.object({
   bucket: z.enum(['pool', 'mine']).default('pool'),

@@ -4,6 +4,7 @@ import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
 import { idempotentId } from '../../../commands/idempotency.js';
 import { LEDGER_DIRECTIONS } from '../../../domain/wallet/events.js';
+import { ledgerEntryById } from '../../../projections/wallet/walletQueries.js';
 import type { ApiContext } from '../../apiContext.js';
 import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
@@ -59,8 +60,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, params, body, req, res }) => {
       await scopedDriver(actor, params.driverId);
-      const entryOf = (entryId: string) =>
-        ctx.db.selectFrom('wallet_ledger').selectAll().where('entry_id', '=', entryId).executeTakeFirst();
+      const entryOf = (entryId: string) => ledgerEntryById(ctx.db, entryId);
       const { id, booked } = await idempotentId(
         {
           scope: `wallet-adjustment/${params.driverId}`,

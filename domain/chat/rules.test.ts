@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES } from '../../domain/order/events.js';
-import { claimConflictOf, isAppMember, isWithinWindow, roomIdOfChannel } from './chatRules.js';
+import { ORDER_STATUSES } from '../order/events.js';
+import { claimConflictOf, isAppMember, isWithinWindow, roomIdOfChannel } from './rules.js';
 
 describe('chat rules', () => {
   const order = { client_id: 10, driver_id: 7 };

@@ -1,5 +1,5 @@
-import type { OrderStatus } from '../../domain/order/events.js';
-import { CONFIRMED_ONWARD, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
+import type { OrderStatus } from '../order/events.js';
+import { CONFIRMED_ONWARD, DRIVER_ASSIGNED } from '../order/rules.js';
 
 /** Who may talk in which room of an order, and when (docs/domain-rules.md, chat and support). */
 

@@ -4,10 +4,10 @@ import {
   SUPPORT_WINDOW,
   supportKindOf,
   type SupportKind,
-} from '../../../commands/chat/chatRules.js';
-import { toSupportStatus, type ChatRoom } from '../../../stores/chat/chatQueries.js';
-import type { Db } from '../../../infra/db/database.js';
-import { newestFirstPage } from '../../../infra/db/keyset.js';
+} from '../../domain/chat/rules.js';
+import { toSupportStatus, type ChatRoom } from './chatQueries.js';
+import type { Db } from '../../infra/db/database.js';
+import { newestFirstPage } from '../../infra/db/keyset.js';
 
 export interface InboxItem {
   order_id: number;
