@@ -32,7 +32,20 @@ const messages = {
   unsubscribed: {
     name: 'unsubscribed',
     summary: 'The channel is left',
-    payload: frame('unsubscribed', { channel: { type: ['string', 'null'] } }, ['channel']),
+    payload: frame(
+      'unsubscribed',
+      {
+        channel: { type: ['string', 'null'] },
+        reason: {
+          enum: ['Forbidden', 'Unavailable'],
+          description:
+            'Only when the server ended the subscription itself: Forbidden (the channel is no longer ' +
+            'yours, e.g. a pooled support room another admin claimed: the room.claimed event is the last ' +
+            'frame heard), Unavailable (whether it still is could not be checked; subscribe again)',
+        },
+      },
+      ['channel'],
+    ),
   },
   pong: { name: 'pong', summary: 'Answer to ping', payload: frame('pong', {}) },
   error: {
@@ -105,6 +118,9 @@ export const asyncApiDocument = {
       '?token= for browsers); a bad token is refused with 401 before the upgrade. When the token is later ' +
       'revoked or logged out, idles out, or its user is deactivated, the server sends an Unauthorized error ' +
       'and closes the socket with code 4401 (sign in again); every subscribe checks the token again. ' +
+      'One user may hold at most WS_MAX_SOCKETS_PER_USER (5) open sockets and one client address at most ' +
+      'WS_MAX_SOCKETS_PER_IP (50): a socket over either cap is opened and at once closed with code 4429 and a ' +
+      'reason naming the cap (close another socket before opening one more). ' +
       'Frames are JSON text. The server pings every WS_HEARTBEAT_MS and drops a socket that missed a pong.',
   },
   servers: {

@@ -239,7 +239,13 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
       http = createDrainingServer(app);
       const server = http.server;
       if (roles.has('gateway')) {
-        wsGateway = attachWsGateway(server, ctx, { heartbeatMs: config.WS_HEARTBEAT_MS });
+        wsGateway = attachWsGateway(server, ctx, {
+          heartbeatMs: config.WS_HEARTBEAT_MS,
+          maxSocketsPerUser: config.WS_MAX_SOCKETS_PER_USER,
+          maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,
+          // The client address as Express reads it for HTTP requests (TRUST_PROXY).
+          trustProxy: app.get('trust proxy fn'),
+        });
         pushGateway = startPushGateway(ctx);
       }
       await new Promise<void>((resolve, reject) => {

@@ -103,6 +103,9 @@ export const ConfigSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: intSetting(90),
   /** Websocket ping interval; a socket that missed one pong is dropped at the next. */
   WS_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(30000),
+  /** Open websockets one user, and one client address, may hold; the socket over either closes with 4429. */
+  WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(5),
+  WS_MAX_SOCKETS_PER_IP: z.coerce.number().int().positive().default(50),
   /** A claim by another admin this recent is a lost race (409 SupportError); an older one is 403. */
   SUPPORT_CLAIM_RACE_SECONDS: intSetting(5),
   BILLING_REQUIRED: z
@@ -154,6 +157,8 @@ export const ConfigSchema = z.object({
   PROMO_MIN_USD: z.coerce.number().nonnegative().default(5),
   /** A driver position implying more than this speed since the last accepted one is refused. */
   DRIVER_MAX_SPEED_KMH: z.coerce.number().positive().default(150),
+  /** Positions one driver may report per minute over every route that takes one (429 Cooldown beyond). */
+  DRIVER_POSITIONS_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,20 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
-import { signInAdmin, signInDriver } from '../../tests/support/actors.js';
+import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
 import {
   expectError,
   expectResponse,
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../tests/support/apiSpecification.js';
-import { confirmedOrder } from '../../tests/support/orderFlows.js';
+import { call, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import { startTestService, type TestService } from '../../tests/support/testService.js';
 
 const VALENCIA = 3;
 
 /**
  * Admin reads are scoped to the admin's cities (docs/decisions/0046-money-risk-limits.md): an order, its
- * history and its payment like customers and reports (404 OrderNotFound, as for an unknown order), and the
- * drivers list and detail by the driver's city, super admins limited to cities included.
+ * history and its payment like customers and reports (404 OrderNotFound, as for an unknown order), the review
+ * of manual payments by the order's city (the queue filters, approve and reject answer 404 NotFound as for an
+ * unknown payment), and the drivers list and detail by the driver's city, super admins limited to cities included.
  */
 describe('admin city scoping of orders and drivers', () => {
   let api: ApiUnderTest;
@@ -62,5 +64,78 @@ describe('admin city scoping of orders and drivers', () => {
     expect(all.body.items.map((d: { id: number }) => d.id)).toEqual(
       expect.arrayContaining([caracas.driverId, valencia.driverId]),
     );
+  });
+});
+
+/**
+ * The review queue finds an order's city in the reports' read model, which only a started service keeps (its
+ * projection runner), so these run on one.
+ */
+describe('admin city scoping of the payment review', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  /** A PAYMENT_FORM order in Caracas whose payment the client reported: it waits in the review queue. */
+  const reportedFormPayment = async () => {
+    const api_ = call(t);
+    const root = await signInAdmin(t);
+    const forms = await api_.get('/payment-forms', root.token);
+    const formId = forms.body.forms.find((f: { currency: string }) => f.currency === 'USD').id;
+    const [client, driver] = [await signInClient(t), await onlineDriver(t)];
+    const created = await api_.post(
+      '/orders',
+      client.token,
+      orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: formId }),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const offer = await api_.post(`/orders/${created.body.order.id}/accept`, driver.token, {});
+    expect(offer.status, JSON.stringify(offer.body)).toBe(201);
+    const chosen = await api_.post(`/orders/offers/${offer.body.offer.id}/accept`, client.token);
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+    const orderId = created.body.order.id as number;
+    const values = [
+      { index: 1, value: 'Ana Pérez' },
+      { index: 2, value: 'ana@example.com' },
+      { index: 3, value: `ZL-${orderId}0000` },
+    ];
+    const reported = await api_.post(`/orders/${orderId}/payment/form`, client.token, { values });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+    return { orderId, paymentId: reported.body.payment.id as number };
+  };
+
+  const queueIds = async (token: string): Promise<number[]> => {
+    const r = await t.request('GET', '/api/v1/admin/payments/pending?method=PAYMENT_FORM&limit=100', { token });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.items.map((p: { id: number }) => p.id);
+  };
+
+  it('keeps a payment of another city out of the review queue, and answers its approval and rejection 404', async () => {
+    const api_ = call(t);
+    const { orderId, paymentId } = await reportedFormPayment(); // in Caracas
+    const elsewhere = await signInAdmin(t, { superAdmin: false, cityIds: [VALENCIA] });
+    const local = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+    expect(await queueIds(local.token)).toContain(paymentId);
+    expect(await queueIds(elsewhere.token)).not.toContain(paymentId);
+    const reason = { reason: 'Transferencia verificada en el banco' };
+    for (const action of ['approve', 'reject'])
+      expect(await api_.post(`/admin/payments/${paymentId}/${action}`, elsewhere.token, reason)).toMatchObject({
+        status: 404,
+        body: { error: 'NotFound' },
+      });
+    expect(await api_.get(`/orders/${orderId}/payment`, elsewhere.token)).toMatchObject({
+      status: 404,
+      body: { error: 'OrderNotFound' },
+    });
+    // Nothing was decided by the refused admin: the payment still waits, and the local admin approves it.
+    expect(await queueIds(local.token)).toContain(paymentId);
+    expect(await api_.post(`/admin/payments/${paymentId}/approve`, local.token, reason)).toMatchObject({
+      status: 200,
+      body: { payment: { id: paymentId, status: 'CONFIRMED' } },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { notFound } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
+import { paymentStream } from '../../domain/payment/events.js';
 import type { ApiContext } from '../apiContext.js';
 import type { CityScope } from '../../projections/customers/customerQueries.js';
 import type { Actor } from '../auth.js';
@@ -19,10 +20,25 @@ export const cityScopeOf = async (ctx: ApiContext, actor: Actor): Promise<CitySc
  * without a city is for all-cities admins only.
  */
 export const assertOrderInScope = async (ctx: ApiContext, actor: Actor, orderId: number): Promise<void> => {
-  if (actor.role !== 'ADMIN') return;
+  if (!(await orderInScope(ctx, actor, orderId))) throw notFound('OrderNotFound', 'Order not found.');
+};
+
+const orderInScope = async (ctx: ApiContext, actor: Actor, orderId: number): Promise<boolean> => {
+  if (actor.role !== 'ADMIN') return true;
   const scope = await cityScopeOf(ctx, actor);
-  if (scope.all) return;
+  if (scope.all) return true;
   const [created] = await ctx.store.readStream(orderStream(orderId));
   const cityId = (created?.data as { cityId?: number | null } | undefined)?.cityId ?? null;
-  if (cityId === null || !scope.cityIds.includes(cityId)) throw notFound('OrderNotFound', 'Order not found.');
+  return cityId !== null && scope.cityIds.includes(cityId);
+};
+
+/**
+ * A payment's review by an admin (approve, reject) is scoped by its order's city: out of scope it is the
+ * 404 NotFound of an unknown payment. A payment that does not exist is left to the command's own 404.
+ */
+export const assertPaymentInScope = async (ctx: ApiContext, actor: Actor, paymentId: number): Promise<void> => {
+  const [requested] = await ctx.store.readStream(paymentStream(paymentId));
+  const orderId = (requested?.data as { orderId?: number } | undefined)?.orderId;
+  if (orderId !== undefined && !(await orderInScope(ctx, actor, orderId)))
+    throw notFound('NotFound', 'Payment not found.');
 };

@@ -12,12 +12,17 @@ export const chatModule: AppModule = {
   migrations: chatMigrations,
   init(ctx) {
     // The members of the room, as on the REST routes: its client and/or assigned driver; for support
-    // rooms also an admin while the room is pooled, and only the assigned admin once it is claimed.
-    channelsOf(ctx).register('chat.rooms.', async (actor, channel) => {
-      const roomId = roomIdOfChannel(channel);
-      if (roomId === null) return false;
-      return actor.role === 'ADMIN' ? mayAdminListen(ctx.db, actor, roomId) : mayAppUserListen(ctx, actor, roomId);
-    });
+    // rooms also an admin while the room is pooled, and only the assigned admin once it is claimed: a claim
+    // ends the other admins' subscriptions (recheckOn).
+    channelsOf(ctx).register(
+      'chat.rooms.',
+      async (actor, channel) => {
+        const roomId = roomIdOfChannel(channel);
+        if (roomId === null) return false;
+        return actor.role === 'ADMIN' ? mayAdminListen(ctx.db, actor, roomId) : mayAppUserListen(ctx, actor, roomId);
+      },
+      { recheckOn: ['room.claimed'] },
+    );
   },
   routes(ctx, router) {
     chatRoutes(ctx, router);

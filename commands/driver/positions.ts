@@ -6,9 +6,6 @@ import { rateLimit } from '../identity/rateLimit.js';
 
 type Deps = Pick<CommandDeps, 'clock' | 'config' | 'db' | 'pool'>;
 
-/** Positions one driver may report per minute, over every route that takes one. */
-export const POSITIONS_PER_MINUTE = 30;
-
 /**
  * A driver's reported positions (`/driver/location`, `/driver/online`, an order's live location): each is
  * counted against the driver's rate limit and judged against the last accepted fix before anything records
@@ -16,7 +13,9 @@ export const POSITIONS_PER_MINUTE = 30;
  * the driver stream), the one the feed and the offer view measure from.
  */
 export const driverPositions = (ctx: Deps) => {
-  const perMinute = rateLimit(ctx.pool, 'driver-positions', POSITIONS_PER_MINUTE, 60_000);
+  // Positions one driver may report per minute, over every route that takes one.
+  const limit = ctx.config.DRIVER_POSITIONS_PER_MINUTE;
+  const perMinute = rateLimit(ctx.pool, 'driver-positions', limit, 60_000);
   const lastFixOf = async (driverId: number): Promise<Fix | null> => {
     const row = await ctx.db
       .selectFrom('driver_locations')
@@ -30,7 +29,7 @@ export const driverPositions = (ctx: Deps) => {
     async check(driverId: number, next: LatLng): Promise<void> {
       const verdict = await perMinute.hit(String(driverId));
       if (!verdict.allowed)
-        throw tooMany('Cooldown', `At most ${POSITIONS_PER_MINUTE} positions a minute; try again later.`, {
+        throw tooMany('Cooldown', `At most ${limit} positions a minute; try again later.`, {
           retryAfterSeconds: verdict.retryAfterSeconds,
         });
       assertPlausibleMove(await lastFixOf(driverId), next, ctx.clock.now(), ctx.config.DRIVER_MAX_SPEED_KMH);

@@ -13,22 +13,45 @@ const CHANNEL = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
  * its module's init (`channelsOf(ctx).register('chat.rooms.', …)`); a channel with no registered prefix
  * does not exist for the gateway.
  */
+export interface ChannelOptions {
+  /**
+   * Events after which who may listen can have changed (a support room claimed): the gateway asks the
+   * authorizer again for every socket on the channel and ends the subscriptions it now refuses, before it
+   * delivers anything published after the event.
+   */
+  recheckOn?: readonly string[];
+}
+
 export class ChannelRegistry {
   private readonly authorizers = new Map<string, ChannelAuthorizer>();
+  private readonly rechecks = new Map<string, ReadonlySet<string>>();
 
-  register(prefix: string, authorize: ChannelAuthorizer): void {
+  register(prefix: string, authorize: ChannelAuthorizer, options: ChannelOptions = {}): void {
     if (!prefix.endsWith('.')) throw new Error(`Channel prefix must end with a dot: ${prefix}`);
     if (this.authorizers.has(prefix)) throw new Error(`Channel prefix already registered: ${prefix}`);
     this.authorizers.set(prefix, authorize);
+    this.rechecks.set(prefix, new Set(options.recheckOn ?? []));
   }
 
   async authorize(actor: Actor, channel: string): Promise<ChannelVerdict> {
-    if (channel.length > 200 || !CHANNEL.test(channel)) return 'UnknownChannel';
+    const prefix = this.prefixOf(channel);
+    if (prefix === null) return 'UnknownChannel';
+    return (await this.authorizers.get(prefix)!(actor, channel)) ? 'ok' : 'Forbidden';
+  }
+
+  /** Whether this event on this channel calls for its listeners to be authorized again. */
+  recheckAfter(channel: string, event: string): boolean {
+    const prefix = this.prefixOf(channel);
+    return prefix !== null && this.rechecks.get(prefix)!.has(event);
+  }
+
+  /** The longest registered prefix of a well-formed channel that names more than the prefix. */
+  private prefixOf(channel: string): string | null {
+    if (channel.length > 200 || !CHANNEL.test(channel)) return null;
     let best: string | null = null;
     for (const prefix of this.authorizers.keys())
       if (channel.startsWith(prefix) && (best === null || prefix.length > best.length)) best = prefix;
-    if (best === null || channel.length === best.length) return 'UnknownChannel';
-    return (await this.authorizers.get(best)!(actor, channel)) ? 'ok' : 'Forbidden';
+    return best === null || channel.length === best.length ? null : best;
   }
 }
 

@@ -8,6 +8,7 @@ import type { Authenticator } from '../identity/port.js';
 import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';
 import type { Logger } from '../logger.js';
 import { channelsOf } from './channels.js';
+import { clientAddressOf, SocketCaps, TOO_MANY_SOCKETS_CLOSE, type TrustProxy } from './socketCaps.js';
 
 export interface WsGateway {
   /** Sockets currently open. */
@@ -27,6 +28,11 @@ export interface WsGatewayOptions {
   path?: string;
   heartbeatMs?: number;
   maxSubscriptions?: number;
+  /** Open sockets one user (WS_MAX_SOCKETS_PER_USER) and one client address (WS_MAX_SOCKETS_PER_IP) may hold. */
+  maxSocketsPerUser?: number;
+  maxSocketsPerIp?: number;
+  /** Which hops may forward the client's address (Express's compiled TRUST_PROXY); none by default. */
+  trustProxy?: TrustProxy;
 }
 
 interface Client {
@@ -45,6 +51,8 @@ interface Fanout {
   subscription: BusSubscription;
   /** Resolves once the bus knows the subscription (NATS: the server has it), so nothing published after is missed. */
   ready: Promise<void>;
+  /** The channel's frames go out one after the other, so a re-check of its listeners holds back what follows. */
+  queue: Promise<void>;
 }
 
 /** A socket that cannot keep up is dropped rather than buffering without bound. */
@@ -110,6 +118,8 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
   const clients = new Set<Client>();
   const fanouts = new Map<string, Fanout>();
   const upgradeHeaders = new WeakMap<IncomingMessage, string[]>();
+  const caps = new SocketCaps({ perUser: options.maxSocketsPerUser ?? 5, perIp: options.maxSocketsPerIp ?? 50 });
+  const trustProxy = options.trustProxy ?? (() => false);
 
   wss.on('headers', (headers, req) => headers.push(...(upgradeHeaders.get(req) ?? [])));
 
@@ -117,7 +127,7 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
     if (client.ws.readyState === WebSocket.OPEN) client.ws.send(JSON.stringify(message));
   };
 
-  const deliver = (channel: string, fanout: Fanout, payload: unknown) => {
+  const deliver = async (channel: string, fanout: Fanout, payload: unknown) => {
     const p = (payload ?? {}) as { event?: unknown; data?: unknown };
     const frame = JSON.stringify({
       type: 'message',
@@ -133,13 +143,38 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
       }
       c.ws.send(frame);
     }
+    if (typeof p.event === 'string' && channels.recheckAfter(channel, p.event)) await recheck(channel, fanout);
+  };
+
+  /** Ends the subscriptions the channel's authorizer now refuses (or cannot judge: closed by default). */
+  const recheck = async (channel: string, fanout: Fanout) => {
+    await Promise.all(
+      [...fanout.clients].map(async (c) => {
+        const verdict = await channels.authorize(c.actor, channel).catch((err: unknown) => {
+          ctx.logger.error({ err, channel }, 'channel re-authorization failed');
+          return 'Unavailable' as const;
+        });
+        if (verdict === 'ok') return;
+        leave(c, channel);
+        send(c, { type: 'unsubscribed', channel, reason: verdict === 'Unavailable' ? verdict : 'Forbidden' });
+      }),
+    );
   };
 
   const join = async (client: Client, channel: string) => {
     let fanout = fanouts.get(channel);
     if (!fanout) {
-      const f: Fanout = { clients: new Set(), subscription: null as never, ready: Promise.resolve() };
-      f.subscription = ctx.bus.subscribe(channel, (m) => deliver(channel, f, m.data));
+      const f: Fanout = {
+        clients: new Set(),
+        subscription: null as never,
+        ready: Promise.resolve(),
+        queue: Promise.resolve(),
+      };
+      f.subscription = ctx.bus.subscribe(channel, (m) => {
+        f.queue = f.queue
+          .then(() => deliver(channel, f, m.data))
+          .catch((err) => ctx.logger.error({ err, channel }, 'websocket delivery failed'));
+      });
       f.ready = ctx.bus.flush();
       fanouts.set(channel, (fanout = f));
     }
@@ -220,7 +255,11 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
     }
   };
 
-  const onConnection = (ws: WebSocket, token: string, actor: Actor) => {
+  const onConnection = (ws: WebSocket, token: string, actor: Actor, ip: string) => {
+    ws.on('error', () => ws.terminate());
+    // The handshake is done, so the client reads the close code (an HTTP refusal reaches a browser as 1006).
+    const place = caps.take(actor, ip);
+    if (!place.ok) return ws.close(TOO_MANY_SOCKETS_CLOSE, place.reason);
     const client: Client = { ws, token, actor, channels: new Set(), alive: true, queue: Promise.resolve() };
     clients.add(client);
     ws.on('pong', () => (client.alive = true));
@@ -230,8 +269,8 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
         .then(() => handle(client, raw))
         .catch((err) => ctx.logger.error({ err }, 'websocket message failed'));
     });
-    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
+      place.release();
       clients.delete(client);
       for (const channel of [...client.channels]) leave(client, channel);
     });
@@ -250,7 +289,8 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
       (actor) => {
         if (!actor) return refuse(socket, 401, 'Unauthorized', 'Missing, invalid or expired token.');
         upgradeHeaders.set(req, headers);
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, token!, actor));
+        const ip = clientAddressOf(req, trustProxy);
+        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, token!, actor, ip));
       },
       (err) => {
         ctx.logger.error({ err }, 'websocket authentication failed');

@@ -1,4 +1,6 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../infra/db/database.js';
+import type { CityScope } from '../customers/customerQueries.js';
 import type { PaymentRow } from './paymentViews.js';
 
 export type { PaymentRow } from './paymentViews.js';
@@ -61,15 +63,31 @@ export type ReviewRow = PaymentRow & {
   client_phone: string | null;
 };
 
-/** The admin review queue: PENDING, PROCESSING and FAILED payments, oldest first. */
+/**
+ * The admin review queue: PENDING, PROCESSING and FAILED payments, oldest first; only those of orders in the
+ * admin's cities (the city the order was created in, as the reports and customers read it).
+ */
 export const reviewQueue = async (
   db: Db,
-  filter: { method?: ReviewMethod; limit: number; page: number },
+  filter: { method?: ReviewMethod; limit: number; page: number; scope: CityScope },
 ): Promise<{ items: ReviewRow[]; total: number }> => {
-  const q = db
+  let q = db
     .selectFrom('payments')
     .where('payments.status', 'in', ['PENDING', 'PROCESSING', 'FAILED'])
     .where('payments.method', 'in', filter.method ? [filter.method] : [...REVIEW_METHODS]);
+  const { scope } = filter;
+  if (!scope.all)
+    q = q.where((eb) =>
+      scope.cityIds.length === 0
+        ? sql<SqlBool>`false`
+        : eb.exists(
+            eb
+              .selectFrom('report_orders as o')
+              .select(sql`1`.as('one'))
+              .whereRef('o.id', '=', 'payments.order_id')
+              .where('o.city_id', 'in', scope.cityIds),
+          ),
+    );
   const total = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const rows = await q
     .leftJoin('order_views', 'order_views.id', 'payments.order_id')

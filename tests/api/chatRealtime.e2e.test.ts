@@ -116,6 +116,41 @@ describe('chat over the websocket gateway', () => {
       }
     },
   );
+  it('ends the other admins’ subscriptions to a pooled support room when one admin claims it', async () => {
+    const f = await confirmedOrder(t);
+    const roomId = await roomOf(t, f, f.client.token, 'ORDER_ADMIN_CLIENT_SUPPORT');
+    const channel = `chat.rooms.${roomId}`;
+    const [alice, bob] = [await signInAdmin(t, { superAdmin: false }), await signInAdmin(t, { superAdmin: false })];
+    const [aliceS, bobS, clientS] = await Promise.all([
+      open(t, alice.token),
+      open(t, bob.token),
+      open(t, f.client.token),
+    ]);
+    try {
+      for (const s of [aliceS, bobS, clientS])
+        expect(await s.subscribe(channel)).toEqual({ type: 'subscribed', channel });
+      expect((await call(t).post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
+      // Bob hears the claim, then the gateway ends his subscription; Alice and the client keep theirs.
+      expect(await bobS.next((x) => x.event === 'room.claimed')).toMatchObject({ channel });
+      expect(await bobS.next((x) => x.type === 'unsubscribed')).toEqual({
+        type: 'unsubscribed',
+        channel,
+        reason: 'Forbidden',
+      });
+      const sent = await call(t).post(`/admin/chat-rooms/${roomId}/messages`, alice.token, { content: 'Solo Alice' });
+      expect(sent.status).toBe(201);
+      await clientS.next((x) => x.event === 'message.created');
+      await aliceS.next((x) => x.event === 'message.created');
+      // Frames of one socket arrive in order: anything sent to Bob before the client heard the message
+      // arrives before the answer to a ping he sends now.
+      bobS.send({ type: 'ping' });
+      await bobS.next((x) => x.type === 'pong');
+      expect(bobS.frames.filter((x) => x.event === 'message.created')).toEqual([]);
+      for (const s of [aliceS, clientS]) expect(s.frames.filter((x) => x.type === 'unsubscribed')).toEqual([]);
+    } finally {
+      await Promise.all([aliceS.close(), bobS.close(), clientS.close()]);
+    }
+  });
 });
 
 describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(

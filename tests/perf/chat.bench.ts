@@ -18,7 +18,12 @@ const MESSAGES_PER_ROOM = Number(process.env.BENCH_CHAT_MESSAGES ?? 30);
 const RECEIPT_TIMEOUT_MS = 10_000;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
-const ENV = { OFFICIAL_RATE_VES: '36.5' };
+// Every socket comes from this host and a room's sockets share two tokens: lift the per-address and per-user caps.
+const ENV = {
+  OFFICIAL_RATE_VES: '36.5',
+  WS_MAX_SOCKETS_PER_IP: String(SOCKETS),
+  WS_MAX_SOCKETS_PER_USER: String(SOCKETS),
+};
 
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -10,6 +10,8 @@ export interface Socket {
   /** Subscribes and resolves with the gateway's answer for that channel (subscribed or error). */
   subscribe(channel: string): Promise<any>;
   close(): Promise<void>;
+  /** Resolves when the socket closes, with the close code and reason the server (or the client) sent. */
+  closed: Promise<{ code: number; reason: string }>;
 }
 
 /**
@@ -18,12 +20,17 @@ export interface Socket {
  */
 export const openSocket = (
   t: TestService,
-  opts: { token?: string; via?: 'header' | 'query'; path?: string } = {},
+  opts: { token?: string; via?: 'header' | 'query'; path?: string; headers?: Record<string, string> } = {},
 ): Promise<Socket> => {
-  const { token, via = 'header', path = '/ws' } = opts;
+  const { token, via = 'header', path = '/ws', headers = {} } = opts;
   const url = `ws://127.0.0.1:${t.port}${path}${token && via === 'query' ? `?token=${encodeURIComponent(token)}` : ''}`;
-  const ws = new WebSocket(url, token && via === 'header' ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const ws = new WebSocket(url, {
+    headers: { ...headers, ...(token && via === 'header' ? { authorization: `Bearer ${token}` } : {}) },
+  });
   const frames: any[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const waiters: { match: (f: any) => boolean; resolve: (f: any) => void }[] = [];
   ws.on('message', (raw) => {
     const frame = JSON.parse(raw.toString());
@@ -48,6 +55,7 @@ export const openSocket = (
       send({ type: 'subscribe', channel });
       return next((f) => f.channel === channel && (f.type === 'subscribed' || f.type === 'error'));
     },
+    closed,
     close: () =>
       new Promise((resolve) =>
         ws.readyState === WebSocket.CLOSED ? resolve() : (ws.once('close', () => resolve()), ws.close()),

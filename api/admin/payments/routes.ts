@@ -16,6 +16,8 @@ import { defineRoute, PathId } from '../../route.js';
 import { idFrom, page } from '../../orders/schemas.js';
 import { toReviewItem } from '../../payments/views.js';
 import { readBack } from '../../readBack.js';
+import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
+import { assertPaymentInScope, cityScopeOf } from '../cityScope.js';
 
 const QueueQuery = z.object({
   method: z.enum(REVIEW_METHODS).optional(),
@@ -65,8 +67,11 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
       responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } },
       errors: { 403: ['Forbidden'] },
     },
-    async ({ query }) => {
-      const { items, total } = await reviewQueue(ctx.db, query);
+    async ({ query, actor }) => {
+      // A city-limited queue finds the orders' cities in the reports' read model: commands do not wait for it.
+      const scope = await cityScopeOf(ctx, actor);
+      if (!scope.all) await ctx.caughtUp(reportsProjector.name);
+      const { items, total } = await reviewQueue(ctx.db, { ...query, scope });
       return {
         items: items.map(toReviewItem),
         meta: {
@@ -109,6 +114,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
+      await assertPaymentInScope(ctx, actor, paymentId);
       const { position, payment } = await approvePayment(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
       // A concurrent webhook may have confirmed both streams first: settle on their heads too.
       const heads = await Promise.all([
@@ -158,6 +164,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, body, actor, req }) => {
       const paymentId = paymentIdFrom(params);
+      await assertPaymentInScope(ctx, actor, paymentId);
       const { position } = await rejectPaymentByAdmin(ctx, actor, paymentId, body.reason, metadataOf(actor, req.id));
       const p = await readBack(ctx, Math.max(position, await streamHead(ctx, paymentStream(paymentId))), () =>
         findPaymentRow(ctx.db, paymentId),
