@@ -93,6 +93,7 @@ export const promotions = {
   milestone: 'Entregas para el premio',
   basisLabel: 'Cómo se cuentan',
   amount: 'Monto (USD)',
+  perGrant: 'Monto por premio',
   city: 'Ciudad',
   allCities: 'Todas las ciudades',
   startsAt: 'Desde',

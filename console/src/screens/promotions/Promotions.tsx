@@ -57,7 +57,7 @@ const PromotionList = () => {
       { id: 'audience', header: p.audienceLabel, cell: ({ row }) => label(p.audience, row.original.audience) },
       { id: 'credit_scope', header: p.scopeLabel, cell: ({ row }) => label(p.scope, row.original.credit_scope) },
       { id: 'milestone_orders', header: p.milestone, accessorKey: 'milestone_orders' },
-      { id: 'amount_usd', header: p.amount, cell: ({ row }) => fmt.usd(row.original.amount_usd) },
+      { id: 'amount_usd', header: p.perGrant, cell: ({ row }) => fmt.usd(row.original.amount_usd) },
       { id: 'city_id', header: p.city, cell: ({ row }) => cityName(row.original.city_id) },
       { id: 'starts_at', header: p.startsAt, cell: ({ row }) => bound(row.original.starts_at) },
       { id: 'ends_at', header: p.endsAt, cell: ({ row }) => bound(row.original.ends_at) },
@@ -176,7 +176,7 @@ const PromotionDetail = () => {
               <dd>{fmt.bool(pr.is_running)}</dd>
               <dt>{p.audienceLabel}</dt>
               <dd>{label(p.audience, pr.audience)}</dd>
-              <dt>{p.amount}</dt>
+              <dt>{p.perGrant}</dt>
               <dd>{fmt.usd(pr.amount_usd)}</dd>
               <dt>{p.city}</dt>
               <dd>{cityName(pr.city_id)}</dd>
@@ -281,7 +281,7 @@ const PromotionGrants = ({ promotionId }: { promotionId: number }) => {
       { id: 'order', header: p.order, cell: ({ row }) => (row.original.order_id ? `#${row.original.order_id}` : '—') },
       { id: 'audience', header: p.audienceLabel, cell: ({ row }) => label(p.audience, row.original.audience) },
       { id: 'credit_scope', header: p.scopeLabel, cell: ({ row }) => label(p.scope, row.original.credit_scope) },
-      { id: 'amount_usd', header: p.amount, cell: ({ row }) => fmt.usd(row.original.amount_usd) },
+      { id: 'amount_usd', header: p.perGrant, cell: ({ row }) => fmt.usd(row.original.amount_usd) },
     ],
     [],
   );
