@@ -16,6 +16,9 @@ const Support = lazy(() => import('./screens/support/Support'));
 const Drivers = lazy(() => import('./screens/drivers/Drivers'));
 const Customers = lazy(() => import('./screens/customers/Customers'));
 const ExchangeRates = lazy(() => import('./screens/rates/ExchangeRates'));
+// Stations and promotion campaigns (issue 31).
+const Stations = lazy(() => import('./screens/stations/Stations'));
+const Promotions = lazy(() => import('./screens/promotions/Promotions'));
 
 const NAV: [string, string][] = [
   ['/', t.nav.home],
@@ -28,6 +31,8 @@ const NAV: [string, string][] = [
   ['/drivers', t.nav.drivers],
   ['/customers', t.nav.customers],
   ['/exchange-rates', t.nav.rates],
+  ['/stations', t.nav.stations],
+  ['/promotions', t.nav.promotions],
 ];
 
 const NavLink = ({ href, label }: { href: string; label: string }) => {
@@ -89,6 +94,8 @@ const Shell = () => {
             <Route path="/drivers" nest component={Drivers} />
             <Route path="/customers" nest component={Customers} />
             <Route path="/exchange-rates" component={ExchangeRates} />
+            <Route path="/stations" nest component={Stations} />
+            <Route path="/promotions" nest component={Promotions} />
             <Route>
               <p role="alert" className="notice error">
                 {t.errors.notFound}

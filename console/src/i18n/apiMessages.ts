@@ -4,6 +4,14 @@
  * message not recognised here reads as a plain "invalid value" rather than English.
  */
 const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
+  // Stations and promotion campaigns (checked first: "is required when…" is not a missing field).
+  [/must be null when the audience is DRIVER/, () => 'Debe quedar vacío cuando la audiencia es Conductores.'],
+  [/is required when the audience is CLIENT/, () => 'Es obligatorio cuando la audiencia es Clientes.'],
+  [/must be after starts_at/, () => 'Debe ser posterior a la fecha inicial.'],
+  [/Unknown city/, () => 'Ciudad desconocida.'],
+  [/HH:MM/, () => 'Debe ser una hora HH:MM (de 00:00 a 23:59).'],
+  [/must be AGUA or GASOLINA/, () => 'Debe ser AGUA o GASOLINA.'],
+  [/must be a number/, () => 'Debe ser un número.'],
   [/expected string to have >=(\d+) characters?/, (m) => `Debe tener al menos ${m[1]} caracteres.`],
   [/expected string to have <=(\d+) characters?/, (m) => `Debe tener como máximo ${m[1]} caracteres.`],
   [/expected (?:number|int) to be >=?(-?[\d.]+)/, (m) => `Debe ser mayor o igual a ${m[1].replace('.', ',')}.`],
@@ -46,5 +54,18 @@ export const ERROR_MESSAGES: Record<string, string> = {
   CustomerNotFound: 'No se encontró el cliente.',
   ReceiptNotFound: 'No se encontró el recibo.',
   IdempotencyKeyReused: 'Esta operación ya se registró con otros datos.',
+  StationNotFound: 'No se encontró la estación.',
+  CoordsOutOfRange: 'Las coordenadas quedan fuera de Venezuela.',
+  DuplicateStation: 'Ya existe una estación con este nombre a menos de 50 m.',
+  HasRecentReports: 'La estación tiene reportes de los últimos 7 días: desactívela en lugar de eliminarla.',
+  CommentNotFound: 'El comentario ya no existe.',
+  ImportJobNotFound: 'No se encontró la importación.',
+  InvalidEncoding: 'El archivo no está en UTF-8 ni en Latin-1.',
+  EmptyFile: 'El archivo está vacío.',
+  MissingHeaders: 'Faltan columnas obligatorias: name, address, latitude, longitude, tipo.',
+  TooManyRows: 'El archivo tiene más de 2.000 filas.',
+  PromotionNotFound: 'No se encontró la campaña.',
+  PromotionAlreadyGranted: 'La campaña ya otorgó premios: esos campos no pueden cambiar.',
+  PromotionHasGrants: 'La campaña ya otorgó premios y no se puede eliminar: apáguela.',
   Conflict: 'Otra persona cambió estos datos al mismo tiempo. Intente de nuevo.',
 };

@@ -2,6 +2,8 @@
  * Every string the console shows, in Spanish. Another language is another module of the same shape
  * (`Messages`), chosen in i18n/index.ts.
  */
+import { promotions, stations } from './esStationsPromotions.js';
+
 export const es = {
   app: { title: 'Consola de operaciones', skip: 'Saltar al contenido', menu: 'Menú principal' },
   nav: {
@@ -16,6 +18,8 @@ export const es = {
     drivers: 'Conductores',
     customers: 'Clientes',
     rates: 'Tasa de cambio',
+    stations: 'Estaciones',
+    promotions: 'Promociones',
     signOut: 'Cerrar sesión',
   },
   rates: {
@@ -616,6 +620,8 @@ export const es = {
     } as Record<string, string>,
     history: 'Ver historial',
   },
+  stations,
+  promotions,
 };
 
 export type Messages = typeof es;
