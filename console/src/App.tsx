@@ -16,6 +16,9 @@ const Support = lazy(() => import('./screens/support/Support'));
 const Drivers = lazy(() => import('./screens/drivers/Drivers'));
 const Customers = lazy(() => import('./screens/customers/Customers'));
 const ExchangeRates = lazy(() => import('./screens/rates/ExchangeRates'));
+// Payment forms and admin users (issue 31).
+const PaymentForms = lazy(() => import('./screens/paymentForms/PaymentForms'));
+const Admins = lazy(() => import('./screens/admins/Admins'));
 
 const NAV: [string, string][] = [
   ['/', t.nav.home],
@@ -28,6 +31,9 @@ const NAV: [string, string][] = [
   ['/drivers', t.nav.drivers],
   ['/customers', t.nav.customers],
   ['/exchange-rates', t.nav.rates],
+  // Payment forms and admin users (issue 31).
+  ['/payment-forms', t.nav.paymentForms],
+  ['/admins', t.nav.admins],
 ];
 
 const NavLink = ({ href, label }: { href: string; label: string }) => {
@@ -89,6 +95,9 @@ const Shell = () => {
             <Route path="/drivers" nest component={Drivers} />
             <Route path="/customers" nest component={Customers} />
             <Route path="/exchange-rates" component={ExchangeRates} />
+            {/* Payment forms and admin users (issue 31). */}
+            <Route path="/payment-forms" component={PaymentForms} />
+            <Route path="/admins" component={Admins} />
             <Route>
               <p role="alert" className="notice error">
                 {t.errors.notFound}
