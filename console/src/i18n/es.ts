@@ -686,6 +686,20 @@ export const es = {
     superOnly: 'Solo un superadministrador puede ver y cambiar los administradores.',
     citiesRequired: 'Elija al menos una ciudad o marque todas.',
   },
+  // A customer's bank account (issue 31).
+  bankAccount: {
+    title: 'Cuenta bancaria del cliente',
+    none: 'El cliente no tiene cuenta bancaria guardada.',
+    idNumber: 'Cédula o RIF',
+    phone: 'Teléfono de pago móvil',
+    bank: 'Banco',
+    updatedAt: 'Actualizada',
+    save: 'Guardar cuenta',
+    saved: 'Cuenta guardada.',
+    remove: 'Eliminar cuenta',
+    confirmRemove: '¿Eliminar la cuenta bancaria del cliente?',
+    removed: 'Cuenta eliminada.',
+  },
 };
 
 export type Messages = typeof es;
