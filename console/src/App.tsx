@@ -19,6 +19,9 @@ const ExchangeRates = lazy(() => import('./screens/rates/ExchangeRates'));
 // Stations and promotion campaigns (issue 31).
 const Stations = lazy(() => import('./screens/stations/Stations'));
 const Promotions = lazy(() => import('./screens/promotions/Promotions'));
+// Payment forms and admin users (issue 31).
+const PaymentForms = lazy(() => import('./screens/paymentForms/PaymentForms'));
+const Admins = lazy(() => import('./screens/admins/Admins'));
 
 const NAV: [string, string][] = [
   ['/', t.nav.home],
@@ -33,6 +36,9 @@ const NAV: [string, string][] = [
   ['/exchange-rates', t.nav.rates],
   ['/stations', t.nav.stations],
   ['/promotions', t.nav.promotions],
+  // Payment forms and admin users (issue 31).
+  ['/payment-forms', t.nav.paymentForms],
+  ['/admins', t.nav.admins],
 ];
 
 const NavLink = ({ href, label }: { href: string; label: string }) => {
@@ -96,6 +102,9 @@ const Shell = () => {
             <Route path="/exchange-rates" component={ExchangeRates} />
             <Route path="/stations" nest component={Stations} />
             <Route path="/promotions" nest component={Promotions} />
+            {/* Payment forms and admin users (issue 31). */}
+            <Route path="/payment-forms" component={PaymentForms} />
+            <Route path="/admins" component={Admins} />
             <Route>
               <p role="alert" className="notice error">
                 {t.errors.notFound}

@@ -172,9 +172,9 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
       ]);
       expect(history.events.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2, 3, 4]);
       const annul = history.events[4];
-      expect(annul.actor).toEqual({ id: root.admin.id, role: 'ADMIN' });
+      expect(annul.actor).toEqual({ id: root.admin.id, role: 'ADMIN', name: root.admin.name });
       expect(annul.correlation_id).toEqual(expect.any(String));
-      expect(history.events[3].actor).toEqual({ id: null, role: 'PAYOUT_PROVIDER' });
+      expect(history.events[3].actor).toEqual({ id: null, role: 'PAYOUT_PROVIDER', name: null });
       expect(history.events[3].data).toMatchObject({ result: 'REJECTED', providerCode: 'AC01', source: 'webhook' });
       expect((await s.api.get('/admin/settlements/receipts/none/history', root.token)).status).toBe(404);
 

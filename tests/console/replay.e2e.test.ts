@@ -141,4 +141,31 @@ describe.skipIf(missing !== null)('replay (Chromium)', () => {
     await main().getByText(es.replay.receiptNotFound).waitFor();
     expect(pageErrors).toEqual([]);
   });
+  it('shows who acted by name (the driver, the admin), to an admin who is not a super admin too', async () => {
+    type Named = { type: string; actor: { id: number | string | null; role: string; name: string | null } | null };
+    const history = must(
+      'wallet history',
+      await t.request('GET', `/api/v1/admin/drivers/${driver.driverId}/wallet/history`, { token: root.token }),
+    ).events as Named[];
+    const byDriver = history.findIndex((e) => e.actor?.role === 'DRIVER');
+    const byAdmin = history.map((e) => e.actor?.role).lastIndexOf('ADMIN');
+    expect(byDriver).toBeGreaterThanOrEqual(0);
+    expect(byAdmin).toBeGreaterThanOrEqual(0);
+    expect(history[byDriver].actor).toMatchObject({ name: 'Conductora Auditada' });
+    const adminName = String(root.admin.name);
+    expect(history[byAdmin].actor).toMatchObject({ id: root.admin.id, name: adminName });
+
+    const plain = await signInAdmin(t, { superAdmin: false, allCities: true });
+    const other = await signedInPage(browser, t.baseUrl, plain);
+    await other.page.goto(`${t.baseUrl}/console/replay/wallet/${driver.driverId}`);
+    const steps = other.page.locator('main .timeline li');
+    await expect.poll(() => steps.count()).toBe(history.length);
+    const actor = other.page.locator('main dd[data-field="actor"]');
+    await steps.nth(byDriver).getByRole('button').click();
+    await expect.poll(() => actor.textContent()).toBe(`Conductora Auditada (${es.replay.roles.DRIVER})`);
+    await steps.nth(byAdmin).getByRole('button').click();
+    await expect.poll(() => actor.textContent()).toBe(`${adminName} (${es.replay.roles.ADMIN})`);
+    expect(other.pageErrors).toEqual([]);
+    await other.page.context().close();
+  });
 });

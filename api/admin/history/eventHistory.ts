@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import type { RecordedEvent } from '../../../infra/eventStore/port.js';
 
-/** One recorded event as the auditor's replay shows it (docs/domain-rules.md, routes beyond the contract). */
+/** One recorded event (the actor's name is filled by withActorNames) as the auditor's replay shows it (docs/domain-rules.md, routes beyond the contract). */
 export const HistoryItem = z.object({
   global_position: z.number().int(),
   revision: z.number().int(),
   type: z.string(),
   recorded_at: z.string(),
-  actor: z.object({ id: z.union([z.number(), z.string()]).nullable(), role: z.string() }).nullable(),
+  actor: z
+    .object({
+      id: z.union([z.number(), z.string()]).nullable(),
+      role: z.string(),
+      name: z.string().nullable().openapi({ description: 'The admin, client or driver by name; null when unknown' }),
+    })
+    .nullable(),
   correlation_id: z.string().nullable(),
   causation_id: z.string().nullable(),
   data: z.record(z.string(), z.unknown()).openapi({
@@ -29,7 +35,7 @@ export const toHistoryItem = (e: RecordedEvent): z.infer<typeof HistoryItem> => 
   revision: e.streamPosition,
   type: e.type,
   recorded_at: e.recordedAt.toISOString(),
-  actor: e.metadata?.actor ? { id: e.metadata.actor.id ?? null, role: e.metadata.actor.role } : null,
+  actor: e.metadata?.actor ? { id: e.metadata.actor.id ?? null, role: e.metadata.actor.role, name: null } : null,
   correlation_id: e.metadata?.correlationId || null,
   causation_id: e.metadata?.causationId || null,
   data: shown(e.data),

@@ -6,6 +6,7 @@ import { requireRole } from '../../auth.js';
 import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
 import { notFound } from '../../../domain/errors.js';
+import { withActorNames } from './actorNames.js';
 import { HistoryItem, toHistoryItem } from './eventHistory.js';
 import { assertOrderInScope } from '../cityScope.js';
 
@@ -34,7 +35,7 @@ export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
       await assertOrderInScope(ctx, actor, orderId);
       const events = await ctx.store.readStream(orderStream(orderId));
       if (events.length === 0) throw notFound('OrderNotFound', 'Order not found.');
-      return { order_id: orderId, events: events.map(toHistoryItem) };
+      return { order_id: orderId, events: await withActorNames(ctx.db, events.map(toHistoryItem)) };
     },
   );
 };

@@ -23,6 +23,7 @@ import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, limit, page } from '../../orders/schemas.js';
 import { idParam, isoDate, isoDateTime } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
+import { withActorNames } from '../history/actorNames.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
 
@@ -238,7 +239,10 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       const recordId = idFrom(params.id, receiptNotFound);
       const streamId = await receiptStreamIdOf(ctx.db, recordId);
       if (!streamId) throw receiptNotFound();
-      return { receipt_id: recordId, events: (await ctx.store.readStream(receiptStream(streamId))).map(toHistoryItem) };
+      return {
+        receipt_id: recordId,
+        events: await withActorNames(ctx.db, (await ctx.store.readStream(receiptStream(streamId))).map(toHistoryItem)),
+      };
     },
   );
 

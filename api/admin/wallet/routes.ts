@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { withActorNames } from '../history/actorNames.js';
 import { z } from 'zod';
 import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';
@@ -161,7 +162,10 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, params }) => {
       await scopedDriver(actor, params.driverId);
-      return { driver_id: params.driverId, events: await walletHistory(ctx, params.driverId) };
+      return {
+        driver_id: params.driverId,
+        events: await withActorNames(ctx.db, await walletHistory(ctx, params.driverId)),
+      };
     },
   );
 };

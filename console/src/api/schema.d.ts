@@ -21427,6 +21427,8 @@ export interface operations {
                             actor: {
                                 id: number | string | null;
                                 role: string;
+                                /** @description The admin, client or driver by name; null when unknown */
+                                name: string | null;
                             } | null;
                             correlation_id: string | null;
                             causation_id: string | null;
@@ -22241,6 +22243,8 @@ export interface operations {
                             actor: {
                                 id: number | string | null;
                                 role: string;
+                                /** @description The admin, client or driver by name; null when unknown */
+                                name: string | null;
                             } | null;
                             correlation_id: string | null;
                             causation_id: string | null;
@@ -23338,6 +23342,8 @@ export interface operations {
                             actor: {
                                 id: number | string | null;
                                 role: string;
+                                /** @description The admin, client or driver by name; null when unknown */
+                                name: string | null;
                             } | null;
                             correlation_id: string | null;
                             causation_id: string | null;

@@ -31,6 +31,12 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/YYYY-MM/, () => 'Debe tener la forma AAAA-MM.'],
   [/email/i, () => 'Debe ser un correo electrónico válido.'],
   [/phone/i, () => 'Debe ser un teléfono válido.'],
+  [
+    /lowercase letters, digits or underscores/,
+    () => 'Use de 2 a 60 minúsculas, dígitos o guiones bajos (por ejemplo pago_movil_banesco).',
+  ],
+  [/is already used/, () => 'Ya está en uso.'],
+  [/at least one field/, () => 'Indique al menos un dato.'],
   [/must not be before/, () => 'No puede ser anterior a la fecha inicial.'],
 ];
 

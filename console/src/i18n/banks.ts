@@ -29,3 +29,6 @@ const BANKS: Record<string, string> = {
 /** '0102 · Banco de Venezuela'; an unknown code as it came. */
 export const bankName = (code: string | null | undefined): string =>
   code ? (BANKS[code] ? `${code} · ${BANKS[code]}` : code) : '—';
+
+/** Every known bank as a choice: [code, '0102 · Banco de Venezuela']. */
+export const bankOptions = (): [string, string][] => Object.keys(BANKS).map((code) => [code, bankName(code)]);

@@ -7,6 +7,7 @@ import { client, unwrap, type Ok } from '../../api/client';
 import { codeLabel, fmt, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
+import { BankAccount } from './BankAccount';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
 
 const c = t.customers;
@@ -192,6 +193,7 @@ const CustomerDetail = () => {
               <dt>{c.spent}</dt>
               <dd>{fmt.usd(data.totals.total_spent_usd)}</dd>
             </dl>
+            <BankAccount customerId={id} />
             <h2>{c.credit}</h2>
             <dl className="totals">
               {Object.entries(data.credit).map(([k, v]) => (

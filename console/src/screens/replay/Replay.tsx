@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent } from 'react';
 import { Link, Route, Switch, useLocation, useParams } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
-import { session } from '../../api/session';
 import { fmt, label, t } from '../../i18n';
 import { ErrorView, QueryView } from '../../ui/states';
 import { ReceiptBody } from '../settlements/ReceiptBody';
@@ -55,20 +54,6 @@ const Chooser = () => {
   );
 };
 
-/**
- * The names of the admins who may appear as actors (GET /admin/admins answers super admins only; for
- * others the replay shows role and id).
- */
-const useActorNames = () => {
-  const admins = useQuery({
-    queryKey: ['actor-names'],
-    enabled: session.get()?.admin.superAdmin === true,
-    staleTime: 5 * 60_000,
-    queryFn: () => unwrap(client.GET('/admin/admins', { params: { query: { limit: 100, page: 1 } } })),
-  });
-  return new Map((admins.data?.items ?? []).map((a) => [`ADMIN:${a.id}`, a.name ?? a.email]));
-};
-
 /** A receipt's record id from the address: the id itself, or its number (2026-11-000001) looked up. */
 const useReceiptId = (param: string) => {
   const byNumber = !/^\d+$/.test(param);
@@ -91,7 +76,6 @@ const ReceiptReplay = () => {
 };
 
 const ReceiptReplayOf = ({ id }: { id: number }) => {
-  const names = useActorNames();
   const history = useQuery({
     queryKey: ['receipt-history', id],
     queryFn: () => unwrap(client.GET('/admin/settlements/receipts/{id}/history', { params: { path: { id } } })),
@@ -110,7 +94,7 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
     key: String(e.global_position),
     type: e.type,
     at: e.recorded_at,
-    actor: actorOf(e.actor, names),
+    actor: actorOf(e.actor),
     correlation: e.correlation_id,
   }));
   return (
@@ -134,7 +118,7 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
                 {t.replay.asOf} {fmt.dateTime(asOf)}
               </h3>
               <ChainStatus stream={`receipt-${id}`} asOf={asOf} />
-              {selected ? <EventDetail e={selected} names={names} /> : <p className="muted">{t.replay.beforeFirst}</p>}
+              {selected ? <EventDetail e={selected} /> : <p className="muted">{t.replay.beforeFirst}</p>}
               {index < 0 ? null : receipt.isError ? (
                 <ErrorView error={receipt.error} />
               ) : receipt.data ? (
@@ -153,14 +137,12 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
 const EventDetail = ({
   e,
   title,
-  names,
 }: {
   title?: string;
-  names?: Map<string, string>;
   e: {
     type: string;
     recorded_at: string;
-    actor: { id: number | string | null; role: string } | null;
+    actor: { id: number | string | null; role: string; name?: string | null } | null;
     correlation_id: string | null;
     causation_id: string | null;
     data?: unknown;
@@ -176,7 +158,7 @@ const EventDetail = ({
       <dt>{t.replay.time}</dt>
       <dd>{fmt.dateTime(e.recorded_at)}</dd>
       <dt>{t.replay.actor}</dt>
-      <dd data-field="actor">{actorOf(e.actor, names)}</dd>
+      <dd data-field="actor">{actorOf(e.actor)}</dd>
       <dt>{t.replay.correlation}</dt>
       <dd>{e.correlation_id ?? '—'}</dd>
     </dl>
@@ -208,7 +190,6 @@ const walletStepLabel = (e: WalletStep, numbers: Map<number, string>): string =>
 const WalletReplay = () => {
   const { driverId } = useParams<{ driverId: string }>();
   const id = Number(driverId);
-  const names = useActorNames();
   const history = useQuery({
     queryKey: ['wallet-history', id],
     queryFn: () =>
@@ -235,7 +216,7 @@ const WalletReplay = () => {
     key: `${e.global_position}`,
     type: walletStepLabel(e, numbers),
     at: e.recorded_at,
-    actor: actorOf(e.actor, names),
+    actor: actorOf(e.actor),
   }));
   const w = wallet.data?.wallet;
   return (
@@ -260,7 +241,7 @@ const WalletReplay = () => {
               </h3>
               <ChainStatus stream={`wallet-${id}`} asOf={asOf} />
               {selected ? (
-                <EventDetail e={selected} title={walletStepLabel(selected, numbers)} names={names} />
+                <EventDetail e={selected} title={walletStepLabel(selected, numbers)} />
               ) : (
                 <p className="muted">{t.replay.beforeFirst}</p>
               )}
@@ -289,7 +270,6 @@ const WalletReplay = () => {
 const OrderReplay = () => {
   const { orderId } = useParams<{ orderId: string }>();
   const id = Number(orderId);
-  const names = useActorNames();
   const history = useQuery({
     queryKey: ['order-history', id],
     queryFn: () => unwrap(client.GET('/admin/orders/{orderId}/history', { params: { path: { orderId: id } } })),
@@ -301,7 +281,7 @@ const OrderReplay = () => {
     key: String(e.global_position),
     type: e.type,
     at: e.recorded_at,
-    actor: actorOf(e.actor, names),
+    actor: actorOf(e.actor),
     correlation: e.correlation_id,
   }));
   return (
@@ -316,7 +296,7 @@ const OrderReplay = () => {
               <h3>{t.replay.timeline}</h3>
               <Timeline events={timeline} index={index} onSelect={select} label={t.replay.timeline} />
             </div>
-            <div aria-live="polite">{selected && <EventDetail e={selected} names={names} />}</div>
+            <div aria-live="polite">{selected && <EventDetail e={selected} />}</div>
           </div>
         )}
       </QueryView>

@@ -60,10 +60,9 @@ export const Timeline = ({
   );
 };
 
-/** Who acted, by name when the console knows it (admins, for a super admin), else by role and id. */
-export const actorOf = (a: { id: number | string | null; role: string } | null, names?: Map<string, string>) => {
+/** Who acted: by name as the API resolves it, with the role; role and id when the name is unknown. */
+export const actorOf = (a: { id: number | string | null; role: string; name?: string | null } | null) => {
   if (!a) return t.replay.system;
   const role = t.replay.roles[a.role as keyof typeof t.replay.roles] ?? a.role;
-  const name = a.id !== null ? names?.get(`${a.role}:${a.id}`) : undefined;
-  return name ? `${name} (${role})` : `${role}${a.id !== null ? ` #${a.id}` : ''}`;
+  return a.name ? `${a.name} (${role})` : `${role}${a.id !== null ? ` #${a.id}` : ''}`;
 };
