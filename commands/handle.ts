@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEvent } from '../infra/eventStore/port.js';
+import { StateCache } from './stateCache.js';
 
 /**
  * The one command path: read the stream once, fold it, decide, take the reservations the decision needs
@@ -9,6 +10,13 @@ import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEve
  * registered for the stream's category on the events just appended and the state just decided. On a
  * concurrent append it reads again and decides again (bounded). Every aggregate's commands, every process
  * manager's commands and every slot go through it.
+ *
+ * A stream this handler appended to (or read) is kept in its state cache (commands/stateCache.ts): the next
+ * command on it decides on the cached state without reading. That state is a guess the append checks: it
+ * carries the cached revision, so a stale entry fails with a wrong expected revision, is forgotten, and the
+ * retry reads the stream. A guess that leads to no append (a refusal, or nothing to do) is never the answer
+ * either: the stream is read and the command decided again, so only an append, checked by its revision, ever
+ * follows from a cached state.
  */
 
 export interface Aggregate<S, E extends DomainEvent> {
@@ -26,6 +34,8 @@ export type Identified<E extends DomainEvent> = E & { eventId: string };
 export interface Loaded<S> {
   state: S;
   version: number;
+  /** From the state cache, not read: decided on, it must lead to an append (checked by its revision). */
+  cached?: boolean;
 }
 
 export interface Handled<S, E extends DomainEvent> {
@@ -104,6 +114,17 @@ export interface Handle {
   ): Promise<Handled<S, E>>;
   /** Runs `reaction` after every append to a stream of its categories, in the order registered. */
   register(reaction: InlineReaction): void;
+  /**
+   * A stream the caller checks and then hands to this handler as `loaded`, from the state cache when it is
+   * there. `check` (access, existence) runs on it; a refusal on a cached state is not trusted: the stream is
+   * read and checked again. Only for the stream the command then appends to: the append's revision is what
+   * makes a cached state safe to decide on.
+   */
+  load<S, E extends DomainEvent>(
+    aggregate: Aggregate<S, E>,
+    streamId: string,
+    check?: (state: S) => unknown,
+  ): Promise<Loaded<S>>;
 }
 
 /** A stream's category: its id up to the first dash (`order-7` → `order`). */
@@ -137,6 +158,7 @@ export class StreamBusy extends DomainError {
 
 const decideAndAppend = async <S, E extends DomainEvent>(
   store: EventStore,
+  cache: StateCache,
   streamId: string,
   aggregate: Aggregate<S, E>,
   decide: (state: S, version: number) => Decided<E>[],
@@ -144,12 +166,39 @@ const decideAndAppend = async <S, E extends DomainEvent>(
   maxAttempts: number,
 ): Promise<Handled<S, E>> => {
   let current: Loaded<S> | undefined = loaded;
+  let useCache = true;
   let taken = 0;
+  const read = async (): Promise<Loaded<S>> => {
+    const { state, version } = await loadState(store, streamId, aggregate);
+    cache.set(streamId, aggregate, state, version);
+    return { state, version };
+  };
   try {
     for (let attempt = 1; ; attempt++) {
-      const { state, version } = current ?? (await loadState(store, streamId, aggregate));
+      const given = current ?? (useCache ? cachedOf<S>(cache, streamId, aggregate) : undefined);
       current = undefined;
-      const events = decide(state, version).map(
+      const { state, version, cached = false } = given ?? (await read());
+      // A guess that leads to no append is not an answer: read the stream and decide again (not an attempt).
+      const again = () => {
+        cache.forget(streamId);
+        useCache = false;
+        attempt--;
+      };
+      let decided: Decided<E>[];
+      try {
+        decided = decide(state, version);
+      } catch (err) {
+        if (cached && err instanceof DomainError) {
+          again();
+          continue;
+        }
+        throw err;
+      }
+      if (decided.length === 0 && cached) {
+        again();
+        continue;
+      }
+      const events = decided.map(
         (e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>,
       );
       if (events.length === 0) return { position: 0, events, state, version };
@@ -160,13 +209,13 @@ const decideAndAppend = async <S, E extends DomainEvent>(
           events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
           { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
         );
-        return {
-          position: result.position,
-          events,
-          state: events.reduce<S>(aggregate.evolve, state),
-          version: version + events.length,
-        };
+        const after = events.reduce<S>(aggregate.evolve, state);
+        cache.set(streamId, aggregate, after, version + events.length);
+        return { position: result.position, events, state: after, version: version + events.length };
       } catch (err) {
+        // Whatever the append's outcome, the entry may no longer be the stream's head.
+        cache.forget(streamId);
+        useCache = false;
         if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
         if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
         throw err;
@@ -179,7 +228,15 @@ const decideAndAppend = async <S, E extends DomainEvent>(
   }
 };
 
-export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Handle => {
+const cachedOf = <S>(cache: StateCache, streamId: string, aggregate: object): Loaded<S> | undefined => {
+  const hit = cache.get(streamId, aggregate);
+  return hit && { state: hit.state as S, version: hit.version, cached: true };
+};
+
+export const createHandle = (
+  store: EventStore,
+  { maxAttempts = MAX_ATTEMPTS, cache = new StateCache() }: { maxAttempts?: number; cache?: StateCache } = {},
+): Handle => {
   const reactions: InlineReaction[] = [];
   const handle = async (
     decider: Decider<unknown, unknown, DomainEvent>,
@@ -191,7 +248,15 @@ export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Han
       const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
       return c === null ? [] : decider.decide(c, state);
     };
-    const handled = await decideAndAppend(store, streamId, decider, decide, options, options.attempts ?? maxAttempts);
+    const handled = await decideAndAppend(
+      store,
+      cache,
+      streamId,
+      decider,
+      decide,
+      options,
+      options.attempts ?? maxAttempts,
+    );
     if (handled.events.length === 0 || options.react === false) return handled;
     const category = categoryOf(streamId);
     const appended = handled.events.map((e) => ({ ...e, streamId }));
@@ -204,5 +269,28 @@ export const createHandle = (store: EventStore, maxAttempts = MAX_ATTEMPTS): Han
       if (r.categories.includes(category)) position = Math.max(position, await r.react(appended, known));
     return { ...handled, position };
   };
-  return Object.assign(handle, { register: (reaction: InlineReaction) => void reactions.push(reaction) }) as Handle;
+  const load = async <S, E extends DomainEvent>(
+    aggregate: Aggregate<S, E>,
+    streamId: string,
+    check: (state: S) => unknown = () => undefined,
+  ): Promise<Loaded<S>> => {
+    const hit = cachedOf<S>(cache, streamId, aggregate);
+    if (hit) {
+      try {
+        check(hit.state);
+        return hit;
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        cache.forget(streamId);
+      }
+    }
+    const { state, version } = await loadState(store, streamId, aggregate);
+    cache.set(streamId, aggregate, state, version);
+    check(state);
+    return { state, version };
+  };
+  return Object.assign(handle, {
+    register: (reaction: InlineReaction) => void reactions.push(reaction),
+    load,
+  }) as Handle;
 };

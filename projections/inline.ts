@@ -6,6 +6,7 @@ import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/migra
 import { columns, toRecorded, type EventRow, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
+import { recordRows } from './inlineRows.js';
 import type { Projector } from './projector.js';
 import { applyEvents, messagesOf } from './runner.js';
 
@@ -42,17 +43,22 @@ export const inlineProjection = (
   const publish = async (messages: Promise<BusMessage[]>[]) => {
     for (const m of (await Promise.all(messages)).flat()) await deps.bus.publish(m.subject, m.data);
   };
+  const afterCommit = (events: RecordedEvent[], emitted: BusMessage[][]) => {
+    publish(projectors.map((p, i) => messagesOf(p, events, emitted[i], deps.db))).catch((err) =>
+      deps.logger.warn({ err }, 'publishing after an inline projection failed'),
+    );
+  };
   return {
     handles: (type) => types.has(type),
     async apply(client, events) {
       const trx = createDb(onOneConnection(client, deps.kind)) as unknown as Trx;
       const emitted = projectors.map(() => [] as BusMessage[]);
       for (const [i, p] of projectors.entries()) await applyEvents(trx, p, events, (m) => emitted[i].push(m));
-      return () => {
-        publish(projectors.map((p, i) => messagesOf(p, events, emitted[i], deps.db))).catch((err) =>
-          deps.logger.warn({ err }, 'publishing after an inline projection failed'),
-        );
-      };
+      return () => afterCommit(events, emitted);
+    },
+    async record(streamId, events) {
+      const recorded = await recordRows(projectors, streamId, events);
+      return recorded && { rows: recorded.rows, afterCommit: (appended) => afterCommit(appended, recorded.emitted) };
     },
   };
 };

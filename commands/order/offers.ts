@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { standingCounterOffer } from '../../domain/order/bidding.js';
 import type { AcceptOffer } from '../../domain/order/commands.js';
-import { orderDecider, type Order } from '../../domain/order/order.js';
+import { orderDecider, type Order, type OrderState } from '../../domain/order/order.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { DriverRecord } from '../../projections/drivers/driverQueries.js';
 import type { CommandDeps } from '../deps.js';
@@ -46,8 +46,9 @@ export interface PlaceOfferInput {
 /** POST /orders/{id}/accept, /driver-accept, /counter-offer, /offers. */
 export const placeOffer = async (ctx: OfferDeps, actor: Actor, input: PlaceOfferInput, metadata?: EventMetadata) => {
   // Read first: an unknown order is 404 whoever asks, before the driver's eligibility is looked at.
-  const loaded = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
-  if (!loaded.state) throw notFound('OrderNotFound', 'Order not found.');
+  const loaded = await ctx.handle.load(orderDecider, orderStream(input.orderId), (s) => {
+    if (!s) throw notFound('OrderNotFound', 'Order not found.');
+  });
   const driver = await eligibleDriver(ctx, actor.driverId);
   const now = ctx.clock.now();
   const position =
@@ -124,8 +125,8 @@ export const acceptOfferById = async (
   offerId: number,
   metadata?: EventMetadata,
 ) => {
-  const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
-  return acceptOffer(ctx, actor, { state: asOwnerOfOffer(state, actor, offerId), version }, offerId, metadata);
+  const loaded = await ctx.handle.load(orderDecider, orderStream(orderId), (s) => asOwnerOfOffer(s, actor, offerId));
+  return acceptOffer(ctx, actor, { ...loaded, state: asOwnerOfOffer(loaded.state, actor, offerId) }, offerId, metadata);
 };
 
 /** POST /orders/{orderId}/accept-counter. */
@@ -135,11 +136,15 @@ export const acceptStandingCounterOffer = async (
   orderId: number,
   metadata?: EventMetadata,
 ) => {
-  const { state, version } = await loadState(ctx.store, orderStream(orderId), orderDecider);
-  const order = asOwner(state, actor);
-  const standing = standingCounterOffer(order, ctx.clock.now());
-  if (!standing) throw conflict('Conflict', 'There is no counter-offer to accept.');
-  return acceptOffer(ctx, actor, { state: order, version }, standing.id, metadata);
+  const now = ctx.clock.now();
+  const standingOf = (state: OrderState) => {
+    const standing = standingCounterOffer(asOwner(state, actor), now);
+    if (!standing) throw conflict('Conflict', 'There is no counter-offer to accept.');
+    return standing;
+  };
+  const loaded = await ctx.handle.load(orderDecider, orderStream(orderId), standingOf);
+  const order = asOwner(loaded.state, actor);
+  return acceptOffer(ctx, actor, { ...loaded, state: order }, standingOf(loaded.state).id, metadata);
 };
 
 /** POST /counter-offers/{offerId}/reject. */

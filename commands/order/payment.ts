@@ -19,7 +19,7 @@ export const changePaymentMethod = async (
   input: { orderId: number; paymentMethod: string; paymentFormId: number | null | undefined },
   metadata?: EventMetadata,
 ) => {
-  const loaded = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
+  const loaded = await ctx.handle.load(orderDecider, orderStream(input.orderId), (s) => asOwner(s, actor));
   const order = asOwner(loaded.state, actor);
   const paymentFormId = await assertSelectableMethod(ctx, input.paymentMethod, input.paymentFormId);
   const credit = await loadState(ctx.store, creditStream(actor.id), creditDecider);

@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { asAssignedDriver } from '../../domain/order/access.js';
 import { conflict } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
-import { orderDecider } from '../../domain/order/order.js';
+import { orderDecider, type OrderState } from '../../domain/order/order.js';
 import { ON_TRIP } from '../../domain/order/rules.js';
 import type { OrderCommand } from '../../domain/order/commands.js';
 import { inTurn } from '../../domain/decider.js';
@@ -44,16 +44,15 @@ export const recordLocation = async (
   metadata?: EventMetadata,
 ) => {
   const streamId = orderStream(input.orderId);
-  const loaded = await loadState(ctx.store, streamId, orderDecider);
   const now = ctx.clock.now();
-  const command = (s: typeof loaded.state): OrderCommand => ({
+  const command = (s: OrderState): OrderCommand => ({
     type: 'RecordLocation',
     driverId: asAssignedDriver(s, actor).driverId,
     latitude: input.latitude,
     longitude: input.longitude,
     now,
   });
-  orderDecider.decide(command(loaded.state), loaded.state);
+  const loaded = await ctx.handle.load(orderDecider, streamId, (s) => orderDecider.decide(command(s), s));
   await checkPosition(actor.driverId!);
   return ctx.handle(orderDecider, streamId, command, { metadata, loaded });
 };
@@ -93,7 +92,7 @@ export const deliver = async (
   input: { orderId: number; deliveryPin: string; actualLiters: number },
   metadata?: EventMetadata,
 ) => {
-  const loaded = await loadState(ctx.store, orderStream(input.orderId), orderDecider);
+  const loaded = await ctx.handle.load(orderDecider, orderStream(input.orderId), (s) => asAssignedDriver(s, actor));
   const { order } = asAssignedDriver(loaded.state, actor);
   // What the client's credit holds redeemed for this order is reference data for the decision: read once.
   const credit = await loadState(ctx.store, creditStream(order.clientId), creditDecider);

@@ -308,3 +308,72 @@ eventStoreMigrations['0007_event_store_fewer_plans'] = {
     throw new Error('0007_event_store_fewer_plans is not reversible: restore 0005 by dropping and migrating again');
   },
 };
+
+/**
+ * One round trip per command (docs/decisions/0044-one-round-trip-per-command.md): `es_append_with` appends
+ * as `es_append` does and, when the events are new, applies the inline read models' row changes in the same
+ * statement, so in the same implicit transaction: no BEGIN, no COMMIT, no statement per row.
+ *
+ * A row change is a statement the service compiled (Kysely), with its parameters as they would travel on
+ * the wire (text, or null), in `p_rows`: `[{ "sql": "update … where id = $1", "params": ["7"] }]`. Values
+ * never become SQL text: each `$n` is rewritten to `($1->>(n-1))::type`, a cast of the n-th element of the
+ * one jsonb parameter bound to the statement, with the type PostgreSQL infers for `$n` (read once per
+ * session from a throw-away PREPARE, then kept in a session setting). A redelivered batch (nothing new)
+ * applies nothing, as before.
+ */
+eventStoreMigrations['0008_event_store_append_with_rows'] = {
+  async up(db: Kysely<unknown>) {
+    await sql
+      .raw(
+        `
+      CREATE FUNCTION es_append_with(p_stream text, p_expected bigint, p_events jsonb, p_rows jsonb)
+      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint,
+        out_recorded_at timestamptz, out_new boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_new boolean := false;
+        v_row jsonb;
+        v_key text;
+        v_sql text;
+        v_types regtype[];
+      BEGIN
+        FOR out_event_id, out_stream_position, out_global_position, out_recorded_at, out_new IN
+          SELECT * FROM es_append(p_stream, p_expected, p_events)
+        LOOP
+          v_new := v_new OR out_new;
+          RETURN NEXT;
+        END LOOP;
+        IF NOT v_new THEN
+          RETURN;
+        END IF;
+        FOR v_row IN SELECT x FROM jsonb_array_elements(p_rows) AS t(x) LOOP
+          v_key := 'es_rows.s' || md5(v_row->>'sql');
+          v_sql := nullif(current_setting(v_key, true), '');
+          IF v_sql IS NULL THEN
+            IF EXISTS (SELECT 1 FROM pg_prepared_statements p WHERE p.name = 'es_rows_probe') THEN
+              DEALLOCATE es_rows_probe;
+            END IF;
+            EXECUTE format('PREPARE es_rows_probe AS %s', v_row->>'sql');
+            SELECT p.parameter_types INTO v_types FROM pg_prepared_statements p WHERE p.name = 'es_rows_probe';
+            DEALLOCATE es_rows_probe;
+            v_sql := v_row->>'sql';
+            -- Each $n becomes a cast of the jsonb parameter's element n-1, written first as chr(1) (no
+            -- compiled statement holds it), so that no rewritten reference is taken for a placeholder.
+            FOR i IN 1 .. coalesce(cardinality(v_types), 0) LOOP
+              v_sql := regexp_replace(v_sql, '(?<![\\w$])\\$' || i || '(?!\\d)',
+                format('(%s->>%s)::%s', chr(1), i - 1, v_types[i]), 'g');
+            END LOOP;
+            v_sql := replace(v_sql, chr(1), '$1');
+            PERFORM set_config(v_key, v_sql, false);
+          END IF;
+          EXECUTE v_sql USING v_row->'params';
+        END LOOP;
+      END
+      $fn$`,
+      )
+      .execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`DROP FUNCTION es_append_with(text, bigint, jsonb, jsonb)`.execute(db);
+  },
+};

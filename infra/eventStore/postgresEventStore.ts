@@ -53,6 +53,23 @@ export interface InlineProjection {
   handles(type: string): boolean;
   /** Applies the events on `client`, inside the append's transaction; returns what to do once it commits. */
   apply(client: SqlClient, events: RecordedEvent[]): Promise<() => void>;
+  /**
+   * The row changes of events not yet appended, for the append function to run in the append's own
+   * statement (one round trip); null when they need what only the append knows, or read as they write.
+   */
+  record?(streamId: string, events: NewEvent[]): Promise<InlineRows | null>;
+}
+
+/** A statement compiled by the service and its parameters as wire text (`es_append_with` runs it). */
+export interface RowChange {
+  sql: string;
+  params: (string | null)[];
+}
+
+export interface InlineRows {
+  rows: RowChange[];
+  /** What to do once the append and its rows committed, given the events as stored. */
+  afterCommit(events: RecordedEvent[]): void;
 }
 
 export interface PostgresEventStoreOptions {
@@ -72,6 +89,7 @@ interface AppendedRow {
 }
 
 const APPEND = 'SELECT * FROM es_append($1, $2, $3::jsonb)';
+const APPEND_WITH = 'SELECT * FROM es_append_with($1, $2, $3::jsonb, $4::jsonb)';
 const READ_ALL = `SELECT ${columns} FROM es_read_all($1, $2)`;
 
 /** The event store on PostgreSQL or PGlite: the same SQL serves both. */
@@ -128,6 +146,32 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     }
   };
 
+  /** The append and the inline rows in one statement, so in one implicit transaction and one round trip. */
+  const appendWithRows = async (
+    recorded: InlineRows,
+    streamId: string,
+    events: NewEvent[],
+    params: unknown[],
+  ): Promise<AppendedRow[]> => {
+    const { rows } = await pool.query<AppendedRow>(
+      recorded.rows.length > 0 ? APPEND_WITH : APPEND,
+      recorded.rows.length > 0 ? [...params, JSON.stringify(recorded.rows)] : params,
+    );
+    const appended = recordedOf(streamId, events, rows);
+    if (appended.length > 0) recorded.afterCommit(appended);
+    return rows;
+  };
+
+  const appendInlineRows = async (
+    hook: InlineProjection,
+    streamId: string,
+    events: NewEvent[],
+    params: unknown[],
+  ): Promise<AppendedRow[]> => {
+    const recorded = (await hook.record?.(streamId, events)) ?? null;
+    return recorded ? appendWithRows(recorded, streamId, events, params) : appendInline(hook, streamId, events, params);
+  };
+
   const appendOnce = async (
     streamId: string,
     events: NewEvent[],
@@ -140,7 +184,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     try {
       const rows =
         inline && events.some((e) => inline.handles(e.type))
-          ? await appendInline(inline, streamId, events, params)
+          ? await appendInlineRows(inline, streamId, events, params)
           : (await pool.query<AppendedRow>(APPEND, params)).rows;
       const last = rows[rows.length - 1];
       if (rows.some((r) => r.out_new)) wakeup.notify();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInClient } from '../support/actors.js';
 import { startInstanceBeside, startTestService, type TestService } from '../support/testService.js';
+import { ManualClock } from '../../infra/clock.js';
 import { SESSION_CACHE_MS } from '../../infra/identity/authenticator.js';
 
 /**
@@ -63,3 +64,36 @@ describe.runIf(process.env.NATS_URL && process.env.DATABASE_URL)(
     });
   },
 );
+
+/**
+ * The bound when the bus says nothing: instance B is of another bus prefix, so it never hears A's news (as
+ * if the message were lost, or the deployment ran on the in-process bus). B may answer from its cache, but
+ * no longer than SESSION_CACHE_MS, well within the 2-minute grace DOMAIN.md allows a revoked token.
+ */
+describe('a cached app session on an instance that hears nothing of its revocation', () => {
+  let a: Awaited<ReturnType<typeof startTestService>>;
+  let b: TestService;
+  const clockOfB = new ManualClock(new Date());
+  beforeAll(async () => {
+    a = await startTestService();
+    b = await startTestService({
+      roles: ['api'],
+      clock: clockOfB,
+      shared: { databaseUrl: a.databaseUrl, busPrefix: `${a.busPrefix}deaf` },
+    });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('is refused by that instance once its cache entry runs out, within the revocation grace', async () => {
+    expect(SESSION_CACHE_MS).toBeLessThanOrEqual(2 * 60_000);
+    const client = await signInClient(a);
+    expect((await b.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);
+    expect((await a.request('POST', '/api/v1/auth/logout', { token: client.token })).status).toBe(200);
+    expect((await a.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
+    clockOfB.advance(SESSION_CACHE_MS);
+    expect((await b.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
+  });
+});
