@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Request, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type Request, type RequestHandler, type Router } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
@@ -40,6 +41,37 @@ const requestIdOf = (req: Request): string => {
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(given) ? given : randomUUID();
 };
 
+const requestIdOnResponse = (req: IncomingMessage, res: ServerResponse): string => {
+  const id = requestIdOf(req as Request);
+  res.setHeader('X-Request-Id', id);
+  return id;
+};
+
+/**
+ * One log line per request, at info (error for a 5xx), when the logger writes info. Above info (warn,
+ * error, silent) pino-http would still make a child logger, run its serializers and time every request for
+ * lines never written: then a request only gets its id, and the app's logger as req.log (a bug's 500 is
+ * logged with its stack by the error mapper, whatever the level).
+ */
+const requestLog = (ctx: ApiContext): RequestHandler =>
+  ctx.logger.isLevelEnabled('info')
+    ? pinoHttp({
+        logger: ctx.logger,
+        genReqId: requestIdOnResponse,
+        customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+        // The payout webhook's token travels in its query string (the provider's contract), and a browser's
+        // websocket may send its bearer token there too: neither is written to a log.
+        serializers: {
+          req: (req: { url: string; query: unknown }) =>
+            Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
+        },
+      })
+    : (req, res, next) => {
+        req.id = requestIdOnResponse(req, res);
+        req.log = ctx.logger;
+        next();
+      };
+
 /**
  * The Express app: request id and logs, JSON bodies, the areas' routes (which `mountRoutes` adds) under
  * /api/v1, one error mapper.
@@ -55,23 +87,7 @@ export const createHttpApp = (ctx: ApiContext, mountRoutes: (v1: Router) => void
       'trust proxy',
       /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY,
     );
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req, res) => {
-        const id = requestIdOf(req as Request);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // The payout webhook's token travels in its query string (the provider's contract), and a browser's
-      // websocket may send its bearer token there too: neither is written to a log.
-      serializers: {
-        req: (req: { url: string; query: unknown }) =>
-          Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
-      },
-    }),
-  );
+  app.use(requestLog(ctx));
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
   // the webhook's own 400), whatever content type the provider sends.
   app.use('/api/v1/payments/webhook', express.raw({ type: () => true, limit: BODY_LIMIT }), (req, _res, next) => {

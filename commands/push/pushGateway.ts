@@ -7,12 +7,18 @@ import {
   DEVICE_TOKENS_CHANGED,
   deviceTokensOf,
   forgetUnregisteredDevice,
+  type Device,
   type DeviceTokensChange,
 } from '../../stores/push/deviceTokens.js';
 
 /** How long a gateway pushes to the devices it read without reading them again (docs/decisions/0045-caches-and-invalidation.md). */
 export const DEVICES_CACHE_MS = 10_000;
 const DEVICES_CACHE_SIZE = 50_000;
+/**
+ * How long a gateway gathers the users whose devices it must read: the notifications of one projector batch
+ * arrive together, and their users' devices are read in one statement instead of one per user.
+ */
+const DEVICES_GATHER_MS = 5;
 
 export interface PushGateway {
   /** Stops listening and waits for the pushes in flight. */
@@ -36,14 +42,34 @@ interface CreatedNotification {
 export const startPushGateway = (ctx: { bus: Bus; db: Db; logger: Logger; providers: Providers }): PushGateway => {
   const inFlight = new Set<Promise<void>>();
   // Each user's devices, as last read; dropped when any instance says they changed.
-  const cached = new Map<number, { devices: Awaited<ReturnType<typeof deviceTokensOf>>; until: number }>();
-  const devicesOf = async (userId: number) => {
+  const cached = new Map<number, { devices: Device[]; until: number }>();
+  // The users asked for within DEVICES_GATHER_MS, read together.
+  let gathering: Map<number, { resolve: (d: Device[]) => void; reject: (err: unknown) => void }[]> | null = null;
+  const readGathered = async () => {
+    const asked = gathering!;
+    gathering = null;
+    try {
+      const found = await deviceTokensOf(ctx.db, [...asked.keys()]);
+      for (const [userId, waiting] of asked) {
+        const devices = found.get(userId) ?? [];
+        if (cached.size >= DEVICES_CACHE_SIZE) cached.delete(cached.keys().next().value!);
+        cached.set(userId, { devices, until: Date.now() + DEVICES_CACHE_MS });
+        for (const w of waiting) w.resolve(devices);
+      }
+    } catch (err) {
+      for (const waiting of asked.values()) for (const w of waiting) w.reject(err);
+    }
+  };
+  const devicesOf = (userId: number): Promise<Device[]> => {
     const hit = cached.get(userId);
-    if (hit && Date.now() < hit.until) return hit.devices;
-    const devices = await deviceTokensOf(ctx.db, userId);
-    if (cached.size >= DEVICES_CACHE_SIZE) cached.delete(cached.keys().next().value!);
-    cached.set(userId, { devices, until: Date.now() + DEVICES_CACHE_MS });
-    return devices;
+    if (hit && Date.now() < hit.until) return Promise.resolve(hit.devices);
+    if (gathering === null) {
+      gathering = new Map();
+      setTimeout(() => void readGathered(), DEVICES_GATHER_MS);
+    }
+    const waiting = gathering.get(userId) ?? [];
+    gathering.set(userId, waiting);
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   };
   const changes = ctx.bus.subscribe(DEVICE_TOKENS_CHANGED, (m) => {
     const { userId } = (m.data ?? {}) as DeviceTokensChange;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../tests/support/testService.js';
 import { createPostgresPool, type SqlPool } from './sqlPool.js';
@@ -40,3 +41,31 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
     expect(rows[0].n).toBe(1);
   });
 });
+
+/** Where the local server (Debian's packaging) keeps its socket. */
+const LOCAL_SOCKET_DIR = '/var/run/postgresql';
+
+describe.skipIf(!process.env.DATABASE_URL || !existsSync(`${LOCAL_SOCKET_DIR}/.s.PGSQL.5432`))(
+  'PostgreSQL pool over a Unix socket (runs with DATABASE_URL and a server on this host with its socket in /var/run/postgresql)',
+  () => {
+    it('connects with DATABASE_URL naming a socket directory as host (no TCP)', async () => {
+      const fresh = await freshDatabaseUrl();
+      const tcp = new URL(fresh.url);
+      const database = tcp.pathname.slice(1);
+      const pool = createPostgresPool(
+        `postgres://${tcp.username}@/${database}?host=${encodeURIComponent(LOCAL_SOCKET_DIR)}`,
+        1,
+      );
+      try {
+        const { rows } = await pool.query<{ addr: string | null; db: string }>(
+          'SELECT inet_server_addr() AS addr, current_database() AS db',
+        );
+        // inet_server_addr() is NULL on a Unix-socket connection.
+        expect(rows).toEqual([{ addr: null, db: database }]);
+      } finally {
+        await pool.end();
+        await fresh.drop();
+      }
+    });
+  },
+);

@@ -1,5 +1,5 @@
 import type { AnyRecordedEvent } from '../projector.js';
-import { driverUserTrackers, userOfDriver } from './driverUsers.js';
+import { driverUserTrackers } from './driverUsers.js';
 import type { NotificationRule, NotificationRuleSet } from './ruleTypes.js';
 
 const toDriver =
@@ -9,8 +9,8 @@ const toDriver =
     body: (data: AnyRecordedEvent['data']) => string,
     priority: 'normal' | 'high' = 'high',
   ): NotificationRule =>
-  async (e, { trx }) => {
-    const userId = await userOfDriver(trx, e.data?.driverId);
+  (e, { batch }) => {
+    const userId = batch.userOfDriver(e.data?.driverId);
     return userId === null
       ? []
       : [

@@ -1,7 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Trx } from '../../infra/db/database.js';
-import { idOf } from './ruleTypes.js';
-import type { AnyRecordedEvent } from '../projector.js';
+import { idOf, type Tracker } from './ruleTypes.js';
 
 /**
  * Driver events and order events name the driver profile (driverId); the inbox belongs to the app user.
@@ -28,27 +26,10 @@ export const driverUsersMigrations: Record<string, Migration> = {
   },
 };
 
-export const driverUserTrackers: Record<string, (trx: Trx, e: AnyRecordedEvent) => Promise<void>> = {
-  DriverRegistered: async (trx, e) => {
+export const driverUserTrackers: Record<string, Tracker> = {
+  DriverRegistered: (batch, e) => {
     const driverId = idOf(e.data?.driverId);
     const userId = idOf(e.data?.userId);
-    if (driverId === null || userId === null) return;
-    await trx
-      .insertInto('notification_driver_users')
-      .values({ driver_id: driverId, user_id: userId })
-      .onConflict((oc) => oc.column('driver_id').doUpdateSet({ user_id: userId }))
-      .execute();
+    if (driverId !== null && userId !== null) batch.trackDriverUser(driverId, userId);
   },
-};
-
-/** The app user behind a driver profile, or null when unknown. */
-export const userOfDriver = async (trx: Trx, driverId: unknown): Promise<number | null> => {
-  const id = idOf(driverId);
-  if (id === null) return null;
-  const row = await trx
-    .selectFrom('notification_driver_users')
-    .select('user_id')
-    .where('driver_id', '=', id)
-    .executeTakeFirst();
-  return idOf(row?.user_id);
 };

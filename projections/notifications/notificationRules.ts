@@ -1,9 +1,7 @@
-import type { Trx } from '../../infra/db/database.js';
 import { creditNotificationRules } from './creditNotificationRules.js';
 import { driverNotificationRules } from './driverNotificationRules.js';
 import { orderNotificationRules } from './orderNotificationRules.js';
-import type { NotificationRule, NotificationRuleSet } from './ruleTypes.js';
-import type { AnyRecordedEvent } from '../projector.js';
+import type { NotificationRule, NotificationRuleSet, Tracker } from './ruleTypes.js';
 
 /**
  * Which domain events put what in whose inbox. An area adds its rules in a file of its own beside this one
@@ -18,8 +16,6 @@ export const notificationRuleSets: NotificationRuleSet[] = [
 
 /** Every notification type name, as documented on the `type` field in OpenAPI. */
 export const NOTIFICATION_TYPES: readonly string[] = [...new Set(notificationRuleSets.flatMap((s) => s.types))];
-
-type Tracker = (trx: Trx, event: AnyRecordedEvent) => Promise<void>;
 
 const collect = <T>(pick: (s: NotificationRuleSet) => Record<string, T> | undefined): Record<string, T[]> => {
   const out: Record<string, T[]> = {};

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusMessage } from '../../infra/bus/port.js';
+import type { RecordedEvent } from '../../infra/eventStore/port.js';
+import { applyEvents } from '../runner.js';
 import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
@@ -101,5 +105,63 @@ describe('notifications projector', () => {
       'order_cancelled',
       expect.objectContaining({ order_id: 2, cancelled_by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND' }),
     ]);
+  });
+
+  it('a batch applied again after a crash (its checkpoint not written) leaves the same rows and announces nothing', async () => {
+    // Far along the log, after every other test's events: one batch holding a driver, two orders and their offers.
+    let position = 10_000;
+    const record = (streamId: string, events: { type: string; data: unknown }[]): RecordedEvent[] =>
+      events.map((e, streamPosition) => ({
+        eventId: randomUUID(),
+        type: e.type,
+        data: e.data,
+        metadata: {},
+        streamId,
+        streamPosition,
+        globalPosition: ++position,
+        recordedAt: new Date(),
+      }));
+    const batch = [
+      ...record('driver-31', [
+        {
+          type: 'DriverRegistered',
+          data: { driverId: 31, userId: 131, phone: '+584140000031', name: 'Ana', registeredAt: at(0).toISOString() },
+        },
+        { type: 'DriverApproved', data: { driverId: 31, adminId: 1, at: at(0).toISOString() } },
+      ]),
+      ...record(orderStream(31), spec(orderDecider).history(confirmed(31, 41, 31))),
+      ...record(orderStream(32), spec(orderDecider).history(confirmed(32, 42, 31))),
+    ];
+    const snapshot = async () =>
+      Promise.all([
+        t.db.selectFrom('notifications').selectAll().where('position', '>', 10_000).orderBy('id').execute(),
+        t.db
+          .selectFrom('notification_order_parties')
+          .selectAll()
+          .where('order_id', 'in', [31, 32])
+          .orderBy('order_id')
+          .execute(),
+        t.db.selectFrom('notification_driver_users').selectAll().where('driver_id', '=', 31).execute(),
+      ]);
+    const apply = async () => {
+      const emitted: BusMessage[] = [];
+      await t.db
+        .transaction()
+        .execute((trx) => applyEvents(trx, notificationsProjector, batch, (m) => emitted.push(m)));
+      return emitted;
+    };
+    const first = await apply();
+    const rows = await snapshot();
+    // Each order: the client's offer, the driver's acceptance; and the driver's approval.
+    expect(rows[0]).toHaveLength(5);
+    expect(first.map((m) => m.subject).sort()).toEqual(
+      ['notifications.131', 'notifications.131', 'notifications.131', 'notifications.41', 'notifications.42'].sort(),
+    );
+    expect(rows[1]).toEqual([
+      { order_id: 31, client_id: 41, driver_id: 31 },
+      { order_id: 32, client_id: 42, driver_id: 31 },
+    ]);
+    expect(await apply()).toEqual([]);
+    expect(await snapshot()).toEqual(rows);
   });
 });

@@ -14,6 +14,7 @@ import { notificationRules, notificationTrackerTables, notificationTrackers } fr
 import { toNotificationView } from './notificationView.js';
 import { driverUsersMigrations } from './driverUsers.js';
 import { orderPartiesMigrations } from './orderParties.js';
+import { InboxBatch } from './inboxBatch.js';
 import { idOf, NOTIFICATION_PRIORITIES, type NotificationDraft } from './ruleTypes.js';
 
 export interface NotificationRow {
@@ -83,38 +84,52 @@ const channelOf = (userId: number | string) => `notifications.${userId}`;
 /** Only what happens now reaches devices (ws gateway, push gateway on `notifications.<userId>`). */
 const live = (e: E) => Date.now() - new Date(e.recordedAt).getTime() <= FANOUT_MAX_AGE_MS;
 
-const insertDrafts = async (trx: Trx, e: E, drafts: NotificationDraft[], emit: Emit) => {
-  const rows = new Map<string, NotificationRow>();
-  for (const d of drafts) {
-    const userId = idOf(d.userId);
-    if (userId === null || !d.type) continue;
-    const id = notificationIdFor(e.eventId, userId, d.type);
-    rows.set(id, {
-      id,
-      user_id: userId,
-      type: d.type,
-      title: d.title,
-      body: d.body,
-      priority: d.priority && NOTIFICATION_PRIORITIES.includes(d.priority) ? d.priority : 'normal',
-      data: JSON.stringify(d.data ?? {}),
-      event_id: e.eventId,
-      position: e.globalPosition,
-      read_at: null,
-      created_at: new Date(e.recordedAt),
-    });
+/** A rule's draft as the row it becomes: its id follows from the event, the user and the type. */
+const rowOf = (e: E, d: NotificationDraft): NotificationRow | null => {
+  const userId = idOf(d.userId);
+  if (userId === null || !d.type) return null;
+  return {
+    id: notificationIdFor(e.eventId, userId, d.type),
+    user_id: userId,
+    type: d.type,
+    title: d.title,
+    body: d.body,
+    priority: d.priority && NOTIFICATION_PRIORITIES.includes(d.priority) ? d.priority : 'normal',
+    data: JSON.stringify(d.data ?? {}),
+    event_id: e.eventId,
+    position: e.globalPosition,
+    read_at: null,
+    created_at: new Date(e.recordedAt),
+  };
+};
+
+/** Rows per INSERT: 11 parameters each, well inside PostgreSQL's 65 535. */
+const ROWS_PER_INSERT = 2000;
+
+/**
+ * Writes the inbox rows drafted so far in one multi-row statement (per ROWS_PER_INSERT), and announces
+ * those it inserted and whose event is live, in log order. The rows as inserted go out on the bus: nothing
+ * reads them back, and a batch applied again inserts, and so announces, nothing.
+ */
+const insertRows = async (trx: Trx, rows: Map<string, NotificationRow>, emit: Emit) => {
+  const all = [...rows.values()];
+  rows.clear();
+  for (let i = 0; i < all.length; i += ROWS_PER_INSERT) {
+    const chunk = all.slice(i, i + ROWS_PER_INSERT);
+    const inserted = new Set(
+      (
+        await trx
+          .insertInto('notifications')
+          .values(chunk)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .execute()
+      ).map((r) => r.id),
+    );
+    for (const r of chunk)
+      if (inserted.has(r.id) && Date.now() - r.created_at.getTime() <= FANOUT_MAX_AGE_MS)
+        emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
   }
-  if (rows.size === 0) return;
-  // The rows as inserted go out on the bus: nothing reads them back (a batch applied again inserts, and so
-  // announces, nothing).
-  const inserted = await trx
-    .insertInto('notifications')
-    .values([...rows.values()])
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returningAll()
-    .execute();
-  if (!live(e)) return;
-  for (const r of inserted)
-    emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
 };
 
 const inboxHandlers: Record<string, EventHandler> = {
@@ -162,20 +177,41 @@ const inboxHandlers: Record<string, EventHandler> = {
     trx.deleteFrom('notifications').where('created_at', '<', new Date(e.data.before)).execute(),
 };
 
-const ruleHandler =
-  (type: string): EventHandler =>
-  async (trx, e, emit) => {
-    for (const track of notificationTrackers[type] ?? []) await track(trx, e);
-    const drafts: NotificationDraft[] = [];
-    for (const rule of notificationRules[type] ?? []) drafts.push(...(await rule(e, { trx })));
-    await insertDrafts(trx, e, drafts, emit);
-  };
-
 const eventTypes = new Set([...Object.keys(notificationRules), ...Object.keys(notificationTrackers)]);
+
+/**
+ * A batch set-based: the look-ups of its rules in two statements (InboxBatch), its inbox rows in one
+ * insert, its trackers' rows in one upsert per table. An inbox change (read, delete, purge) sees the rows
+ * drafted before it: they are written first.
+ */
+const applyInboxBatch = async (trx: Trx, events: RecordedEvent[], emit: Emit): Promise<void> => {
+  const batch = await InboxBatch.load(trx, events);
+  const rows = new Map<string, NotificationRow>();
+  for (const e of events) {
+    const inbox = inboxHandlers[e.type];
+    if (inbox) {
+      await insertRows(trx, rows, emit);
+      await inbox(trx, e, emit);
+      continue;
+    }
+    for (const track of notificationTrackers[e.type] ?? []) track(batch, e);
+    for (const rule of notificationRules[e.type] ?? [])
+      for (const draft of rule(e, { batch })) {
+        const row = rowOf(e, draft);
+        if (row) rows.set(row.id, row);
+      }
+  }
+  await insertRows(trx, rows, emit);
+  await batch.write(trx);
+};
+
+/** One event alone is a batch of one. */
+const oneEvent: EventHandler = (trx, e, emit) => applyInboxBatch(trx, [e], emit);
 
 export const notificationsProjector = projector('notifications', {
   // A fan-out, kept off the write path: writes never wait for it; the inbox routes wait for it at read time.
   settledOnRead: true,
   tables: ['notifications', ...notificationTrackerTables],
-  handlers: { ...Object.fromEntries([...eventTypes].map((t) => [t, ruleHandler(t)])), ...inboxHandlers },
+  handlers: Object.fromEntries([...eventTypes, ...Object.keys(inboxHandlers)].map((t) => [t, oneEvent])),
+  applyBatch: applyInboxBatch,
 });

@@ -1,16 +1,14 @@
-import type { Trx } from '../../infra/db/database.js';
-import { userOfDriver } from './driverUsers.js';
-import { orderPartiesOf, orderPartyTrackers } from './orderParties.js';
+import type { InboxBatch } from './inboxBatch.js';
+import { orderPartyTrackers } from './orderParties.js';
 import { idOf, usdText, type NotificationDraft, type NotificationRuleSet } from './ruleTypes.js';
 import type { AnyRecordedEvent } from '../projector.js';
 
 type E = AnyRecordedEvent;
 
-const clientOf = async (trx: Trx, e: E) =>
-  idOf(e.data?.clientId) ?? (await orderPartiesOf(trx, e.data?.orderId)).clientId;
+const clientOf = (batch: InboxBatch, e: E) => idOf(e.data?.clientId) ?? batch.partiesOf(e.data?.orderId).clientId;
 /** Order events name the driver profile; the inbox is the driver's user's. */
-const driverOf = async (trx: Trx, e: E) =>
-  userOfDriver(trx, idOf(e.data?.driverId) ?? (await orderPartiesOf(trx, e.data?.orderId)).driverId);
+const driverOf = (batch: InboxBatch, e: E) =>
+  batch.userOfDriver(idOf(e.data?.driverId) ?? batch.partiesOf(e.data?.orderId).driverId);
 
 const orderRef = (e: E) => (idOf(e.data?.orderId) ? `order #${e.data.orderId}` : 'your order');
 
@@ -38,10 +36,10 @@ export const orderNotificationRules: NotificationRuleSet = {
   trackers: orderPartyTrackers,
   tables: ['notification_order_parties'],
   rules: {
-    OrderCreated: async (e, { trx }) => {
+    OrderCreated: (e, { batch }) => {
       if (!idOf(e.data?.surplusListingId)) return [];
       const liters = typeof e.data?.litersRequested === 'number' ? ` (${e.data.litersRequested} L)` : '';
-      return to(await driverOf(trx, e), {
+      return to(driverOf(batch, e), {
         type: 'surplus_reserved',
         title: 'Surplus reserved',
         body: `A customer reserved your surplus water${liters}: ${orderRef(e)}.`,
@@ -49,9 +47,9 @@ export const orderNotificationRules: NotificationRuleSet = {
         data: { order_id: idOf(e.data.orderId), surplus_listing_id: idOf(e.data.surplusListingId) },
       });
     },
-    OfferPlaced: async (e, { trx }) => {
+    OfferPlaced: (e, { batch }) => {
       const price = usdText(e.data?.offerPriceCents);
-      return to(await clientOf(trx, e), {
+      return to(clientOf(batch, e), {
         type: 'offer_received',
         title: 'New offer',
         body: price ? `A driver offered ${price} for ${orderRef(e)}.` : `A driver sent an offer for ${orderRef(e)}.`,
@@ -59,8 +57,8 @@ export const orderNotificationRules: NotificationRuleSet = {
         data: { order_id: idOf(e.data?.orderId), offer_id: idOf(e.data?.offerId) },
       });
     },
-    OfferAccepted: async (e, { trx }) =>
-      to(await driverOf(trx, e), {
+    OfferAccepted: (e, { batch }) =>
+      to(driverOf(batch, e), {
         type: 'offer_accepted',
         title: 'Offer accepted',
         body:
@@ -70,24 +68,24 @@ export const orderNotificationRules: NotificationRuleSet = {
         priority: 'high',
         data: { order_id: idOf(e.data?.orderId), offer_id: idOf(e.data?.offerId), status: e.data?.status ?? null },
       }),
-    OfferRejected: async (e, { trx }) =>
-      to(await driverOf(trx, e), {
+    OfferRejected: (e, { batch }) =>
+      to(driverOf(batch, e), {
         type: 'offer_rejected',
         title: 'Offer declined',
         body: `The customer declined your offer for ${orderRef(e)}.`,
         data: { order_id: idOf(e.data?.orderId), offer_id: idOf(e.data?.offerId) },
       }),
-    OfferExpired: async (e, { trx }) =>
-      to(await driverOf(trx, e), {
+    OfferExpired: (e, { batch }) =>
+      to(driverOf(batch, e), {
         type: 'offer_expired',
         title: 'Offer expired',
         body: `Your offer for ${orderRef(e)} expired without an answer.`,
         priority: 'low',
         data: { order_id: idOf(e.data?.orderId), offer_id: idOf(e.data?.offerId) },
       }),
-    OrderPaid: async (e, { trx }) => {
-      const { clientId, driverId: driverProfileId } = await orderPartiesOf(trx, e.data?.orderId);
-      const driverId = await userOfDriver(trx, driverProfileId);
+    OrderPaid: (e, { batch }) => {
+      const { clientId, driverId: driverProfileId } = batch.partiesOf(e.data?.orderId);
+      const driverId = batch.userOfDriver(driverProfileId);
       const data = { order_id: idOf(e.data?.orderId), payment_id: idOf(e.data?.paymentId) };
       return [
         ...to(clientId, {
@@ -105,43 +103,43 @@ export const orderNotificationRules: NotificationRuleSet = {
         }),
       ];
     },
-    PaymentRejected: async (e, { trx }) =>
-      to(await clientOf(trx, e), {
+    PaymentRejected: (e, { batch }) =>
+      to(clientOf(batch, e), {
         type: 'payment_rejected',
         title: 'Payment not accepted',
         body: `Your payment for ${orderRef(e)} was not accepted. You can pay again or change the payment method.`,
         priority: 'high',
         data: { order_id: idOf(e.data?.orderId), payment_id: idOf(e.data?.paymentId) },
       }),
-    TripStarted: async (e, { trx }) =>
-      to(await clientOf(trx, e), {
+    TripStarted: (e, { batch }) =>
+      to(clientOf(batch, e), {
         type: 'order_started',
         title: 'Your water is on the way',
         body: `The driver started the trip for ${orderRef(e)}.`,
         priority: 'high',
         data: { order_id: idOf(e.data?.orderId) },
       }),
-    DriverArrived: async (e, { trx }) =>
-      to(await clientOf(trx, e), {
+    DriverArrived: (e, { batch }) =>
+      to(clientOf(batch, e), {
         type: 'driver_arrived',
         title: 'Your driver has arrived',
         body: `The driver is at the delivery address for ${orderRef(e)}. Have your delivery PIN ready.`,
         priority: 'high',
         data: { order_id: idOf(e.data?.orderId) },
       }),
-    OrderDelivered: async (e, { trx }) => {
+    OrderDelivered: (e, { batch }) => {
       const data = {
         order_id: idOf(e.data?.orderId),
         actual_liters: typeof e.data?.actualLiters === 'number' ? e.data.actualLiters : null,
       };
       return [
-        ...to(await clientOf(trx, e), {
+        ...to(clientOf(batch, e), {
           type: 'order_delivered',
           title: 'Delivered',
           body: `${orderRef(e)} was delivered. Rate your driver.`,
           data,
         }),
-        ...to(await driverOf(trx, e), {
+        ...to(driverOf(batch, e), {
           type: 'order_delivered',
           title: 'Delivery confirmed',
           body: `${orderRef(e)} is delivered.`,
@@ -149,7 +147,7 @@ export const orderNotificationRules: NotificationRuleSet = {
         }),
       ];
     },
-    OrderCancelled: async (e, { trx }) => {
+    OrderCancelled: (e, { batch }) => {
       const by: unknown = e.data?.cancelledByRole;
       const data = {
         order_id: idOf(e.data?.orderId),
@@ -159,21 +157,21 @@ export const orderNotificationRules: NotificationRuleSet = {
       const draft = { type: 'order_cancelled', title: 'Order cancelled', priority: 'high' as const, data };
       // The party who cancelled knows already; the other one (or both, when support cancelled) is told.
       return [
-        ...(by === 'CLIENT' ? [] : to(await clientOf(trx, e), { ...draft, body: `${orderRef(e)} was cancelled.` })),
-        ...(by === 'DRIVER' ? [] : to(await driverOf(trx, e), { ...draft, body: `${orderRef(e)} was cancelled.` })),
+        ...(by === 'CLIENT' ? [] : to(clientOf(batch, e), { ...draft, body: `${orderRef(e)} was cancelled.` })),
+        ...(by === 'DRIVER' ? [] : to(driverOf(batch, e), { ...draft, body: `${orderRef(e)} was cancelled.` })),
       ];
     },
-    OrderExpired: async (e, { trx }) => {
+    OrderExpired: (e, { batch }) => {
       const data = { order_id: idOf(e.data?.orderId) };
       return [
-        ...to(await clientOf(trx, e), {
+        ...to(clientOf(batch, e), {
           type: 'order_expired',
           title: 'Order expired',
           body: `${orderRef(e)} expired.`,
           data,
         }),
         // Only an order that expired waiting for payment had a driver, whose accepted offer is released.
-        ...to(await driverOf(trx, e), {
+        ...to(driverOf(batch, e), {
           type: 'order_expired',
           title: 'Order expired',
           body: `${orderRef(e)} expired before it was paid.`,

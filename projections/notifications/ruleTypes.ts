@@ -1,4 +1,4 @@
-import type { Trx } from '../../infra/db/database.js';
+import type { InboxBatch } from './inboxBatch.js';
 import type { AnyRecordedEvent } from '../projector.js';
 
 export const NOTIFICATION_PRIORITIES = ['low', 'normal', 'high'] as const;
@@ -16,20 +16,21 @@ export interface NotificationDraft {
 
 /**
  * Turns one domain event into inbox entries. A rule reads only the event and, when the event lacks a
- * recipient, read models through `trx` (the projector's transaction). It must tolerate missing fields: an
- * entry whose recipient cannot be found is dropped, never an error that would stop the projector.
+ * recipient, what the batch's trackers know (`batch`, read once per batch, inboxBatch.ts). It must
+ * tolerate missing fields: an entry whose recipient cannot be found is dropped, never an error that would
+ * stop the projector.
  */
-export type NotificationRule = (
-  event: AnyRecordedEvent,
-  ctx: { trx: Trx },
-) => NotificationDraft[] | Promise<NotificationDraft[]>;
+export type NotificationRule = (event: AnyRecordedEvent, ctx: { batch: InboxBatch }) => NotificationDraft[];
+
+/** Bookkeeping a rule relies on (who the parties of an order are), kept in the batch and written at its end. */
+export type Tracker = (batch: InboxBatch, event: AnyRecordedEvent) => void;
 
 /** What an area contributes: the notification types it may emit (documented in OpenAPI) and its rules by event type. */
 export interface NotificationRuleSet {
   types: readonly string[];
   rules: Record<string, NotificationRule>;
   /** Bookkeeping the rules rely on (e.g. who the parties of an order are), applied before the rules. */
-  trackers?: Record<string, (trx: Trx, event: AnyRecordedEvent) => Promise<void>>;
+  trackers?: Record<string, Tracker>;
   /** Tables the trackers write (recreated with the inbox on a rebuild). */
   tables?: string[];
 }

@@ -85,19 +85,26 @@ export const removeDeviceToken = async (db: Db, userId: number, token: string): 
   await db.deleteFrom('device_tokens').where('user_id', '=', userId).where('token', '=', token).execute();
 };
 
-export const deviceTokensOf = async (db: Db, userId: number) =>
-  (
-    await db
-      .selectFrom('device_tokens')
-      .select(['id', 'token', 'platform'])
-      .where('user_id', '=', userId)
-      .orderBy('id')
-      .execute()
-  ).map((r) => ({
-    id: Number(r.id),
-    token: r.token,
-    platform: r.platform as PushTarget['platform'],
-  }));
+/** The devices of each of these users (one statement for all), each user's in registration order; none: []. */
+export type Device = PushTarget & { id: number };
+
+export const deviceTokensOf = async (db: Db, userIds: number[]): Promise<Map<number, Device[]>> => {
+  const byUser = new Map<number, Device[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .selectFrom('device_tokens')
+    .select(['id', 'user_id', 'token', 'platform'])
+    .where('user_id', '=', (eb) => eb.fn.any(eb.val(userIds)))
+    .orderBy('id')
+    .execute();
+  for (const r of rows)
+    byUser.get(Number(r.user_id))?.push({
+      id: Number(r.id),
+      token: r.token,
+      platform: r.platform as PushTarget['platform'],
+    });
+  return byUser;
+};
 
 /** Forgets a device the push provider no longer knows (the same id and token: not one re-registered since). */
 export const forgetUnregisteredDevice = async (db: Db, device: { id: number; token: string }): Promise<void> => {

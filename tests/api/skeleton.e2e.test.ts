@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/testService.js';
+import { capturedLogger, startTestService, type TestService } from '../support/testService.js';
 
 describe('API skeleton', () => {
   let t: TestService;
@@ -36,5 +36,19 @@ describe('API skeleton', () => {
   it('echoes a well-formed X-Request-Id', async () => {
     const r = await t.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(r.headers.get('x-request-id')).toBe('abc-123');
+  });
+
+  it('logs each request at info, and at warn gives it an id without a line', async () => {
+    for (const level of ['info', 'warn']) {
+      const log = capturedLogger(level);
+      const other = await startTestService({ logger: log.logger });
+      try {
+        const r = await other.request('GET', '/health', { headers: { 'x-request-id': `req-${level}` } });
+        expect(r.headers.get('x-request-id')).toBe(`req-${level}`);
+        expect(log.lines().includes(`"id":"req-${level}"`)).toBe(level === 'info');
+      } finally {
+        await other.stop();
+      }
+    }
   });
 });
