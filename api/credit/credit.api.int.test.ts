@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditStream } from '../../domain/credit/events.js';
+import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient, type SignedInAdmin, type SignedInUser } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
 
 describe('customer credit', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   let admin: SignedInAdmin;
   beforeAll(async () => {
@@ -19,13 +28,28 @@ describe('customer credit', () => {
   });
 
   const grant = async (client: SignedInUser, amount: number, scope = 'ANY', type = 'credit') => {
-    const r = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, {
-      type,
-      scope,
-      amount,
-      reason: 'Compensación por un pedido tardío',
-    });
-    expect(r.status).toBe(200);
+    const reason = 'Compensación por un pedido tardío';
+    const r = await t
+      .given()
+      .when((api) =>
+        api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, { type, scope, amount, reason }),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(creditStream(client.user.id), [
+          {
+            type: 'CreditAdjusted',
+            data: {
+              clientId: client.user.id,
+              adminId: admin.admin.id,
+              direction: type === 'debit' ? 'DEBIT' : 'CREDIT',
+              scope,
+              amountCents: Math.round(amount * 100),
+              reason,
+            },
+          },
+        ]),
+      );
     return r.body.transaction;
   };
   const creditOf = async (client: SignedInUser) => (await api.get('/credit/me', client.token)).body;
@@ -71,22 +95,21 @@ describe('customer credit', () => {
 
   it('validates the adjustment and who may make it', async () => {
     const client = await signInClient(t);
-    const bad = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, {
+    const adjust = (customerId: number, token: string | undefined, body: object) =>
+      t.given().when((api) => api.post(`/admin/customers/${customerId}/credit/adjust`, token, body));
+    const bad = await adjust(client.user.id, admin.token, {
       type: 'gift',
       scope: 'ALL',
       amount: 0,
       reason: 'short',
-    });
-    expect(bad.status).toBe(422);
+    }).then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['amount', 'reason', 'scope', 'type']);
     const body = { type: 'credit', amount: 1, reason: 'Una razón suficientemente larga' };
-    const unknown = await api.post('/admin/customers/999999/credit/adjust', admin.token, body);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toBe('CustomerNotFound');
+    await adjust(999_999, admin.token, body).then(expectError(404, 'CustomerNotFound'), expectNothingAppended);
     const driver = await onlineDriver(t);
-    expect((await api.post(`/admin/customers/${driver.user.id}/credit/adjust`, admin.token, body)).status).toBe(404);
-    expect((await api.post(`/admin/customers/${client.user.id}/credit/adjust`, client.token, body)).status).toBe(403);
-    expect((await api.post(`/admin/customers/${client.user.id}/credit/adjust`, undefined, body)).status).toBe(401);
+    await adjust(driver.user.id, admin.token, body).then(expectResponse(404), expectNothingAppended);
+    await adjust(client.user.id, client.token, body).then(expectResponse(403), expectNothingAppended);
+    await adjust(client.user.id, undefined, body).then(expectResponse(401), expectNothingAppended);
     expect((await api.get('/admin/customers/999999/credit/transactions', admin.token)).body.error).toBe(
       'CustomerNotFound',
     );
@@ -102,6 +125,12 @@ describe('customer credit', () => {
       const client = await signInClient(t);
       await grant(client, 10, 'ORDERS');
       const f = await confirmedOrder(t, { client, body: { basePrice: 25 } });
+      const redemptions = (await t.service.ctx.store.readStream(creditStream(client.user.id))).filter(
+        (e) => e.type === 'CreditRedeemed',
+      );
+      expect(redemptions.map((e) => e.data)).toMatchObject([
+        { orderId: f.orderId, kind: 'order', amountCents: 1000, split: { ORDERS: 1000 }, balancesAfter: { ORDERS: 0 } },
+      ]);
       const view = (await api.get(`/orders/${f.orderId}`, client.token)).body.order;
       expect(view).toMatchObject({
         client_pays_usd: 25,
@@ -133,10 +162,17 @@ describe('customer credit', () => {
         order_id: f.orderId,
       });
       await arrive(t, f);
-      expect(
-        (await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
-          .status,
-      ).toBe(200);
+      await t
+        .given()
+        .when((api) =>
+          api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
+        )
+        .then(
+          expectResponse(200),
+          expectNewEvents(orderStream(f.orderId), [{ type: 'OrderDelivered', data: { isValidPromotion: true } }]),
+          // The credit stays redeemed: delivery moves no credit.
+          expectNoNewEvents(creditStream(client.user.id)),
+        );
       expect((await api.get(`/orders/${f.orderId}/receipt`, client.token)).body.receipt.breakdown).toMatchObject({
         promo_credit_usd: 10,
         client_charged_usd: 15,
@@ -148,14 +184,51 @@ describe('customer credit', () => {
   it('re-applies credit on a payment-method change and refunds it on cancellation', async () => {
     const client = await signInClient(t);
     await grant(client, 5);
-    const created = (await api.post('/orders', client.token, orderBody({ basePrice: 25 }))).body.order;
+    const credit = creditStream(client.user.id);
+    const created = (
+      await t
+        .given()
+        .when((api) => api.post('/orders', client.token, orderBody({ basePrice: 25 })))
+        .then(
+          expectResponse(201),
+          expectNewEvents(credit, [
+            {
+              type: 'CreditRedeemed',
+              data: { clientId: client.user.id, amountCents: 500, split: { ANY: 500 }, balancesAfter: { ANY: 0 } },
+            },
+          ]),
+        )
+    ).body.order;
     expect(created).toMatchObject({ promo_credit_usd: 5, client_charged_usd: 20 });
     const changed = (
-      await api.patch(`/orders/${created.id}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' })
+      await t
+        .given()
+        .when((api) =>
+          api.patch(`/orders/${created.id}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' }),
+        )
+        .then(
+          expectResponse(200),
+          // The 5 USD already redeemed cover the new price too: no credit moves, the order is re-priced.
+          expectNoNewEvents(credit),
+          expectNewEvents(orderStream(created.id), [
+            { type: 'PaymentMethodChanged', data: { paymentMethod: 'EXCHANGE_PAY', creditKind: 'order' } },
+          ]),
+        )
     ).body.order;
     expect(changed).toMatchObject({ client_pays_usd: 25.25, promo_credit_usd: 5, client_charged_usd: 20.25 });
     expect(await creditOf(client)).toMatchObject({ anyUSD: 0, redeemedUSD: 5 });
-    await api.post(`/orders/${created.id}/cancel`, client.token, { reason_code: 'CLIENT_PRICE_TOO_HIGH' });
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${created.id}/cancel`, client.token, { reason_code: 'CLIENT_PRICE_TOO_HIGH' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(credit, [
+          {
+            type: 'CreditRefunded',
+            data: { orderId: created.id, amountCents: 500, split: { ANY: 500 }, reason: 'ORDER_CANCELLED' },
+          },
+        ]),
+      );
     expect(await creditOf(client)).toMatchObject({ anyUSD: 5, redeemedUSD: 0, usableOnOrdersUSD: 5 });
     expect((await transactions(client)).items[0]).toMatchObject({
       type: 'ORDER_REFUND',

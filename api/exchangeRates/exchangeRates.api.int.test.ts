@@ -1,22 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeRatesModule } from '../../app/modules/exchangeRates.js';
+import { exchangeRateStream } from '../../domain/exchangeRate/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { officialRateAt } from '../../stores/exchangeRates/exchangeRateQueries.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import { PRODUCTION_ENV, type TestService } from '../../tests/support/testService.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
+import { PRODUCTION_ENV } from '../../tests/support/testService.js';
 
 const START = '2026-03-01T12:00:00.000Z';
 
 describe('official exchange rates', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   const clock = new ManualClock(START);
+  let adminId: number;
   let admin: string;
   let client: string;
 
   beforeAll(async () => {
     t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
-    admin = (await signInAdmin(t)).token;
+    const signedIn = await signInAdmin(t);
+    admin = signedIn.token;
+    adminId = signedIn.admin.id;
     client = (await signInClient(t)).token;
   });
   afterAll(async () => {
@@ -43,11 +54,18 @@ describe('official exchange rates', () => {
 
   it('records a rate in force from now on, with rate_cents rounded half away from zero', async () => {
     clock.advance(10 * 60_000);
-    const r = await t.request('POST', '/api/v1/admin/exchange-rates', {
-      token: admin,
-      body: { currency: 'VES', rate: 40.125 },
-    });
-    expect(r.status).toBe(201);
+    const r = await t
+      .given()
+      .when((api) => api.post('/admin/exchange-rates', admin, { currency: 'VES', rate: 40.125 }))
+      .then(
+        expectResponse(201),
+        expectNewEvents(exchangeRateStream('VES'), [
+          {
+            type: 'ExchangeRateSet',
+            data: { currency: 'VES', rate: '40.125', rateCents: 4013, effectiveAt: clock.now().toISOString(), adminId },
+          },
+        ]),
+      );
     expect(r.body).toEqual({
       rate: {
         id: expect.any(Number),
@@ -71,14 +89,21 @@ describe('official exchange rates', () => {
 
   it('lets the later of two rates recorded at the same instant win', async () => {
     clock.advance(60_000);
-    const first = await t.request('POST', '/api/v1/admin/exchange-rates', {
-      token: admin,
-      body: { currency: 'VES', rate: 41 },
-    });
-    const second = await t.request('POST', '/api/v1/admin/exchange-rates', {
-      token: admin,
-      body: { currency: 'VES', rate: 42.5 },
-    });
+    const set = (rate: number) =>
+      t
+        .given()
+        .when((api) => api.post('/admin/exchange-rates', admin, { currency: 'VES', rate }))
+        .then(
+          expectResponse(201),
+          expectNewEvents(exchangeRateStream('VES'), [
+            {
+              type: 'ExchangeRateSet',
+              data: { rateCents: Math.round(rate * 100), effectiveAt: clock.now().toISOString() },
+            },
+          ]),
+        );
+    const first = await set(41);
+    const second = await set(42.5);
     expect(second.body.rate.id).toBeGreaterThan(first.body.rate.id);
     const inForce = await officialRateAt(t.service.ctx.db, clock.now());
     expect(inForce).toMatchObject({ id: second.body.rate.id, rateCents: 4250 });
@@ -105,9 +130,10 @@ describe('official exchange rates', () => {
     ['rate', { currency: 'VES', rate: 1e12 }],
     ['rate', { currency: 'VES', rate: 36.123456789 }],
   ])('refuses a bad %s with 422 naming it (%j)', async (field, body) => {
-    const r = await t.request('POST', '/api/v1/admin/exchange-rates', { token: admin, body });
-    expect(r.status).toBe(422);
-    expect(r.body.error).toBe('ValidationError');
+    const r = await t
+      .given()
+      .when((api) => api.post('/admin/exchange-rates', admin, body))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(r.body.details.fieldErrors)).toEqual([field]);
   });
 
@@ -125,15 +151,14 @@ describe('official exchange rates', () => {
   it('keeps the series to admins: 401 without a token, 403 for a client, nothing written', async () => {
     const before = await officialRateAt(t.service.ctx.db, clock.now());
     expect((await t.request('GET', '/api/v1/admin/exchange-rates')).status).toBe(401);
-    expect(
-      (await t.request('POST', '/api/v1/admin/exchange-rates', { body: { currency: 'VES', rate: 50 } })).status,
-    ).toBe(401);
-    const forbidden = await t.request('POST', '/api/v1/admin/exchange-rates', {
-      token: client,
-      body: { currency: 'VES', rate: 50 },
-    });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error).toBe('Forbidden');
+    await t
+      .given()
+      .when((api) => api.post('/admin/exchange-rates', undefined, { currency: 'VES', rate: 50 }))
+      .then(expectResponse(401), expectNothingAppended);
+    await t
+      .given()
+      .when((api) => api.post('/admin/exchange-rates', client, { currency: 'VES', rate: 50 }))
+      .then(expectError(403, 'Forbidden'), expectNothingAppended);
     expect((await t.request('GET', '/api/v1/admin/exchange-rates', { token: client })).status).toBe(403);
     expect(await officialRateAt(t.service.ctx.db, clock.now())).toEqual(before);
   });

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
 
 describe('offers', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
     t = await startApiUnderTest({ clock: new ManualClock(), env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -26,11 +34,27 @@ describe('offers', () => {
   it('prices a counter-offer from the driver gross so that accepting gives it back exactly (odd cents)', async () => {
     const { client, orderId } = await newOrder({ basePrice: 20 });
     const driver = await onlineDriver(t);
-    const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, {
-      driverGross: 17.33,
-      estimatedMinutes: 15,
-    });
-    expect(bid.status).toBe(201);
+    const bid = await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 17.33, estimatedMinutes: 15 }),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(orderStream(orderId), [
+          {
+            type: 'OfferPlaced',
+            data: {
+              orderId,
+              driverId: driver.driverId,
+              offerPriceCents: 1926,
+              driverGrossCents: 1733,
+              estimatedMinutes: 15,
+              orderStatus: 'COUNTER_OFFERED',
+            },
+          },
+        ]),
+      );
     // round(1733 / 0.9) = 1926, and round(1926 × 0.9) = 1733 again.
     expect(bid.body.offer).toMatchObject({
       offer_price_cents: 1926,
@@ -43,8 +67,23 @@ describe('offers', () => {
     expect(order.offers[0]).toMatchObject({ id: bid.body.offer.id, offer_price_usd: 19.26 });
     expect(order.offers[0]).not.toHaveProperty('driver_gross_cents');
 
-    const accepted = await api.post(`/counter-offers/${bid.body.offer.id}/accept`, client.token);
-    expect(accepted.status).toBe(200);
+    const accepted = await t
+      .given()
+      .when((api) => api.post(`/counter-offers/${bid.body.offer.id}/accept`, client.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(orderId), [
+          {
+            type: 'OfferAccepted',
+            data: {
+              offerId: bid.body.offer.id,
+              driverId: driver.driverId,
+              clientId: client.user.id,
+              status: 'CONFIRMED',
+            },
+          },
+        ]),
+      );
     expect(accepted.body.order).toMatchObject({
       status: 'CONFIRMED',
       base_price_cents: 1926,
@@ -66,7 +105,11 @@ describe('offers', () => {
       const a = await onlineDriver(t);
       const b = await onlineDriver(t);
       const c = await onlineDriver(t);
-      expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+      const events = orderStream(orderId);
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${orderId}/accept-counter`, client.token))
+        .then(expectResponse(409), expectNoNewEvents(events));
       const atPrice = await api.post(`/orders/${orderId}/driver-accept`, a.token, {});
       expect(atPrice.status).toBe(201);
       expect(atPrice.body.offer.offer_price_cents).toBe(2500);
@@ -74,18 +117,29 @@ describe('offers', () => {
       const first = await api.post(`/orders/${orderId}/offers`, b.token, { driverGross: 24 });
       expect(first.status).toBe(201);
       const latest = await api.post(`/orders/${orderId}/counter-offer`, c.token, { driverGross: 23 });
-      const accepted = await api.post(`/orders/${orderId}/accept-counter`, client.token);
-      expect(accepted.status).toBe(200);
+      const accepted = await t
+        .given()
+        .when((api) => api.post(`/orders/${orderId}/accept-counter`, client.token))
+        .then(
+          expectResponse(200),
+          expectNewEvents(events, [
+            { type: 'OfferAccepted', data: { offerId: latest.body.offer.id, driverId: c.driverId } },
+          ]),
+        );
       expect(accepted.body.order).toMatchObject({
         status: 'CONFIRMED',
         driver: { id: c.driverId },
         base_price_cents: latest.body.offer.offer_price_cents,
       });
-      expect((await api.post(`/orders/${orderId}/accept-counter`, client.token)).status).toBe(409);
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${orderId}/accept-counter`, client.token))
+        .then(expectResponse(409), expectNoNewEvents(events));
       // The losing offers were closed: accepting one now is a clean 409.
-      const late = await api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token);
-      expect(late.status).toBe(409);
-      expect(late.body.error).toBe('Conflict');
+      await t
+        .given()
+        .when((api) => api.post(`/orders/offers/${first.body.offer.id}/accept`, client.token))
+        .then(expectError(409, 'Conflict'), expectNoNewEvents(events));
     },
   );
 
@@ -93,32 +147,63 @@ describe('offers', () => {
     const { client, orderId } = await newOrder();
     const driver = await onlineDriver(t);
     const bid = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross: 30 });
-    const rejected = await api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token);
-    expect(rejected.status).toBe(200);
+    const events = orderStream(orderId);
+    const rejected = await t
+      .given()
+      .when((api) => api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(events, [
+          {
+            type: 'OfferRejected',
+            data: { orderId, offerId: bid.body.offer.id, driverId: driver.driverId, orderStatus: 'BROADCASTING' },
+          },
+        ]),
+      );
     expect(rejected.body).toEqual({ ok: true });
     const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
     expect(order).toMatchObject({ status: 'BROADCASTING', offers: [] });
-    const again = await api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token);
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe('Conflict');
-    expect((await api.post('/counter-offers/999999/reject', client.token)).body.error).toBe('NotFound');
+    await t
+      .given()
+      .when((api) => api.post(`/counter-offers/${bid.body.offer.id}/reject`, client.token))
+      .then(expectError(409, 'Conflict'), expectNoNewEvents(events));
+    await t
+      .given()
+      .when((api) => api.post('/counter-offers/999999/reject', client.token))
+      .then(expectError(404, 'NotFound'), expectNothingAppended);
     const stranger = await signInClient(t);
     // Another client's offer is answered like an unknown one: strangers learn nothing of other orders.
     for (const path of [`/counter-offers/${bid.body.offer.id}/reject`, `/orders/offers/${bid.body.offer.id}/accept`]) {
-      const foreign = await api.post(path, stranger.token);
-      expect([foreign.status, foreign.body.error]).toEqual([404, 'NotFound']);
+      await t
+        .given()
+        .when((api) => api.post(path, stranger.token))
+        .then(expectError(404, 'NotFound'), expectNothingAppended);
     }
-    expect((await api.post(`/counter-offers/${bid.body.offer.id}/reject`, driver.token)).status).toBe(403);
+    await t
+      .given()
+      .when((api) => api.post(`/counter-offers/${bid.body.offer.id}/reject`, driver.token))
+      .then(expectResponse(403), expectNothingAppended);
   });
 
   it('refuses an order above the remaining liters unless forced, then warns (over_capacity)', async () => {
     const { client, orderId } = await newOrder({ litersRequested: 3000 });
     const small = await onlineDriver(t, { liters: 1000 });
-    const refused = await api.post(`/orders/${orderId}/accept`, small.token, {});
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 3000 });
-    const forced = await api.post(`/orders/${orderId}/counter-offer`, small.token, { force: true, driverGross: 26 });
-    expect(forced.status).toBe(201);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/accept`, small.token, {}))
+      .then(
+        expectResponse(409, { body: { error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 3000 } }),
+        expectNothingAppended,
+      );
+    const forced = await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/counter-offer`, small.token, { force: true, driverGross: 26 }))
+      .then(
+        expectResponse(201),
+        expectNewEvents(orderStream(orderId), [
+          { type: 'OfferPlaced', data: { driverId: small.driverId, overCapacity: true, availableLiters: 1000 } },
+        ]),
+      );
     expect(forced.body.offer).toMatchObject({ over_capacity: true, available_liters: 1000 });
     expect(typeof forced.body.warning).toBe('string');
     // A forced bid promised a refill: the client may still take it.
@@ -129,9 +214,13 @@ describe('offers', () => {
     const driver = await onlineDriver(t, { liters: 5000 });
     await confirmedOrder(t, { driver, body: { litersRequested: 4000 } });
     const { orderId } = await newOrder({ litersRequested: 2000 });
-    const r = await api.post(`/orders/${orderId}/accept`, driver.token, {});
-    expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 2000 });
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/accept`, driver.token, {}))
+      .then(
+        expectResponse(409, { body: { error: 'InsufficientLiters', remaining_liters: 1000, requested_liters: 2000 } }),
+        expectNothingAppended,
+      );
   });
 
   it('shows a busy driver’s offer as driver_busy and refuses to confirm it (one active order per driver)', async () => {
@@ -142,22 +231,24 @@ describe('offers', () => {
     expect(bid.status).toBe(201);
     const order = (await api.get(`/orders/${orderId}`, client.token)).body.order;
     expect(order.offers[0].driver_busy).toBe(true);
-    const accept = await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token);
-    expect(accept.status).toBe(409);
-    expect(accept.body.error).toBe('Conflict');
+    await t
+      .given()
+      .when((api) => api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token))
+      .then(expectError(409, 'Conflict'), expectNothingAppended);
   });
 
   it('lets only approved, online drivers bid', async () => {
     const { client, orderId } = await newOrder();
     const offline = await signInDriver(t, { liters: 5000 });
     // Where the offer view answers 404 (no position to measure the radius from), so does a bid.
-    expect((await api.post(`/orders/${orderId}/accept`, offline.token, {})).body.error).toBe('OrderNotFound');
+    const bidBy = (token: string, id = orderId) => t.given().when((api) => api.post(`/orders/${id}/accept`, token, {}));
+    await bidBy(offline.token).then(expectError(404, 'OrderNotFound'), expectNothingAppended);
     const pending = await signInDriver(t, { approved: false });
-    expect((await api.post(`/orders/${orderId}/accept`, pending.token, {})).status).toBe(404);
+    await bidBy(pending.token).then(expectResponse(404), expectNothingAppended);
     const parked = await signInDriver(t, { liters: 5000, lat: 10.4906, lng: -66.9036 });
-    expect((await api.post(`/orders/${orderId}/accept`, parked.token, {})).body.error).toBe('Conflict');
-    expect((await api.post('/orders/999999/accept', offline.token, {})).body.error).toBe('OrderNotFound');
-    expect((await api.post(`/orders/${orderId}/accept`, client.token, {})).status).toBe(403);
+    await bidBy(parked.token).then(expectError(409, 'Conflict'), expectNothingAppended);
+    await bidBy(offline.token, 999_999).then(expectError(404, 'OrderNotFound'), expectNothingAppended);
+    await bidBy(client.token).then(expectResponse(403), expectNothingAppended);
     // An order already taken is closed to bids: domain/order/order.test.ts (PlaceOffer).
   });
 
@@ -228,20 +319,28 @@ describe('offers', () => {
   it('answers 422 naming each bad field of a bid', async () => {
     const { orderId } = await newOrder();
     const driver = await onlineDriver(t);
-    const bad = await api.post(`/orders/${orderId}/counter-offer`, driver.token, {
-      driverGross: 0,
-      estimatedMinutes: 241,
-      force: 'yes',
-    });
-    expect(bad.status).toBe(422);
-    expect(bad.body.error).toBe('ValidationError');
+    const bad = await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${orderId}/counter-offer`, driver.token, {
+          driverGross: 0,
+          estimatedMinutes: 241,
+          force: 'yes',
+        }),
+      )
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['driverGross', 'estimatedMinutes', 'force']);
     for (const driverGross of [-1, 100_000.01, 12.345, '12']) {
-      const r = await api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross });
-      expect(r.status).toBe(422);
+      const r = await t
+        .given()
+        .when((api) => api.post(`/orders/${orderId}/counter-offer`, driver.token, { driverGross }))
+        .then(expectError(422, 'ValidationError'), expectNothingAppended);
       expect(Object.keys(r.body.details.fieldErrors)).toEqual(['driverGross']);
     }
-    const accept = await api.post(`/orders/${orderId}/accept`, driver.token, { estimatedMinutes: 0 });
+    const accept = await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/accept`, driver.token, { estimatedMinutes: 0 }))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(accept.body.details.fieldErrors)).toEqual(['estimatedMinutes']);
   });
 });

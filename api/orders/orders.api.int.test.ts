@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import {
   arrive,
   call,
@@ -11,7 +19,7 @@ import {
   onlineDriver,
   orderBody,
 } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
+import type { TestResponse } from '../../tests/support/testService.js';
 
 const CLIENT_HIDDEN = ['platform_revenue', 'solidary_fund', 'driver_solidary', 'driver_gross', 'driver_receives'];
 
@@ -20,7 +28,7 @@ const keysOfFamily = (view: Record<string, unknown>, family: string) =>
 
 describe('orders: the main flow', () => {
   const clock = new ManualClock();
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
     t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -34,12 +42,43 @@ describe('orders: the main flow', () => {
     const client = await signInClient(t);
     const driver = await onlineDriver(t);
 
-    const created = await api.post(
-      '/orders',
-      client.token,
-      orderBody({ addressReference: 'Casa azul', notes: 'Tocar dos veces', waterType: 'INDUSTRIAL' }),
-    );
-    expect(created.status).toBe(201);
+    const created = await t
+      .given()
+      .when((api) =>
+        api.post(
+          '/orders',
+          client.token,
+          orderBody({ addressReference: 'Casa azul', notes: 'Tocar dos veces', waterType: 'INDUSTRIAL' }),
+        ),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(
+          (r: TestResponse) => orderStream(r.body.order.id),
+          [
+            {
+              type: 'OrderCreated',
+              data: {
+                clientId: client.user.id,
+                status: 'BROADCASTING',
+                latitude: CARACAS.latitude,
+                longitude: CARACAS.longitude,
+                addressReference: 'Casa azul',
+                litersRequested: 2000,
+                waterType: 'INDUSTRIAL',
+                paymentMethod: 'CASH_USD',
+                notes: 'Tocar dos veces',
+                surplusListingId: null,
+                driverId: null,
+                billing: null,
+                deliveryPin: expect.stringMatching(/^\d{4}$/),
+                createdAt: '2026-01-01T12:00:00.000Z',
+                expiresAt: '2026-01-01T12:30:00.000Z',
+              },
+            },
+          ],
+        ),
+      );
     const order = created.body.order;
     expect(order).toMatchObject({
       status: 'BROADCASTING',
@@ -82,8 +121,29 @@ describe('orders: the main flow', () => {
     });
     expect(detailForBidder.body).not.toHaveProperty('order');
 
-    const bid = await api.post(`/orders/${order.id}/accept`, driver.token, { estimatedMinutes: 20, driverGross: 999 });
-    expect(bid.status).toBe(201);
+    const events = orderStream(order.id);
+    const bid = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/accept`, driver.token, { estimatedMinutes: 20, driverGross: 999 }))
+      .then(
+        expectResponse(201),
+        expectNewEvents(events, [
+          {
+            type: 'OfferPlaced',
+            data: {
+              orderId: order.id,
+              driverId: driver.driverId,
+              offerPriceCents: 2500,
+              driverGrossCents: 2250, // the driver's own figure (999) is ignored
+              estimatedMinutes: 20,
+              availableLiters: 8000,
+              overCapacity: false,
+              withdrawnOfferId: null,
+              orderStatus: 'BROADCASTING',
+            },
+          },
+        ]),
+      );
     expect(bid.body.offer).toMatchObject({
       order_id: order.id,
       driver_id: driver.driverId,
@@ -113,8 +173,26 @@ describe('orders: the main flow', () => {
     expect(pending.driver).not.toHaveProperty('phone');
     expect(JSON.stringify(pending)).not.toContain(String(CARACAS.latitude + 0.01));
 
-    const accepted = await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token);
-    expect(accepted.status).toBe(200);
+    const accepted = await t
+      .given()
+      .when((api) => api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(events, [
+          {
+            type: 'OfferAccepted',
+            data: {
+              orderId: order.id,
+              offerId: bid.body.offer.id,
+              driverId: driver.driverId,
+              clientId: client.user.id,
+              litersRequested: 2000,
+              status: 'CONFIRMED',
+              paymentExpiresAt: null,
+            },
+          },
+        ]),
+      );
     expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', offers: [], driver: { id: driver.driverId } });
     const pin: string = accepted.body.order.delivery_pin;
     expect(pin).toMatch(/^\d{4}$/);
@@ -143,13 +221,40 @@ describe('orders: the main flow', () => {
     expect(feedAfter.body.active).toMatchObject({ id: order.id, status: 'CONFIRMED' });
     expect(feedAfter.body.available.map((o: { id: number }) => o.id)).not.toContain(order.id);
 
-    const started = await api.post(`/orders/${order.id}/start`, driver.token);
-    expect(started.status).toBe(200);
+    const started = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/start`, driver.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(events, [
+          {
+            type: 'TripStarted',
+            data: { orderId: order.id, driverId: driver.driverId, startedAt: '2026-01-01T12:00:00.000Z' },
+          },
+        ]),
+      );
     expect(started.body.order).toMatchObject({ id: order.id, status: 'IN_PROGRESS' });
     expect(started.body.order).not.toHaveProperty('delivery_pin');
 
     clock.advance(60_000); // 1.1 km from its last position in a minute: a plausible drive
-    expect((await api.post(`/orders/${order.id}/location`, driver.token, near(0.02))).status).toBe(204);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/location`, driver.token, near(0.02)))
+      .then(
+        expectResponse(204),
+        expectNewEvents(events, [
+          {
+            type: 'DriverLocationRecorded',
+            data: {
+              orderId: order.id,
+              driverId: driver.driverId,
+              latitude: CARACAS.latitude + 0.02,
+              longitude: CARACAS.longitude,
+              recordedAt: '2026-01-01T12:01:00.000Z',
+            },
+          },
+        ]),
+      );
     const tracking = await api.get(`/orders/${order.id}/tracking`, client.token);
     expect(tracking.status).toBe(200);
     expect(tracking.body).toMatchObject({
@@ -160,35 +265,82 @@ describe('orders: the main flow', () => {
     expect(tracking.body.distanceKm).toBeCloseTo(2.224, 2);
     expect(tracking.body.estimatedMinutes).toBe(Math.ceil((tracking.body.distanceKm / 25) * 60));
 
-    const tooFar = await api.post(`/orders/${order.id}/arrived`, driver.token);
-    expect(tooFar.status).toBe(409);
-    expect(tooFar.body).toMatchObject({ error: 'TooFarFromDestination' });
+    const tooFar = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/arrived`, driver.token))
+      .then(expectError(409, 'TooFarFromDestination'), expectNoNewEvents(events));
     expect(tooFar.body.distanceKm).toBeCloseTo(2.224, 2);
 
-    const arrived = await api.post(`/orders/${order.id}/arrived`, driver.token, near(0.003));
-    expect(arrived.status).toBe(200);
+    const arrived = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/arrived`, driver.token, near(0.003)))
+      .then(
+        expectResponse(200),
+        // The position sent with the arrival is recorded first, then the arrival from it.
+        expectNewEvents(events, [
+          {
+            type: 'DriverLocationRecorded',
+            data: { orderId: order.id, latitude: CARACAS.latitude + 0.003, recordedAt: '2026-01-01T12:01:00.000Z' },
+          },
+          {
+            type: 'DriverArrived',
+            data: { orderId: order.id, driverId: driver.driverId, arrivedAt: '2026-01-01T12:01:00.000Z' },
+          },
+        ]),
+      );
     expect(arrived.body).toMatchObject({ ok: true, status: 'ARRIVED', arrivedAt: '2026-01-01T12:01:00.000Z' });
     expect(arrived.body.distanceMeters).toBeGreaterThan(300);
     expect(arrived.body.distanceMeters).toBeLessThan(500);
-    const again = await api.post(`/orders/${order.id}/arrived`, driver.token);
-    expect(again.status).toBe(200);
+    // Arriving again answers the first arrival and records nothing new.
+    const again = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/arrived`, driver.token))
+      .then(expectResponse(200), expectNoNewEvents(events));
     expect(again.body).toEqual(arrived.body);
 
     const clientArrived = (await api.get(`/orders/${order.id}`, client.token)).body.order;
     expect(clientArrived).toMatchObject({ status: 'ARRIVED', delivery_pin: pin });
 
-    const wrong = await api.post(`/orders/${order.id}/deliver`, driver.token, {
-      actualLiters: 1900,
-      deliveryPin: pin === '0000' ? '0001' : '0000',
-    });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toBe('DeliveryError');
+    // A wrong PIN is refused, and recorded: it counts towards the lock.
+    await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${order.id}/deliver`, driver.token, {
+          actualLiters: 1900,
+          deliveryPin: pin === '0000' ? '0001' : '0000',
+        }),
+      )
+      .then(
+        expectError(400, 'DeliveryError'),
+        expectNewEvents(events, [
+          {
+            type: 'DeliveryPinRejected',
+            data: { orderId: order.id, driverId: driver.driverId, failedAttempts: 1, lockedUntil: null },
+          },
+        ]),
+      );
 
-    const delivered = await api.post(`/orders/${order.id}/deliver`, driver.token, {
-      actualLiters: 1900,
-      deliveryPin: pin,
-    });
-    expect(delivered.status).toBe(200);
+    const delivered = await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1900, deliveryPin: pin }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(events, [
+          {
+            type: 'OrderDelivered',
+            data: {
+              orderId: order.id,
+              clientId: client.user.id,
+              driverId: driver.driverId,
+              litersRequested: 2000,
+              actualLiters: 1900,
+              paymentMethod: 'CASH_USD',
+              isValidPromotion: false,
+              deliveredAt: '2026-01-01T12:01:00.000Z',
+            },
+          },
+        ]),
+      );
     expect(delivered.body).toEqual({ ok: true });
 
     const done = (await api.get(`/orders/${order.id}`, client.token)).body.order;
@@ -239,15 +391,31 @@ describe('orders: the main flow', () => {
     expect((await api.get('/orders/active', client.token)).body).toEqual({ order: null });
     const first = await confirmedOrder(t, { client });
     await arrive(t, first);
-    expect(
-      (
-        await api.post(`/orders/${first.orderId}/deliver`, first.driver.token, {
+    await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${first.orderId}/deliver`, first.driver.token, {
           actualLiters: 2000,
           deliveryPin: first.pin,
-        })
-      ).status,
-    ).toBe(200);
-    const second = (await api.post('/orders', client.token, orderBody())).body.order;
+        }),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(first.orderId), [{ type: 'OrderDelivered', data: { actualLiters: 2000 } }]),
+      );
+    // Delivery freed the client's slot: a second order opens.
+    const second = (
+      await t
+        .given()
+        .when((api) => api.post('/orders', client.token, orderBody()))
+        .then(
+          expectResponse(201),
+          expectNewEvents(
+            (r: TestResponse) => orderStream(r.body.order.id),
+            [{ type: 'OrderCreated', data: { clientId: client.user.id, status: 'BROADCASTING' } }],
+          ),
+        )
+    ).body.order;
     const active = await api.get('/orders/active', client.token);
     expect(active.body.order).toMatchObject({ id: second.id, status: 'BROADCASTING' });
     expect(active.body.order).not.toHaveProperty('delivery_pin');

@@ -1,13 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { call, confirmedOrder, near, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
+import type { TestResponse } from '../../tests/support/testService.js';
+
+const streamOfOrder = (r: TestResponse) => orderStream(r.body.order.id);
 
 describe('orders: bad input, wrong states and who may do what', () => {
   const clock = new ManualClock();
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
     t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -19,22 +30,25 @@ describe('orders: bad input, wrong states and who may do what', () => {
 
   it('answers 422 naming every bad field of POST /orders, and writes nothing', async () => {
     const client = await signInClient(t);
-    const bad = await api.post('/orders', client.token, {
-      latitude: 91,
-      longitude: -181,
-      address: 'ab',
-      addressReference: 'x'.repeat(256),
-      litersRequested: 50_001,
-      basePrice: 0,
-      waterType: 'SALTY',
-      paymentMethod: '',
-      paymentFormId: -1,
-      notes: 'n'.repeat(501),
-      accessInstructions: 'a'.repeat(501),
-      billingProfileId: 'one',
-    });
-    expect(bad.status).toBe(422);
-    expect(bad.body.error).toBe('ValidationError');
+    const bad = await t
+      .given()
+      .when((api) =>
+        api.post('/orders', client.token, {
+          latitude: 91,
+          longitude: -181,
+          address: 'ab',
+          addressReference: 'x'.repeat(256),
+          litersRequested: 50_001,
+          basePrice: 0,
+          waterType: 'SALTY',
+          paymentMethod: '',
+          paymentFormId: -1,
+          notes: 'n'.repeat(501),
+          accessInstructions: 'a'.repeat(501),
+          billingProfileId: 'one',
+        }),
+      )
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(
       [
         'accessInstructions',
@@ -51,7 +65,10 @@ describe('orders: bad input, wrong states and who may do what', () => {
         'waterType',
       ].sort(),
     );
-    const missing = await api.post('/orders', client.token, {});
+    const missing = await t
+      .given()
+      .when((api) => api.post('/orders', client.token, {}))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
       'address',
       'basePrice',
@@ -65,27 +82,29 @@ describe('orders: bad input, wrong states and who may do what', () => {
       ['litersRequested', 1.5],
       ['litersRequested', 0],
     ] as const) {
-      const r = await api.post('/orders', client.token, orderBody({ [field]: value }));
-      expect(r.status).toBe(422);
+      const r = await t
+        .given()
+        .when((api) => api.post('/orders', client.token, orderBody({ [field]: value })))
+        .then(expectError(422, 'ValidationError'), expectNothingAppended);
       expect(Object.keys(r.body.details.fieldErrors)).toEqual([field]);
     }
-    const method = await api.post('/orders', client.token, orderBody({ paymentMethod: 'BITCOIN' }));
-    expect(method.body.details.fieldErrors).toHaveProperty('paymentMethod');
-    const inactive = await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAGO_MOVIL' }));
-    expect(inactive.body.details.fieldErrors).toHaveProperty('paymentMethod');
-    const noForm = await api.post('/orders', client.token, orderBody({ paymentMethod: 'PAYMENT_FORM' }));
-    expect(noForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
-    const unknownForm = await api.post(
-      '/orders',
-      client.token,
-      orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999 }),
-    );
-    expect(unknownForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
-    const foreignProfile = await api.post('/orders', client.token, orderBody({ billingProfileId: 999 }));
-    expect(foreignProfile.status).toBe(422);
-    expect(foreignProfile.body.details.fieldErrors).toHaveProperty('billingProfileId');
-    const malformed = await t.request('POST', '/api/v1/orders', { token: client.token, raw: '{"latitude": ' });
-    expect(malformed.status).toBe(422);
+    for (const [over, field] of [
+      [{ paymentMethod: 'BITCOIN' }, 'paymentMethod'],
+      [{ paymentMethod: 'PAGO_MOVIL' }, 'paymentMethod'], // inactive
+      [{ paymentMethod: 'PAYMENT_FORM' }, 'paymentFormId'], // no form
+      [{ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999 }, 'paymentFormId'], // unknown form
+      [{ billingProfileId: 999 }, 'billingProfileId'], // not the client's profile
+    ] as const) {
+      const r = await t
+        .given()
+        .when((api) => api.post('/orders', client.token, orderBody(over)))
+        .then(expectError(422, 'ValidationError'), expectNothingAppended);
+      expect(r.body.details.fieldErrors).toHaveProperty(field);
+    }
+    await t
+      .given()
+      .when(() => t.request('POST', '/api/v1/orders', { token: client.token, raw: '{"latitude": ' }))
+      .then(expectResponse(422), expectNothingAppended);
     expect((await api.get('/orders/active', client.token)).body.order).toBeNull();
   });
 
@@ -102,10 +121,24 @@ describe('orders: bad input, wrong states and who may do what', () => {
     };
     const created = await api.post('/billing-profiles', client.token, profile);
     expect(created.status).toBe(201);
-    const foreign = await api.post('/orders', other.token, orderBody({ billingProfileId: created.body.profile.id }));
-    expect(foreign.status).toBe(422);
-    const order = await api.post('/orders', client.token, orderBody());
-    expect(order.status).toBe(201);
+    await t
+      .given()
+      .when((api) => api.post('/orders', other.token, orderBody({ billingProfileId: created.body.profile.id })))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
+    const billing = {
+      entityType: 'V',
+      idNumber: '12345678',
+      name: 'Ana Pérez',
+      address: 'Calle 1, Chacao',
+      phone: '+584121234567',
+    };
+    const order = await t
+      .given()
+      .when((api) => api.post('/orders', client.token, orderBody()))
+      .then(
+        expectResponse(201),
+        expectNewEvents(streamOfOrder, [{ type: 'OrderCreated', data: { clientId: client.user.id, billing } }]),
+      );
     // Which roles see the snapshot: api/orders/views.int.test.ts.
     expect(order.body.order.billing).toEqual({
       entity_type: 'V',
@@ -137,42 +170,64 @@ describe('orders: bad input, wrong states and who may do what', () => {
       }
       expect((await api.get(`/orders/${id}/tracking`, strangerClient.token)).status).toBe(404);
       expect((await api.get(`/orders/${id}/receipt`, strangerClient.token)).status).toBe(404);
-      expect(
-        (await api.patch(`/orders/${id}/payment-method`, strangerClient.token, { paymentMethod: 'EXCHANGE_PAY' })).body
-          .error,
-      ).toBe('OrderNotFound');
-      const cancel = await api.post(`/orders/${id}/cancel`, strangerClient.token, {});
-      expect(cancel.status).toBe(404);
-      expect(cancel.body.error).toBe('CancelError');
+      // A stranger's write is refused as for an unknown order, and writes nothing.
+      await t
+        .given()
+        .when((api) =>
+          api.patch(`/orders/${id}/payment-method`, strangerClient.token, { paymentMethod: 'EXCHANGE_PAY' }),
+        )
+        .then(expectError(404, 'OrderNotFound'), expectNothingAppended);
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${id}/cancel`, strangerClient.token, {}))
+        .then(expectError(404, 'CancelError'), expectNothingAppended);
       for (const path of ['start', 'arrived', 'location']) {
-        const r = await api.post(`/orders/${id}/${path}`, strangerDriver.token, path === 'location' ? near(0) : {});
-        expect(r.status).toBe(404);
-        expect(r.body.error).toBe('OrderNotFound');
+        await t
+          .given()
+          .when((api) => api.post(`/orders/${id}/${path}`, strangerDriver.token, path === 'location' ? near(0) : {}))
+          .then(expectError(404, 'OrderNotFound'), expectNothingAppended);
       }
-      expect(
-        (await api.post(`/orders/${id}/deliver`, strangerDriver.token, { actualLiters: 10, deliveryPin: '1234' }))
-          .status,
-      ).toBe(404);
+      await t
+        .given()
+        .when((api) =>
+          api.post(`/orders/${id}/deliver`, strangerDriver.token, { actualLiters: 10, deliveryPin: '1234' }),
+        )
+        .then(expectResponse(404), expectNothingAppended);
     }
     expect((await api.get('/orders/abc', strangerClient.token)).status).toBe(404);
 
     // The driver who bid and lost knows the order exists: 403 on what is not theirs.
     expect((await api.get(`/orders/${lostOrder}`, loser.token)).status).toBe(403);
-    expect((await api.post(`/orders/${lostOrder}/start`, loser.token)).body.error).toBe('Forbidden');
-    expect((await api.post(`/orders/${lostOrder}/location`, loser.token, near(0))).status).toBe(403);
-    expect((await api.post(`/orders/${lostOrder}/arrived`, loser.token, {})).status).toBe(403);
-    expect(
-      (await api.post(`/orders/${lostOrder}/deliver`, loser.token, { actualLiters: 10, deliveryPin: '1234' })).status,
-    ).toBe(403);
-    const loserCancel = await api.post(`/orders/${lostOrder}/cancel`, loser.token, {});
-    expect(loserCancel.status).toBe(403);
-    expect(loserCancel.body.error).toBe('CancelError');
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${lostOrder}/start`, loser.token))
+      .then(expectError(403, 'Forbidden'), expectNothingAppended);
+    for (const [path, body] of [
+      ['location', near(0)],
+      ['arrived', {}],
+      ['deliver', { actualLiters: 10, deliveryPin: '1234' }],
+    ] as const) {
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${lostOrder}/${path}`, loser.token, body))
+        .then(expectResponse(403), expectNothingAppended);
+    }
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${lostOrder}/cancel`, loser.token, {}))
+      .then(expectError(403, 'CancelError'), expectNothingAppended);
 
     // Role guards: 401 without a token, 403 for the wrong role.
     expect((await api.get(`/orders/${f.orderId}`)).status).toBe(401);
-    expect((await api.post('/orders', f.driver.token, orderBody())).status).toBe(403);
+    await t
+      .given()
+      .when((api) => api.post('/orders', f.driver.token, orderBody()))
+      .then(expectResponse(403), expectNothingAppended);
     expect((await api.get(`/orders/${f.orderId}/tracking`, f.driver.token)).status).toBe(403);
-    expect((await api.post(`/orders/${f.orderId}/start`, f.client.token)).status).toBe(403);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/start`, f.client.token))
+      .then(expectResponse(403), expectNothingAppended);
   });
 
   it('answers wrong states: start, location, arrived, tracking, deliver, receipt', async () => {
@@ -180,34 +235,56 @@ describe('orders: bad input, wrong states and who may do what', () => {
     const tracking = await api.get(`/orders/${f.orderId}/tracking`, f.client.token);
     expect(tracking.status).toBe(200);
     expect(tracking.body.driver).toMatchObject({ id: f.driver.driverId });
-    const location = await api.post(`/orders/${f.orderId}/location`, f.driver.token, near(0.01));
-    expect(location.status).toBe(409);
-    expect(location.body.error).toBe('WrongStatus');
-    expect((await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {})).body.error).toBe('WrongStatus');
+    const events = orderStream(f.orderId);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/location`, f.driver.token, near(0.01)))
+      .then(expectError(409, 'WrongStatus'), expectNoNewEvents(events));
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {}))
+      .then(expectError(409, 'WrongStatus'), expectNoNewEvents(events));
     expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).body.error).toBe('OrderNotDelivered');
-    expect((await api.post(`/orders/${f.orderId}/start`, f.driver.token)).status).toBe(200);
-    const twice = await api.post(`/orders/${f.orderId}/start`, f.driver.token);
-    expect(twice.status).toBe(409);
-    expect(twice.body.error).toBe('Conflict');
-    const noLocation = await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {});
-    expect(noLocation.status).toBe(409);
-    expect(noLocation.body.error).toBe('NoLocation');
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/start`, f.driver.token))
+      .then(expectResponse(200), expectNewEvents(events, [{ type: 'TripStarted', data: { orderId: f.orderId } }]));
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/start`, f.driver.token))
+      .then(expectError(409, 'Conflict'), expectNoNewEvents(events));
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {}))
+      .then(expectError(409, 'NoLocation'), expectNoNewEvents(events));
     clock.advance(60_000); // 1 km from its last position in a minute: a plausible drive
-    expect((await api.post(`/orders/${f.orderId}/location`, f.driver.token, near(0.001))).status).toBe(204);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/location`, f.driver.token, near(0.001)))
+      .then(expectResponse(204), expectNewEvents(events, [{ type: 'DriverLocationRecorded' }]));
     clock.advance(6 * 60_000);
     try {
-      expect((await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {})).body.error).toBe('NoLocation');
+      // The last position is too old to arrive from.
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${f.orderId}/arrived`, f.driver.token, {}))
+        .then(expectError(409, 'NoLocation'), expectNoNewEvents(events));
     } finally {
       clock.set('2026-01-01T12:00:00Z');
     }
-    const badBody = await api.post(`/orders/${f.orderId}/location`, f.driver.token, { latitude: 91 });
+    const badBody = await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/location`, f.driver.token, { latitude: 91 }))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(badBody.body.details.fieldErrors).sort()).toEqual(['latitude', 'longitude']);
-    const halfArrived = await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10 });
-    expect(halfArrived.status).toBe(422);
-    const badDeliver = await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
-      actualLiters: 0,
-      deliveryPin: '12a4',
-    });
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10 }))
+      .then(expectResponse(422), expectNothingAppended);
+    const badDeliver = await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters: 0, deliveryPin: '12a4' }))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(Object.keys(badDeliver.body.details.fieldErrors).sort()).toEqual(['actualLiters', 'deliveryPin']);
 
     const open = await signInClient(t);
@@ -220,10 +297,18 @@ describe('orders: bad input, wrong states and who may do what', () => {
   it('changes the payment method while it may, re-pricing; locks it afterwards', async () => {
     const client = await signInClient(t);
     const orderId = (await api.post('/orders', client.token, orderBody({ basePrice: 10.05 }))).body.order.id;
-    const online = await api.patch(`/orders/${orderId}/payment-method`, client.token, {
-      paymentMethod: 'EXCHANGE_PAY',
-    });
-    expect(online.status).toBe(200);
+    const online = await t
+      .given()
+      .when((api) => api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(orderId), [
+          {
+            type: 'PaymentMethodChanged',
+            data: { orderId, clientId: client.user.id, paymentMethod: 'EXCHANGE_PAY', status: 'BROADCASTING' },
+          },
+        ]),
+      );
     expect(online.body.order).toMatchObject({
       payment_method: 'EXCHANGE_PAY',
       base_price_cents: 1005,
@@ -258,51 +343,100 @@ describe('orders: bad input, wrong states and who may do what', () => {
     expect((await api.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token)).body.order.status).toBe(
       'WAITING_FOR_PAYMENT',
     );
-    const toCash = await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'CASH_USD' });
-    expect(toCash.status).toBe(409);
-    expect(toCash.body.error).toBe('PaymentMethodLocked');
-    expect(
-      (await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' })).status,
-    ).toBe(200);
+    await t
+      .given()
+      .when((api) => api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'CASH_USD' }))
+      .then(expectError(409, 'PaymentMethodLocked'), expectNoNewEvents(orderStream(orderId)));
+    await t
+      .given()
+      .when((api) => api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'PAYPROV_DI' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(orderId), [
+          { type: 'PaymentMethodChanged', data: { paymentMethod: 'PAYPROV_DI', status: 'WAITING_FOR_PAYMENT' } },
+        ]),
+      );
 
     const confirmed = await confirmedOrder(t);
-    const locked = await api.patch(`/orders/${confirmed.orderId}/payment-method`, confirmed.client.token, {
-      paymentMethod: 'EXCHANGE_PAY',
-    });
-    expect(locked.status).toBe(409);
-    expect(locked.body.error).toBe('PaymentMethodLocked');
+    await t
+      .given()
+      .when((api) =>
+        api.patch(`/orders/${confirmed.orderId}/payment-method`, confirmed.client.token, {
+          paymentMethod: 'EXCHANGE_PAY',
+        }),
+      )
+      .then(expectError(409, 'PaymentMethodLocked'), expectNoNewEvents(orderStream(confirmed.orderId)));
   });
 
   it('cancels by the client, the assigned driver or an admin, with the caller’s reason catalogue', async () => {
     const client = await signInClient(t);
     const orderId = (await api.post('/orders', client.token, orderBody())).body.order.id;
-    const wrongCatalogue = await api.post(`/orders/${orderId}/cancel`, client.token, { reason_code: 'DRIVER_TOO_FAR' });
-    expect(wrongCatalogue.status).toBe(422);
+    const wrongCatalogue = await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/cancel`, client.token, { reason_code: 'DRIVER_TOO_FAR' }))
+      .then(expectError(422, 'ValidationError'), expectNothingAppended);
     expect(wrongCatalogue.body.details.fieldErrors).toHaveProperty('reason_code');
     expect(
       (await api.post(`/orders/${orderId}/cancel`, client.token, { reason: 'r'.repeat(281) })).body.details.fieldErrors,
     ).toHaveProperty('reason');
-    const cancelled = await api.post(`/orders/${orderId}/cancel`, client.token, {
-      reason_code: 'CLIENT_CHANGED_MIND',
-      reason: 'Ya no la necesito',
-    });
-    expect(cancelled.status).toBe(200);
+    const cancelled = await t
+      .given()
+      .when((api) =>
+        api.post(`/orders/${orderId}/cancel`, client.token, {
+          reason_code: 'CLIENT_CHANGED_MIND',
+          reason: 'Ya no la necesito',
+        }),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(orderId), [
+          {
+            type: 'OrderCancelled',
+            data: {
+              orderId,
+              clientId: client.user.id,
+              cancelledByRole: 'CLIENT',
+              cancelledById: client.user.id,
+              reasonCode: 'CLIENT_CHANGED_MIND',
+              reason: 'Ya no la necesito',
+              previousStatus: 'BROADCASTING',
+              driverId: null,
+              refundDueCents: 0,
+            },
+          },
+        ]),
+      );
     expect(cancelled.body.order).toMatchObject({
       id: orderId,
       status: 'CANCELLED',
       cancellation: { by_role: 'CLIENT', reason_code: 'CLIENT_CHANGED_MIND', reason: 'Ya no la necesito' },
     });
-    const again = await api.post(`/orders/${orderId}/cancel`, client.token, {});
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe('CancelError');
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${orderId}/cancel`, client.token, {}))
+      .then(expectError(409, 'CancelError'), expectNothingAppended);
     // The slot is free again.
     expect((await api.post('/orders', client.token, orderBody())).status).toBe(201);
 
     const f = await confirmedOrder(t);
-    const byDriver = await api.post(`/orders/${f.orderId}/cancel`, f.driver.token, {
-      reason_code: 'DRIVER_VEHICLE_ISSUE',
-    });
-    expect(byDriver.status).toBe(200);
+    const byDriver = await t
+      .given()
+      .when((api) => api.post(`/orders/${f.orderId}/cancel`, f.driver.token, { reason_code: 'DRIVER_VEHICLE_ISSUE' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(f.orderId), [
+          {
+            type: 'OrderCancelled',
+            data: {
+              cancelledByRole: 'DRIVER',
+              cancelledById: f.driver.driverId,
+              reasonCode: 'DRIVER_VEHICLE_ISSUE',
+              previousStatus: 'CONFIRMED',
+              driverId: f.driver.driverId,
+            },
+          },
+        ]),
+      );
     expect(byDriver.body.order).toMatchObject({ status: 'CANCELLED' });
     expect(byDriver.body.order).not.toHaveProperty('client_pays_usd_x');
     expect(byDriver.body.order).toHaveProperty('driver_gross_usd');
@@ -311,8 +445,18 @@ describe('orders: bad input, wrong states and who may do what', () => {
 
     const g = await confirmedOrder(t);
     const admin = await signInAdmin(t);
-    const byAdmin = await api.post(`/orders/${g.orderId}/cancel`, admin.token, { reason_code: 'ADMIN_SUPPORT' });
-    expect(byAdmin.status).toBe(200);
+    const byAdmin = await t
+      .given()
+      .when((api) => api.post(`/orders/${g.orderId}/cancel`, admin.token, { reason_code: 'ADMIN_SUPPORT' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(g.orderId), [
+          {
+            type: 'OrderCancelled',
+            data: { cancelledByRole: 'ADMIN', reasonCode: 'ADMIN_SUPPORT', driverId: g.driver.driverId },
+          },
+        ]),
+      );
     expect(byAdmin.body.order).toMatchObject({
       status: 'CANCELLED',
       solidary_fund_usd: 0,
@@ -322,7 +466,7 @@ describe('orders: bad input, wrong states and who may do what', () => {
 });
 
 describe('orders without an official exchange rate', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   beforeAll(async () => {
     t = await startApiUnderTest({ clock: new ManualClock(), env: { DEVELOPMENT_RATE_VES: '0' } });
   });
@@ -333,13 +477,19 @@ describe('orders without an official exchange rate', () => {
   it('answers 422 ExchangeRateUnavailable until an admin records a rate', async () => {
     const api = call(t);
     const client = await signInClient(t);
-    const refused = await api.post('/orders', client.token, orderBody());
-    expect(refused.status).toBe(422);
-    expect(refused.body.error).toBe('ExchangeRateUnavailable');
+    await t
+      .given()
+      .when((api) => api.post('/orders', client.token, orderBody()))
+      .then(expectError(422, 'ExchangeRateUnavailable'), expectNothingAppended);
     const admin = await signInAdmin(t);
     expect((await api.post('/admin/exchange-rates', admin.token, { currency: 'VES', rate: 40.25 })).status).toBe(201);
-    const created = await api.post('/orders', client.token, orderBody());
-    expect(created.status).toBe(201);
+    const created = await t
+      .given()
+      .when((api) => api.post('/orders', client.token, orderBody()))
+      .then(
+        expectResponse(201),
+        expectNewEvents(streamOfOrder, [{ type: 'OrderCreated', data: { officialRateCents: 4025 } }]),
+      );
     expect((await api.get(`/orders/${created.body.order.id}`, admin.token)).body.order.official_rate_cents).toBe(4025);
   });
 });

@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ratingStream } from '../../domain/rating/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient, type SignedInUser } from '../../tests/support/actors.js';
 import type { SignedInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, onlineDriver, orderBody, type Flow } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
+import type { TestResponse } from '../../tests/support/testService.js';
 
 describe('ratings', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   const clock = new ManualClock('2026-03-01T10:00:00Z');
 
@@ -49,18 +57,26 @@ describe('ratings', () => {
 
       // Who may rate (domain/rating/rating.test.ts holds every party): a stranger gets 404, a non-customer party 403.
       const stranger = await signInClient(t);
-      const post = await api.post('/ratings', stranger.token, { orderId: f.orderId, score: 5 });
-      expect([post.status, post.body.error]).toEqual([404, 'OrderNotFound']);
+      await t
+        .given()
+        .when((api) => api.post('/ratings', stranger.token, { orderId: f.orderId, score: 5 }))
+        .then(expectError(404, 'OrderNotFound'), expectNothingAppended);
       expect((await api.get(`/ratings/order/${f.orderId}`, stranger.token)).status).toBe(404);
       for (const token of [driver.token, (await signInAdmin(t)).token]) {
-        const r = await api.post(`/orders/${f.orderId}/rating`, token, { score: 5 });
-        expect([r.status, r.body.error]).toEqual([403, 'Forbidden']);
+        await t
+          .given()
+          .when((api) => api.post(`/orders/${f.orderId}/rating`, token, { score: 5 }))
+          .then(expectError(403, 'Forbidden'), expectNothingAppended);
       }
-      const unknown = await api.post('/ratings', f.client.token, { orderId: 987_654_321, score: 5 });
-      expect([unknown.status, unknown.body.error]).toEqual([404, 'OrderNotFound']);
+      await t
+        .given()
+        .when((api) => api.post('/ratings', f.client.token, { orderId: 987_654_321, score: 5 }))
+        .then(expectError(404, 'OrderNotFound'), expectNothingAppended);
       for (const path of ['/orders/987654321/rating', '/orders/abc/rating', '/orders/0/rating']) {
-        const r = await api.post(path, f.client.token, { score: 5 });
-        expect([r.status, r.body.error]).toEqual([404, 'OrderNotFound']);
+        await t
+          .given()
+          .when((api) => api.post(path, f.client.token, { score: 5 }))
+          .then(expectError(404, 'OrderNotFound'), expectNothingAppended);
       }
       expect((await api.get('/ratings/order/abc', f.client.token)).status).toBe(404);
       expect((await t.request('POST', '/api/v1/ratings', { body: { orderId: f.orderId, score: 5 } })).status).toBe(401);
@@ -86,24 +102,46 @@ describe('ratings', () => {
         [{ score: 9, comment: 'x'.repeat(501), tags: 3 }, ['orderId', 'score', 'tags', 'comment']],
       ];
       for (const [body, fields] of cases) {
-        const r = await api.post('/ratings', f.client.token, body);
-        expect(r.status, JSON.stringify(body)).toBe(422);
-        expect(r.body.error).toBe('ValidationError');
+        const r = await t
+          .given()
+          .when((api) => api.post('/ratings', f.client.token, body))
+          .then(expectError(422, 'ValidationError'), expectNothingAppended);
         expect(Object.keys(r.body.details.fieldErrors).sort(), JSON.stringify(body)).toEqual([...fields].sort());
       }
-      const alias = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 0, tags: ['x'.repeat(41)] });
-      expect(alias.status).toBe(422);
+      const alias = await t
+        .given()
+        .when((api) => api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 0, tags: ['x'.repeat(41)] }))
+        .then(expectError(422, 'ValidationError'), expectNothingAppended);
       expect(Object.keys(alias.body.details.fieldErrors).sort()).toEqual(['score', 'tags.0']);
       // Nothing of the refused attempts was recorded.
       expect((await api.get(`/ratings/order/${f.orderId}`, f.client.token)).body).toEqual({ rating: null });
 
-      const rated = await api.post('/ratings', f.client.token, {
-        orderId: f.orderId,
-        score: 4,
-        tags: [' puntual ', 'amable'],
-        comment: 'Muy buen servicio',
-      });
-      expect(rated.status).toBe(201);
+      const rated = await t
+        .given()
+        .when((api) =>
+          api.post('/ratings', f.client.token, {
+            orderId: f.orderId,
+            score: 4,
+            tags: [' puntual ', 'amable'],
+            comment: 'Muy buen servicio',
+          }),
+        )
+        .then(
+          expectResponse(201),
+          expectNewEvents(ratingStream(f.orderId), [
+            {
+              type: 'RatingSubmitted',
+              data: {
+                orderId: f.orderId,
+                clientId: f.client.user.id,
+                driverId: driver.driverId,
+                score: 4,
+                tags: ['puntual', 'amable'],
+                comment: 'Muy buen servicio',
+              },
+            },
+          ]),
+        );
       expect(rated.body).toEqual({
         rating: {
           id: expect.any(Number),
@@ -137,12 +175,16 @@ describe('ratings', () => {
       // A second order rated through the alias, later, with a blank comment and the longest tags allowed.
       clock.advance(60_000);
       const g = await deliveredOrder({ driver });
-      const second = await api.post(`/orders/${g.orderId}/rating`, g.client.token, {
-        score: 5,
-        comment: '   ',
-        tags: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)],
-      });
-      expect(second.status).toBe(201);
+      const tags = ['a', 'b', 'c', 'd', 'e', 'x'.repeat(40)];
+      const second = await t
+        .given()
+        .when((api) => api.post(`/orders/${g.orderId}/rating`, g.client.token, { score: 5, comment: '   ', tags }))
+        .then(
+          expectResponse(201),
+          expectNewEvents(ratingStream(g.orderId), [
+            { type: 'RatingSubmitted', data: { orderId: g.orderId, score: 5, comment: null, tags } },
+          ]),
+        );
       expect(second.body.rating).toMatchObject({ order_id: g.orderId, score: 5, comment: null });
       expect(second.body.rating.tags).toHaveLength(6);
       expect(second.body.driver).toEqual({ avgRating: 4.5, totalRatings: 2 });
@@ -173,13 +215,15 @@ describe('ratings', () => {
     async () => {
       const driver = await onlineDriver(t);
       const f = await confirmedOrder(t, { driver });
-      const confirmed = await api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 });
-      expect(confirmed.status).toBe(409);
-      expect(confirmed.body.error).toBe('OrderNotDelivered');
+      await t
+        .given()
+        .when((api) => api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }))
+        .then(expectError(409, 'OrderNotDelivered'), expectNothingAppended);
       await arrive(t, f);
-      expect((await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 })).body.error).toBe(
-        'OrderNotDelivered',
-      );
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 5 }))
+        .then(expectError(409, 'OrderNotDelivered'), expectNothingAppended);
       expect((await api.get(`/orders/${f.orderId}/receipt`, f.client.token)).status).toBe(409);
       expect(
         (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }))
@@ -187,11 +231,27 @@ describe('ratings', () => {
       ).toBe(200);
 
       // Every body is valid (the longest comment allowed among them): a refusal is the race, never validation.
-      const rs = await Promise.all([
-        api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }),
-        api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 1, comment: 'x'.repeat(500) }),
-        api.post('/ratings', f.client.token, { orderId: f.orderId, score: 3 }),
-      ]);
+      const rs: TestResponse[] = [];
+      await t
+        .given()
+        .when(async (api) => {
+          rs.push(
+            ...(await Promise.all([
+              api.post('/ratings', f.client.token, { orderId: f.orderId, score: 5 }),
+              api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 1, comment: 'x'.repeat(500) }),
+              api.post('/ratings', f.client.token, { orderId: f.orderId, score: 3 }),
+            ])),
+          );
+          return rs.find((r) => r.status === 201) ?? rs[0];
+        })
+        .then(
+          expectResponse(201),
+          // One rating recorded: the winner's.
+          async (outcome) =>
+            expectNewEvents(ratingStream(f.orderId), [
+              { type: 'RatingSubmitted', data: { score: outcome.response.body.rating.score } },
+            ])(outcome),
+        );
       expect(rs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
       for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error).toBe('AlreadyRated');
       const winner = rs.find((r) => r.status === 201)!.body.rating;
@@ -202,9 +262,10 @@ describe('ratings', () => {
         ratingsCount: 1,
       });
 
-      const again = await api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 });
-      expect(again.status).toBe(409);
-      expect(again.body.error).toBe('AlreadyRated');
+      await t
+        .given()
+        .when((api) => api.post(`/orders/${f.orderId}/rating`, f.client.token, { score: 2 }))
+        .then(expectError(409, 'AlreadyRated'), expectNothingAppended);
     },
   );
 
@@ -212,12 +273,14 @@ describe('ratings', () => {
     const client = await signInClient(t);
     const open = await api.post('/orders', client.token, orderBody());
     expect(open.status).toBe(201);
-    const noDriver = await api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 });
-    expect(noDriver.status).toBe(409);
-    expect(noDriver.body.error).toBe('NoDriverAssigned');
-    expect((await api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 })).body.error).toBe(
-      'NoDriverAssigned',
-    );
+    await t
+      .given()
+      .when((api) => api.post('/ratings', client.token, { orderId: open.body.order.id, score: 5 }))
+      .then(expectError(409, 'NoDriverAssigned'), expectNothingAppended);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${open.body.order.id}/rating`, client.token, { score: 5 }))
+      .then(expectError(409, 'NoDriverAssigned'), expectNothingAppended);
   });
 
   it('serves the rating summary to drivers only', async () => {
