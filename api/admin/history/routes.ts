@@ -6,7 +6,7 @@ import { requireRole } from '../../auth.js';
 import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
 import { notFound } from '../../../domain/errors.js';
-import { withActorNames } from './actorNames.js';
+import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { HistoryItem, toHistoryItem } from './eventHistory.js';
 import { assertOrderInScope } from '../cityScope.js';
 

@@ -23,7 +23,7 @@ import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, limit, page } from '../../orders/schemas.js';
 import { idParam, isoDate, isoDateTime } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
-import { withActorNames } from '../history/actorNames.js';
+import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
 

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { withActorNames } from '../history/actorNames.js';
+import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { z } from 'zod';
 import { walletCommands } from '../../../commands/wallet/handlers.js';
 import { notFound } from '../../../domain/errors.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../infra/db/database.js';
+import type { Database } from '../../infra/db/database.js';
 
 type Actor = { id: number | string | null; role: string; name: string | null } | null;
 
