@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Extends zod with `.openapi()` before the schemas below use it, whichever module is imported first.
+import './openapi.js';
 import { usdToCents } from '../domain/money.js';
 
 /**
