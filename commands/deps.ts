@@ -33,7 +33,7 @@ export interface CommandDeps {
   /**
    * Read-your-writes: waits (bounded) until the named asynchronous read models have applied `position`; by
    * default those a write reads. Inline read models need no wait (they commit with the append), so on
-   * PostgreSQL and PGlite this waits only for what is named.
+   * PostgreSQL this waits only for what is named.
    */
   settle(position: number, readModels?: string[]): Promise<void>;
   /** Read-your-writes for a read model settled on read: waits (bounded) until it has applied everything so far. */

@@ -4,12 +4,12 @@ import { DomainError } from '../domain/errors.js';
 import type { CreateOrder, OrderCommand } from '../domain/order/commands.js';
 import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
-import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
+import { streamsOnEmbedded, type StreamsUnderTest } from '../tests/support/streams.js';
 import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../tests/support/orderCommands.js';
 
-/** The one command handler against a real event store (in-memory PGlite). */
+/** The one command handler against a real event store (a test database of the embedded PostgreSQL). */
 
 const at = (minutes: number) => new Date(Date.parse('2030-01-01T12:00:00Z') + minutes * 60_000);
 let t: StreamsUnderTest;
@@ -18,7 +18,7 @@ let n = 0;
 const fresh = (prefix: string) => `${prefix}-${++n}`;
 
 beforeAll(async () => {
-  t = await streamsOnPgLite();
+  t = await streamsOnEmbedded();
   handle = createHandle(t.store);
 });
 afterAll(() => t.close());

@@ -3,7 +3,7 @@ import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
 import { conflict } from '../domain/errors.js';
 import { orderDecider } from '../domain/order/order.js';
 import { ConcurrencyError, type ExpectedRevision } from '../infra/eventStore/port.js';
-import { streamsOnPgLite, type StreamsUnderTest } from '../tests/support/streams.js';
+import { streamsOnEmbedded, type StreamsUnderTest } from '../tests/support/streams.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../tests/support/orderCommands.js';
 import { createHandle, type Handle } from './handle.js';
 
@@ -21,7 +21,7 @@ const fresh = (prefix: string) => `${prefix}-cache-${++n}`;
 const appends: { streamId: string; expected: ExpectedRevision; outcome: 'appended' | 'conflict' }[] = [];
 
 beforeAll(async () => {
-  t = await streamsOnPgLite();
+  t = await streamsOnEmbedded();
   const append = t.store.appendToStream.bind(t.store);
   t.store.appendToStream = async (streamId, events, options) => {
     try {

@@ -50,7 +50,7 @@ export const rebuildSchemaName = (name: string): string =>
  * locks the checkpoint row and the live tables (a live batch in flight finishes first; later ones wait),
  * so the rebuilt tables replace the live ones at a position no lower than the live checkpoint. When the
  * live runner got further than the rebuild, the swap rolls back and the rebuild replays on and tries
- * again (the events cannot be read inside the swap: on PGlite it holds the only connection). When the
+ * again (the events are read outside the swap, which holds its locks only for the swap itself). When the
  * rebuild ended up further along, the checkpoint moves with it and the live runner resumes from there
  * (runner.ts, CheckpointMoved).
  *

@@ -6,7 +6,7 @@ import { findOrderRow } from '../../projections/orders/orderQueries.js';
 import { orderViewMigrations } from '../../projections/orders/orderTables.js';
 import { orderViewsProjector } from '../../projections/orders/orderViews.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { toAdminView, toClientView, toDriverView, type OrderBundle } from './views.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
@@ -59,7 +59,7 @@ const keysOfFamily = (view: object, family: string) =>
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
-  t = await projectorOnPgLite(orderViewsProjector, orderViewMigrations);
+  t = await projectorOnEmbedded(orderViewsProjector, orderViewMigrations);
 });
 afterAll(() => t?.close());
 

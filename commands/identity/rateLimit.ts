@@ -17,7 +17,7 @@ export interface RateLimit {
 const TABLE = 'rate_limits';
 
 /**
- * rate-limiter-flexible's PostgreSQL store over our pool, on PostgreSQL and embedded PGlite alike
+ * rate-limiter-flexible's PostgreSQL store over our pool, on a PostgreSQL server and the embedded one alike
  * (docs/decisions/0029-abuse-limits.md). Its one upsert per hit counts atomically
  * however many instances share the table. The library reads Date.now(), not the injected Clock.
  * `name` keeps limits with the same keys apart (the library's key prefix).

@@ -4,13 +4,13 @@ import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { ManualClock } from '../../infra/clock.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/streams.js';
+import { streamsOnEmbedded, type StreamsUnderTest } from '../../tests/support/streams.js';
 import type { CommandDeps } from '../deps.js';
 import { createHandle } from '../handle.js';
 import { confirmPayment } from './payment.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
-/** The order's side of payments, as the payments area calls it, against a real event store (in-memory PGlite). */
+/** The order's side of payments, as the payments area calls it, against a real event store (a test database of the embedded PostgreSQL). */
 
 const clock = new ManualClock('2026-01-01T12:05:00Z');
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
@@ -25,7 +25,7 @@ const waiting: OrderCommand[] = [create, placeOfferCommand(100, 21, at(1)), acce
 let t: StreamsUnderTest;
 let ctx: Pick<CommandDeps, 'handle' | 'clock'>;
 beforeAll(async () => {
-  t = await streamsOnPgLite();
+  t = await streamsOnEmbedded();
   ctx = { handle: createHandle(t.store), clock };
 });
 afterAll(() => t?.close());

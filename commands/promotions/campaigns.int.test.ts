@@ -4,11 +4,11 @@ import { promotionStream, type PromotionTerms } from '../../domain/promotion/eve
 import { DomainError } from '../../domain/errors.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { sampleTerms } from '../../tests/support/promotionTerms.js';
-import { streamsOnPgLite, type StreamsUnderTest } from '../../tests/support/streams.js';
+import { streamsOnEmbedded, type StreamsUnderTest } from '../../tests/support/streams.js';
 import { createHandle, type Handle } from '../handle.js';
 
 /**
- * A campaign's stream serialises what races on it (against a real event store, in-memory PGlite): two
+ * A campaign's stream serialises what races on it (against a real event store, a test database of the embedded PostgreSQL): two
  * deliveries for the last grant under a cap, and an admin's edit of the terms against a first grant.
  */
 
@@ -39,7 +39,7 @@ const grant = (userId: number): GrantMilestone => ({
 let t: StreamsUnderTest;
 let handle: Handle;
 beforeAll(async () => {
-  t = await streamsOnPgLite();
+  t = await streamsOnEmbedded();
   handle = createHandle(t.store);
 });
 afterAll(() => t?.close());

@@ -4,7 +4,7 @@ import { columns, createPostgresEventStore, toRecorded, type EventRow } from './
 import type { RecordedEvent } from './port.js';
 
 /**
- * What the audit reads of the log on PostgreSQL and PGlite (docs/decisions/0051-hash-chain-and-anchors.md): a
+ * What the audit reads of the log on PostgreSQL (docs/decisions/0051-hash-chain-and-anchors.md): a
  * stream's events exactly as stored, never through the versioning wrapper's upcasters, and the head of every
  * chained stream. Heads whose event carries no hash (stored before the chain) come back with hash null.
  */

@@ -92,7 +92,7 @@ const APPEND = 'SELECT * FROM es_append($1, $2, $3::jsonb)';
 const APPEND_WITH = 'SELECT * FROM es_append_with($1, $2, $3::jsonb, $4::jsonb)';
 const READ_ALL = `SELECT ${columns} FROM es_read_all($1, $2)`;
 
-/** The event store on PostgreSQL or PGlite: the same SQL serves both. */
+/** The event store on PostgreSQL (a server, or the embedded one). */
 export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventStoreOptions = {}): EventStore => {
   const pollMs = options.pollMs ?? 250;
   const batchSize = options.batchSize ?? 500;

@@ -4,7 +4,7 @@ import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { identityMigrations } from '../../stores/identity/identityTables.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { findDriver } from './driverQueries.js';
 import { driversMigrations, driversProjector } from './driversProjector.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
@@ -26,7 +26,7 @@ const taken = (orderId: number, driverId: number, litersRequested: number): Orde
 let t: ProjectorUnderTest;
 beforeAll(async () => {
   // driver_locations, which the driver record joins, is identity's table.
-  t = await projectorOnPgLite(driversProjector, { ...identityMigrations, ...driversMigrations });
+  t = await projectorOnEmbedded(driversProjector, { ...identityMigrations, ...driversMigrations });
 });
 afterAll(() => t?.close());
 

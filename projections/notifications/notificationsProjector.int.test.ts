@@ -7,7 +7,7 @@ import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
@@ -34,7 +34,7 @@ const confirmed = (orderId: number, clientId: number, driverId: number): OrderCo
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
-  t = await projectorOnPgLite(notificationsProjector, notificationMigrations);
+  t = await projectorOnEmbedded(notificationsProjector, notificationMigrations);
 });
 afterAll(() => t?.close());
 

@@ -3,12 +3,12 @@ import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { orderViewMigrations } from './orderTables.js';
 import { orderViewsProjector } from './orderViews.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
-/** The orders projector on in-memory PGlite: given an order's events, then its row and its offers' rows. */
+/** The orders projector on a test database of the embedded PostgreSQL: given an order's events, then its row and its offers' rows. */
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-01T12:00:00Z') + minutes * 60_000);
 const create = (orderId: number): CreateOrder => createOrderCommand(orderId, at(0));
@@ -18,7 +18,7 @@ const accept = (offerId: number): OrderCommand => acceptOfferCommand(offerId, at
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
-  t = await projectorOnPgLite(orderViewsProjector, orderViewMigrations);
+  t = await projectorOnEmbedded(orderViewsProjector, orderViewMigrations);
 });
 afterAll(() => t.close());
 

@@ -4,11 +4,11 @@ import { promotionDecider, type PromotionCommand } from '../../domain/promotion/
 import { promotionStream } from '../../domain/promotion/events.js';
 import { spec } from '../../tests/support/deciderSpec.js';
 import { sampleTerms } from '../../tests/support/promotionTerms.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { grantsOf, listPromotions, promotionById } from './promotionQueries.js';
 import { promotionViewMigrations, promotionViewsProjector } from './promotionViews.js';
 
-/** The campaigns read model on in-memory PGlite: given a campaign's events, its row, counters and grant rows. */
+/** The campaigns read model on a test database of the embedded PostgreSQL: given a campaign's events, its row, counters and grant rows. */
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 const terms = sampleTerms({
@@ -40,7 +40,7 @@ const grant = (userId: number, grantId: number): PromotionCommand => ({
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
-  t = await projectorOnPgLite(promotionViewsProjector, promotionViewMigrations);
+  t = await projectorOnEmbedded(promotionViewsProjector, promotionViewMigrations);
   // The grant rows' user join reads users; a table with the columns it reads stands in for the identity area's.
   await t.db.schema
     .createTable('users')

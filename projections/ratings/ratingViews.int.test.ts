@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RatingSubmittedData } from '../../domain/rating/events.js';
-import { projectorOnPgLite, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { driversMigrations, driversProjector } from '../drivers/driversProjector.js';
 import { projector } from '../projector.js';
 import { ratingForOrder, ratingSummaryOfDriver } from './ratingQueries.js';
 import { ratingViewMigrations, ratingViewsProjector } from './ratingViews.js';
 
 /**
- * The ratings read models on in-memory PGlite: given RatingSubmitted events, the driver's summary
+ * The ratings read models on a test database of the embedded PostgreSQL: given RatingSubmitted events, the driver's summary
  * (GET /driver/rating), the receipt's rating, and the drivers row's avg_rating (GET /me, the POST answer).
  */
 
@@ -29,7 +29,7 @@ const rated = (driverId: number, score: number, over: Partial<RatingSubmittedDat
   return { streamId: `rating-${orderId}`, events: [{ type: 'RatingSubmitted', data }] };
 };
 
-/** The two projectors a rating reaches (ratings, drivers), on one in-memory database: the test pays for one PGlite. */
+/** The two projectors a rating reaches (ratings, drivers), on one in-memory database: the test pays for one database. */
 const both = projector('ratings+drivers', {
   tables: [...ratingViewsProjector.tables, ...driversProjector.tables],
   handlers: {
@@ -43,7 +43,7 @@ const both = projector('ratings+drivers', {
 
 let t: ProjectorUnderTest;
 beforeAll(async () => {
-  t = await projectorOnPgLite(both, { ...driversMigrations, ...ratingViewMigrations });
+  t = await projectorOnEmbedded(both, { ...driversMigrations, ...ratingViewMigrations });
 });
 afterAll(() => t?.close());
 

@@ -8,7 +8,7 @@ import { startInstanceBeside, startTestService, type TestService } from '../supp
  * rooms (half of each room's sockets the client's, half the driver's). In each room one message at a time,
  * the next once every socket of the room has it; first one room at a time (latency without load), then
  * every room side by side. A sample is the time from just before the POST to one socket's receipt. Once on the embedded
- * default (PGlite, in-process bus); once on PostgreSQL + NATS with the sockets on a second instance (the message
+ * default (embedded PostgreSQL, in-process bus); once on PostgreSQL + NATS with the sockets on a second instance (the message
  * crosses NATS), when those servers answer.
  */
 
@@ -169,7 +169,7 @@ export const run = async (): Promise<void> => {
   await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, async () => {
     const t = await startTestService({ env: ENV });
     try {
-      await both('embedded (PGlite in memory, in-process bus), one instance', t, t);
+      await both('embedded (temporary embedded PostgreSQL, in-process bus), one instance', t, t);
     } finally {
       await t.stop();
     }

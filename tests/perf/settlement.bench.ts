@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/testService.js';
  * `npm run bench -- settlement`: a cutoff over DRIVERS drivers with ENTRIES ledger entries each (the issue
  * asks 10,000 × 100 = 1M; smaller sizes through BENCH_SETTLEMENT_DRIVERS / _ENTRIES), receipts per second,
  * total time and the process's memory high-water mark; and the as-of fold of one receipt with
- * FOLD_EVENTS events (p50/p99). Embedded (PGlite in memory) and on PostgreSQL when it answers
+ * FOLD_EVENTS events (p50/p99). Embedded (a temporary embedded PostgreSQL) and on PostgreSQL when it answers
  * (BENCH_SETTLEMENT_BACKENDS picks one).
  * The ledger is seeded straight into the event store (the wallet's LedgerEntryRecorded and
  * PayoutAccountSet events), then the projections catch up before the clock starts.
@@ -218,7 +218,9 @@ const bench = async (label: string) => {
 
 export const run = async (): Promise<void> => {
   if (BACKENDS.includes('embedded'))
-    await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () => bench('embedded (PGlite in memory)'));
+    await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () =>
+      bench('embedded (temporary embedded PostgreSQL)'),
+    );
   if (!BACKENDS.includes('postgres')) return;
   await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
     try {

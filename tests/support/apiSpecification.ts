@@ -13,7 +13,7 @@ import {
 } from './testService.js';
 
 /**
- * The api.int tier: HTTP in, events out. The real service as it is composed, on in-memory PGlite (or
+ * The api.int tier: HTTP in, events out. The real service as it is composed, on a test database of the embedded PostgreSQL (or
  * DATABASE_URL's PostgreSQL), serving its Express app on a free port, without the projection runner, the
  * scheduler or the websocket gateway: the read models a write's answer needs are applied inline in the
  * append's transaction (docs/decisions/0003-inline-and-async-read-models.md), so a route's rules are

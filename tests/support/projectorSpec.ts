@@ -8,7 +8,7 @@ import { applyEvents } from '../../projections/runner.js';
 import { testDatabase } from './testDatabases.js';
 
 /**
- * Projector tests on in-memory PGlite: given events (as a stream would record them), the projector
+ * Projector tests on a test database of the embedded PostgreSQL: given events (as a stream would record them), the projector
  * applies them in one transaction the way the runner does; then the test reads the rows.
  */
 export interface ProjectorUnderTest {
@@ -17,7 +17,7 @@ export interface ProjectorUnderTest {
   close(): Promise<void>;
 }
 
-export const projectorOnPgLite = async (
+export const projectorOnEmbedded = async (
   projector: Projector,
   migrations: Record<string, Migration>,
 ): Promise<ProjectorUnderTest> => {

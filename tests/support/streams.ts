@@ -11,7 +11,7 @@ import { withEventVersioning } from '../../infra/eventStore/versioning.js';
 import { testDatabase } from './testDatabases.js';
 
 /**
- * The middle tier of command tests: a real event store on in-memory PGlite, streams set up as history
+ * The middle tier of command tests: a real event store on a test database of the embedded PostgreSQL, streams set up as history
  * (`existingStream`), and assertions on what a command appended after it (`expectNewEvents`). Reads are
  * counted per stream (`readsOf`), so a test can hold a handler to one read per stream.
  */
@@ -27,7 +27,7 @@ export interface StreamsUnderTest {
   close(): Promise<void>;
 }
 
-export const streamsOnPgLite = async (): Promise<StreamsUnderTest> => {
+export const streamsOnEmbedded = async (): Promise<StreamsUnderTest> => {
   const pool = await testDatabase('empty');
   const db = createDb(pool);
   await migrateToLatest(db, eventStoreMigrations);
