@@ -16,25 +16,12 @@ export interface RunnerDeps {
   projectors: Projector[];
   pollMs?: number;
   batchSize?: number;
-  /**
-   * How long the loop lets appends gather after the first one wakes it, when no reader waits (default
-   * COALESCE_MS): the appends of that window become one batch, one transaction and one checkpoint per
-   * projector, instead of one each.
-   */
-  coalesceMs?: number;
   /** false in an instance that only serves the API: it follows checkpoints that others write. */
   lead?: boolean;
 }
 
 /** How often the stored checkpoints of idle projectors catch up with their positions in memory. */
 const IDLE_WRITE_MS = 200;
-
-/**
- * The wake-up window. Under load an append arrives every few ms, and each one woke a read of the log and a
- * transaction per projector; 30 ms gathers them, and keeps the projections far inside their 1 s bound.
- * A reader waiting on a projector (waitFor) cuts the window short: reads never pay for the gathering.
- */
-const COALESCE_MS = 30;
 
 /** Stable advisory-lock key for a projector name: one owner per projector across instances. */
 export const projectorLockKey = (name: string): number => {
@@ -151,9 +138,6 @@ export class ProjectionRunner {
   private wakeLoop: () => void = () => undefined;
   private readonly pollMs: number;
   private readonly batchSize: number;
-  private readonly coalesceMs: number;
-  /** Ends the wake-up window early: a reader has started waiting, or the runner stops. */
-  private endWindow: () => void = () => undefined;
   /** When the checkpoints of projectors with nothing to apply were last written (they move in memory at once). */
   private idleWrittenAt = 0;
 
@@ -170,7 +154,6 @@ export class ProjectionRunner {
     }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
-    this.coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   }
 
   get projectors(): Projector[] {
@@ -192,7 +175,6 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.running = false;
     this.notify();
-    this.endWindow();
     await this.loop;
     this.loop = null;
     await Promise.all(this.states.map((s) => s.inFlight));
@@ -234,7 +216,6 @@ export class ProjectionRunner {
     const watched = names ? this.states.filter((s) => names.includes(s.projector.name)) : this.states;
     const reached = () => watched.every((s) => s.position >= position);
     const deadline = performance.now() + timeoutMs;
-    if (!reached()) this.endWindow();
     while (!reached()) {
       const left = deadline - performance.now();
       if (left <= 0 || !this.running) return reached();
@@ -312,7 +293,7 @@ export class ProjectionRunner {
     let failures = 0;
     // Both armed before each read: an append during a batch, or a projector finishing its batch, wakes the
     // loop at once, and no wake-up is lost in between (each wake is followed by a read).
-    let appended: Promise<'append' | 'poll'> | null = null;
+    let appended: Promise<void> | null = null;
     let batchDone: Promise<void> | null = null;
     while (this.running) {
       try {
@@ -325,15 +306,14 @@ export class ProjectionRunner {
           await this.claimLeadership();
           await this.loadCheckpoints(this.states.filter((s) => s.leader && !s.inFlight));
         }
-        appended ??= this.appendOrPoll();
+        appended ??= this.deps.store.waitForAppend(this.pollMs);
         batchDone ??= new Promise<void>((resolve) => (this.wakeLoop = resolve));
         const more = await this.step();
         failures = 0;
         if (!more && this.running) {
-          const woken = await Promise.race([appended, batchDone]);
+          await Promise.race([appended, batchDone]);
           appended = null;
           batchDone = null;
-          if (woken === 'append') await this.gather();
         }
       } catch (err) {
         failures += 1;
@@ -344,35 +324,6 @@ export class ProjectionRunner {
         if (this.running) await this.waitNotify(retryInMs);
       }
     }
-  }
-
-  /**
-   * Waits for an append this process made, or the poll interval (appends of other instances). The port
-   * does not say which: an answer before the interval is out is an append.
-   */
-  private async appendOrPoll(): Promise<'append' | 'poll'> {
-    const since = performance.now();
-    await this.deps.store.waitForAppend(this.pollMs);
-    return performance.now() - since < this.pollMs - 1 ? 'append' : 'poll';
-  }
-
-  /**
-   * The wake-up window: lets the appends of the next COALESCE_MS join the one that woke the loop, unless a
-   * reader is waiting already or arrives meanwhile (waitFor ends the window), or the runner stops.
-   */
-  private gather(): Promise<void> {
-    if (this.coalesceMs <= 0 || this.waiters.size > 0 || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.coalesceMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.endWindow = () => {
-        this.endWindow = () => undefined;
-        done();
-      };
-    });
   }
 
   /**

@@ -91,7 +91,7 @@ interface Env {
   pool: SqlPool;
   db: Db;
   store: EventStore;
-  runner(projectors: Projector[], options?: { batchSize?: number; coalesceMs?: number }): ProjectionRunner;
+  runner(projectors: Projector[], options?: { batchSize?: number }): ProjectionRunner;
   /** Another process on the same database (real PostgreSQL only). */
   second?(): Promise<Env>;
   close(): Promise<void>;
@@ -122,7 +122,6 @@ const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omi
         projectors,
         pollMs: 20,
         batchSize: options.batchSize ?? 200,
-        coalesceMs: options.coalesceMs,
       });
       runners.push(r);
       return r;
@@ -272,45 +271,6 @@ describe.each(backends)('projections on $name', (backend) => {
       const row = await sql<{ n: number }>`SELECT n FROM pt_events WHERE global_position = ${position}`.execute(env.db);
       expect(row.rows).toEqual([{ n }]);
     }
-  });
-
-  it('appends that arrive together while nobody reads are applied as one batch, one checkpoint write', async () => {
-    env = await backend.open(['pt']);
-    const batches: number[] = [];
-    const counting = countingProjector('pt');
-    const handler = counting.handlers.Counted;
-    // The bulk path sees each batch whole: how many batches the appends became.
-    const p: Projector = {
-      ...counting,
-      applyBatch: async (trx, events, emit) => {
-        batches.push(events.length);
-        for (const e of events) await handler(trx, e, emit);
-      },
-    };
-    // A window far longer than the appends take: they land in it whatever the machine's load.
-    const runner = env.runner([p], { coalesceMs: 2_000 });
-    await runner.start();
-    // One after the other, each its own round trip: without the window, each would wake a batch of its own.
-    const appended: { position: number }[] = [];
-    for (let i = 0; i < 6; i++)
-      appended.push(
-        await env.store.appendToStream(`c-${i}`, [{ eventId: randomUUID(), type: 'Counted', data: { n: i + 1 } }], {
-          expectedRevision: 'no_stream',
-        }),
-      );
-    const head = Math.max(...appended.map((a) => a.position));
-    // A reader ends the window at once: nothing waits the 2 s.
-    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
-    expect(batches.reduce((a, b) => a + b, 0)).toBe(6);
-    // Without the window the loop reads as soon as the first append commits: [1, 5] here.
-    expect(batches).toEqual([6]);
-    const checkpoint = await env.db
-      .selectFrom('projection_checkpoints')
-      .select('position')
-      .where('name', '=', 'pt')
-      .executeTakeFirstOrThrow();
-    expect(Number(checkpoint.position)).toBe(head);
-    await expectReadModelMatchesLog(env, 'pt');
   });
 
   it('a projector that crashes mid-batch resumes without losing or repeating an effect', async () => {
