@@ -53,10 +53,10 @@ describe.skipIf(missing !== null)("a customer's bank account (Chromium)", () => 
     await form.getByLabel(b.bank).selectOption('0134');
     await form.getByRole('button', { name: b.save }).click();
     await expect.poll(() => form.getByLabel(b.idNumber).getAttribute('aria-invalid')).toBe('true');
-    // The refusal sits on the cédula, in Spanish (the API's wording for this rule falls to the generic sentence).
+    // The refusal sits on the cédula, in Spanish, with the rule's own sentence.
     await expect
       .poll(() => form.locator('.field-error').first().textContent())
-      .toMatch(/^(Debe ser una cédula o RIF|Valor no válido)/);
+      .toMatch(/^Debe ser una cédula o RIF: V, E, J, G o P \(opcional\) y de 6 a 10 dígitos\./);
     expect(await seriousViolations(page)).toEqual([]);
 
     await form.getByLabel(b.idNumber).fill('V-12.345.678');

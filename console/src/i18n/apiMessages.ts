@@ -9,6 +9,10 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/is required when the audience is CLIENT/, () => 'Es obligatorio cuando la audiencia es Clientes.'],
   [/must be after starts_at/, () => 'Debe ser posterior a la fecha inicial.'],
   [/Unknown city/, () => 'Ciudad desconocida.'],
+  [
+    /optional V, E, J, G or P followed by (\d+) to (\d+) digits/,
+    (m) => `Debe ser una cédula o RIF: V, E, J, G o P (opcional) y de ${m[1]} a ${m[2]} dígitos.`,
+  ],
   [/HH:MM/, () => 'Debe ser una hora HH:MM (de 00:00 a 23:59).'],
   [/must be AGUA or GASOLINA/, () => 'Debe ser AGUA o GASOLINA.'],
   [/must be a number/, () => 'Debe ser un número.'],
