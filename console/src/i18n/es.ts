@@ -83,6 +83,7 @@ export const es = {
     search: 'Buscar',
     go: 'Ir',
     pickerHint: 'Escriba un nombre o teléfono',
+    pickerHintCity: 'Escriba el nombre de la ciudad',
   },
   errors: {
     forbidden: 'No tiene permiso para ver esta sección. Pida acceso a un superadministrador.',

@@ -68,7 +68,7 @@ export const Picker = ({
         list={`${id}-list`}
         value={typed}
         autoComplete="off"
-        placeholder={t.common.pickerHint}
+        placeholder={kind === 'city' ? t.common.pickerHintCity : t.common.pickerHint}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
       <datalist id={`${id}-list`}>
