@@ -76,6 +76,15 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
     await form.getByText('Debe ser posterior a la fecha inicial.').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await form.getByLabel(p.endsAt).fill('2026-12-31');
+    // A city the service does not know (typed as an id): refused on the city picker itself.
+    const city = form.getByLabel(p.city);
+    await city.fill('#99999');
+    await form.getByRole('button', { name: es.common.save }).click();
+    await form.getByRole('button', { name: es.common.confirm }).click();
+    await expect.poll(() => city.getAttribute('aria-invalid')).toBe('true');
+    await form.getByText('Ciudad desconocida.').waitFor();
+    expect(await promotionsNamed('Diciembre solidario')).toEqual([]);
+    await city.fill('Caracas (#1)');
     await form.getByRole('button', { name: es.common.save }).click();
     const confirm = form.getByRole('alertdialog', { name: p.new });
     await confirm.getByText(p.createConfirm('US$ 5,70', p.audience.CLIENT, 3)).waitFor();

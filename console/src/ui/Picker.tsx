@@ -38,13 +38,17 @@ export const Picker = ({
   name,
   label,
   defaultValue,
+  error,
 }: {
   kind: PickerKind;
   name: string;
   label: string;
   defaultValue?: string;
+  /** The API's refusal of this field, in Spanish, shown on it. */
+  error?: string;
 }) => {
   const id = useId();
+  const errId = `${id}-err`;
   const [typed, setTyped] = useState(defaultValue ? `#${defaultValue}` : '');
   const [picked, setPicked] = useState<string>(defaultValue ?? '');
   const q = useDebounced(picked ? '' : typed.trim(), 250);
@@ -68,6 +72,8 @@ export const Picker = ({
         list={`${id}-list`}
         value={typed}
         autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errId : undefined}
         placeholder={kind === 'city' ? t.common.pickerHintCity : t.common.pickerHint}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
@@ -77,6 +83,11 @@ export const Picker = ({
         ))}
       </datalist>
       <input type="hidden" name={name} value={picked} />
+      {error && (
+        <span id={errId} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 };

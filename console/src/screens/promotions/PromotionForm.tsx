@@ -25,11 +25,13 @@ interface Values {
   starts_at: string;
   ends_at: string;
   max_grants: string;
+  /** Sent from the city picker's own input; here for its refusals to land on it. */
+  city_id: string;
 }
 
 /** The fields a first grant freezes (they would change what earlier recipients got). */
 const FROZEN = ['audience', 'credit_scope', 'milestone_orders', 'milestone_basis', 'amount_usd'] as const;
-const FIELDS = ['name', 'description', ...FROZEN, 'starts_at', 'ends_at', 'max_grants'] as const;
+const FIELDS = ['name', 'description', ...FROZEN, 'starts_at', 'ends_at', 'max_grants', 'city_id'] as const;
 
 const valuesOf = (pr?: Promotion): Values => ({
   name: pr?.name ?? '',
@@ -42,6 +44,7 @@ const valuesOf = (pr?: Promotion): Values => ({
   starts_at: pr?.starts_at?.slice(0, 10) ?? '',
   ends_at: pr?.ends_at?.slice(0, 10) ?? '',
   max_grants: pr?.max_grants === null || pr?.max_grants === undefined ? '' : String(pr.max_grants),
+  city_id: pr?.city_id ? String(pr.city_id) : '',
 });
 
 const numberOr = (v: string) => (v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
@@ -81,7 +84,9 @@ export const PromotionForm = ({
   const [review, setReview] = useState<Body | null>(null);
   const [message, setMessage] = useState('');
   const [error, setErr] = useState<unknown>(null);
-  const { register, handleSubmit, setError, watch, formState } = useForm<Values>({ values: valuesOf(promotion) });
+  const { register, handleSubmit, setError, clearErrors, watch, formState } = useForm<Values>({
+    values: valuesOf(promotion),
+  });
   const e = formState.errors;
   const audience = watch('audience');
   const check = handleSubmit((v, event) => {
@@ -118,7 +123,16 @@ export const PromotionForm = ({
   };
   const amount = review?.amount_usd ?? promotion?.amount_usd;
   return (
-    <form className="panel stack" onSubmit={check} noValidate aria-label={title}>
+    <form
+      className="panel stack"
+      // The city is the picker's own input, not a registered field: its refusal is cleared before each try.
+      onSubmit={(event) => {
+        clearErrors('city_id');
+        return check(event);
+      }}
+      noValidate
+      aria-label={title}
+    >
       <h2>{title}</h2>
       {frozen && <Notice kind="warn">{p.frozen}</Notice>}
       <div className="row">
@@ -185,6 +199,7 @@ export const PromotionForm = ({
           name="city_id"
           label={`${p.city} (${p.allCities.toLowerCase()} si se deja vacío)`}
           defaultValue={promotion?.city_id ? String(promotion.city_id) : undefined}
+          error={e.city_id?.message}
         />
         <Input label={p.startsAt} type="date" error={e.starts_at?.message} {...register('starts_at')} />
         <Input label={p.endsAt} type="date" error={e.ends_at?.message} {...register('ends_at')} />
