@@ -1,11 +1,13 @@
 import { accessSync, chownSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive } from '../../infra/db/directoryLock.js';
 import { signInClient } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import {
   embeddedDataDir,
   freePort,
+  postmasterPidOf,
   removeEmbeddedDir,
   request,
   spawnService,
@@ -17,15 +19,6 @@ import {
 const NOBODY = 65534;
 
 const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Issue #29: the embedded default starts as an ordinary user as well as as root (where it runs the cluster as
  * `postgres`). On a root machine (CI, containers) the service is started as `nobody` through setpriv; as an
@@ -75,7 +68,7 @@ describe.skipIf(skipReason !== null)('the embedded default as an ordinary user',
     children.push(s);
     await waitForHealth(s);
     expect(uidOf(s.child.pid!)).toBe(NOBODY);
-    const postmaster = Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
+    const postmaster = postmasterPidOf(dir);
     expect(uidOf(postmaster)).toBe(NOBODY);
 
     const client = await signInClient(s.client);
@@ -88,6 +81,6 @@ describe.skipIf(skipReason !== null)('the embedded default as an ordinary user',
 
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect(alive(postmaster)).toBe(false);
+    expect(isAlive(postmaster)).toBe(false);
   });
 });

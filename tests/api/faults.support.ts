@@ -114,17 +114,30 @@ export const embeddedDataDir = (prefix: string): string => {
   return join(root, 'data');
 };
 
+/** The postmaster's pid from an embedded cluster's postmaster.pid (its first line), or NaN when there is none. */
+export const postmasterPidOf = (dir: string): number => {
+  try {
+    return Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
+  } catch {
+    return Number.NaN;
+  }
+};
+
+/** Alive and not a zombie waiting for its reaper (a killed postmaster whose parent is gone). */
+export const runningNotZombie = (pid: number): boolean => {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Removes an embedded cluster's directory and its lock, first stopping the postmaster that a SIGKILLed
  * service left running on it (its postmaster.pid): no test leaves a PostgreSQL behind.
  */
 export const removeEmbeddedDir = async (dir: string): Promise<void> => {
-  let pid = NaN;
-  try {
-    pid = Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
-  } catch {
-    // No cluster running there.
-  }
+  const pid = postmasterPidOf(dir);
   if (pid > 0) {
     try {
       process.kill(pid, 'SIGQUIT');

@@ -2,38 +2,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockPathOf } from '../../infra/db/directoryLock.js';
+import { isAlive, lockPathOf } from '../../infra/db/directoryLock.js';
 import { signInClient } from '../support/actors.js';
 import { orderBody } from '../support/orderFlows.js';
 import {
   embeddedDataDir,
   freePort,
+  postmasterPidOf,
   removeEmbeddedDir,
   request,
+  runningNotZombie,
   spawnService,
   waitForHealth,
   waitUntil,
   type ChildService,
 } from './faults.support.js';
-
-const postmasterPid = (dir: string) =>
-  Number.parseInt(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n', 1)[0], 10);
-/** Alive and not a zombie waiting for its reaper (a killed postmaster's parent is gone). */
-const running = (pid: number) => {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Issue #13, fault 2, and issue #29: one service per embedded PostgreSQL directory; the cluster lives and
@@ -107,14 +90,14 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
     await first.exited;
     expect(readFileSync(lockPathOf(dir), 'utf8').trim()).toBe(String(first.child.pid));
     // Its PostgreSQL outlived it, and the next start adopts it, saying so once.
-    const orphan = postmasterPid(dir);
-    expect(alive(orphan)).toBe(true);
+    const orphan = postmasterPidOf(dir);
+    expect(isAlive(orphan)).toBe(true);
 
     const next = await start(dir);
     await waitForHealth(next);
     expect(readFileSync(lockPathOf(dir), 'utf8').trim()).toBe(String(next.child.pid));
     expect(next.output().match(/left running by an earlier service/g)).toHaveLength(1);
-    expect(postmasterPid(dir)).toBe(orphan);
+    expect(postmasterPidOf(dir)).toBe(orphan);
     const read = await request(next.client.baseUrl, 'GET', `/api/v1/orders/${created.body.order.id}`, {
       token: client.token,
     });
@@ -124,7 +107,7 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
     next.child.kill('SIGTERM');
     expect(await next.exited).toBe(0);
     expect(() => readFileSync(lockPathOf(dir))).toThrow();
-    expect(alive(orphan)).toBe(false);
+    expect(isAlive(orphan)).toBe(false);
     expect(() => readFileSync(join(dir, 'postmaster.pid'))).toThrow();
 
     // A lock file without a pid (its writer died mid-write) is taken over too. On the same directory: a
@@ -203,10 +186,10 @@ describe('one service per embedded PostgreSQL directory', { timeout: 240_000 }, 
     const dir = freshDir();
     const first = await start(dir);
     await waitForHealth(first);
-    const postmaster = postmasterPid(dir);
+    const postmaster = postmasterPidOf(dir);
     const acknowledged = await killUnderLoad(first, () => process.kill(postmaster, 'SIGKILL'));
     // The backends notice their postmaster's death and exit on their own; the stale postmaster.pid stays.
-    await waitUntil('the killed postmaster to be gone', async () => !running(postmaster), 10_000);
+    await waitUntil('the killed postmaster to be gone', async () => !runningNotZombie(postmaster), 10_000);
     await restartHolds(dir, acknowledged, 'restart after SIGKILL of service and PostgreSQL under load');
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { isAlive } from '../../infra/db/directoryLock.js';
 import { freePort, spawnService, waitForHealth, waitUntil, type ChildService } from './faults.support.js';
 
 /**
@@ -11,15 +12,6 @@ import { freePort, spawnService, waitForHealth, waitUntil, type ChildService } f
  * `npm start` (npm signals its child only; a shell or tsx in between used to keep the service running
  * as an orphan) and through the production entry point, compiled JavaScript under plain node.
  */
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The pid of the process that serves, from its "service started" log line. */
 const servicePid = (s: ChildService): number => {
@@ -37,7 +29,7 @@ const stopsOnSigterm = async (s: ChildService) => {
   s.child.kill('SIGTERM');
   const code = await s.exited;
   const tookMs = Date.now() - signalledAt;
-  await waitUntil('the service process to be gone', async () => !alive(pid), 5000);
+  await waitUntil('the service process to be gone', async () => !isAlive(pid), 5000);
   await expect(fetch(`http://127.0.0.1:${s.port}/health`)).rejects.toThrow();
   return { code, tookMs };
 };
