@@ -1,5 +1,6 @@
 import { boundingBox, distanceKm } from '../../domain/geo.js';
 import type { OrderStatus } from '../../domain/order/events.js';
+import type { MilestoneDelivery } from '../../domain/promotion/milestoneCounting.js';
 import { sql } from 'kysely';
 import { ACTIVE, BIDDING, DRIVER_ASSIGNED } from '../../domain/order/rules.js';
 import type { Db } from '../../infra/db/database.js';
@@ -234,14 +235,8 @@ export interface DeliveryFilter {
   cityId: number | null;
 }
 
-export interface DeliveryFacts {
-  orderId: number;
-  clientId: number;
-  driverId: number;
-  actualLiters: number;
-  clientPaysCents: number;
-  deliveredAt: Date;
-}
+/** What the milestone rule (domain/promotion/milestoneCounting.ts) needs of a delivery: its type, not a twin. */
+export type DeliveryFacts = MilestoneDelivery;
 
 export const deliveriesOf = async (db: Db, f: DeliveryFilter): Promise<DeliveryFacts[]> => {
   let q = db
