@@ -5,7 +5,9 @@ import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import type { Logger } from '../infra/logger.js';
 import { isConnectionLoss } from '../infra/db/databaseUnavailable.js';
+import type { RowChange } from '../infra/eventStore/postgresEventStore.js';
 import { handles, type Projector } from './projector.js';
+import { recordWrites, rowChange } from './recordedRows.js';
 
 export interface RunnerDeps {
   db: Db;
@@ -67,6 +69,9 @@ export const messagesOf = async (
  */
 const ASYNC_COMMIT = 'SET synchronous_commit TO OFF';
 
+/** A recorded batch: one statement, so one implicit transaction (rows and checkpoint together). */
+const APPLY_ROWS = 'SELECT es_apply_rows($1::jsonb)';
+
 /** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
 export class CheckpointMoved extends Error {
   constructor(
@@ -94,7 +99,14 @@ export const applyBatch = async (
   upTo: number,
   emit?: (m: BusMessage) => void,
 ): Promise<void> => {
-  const written = await trx
+  const written = await checkpointMove(trx, p, from, upTo).executeTakeFirst();
+  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
+  await applyEvents(trx, p, events, emit);
+};
+
+/** The checkpoint moving from at most `from` to `upTo`: it touches no row when a rebuild moved it further. */
+const checkpointMove = (db: Db, p: Projector, from: number, upTo: number) =>
+  db
     .insertInto('projection_checkpoints')
     .values({ name: p.name, position: upTo })
     .onConflict((oc) =>
@@ -102,10 +114,35 @@ export const applyBatch = async (
         .column('name')
         .doUpdateSet({ position: upTo, updated_at: sql`now()` })
         .where('projection_checkpoints.position', '<=', from),
-    )
-    .executeTakeFirst();
-  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
-  await applyEvents(trx, p, events, emit);
+    );
+
+/**
+ * A batch of a projector that only writes, as one `es_apply_rows` statement (one implicit transaction): its
+ * checkpoint first, expected to move (else the statement fails whole: CheckpointMoved), then its rows.
+ * False, with nothing sent, when a handler turns out to read after all: the batch then needs a transaction.
+ */
+export const applyBatchAsRows = async (
+  client: SqlClient,
+  db: Db,
+  p: Projector,
+  events: RecordedEvent[],
+  from: number,
+  upTo: number,
+  emit: (m: BusMessage) => void = () => undefined,
+): Promise<boolean> => {
+  const emitted: BusMessage[] = [];
+  const rows = await recordWrites((trx) => applyEvents(trx, p, events, (m) => emitted.push(m)), {
+    ctes: p.writesOnly?.ctes,
+  });
+  if (!rows) return false;
+  const checkpoint: RowChange = { ...rowChange(checkpointMove(db, p, from, upTo).compile()), expect: true };
+  try {
+    await client.query(APPLY_ROWS, [JSON.stringify([checkpoint, ...rows])]);
+  } catch (err) {
+    throw (err as { code?: string }).code === 'ES004' ? new CheckpointMoved(p.name, from) : err;
+  }
+  emitted.forEach(emit);
+  return true;
 };
 
 interface State {
@@ -362,10 +399,13 @@ export class ProjectionRunner {
   private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
     const emitted: BusMessage[] = [];
     try {
-      const { db } = await this.sessionOf(s);
-      await db
-        .transaction()
-        .execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, (m) => emitted.push(m)));
+      const { client, db } = await this.sessionOf(s);
+      const emit = (m: BusMessage) => emitted.push(m);
+      const asRows =
+        s.projector.writesOnly !== undefined &&
+        (await applyBatchAsRows(client, db, s.projector, events, s.position, upTo, emit));
+      if (!asRows)
+        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit));
     } catch (err) {
       if (s.session?.client.broken) this.dropSession(s);
       if (err instanceof CheckpointMoved) {

@@ -377,3 +377,84 @@ eventStoreMigrations['0008_event_store_append_with_rows'] = {
     await sql`DROP FUNCTION es_append_with(text, bigint, jsonb, jsonb)`.execute(db);
   },
 };
+
+/**
+ * Row changes in one statement for any writer, not only an append: `es_apply_rows` is the loop that
+ * `es_append_with` ran, and the projection runner sends a recorded batch through it (its checkpoint and its
+ * rows, docs/decisions/0044-one-round-trip-per-command.md). A change marked `"expect": true` must touch a
+ * row, else the statement fails with ES004 and nothing of it stays: a checkpoint that a rebuild moved on.
+ */
+eventStoreMigrations['0009_event_store_apply_rows'] = {
+  async up(db: Kysely<unknown>) {
+    await sql
+      .raw(
+        `
+      CREATE FUNCTION es_apply_rows(p_rows jsonb) RETURNS void
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_row jsonb;
+        v_key text;
+        v_sql text;
+        v_types regtype[];
+        v_count bigint;
+      BEGIN
+        FOR v_row IN SELECT x FROM jsonb_array_elements(p_rows) AS t(x) LOOP
+          v_key := 'es_rows.s' || md5(v_row->>'sql');
+          v_sql := nullif(current_setting(v_key, true), '');
+          IF v_sql IS NULL THEN
+            IF EXISTS (SELECT 1 FROM pg_prepared_statements p WHERE p.name = 'es_rows_probe') THEN
+              DEALLOCATE es_rows_probe;
+            END IF;
+            EXECUTE format('PREPARE es_rows_probe AS %s', v_row->>'sql');
+            SELECT p.parameter_types INTO v_types FROM pg_prepared_statements p WHERE p.name = 'es_rows_probe';
+            DEALLOCATE es_rows_probe;
+            v_sql := v_row->>'sql';
+            -- Each $n becomes a cast of the jsonb parameter's element n-1, written first as chr(1) (no
+            -- compiled statement holds it), so that no rewritten reference is taken for a placeholder.
+            FOR i IN 1 .. coalesce(cardinality(v_types), 0) LOOP
+              v_sql := regexp_replace(v_sql, '(?<![\\w$])\\$' || i || '(?!\\d)',
+                format('(%s->>%s)::%s', chr(1), i - 1, v_types[i]), 'g');
+            END LOOP;
+            v_sql := replace(v_sql, chr(1), '$1');
+            PERFORM set_config(v_key, v_sql, false);
+          END IF;
+          EXECUTE v_sql USING v_row->'params';
+          IF (v_row->>'expect')::boolean THEN
+            GET DIAGNOSTICS v_count = ROW_COUNT;
+            IF v_count = 0 THEN
+              RAISE EXCEPTION 'an expected row change found nothing to change' USING ERRCODE = 'ES004';
+            END IF;
+          END IF;
+        END LOOP;
+      END
+      $fn$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `
+      CREATE OR REPLACE FUNCTION es_append_with(p_stream text, p_expected bigint, p_events jsonb, p_rows jsonb)
+      RETURNS TABLE(out_event_id uuid, out_stream_position bigint, out_global_position bigint,
+        out_recorded_at timestamptz, out_new boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_new boolean := false;
+      BEGIN
+        FOR out_event_id, out_stream_position, out_global_position, out_recorded_at, out_new IN
+          SELECT * FROM es_append(p_stream, p_expected, p_events)
+        LOOP
+          v_new := v_new OR out_new;
+          RETURN NEXT;
+        END LOOP;
+        IF v_new THEN
+          PERFORM es_apply_rows(p_rows);
+        END IF;
+      END
+      $fn$`,
+      )
+      .execute(db);
+  },
+  async down() {
+    throw new Error('0009_event_store_apply_rows is not reversible: restore 0008 by dropping and migrating again');
+  },
+};

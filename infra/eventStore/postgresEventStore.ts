@@ -64,6 +64,8 @@ export interface InlineProjection {
 export interface RowChange {
   sql: string;
   params: (string | null)[];
+  /** It must touch a row, or the whole statement fails (ES004): a checkpoint a rebuild moved on. */
+  expect?: true;
 }
 
 export interface InlineRows {

@@ -138,7 +138,7 @@ export const orderRowHandlers: Record<string, EventHandler> = {
   },
   OfferPlaced: async (trx, { data: d }: E<OfferPlacedData>) => {
     if (d.withdrawnOfferId !== null) await setOffer(trx, d.withdrawnOfferId, 'WITHDRAWN');
-    const order = await trx
+    await trx
       .updateTable('report_orders')
       .set({
         status: d.orderStatus,
@@ -148,8 +148,8 @@ export const orderRowHandlers: Record<string, EventHandler> = {
         has_counter_offer: sql`has_counter_offer OR base_price_cents <> ${d.offerPriceCents}::integer`,
       } as never)
       .where('id', '=', d.orderId)
-      .returning('base_price_cents')
-      .executeTakeFirst();
+      .execute();
+    // Asked of the order's row in the statement itself: the handlers only write (reportsProjector.ts).
     await trx
       .insertInto('report_order_offers')
       .values({
@@ -157,7 +157,8 @@ export const orderRowHandlers: Record<string, EventHandler> = {
         order_id: d.orderId,
         driver_id: d.driverId,
         offer_price_cents: d.offerPriceCents,
-        at_base_price: order?.base_price_cents === d.offerPriceCents,
+        at_base_price: sql<boolean>`coalesce((SELECT base_price_cents = ${d.offerPriceCents}::integer
+          FROM report_orders WHERE id = ${d.orderId}::bigint), false)`,
         status: 'PENDING',
         created_at: new Date(d.createdAt),
       })
@@ -218,7 +219,7 @@ export const orderRowHandlers: Record<string, EventHandler> = {
   OrderDelivered: async (trx, { data: d }: E<OrderDeliveredData>) => {
     const at = new Date(d.deliveredAt);
     // Delivery needs a confirmed order: paid online, covered by credit, or cash collected at the door.
-    const row = await trx
+    await trx
       .updateTable('report_orders')
       .set({
         status: 'DELIVERED',
@@ -231,17 +232,17 @@ export const orderRowHandlers: Record<string, EventHandler> = {
         ...pricingColumns(d.pricing),
       } as never)
       .where('id', '=', d.orderId)
-      .returning(['client_id', 'created_at'])
-      .executeTakeFirst();
-    if (row) {
-      await trx
-        .updateTable('report_orders')
-        .set({ recovered: true })
-        .where('client_id', '=', row.client_id)
-        .where('ended_at', '<=', row.created_at)
-        .where('ended_at', '>=', new Date(row.created_at.getTime() - RECOVERY_WINDOW_HOURS * 3_600_000))
-        .execute();
-    }
+      .execute();
+    // The client's orders that ended within the window before this one was placed are recovered.
+    await trx
+      .updateTable('report_orders as r')
+      .from('report_orders as o')
+      .set({ recovered: true })
+      .where('o.id', '=', d.orderId)
+      .whereRef('r.client_id', '=', 'o.client_id')
+      .whereRef('r.ended_at', '<=', 'o.created_at')
+      .where(sql<boolean>`r.ended_at >= o.created_at - ${RECOVERY_WINDOW_HOURS} * interval '1 hour'`)
+      .execute();
     await driverActivity(trx, d.driverId, d.deliveredAt, {
       deliveries: sql`deliveries + 1`,
       liters_delivered: sql`liters_delivered + ${d.actualLiters}`,
@@ -280,17 +281,15 @@ export const orderRowHandlers: Record<string, EventHandler> = {
       .execute();
   },
   IncidentReported: async (trx, { data: d }: E<IncidentReportedData>) => {
-    const row = await trx
+    await trx
       .updateTable('report_orders')
       .set({ incidents: sql`incidents + 1` } as never)
       .where('id', '=', d.orderId)
-      .returning('driver_id')
-      .executeTakeFirst();
-    if (row?.driver_id)
-      await trx
-        .updateTable('report_drivers')
-        .set({ incidents: sql`incidents + 1` } as never)
-        .where('driver_id', '=', row.driver_id)
-        .execute();
+      .execute();
+    await trx
+      .updateTable('report_drivers')
+      .set({ incidents: sql`incidents + 1` } as never)
+      .where('driver_id', '=', (eb) => eb.selectFrom('report_orders').select('driver_id').where('id', '=', d.orderId))
+      .execute();
   },
 };

@@ -10,7 +10,8 @@ import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { projectionRunnerMigrations } from '../migrations.js';
 import { rebuildProjection } from '../rebuild.js';
-import { applyEvents } from '../runner.js';
+import { applyBatchAsRows, applyEvents, CheckpointMoved } from '../runner.js';
+import type { SqlPool } from '../../infra/db/sqlPool.js';
 import { reportTableMigrations } from './reportTables.js';
 import { reportsProjector } from './reportsProjector.js';
 import { backends } from '../../tests/support/backends.js';
@@ -45,6 +46,7 @@ const ledger = (
 
 describe.each(backends)('report tables on $name', (backend) => {
   let db: Db;
+  let pool: SqlPool;
   let store: EventStore;
   let close: () => Promise<void>;
   const rc = (): ReportContext => ({
@@ -58,7 +60,9 @@ describe.each(backends)('report tables on $name', (backend) => {
     (await driversReport.list(rc(), driversReport.query.parse(query))) as { items: any[]; totals: any };
 
   beforeAll(async () => {
-    const { pool, drop } = await backend.open();
+    const opened = await backend.open();
+    pool = opened.pool;
+    const { drop } = opened;
     db = createDb(pool);
     await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...reportTableMigrations });
     store = createPostgresEventStore(pool, { pollMs: 20 });
@@ -235,6 +239,58 @@ describe.each(backends)('report tables on $name', (backend) => {
     });
     for (const e of await store.readAll(0, 1000))
       await db.transaction().execute((trx) => applyEvents(trx, reportsProjector, [e]));
+    expect(await snapshot()).toEqual(whole);
+  });
+
+  const emptied = () =>
+    db.transaction().execute(async (trx) => {
+      for (const t of reportsProjector.tables) await trx.deleteFrom(t as never).execute();
+      await trx.deleteFrom('projection_checkpoints').execute();
+    });
+
+  it('leaves the same rows when the runner sends each batch as one statement, batch by batch or whole', async () => {
+    const whole = await snapshot();
+    const events = await store.readAll(0, 1000);
+    const client = await pool.connect();
+    try {
+      await emptied();
+      expect(await applyBatchAsRows(client, db, reportsProjector, events, 0, events.at(-1)!.globalPosition)).toBe(true);
+      expect(await snapshot()).toEqual(whole);
+      await emptied();
+      let from = 0;
+      for (const e of events) {
+        await applyBatchAsRows(client, db, reportsProjector, [e], from, e.globalPosition);
+        from = e.globalPosition;
+      }
+      expect(await snapshot()).toEqual(whole);
+      const { position } = await db
+        .selectFrom('projection_checkpoints')
+        .select('position')
+        .where('name', '=', 'reports')
+        .executeTakeFirstOrThrow();
+      expect(Number(position)).toBe(from);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('refuses a batch as one statement whole when a rebuild moved the checkpoint past where it starts', async () => {
+    const whole = await snapshot();
+    const events = await store.readAll(0, 1000);
+    const head = events.at(-1)!.globalPosition;
+    await emptied();
+    await db.insertInto('projection_checkpoints').values({ name: 'reports', position: head }).execute();
+    const client = await pool.connect();
+    try {
+      await expect(applyBatchAsRows(client, db, reportsProjector, events, 0, head)).rejects.toBeInstanceOf(
+        CheckpointMoved,
+      );
+    } finally {
+      client.release();
+    }
+    expect((await snapshot()).orders).toEqual([]);
+    await emptied();
+    await db.transaction().execute((trx) => applyEvents(trx, reportsProjector, events));
     expect(await snapshot()).toEqual(whole);
   });
 });

@@ -274,9 +274,14 @@ const onPostgres = async (split: boolean) => {
   }
 };
 
-/** `--postgres` skips the embedded run (side-by-side comparisons of two builds on PostgreSQL). */
+/**
+ * `--postgres` skips the embedded run (side-by-side comparisons of two builds on PostgreSQL); `--embedded` skips
+ * the shared server's (its backends run outside the bench's process tree, so only the embedded run can be given
+ * the machine's CPU first when others share it).
+ */
 export const run = async (flags: string[] = []): Promise<void> => {
   if (!flags.includes('--postgres')) await onEmbedded();
+  if (flags.includes('--embedded')) return;
   await onPostgres(false);
   if (flags.includes('--split')) await onPostgres(true);
 };
