@@ -298,8 +298,12 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
         }
         let position = await loadCheckpoint(ctx.db, name);
         let last = 0;
-        while (position < upTo) {
-          const events = (await ctx.store.readAll(position, BATCH)).filter((e) => e.globalPosition <= upTo);
+        let more = true;
+        while (more && position < upTo) {
+          const read = await ctx.store.readAll(position, BATCH);
+          // A short read reached the head: what comes after it is the next run's (no read to find nothing).
+          more = read.length === BATCH;
+          const events = read.filter((e) => e.globalPosition <= upTo);
           if (events.length === 0) break;
           const from = position;
           try {

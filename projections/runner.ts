@@ -20,7 +20,18 @@ export interface RunnerDeps {
   batchSize?: number;
   /** false in an instance that only serves the API: it follows checkpoints that others write. */
   lead?: boolean;
+  /** The least time between two reads of the log that wake-ups start (READ_GAP_MS). */
+  readGapMs?: number;
 }
+
+/**
+ * Wake-ups are coalesced by spacing the reads they start: under a stream of appends the loop reads the log
+ * at most once per READ_GAP_MS, so the appends of that time meet in one batch (one transaction and one
+ * checkpoint per projector instead of one per append). A lone append still wakes a read at once, and a
+ * read that found a full batch is followed at once (catching up is not slowed). The read models trail the
+ * log by at most this much more.
+ */
+export const READ_GAP_MS = 25;
 
 /** How often the stored checkpoints of idle projectors catch up with their positions in memory. */
 const IDLE_WRITE_MS = 200;
@@ -177,6 +188,9 @@ export class ProjectionRunner {
   private readonly batchSize: number;
   /** When the checkpoints of projectors with nothing to apply were last written (they move in memory at once). */
   private idleWrittenAt = 0;
+  private readonly readGapMs: number;
+  /** When the loop last read the log. */
+  private readAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: RunnerDeps) {
     this.states = deps.projectors.map((projector) => ({
@@ -191,6 +205,7 @@ export class ProjectionRunner {
     }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
+    this.readGapMs = deps.readGapMs ?? READ_GAP_MS;
   }
 
   get projectors(): Projector[] {
@@ -351,6 +366,8 @@ export class ProjectionRunner {
           await Promise.race([appended, batchDone]);
           appended = null;
           batchDone = null;
+          const gap = this.readAt + this.readGapMs - performance.now();
+          if (gap > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, gap));
         }
       } catch (err) {
         failures += 1;
@@ -378,6 +395,7 @@ export class ProjectionRunner {
     const active = this.states.filter((s) => s.leader && s.retryAt <= now && !s.inFlight);
     if (active.length === 0) return false;
     const from = Math.min(...active.map((s) => s.position));
+    this.readAt = performance.now();
     const events = await this.deps.store.readAll(from, this.batchSize);
     if (events.length === 0) return false;
     const upTo = events[events.length - 1].globalPosition;

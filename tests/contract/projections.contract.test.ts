@@ -14,7 +14,7 @@ import { testDatabase } from '../support/testDatabases.js';
 import { projector, type Projector } from '../../projections/projector.js';
 import { catchUpInlineProjections, inlineProjection, inlineProjectionMigrations } from '../../projections/inline.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
-import { ProjectionRunner } from '../../projections/runner.js';
+import { READ_GAP_MS, ProjectionRunner } from '../../projections/runner.js';
 import { freshDatabaseUrl } from '../support/testService.js';
 
 /**
@@ -91,7 +91,7 @@ interface Env {
   pool: SqlPool;
   db: Db;
   store: EventStore;
-  runner(projectors: Projector[], options?: { batchSize?: number }): ProjectionRunner;
+  runner(projectors: Projector[], options?: { batchSize?: number; store?: EventStore }): ProjectionRunner;
   /** Another process on the same database (real PostgreSQL only). */
   second?(): Promise<Env>;
   close(): Promise<void>;
@@ -116,7 +116,7 @@ const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omi
       const r = new ProjectionRunner({
         db,
         pool,
-        store,
+        store: options.store ?? store,
         bus: createInProcessBus(),
         logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
         projectors,
@@ -253,6 +253,28 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(await runner.waitFor(live, WAIT_MS)).toBe(true);
     await expectReadModelMatchesLog(env, 'pt');
     expect(runner.positions().pt).toBe(live);
+  });
+
+  it('reads the log at most once per READ_GAP_MS while appends keep coming, and applies every one', async () => {
+    env = await backend.open(['pt']);
+    const { store } = env;
+    const reads: number[] = [];
+    const counted: EventStore = {
+      ...store,
+      readAll: (from, limit) => {
+        reads.push(performance.now());
+        return store.readAll(from, limit);
+      },
+    };
+    const runner = env.runner([countingProjector('pt')], { store: counted });
+    await runner.start();
+    // Forty appends one after the other, each waking the loop.
+    const head = await appendCounted(store, 40, { perAppend: 1 });
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    await expectReadModelMatchesLog(env, 'pt');
+    // A timer may fire up to a millisecond early.
+    const gaps = reads.slice(1).map((t, i) => t - reads[i]);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(READ_GAP_MS - 1);
   });
 
   it('waitFor(position) resolves once the read model holds that event', async () => {
