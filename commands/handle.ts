@@ -228,7 +228,7 @@ const decideAndAppend = async <S, E extends DomainEvent>(
   }
 };
 
-const cachedOf = <S>(cache: StateCache, streamId: string, aggregate: object): Loaded<S> | undefined => {
+const cachedOf = <S>(cache: StateCache, streamId: string, aggregate: { evolve: unknown }): Loaded<S> | undefined => {
   const hit = cache.get(streamId, aggregate);
   return hit && { state: hit.state as S, version: hit.version, cached: true };
 };

@@ -5,31 +5,37 @@
  * past fails the append with a wrong expected revision, the entry goes and the stream is read again. Hence no
  * bus message keeps it fresh, and a lost one costs nothing.
  *
- * An entry belongs to the aggregate that folded it (a stream read by two aggregates keeps one entry, the last
- * one's). Least recently used entries go first once `max` is reached.
+ * An entry belongs to the fold (`evolve`) that made it: deciders that share one (the order's, and its
+ * arrival that decides two commands in turn) share the entry; a stream folded by two different aggregates
+ * keeps one entry, the last one's. Least recently used entries go first once `max` is reached.
  */
 export interface CachedState {
   state: unknown;
   version: number;
 }
 
+/** What a state is folded with. */
+interface Folds {
+  evolve: unknown;
+}
+
 export class StateCache {
-  private readonly entries = new Map<string, CachedState & { aggregate: object }>();
+  private readonly entries = new Map<string, CachedState & { fold: unknown }>();
 
   constructor(private readonly max = 10_000) {}
 
-  get(streamId: string, aggregate: object): CachedState | undefined {
+  get(streamId: string, aggregate: Folds): CachedState | undefined {
     const entry = this.entries.get(streamId);
-    if (!entry || entry.aggregate !== aggregate) return undefined;
+    if (!entry || entry.fold !== aggregate.evolve) return undefined;
     // Most recently used last: a Map keeps insertion order.
     this.entries.delete(streamId);
     this.entries.set(streamId, entry);
     return { state: entry.state, version: entry.version };
   }
 
-  set(streamId: string, aggregate: object, state: unknown, version: number): void {
+  set(streamId: string, aggregate: Folds, state: unknown, version: number): void {
     this.entries.delete(streamId);
-    this.entries.set(streamId, { aggregate, state, version });
+    this.entries.set(streamId, { fold: aggregate.evolve, state, version });
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
