@@ -5,7 +5,8 @@ import type { ReferenceData } from './referenceData.js';
 
 /**
  * Reference data kept in each instance's memory (docs/decisions/0045-caches-and-invalidation.md): payment
- * methods, the rate in force, clients' billing snapshots and the city centres, the records every order reads
+ * methods, the rate in force, clients' billing snapshots, the city centres and the campaigns switched on
+ * (which deliveries may earn a milestone grant), the records every order reads
  * and almost nothing writes. Whoever writes one says so with `announceReferenceChange`: its own instance
  * forgets at once, the others when the bus tells them; an entry lives REFERENCE_CACHE_MS at most, the bound
  * on staleness if a message is lost. Drivers and orders are read models that every flow changes: never kept.
@@ -14,7 +15,11 @@ export const REFERENCE_CHANGES = 'reference.changed';
 export const REFERENCE_CACHE_MS = 10_000;
 
 export type ReferenceChange =
-  { kind: 'paymentMethods' } | { kind: 'rates' } | { kind: 'billing'; clientId: number } | { kind: 'cities' };
+  | { kind: 'paymentMethods' }
+  | { kind: 'rates' }
+  | { kind: 'billing'; clientId: number }
+  | { kind: 'cities' }
+  | { kind: 'promotions' };
 
 /** Reference data that can be told a record changed. */
 export interface CachedReferenceData extends ReferenceData {
@@ -49,6 +54,7 @@ export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus
   const methods = cacheOf<Awaited<ReturnType<ReferenceData['paymentMethod']>>>(clock, REFERENCE_CACHE_MS);
   const billing = cacheOf<Awaited<ReturnType<ReferenceData['billingSnapshot']>>>(clock, REFERENCE_CACHE_MS);
   const cities = cacheOf<Awaited<ReturnType<ReferenceData['cityCentres']>>>(clock, REFERENCE_CACHE_MS);
+  const campaigns = cacheOf<Awaited<ReturnType<ReferenceData['switchedOnCampaigns']>>>(clock, REFERENCE_CACHE_MS);
   // The rate last found in force. A rate is recorded in force from the moment it is written (never ahead),
   // and every write is announced, so until the next announcement it is the rate in force at any later time.
   let rate: { value: NonNullable<Awaited<ReturnType<ReferenceData['officialRate']>>>; until: number } | null = null;
@@ -57,6 +63,7 @@ export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus
     if (change.kind === 'paymentMethods') methods.entries.clear();
     if (change.kind === 'rates') rate = null;
     if (change.kind === 'cities') cities.entries.clear();
+    if (change.kind === 'promotions') campaigns.entries.clear();
     if (change.kind === 'billing')
       for (const key of billing.entries.keys()) if (key.startsWith(`${change.clientId}:`)) billing.entries.delete(key);
   };
@@ -80,6 +87,7 @@ export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus
         inner.billingSnapshot(clientId, profileId, options),
       ),
     cityCentres: () => cities.get('all', () => inner.cityCentres()),
+    switchedOnCampaigns: () => campaigns.get('all', () => inner.switchedOnCampaigns()),
   };
 };
 

@@ -13,6 +13,7 @@ import {
   type OrderFigures,
 } from '../projections/orders/orderQueries.js';
 import type { OrderViewRow } from '../projections/orders/orderTables.js';
+import { switchedOnCampaigns, type CampaignWindow } from '../projections/promotions/promotionQueries.js';
 import { cityExists } from '../stores/identity/identityQueries.js';
 import { billingSnapshotFor, type BillingSnapshot } from '../stores/billing/billingQueries.js';
 import { officialRateAt } from '../stores/exchangeRates/exchangeRateQueries.js';
@@ -58,6 +59,8 @@ export interface ReferenceData {
   cityExists(cityId: number): Promise<boolean>;
   /** A client's or a driver's delivered orders in a window, optionally in one city (milestone counting). */
   deliveries(filter: DeliveryFilter): Promise<DeliveryFacts[]>;
+  /** The promotion campaigns switched on, with their audience, city and window, in id order. */
+  switchedOnCampaigns(): Promise<CampaignWindow[]>;
 }
 
 export const referenceDataOf = (db: Db): ReferenceData => ({
@@ -74,4 +77,5 @@ export const referenceDataOf = (db: Db): ReferenceData => ({
   manualCreditTimes: (clientIds) => manualCreditTimesOf(db, clientIds),
   cityExists: (cityId) => cityExists(db, cityId),
   deliveries: (filter) => deliveriesOf(db, filter),
+  switchedOnCampaigns: () => switchedOnCampaigns(db),
 });

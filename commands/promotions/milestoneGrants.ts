@@ -28,7 +28,7 @@ import type { ReferenceData } from '../referenceData.js';
 
 type GrantContext = ReactionContext & {
   config: Pick<Config, 'PROMO_MIN_LITERS' | 'PROMO_MIN_USD'>;
-  reference: Pick<ReferenceData, 'driver' | 'deliveries'>;
+  reference: Pick<ReferenceData, 'driver' | 'deliveries' | 'switchedOnCampaigns'>;
 };
 
 /**
@@ -116,20 +116,18 @@ export const grantReactions = (e: Cause, candidates: GrantReactionState, now: Da
     );
 };
 
-/** Campaigns of one audience the read model shows running at the delivery time (the stream has the last word). */
-const runningCampaigns = (ctx: ReactionContext, audience: Audience, at: Date, cityId: number | null) =>
-  ctx.db
-    .selectFrom('promotions')
-    .select('id')
-    .where('audience', '=', audience)
-    .where('active', '=', true)
-    .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', at)]))
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
-    .where((eb) =>
-      cityId === null ? eb('city_id', 'is', null) : eb.or([eb('city_id', 'is', null), eb('city_id', '=', cityId)]),
-    )
-    .orderBy('id')
-    .execute();
+/**
+ * Campaigns of one audience switched on and running at the delivery time in its city (reference data, kept
+ * in memory until a campaign changes; each campaign's stream has the last word).
+ */
+const runningCampaigns = async (ctx: GrantContext, audience: Audience, at: Date, cityId: number | null) =>
+  (await ctx.reference.switchedOnCampaigns()).filter(
+    (c) =>
+      c.audience === audience &&
+      (c.startsAt === null || c.startsAt <= at) &&
+      (c.endsAt === null || c.endsAt > at) &&
+      (c.cityId === null || c.cityId === cityId),
+  );
 
 /**
  * A recipient's deliveries up to and including this one (delivered_at ≤ its time), so a late catch-up that

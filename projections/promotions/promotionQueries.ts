@@ -33,6 +33,25 @@ export const toCampaign = (r: PromotionRow): Campaign => ({
   createdAt: r.created_at,
 });
 
+/** A switched-on campaign's audience, city and window: which deliveries it may grant (milestone grants). */
+export interface CampaignWindow {
+  id: number;
+  audience: Audience;
+  cityId: number | null;
+  startsAt: Date | null;
+  endsAt: Date | null;
+}
+
+export const switchedOnCampaigns = async (db: Db): Promise<CampaignWindow[]> =>
+  (
+    await db
+      .selectFrom('promotions')
+      .select(['id', 'audience', 'city_id', 'starts_at', 'ends_at'])
+      .where('active', '=', true)
+      .orderBy('id')
+      .execute()
+  ).map((r) => ({ id: r.id, audience: r.audience, cityId: r.city_id, startsAt: r.starts_at, endsAt: r.ends_at }));
+
 export const promotionById = (db: Db, id: number): Promise<PromotionRow | undefined> =>
   db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
 

@@ -198,4 +198,19 @@ describe('promotion milestone grants', () => {
       ]);
     },
   );
+
+  it('grants from a campaign created after a delivery read the campaigns (kept in memory until one changes)', async () => {
+    const driver = await onlineDriver(t);
+    await deliver(await signInClient(t), driver);
+    // The grants' catch-up reads the campaigns switched on (none for this delivery) and keeps them.
+    await tick();
+    const welcome = await create({ milestone_orders: 1 });
+    const client = await signInClient(t);
+    const order = await deliver(client, driver);
+    await tick();
+    expect((await grants(welcome.id)).items).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ id: client.user.id }), order_id: order }),
+    ]);
+    expect((await api.patch(`/admin/promotions/${welcome.id}`, root.token, { active: false })).status).toBe(200);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { metadataOf } from '../../../commands/origin.js';
+import { announceReferenceChange } from '../../../commands/referenceCache.js';
 import { createPromotion, deletePromotion, updatePromotion } from '../../../commands/promotions/campaigns.js';
 import { CREDIT_BUCKETS } from '../../../domain/credit/events.js';
 import { promotionNotFound } from '../../../domain/promotion/campaign.js';
@@ -216,6 +217,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
         metadataOf(actor, req.id),
       );
       const row = await readBack(ctx, position, () => promotionById(ctx.db, promotionId));
+      await announceReferenceChange(ctx, { kind: 'promotions' });
       res.status(201);
       return { promotion: toPromotion(row, ctx.clock.now()) };
     },
@@ -260,6 +262,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       const sent = Object.keys(req.body ?? {}).filter((k) => k in fields);
       const position = await updatePromotion(ctx, id, termsOf(body), sent, metadataOf(actor, req.id));
       const row = await readBack(ctx, position, () => promotionById(ctx.db, id));
+      await announceReferenceChange(ctx, { kind: 'promotions' });
       return { promotion: toPromotion(row, ctx.clock.now()) };
     },
   );
@@ -279,6 +282,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, actor, req }) => {
       await ctx.settle(await deletePromotion(ctx, promotionId(params.promotionId), metadataOf(actor, req.id)));
+      await announceReferenceChange(ctx, { kind: 'promotions' });
       return { deleted: true };
     },
   );
