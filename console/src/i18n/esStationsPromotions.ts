@@ -46,6 +46,7 @@ export const stations = {
   avgWait: 'Espera media (min)',
   reports: 'Reportes recientes',
   history: 'Historial de reportes',
+  reportedAt: 'Reportado',
   historyTitle: (name: string) => `Historial de reportes de «${name}»`,
   historyLink: 'Ver todo el historial de reportes',
   backToStation: 'Volver a la estación',

@@ -19,7 +19,7 @@ export const ReportsTable = ({ caption, reports }: { caption: string; reports: R
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">{s.createdAt}</th>
+          <th scope="col">{s.reportedAt}</th>
           <th scope="col">{s.estadoLabel}</th>
           <th scope="col">{s.wait}</th>
           <th scope="col">{s.comment}</th>
