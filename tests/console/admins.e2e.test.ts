@@ -1,52 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { es } from '../../console/src/i18n/es.js';
-import { signInAdmin, type SignedInAdmin } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import {
-  chromiumMissing,
-  ensureConsoleBuilt,
-  launchChromium,
-  seriousViolations,
-  signedInPage,
-} from './consoleBrowser.js';
+import { signInAdmin } from '../support/actors.js';
+import { consoleSuite, seriousViolations, signedInPage } from './consoleBrowser.js';
 
 /**
  * Admin users and their cities (issue 31): a super admin invites an admin with a city ticked by name
  * (the API's refusal reads in Spanish on its field first), changes the scope to every city, and
  * deactivates the admin after confirming; an admin who is not a super admin is told it is not theirs.
  */
-const missing = chromiumMissing();
-if (missing) console.log(`console admins browser tests skipped: ${missing}`);
-
 const a = es.admins;
 
-describe.skipIf(missing !== null)('admin users (Chromium)', () => {
-  let t: TestService;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  let root: SignedInAdmin;
+consoleSuite('admin users', {}, (c) => {
   let city: { id: number; name: string };
-  const main = () => page.locator('main');
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestService();
-    root = await signInAdmin(t);
-    city = (await t.request('GET', '/api/v1/cities', { token: root.token })).body.cities[0];
-    browser = await launchChromium();
-    ({ page, pageErrors } = await signedInPage(browser, t.baseUrl, root));
+    city = (await c.t.request('GET', '/api/v1/cities', { token: c.root.token })).body.cities[0];
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
   it('invites an admin for a city picked by name, changes the scope, and deactivates after confirming', async () => {
-    await page.goto(`${t.baseUrl}/console/admins`);
-    const form = main().getByRole('form', { name: a.new });
+    await c.open('/admins');
+    const form = c.main().getByRole('form', { name: a.new });
     await form.getByLabel(a.name).fill('M');
     await form.getByLabel(a.email).fill('marta.operaciones@test.local');
     await form.getByLabel(city.name).check();
@@ -54,15 +27,15 @@ describe.skipIf(missing !== null)('admin users (Chromium)', () => {
     const name = form.getByLabel(a.name);
     await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
     await form.getByText('Debe tener al menos 2 caracteres.').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
 
     await name.fill('Marta Operaciones');
     await form.getByRole('button', { name: a.invite }).click();
     await form.getByText(a.invited).waitFor();
-    const table = main().getByRole('region', { name: a.title });
+    const table = c.main().getByRole('region', { name: a.title });
     const row = table.getByRole('row', { name: /Marta Operaciones/ });
     await row.getByRole('cell', { name: city.name, exact: true }).waitFor();
-    const listed = await t.request('GET', '/api/v1/admin/admins?limit=100', { token: root.token });
+    const listed = await c.t.request('GET', '/api/v1/admin/admins?limit=100', { token: c.root.token });
     const created = listed.body.items.find((x: { email: string }) => x.email === 'marta.operaciones@test.local');
     expect(created).toMatchObject({
       name: 'Marta Operaciones',
@@ -72,7 +45,7 @@ describe.skipIf(missing !== null)('admin users (Chromium)', () => {
     });
 
     await row.getByRole('button', { name: `${a.edit} Marta Operaciones` }).click();
-    const edit = main().getByRole('form', { name: a.editTitle('Marta Operaciones') });
+    const edit = c.main().getByRole('form', { name: a.editTitle('Marta Operaciones') });
     await edit.getByLabel(a.allCities).check();
     await edit.getByRole('button', { name: es.common.save }).click();
     await row.getByRole('cell', { name: a.allCities, exact: true }).waitFor();
@@ -82,18 +55,18 @@ describe.skipIf(missing !== null)('admin users (Chromium)', () => {
     await confirm.getByText(a.confirmToggle('Marta Operaciones', false)).waitFor();
     await confirm.getByRole('button', { name: es.common.confirm }).click();
     await row.getByRole('button', { name: `${a.activate} Marta Operaciones` }).waitFor();
-    const after = await t.request('GET', '/api/v1/admin/admins?limit=100', { token: root.token });
+    const after = await c.t.request('GET', '/api/v1/admin/admins?limit=100', { token: c.root.token });
     expect(after.body.items.find((x: { id: number }) => x.id === created.id)).toMatchObject({
       allCities: true,
       isActive: false,
     });
-    expect(pageErrors).toEqual([]);
+    expect(c.pageErrors).toEqual([]);
   });
 
   it('tells an admin who is not a super admin that the screen is not theirs', async () => {
-    const plain = await signInAdmin(t, { superAdmin: false, cityIds: [city.id] });
-    const other = await signedInPage(browser, t.baseUrl, plain);
-    await other.page.goto(`${t.baseUrl}/console/admins`);
+    const plain = await signInAdmin(c.t, { superAdmin: false, cityIds: [city.id] });
+    const other = await signedInPage(c.browser, c.t.baseUrl, plain);
+    await other.page.goto(`${c.t.baseUrl}/console/admins`);
     await other.page.locator('main').getByText(a.superOnly).waitFor();
     expect(await other.page.locator('main table').count()).toBe(0);
     expect(await seriousViolations(other.page)).toEqual([]);

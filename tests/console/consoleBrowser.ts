@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { signInAdmin, type SignedInAdmin } from '../support/actors.js';
+import { startTestService, type ServiceOptions, type TestService } from '../support/testService.js';
 
 /**
  * Headless Chromium for the console's browser tests: Debian's `chromium` (CHROMIUM_PATH elsewhere),
@@ -120,4 +123,46 @@ export const signedInPage = async (
   await page.goto(`${baseUrl}/console/`);
   await page.evaluate((s) => sessionStorage.setItem('console.session', JSON.stringify(s)), admin);
   return { page, pageErrors };
+};
+
+/** What a console browser suite's tests work with, ready once its beforeAll has run. */
+export interface ConsoleSuite {
+  t: TestService;
+  browser: Browser;
+  /** A page signed in as the super admin `root`. */
+  page: Page;
+  pageErrors: string[];
+  root: SignedInAdmin;
+  /** The page's main region. */
+  main(): Locator;
+  /** Opens a console address (`/payment-forms`) on the page. */
+  open(path: string): Promise<unknown>;
+}
+
+/**
+ * The opening every console browser test shares: skipped (saying why) without Chromium; otherwise the
+ * console built, the service started with `service`, the super admin signed in, one Chromium with a page
+ * signed in as them; all closed after. The body's own beforeAll runs after this one (its seed data).
+ */
+export const consoleSuite = (name: string, service: ServiceOptions, body: (c: ConsoleSuite) => void) => {
+  const missing = chromiumMissing();
+  if (missing) console.log(`console browser tests (${name}) skipped: ${missing}`);
+  describe.skipIf(missing !== null)(`${name} (Chromium)`, () => {
+    const c = {
+      main: () => c.page.locator('main'),
+      open: (path: string) => c.page.goto(`${c.t.baseUrl}/console${path}`),
+    } as ConsoleSuite;
+    beforeAll(async () => {
+      ensureConsoleBuilt();
+      c.t = await startTestService(service);
+      c.root = await signInAdmin(c.t);
+      c.browser = await launchChromium();
+      Object.assign(c, await signedInPage(c.browser, c.t.baseUrl, c.root));
+    }, 120_000);
+    afterAll(async () => {
+      await c.browser?.close();
+      await c.t?.stop();
+    });
+    body(c);
+  });
 };

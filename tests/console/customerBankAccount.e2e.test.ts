@@ -1,51 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { es } from '../../console/src/i18n/es.js';
-import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import {
-  chromiumMissing,
-  ensureConsoleBuilt,
-  launchChromium,
-  seriousViolations,
-  signedInPage,
-} from './consoleBrowser.js';
+import { signInClient } from '../support/actors.js';
+import { consoleSuite, seriousViolations } from './consoleBrowser.js';
 
 /**
  * A customer's bank account on the customer's screen (issue 31): the API's refusal reads in Spanish on
  * its field, a valid account is saved and shown with the bank by name, and removed after confirming.
  */
-const missing = chromiumMissing();
-if (missing) console.log(`console customer bank account browser tests skipped: ${missing}`);
-
 const b = es.bankAccount;
 
-describe.skipIf(missing !== null)("a customer's bank account (Chromium)", () => {
-  let t: TestService;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  let root: SignedInAdmin;
+consoleSuite("a customer's bank account", {}, (c) => {
   let customerId: number;
-  const main = () => page.locator('main');
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestService();
-    root = await signInAdmin(t);
-    customerId = (await signInClient(t, undefined, 'Rosa Cuentas')).user.id as number;
-    browser = await launchChromium();
-    ({ page, pageErrors } = await signedInPage(browser, t.baseUrl, root));
+    customerId = (await signInClient(c.t, undefined, 'Rosa Cuentas')).user.id as number;
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
   it('saves an account (a bad cédula refused in Spanish on its field first), then removes it after confirming', async () => {
-    await page.goto(`${t.baseUrl}/console/customers/${customerId}`);
-    const section = main().getByRole('region', { name: b.title });
+    await c.open(`/customers/${customerId}`);
+    const section = c.main().getByRole('region', { name: b.title });
     await section.getByText(b.none).waitFor();
     const form = section.getByRole('form', { name: b.save });
     await form.getByLabel(b.idNumber).fill('X12');
@@ -57,20 +30,24 @@ describe.skipIf(missing !== null)("a customer's bank account (Chromium)", () => 
     await expect
       .poll(() => form.locator('.field-error').first().textContent())
       .toMatch(/^Debe ser una cédula o RIF: V, E, J, G o P \(opcional\) y de 6 a 10 dígitos\./);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
 
     await form.getByLabel(b.idNumber).fill('V-12.345.678');
     await form.getByRole('button', { name: b.save }).click();
     await section.getByText(b.saved).waitFor();
     await section.locator('dl dd').getByText('0134 · Banesco').waitFor();
-    const saved = await t.request('GET', `/api/v1/admin/customers/${customerId}/bank-account`, { token: root.token });
+    const saved = await c.t.request('GET', `/api/v1/admin/customers/${customerId}/bank-account`, {
+      token: c.root.token,
+    });
     expect(saved.body.account).toMatchObject({ id_number: 'V12345678', phone: '+584141234567', bank_code: '0134' });
 
     await section.getByRole('button', { name: b.remove }).click();
     await section.getByRole('alertdialog', { name: b.remove }).getByRole('button', { name: es.common.confirm }).click();
     await section.getByText(b.none).waitFor();
-    const gone = await t.request('GET', `/api/v1/admin/customers/${customerId}/bank-account`, { token: root.token });
+    const gone = await c.t.request('GET', `/api/v1/admin/customers/${customerId}/bank-account`, {
+      token: c.root.token,
+    });
     expect(gone.body.account).toBeNull();
-    expect(pageErrors).toEqual([]);
+    expect(c.pageErrors).toEqual([]);
   });
 });

@@ -1,16 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { es } from '../../console/src/i18n/es.js';
-import { signInAdmin, signInClient, type SignedInAdmin } from '../support/actors.js';
+import { signInClient } from '../support/actors.js';
 import { arrive, call, confirmedOrder } from '../support/orderFlows.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import {
-  chromiumMissing,
-  ensureConsoleBuilt,
-  launchChromium,
-  seriousViolations,
-  signedInPage,
-} from './consoleBrowser.js';
+import { consoleSuite, seriousViolations } from './consoleBrowser.js';
 
 /**
  * The promotion campaign screens against the real service (issue 31): a campaign created from the form
@@ -18,43 +10,21 @@ import {
  * money and calendar dates as operators read them, switched off and deleted after a confirmation, and a
  * granted campaign's recipients listed with its granted terms frozen on screen.
  */
-const missing = chromiumMissing();
-if (missing) console.log(`console promotions browser tests skipped: ${missing}`);
-
 const p = es.promotions;
 
-describe.skipIf(missing !== null)('promotions (Chromium)', () => {
-  let t: TestService;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  let root: SignedInAdmin;
-  const main = () => page.locator('main');
+consoleSuite('promotions', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
   const promotionsNamed = async (name: string) =>
     (
-      (await t.request('GET', '/api/v1/admin/promotions', { token: root.token })).body.items as {
+      (await c.t.request('GET', '/api/v1/admin/promotions', { token: c.root.token })).body.items as {
         id: number;
         name: string;
         [k: string]: unknown;
       }[]
     ).filter((x) => x.name === name);
 
-  beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
-    root = await signInAdmin(t);
-    browser = await launchChromium();
-    ({ page, pageErrors } = await signedInPage(browser, t.baseUrl, root));
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
   it('creates a campaign: refusals on their fields in Spanish, then the amount confirmed', async () => {
-    await page.goto(`${t.baseUrl}/console/promotions/new`);
-    const form = main().getByRole('form', { name: p.new });
+    await c.open('/promotions/new');
+    const form = c.main().getByRole('form', { name: p.new });
     await form.getByLabel(p.name).fill('Diciembre solidario');
     await form.getByLabel(p.scopeLabel).selectOption('ORDERS');
     await form.getByLabel(p.milestone).fill('3');
@@ -74,7 +44,7 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
     await form.getByRole('button', { name: es.common.save }).click();
     await form.getByRole('button', { name: es.common.confirm }).click();
     await form.getByText('Debe ser posterior a la fecha inicial.').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
     await form.getByLabel(p.endsAt).fill('2026-12-31');
     // A city the service does not know (typed as an id): refused on the city picker itself.
     const city = form.getByLabel(p.city);
@@ -88,9 +58,9 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
     await form.getByRole('button', { name: es.common.save }).click();
     const confirm = form.getByRole('alertdialog', { name: p.new });
     await confirm.getByText(p.createConfirm('US$ 5,70', p.audience.CLIENT, 3)).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
     await confirm.getByRole('button', { name: es.common.confirm }).click();
-    await main().getByRole('heading', { level: 1, name: 'Diciembre solidario' }).waitFor();
+    await c.main().getByRole('heading', { level: 1, name: 'Diciembre solidario' }).waitFor();
     const [created] = await promotionsNamed('Diciembre solidario');
     expect(created).toMatchObject({
       audience: 'CLIENT',
@@ -105,36 +75,40 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
   });
 
   it('lists campaigns with Spanish labels, money in US$ and calendar dates without a time', async () => {
-    await page.goto(`${t.baseUrl}/console/promotions`);
-    const row = main().locator('table tbody tr', { hasText: 'Diciembre solidario' });
+    await c.open('/promotions');
+    const row = c.main().locator('table tbody tr', { hasText: 'Diciembre solidario' });
     await row.waitFor();
     for (const cell of ['US$ 5,70', p.audience.CLIENT, p.scope.ORDERS, 'Caracas', '01/12/2026', '31/12/2026'])
       await row.getByRole('cell', { name: cell, exact: true }).waitFor();
-    await main().getByLabel(p.audienceLabel).selectOption('DRIVER');
-    await main().getByRole('button', { name: es.common.filter }).click();
-    await expect.poll(() => main().locator('table tbody tr', { hasText: 'Diciembre solidario' }).count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
+    await c.main().getByLabel(p.audienceLabel).selectOption('DRIVER');
+    await c.main().getByRole('button', { name: es.common.filter }).click();
+    await expect.poll(() => c.main().locator('table tbody tr', { hasText: 'Diciembre solidario' }).count()).toBe(0);
+    expect(await seriousViolations(c.page)).toEqual([]);
   });
 
   it('switches a campaign off and deletes it, each after a confirmation', async () => {
     const [campaign] = await promotionsNamed('Diciembre solidario');
-    await page.goto(`${t.baseUrl}/console/promotions/${campaign.id}`);
-    await main().getByRole('button', { name: p.deactivate }).click();
-    const off = main().getByRole('alertdialog', { name: p.deactivate });
+    await c.open(`/promotions/${campaign.id}`);
+    await c.main().getByRole('button', { name: p.deactivate }).click();
+    const off = c.main().getByRole('alertdialog', { name: p.deactivate });
     await off.getByText(p.deactivateConfirm('Diciembre solidario')).waitFor();
     expect((await promotionsNamed('Diciembre solidario'))[0].active).toBe(true);
     await off.getByRole('button', { name: es.common.confirm }).click();
-    await main().getByText(p.deactivated).waitFor();
+    await c.main().getByText(p.deactivated).waitFor();
     expect((await promotionsNamed('Diciembre solidario'))[0].active).toBe(false);
-    await main().getByRole('button', { name: p.remove }).click();
-    await main().getByRole('alertdialog', { name: p.remove }).getByRole('button', { name: es.common.confirm }).click();
-    await main().getByRole('heading', { level: 1, name: p.title }).waitFor();
+    await c.main().getByRole('button', { name: p.remove }).click();
+    await c
+      .main()
+      .getByRole('alertdialog', { name: p.remove })
+      .getByRole('button', { name: es.common.confirm })
+      .click();
+    await c.main().getByRole('heading', { level: 1, name: p.title }).waitFor();
     expect(await promotionsNamed('Diciembre solidario')).toEqual([]);
   });
 
   it('lists a granted campaign’s recipients and keeps its granted terms frozen on screen', async () => {
-    const created = await t.request('POST', '/api/v1/admin/promotions', {
-      token: root.token,
+    const created = await c.t.request('POST', '/api/v1/admin/promotions', {
+      token: c.root.token,
       body: {
         name: 'Primera entrega',
         audience: 'CLIENT',
@@ -145,10 +119,10 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
     });
     expect(created.status).toBe(201);
     const id: number = created.body.promotion.id;
-    const client = await signInClient(t, undefined, 'Clienta Premiada');
-    const flow = await confirmedOrder(t, { client, body: { litersRequested: 1000 } });
-    await arrive(t, flow);
-    const delivered = await call(t).post(`/orders/${flow.orderId}/deliver`, flow.driver.token, {
+    const client = await signInClient(c.t, undefined, 'Clienta Premiada');
+    const flow = await confirmedOrder(c.t, { client, body: { litersRequested: 1000 } });
+    await arrive(c.t, flow);
+    const delivered = await call(c.t).post(`/orders/${flow.orderId}/deliver`, flow.driver.token, {
       actualLiters: 1000,
       deliveryPin: flow.pin,
     });
@@ -157,23 +131,23 @@ describe.skipIf(missing !== null)('promotions (Chromium)', () => {
       .poll(async () => (await promotionsNamed('Primera entrega'))[0].grants_count, { timeout: 30_000 })
       .toBe(1);
 
-    await page.goto(`${t.baseUrl}/console/promotions/${id}`);
-    const grants = main().getByRole('region', { name: p.grants });
+    await c.open(`/promotions/${id}`);
+    const grants = c.main().getByRole('region', { name: p.grants });
     const row = grants.locator('tbody tr', { hasText: 'Clienta Premiada' });
     await row.waitFor();
     await row.getByRole('cell', { name: 'US$ 2,50', exact: true }).waitFor();
     await row.getByRole('cell', { name: `#${flow.orderId}`, exact: true }).waitFor();
-    const form = main().getByRole('form', { name: p.edit });
+    const form = c.main().getByRole('form', { name: p.edit });
     await form.getByText(p.frozen).waitFor();
     expect(await form.getByLabel(p.amount).isDisabled()).toBe(true);
-    expect(await main().getByRole('button', { name: p.remove }).count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await c.main().getByRole('button', { name: p.remove }).count()).toBe(0);
+    expect(await seriousViolations(c.page)).toEqual([]);
     // What is not frozen still changes, and only it is sent.
     await form.getByLabel(p.name).fill('Primera entrega (Caracas)');
     await form.getByRole('button', { name: es.common.save }).click();
     await form.getByRole('alertdialog', { name: p.edit }).getByRole('button', { name: es.common.confirm }).click();
     await form.getByText(p.saved).waitFor();
     expect((await promotionsNamed('Primera entrega (Caracas)'))[0]).toMatchObject({ amount_usd: 2.5, grants_count: 1 });
-    expect(pageErrors).toEqual([]);
+    expect(c.pageErrors).toEqual([]);
   });
 });

@@ -1,35 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { es } from '../../console/src/i18n/es.js';
-import { signInAdmin, signInDriver, type SignedInAdmin } from '../support/actors.js';
-import { startTestService, type TestService } from '../support/testService.js';
-import {
-  chromiumMissing,
-  ensureConsoleBuilt,
-  launchChromium,
-  seriousViolations,
-  signedInPage,
-} from './consoleBrowser.js';
+import { signInDriver } from '../support/actors.js';
+import { consoleSuite, seriousViolations } from './consoleBrowser.js';
 
 /**
  * The stations screens against the real service (issue 31): created from the form (a refusal on its
  * fields first), found by the list's filters, edited, deactivated and a comment moderated after a
  * confirmation, and a CSV imported inline and as a job whose status the page follows.
  */
-const missing = chromiumMissing();
-if (missing) console.log(`console stations browser tests skipped: ${missing}`);
-
 const s = es.stations;
 
-describe.skipIf(missing !== null)('stations (Chromium)', () => {
-  let t: TestService;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  let root: SignedInAdmin;
-  const main = () => page.locator('main');
+consoleSuite('stations', {}, (c) => {
   const api = async (method: string, path: string, body?: unknown) =>
-    t.request(method, `/api/v1${path}`, { token: root.token, body });
+    c.t.request(method, `/api/v1${path}`, { token: c.root.token, body });
   const stationsNamed = async (q: string) =>
     (await api('GET', `/admin/stations?q=${encodeURIComponent(q)}`)).body.items as {
       id: number;
@@ -48,35 +31,22 @@ describe.skipIf(missing !== null)('stations (Chromium)', () => {
     return r.body.station as { id: number; name: string };
   };
 
-  beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestService();
-    root = await signInAdmin(t);
-    browser = await launchChromium();
-    ({ page, pageErrors } = await signedInPage(browser, t.baseUrl, root));
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
   it('creates a station: coordinates outside Venezuela are refused on both coordinate fields first', async () => {
-    await page.goto(`${t.baseUrl}/console/stations/new`);
-    const form = main().getByRole('form', { name: s.new });
+    await c.open('/stations/new');
+    const form = c.main().getByRole('form', { name: s.new });
     await form.getByLabel(s.name).fill('Llenadero El Ávila');
     await form.getByLabel(s.address).fill('Av. Boyacá, Caracas');
     await form.getByLabel(s.latitude).fill('40.4');
     await form.getByLabel(s.longitude).fill('-3.7');
     await form.getByRole('button', { name: es.common.save }).click();
     await expect.poll(() => form.getByText(s.coordsOutOfRange).count()).toBe(2);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
     expect(await stationsNamed('Llenadero El Ávila')).toEqual([]);
     await form.getByLabel(s.latitude).fill('10,5');
     await form.getByLabel(s.longitude).fill('-66.85');
     await form.getByLabel(s.opening).fill('06:30');
     await form.getByRole('button', { name: es.common.save }).click();
-    await main().getByRole('heading', { level: 1, name: 'Llenadero El Ávila' }).waitFor();
+    await c.main().getByRole('heading', { level: 1, name: 'Llenadero El Ávila' }).waitFor();
     const [created] = await stationsNamed('Llenadero El Ávila');
     expect(created.estado).toBe('ACTIVA');
     const detail = (await api('GET', `/admin/stations/${created.id}`)).body.station;
@@ -87,36 +57,36 @@ describe.skipIf(missing !== null)('stations (Chromium)', () => {
       opening_time: '06:30',
       city: 'Caracas',
     });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
   });
 
   it('lists stations by type and text with Spanish labels', async () => {
     await create('Estación Gasolina Norte', 'GASOLINA', 10.47);
     await create('Estación Agua Norte', 'AGUA', 10.46);
-    await page.goto(`${t.baseUrl}/console/stations`);
-    await main().locator('table tbody tr').first().waitFor();
-    await main().getByLabel(s.q).fill('norte');
-    await main().getByLabel(s.tipoLabel).selectOption('GASOLINA');
-    await main().getByRole('button', { name: es.common.filter }).click();
-    await expect.poll(() => main().locator('table tbody tr').count()).toBe(1);
-    const row = main().locator('table tbody tr').first();
+    await c.open('/stations');
+    await c.main().locator('table tbody tr').first().waitFor();
+    await c.main().getByLabel(s.q).fill('norte');
+    await c.main().getByLabel(s.tipoLabel).selectOption('GASOLINA');
+    await c.main().getByRole('button', { name: es.common.filter }).click();
+    await expect.poll(() => c.main().locator('table tbody tr').count()).toBe(1);
+    const row = c.main().locator('table tbody tr').first();
     await row.getByRole('link', { name: 'Estación Gasolina Norte' }).waitFor();
     await row.getByRole('cell', { name: s.tipo.GASOLINA, exact: true }).waitFor();
     await row.getByRole('cell', { name: s.estado.ACTIVA, exact: true }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
   });
 
   it('edits a station, deactivates it after a confirmation, and moderates a driver’s comment', async () => {
     const station = await create('Pozo La Castellana', 'AGUA', 10.5);
-    const driver = await signInDriver(t, { name: 'Vecina Comentarista' });
-    const posted = await t.request('POST', `/api/v1/stations/${station.id}/comments`, {
+    const driver = await signInDriver(c.t, { name: 'Vecina Comentarista' });
+    const posted = await c.t.request('POST', `/api/v1/stations/${station.id}/comments`, {
       token: driver.token,
       body: { content: 'Hay cola desde las cinco' },
     });
     expect(posted.status).toBe(201);
-    await page.goto(`${t.baseUrl}/console/stations/${station.id}`);
-    await main().getByRole('heading', { level: 1, name: 'Pozo La Castellana' }).waitFor();
-    const form = main().getByRole('form', { name: s.edit });
+    await c.open(`/stations/${station.id}`);
+    await c.main().getByRole('heading', { level: 1, name: 'Pozo La Castellana' }).waitFor();
+    const form = c.main().getByRole('form', { name: s.edit });
     await form.getByLabel(s.address).fill('Calle Mohedano, La Castellana');
     await form.getByRole('button', { name: es.common.save }).click();
     await form.getByText(s.saved).waitFor();
@@ -124,31 +94,31 @@ describe.skipIf(missing !== null)('stations (Chromium)', () => {
       'Calle Mohedano, La Castellana',
     );
 
-    await main().getByRole('button', { name: s.deactivate }).click();
-    const confirm = main().getByRole('alertdialog', { name: s.deactivate });
+    await c.main().getByRole('button', { name: s.deactivate }).click();
+    const confirm = c.main().getByRole('alertdialog', { name: s.deactivate });
     await confirm.getByText(s.statusConfirm('Pozo La Castellana', s.estado.INACTIVA)).waitFor();
     expect((await api('GET', `/admin/stations/${station.id}`)).body.station.estado).toBe('ACTIVA');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
     await confirm.getByRole('button', { name: es.common.confirm }).click();
-    await main().getByText(s.statusChanged(s.estado.INACTIVA)).waitFor();
+    await c.main().getByText(s.statusChanged(s.estado.INACTIVA)).waitFor();
     expect((await api('GET', `/admin/stations/${station.id}`)).body.station.estado).toBe('INACTIVA');
 
-    const comments = main().getByRole('region', { name: s.comments });
+    const comments = c.main().getByRole('region', { name: s.comments });
     await comments.getByText('Hay cola desde las cinco').waitFor();
     await comments.getByRole('button', { name: s.moderate }).click();
-    const moderate = main().getByRole('alertdialog', { name: s.moderate });
+    const moderate = c.main().getByRole('alertdialog', { name: s.moderate });
     await moderate.getByText(s.moderateConfirm(`Vecina Comentarista (${s.role.DRIVER})`)).waitFor();
     await moderate.getByRole('button', { name: es.common.confirm }).click();
-    await main().getByText(s.moderated).waitFor();
+    await c.main().getByText(s.moderated).waitFor();
     expect((await api('GET', `/admin/stations/${station.id}/comments`)).body.items).toEqual([]);
     await expect.poll(() => comments.getByText('Hay cola desde las cinco').count()).toBe(0);
   });
 
   it('downloads the template and imports a small file inline, its skipped row explained in Spanish', async () => {
-    await page.goto(`${t.baseUrl}/console/stations/import`);
+    await c.open('/stations/import');
     const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      main().getByRole('button', { name: s.templateSamples }).click(),
+      c.page.waitForEvent('download'),
+      c.main().getByRole('button', { name: s.templateSamples }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('plantilla_estaciones.csv');
     const csv = [
@@ -157,36 +127,39 @@ describe.skipIf(missing !== null)('stations (Chromium)', () => {
       'Importada Dos,Av. Dos,10.42,-66.82,GASOLINA',
       'Importada Mala,Av. Tres,10.43,-66.83,DIESEL',
     ].join('\n');
-    await main()
+    await c
+      .main()
       .getByLabel(s.file)
       .setInputFiles({ name: 'estaciones.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await main().getByRole('button', { name: s.upload, exact: true }).click();
-    const report = main().getByRole('region', { name: s.importReport });
+    await c.main().getByRole('button', { name: s.upload, exact: true }).click();
+    const report = c.main().getByRole('region', { name: s.importReport });
     await report.getByText(s.createdCount).waitFor();
     expect(await report.locator('dd').allTextContents()).toEqual(['3', '2', '0', '1']);
     await report.getByRole('cell', { name: 'tipo: Debe ser AGUA o GASOLINA.' }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
     expect((await stationsNamed('Importada')).map((x) => x.name).sort()).toEqual(['Importada Dos', 'Importada Uno']);
   });
 
   it('imports a large file as a job and follows its status to completion', async () => {
-    await page.goto(`${t.baseUrl}/console/stations/import`);
+    await c.open('/stations/import');
     const rows = Array.from(
       { length: 101 },
       (_, i) => `Lote ${i + 1},Calle ${i + 1},${(9 + i * 0.01).toFixed(2)},-67.50,AGUA`,
     );
     const csv = ['name,address,latitude,longitude,tipo', ...rows].join('\n');
-    await main()
+    await c
+      .main()
       .getByLabel(s.file)
       .setInputFiles({ name: 'lote.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await main().getByRole('button', { name: s.upload, exact: true }).click();
-    await main()
+    await c.main().getByRole('button', { name: s.upload, exact: true }).click();
+    await c
+      .main()
       .getByRole('heading', { level: 1, name: new RegExp(`^${s.job} #\\d+$`) })
       .waitFor();
-    await main().getByText(s.jobStatus.COMPLETED).waitFor({ timeout: 30_000 });
-    const report = main().getByRole('region', { name: s.importReport });
+    await c.main().getByText(s.jobStatus.COMPLETED).waitFor({ timeout: 30_000 });
+    const report = c.main().getByRole('region', { name: s.importReport });
     expect(await report.locator('dd').allTextContents()).toEqual(['101', '101', '0', '0']);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(await seriousViolations(c.page)).toEqual([]);
+    expect(c.pageErrors).toEqual([]);
   });
 });

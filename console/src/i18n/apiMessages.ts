@@ -40,6 +40,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
     () => 'Use de 2 a 60 minúsculas, dígitos o guiones bajos (por ejemplo pago_movil_banesco).',
   ],
   [/is already used/, () => 'Ya está en uso.'],
+  [/https URL/, () => 'Debe ser una dirección https:// (por ejemplo https://banco.com/qr.png).'],
+  [/expected array to have <=(\d+) items?/, (m) => `Como máximo ${m[1]}.`],
   [/at least one field/, () => 'Indique al menos un dato.'],
   [/must not be before/, () => 'No puede ser anterior a la fecha inicial.'],
 ];

@@ -2,6 +2,7 @@
  * Every string the console shows, in Spanish. Another language is another module of the same shape
  * (`Messages`), chosen in i18n/index.ts.
  */
+import { paymentForms } from './esPaymentForms.js';
 import { promotions, stations } from './esStationsPromotions.js';
 
 export const es = {
@@ -626,45 +627,7 @@ export const es = {
   stations,
   promotions,
   // Payment forms and methods (issue 31).
-  paymentForms: {
-    title: 'Formas y métodos de pago',
-    methods: 'Métodos de pago',
-    forms: 'Formas de pago manuales',
-    code: 'Código',
-    name: 'Nombre',
-    internalName: 'Nombre interno',
-    kind: 'Tipo',
-    category: 'Categoría',
-    currency: 'Moneda',
-    fields: 'Datos que pide',
-    sortOrder: 'Orden',
-    active: 'Activo',
-    activate: 'Activar',
-    deactivate: 'Desactivar',
-    new: 'Nueva forma de pago',
-    create: 'Crear forma de pago',
-    edit: 'Editar',
-    editTitle: (name: string) => `Editar «${name}»`,
-    fieldLabels: 'Datos que pide al cliente (uno por línea)',
-    fieldLabelsHint: 'Por ejemplo: Teléfono, Banco, Referencia',
-    fieldLabelsRequired: 'Indique al menos un dato.',
-    confirmToggle: (name: string, on: boolean) =>
-      on
-        ? `¿Activar «${name}»? Los clientes podrán pagar con ella.`
-        : `¿Desactivar «${name}»? Los clientes dejarán de verla.`,
-    confirmTitle: 'Confirmar cambio',
-    saved: 'Guardado.',
-    superOnly: 'Solo un superadministrador puede cambiar formas y métodos de pago.',
-    kinds: { cash: 'Efectivo', online: 'En línea', form: 'Formulario manual' } as Record<string, string>,
-    categories: {
-      pago_movil: 'Pago móvil',
-      exchange: 'Exchange',
-      bank_transfer: 'Transferencia bancaria',
-      usd_transfer: 'Transferencia en dólares',
-      other: 'Otra',
-    } as Record<string, string>,
-    currencies: { USD: 'Dólares (US$)', VES: 'Bolívares (Bs.)', USDT: 'USDT' } as Record<string, string>,
-  },
+  paymentForms,
   // Admin users and their cities (issue 31).
   admins: {
     title: 'Administradores',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { t } from '../i18n';
+import { ConfirmPanel } from './ConfirmPanel';
 import { ErrorView } from './states';
 
 interface Words {
@@ -11,7 +11,7 @@ interface Words {
 
 /**
  * Switching something on or off (a payment method, a form, an admin), said in words and confirmed
- * first: customers or the admin feel the change at once.
+ * first: customers or the admin feel the change at once. A refusal stays in the panel.
  */
 export const ConfirmToggle = ({
   name,
@@ -40,26 +40,18 @@ export const ConfirmToggle = ({
       </button>
     );
   return (
-    <div role="alertdialog" aria-label={words.confirmTitle} className="stack">
-      <p>{words.confirmToggle(name, !active)}</p>
-      <div className="buttons">
-        <button
-          type="button"
-          className="primary"
-          onClick={() =>
-            void onConfirm().then(
-              () => setAsking(false),
-              (err: unknown) => setError(err),
-            )
-          }
-        >
-          {t.common.confirm}
-        </button>
-        <button type="button" onClick={() => setAsking(false)}>
-          {t.common.cancel}
-        </button>
-      </div>
+    <ConfirmPanel
+      title={words.confirmTitle}
+      message={words.confirmToggle(name, !active)}
+      onCancel={() => setAsking(false)}
+      onConfirm={() =>
+        void onConfirm().then(
+          () => setAsking(false),
+          (err: unknown) => setError(err),
+        )
+      }
+    >
       {error !== null && <ErrorView error={error} />}
-    </div>
+    </ConfirmPanel>
   );
 };

@@ -1,7 +1,9 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, forwardRef } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../api/client';
+import { t } from '../i18n';
 import { spanishFieldMessage } from '../i18n/apiMessages';
+import { ErrorView, Notice } from './states';
 
 /** A labelled field with its error, tied to the input for screen readers. */
 export const Field = ({
@@ -66,20 +68,54 @@ export const Select = forwardRef<
 
 /**
  * Puts a 422's details.fieldErrors on the form's fields (react-hook-form), and returns whether any
- * field took one; the rest of the error is for the form's own message.
+ * field took one; the rest of the error is for the form's own message. `fields` names the keys the
+ * form shows, or says where a key lands (a row's input, say), null for nowhere.
  */
 export const applyFieldErrors = <F extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<F>,
-  fields: readonly Path<F>[],
+  fields: readonly Path<F>[] | ((key: string) => Path<F> | null),
 ): boolean => {
   if (!(err instanceof ApiError) || err.status !== 422) return false;
+  const target =
+    typeof fields === 'function'
+      ? fields
+      : (key: string) => ((fields as readonly string[]).includes(key) ? (key as Path<F>) : null);
   let placed = false;
-  for (const [field, messages] of Object.entries(err.fieldErrors)) {
-    if ((fields as readonly string[]).includes(field)) {
-      setError(field as Path<F>, { type: 'server', message: messages.map(spanishFieldMessage).join(' ') });
+  for (const [key, messages] of Object.entries(err.fieldErrors)) {
+    const field = target(key);
+    if (field !== null) {
+      setError(field, { type: 'server', message: messages.map(spanishFieldMessage).join(' ') });
       placed = true;
     }
   }
   return placed;
 };
+
+/** A form's submit (and, when editing, cancel) buttons, then what the last try answered. */
+export const FormFooter = ({
+  submitLabel,
+  onCancel,
+  message,
+  error,
+}: {
+  submitLabel: string;
+  onCancel?: () => void;
+  message: string;
+  error: unknown;
+}) => (
+  <>
+    <div className="buttons">
+      <button type="submit" className="primary">
+        {submitLabel}
+      </button>
+      {onCancel && (
+        <button type="button" onClick={onCancel}>
+          {t.common.cancel}
+        </button>
+      )}
+    </div>
+    {message && <Notice>{message}</Notice>}
+    {error !== null && <ErrorView error={error} />}
+  </>
+);

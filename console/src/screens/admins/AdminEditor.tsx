@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { client, unwrap, type Ok } from '../../api/client';
 import { t } from '../../i18n';
-import { applyFieldErrors, Input } from '../../ui/forms';
-import { ErrorView, Notice } from '../../ui/states';
+import { applyFieldErrors, FormFooter, Input } from '../../ui/forms';
 
 const a = t.admins;
 export type AdminUser = Ok<'/admin/admins', 'get'>['items'][number];
@@ -102,18 +101,12 @@ export const AdminEditor = ({ editing, onDone }: { editing: AdminUser | null; on
           </span>
         )}
       </fieldset>
-      <div className="buttons">
-        <button type="submit" className="primary">
-          {editing ? t.common.save : a.invite}
-        </button>
-        {editing && (
-          <button type="button" onClick={onDone}>
-            {t.common.cancel}
-          </button>
-        )}
-      </div>
-      {message && <Notice>{message}</Notice>}
-      {error !== null && <ErrorView error={error} />}
+      <FormFooter
+        submitLabel={editing ? t.common.save : a.invite}
+        onCancel={editing ? onDone : undefined}
+        message={message}
+        error={error}
+      />
     </form>
   );
 };

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { client, unwrap } from '../../api/client';
 import { fmt, t } from '../../i18n';
+import { ConfirmPanel } from '../../ui/ConfirmPanel';
 import { bankName, bankOptions } from '../../i18n/banks';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { ErrorView, Notice } from '../../ui/states';
@@ -90,17 +91,12 @@ export const BankAccount = ({ customerId }: { customerId: number }) => {
         </div>
       </form>
       {removing && (
-        <div role="alertdialog" aria-label={b.remove} className="stack">
-          <p>{b.confirmRemove}</p>
-          <div className="buttons">
-            <button type="button" className="primary" onClick={() => void remove()}>
-              {t.common.confirm}
-            </button>
-            <button type="button" onClick={() => setRemoving(false)}>
-              {t.common.cancel}
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          title={b.remove}
+          message={b.confirmRemove}
+          onConfirm={() => void remove()}
+          onCancel={() => setRemoving(false)}
+        />
       )}
       {message && <Notice>{message}</Notice>}
       {error !== null && <ErrorView error={error} />}

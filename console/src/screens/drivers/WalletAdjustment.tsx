@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { client, unwrap } from '../../api/client';
 import { fmt, t } from '../../i18n';
+import { ConfirmPanel } from '../../ui/ConfirmPanel';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { ErrorView, Notice } from '../../ui/states';
 
@@ -85,17 +86,12 @@ export const WalletAdjustment = ({ driverId }: { driverId: number }) => {
         })}
       />
       {review ? (
-        <div role="alertdialog" aria-label={d.adjustConfirmTitle} className="stack">
-          <p>{d.adjustConfirm(fmt.signedUsd(Number(review.amount), review.direction === 'CREDIT'))}</p>
-          <div className="buttons">
-            <button type="button" className="primary" onClick={() => void send()}>
-              {t.common.confirm}
-            </button>
-            <button type="button" onClick={() => setReview(null)}>
-              {t.common.cancel}
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          title={d.adjustConfirmTitle}
+          message={d.adjustConfirm(fmt.signedUsd(Number(review.amount), review.direction === 'CREDIT'))}
+          onConfirm={() => void send()}
+          onCancel={() => setReview(null)}
+        />
       ) : (
         <div className="buttons">
           <button type="submit" className="primary">

@@ -13,8 +13,33 @@ const p = t.paymentForms;
 type Method = Ok<'/payment-methods', 'get'>['methods'][number];
 export type PaymentForm = Ok<'/admin/payment-forms', 'get'>['items'][number];
 
-const Methods = ({ canChange }: { canChange: boolean }) => {
+/** A method or form switched on or off after confirming (`send`), then its list (`list`) read again. */
+const Switch = ({
+  name,
+  active,
+  list,
+  send,
+}: {
+  name: string;
+  active: boolean;
+  list: string;
+  send: () => Promise<unknown>;
+}) => {
   const queryClient = useQueryClient();
+  return (
+    <ConfirmToggle
+      name={name}
+      active={active}
+      words={p}
+      onConfirm={async () => {
+        await send();
+        await queryClient.invalidateQueries({ queryKey: [list] });
+      }}
+    />
+  );
+};
+
+const Methods = ({ canChange }: { canChange: boolean }) => {
   const methods = useQuery({
     queryKey: ['payment-methods'],
     queryFn: () => unwrap(client.GET('/payment-methods')),
@@ -30,19 +55,18 @@ const Methods = ({ canChange }: { canChange: boolean }) => {
       id: 'actions',
       header: t.common.actions,
       cell: ({ row }) => (
-        <ConfirmToggle
+        <Switch
           name={row.original.name}
           active={row.original.active}
-          words={p}
-          onConfirm={async () => {
-            await unwrap(
+          list="payment-methods"
+          send={() =>
+            unwrap(
               client.PATCH('/admin/payment-methods/{code}', {
                 params: { path: { code: row.original.code } },
                 body: { active: !row.original.active },
               }),
-            );
-            await queryClient.invalidateQueries({ queryKey: ['payment-methods'] });
-          }}
+            )
+          }
         />
       ),
     });
@@ -57,7 +81,6 @@ const Methods = ({ canChange }: { canChange: boolean }) => {
 };
 
 const Forms = ({ canChange }: { canChange: boolean }) => {
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<PaymentForm | null>(null);
   const forms = useQuery({
@@ -69,7 +92,12 @@ const Forms = ({ canChange }: { canChange: boolean }) => {
     { id: 'internal_name', header: p.internalName, cell: ({ row }) => row.original.internal_name },
     { id: 'category', header: p.category, cell: ({ row }) => label(p.categories, row.original.category) },
     { id: 'currency', header: p.currency, cell: ({ row }) => label(p.currencies, row.original.currency) },
-    { id: 'fields', header: p.fields, cell: ({ row }) => row.original.fields.map((f) => f.label).join(', ') },
+    {
+      id: 'fields',
+      header: p.fields,
+      cell: ({ row }) =>
+        row.original.fields.map((f) => (f.required ? f.label : `${f.label} (${p.fieldOptional})`)).join(', '),
+    },
     { id: 'sort_order', header: p.sortOrder, cell: ({ row }) => fmt.number(row.original.sort_order) },
     { id: 'active', header: p.active, cell: ({ row }) => fmt.bool(row.original.active) },
   ];
@@ -82,19 +110,18 @@ const Forms = ({ canChange }: { canChange: boolean }) => {
           <button type="button" onClick={() => setEditing(row.original)} aria-label={`${p.edit} ${row.original.name}`}>
             {p.edit}
           </button>
-          <ConfirmToggle
+          <Switch
             name={row.original.name}
             active={row.original.active}
-            words={p}
-            onConfirm={async () => {
-              await unwrap(
+            list="payment-forms"
+            send={() =>
+              unwrap(
                 client.PATCH('/admin/payment-forms/{id}', {
                   params: { path: { id: row.original.id } },
                   body: { active: !row.original.active },
                 }),
-              );
-              await queryClient.invalidateQueries({ queryKey: ['payment-forms'] });
-            }}
+              )
+            }
           />
         </div>
       ),

@@ -5,11 +5,11 @@ import { Link, Route, Switch, useLocation, useParams } from 'wouter';
 import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
 import type { components } from '../../api/schema';
 import { fmt, label, t } from '../../i18n';
-import { ConfirmPanel } from '../../ui/ConfirmPanel';
+import { ConfirmPanel, useConfirmedAction } from '../../ui/ConfirmPanel';
 import { DataTable } from '../../ui/DataTable';
 import { Select } from '../../ui/forms';
 import { Picker } from '../../ui/Picker';
-import { ErrorView, Notice, QueryView } from '../../ui/states';
+import { QueryView } from '../../ui/states';
 import { PromotionForm, type FullBody } from './PromotionForm';
 
 const p = t.promotions;
@@ -141,9 +141,7 @@ const PromotionDetail = () => {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const cityName = useCityName();
-  const [asked, setAsked] = useState<'toggle' | 'delete' | null>(null);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { asked, ask, cancel, act, outcome } = useConfirmedAction<'toggle' | 'delete'>();
   const detail = useQuery({
     queryKey: ['promotion', id],
     queryFn: () => unwrap(client.GET('/admin/promotions/{promotionId}', { params: { path: { promotionId: id } } })),
@@ -151,17 +149,6 @@ const PromotionDetail = () => {
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['promotion', id] });
     await queryClient.invalidateQueries({ queryKey: ['promotions'] });
-  };
-  const act = async (run: () => Promise<string>) => {
-    setError(null);
-    setMessage('');
-    try {
-      setMessage(await run());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setAsked(null);
-    }
   };
   return (
     <section className="stack">
@@ -193,7 +180,7 @@ const PromotionDetail = () => {
               <ConfirmPanel
                 title={pr.active ? p.deactivate : p.activate}
                 message={pr.active ? p.deactivateConfirm(pr.name) : p.activateConfirm(pr.name, fmt.usd(pr.amount_usd))}
-                onCancel={() => setAsked(null)}
+                onCancel={cancel}
                 onConfirm={() =>
                   void act(async () => {
                     await unwrap(
@@ -211,7 +198,7 @@ const PromotionDetail = () => {
               <ConfirmPanel
                 title={p.remove}
                 message={p.removeConfirm(pr.name)}
-                onCancel={() => setAsked(null)}
+                onCancel={cancel}
                 onConfirm={() =>
                   void act(async () => {
                     await unwrap(
@@ -225,18 +212,17 @@ const PromotionDetail = () => {
               />
             ) : (
               <div className="buttons">
-                <button type="button" onClick={() => setAsked('toggle')}>
+                <button type="button" onClick={() => ask('toggle')}>
                   {pr.active ? p.deactivate : p.activate}
                 </button>
                 {pr.grants_count === 0 && (
-                  <button type="button" onClick={() => setAsked('delete')}>
+                  <button type="button" onClick={() => ask('delete')}>
                     {p.remove}
                   </button>
                 )}
               </div>
             )}
-            {message && <Notice>{message}</Notice>}
-            {error !== null && <ErrorView error={error} />}
+            {outcome}
             <PromotionForm
               promotion={pr}
               title={p.edit}

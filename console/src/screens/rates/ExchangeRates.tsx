@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { client, unwrap, type Ok } from '../../api/client';
 import { session } from '../../api/session';
 import { fmt, t } from '../../i18n';
+import { ConfirmPanel } from '../../ui/ConfirmPanel';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input } from '../../ui/forms';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
@@ -57,17 +58,12 @@ const NewRate = () => {
         {...register('rate', { validate: (v) => Number(v) >= 0.01 || r.rateRange })}
       />
       {review !== null ? (
-        <div role="alertdialog" aria-label={r.confirmTitle} className="stack">
-          <p>{r.confirm(fmt.bs(review))}</p>
-          <div className="buttons">
-            <button type="button" className="primary" onClick={() => void send()}>
-              {t.common.confirm}
-            </button>
-            <button type="button" onClick={() => setReview(null)}>
-              {t.common.cancel}
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          title={r.confirmTitle}
+          message={r.confirm(fmt.bs(review))}
+          onConfirm={() => void send()}
+          onCancel={() => setReview(null)}
+        />
       ) : (
         <div className="buttons">
           <button type="submit" className="primary">

@@ -1,9 +1,8 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { client, unwrap, type Ok } from '../../api/client';
 import { fmt, label, t } from '../../i18n';
-import { ConfirmPanel } from '../../ui/ConfirmPanel';
-import { ErrorView, Notice, QueryView } from '../../ui/states';
+import { ConfirmPanel, useConfirmedAction } from '../../ui/ConfirmPanel';
+import { QueryView } from '../../ui/states';
 
 const s = t.stations;
 type Comment = Ok<'/admin/stations/{stationId}/comments', 'get'>['items'][number];
@@ -13,9 +12,7 @@ const authorOf = (c: Comment) => `${c.author.name ?? `#${c.author.id}`} (${label
 /** The station's comment wall, newest first; a comment is removed after a confirmation naming its author. */
 export const StationComments = ({ stationId }: { stationId: number }) => {
   const queryClient = useQueryClient();
-  const [asked, setAsked] = useState<Comment | null>(null);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { asked, ask, cancel, act, outcome } = useConfirmedAction<Comment>();
   const wall = useInfiniteQuery({
     queryKey: ['station-comments', stationId],
     initialPageParam: undefined as string | undefined,
@@ -27,23 +24,16 @@ export const StationComments = ({ stationId }: { stationId: number }) => {
       ),
     getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
   });
-  const moderate = async (c: Comment) => {
-    setError(null);
-    setMessage('');
-    try {
+  const moderate = (c: Comment) =>
+    act(async () => {
       await unwrap(
         client.DELETE('/admin/stations/{stationId}/comments/{commentId}', {
           params: { path: { stationId, commentId: c.id } },
         }),
       );
-      setMessage(s.moderated);
       await queryClient.invalidateQueries({ queryKey: ['station-comments', stationId] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setAsked(null);
-    }
-  };
+      return s.moderated;
+    });
   return (
     <section className="stack" aria-labelledby="station-comments">
       <h2 id="station-comments">{s.comments}</h2>
@@ -51,12 +41,11 @@ export const StationComments = ({ stationId }: { stationId: number }) => {
         <ConfirmPanel
           title={s.moderate}
           message={s.moderateConfirm(authorOf(asked))}
-          onCancel={() => setAsked(null)}
+          onCancel={cancel}
           onConfirm={() => void moderate(asked)}
         />
       )}
-      {message && <Notice>{message}</Notice>}
-      {error !== null && <ErrorView error={error} />}
+      {outcome}
       <QueryView query={wall}>
         {(data) => (
           <>
@@ -87,11 +76,7 @@ export const StationComments = ({ stationId }: { stationId: number }) => {
                         <td>{authorOf(c)}</td>
                         <td>{c.content}</td>
                         <td>
-                          <button
-                            type="button"
-                            onClick={() => setAsked(c)}
-                            aria-label={`${s.moderate}: ${authorOf(c)}`}
-                          >
+                          <button type="button" onClick={() => ask(c)} aria-label={`${s.moderate}: ${authorOf(c)}`}>
                             {s.moderate}
                           </button>
                         </td>

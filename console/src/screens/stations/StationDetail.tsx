@@ -1,27 +1,25 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useLocation, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { client, unwrap } from '../../api/client';
 import { fmt, label, t } from '../../i18n';
-import { ConfirmPanel } from '../../ui/ConfirmPanel';
-import { ErrorView, Notice, QueryView } from '../../ui/states';
+import { ConfirmPanel, useConfirmedAction } from '../../ui/ConfirmPanel';
+import { QueryView } from '../../ui/states';
 import { StationComments } from './StationComments';
 import { StationForm } from './StationForm';
+import { ReportsTable } from './StationReports';
 
 const s = t.stations;
 
 /**
  * One station: its data (editable), its status switch and deletion (each after a confirmation), the last
- * 30 days of reports and the comment wall to moderate.
+ * 30 days of reports (the whole history a link away) and the comment wall to moderate.
  */
 export const StationDetail = () => {
   const { stationId } = useParams<{ stationId: string }>();
   const id = Number(stationId);
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [asked, setAsked] = useState<'status' | 'delete' | null>(null);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { asked, ask, cancel, act, outcome } = useConfirmedAction<'status' | 'delete'>();
   const detail = useQuery({
     queryKey: ['station', id],
     queryFn: () => unwrap(client.GET('/admin/stations/{stationId}', { params: { path: { stationId: id } } })),
@@ -29,17 +27,6 @@ export const StationDetail = () => {
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['station', id] });
     await queryClient.invalidateQueries({ queryKey: ['stations'] });
-  };
-  const act = async (run: () => Promise<string>) => {
-    setError(null);
-    setMessage('');
-    try {
-      setMessage(await run());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setAsked(null);
-    }
   };
   return (
     <section className="stack">
@@ -67,7 +54,7 @@ export const StationDetail = () => {
                 <ConfirmPanel
                   title={to === 'INACTIVA' ? s.deactivate : s.activate}
                   message={s.statusConfirm(station.name, label(s.estado, to))}
-                  onCancel={() => setAsked(null)}
+                  onCancel={cancel}
                   onConfirm={() =>
                     void act(async () => {
                       await unwrap(
@@ -85,7 +72,7 @@ export const StationDetail = () => {
                 <ConfirmPanel
                   title={s.remove}
                   message={s.removeConfirm(station.name)}
-                  onCancel={() => setAsked(null)}
+                  onCancel={cancel}
                   onConfirm={() =>
                     void act(async () => {
                       await unwrap(
@@ -99,16 +86,15 @@ export const StationDetail = () => {
                 />
               ) : (
                 <div className="buttons">
-                  <button type="button" onClick={() => setAsked('status')}>
+                  <button type="button" onClick={() => ask('status')}>
                     {to === 'INACTIVA' ? s.deactivate : s.activate}
                   </button>
-                  <button type="button" onClick={() => setAsked('delete')}>
+                  <button type="button" onClick={() => ask('delete')}>
                     {s.remove}
                   </button>
                 </div>
               )}
-              {message && <Notice>{message}</Notice>}
-              {error !== null && <ErrorView error={error} />}
+              {outcome}
               <StationForm
                 station={station}
                 title={s.edit}
@@ -138,38 +124,8 @@ export const StationDetail = () => {
                   </div>
                 ))}
               </dl>
-              <div className="table-wrap" tabIndex={0} role="region" aria-label={s.reports}>
-                <table>
-                  <caption className="sr-only">{s.reports}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{s.createdAt}</th>
-                      <th scope="col">{s.estadoLabel}</th>
-                      <th scope="col">{s.wait}</th>
-                      <th scope="col">{s.comment}</th>
-                      <th scope="col">{s.reporter}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {reports.length === 0 && (
-                      <tr>
-                        <td colSpan={5} className="muted">
-                          {t.common.empty}
-                        </td>
-                      </tr>
-                    )}
-                    {reports.map((r) => (
-                      <tr key={r.id}>
-                        <td>{fmt.dateTime(r.created_at)}</td>
-                        <td>{label(s.color, r.color)}</td>
-                        <td>{fmt.number(r.wait_minutes)}</td>
-                        <td>{r.comment ?? '—'}</td>
-                        <td>{r.reporter ?? s.anonymous}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ReportsTable caption={s.reports} reports={reports} />
+              <Link href={`/${id}/reports`}>{s.historyLink}</Link>
             </>
           );
         }}

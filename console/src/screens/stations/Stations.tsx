@@ -10,12 +10,13 @@ import { QueryView } from '../../ui/states';
 import { StationDetail } from './StationDetail';
 import { StationForm } from './StationForm';
 import { ImportJob, StationImport } from './StationImport';
+import { StationReports } from './StationReports';
 
 const s = t.stations;
 type Item = Ok<'/admin/stations', 'get'>['items'][number];
 type Filters = QueryOf<'/admin/stations'>;
 
-/** Stations: the directory's list with filters, creation, the bulk import and each station's page. */
+/** Stations: the directory's list with filters, creation, the bulk import, each station's page and reports. */
 export default function Stations() {
   return (
     <Switch>
@@ -23,6 +24,7 @@ export default function Stations() {
       <Route path="/new" component={NewStation} />
       <Route path="/import" component={StationImport} />
       <Route path="/import/:jobId" component={ImportJob} />
+      <Route path="/:stationId/reports" component={StationReports} />
       <Route path="/:stationId" component={StationDetail} />
     </Switch>
   );

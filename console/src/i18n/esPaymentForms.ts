@@ -1,0 +1,78 @@
+/**
+ * The strings of the payment forms and methods screen, in Spanish (part of `es`, in their own module: a
+ * form's editor names every part of what customers see and report).
+ */
+export const paymentForms = {
+  title: 'Formas y métodos de pago',
+  methods: 'Métodos de pago',
+  forms: 'Formas de pago manuales',
+  code: 'Código',
+  name: 'Nombre',
+  internalName: 'Nombre interno',
+  kind: 'Tipo',
+  category: 'Categoría',
+  currency: 'Moneda',
+  icon: 'Icono (nombre o URL, opcional)',
+  fields: 'Datos que pide',
+  sortOrder: 'Orden',
+  active: 'Activo',
+  activate: 'Activar',
+  deactivate: 'Desactivar',
+  new: 'Nueva forma de pago',
+  create: 'Crear forma de pago',
+  edit: 'Editar',
+  editTitle: (name: string) => `Editar «${name}»`,
+  // What the customer is asked to report back.
+  fieldRows: 'Datos que pide al cliente',
+  fieldRow: (n: number) => `Dato ${n}`,
+  fieldLabel: 'Etiqueta',
+  fieldHint: 'Pista (opcional)',
+  fieldRequired: 'Obligatorio',
+  fieldOptional: 'opcional',
+  inputTypeLabel: 'Tipo de dato',
+  inputTypes: {
+    text: 'Texto',
+    phone: 'Teléfono',
+    bank: 'Banco',
+    reference: 'Referencia',
+    date: 'Fecha',
+    email: 'Correo electrónico',
+    amount: 'Monto',
+  } as Record<string, string>,
+  addField: 'Agregar dato',
+  removeField: (n: number) => `Quitar dato ${n}`,
+  fieldLabelsRequired: 'Indique al menos un dato.',
+  labelRequired: 'Escriba la etiqueta.',
+  // What the customer is shown to pay (accounts, QR code, instructions).
+  displayRows: 'Lo que ve el cliente para pagar',
+  displayRow: (n: number) => `Elemento ${n}`,
+  displayTypeLabel: 'Clase',
+  displayTypes: {
+    text: 'Texto informativo',
+    copy: 'Dato para copiar',
+    image: 'Imagen (URL https)',
+    link: 'Enlace (URL https)',
+  } as Record<string, string>,
+  displayLabel: 'Título',
+  displayContent: 'Contenido',
+  contentRequired: 'Escriba el contenido.',
+  addDisplay: 'Agregar elemento',
+  removeDisplay: (n: number) => `Quitar elemento ${n}`,
+  noDisplay: 'Sin elementos: el cliente solo ve el nombre y el monto.',
+  confirmToggle: (name: string, on: boolean) =>
+    on
+      ? `¿Activar «${name}»? Los clientes podrán pagar con ella.`
+      : `¿Desactivar «${name}»? Los clientes dejarán de verla.`,
+  confirmTitle: 'Confirmar cambio',
+  saved: 'Guardado.',
+  superOnly: 'Solo un superadministrador puede cambiar formas y métodos de pago.',
+  kinds: { cash: 'Efectivo', online: 'En línea', form: 'Formulario manual' } as Record<string, string>,
+  categories: {
+    pago_movil: 'Pago móvil',
+    exchange: 'Exchange',
+    bank_transfer: 'Transferencia bancaria',
+    usd_transfer: 'Transferencia en dólares',
+    other: 'Otra',
+  } as Record<string, string>,
+  currencies: { USD: 'Dólares (US$)', VES: 'Bolívares (Bs.)', USDT: 'USDT' } as Record<string, string>,
+};
