@@ -54,7 +54,16 @@ export const startServiceProcess = async (
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_INHERITED.includes(k)));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', probe, 'app/main.ts', ...roles.flatMap((r) => ['--role', r])],
+    [
+      // BENCH_PROFILE=<dir>: each measured service writes its V8 CPU profile there when it stops.
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+      '--import',
+      'tsx',
+      '--import',
+      probe,
+      'app/main.ts',
+      ...roles.flatMap((r) => ['--role', r]),
+    ],
     {
       cwd: root,
       env: {
