@@ -11,7 +11,7 @@ import { ORDER_PAYMENTS_EVENTS, PAYMENT_EVENTS } from './payment/events.js';
 import { PROMOTION_EVENTS } from './promotion/events.js';
 import { RATING_EVENTS } from './rating/events.js';
 import { CONFIG_EVENTS } from './settlement/config.js';
-import { POOL_EVENTS, RECEIPT_EVENTS } from './settlement/events.js';
+import { PAYEE_EVENTS, POOL_EVENTS, RECEIPT_EVENTS } from './settlement/events.js';
 import { SURPLUS_EVENTS } from './surplus/events.js';
 import { WALLET_EVENTS } from './wallet/events.js';
 
@@ -32,6 +32,7 @@ for (const module of [
   WALLET_EVENTS,
   RECEIPT_EVENTS,
   POOL_EVENTS,
+  PAYEE_EVENTS,
   CONFIG_EVENTS,
   PROMOTION_EVENTS,
   SURPLUS_EVENTS,

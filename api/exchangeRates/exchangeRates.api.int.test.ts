@@ -41,6 +41,15 @@ describe('official exchange rates', () => {
       items: [{ id: expect.any(Number), currency: 'VES', rate: 36.5, rate_cents: 3650, effective_at: START }],
       meta: { total: 1, per_page: 25, current_page: 1, last_page: 1 },
     });
+    // Recorded in the log like an admin's change, with no admin: the audit trail of every rate in force.
+    const events = await t.service.ctx.store.readStream(exchangeRateStream('VES'));
+    expect(events.map((e) => [e.type, e.data, e.metadata.actor])).toEqual([
+      [
+        'ExchangeRateSet',
+        { currency: 'VES', rate: '36.5', rateCents: 3650, effectiveAt: START, adminId: null },
+        { id: null, role: 'SYSTEM' },
+      ],
+    ]);
   });
 
   it('does not seed again when a rate exists, even from instances starting together', async () => {
@@ -50,6 +59,7 @@ describe('official exchange rates', () => {
     );
     const r = await t.request('GET', '/api/v1/admin/exchange-rates', { token: admin });
     expect(r.body.items.map((i: { rate: number }) => i.rate)).toEqual([36.5]);
+    expect(await t.service.ctx.store.readStream(exchangeRateStream('VES'))).toHaveLength(1);
   });
 
   it('records a rate in force from now on, with rate_cents rounded half away from zero', async () => {
@@ -161,6 +171,45 @@ describe('official exchange rates', () => {
       .then(expectError(403, 'Forbidden'), expectNothingAppended);
     expect((await t.request('GET', '/api/v1/admin/exchange-rates', { token: client })).status).toBe(403);
     expect(await officialRateAt(t.service.ctx.db, clock.now())).toEqual(before);
+  });
+});
+
+describe('the start-up rate on an empty series (docs/decisions/0055)', () => {
+  it('instances starting together record one event and put one rate in force; a start killed in between is finished by the next', async () => {
+    const clock = new ManualClock(START);
+    const plain = await startApiUnderTest({ clock, env: { DEVELOPMENT_RATE_VES: '0' } });
+    try {
+      const ctx = plain.service.ctx;
+      const starting = { ...ctx, config: { ...ctx.config, OFFICIAL_RATE_VES: 36.5 } };
+      // The first start is killed after its event and before its row.
+      const killed = new Proxy(ctx.db, {
+        get: (db, prop) => {
+          if (prop === 'transaction')
+            return () => {
+              throw new Error('killed before the row');
+            };
+          const value = Reflect.get(db, prop, db) as unknown;
+          return typeof value === 'function' ? value.bind(db) : value;
+        },
+      });
+      await expect(exchangeRatesModule.init!({ ...starting, db: killed })).rejects.toThrow('killed before the row');
+      expect(await officialRateAt(ctx.db, clock.now())).toBeNull();
+
+      clock.advance(5 * 60_000);
+      await Promise.all([1, 2, 3].map(() => exchangeRatesModule.init!(starting)));
+      await exchangeRatesModule.init!(starting); // a restart
+      const events = await ctx.store.readStream(exchangeRateStream('VES'));
+      expect(events.map((e) => [e.type, e.data])).toEqual([
+        ['ExchangeRateSet', { currency: 'VES', rate: '36.5', rateCents: 3650, effectiveAt: START, adminId: null }],
+      ]);
+      // In force from the instant its event recorded, not from the start that finished it.
+      const r = await plain.request('GET', '/api/v1/admin/exchange-rates', { token: (await signInAdmin(plain)).token });
+      expect(r.body.items).toEqual([
+        { id: expect.any(Number), currency: 'VES', rate: 36.5, rate_cents: 3650, effective_at: START },
+      ]);
+    } finally {
+      await plain.stop();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AppModule } from '../context.js';
-import { exchangeRateMigrations, seedOfficialRate } from '../../stores/exchangeRates/exchangeRates.js';
+import { seedExchangeRate } from '../../commands/exchangeRates/setRate.js';
+import { exchangeRateMigrations } from '../../stores/exchangeRates/exchangeRates.js';
 import { exchangeRatesRoutes } from '../../api/exchangeRates/routes.js';
 
 /** Exchange rates: the official VES series (admin) and its seeds outside production. */
@@ -10,13 +11,13 @@ export const exchangeRatesModule: AppModule = {
     if (ctx.config.APP_ENV === 'production') return;
     const official = ctx.config.OFFICIAL_RATE_VES;
     if (official !== undefined) {
-      await seedOfficialRate(ctx.db, official, ctx.clock.now());
+      await seedExchangeRate(ctx, official);
       return;
     }
     // A fresh development start has no rate, and every order would be 422 ExchangeRateUnavailable: a
     // made-up rate keeps the quick start working, written once and logged loudly so nobody mistakes it.
     const development = ctx.config.DEVELOPMENT_RATE_VES;
-    if (development > 0 && (await seedOfficialRate(ctx.db, development, ctx.clock.now()))) {
+    if (development > 0 && (await seedExchangeRate(ctx, development))) {
       ctx.logger.warn(
         { rate: development, currency: 'VES' },
         'DEVELOPMENT exchange rate seeded (not a real rate): set ' +

@@ -1,4 +1,5 @@
 import { startSettlementEffects } from '../../commands/settlement/effects.js';
+import { startPayeeEnrollment } from '../../commands/settlement/payees.js';
 import { settlementScheduleJob } from '../../commands/settlement/schedule.js';
 import type { AppModule } from '../context.js';
 import { HttpPayoutProvider } from '../../infra/payouts/httpPayoutProvider.js';
@@ -26,6 +27,7 @@ export const settlementModule: AppModule = {
       : new SimulatedPayoutProvider();
     ctx.scheduler.register(settlementScheduleJob(ctx));
     startSettlementEffects(ctx);
+    startPayeeEnrollment(ctx);
   },
   routes(ctx, router) {
     settlementConfigRoutes(ctx, router);

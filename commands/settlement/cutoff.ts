@@ -1,5 +1,4 @@
 import { formatInTimeZone } from 'date-fns-tz';
-import { sql } from 'kysely';
 import { fold } from '../../domain/decider.js';
 import {
   poolStream,
@@ -8,7 +7,7 @@ import {
   type PoolEvent,
   type ReceiptIssuedData,
 } from '../../domain/settlement/events.js';
-import { receiptLines, SETTLEABLE_TYPES, type SettleableEntry } from '../../domain/settlement/issue.js';
+import { receiptLines, type SettleableEntry } from '../../domain/settlement/issue.js';
 import { readFrom, type WalletEntry } from '../../domain/settlement/period.js';
 import { walletStream, type LedgerEntryRecordedData, type WalletEvent } from '../../domain/wallet/events.js';
 import { walletDecider, type WalletState } from '../../domain/wallet/wallet.js';
@@ -22,6 +21,7 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from '../../stores/settlement/receiptNumbers.js';
+import { payeesOf } from './payees.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
 export type SettlementCtx = Pick<
@@ -36,8 +36,6 @@ export interface RunReceipt {
   driver_id: number;
   status: string;
 }
-
-const signedSql = sql<number>`CASE WHEN e.direction = 'CREDIT' THEN e.amount_cents ELSE -e.amount_cents END`;
 
 /** The driver's wallet stream as a cutoff reads it: every ledger entry with its revision, and the payout account. */
 interface WalletRead {
@@ -201,11 +199,39 @@ const finishReserved = async (
   return issueReserved(ctx, terms, { driverId, receiptId, entries, wallet }, now, metadata);
 };
 
+/** Receipts a crashed run reserved in the pool and never issued, finished before the period closes. */
+const finishCrashed = async (
+  ctx: SettlementCtx,
+  terms: CutoffTerms,
+  driverId: number,
+  pool: PoolState,
+  now: Date,
+  metadata: EventMetadata,
+): Promise<RunReceipt[]> => {
+  // Pre-period reservations (a run of the code before periods) only while no period closed: the first
+  // period settles past them, so it must not close before they are issued. Then the last period's receipt.
+  const reserved =
+    pool.period === 0
+      ? Object.entries(pool.reservations)
+          .filter(([, r]) => !r.released)
+          .map(([receiptId]) => receiptId)
+      : [];
+  if (pool.lastClosed) reserved.push(pool.lastClosed.receiptId);
+  const out: RunReceipt[] = [];
+  for (const receiptId of reserved) {
+    if ((await ctx.store.readStream(receiptStream(receiptId))).length > 0) continue;
+    const finished = await finishReserved(ctx, terms, driverId, receiptId, now, metadata);
+    if (finished) out.push(finished);
+  }
+  return out;
+};
+
 /**
  * One driver's cutoff (`CloseSettlementPeriod`, docs/decisions/0050): decided on the driver's own streams,
  * the pool's books and the wallet read from where they closed, then the receipt issued. The receipt id
  * follows from the pool's version, so two cutoffs deciding on the same pool close the same period (one
- * append wins; the other decides again on the new version, and finds nothing left).
+ * append wins; the other decides again on the new version, and finds nothing left). A driver without a
+ * payout account has no one to pay: the books stay open until there is one.
  */
 const cutoffForDriver = async (
   ctx: SettlementCtx,
@@ -214,17 +240,14 @@ const cutoffForDriver = async (
   now: Date,
   metadata: EventMetadata,
 ): Promise<RunReceipt[]> => {
-  const out: RunReceipt[] = [];
-  const pool = await poolOf(ctx, driverId);
-  // A run killed between closing the last period and issuing its receipt: finish it first.
-  const last = pool.lastClosed;
-  if (last && (await ctx.store.readStream(receiptStream(last.receiptId))).length === 0) {
-    const finished = await finishReserved(ctx, terms, driverId, last.receiptId, now, metadata);
-    if (finished) out.push(finished);
-  }
   const wallet = await walletOf(ctx, driverId);
+  if (!wallet.payoutAccount) return [];
+  const pool = await poolOf(ctx, driverId);
+  const out = await finishCrashed(ctx, terms, driverId, pool, now, metadata);
   const from = readFrom(pool.opening);
   const read = wallet.entries.filter((e) => e.revision >= from);
+  // Nothing moved since the books closed and nothing is carried: nothing to decide.
+  if (read.length === 0) return out;
   // Held reimbursements stay in the books, carried; they are only not settled yet.
   const eligible = new Set(
     withoutHeldReimbursements(read, await creditHoldFactsOf(ctx, read, now)).map((e) => e.entryId),
@@ -268,9 +291,11 @@ const cutoffForDriver = async (
 };
 
 /**
- * The cutoff (docs/domain-rules.md, settlement receipts): first finishes receipts a crashed run reserved but did
- * not issue, then one receipt per driver with a payout account whose uncovered entries reach the
- * minimum balance. Running it again issues nothing twice: covered entries are no longer settleable.
+ * The cutoff (docs/domain-rules.md, settlement receipts): for every payee (docs/decisions/0055), first
+ * finishes receipts a crashed run reserved but did not issue, then closes the period with one receipt when
+ * the uncovered entries reach the minimum balance. Everything comes from the event store (the payees'
+ * register, each driver's pool and wallet), so the run waits for no read model and misses no driver whose
+ * wallet moved a moment ago. Running it again issues nothing twice: covered entries are no longer settleable.
  */
 export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   const now = ctx.clock.now();
@@ -283,36 +308,10 @@ export const runCutoff = async (ctx: SettlementCtx, metadata: EventMetadata = {}
       'No official VES exchange rate is in force: the cutoff cannot price its receipts.',
     );
   const terms: CutoffTerms = { config, rate: exchangeRateAmount(official.rateCents) };
-  // The decisions read the drivers' streams; only the lists of drivers to visit come from the read model,
-  // waited for so that an on-demand run sees what was just booked (a driver it misses waits a cutoff).
-  await ctx.settle(await ctx.store.headPosition());
   const out: RunReceipt[] = [];
-  const orphans = await ctx.db
-    .selectFrom('settlement_entries as e')
-    .select(['e.receipt_id', 'e.driver_id'])
-    .distinct()
-    .where('e.receipt_id', 'is not', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('settlement_receipts as r').select('r.id').whereRef('r.id', '=', 'e.receipt_id'))),
-    )
-    .execute();
-  for (const o of orphans) {
-    const issued = await finishReserved(ctx, terms, Number(o.driver_id), o.receipt_id!, now, metadata);
-    if (issued) out.push(issued);
-  }
-  const candidates = await ctx.db
-    .selectFrom('settlement_entries as e')
-    .innerJoin('settlement_payout_accounts as a', 'a.driver_id', 'e.driver_id')
-    .select('e.driver_id')
-    .where('e.receipt_id', 'is', null)
-    .where('e.type', 'in', SETTLEABLE_TYPES)
-    .groupBy('e.driver_id')
-    .having(sql`SUM(${signedSql})`, '>=', config.minBalanceCents)
-    .orderBy('e.driver_id')
-    .execute();
   // One command per driver: each decides on its own pool, so a failure stops the run without touching the others'.
-  for (const c of candidates) {
-    out.push(...(await cutoffForDriver(ctx, terms, Number(c.driver_id), now, metadata)));
+  for (const driverId of await payeesOf(ctx.store)) {
+    out.push(...(await cutoffForDriver(ctx, terms, driverId, now, metadata)));
   }
   return out;
 };

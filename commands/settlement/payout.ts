@@ -101,28 +101,30 @@ const summary = (s: ReceiptState): RunReceipt => ({
  * order that got no usable answer yet (timeout, 5xx, silence) is sent again with the same internal id,
  * which the provider pays at most once. The order is recorded before it is sent, so a crash in between
  * leaves an open order that the next run re-sends, never a second one.
+ *
+ * The receipts to visit come from the read model (waited for, so that a run right after a cutoff sees its
+ * receipts); what happens to each is decided on its own stream (docs/decisions/0055): the order is created
+ * on the receipt's version, and only an open order its stream shows unanswered is sent.
  */
 export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}): Promise<RunReceipt[]> => {
   await ctx.settle(await ctx.store.headPosition());
   const rows = await ctx.db
     .selectFrom('settlement_receipts')
-    .select(['id', 'status', 'state'])
+    .select(['id', 'status'])
     .where('status', 'in', ['GENERATED', 'IN_PAYMENT'])
     .orderBy('issued_at')
     .orderBy('id')
     .execute();
   const out: RunReceipt[] = [];
   for (const row of rows) {
-    const open = currentOrder(row.state);
-    if (row.status === 'IN_PAYMENT' && (!open || open.status !== 'SENT' || open.acknowledged)) continue;
     const at = ctx.clock.now().toISOString();
-    // An IN_PAYMENT receipt gets no new order: its open one is sent again.
+    // The read model only lags: a receipt it shows IN_PAYMENT is past GENERATED, and needs no record id.
     const recordId = row.status === 'GENERATED' ? await nextId(ctx.db, 'payout_order_id_seq') : null;
     const created = await runReceipt(
       ctx,
       row.id,
       (s) =>
-        recordId === null
+        recordId === null || s.status !== 'GENERATED'
           ? null
           : {
               type: 'CreatePayoutOrder',
@@ -132,6 +134,9 @@ export const runPayout = async (ctx: SettlementCtx, metadata: EventMetadata = {}
             },
       metadata,
     );
+    // Paid, failed or acknowledged meanwhile (a webhook, a racing run): nothing to send.
+    const open = currentOrder(created.state);
+    if (created.state.status !== 'IN_PAYMENT' || !open || open.status !== 'SENT' || open.acknowledged) continue;
     const after = await sendOrder(ctx, row.id, created.state, true, metadata);
     out.push(summary(after));
   }

@@ -50,7 +50,9 @@ export const commandOfNotice = (n: PayprovNotice, payoutOrderId: string, at: str
 
 /**
  * Applies one webhook delivery. Unknown internal ids, repeats and late news change nothing (the receipt
- * decides on its current state, and concurrent redeliveries race on its expected revision).
+ * decides on its current state, and concurrent redeliveries race on its expected revision). The read
+ * model only finds which receipt's order the internal id names, a fact that never changes; whether the
+ * notice moves the receipt is decided on the receipt's stream (docs/decisions/0055).
  */
 export const applyPayprovNotice = async (
   ctx: SettlementCtx,

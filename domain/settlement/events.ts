@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { instant, type EventsOf } from '../eventSchema.js';
 
 /**
- * Settlement events (docs/domain-rules.md, settlement receipts). Three kinds of stream:
+ * Settlement events (docs/domain-rules.md, settlement receipts). Four kinds of stream:
  * - `receipt-<receiptId>`: one receipt, its lines, payout orders, provider answers and tray actions;
  * - `settlement-pool-<driverId>`: which of the driver's ledger entries live receipts cover, so that no
  *   entry is ever covered twice, even by two cutoffs racing (the append's expected revision decides): one
  *   period per cutoff, each opening from the last one's closing books (docs/decisions/0050);
- * - `settlement-config`: the configuration, one event per change (the audit entry is its projection).
+ * - `settlement-config`: the configuration, one event per change (the audit entry is its projection);
+ * - `settlement-payees`: every driver that ever set a payout account, once: the drivers a cutoff visits
+ *   (docs/decisions/0055).
  */
 export const receiptStream = (receiptId: string): string => `receipt-${receiptId}`;
 export const poolStream = (driverId: number): string => `settlement-pool-${driverId}`;
 export const CONFIG_STREAM = 'settlement-config';
+export const PAYEES_STREAM = 'settlement-payees';
 
 export const RECEIPT_STATUSES = ['GENERATED', 'IN_PAYMENT', 'PAID', 'FAILED', 'PAID_EXTERNALLY', 'VOIDED'] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
@@ -204,5 +207,11 @@ export const POOL_EVENTS = {
   }),
 };
 export type PoolEvent = EventsOf<typeof POOL_EVENTS>;
+
+export const PAYEE_EVENTS = {
+  /** A driver set a payout account for the first time: from now on every cutoff visits the driver's books. */
+  PayeeEnrolled: z.object({ driverId: z.int(), at: instant }),
+};
+export type PayeeEvent = EventsOf<typeof PAYEE_EVENTS>;
 
 export const RECEIPT_EVENT_TYPES = Object.keys(RECEIPT_EVENTS) as ReceiptEvent['type'][];

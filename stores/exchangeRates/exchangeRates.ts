@@ -87,23 +87,22 @@ export const recordExchangeRate = async (
 };
 
 /**
- * OFFICIAL_RATE_VES seeds the first rate when the series is empty. Instances of one deployment start
- * side by side, so the check and the insert run under one advisory lock: exactly one seed is written
- * (true for the instance that wrote it).
+ * Puts the start-up seed in force when the series is empty (commands/exchangeRates/setRate.ts records its
+ * event first). Instances of one deployment start side by side, so the check and the insert run under one
+ * advisory lock: exactly one row is written (true for the instance that wrote it).
  */
-export const seedOfficialRate = async (db: Db, rate: number, at: Date): Promise<boolean> =>
+export const seedOfficialRate = async (db: Db, seed: { rate: number; effectiveAt: Date }): Promise<boolean> =>
   db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('exchange_rates_seed'))`.execute(trx);
-    const any = await trx
-      .selectFrom('exchange_rates')
-      .select('id')
-      .where('currency', '=', 'VES')
-      .limit(1)
-      .executeTakeFirst();
-    if (any) return false;
-    await recordExchangeRate(trx, { currency: 'VES', rate, effectiveAt: at, createdBy: null });
+    if (await hasAnyRate(trx)) return false;
+    await recordExchangeRate(trx, { currency: 'VES', ...seed, createdBy: null });
     return true;
   });
+
+/** Whether the VES series holds any rate at all. */
+export const hasAnyRate = async (db: Db): Promise<boolean> =>
+  (await db.selectFrom('exchange_rates').select('id').where('currency', '=', 'VES').limit(1).executeTakeFirst()) !==
+  undefined;
 
 /** One page of the series, newest first. */
 export const listExchangeRates = async (
