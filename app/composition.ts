@@ -43,7 +43,6 @@ import { Scheduler } from '../infra/scheduler.js';
 import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 
-
 export interface BuildOptions {
   config: Config;
   clock?: Clock;
