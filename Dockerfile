@@ -5,8 +5,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The back-office console is an npm workspace; npm ci's prepare script builds it into console/dist.
+# The back-office console is an npm workspace; npm ci's prepare script builds it into console/dist. The
+# script's other half (app/start.mjs, npm start's bundle) finds no sources yet and skips: the image runs tsc's build.
 COPY console console
+COPY app/start.mjs app/start.mjs
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain domain

@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint';
 
 // Rules that catch bugs and dead code; layout is prettier's (.prettierrc.json), not the linter's.
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'console/dist/', 'console/src/api/schema.d.ts', 'console/.api/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.bundle/',
+      'data/',
+      'console/dist/',
+      'console/src/api/schema.d.ts',
+      'console/.api/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,14 +16,15 @@ import { ProjectionRunner } from '../projections/runner.js';
 import { createInProcessBus } from '../infra/bus/inProcessBus.js';
 import type { Bus } from '../infra/bus/port.js';
 import { systemClock, type Clock } from '../infra/clock.js';
-import { embeddedDbDir, type Config } from '../infra/config.js';
+import type { Config } from '../infra/config.js';
 import type { Providers } from '../infra/providers.js';
 import type { AppContext, AppModule } from './context.js';
+import { ALL_ROLES, type ProcessRole } from './roles.js';
 import { createDb } from '../infra/db/database.js';
 import { migrateToLatest } from '../infra/db/migrate.js';
 import { waitForDatabase } from '../infra/db/waitForDatabase.js';
-import { openEmbeddedPool } from '../infra/db/embeddedPostgres.js';
-import { createPostgresPool, type SqlPool } from '../infra/db/sqlPool.js';
+import { openPool } from '../infra/db/openPool.js';
+import type { SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import {
   createPostgresEventStore,
@@ -42,9 +43,6 @@ import { Scheduler } from '../infra/scheduler.js';
 import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 
-export type ProcessRole = 'api' | 'projector' | 'scheduler' | 'gateway';
-export const ALL_ROLES: ProcessRole[] = ['api', 'projector', 'scheduler', 'gateway'];
-
 export interface BuildOptions {
   config: Config;
   clock?: Clock;
@@ -54,8 +52,8 @@ export interface BuildOptions {
   /** A signal during start-up: stop waiting for the database and give up (StartAborted). */
   abort?: AbortSignal;
   /**
-   * A database the caller opened (tests: a copy of a migrated
-   * template database) instead of the config's; the service closes it.
+   * A database the caller opened (the entry point, while the service's modules load; tests, a copy of a
+   * migrated template database) instead of the config's; the service closes it.
    */
   pool?: SqlPool;
 }
@@ -69,12 +67,6 @@ export interface Service {
   /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
   stop(): Promise<void>;
 }
-
-/** DATABASE_URL's server, else the embedded PostgreSQL, which stops when the pool ends. */
-export const openPool = async (config: Config, logger?: Logger): Promise<SqlPool> =>
-  config.DATABASE_URL
-    ? createPostgresPool(config.DATABASE_URL)
-    : openEmbeddedPool({ dir: embeddedDbDir(config), logger });
 
 /** The adapters a store is opened with, by backend; a test injects its own to see what the composition wraps them in. */
 export interface StoreAdapters {

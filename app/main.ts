@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../infra/config.js';
 import { keepJwtSecretWithData } from '../infra/developmentJwtSecret.js';
-import { ALL_ROLES, buildService, type ProcessRole, type Service } from './composition.js';
 import { DirectoryLocked } from '../infra/db/directoryLock.js';
 import { EmbeddedStartFailed, EmbeddedUnsupported } from '../infra/db/embeddedPostgres.js';
+import { openPool } from '../infra/db/openPool.js';
 import { StartAborted } from '../infra/db/waitForDatabase.js';
+import { createLogger } from '../infra/logger.js';
+import type { Service } from './composition.js';
+import { ALL_ROLES, type ProcessRole } from './roles.js';
 
 // Past the HTTP drain (SHUTDOWN_TIMEOUT_MS), projectors, bus and pools get this long before we give up.
 const STOP_GRACE_MS = 5000;
@@ -48,8 +51,14 @@ const main = async () => {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  // The database starts first (a new embedded cluster's initdb and postmaster are child processes), while
+  // this process loads the service's modules: on two cores the two overlap instead of adding up.
+  const logger = createLogger(config.LOG_LEVEL);
+  const [pool, { buildService }] = await Promise.all([openPool(config, logger), import('./composition.js')]);
   const built = await buildService({
     config,
+    logger,
+    pool,
     roles: roles.length ? (roles as ProcessRole[]) : ALL_ROLES,
     abort: starting.signal,
   });

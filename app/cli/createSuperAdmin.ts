@@ -5,7 +5,7 @@ import { systemClock } from '../../infra/clock.js';
 import { ConfigError, loadConfig } from '../../infra/config.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { openPool } from '../composition.js';
+import { openPool } from '../../infra/db/openPool.js';
 import { migrationsOf } from '../modules.js';
 
 const Args = z.object({

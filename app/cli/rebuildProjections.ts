@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { rebuildProjection, type RebuildResult } from '../../projections/rebuild.js';
-import { inlineProjectorsOf, openPool, openStore } from '../composition.js';
+import { openPool } from '../../infra/db/openPool.js';
+import { inlineProjectorsOf, openStore } from '../composition.js';
 import { ConfigError, loadConfig } from '../../infra/config.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
-import { buildService, type ProcessRole, type Service } from '../../app/composition.js';
+import { buildService, type Service } from '../../app/composition.js';
+import type { ProcessRole } from '../../app/roles.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
 import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
