@@ -15,12 +15,11 @@ import {
   expectError,
   expectNewEvents,
   expectNoNewEvents,
-  expectNothingAppended,
   expectResponse,
   race,
+  refused,
   startApiUnderTest,
   type ApiUnderTest,
-  type Send,
 } from '../../tests/support/apiSpecification.js';
 import { call, CARACAS, confirmedOrder, near, orderBody } from '../../tests/support/orderFlows.js';
 import type { TestResponse } from '../../tests/support/testService.js';
@@ -70,12 +69,6 @@ describe('surplus listings', () => {
           expectNewEvents(listingOf, [{ type: 'SurplusListed', data: { driverId: d.driverId, listedAt: NOW } }]),
         )
     ).body.listing;
-  /** A refused listing, reservation or cancellation: its answer, and nothing appended anywhere. */
-  const refused = (send: Send, status: number, error?: string): Promise<TestResponse> =>
-    t
-      .given()
-      .when(send)
-      .then(error ? expectError(status, error) : expectResponse(status), expectNothingAppended);
   const nearby = async (token: string, query = '') =>
     await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}${query}`, token);
   const nearbyOne = async (token: string, id: number, query = '') =>
@@ -244,10 +237,10 @@ describe('surplus listings', () => {
     expect(await mine(d)).toEqual([]);
     // Already reserved: 409; and the driver, now holding an order, may not publish.
     const other = await signInClient(t);
-    await refused((api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409, 'Conflict');
-    await refused((api) => api.post('/surplus', d.token, listingBody()), 409, 'Conflict');
+    await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409, 'Conflict');
+    await refused(t, (api) => api.post('/surplus', d.token, listingBody()), 409, 'Conflict');
     // Nor cancel a reserved listing.
-    await refused((api) => api.del(`/surplus/${listing.id}`, d.token), 409);
+    await refused(t, (api) => api.del(`/surplus/${listing.id}`, d.token), 409);
   });
 
   it('reserving with an online method waits for payment, priced with the solidary share', async () => {
@@ -415,22 +408,22 @@ describe('surplus listings', () => {
       );
     expect(await nearbyOne(client.token, listing.id)).toBeUndefined();
     const other = await signInClient(t);
-    await refused((api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409);
+    await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409);
     const fresh = await publish(d);
     expect(await mine(d)).toEqual([fresh.id]);
   });
 
   it('a driver holding an active order may not publish', async () => {
     const flow = await confirmedOrder(t);
-    await refused((api) => api.post('/surplus', flow.driver.token, listingBody()), 409, 'Conflict');
+    await refused(t, (api) => api.post('/surplus', flow.driver.token, listingBody()), 409, 'Conflict');
   });
 
   it('the owner cancels by DELETE or POST /cancel; others get 409; unknown ids 404', async () => {
     const d = await driver();
     const [a, b] = [await publish(d), await publish(d)];
     const other = await driver();
-    await refused((api) => api.del(`/surplus/${a.id}`, other.token), 409, 'Conflict');
-    await refused((api) => api.post(`/surplus/${a.id}/cancel`, other.token), 409);
+    await refused(t, (api) => api.del(`/surplus/${a.id}`, other.token), 409, 'Conflict');
+    await refused(t, (api) => api.post(`/surplus/${a.id}/cancel`, other.token), 409);
 
     const cancelled = (listingId: number) =>
       expectNewEvents(surplusStream(listingId), [{ type: 'SurplusCancelled', data: { listingId, cancelledAt: NOW } }]);
@@ -445,13 +438,13 @@ describe('surplus listings', () => {
     expect(await mine(d)).toEqual([]);
     expect(await nearbyOne(admin.token, a.id)).toBeUndefined();
 
-    await refused((api) => api.del(`/surplus/${a.id}`, d.token), 409);
+    await refused(t, (api) => api.del(`/surplus/${a.id}`, d.token), 409);
     const client = await signInClient(t);
-    await refused((api) => api.post(`/surplus/${b.id}/reserve`, client.token, reserveBody()), 409, 'Conflict');
+    await refused(t, (api) => api.post(`/surplus/${b.id}/reserve`, client.token, reserveBody()), 409, 'Conflict');
 
     for (const id of ['999999', 'abc', '0']) {
-      await refused((api) => api.del(`/surplus/${id}`, d.token), 404, 'NotFound');
-      await refused((api) => api.post(`/surplus/${id}/reserve`, client.token, reserveBody()), 404);
+      await refused(t, (api) => api.del(`/surplus/${id}`, d.token), 404, 'NotFound');
+      await refused(t, (api) => api.post(`/surplus/${id}/reserve`, client.token, reserveBody()), 404);
     }
   });
 
@@ -461,13 +454,13 @@ describe('surplus listings', () => {
       const client = await signInClient(t);
       const d = await driver();
       const listing = await publish(d);
-      await refused((api) => api.post('/surplus', client.token, listingBody()), 403);
-      await refused((api) => api.post('/surplus', admin.token, listingBody()), 403);
+      await refused(t, (api) => api.post('/surplus', client.token, listingBody()), 403);
+      await refused(t, (api) => api.post('/surplus', admin.token, listingBody()), 403);
       expect((await api.get('/surplus/me', client.token)).status).toBe(403);
-      await refused((api) => api.del(`/surplus/${listing.id}`, client.token), 403);
-      await refused((api) => api.post(`/surplus/${listing.id}/cancel`, admin.token), 403);
-      await refused((api) => api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody()), 403);
-      await refused((api) => api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody()), 403);
+      await refused(t, (api) => api.del(`/surplus/${listing.id}`, client.token), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/cancel`, admin.token), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody()), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody()), 403);
       expect((await nearby(d.token)).status).toBe(200);
       for (const [method, path] of [
         ['post', '/surplus'],
@@ -478,7 +471,7 @@ describe('surplus listings', () => {
         ['post', `/surplus/${listing.id}/cancel`],
         ['post', `/surplus/${listing.id}/reserve`],
       ] as const) {
-        const r = await refused((api) => api[method](path, undefined, method === 'get' ? undefined : {}), 401);
+        const r = await refused(t, (api) => api[method](path, undefined, method === 'get' ? undefined : {}), 401);
         expect(r.status, `${method} ${path}`).toBe(401);
       }
       expect(await mine(d)).toEqual([listing.id]);
@@ -487,7 +480,7 @@ describe('surplus listings', () => {
 
   it('POST /surplus: 422 naming each bad field', async () => {
     const d = await driver();
-    const missing = await refused((api) => api.post('/surplus', d.token, {}), 422, 'ValidationError');
+    const missing = await refused(t, (api) => api.post('/surplus', d.token, {}), 422, 'ValidationError');
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
       'address',
       'availableLiters',
@@ -514,7 +507,7 @@ describe('surplus listings', () => {
       ['durationMinutes', 30.5],
     ];
     for (const [field, value] of cases) {
-      const r = await refused((api) => api.post('/surplus', d.token, listingBody({ [field]: value })), 422);
+      const r = await refused(t, (api) => api.post('/surplus', d.token, listingBody({ [field]: value })), 422);
       expect(r.status, `${field}=${String(value)}`).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), `${field}=${String(value)}`).toEqual([field]);
     }
@@ -589,7 +582,7 @@ describe('surplus listings', () => {
   it('reserve: 422 naming each bad field, unavailable method or bad paymentFormId; nothing is reserved', async () => {
     const listing = await publish(await driver());
     const client = await signInClient(t);
-    const missing = await refused((api) => api.post(`/surplus/${listing.id}/reserve`, client.token, {}), 422);
+    const missing = await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, {}), 422);
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['address', 'latitude', 'longitude']);
     for (const [field, value] of [
       ['latitude', -91],
@@ -601,6 +594,7 @@ describe('surplus listings', () => {
       ['paymentFormId', 0],
     ] as const) {
       const r = await refused(
+        t,
         (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ [field]: value })),
         422,
       );
@@ -609,11 +603,13 @@ describe('surplus listings', () => {
       expect(r.body.message).toEqual(expect.any(String));
     }
     const noForm = await refused(
+      t,
       (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'PAYMENT_FORM' })),
       422,
     );
     expect(noForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     const unknownForm = await refused(
+      t,
       (api) =>
         api.post(
           `/surplus/${listing.id}/reserve`,

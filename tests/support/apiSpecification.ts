@@ -112,6 +112,13 @@ export interface ApiUnderTest extends TestService {
   };
 }
 
+/** A refusal: its answer (the status, and the error's identifier when given), and nothing appended anywhere. */
+export const refused = (api: ApiUnderTest, send: Send, status: number, error?: string): Promise<TestResponse> =>
+  api
+    .given()
+    .when(send)
+    .then(error ? expectError(status, error) : expectResponse(status), expectNothingAppended);
+
 export const startApiUnderTest = async (
   options: Omit<ServiceOptions, 'roles' | 'shared'> = {},
 ): Promise<ApiUnderTest> => {
