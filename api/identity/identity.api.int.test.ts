@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverStream } from '../../domain/driver/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver, uniquePhone } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectNewEvents,
+  expectResponse,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, orderBody } from '../../tests/support/orderFlows.js';
 import { SystemTimeClock } from '../../tests/support/systemTimeClock.js';
 import type { TestService } from '../../tests/support/testService.js';
@@ -14,7 +21,7 @@ const requestCode = async (t: TestService, phone: string): Promise<string> => {
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('identity: phone sign-in, app tokens, /me', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     t = await startApiUnderTest({ clock });
@@ -94,31 +101,53 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
   it('a new driver is PENDING_VERIFICATION (isDriverPending) until approved', async () => {
     const phone = uniquePhone();
-    const v = await t.request('POST', '/api/v1/auth/otp/verify', {
-      body: { phone, code: await requestCode(t, phone), app: 'driver' },
-    });
-    expect(v.status).toBe(200);
+    const code = await requestCode(t, phone);
+    const registrations = async (allNewEvents: () => Promise<{ type: string; data: unknown }[]>) =>
+      (await allNewEvents()).filter((e) => e.type === 'DriverRegistered');
+    const v = await t
+      .given()
+      .when((api) => api.post('/auth/otp/verify', undefined, { phone, code, app: 'driver' }))
+      .then(expectResponse(200), async (outcome) => {
+        // The first sign-in in the driver app registers the driver, nameless until the profile says.
+        expect(await registrations(outcome.allNewEvents)).toMatchObject([
+          {
+            data: { userId: outcome.response.body.user.id, phone, name: null, registeredAt: clock.now().toISOString() },
+          },
+        ]);
+      });
     expect(v.body.user).toMatchObject({ hasClientProfile: false, hasDriverProfile: true, isDriverPending: true });
     const approved = await signInDriver(t);
-    const again = await t.request('POST', '/api/v1/auth/otp/verify', {
-      body: { phone: approved.user.phone, code: await requestCode(t, approved.user.phone), app: 'driver' },
-    });
+    const againCode = await requestCode(t, approved.user.phone);
+    const again = await t
+      .given()
+      .when((api) =>
+        api.post('/auth/otp/verify', undefined, { phone: approved.user.phone, code: againCode, app: 'driver' }),
+      )
+      .then(expectResponse(200), async (outcome) =>
+        // Signing in again registers nobody.
+        expect(await registrations(outcome.allNewEvents)).toEqual([]),
+      );
     expect(again.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: false });
   });
 
   it('a phone maps to one role: 409 RoleConflict both ways', async () => {
     const c = await signInClient(t);
-    const asDriver = await t.request('POST', '/api/v1/auth/otp/verify', {
-      body: { phone: c.user.phone, code: await requestCode(t, c.user.phone), app: 'driver' },
-    });
-    expect(asDriver.status).toBe(409);
-    expect(asDriver.body.error).toBe('RoleConflict');
+    const clientCode = await requestCode(t, c.user.phone);
+    // A client's phone registers no driver.
+    await refused(
+      t,
+      (api) => api.post('/auth/otp/verify', undefined, { phone: c.user.phone, code: clientCode, app: 'driver' }),
+      409,
+      'RoleConflict',
+    );
     const d = await signInDriver(t, { approved: false });
-    const asClient = await t.request('POST', '/api/v1/auth/otp/verify', {
-      body: { phone: d.user.phone, code: await requestCode(t, d.user.phone) },
-    });
-    expect(asClient.status).toBe(409);
-    expect(asClient.body.error).toBe('RoleConflict');
+    const driverCode = await requestCode(t, d.user.phone);
+    await refused(
+      t,
+      (api) => api.post('/auth/otp/verify', undefined, { phone: d.user.phone, code: driverCode }),
+      409,
+      'RoleConflict',
+    );
   });
 
   it('401 InvalidOtp for a wrong, an expired, a replaced or an already used code', async () => {
@@ -234,16 +263,25 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       (await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
         .status,
     ).toBe(200);
-    const taken = await t.request('PATCH', '/api/v1/me', {
-      token: b.token,
-      body: { name: 'Beto', email: 'SHARED@example.com' },
-    });
-    expect(taken.status).toBe(422);
+    const taken = await refused(
+      t,
+      (api) => api.patch('/me', b.token, { name: 'Beto', email: 'SHARED@example.com' }),
+      422,
+      'ValidationError',
+    );
     expect(taken.body.details.fieldErrors.email).toBeDefined();
 
     const d = await signInDriver(t, { approved: false, name: 'Carlos' });
     expect(d.user.driver).toMatchObject({ name: 'Carlos' });
-    await t.request('PATCH', '/api/v1/me', { token: d.token, body: { name: 'Carlos Ruiz' } });
+    await t
+      .given()
+      .when((api) => api.patch('/me', d.token, { name: 'Carlos Ruiz' }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(driverStream(d.driverId), [
+          { type: 'DriverRenamed', data: { driverId: d.driverId, name: 'Carlos Ruiz' } },
+        ]),
+      );
     expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({
       name: 'Carlos Ruiz',
       driver: { name: 'Carlos Ruiz' },

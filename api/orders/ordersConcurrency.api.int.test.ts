@@ -9,28 +9,12 @@ import {
   expectNoNewEvents,
   expectResponse,
   startApiUnderTest,
+  race,
   type ApiUnderTest,
-  type Requests,
 } from '../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
-import type { TestResponse } from '../../tests/support/testService.js';
 
 const statuses = (rs: { status: number }[]) => rs.map((r) => r.status).sort();
-
-/**
- * A race as one `when`: the requests go out together; `when` hands the harness the first answer, and every answer
- * is kept in `responses` for the assertions on statuses.
- */
-const race = (send: (api: Requests) => Promise<TestResponse>[]) => {
-  const responses: TestResponse[] = [];
-  return {
-    responses,
-    send: async (api: Requests) => {
-      responses.push(...(await Promise.all(send(api))));
-      return responses[0];
-    },
-  };
-};
 
 describe('orders under concurrent requests', () => {
   const clock = new ManualClock();

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditStream } from '../../domain/credit/events.js';
+import { orderStream } from '../../domain/order/events.js';
+import { customerSlot, driverSlot } from '../../domain/order/slots.js';
+import { surplusStream } from '../../domain/surplus/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import {
   signInAdmin,
@@ -7,9 +11,18 @@ import {
   type SignedInAdmin,
   type SignedInDriver,
 } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import {
+  expectError,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  race,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 import { call, CARACAS, confirmedOrder, near, orderBody } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
+import type { TestResponse } from '../../tests/support/testService.js';
 
 const NOW = '2026-01-01T12:00:00.000Z';
 
@@ -30,7 +43,7 @@ const reserveBody = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('surplus listings', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   let admin: SignedInAdmin;
   beforeAll(async () => {
@@ -43,11 +56,19 @@ describe('surplus listings', () => {
   });
 
   const driver = () => signInDriver(t, { liters: 3000 });
-  const publish = async (d: SignedInDriver, over: Record<string, unknown> = {}) => {
-    const r = await api.post('/surplus', d.token, listingBody(over));
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    return r.body.listing;
-  };
+  const listingOf = (r: TestResponse) => surplusStream(r.body.listing.id);
+  const orderOf = (r: TestResponse) => orderStream(r.body.order.id);
+  /** A listing published: SurplusListed on its own stream, with the driver's gross as given, in cents. */
+  const publish = async (d: SignedInDriver, over: Record<string, unknown> = {}) =>
+    (
+      await t
+        .given()
+        .when((api) => api.post('/surplus', d.token, listingBody(over)))
+        .then(
+          expectResponse(201),
+          expectNewEvents(listingOf, [{ type: 'SurplusListed', data: { driverId: d.driverId, listedAt: NOW } }]),
+        )
+    ).body.listing;
   const nearby = async (token: string, query = '') =>
     await api.get(`/surplus/nearby?lat=${CARACAS.latitude}&lng=${CARACAS.longitude}${query}`, token);
   const nearbyOne = async (token: string, id: number, query = '') =>
@@ -57,8 +78,30 @@ describe('surplus listings', () => {
 
   it('a driver publishes a listing; it shows in /surplus/me and, priced per method, in nearby', async () => {
     const d = await driver();
-    const listing = await publish(d);
-    expect(listing).toEqual({
+    const published = await t
+      .given()
+      .when((api) => api.post('/surplus', d.token, listingBody()))
+      .then(
+        expectResponse(201),
+        expectNewEvents(listingOf, [
+          {
+            type: 'SurplusListed',
+            data: {
+              driverId: d.driverId,
+              cityId: 1,
+              availableLiters: 1500,
+              driverGrossCents: 2001,
+              description: 'Agua potable sobrante',
+              ...near(0.02),
+              address: 'Av. Libertador, Caracas',
+              listedAt: NOW,
+              expiresAt: '2026-01-01T18:00:00.000Z',
+            },
+          },
+        ]),
+      );
+    const listing = published.body.listing;
+    expect(published.body.listing).toEqual({
       id: expect.any(Number),
       driver_id: d.driverId,
       city_id: 1,
@@ -104,10 +147,20 @@ describe('surplus listings', () => {
   });
 
   it('durationMinutes sets expires_at; nearby is nearest first', async () => {
-    const far = await publish(await driver(), { ...near(0.05), durationMinutes: 15 });
-    const close = await publish(await driver(), { ...near(0.001), durationMinutes: 720 });
-    expect(far.expires_at).toBe('2026-01-01T12:15:00.000Z');
-    expect(close.expires_at).toBe('2026-01-02T00:00:00.000Z');
+    const publishFor = async (over: Record<string, unknown>, expiresAt: string) => {
+      const d = await driver();
+      return (
+        await t
+          .given()
+          .when((api) => api.post('/surplus', d.token, listingBody(over)))
+          .then(
+            expectResponse(201, { body: { listing: { expires_at: expiresAt } } }),
+            expectNewEvents(listingOf, [{ type: 'SurplusListed', data: { listedAt: NOW, expiresAt } }]),
+          )
+      ).body.listing;
+    };
+    const far = await publishFor({ ...near(0.05), durationMinutes: 15 }, '2026-01-01T12:15:00.000Z');
+    const close = await publishFor({ ...near(0.001), durationMinutes: 720 }, '2026-01-02T00:00:00.000Z');
     const ids = (await nearby(admin.token)).body.listings.map((l: { id: number }) => l.id);
     expect(ids.indexOf(close.id)).toBeLessThan(ids.indexOf(far.id));
   });
@@ -116,12 +169,49 @@ describe('surplus listings', () => {
     const d = await driver();
     const listing = await publish(d);
     const client = await signInClient(t);
-    const r = await api.post(
-      `/surplus/${listing.id}/reserve`,
-      client.token,
-      reserveBody({ addressReference: 'Portón verde' }),
-    );
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const r = await t
+      .given()
+      .when((api) =>
+        api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: 'Portón verde' })),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(surplusStream(listing.id), [
+          {
+            type: 'SurplusReserved',
+            data: { listingId: listing.id, clientId: client.user.id, reservedAt: NOW },
+          },
+        ]),
+        // Bidding skipped: the order starts CONFIRMED with the listing's owner, at the listing's liters and
+        // the base price derived from the driver's gross (2001 cents / 0.9, rounded), cash: no solidary share.
+        expectNewEvents(orderOf, [
+          {
+            type: 'OrderCreated',
+            data: {
+              clientId: client.user.id,
+              surplusListingId: listing.id,
+              driverId: d.driverId,
+              status: 'CONFIRMED',
+              litersRequested: 1500,
+              paymentMethod: 'CASH_USD',
+              addressReference: 'Portón verde',
+              creditKind: 'surplus',
+              pricing: {
+                basePriceCents: 2223,
+                driverGrossCents: 2001,
+                clientPaysCents: 2223,
+                clientChargedCents: 2223,
+              },
+              paymentExpiresAt: null,
+            },
+          },
+        ]),
+        expectNewEvents(customerSlot(client.user.id), [{ type: 'OrderSlotTaken' }]),
+        expectNewEvents(driverSlot(d.driverId), [{ type: 'OrderSlotTaken' }]),
+      );
+    expect((await t.service.ctx.store.readStream(surplusStream(listing.id))).at(-1)!.data).toMatchObject({
+      orderId: r.body.order.id,
+    });
     expect(r.body.order).toMatchObject({
       status: 'CONFIRMED',
       surplus_listing_id: listing.id,
@@ -146,25 +236,42 @@ describe('surplus listings', () => {
     expect(await nearbyOne(client.token, listing.id)).toBeUndefined();
     expect(await mine(d)).toEqual([]);
     // Already reserved: 409; and the driver, now holding an order, may not publish.
-    const again = await api.post(`/surplus/${listing.id}/reserve`, (await signInClient(t)).token, reserveBody());
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe('Conflict');
-    const busy = await api.post('/surplus', d.token, listingBody());
-    expect(busy.status).toBe(409);
-    expect(busy.body.error).toBe('Conflict');
+    const other = await signInClient(t);
+    await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409, 'Conflict');
+    await refused(t, (api) => api.post('/surplus', d.token, listingBody()), 409, 'Conflict');
     // Nor cancel a reserved listing.
-    expect((await api.del(`/surplus/${listing.id}`, d.token)).status).toBe(409);
+    await refused(t, (api) => api.del(`/surplus/${listing.id}`, d.token), 409);
   });
 
   it('reserving with an online method waits for payment, priced with the solidary share', async () => {
     const listing = await publish(await driver());
     const client = await signInClient(t);
-    const r = await api.post(
-      `/surplus/${listing.id}/reserve`,
-      client.token,
-      reserveBody({ paymentMethod: 'EXCHANGE_PAY' }),
-    );
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const r = await t
+      .given()
+      .when((api) =>
+        api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'EXCHANGE_PAY' })),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(surplusStream(listing.id), [{ type: 'SurplusReserved', data: { clientId: client.user.id } }]),
+        // 1 % of 2223 cents is 22.23, rounded to 22: the client pays 2245.
+        expectNewEvents(orderOf, [
+          {
+            type: 'OrderCreated',
+            data: {
+              status: 'WAITING_FOR_PAYMENT',
+              paymentMethod: 'EXCHANGE_PAY',
+              pricing: {
+                basePriceCents: 2223,
+                clientSolidaryCents: 22,
+                clientPaysCents: 2245,
+                clientChargedCents: 2245,
+              },
+              paymentExpiresAt: expect.any(String),
+            },
+          },
+        ]),
+      );
     expect(r.body.order).toMatchObject({
       status: 'WAITING_FOR_PAYMENT',
       surplus_listing_id: listing.id,
@@ -195,8 +302,27 @@ describe('surplus listings', () => {
       expect(g.status).toBe(200);
     }
     const listing = await publish(await driver());
-    const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody());
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const r = await t
+      .given()
+      .when((api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody()))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderOf, [
+          { type: 'OrderCreated', data: { creditKind: 'surplus', pricing: { promoCreditCents: 350 } } },
+        ]),
+        expectNewEvents(creditStream(client.user.id), [
+          {
+            type: 'CreditRedeemed',
+            data: {
+              clientId: client.user.id,
+              kind: 'surplus',
+              amountCents: 350,
+              split: { SURPLUS: 250, ANY: 100 },
+              balancesAfter: { SURPLUS: 0, ANY: 0, ORDERS: 500 },
+            },
+          },
+        ]),
+      );
     expect(r.body.order).toMatchObject({
       client_pays_usd: 22.23,
       promo_credit_usd: 3.5,
@@ -209,9 +335,21 @@ describe('surplus listings', () => {
   it('two clients reserving at once: one order, one 409', async () => {
     const listing = await publish(await driver());
     const [a, b] = [await signInClient(t), await signInClient(t)];
-    const results = await Promise.all(
+    const reserving = race((api) =>
       [a, b].map((c) => api.post(`/surplus/${listing.id}/reserve`, c.token, reserveBody())),
     );
+    await t
+      .given()
+      .when(reserving.send)
+      .then(
+        // One reservation, never released: the loser was refused before reserving or by the stream's revision.
+        expectNewEvents(surplusStream(listing.id), [{ type: 'SurplusReserved' }]),
+        async ({ allNewEvents }) => {
+          const created = (await allNewEvents()).filter((e) => e.type === 'OrderCreated');
+          expect(created).toMatchObject([{ data: { surplusListingId: listing.id } }]);
+        },
+      );
+    const results = reserving.responses;
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
     expect(loser.body.error).toBe('Conflict');
@@ -227,18 +365,30 @@ describe('surplus listings', () => {
     const [first, second] = [await publish(d), await publish(d, { availableLiters: 800 })];
     const busyClient = await signInClient(t);
     expect((await api.post('/orders', busyClient.token, orderBody())).status).toBe(201);
-    const refused = await api.post(`/surplus/${first.id}/reserve`, busyClient.token, reserveBody());
-    expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe('ActiveOrderExists');
+    // The listing is reserved first, then the order is refused: the reservation is released, no order is created.
+    const reservedThenReleased = (listingId: number) => [
+      expectNewEvents(surplusStream(listingId), [
+        { type: 'SurplusReserved', data: { listingId } },
+        { type: 'SurplusReservationReleased', data: { listingId, releasedAt: NOW } },
+      ]),
+      async ({ allNewEvents }: { allNewEvents: () => Promise<{ type: string }[]> }) =>
+        expect((await allNewEvents()).map((e) => e.type)).not.toContain('OrderCreated'),
+    ];
+    await t
+      .given()
+      .when((api) => api.post(`/surplus/${first.id}/reserve`, busyClient.token, reserveBody()))
+      .then(expectError(409, 'ActiveOrderExists'), ...reservedThenReleased(first.id));
     expect(await nearbyOne(busyClient.token, first.id)).toMatchObject({ status: 'ACTIVA', remaining_liters: 1500 });
 
     expect((await api.post(`/surplus/${first.id}/reserve`, (await signInClient(t)).token, reserveBody())).status).toBe(
       200,
     );
     // The same driver's other listing: the driver now holds an order.
-    const driverBusy = await api.post(`/surplus/${second.id}/reserve`, (await signInClient(t)).token, reserveBody());
-    expect(driverBusy.status).toBe(409);
-    expect(driverBusy.body.error).toBe('Conflict');
+    const late = await signInClient(t);
+    await t
+      .given()
+      .when((api) => api.post(`/surplus/${second.id}/reserve`, late.token, reserveBody()))
+      .then(expectError(409, 'Conflict'), ...reservedThenReleased(second.id));
     expect(await nearbyOne(admin.token, second.id)).toMatchObject({ status: 'ACTIVA' });
   });
 
@@ -247,50 +397,54 @@ describe('surplus listings', () => {
     const listing = await publish(d);
     const client = await signInClient(t);
     const order = (await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody())).body.order;
-    expect((await api.post(`/orders/${order.id}/cancel`, client.token, {})).status).toBe(200);
+    await t
+      .given()
+      .when((api) => api.post(`/orders/${order.id}/cancel`, client.token, {}))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(order.id), [{ type: 'OrderCancelled' }]),
+        // The listing stays reserved: a cancelled surplus order does not put the water back on sale.
+        expectNoNewEvents(surplusStream(listing.id)),
+      );
     expect(await nearbyOne(client.token, listing.id)).toBeUndefined();
-    expect(
-      (await api.post(`/surplus/${listing.id}/reserve`, (await signInClient(t)).token, reserveBody())).status,
-    ).toBe(409);
+    const other = await signInClient(t);
+    await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, other.token, reserveBody()), 409);
     const fresh = await publish(d);
     expect(await mine(d)).toEqual([fresh.id]);
   });
 
   it('a driver holding an active order may not publish', async () => {
     const flow = await confirmedOrder(t);
-    const r = await api.post('/surplus', flow.driver.token, listingBody());
-    expect(r.status).toBe(409);
-    expect(r.body.error).toBe('Conflict');
+    await refused(t, (api) => api.post('/surplus', flow.driver.token, listingBody()), 409, 'Conflict');
   });
 
   it('the owner cancels by DELETE or POST /cancel; others get 409; unknown ids 404', async () => {
     const d = await driver();
     const [a, b] = [await publish(d), await publish(d)];
     const other = await driver();
-    const notOwner = await api.del(`/surplus/${a.id}`, other.token);
-    expect(notOwner.status).toBe(409);
-    expect(notOwner.body.error).toBe('Conflict');
-    expect((await api.post(`/surplus/${a.id}/cancel`, other.token)).status).toBe(409);
+    await refused(t, (api) => api.del(`/surplus/${a.id}`, other.token), 409, 'Conflict');
+    await refused(t, (api) => api.post(`/surplus/${a.id}/cancel`, other.token), 409);
 
-    const del = await api.del(`/surplus/${a.id}`, d.token);
-    expect(del.status).toBe(200);
-    expect(del.body).toEqual({ ok: true });
-    const post = await api.post(`/surplus/${b.id}/cancel`, d.token);
-    expect(post.status).toBe(200);
-    expect(post.body).toEqual({ ok: true });
+    const cancelled = (listingId: number) =>
+      expectNewEvents(surplusStream(listingId), [{ type: 'SurplusCancelled', data: { listingId, cancelledAt: NOW } }]);
+    await t
+      .given()
+      .when((api) => api.del(`/surplus/${a.id}`, d.token))
+      .then(expectResponse(200), async ({ response }) => expect(response.body).toEqual({ ok: true }), cancelled(a.id));
+    await t
+      .given()
+      .when((api) => api.post(`/surplus/${b.id}/cancel`, d.token))
+      .then(expectResponse(200), async ({ response }) => expect(response.body).toEqual({ ok: true }), cancelled(b.id));
     expect(await mine(d)).toEqual([]);
     expect(await nearbyOne(admin.token, a.id)).toBeUndefined();
 
-    expect((await api.del(`/surplus/${a.id}`, d.token)).status).toBe(409);
-    const reserveCancelled = await api.post(`/surplus/${b.id}/reserve`, (await signInClient(t)).token, reserveBody());
-    expect(reserveCancelled.status).toBe(409);
-    expect(reserveCancelled.body.error).toBe('Conflict');
+    await refused(t, (api) => api.del(`/surplus/${a.id}`, d.token), 409);
+    const client = await signInClient(t);
+    await refused(t, (api) => api.post(`/surplus/${b.id}/reserve`, client.token, reserveBody()), 409, 'Conflict');
 
     for (const id of ['999999', 'abc', '0']) {
-      const r = await api.del(`/surplus/${id}`, d.token);
-      expect(r.status).toBe(404);
-      expect(r.body.error).toBe('NotFound');
-      expect((await api.post(`/surplus/${id}/reserve`, (await signInClient(t)).token, reserveBody())).status).toBe(404);
+      await refused(t, (api) => api.del(`/surplus/${id}`, d.token), 404, 'NotFound');
+      await refused(t, (api) => api.post(`/surplus/${id}/reserve`, client.token, reserveBody()), 404);
     }
   });
 
@@ -300,13 +454,13 @@ describe('surplus listings', () => {
       const client = await signInClient(t);
       const d = await driver();
       const listing = await publish(d);
-      expect((await api.post('/surplus', client.token, listingBody())).status).toBe(403);
-      expect((await api.post('/surplus', admin.token, listingBody())).status).toBe(403);
+      await refused(t, (api) => api.post('/surplus', client.token, listingBody()), 403);
+      await refused(t, (api) => api.post('/surplus', admin.token, listingBody()), 403);
       expect((await api.get('/surplus/me', client.token)).status).toBe(403);
-      expect((await api.del(`/surplus/${listing.id}`, client.token)).status).toBe(403);
-      expect((await api.post(`/surplus/${listing.id}/cancel`, admin.token)).status).toBe(403);
-      expect((await api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody())).status).toBe(403);
-      expect((await api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody())).status).toBe(403);
+      await refused(t, (api) => api.del(`/surplus/${listing.id}`, client.token), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/cancel`, admin.token), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, d.token, reserveBody()), 403);
+      await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, admin.token, reserveBody()), 403);
       expect((await nearby(d.token)).status).toBe(200);
       for (const [method, path] of [
         ['post', '/surplus'],
@@ -317,10 +471,8 @@ describe('surplus listings', () => {
         ['post', `/surplus/${listing.id}/cancel`],
         ['post', `/surplus/${listing.id}/reserve`],
       ] as const) {
-        expect(
-          (await api[method](path, undefined, method === 'get' ? undefined : {})).status,
-          `${method} ${path}`,
-        ).toBe(401);
+        const r = await refused(t, (api) => api[method](path, undefined, method === 'get' ? undefined : {}), 401);
+        expect(r.status, `${method} ${path}`).toBe(401);
       }
       expect(await mine(d)).toEqual([listing.id]);
     },
@@ -328,9 +480,7 @@ describe('surplus listings', () => {
 
   it('POST /surplus: 422 naming each bad field', async () => {
     const d = await driver();
-    const missing = await api.post('/surplus', d.token, {});
-    expect(missing.status).toBe(422);
-    expect(missing.body.error).toBe('ValidationError');
+    const missing = await refused(t, (api) => api.post('/surplus', d.token, {}), 422, 'ValidationError');
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
       'address',
       'availableLiters',
@@ -357,36 +507,53 @@ describe('surplus listings', () => {
       ['durationMinutes', 30.5],
     ];
     for (const [field, value] of cases) {
-      const r = await api.post('/surplus', d.token, listingBody({ [field]: value }));
+      const r = await refused(t, (api) => api.post('/surplus', d.token, listingBody({ [field]: value })), 422);
       expect(r.status, `${field}=${String(value)}`).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), `${field}=${String(value)}`).toEqual([field]);
     }
     // The limits themselves are accepted.
-    const edge = await api.post(
-      '/surplus',
-      d.token,
-      listingBody({
-        availableLiters: 50_000,
-        totalAmount: 100_000,
-        durationMinutes: 720,
-        description: 'x'.repeat(280),
-      }),
-    );
-    expect(edge.status).toBe(201);
+    const edge = await t
+      .given()
+      .when((api) =>
+        api.post(
+          '/surplus',
+          d.token,
+          listingBody({
+            availableLiters: 50_000,
+            totalAmount: 100_000,
+            durationMinutes: 720,
+            description: 'x'.repeat(280),
+          }),
+        ),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(listingOf, [
+          {
+            type: 'SurplusListed',
+            data: {
+              availableLiters: 50_000,
+              driverGrossCents: 10_000_000,
+              description: 'x'.repeat(280),
+              expiresAt: '2026-01-02T00:00:00.000Z',
+            },
+          },
+        ]),
+      );
     expect(edge.body.listing).toMatchObject({
       available_liters: 50_000,
       total_price_usd: 100_000,
       price_per_liter_cents: 200,
     });
-    expect(
-      (
-        await api.post(
-          '/surplus',
-          d.token,
-          listingBody({ availableLiters: 500, durationMinutes: 15, description: null }),
-        )
-      ).body.listing,
-    ).toMatchObject({ description: null });
+    await t
+      .given()
+      .when((api) =>
+        api.post('/surplus', d.token, listingBody({ availableLiters: 500, durationMinutes: 15, description: null })),
+      )
+      .then(
+        expectResponse(201, { body: { listing: { description: null } } }),
+        expectNewEvents(listingOf, [{ type: 'SurplusListed', data: { availableLiters: 500, description: null } }]),
+      );
   });
 
   it('nearby: 422 naming each bad query parameter; PAYMENT_FORM needs an active form', async () => {
@@ -415,8 +582,7 @@ describe('surplus listings', () => {
   it('reserve: 422 naming each bad field, unavailable method or bad paymentFormId; nothing is reserved', async () => {
     const listing = await publish(await driver());
     const client = await signInClient(t);
-    const missing = await api.post(`/surplus/${listing.id}/reserve`, client.token, {});
-    expect(missing.status).toBe(422);
+    const missing = await refused(t, (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, {}), 422);
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual(['address', 'latitude', 'longitude']);
     for (const [field, value] of [
       ['latitude', -91],
@@ -427,28 +593,40 @@ describe('surplus listings', () => {
       ['paymentMethod', 'PAGO_MOVIL'],
       ['paymentFormId', 0],
     ] as const) {
-      const r = await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ [field]: value }));
+      const r = await refused(
+        t,
+        (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ [field]: value })),
+        422,
+      );
       expect(r.status, `${field}=${String(value)}`).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), `${field}=${String(value)}`).toEqual([field]);
       expect(r.body.message).toEqual(expect.any(String));
     }
-    const noForm = await api.post(
-      `/surplus/${listing.id}/reserve`,
-      client.token,
-      reserveBody({ paymentMethod: 'PAYMENT_FORM' }),
+    const noForm = await refused(
+      t,
+      (api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ paymentMethod: 'PAYMENT_FORM' })),
+      422,
     );
-    expect(noForm.status).toBe(422);
     expect(noForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
-    const unknownForm = await api.post(
-      `/surplus/${listing.id}/reserve`,
-      client.token,
-      reserveBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999_999 }),
+    const unknownForm = await refused(
+      t,
+      (api) =>
+        api.post(
+          `/surplus/${listing.id}/reserve`,
+          client.token,
+          reserveBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: 999_999 }),
+        ),
+      422,
     );
-    expect(unknownForm.status).toBe(422);
     expect(unknownForm.body.details.fieldErrors).toHaveProperty('paymentFormId');
     expect(await nearbyOne(client.token, listing.id)).toMatchObject({ status: 'ACTIVA' });
-    expect(
-      (await api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: null }))).status,
-    ).toBe(200);
+    await t
+      .given()
+      .when((api) => api.post(`/surplus/${listing.id}/reserve`, client.token, reserveBody({ addressReference: null })))
+      .then(
+        expectResponse(200),
+        expectNewEvents(surplusStream(listing.id), [{ type: 'SurplusReserved', data: { clientId: client.user.id } }]),
+        expectNewEvents(orderOf, [{ type: 'OrderCreated', data: { addressReference: null } }]),
+      );
   });
 });

@@ -86,13 +86,38 @@ export const expectNothingAppended: Assertion = async ({ allNewEvents }) => {
 /** Paths under /api/v1 (tests/support/orderFlows.ts). */
 export type Requests = ReturnType<typeof call>;
 
+/**
+ * A race as one `when`: the requests go out together; `when` hands the harness the first answer, and every answer
+ * is kept in `responses` for the assertions on statuses.
+ */
+export const race = (send: (api: Requests) => Promise<TestResponse>[]) => {
+  const responses: TestResponse[] = [];
+  return {
+    responses,
+    send: async (api: Requests) => {
+      responses.push(...(await Promise.all(send(api))));
+      return responses[0];
+    },
+  };
+};
+
+/** The request of a `when`. */
+export type Send = (api: Requests) => Promise<TestResponse>;
+
 export interface ApiUnderTest extends TestService {
   given(...streams: PastStream[]): {
-    when(request: (api: Requests) => Promise<TestResponse>): {
+    when(request: Send): {
       then(...assertions: Assertion[]): Promise<TestResponse>;
     };
   };
 }
+
+/** A refusal: its answer (the status, and the error's identifier when given), and nothing appended anywhere. */
+export const refused = (api: ApiUnderTest, send: Send, status: number, error?: string): Promise<TestResponse> =>
+  api
+    .given()
+    .when(send)
+    .then(error ? expectError(status, error) : expectResponse(status), expectNothingAppended);
 
 export const startApiUnderTest = async (
   options: Omit<ServiceOptions, 'roles' | 'shared'> = {},

@@ -19,11 +19,12 @@ export const orderBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** Paths under /api/v1; `headers` for what a route reads beyond the token (an idempotency key, a signature, a client's IP). */
 export const call = (t: TestService) => {
   const req =
     (method: string) =>
-    (path: string, token?: string, body?: unknown): Promise<TestResponse> =>
-      t.request(method, `/api/v1${path}`, { token, body });
+    (path: string, token?: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> =>
+      t.request(method, `/api/v1${path}`, { token, body, headers });
   return { get: req('GET'), post: req('POST'), patch: req('PATCH'), put: req('PUT'), del: req('DELETE') };
 };
 

@@ -1,28 +1,40 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedEventId } from '../../../commands/origin.js';
+import { orderStream } from '../../../domain/order/events.js';
 import { paymentStream } from '../../../domain/payment/events.js';
 import { paymentDecider } from '../../../domain/payment/payment.js';
 import { signInAdmin, signInClient } from '../../../tests/support/actors.js';
-import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import {
+  expectNewEvents,
+  expectNoNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  race,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../../tests/support/apiSpecification.js';
 import { call, onlineDriver, orderBody } from '../../../tests/support/orderFlows.js';
-import type { TestService } from '../../../tests/support/testService.js';
 
 /**
  * Provider webhooks and the back-office review: money enters here, so each confirmation must apply once
  * however often (and however concurrently) it arrives, and forged deliveries must leave nothing behind.
  */
 const SECRET = 'webhook-secret-for-tests';
-let t: TestService;
+let t: ApiUnderTest;
 let api: ReturnType<typeof call>;
 let adminToken: string;
+let adminId: number;
 let usdFormId: number;
 let pagoMovilFormId: number;
 
 beforeAll(async () => {
   t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5', PAYMENT_WEBHOOK_SECRET: SECRET } });
   api = call(t);
-  adminToken = (await signInAdmin(t)).token;
+  const admin = await signInAdmin(t);
+  adminToken = admin.token;
+  adminId = admin.admin.id;
   const forms = await api.get('/payment-forms', adminToken);
   usdFormId = forms.body.forms.find((f: { currency: string }) => f.currency === 'USD').id;
   pagoMovilFormId = forms.body.forms.find((f: { category: string }) => f.category === 'pago_movil').id;
@@ -95,11 +107,34 @@ const count = (types: string[], type: string) => types.filter((x) => x === type)
 const confirmation = (id: string, reference: string, amountCents: number, type = 'payment.confirmed') =>
   JSON.stringify({ id, type, data: { reference, amount_cents: amountCents } });
 
+/** The provider's event, recorded on the payment's stream once per provider event id, whatever its effect. */
+const recorded = (providerEventId: string, amountCents: number, eventType = 'payment.confirmed') => ({
+  type: 'PaymentProviderEventRecorded',
+  data: { provider: 'exchangepay', providerEventId, eventType, amountCents },
+});
+/** The order leaves WAITING_FOR_PAYMENT, paid by this payment. */
+const paid = (orderId: number, paymentId: number) =>
+  expectNewEvents(orderStream(orderId), [{ type: 'OrderPaid', data: { orderId, paymentId } }]);
+
 describe('payment webhook', () => {
   it('a verified confirmation confirms the payment and the order (204)', async () => {
     const { client, orderId, payment } = await exchangeIntent();
-    const r = await deliver('exchangepay', confirmation('evt_a1', payment.provider_ref, payment.amount_cents));
-    expect(r.status).toBe(204);
+    await t
+      .given()
+      .when(() => deliver('exchangepay', confirmation('evt_a1', payment.provider_ref, payment.amount_cents)))
+      .then(
+        expectResponse(204),
+        expectNewEvents(paymentStream(payment.id), [
+          recorded('evt_a1', payment.amount_cents),
+          {
+            type: 'PaymentConfirmed',
+            // `by` is not asserted: the order's OrderPaid reaction confirms the payment as 'system' before the
+            // provider's own confirmation runs, though SETTLED_BY says a webhook settles as 'provider'.
+            data: { paymentId: payment.id, orderId, amountCents: payment.amount_cents, adminId: null, reason: null },
+          },
+        ]),
+        paid(orderId, payment.id),
+      );
     const after = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
     expect(after).toMatchObject({
       status: 'CONFIRMED',
@@ -112,10 +147,19 @@ describe('payment webhook', () => {
   it('the same event delivered 50 times, concurrently with an admin approval, confirms once', async () => {
     const { client, orderId, payment } = await exchangeIntent();
     const raw = confirmation('evt_dup', payment.provider_ref, payment.amount_cents);
-    const [approval, ...deliveries] = await Promise.all([
+    const racing = race((api) => [
       api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Seen in the exchange dashboard' }),
       ...Array.from({ length: 50 }, () => deliver('exchangepay', raw)),
     ]);
+    // One confirmation (the provider's or the admin's) and one payment of the order, whoever won.
+    await t
+      .given()
+      .when(racing.send)
+      .then(paid(orderId, payment.id), async ({ newEventsOf }) => {
+        const confirmed = (await newEventsOf(paymentStream(payment.id))).filter((e) => e.type === 'PaymentConfirmed');
+        expect(confirmed).toMatchObject([{ data: { paymentId: payment.id, amountCents: payment.amount_cents } }]);
+      });
+    const [approval, ...deliveries] = racing.responses;
     expect(deliveries.map((d) => d.status)).toEqual(Array(50).fill(204));
     // The approval either won the race or found the payment already confirmed.
     expect([200, 422]).toContain(approval.status);
@@ -126,7 +170,10 @@ describe('payment webhook', () => {
     expect(count(await eventTypes(`order-${orderId}`), 'OrderPaid')).toBe(1);
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
     // Later redeliveries still answer 204 and append nothing.
-    expect((await deliver('exchangepay', raw)).status).toBe(204);
+    await t
+      .given()
+      .when(() => deliver('exchangepay', raw))
+      .then(expectResponse(204), expectNothingAppended);
     expect(await eventTypes(`payment-${payment.id}`)).toEqual(paymentEvents);
   });
 
@@ -151,7 +198,10 @@ describe('payment webhook', () => {
     expect(must('GET order', await order(), 200).order.status).toBe('WAITING_FOR_PAYMENT');
     // The provider's redelivery records nothing new and is still acknowledged.
     const raw = confirmation('evt_crash', payment.provider_ref, payment.amount_cents);
-    expect((await deliver('exchangepay', raw)).status).toBe(204);
+    await t
+      .given()
+      .when(() => deliver('exchangepay', raw))
+      .then(expectResponse(204), expectNothingAppended);
     // The catch-up trails the head its previous run saw: the second run reaches the recorded event.
     await t.service.ctx.scheduler.tick();
     await t.service.ctx.scheduler.tick();
@@ -173,9 +223,7 @@ describe('payment webhook', () => {
       'md5=abc',
       null,
     ]) {
-      const r = await deliver('exchangepay', raw, signature);
-      expect(r.status).toBe(400);
-      expect(r.body.error).toBe('InvalidWebhook');
+      await refused(t, () => deliver('exchangepay', raw, signature), 400, 'InvalidWebhook');
     }
     expect(await eventTypes(`payment-${payment.id}`)).toEqual(before.payment);
     expect(await eventTypes(`order-${orderId}`)).toEqual(before.order);
@@ -187,14 +235,14 @@ describe('payment webhook', () => {
   it('unsupported provider 400, empty body 500 without a stack, unparseable event 400', async () => {
     const { payment } = await exchangeIntent();
     const raw = confirmation('evt_b1', payment.provider_ref, payment.amount_cents);
-    const unsupported = await deliver('paypal', raw);
-    expect(unsupported.status).toBe(400);
+    const unsupported = await refused(t, () => deliver('paypal', raw), 400, 'UnsupportedProvider');
     expect(unsupported.body).toMatchObject({ error: 'UnsupportedProvider', message: expect.any(String) });
 
-    const empty = await t.request('POST', '/api/v1/payments/webhook/exchangepay', {
-      headers: { 'x-signature': sign('') },
-    });
-    expect(empty.status).toBe(500);
+    const empty = await refused(
+      t,
+      (api) => api.post('/payments/webhook/exchangepay', undefined, undefined, { 'x-signature': sign('') }),
+      500,
+    );
     expect(Object.keys(empty.body).sort()).toEqual(['error', 'message']);
 
     for (const body of [
@@ -207,22 +255,24 @@ describe('payment webhook', () => {
         data: { reference: payment.provider_ref, amount_cents: 1 },
       }),
     ]) {
-      const r = await deliver('exchangepay', body);
-      expect(r.status).toBe(400);
-      expect(r.body.error).toBe('InvalidWebhook');
+      await refused(t, () => deliver('exchangepay', body), 400, 'InvalidWebhook');
     }
-    const unknownRef = await deliver('exchangepay', confirmation('evt_c1', 'xp_unknown', 100));
-    expect(unknownRef.status).toBe(400);
+    await refused(t, () => deliver('exchangepay', confirmation('evt_c1', 'xp_unknown', 100)), 400);
     // A reference of another provider's payment is not this provider's to confirm.
-    expect((await deliver('payprov', raw)).status).toBe(400);
+    await refused(t, () => deliver('payprov', raw), 400);
     expect(count(await eventTypes(`payment-${payment.id}`), 'PaymentProviderEventRecorded')).toBe(0);
   });
 
   it('a confirmation of another amount is recorded but confirms nothing', async () => {
     const { client, orderId, payment } = await exchangeIntent();
-    expect(
-      (await deliver('exchangepay', confirmation('evt_short', payment.provider_ref, payment.amount_cents - 1))).status,
-    ).toBe(204);
+    await t
+      .given()
+      .when(() => deliver('exchangepay', confirmation('evt_short', payment.provider_ref, payment.amount_cents - 1)))
+      .then(
+        expectResponse(204),
+        expectNewEvents(paymentStream(payment.id), [recorded('evt_short', payment.amount_cents - 1)]),
+        expectNoNewEvents(orderStream(orderId)),
+      );
     expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
       'PENDING',
     );
@@ -233,21 +283,30 @@ describe('payment webhook', () => {
 
   it('payment.failed fails the payment; the client may open a new intent and pay it', async () => {
     const { client, orderId, payment } = await exchangeIntent();
-    expect(
-      (
-        await deliver(
-          'exchangepay',
-          confirmation('evt_f1', payment.provider_ref, payment.amount_cents, 'payment.failed'),
-        )
-      ).status,
-    ).toBe(204);
+    await t
+      .given()
+      .when(() =>
+        deliver('exchangepay', confirmation('evt_f1', payment.provider_ref, payment.amount_cents, 'payment.failed')),
+      )
+      .then(
+        expectResponse(204),
+        expectNewEvents(paymentStream(payment.id), [
+          recorded('evt_f1', payment.amount_cents, 'payment.failed'),
+          { type: 'PaymentFailed', data: { paymentId: payment.id, orderId, by: 'provider', adminId: null } },
+        ]),
+      );
     expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
       'FAILED',
     );
     // A late confirmation of the failed attempt does not confirm the order.
-    expect(
-      (await deliver('exchangepay', confirmation('evt_f2', payment.provider_ref, payment.amount_cents))).status,
-    ).toBe(204);
+    await t
+      .given()
+      .when(() => deliver('exchangepay', confirmation('evt_f2', payment.provider_ref, payment.amount_cents)))
+      .then(
+        expectResponse(204),
+        expectNewEvents(paymentStream(payment.id), [recorded('evt_f2', payment.amount_cents)]),
+        expectNoNewEvents(orderStream(orderId)),
+      );
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe(
       'WAITING_FOR_PAYMENT',
     );
@@ -257,9 +316,17 @@ describe('payment webhook', () => {
       200,
     ).payment;
     expect(next.id).not.toBe(payment.id);
-    expect((await deliver('exchangepay', confirmation('evt_f3', next.provider_ref, next.amount_cents))).status).toBe(
-      204,
-    );
+    await t
+      .given()
+      .when(() => deliver('exchangepay', confirmation('evt_f3', next.provider_ref, next.amount_cents)))
+      .then(
+        expectResponse(204),
+        expectNewEvents(paymentStream(next.id), [
+          recorded('evt_f3', next.amount_cents),
+          { type: 'PaymentConfirmed', data: { paymentId: next.id, amountCents: next.amount_cents } },
+        ]),
+        paid(orderId, next.id),
+      );
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
   });
 });
@@ -354,10 +421,27 @@ describe('admin payment review', () => {
 
   it('approve confirms the payment and the order; a second approval is 422 PaymentApprovalFailed', async () => {
     const { client, orderId, payment, order } = await reportedForm();
-    const r = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
-      reason: 'Transfer seen in the bank statement',
-    });
-    expect(r.status).toBe(200);
+    const reason = 'Transfer seen in the bank statement';
+    const r = await t
+      .given()
+      .when((api) => api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(paymentStream(payment.id), [
+          {
+            type: 'PaymentConfirmed',
+            data: {
+              paymentId: payment.id,
+              orderId,
+              amountCents: Math.round(order.client_charged_usd * 100),
+              by: 'admin',
+              adminId,
+              reason,
+            },
+          },
+        ]),
+        paid(orderId, payment.id),
+      );
     expect(r.body).toEqual({
       payment: {
         id: payment.id,
@@ -368,16 +452,18 @@ describe('admin payment review', () => {
       },
       order: { id: orderId, status: 'CONFIRMED' },
     });
-    const again = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
-      reason: 'Transfer seen in the bank statement',
-    });
-    expect(again.status).toBe(422);
-    expect(again.body.error).toBe('PaymentApprovalFailed');
-    const reject = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, {
-      reason: 'Changed my mind about it',
-    });
-    expect(reject.status).toBe(422);
-    expect(reject.body.error).toBe('PaymentRejectionFailed');
+    await refused(
+      t,
+      (api) => api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason }),
+      422,
+      'PaymentApprovalFailed',
+    );
+    await refused(
+      t,
+      (api) => api.post(`/admin/payments/${payment.id}/reject`, adminToken, { reason: 'Changed my mind about it' }),
+      422,
+      'PaymentRejectionFailed',
+    );
     const seen = must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order;
     expect(seen.status).toBe('CONFIRMED');
     expect(seen.delivery_pin).toMatch(/^\d{4}$/);
@@ -385,10 +471,16 @@ describe('admin payment review', () => {
 
   it('reject fails the payment with the reason and reopens the order for a new payment or method', async () => {
     const { client, orderId, payment } = await reportedForm();
-    const r = await api.post(`/admin/payments/${payment.id}/reject`, adminToken, {
-      reason: 'No transfer with that reference',
-    });
-    expect(r.status).toBe(200);
+    const reason = 'No transfer with that reference';
+    const r = await t
+      .given()
+      .when((api) => api.post(`/admin/payments/${payment.id}/reject`, adminToken, { reason }))
+      .then(
+        expectResponse(200),
+        expectNewEvents(paymentStream(payment.id), [
+          { type: 'PaymentFailed', data: { paymentId: payment.id, orderId, by: 'admin', adminId, reason } },
+        ]),
+      );
     expect(r.body).toEqual({
       payment: {
         id: payment.id,
@@ -405,37 +497,31 @@ describe('admin payment review', () => {
       await api.patch(`/orders/${orderId}/payment-method`, client.token, { paymentMethod: 'EXCHANGE_PAY' }),
       200,
     );
-    const approve = await api.post(`/admin/payments/${payment.id}/approve`, adminToken, {
-      reason: 'Found it after all, sorry',
-    });
-    expect(approve.status).toBe(422);
-    expect(approve.body.error).toBe('PaymentApprovalFailed');
+    await refused(
+      t,
+      (api) => api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Found it after all, sorry' }),
+      422,
+      'PaymentApprovalFailed',
+    );
   });
 
   it('reasons are 10 to 500 characters; unknown payments are 404; only admins may act', async () => {
     const { client, orderId, payment } = await reportedForm();
     for (const reason of [undefined, 'too short', 'x'.repeat(501)]) {
-      const r = await api.post(
-        `/admin/payments/${payment.id}/approve`,
-        adminToken,
-        reason === undefined ? {} : { reason },
+      const body = reason === undefined ? {} : { reason };
+      const r = await refused(
+        t,
+        (api) => api.post(`/admin/payments/${payment.id}/approve`, adminToken, body),
+        422,
+        'ValidationError',
       );
-      expect(r.status).toBe(422);
       expect(r.body.details.fieldErrors.reason).toBeDefined();
-      expect(
-        (await api.post(`/admin/payments/${payment.id}/reject`, adminToken, reason === undefined ? {} : { reason }))
-          .status,
-      ).toBe(422);
+      await refused(t, (api) => api.post(`/admin/payments/${payment.id}/reject`, adminToken, body), 422);
     }
-    expect(
-      (await api.post('/admin/payments/999999/approve', adminToken, { reason: 'Reason long enough' })).status,
-    ).toBe(404);
-    expect((await api.post('/admin/payments/abc/reject', adminToken, { reason: 'Reason long enough' })).status).toBe(
-      404,
-    );
-    expect(
-      (await api.post(`/admin/payments/${payment.id}/approve`, client.token, { reason: 'Reason long enough' })).status,
-    ).toBe(403);
+    const enough = { reason: 'Reason long enough' };
+    await refused(t, (api) => api.post('/admin/payments/999999/approve', adminToken, enough), 404);
+    await refused(t, (api) => api.post('/admin/payments/abc/reject', adminToken, enough), 404);
+    await refused(t, (api) => api.post(`/admin/payments/${payment.id}/approve`, client.token, enough), 403);
     expect(must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment.status).toBe(
       'PROCESSING',
     );
@@ -443,10 +529,23 @@ describe('admin payment review', () => {
 
   it('concurrent approve and reject: one wins, and payment and order agree', async () => {
     const { client, orderId, payment } = await reportedForm();
-    const [approve, reject] = await Promise.all([
+    const deciding = race((api) => [
       api.post(`/admin/payments/${payment.id}/approve`, adminToken, { reason: 'Transfer seen in the bank' }),
       api.post(`/admin/payments/${payment.id}/reject`, adminToken, { reason: 'Transfer not found at all' }),
     ]);
+    // One decision per 200: a confirmation, a rejection, or a rejection then an approval (a FAILED payment is
+    // still reviewable); never a rejection after the confirmation.
+    await t
+      .given()
+      .when(deciding.send)
+      .then(async ({ newEventsOf }) => {
+        const decisions = (await newEventsOf(paymentStream(payment.id))).map((e) => e.type);
+        expect([['PaymentConfirmed'], ['PaymentFailed'], ['PaymentFailed', 'PaymentConfirmed']]).toContainEqual(
+          decisions,
+        );
+        expect(deciding.responses.filter((r) => r.status === 200)).toHaveLength(decisions.length);
+      });
+    const [approve, reject] = deciding.responses;
     const finalPayment = must('GET payment', await api.get(`/orders/${orderId}/payment`, client.token), 200).payment;
     const finalOrder = must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order;
     expect([approve.status, reject.status].filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);

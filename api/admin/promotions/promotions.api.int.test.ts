@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promotionStream } from '../../../domain/promotion/events.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { signInAdmin, signInClient, type SignedInAdmin } from '../../../tests/support/actors.js';
-import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import {
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  race,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../../tests/support/apiSpecification.js';
 import { call } from '../../../tests/support/orderFlows.js';
-import type { TestService } from '../../../tests/support/testService.js';
+import type { TestResponse } from '../../../tests/support/testService.js';
 
 const campaign = (over: Record<string, unknown> = {}) => ({
   name: 'Quinta entrega gratis',
@@ -17,7 +26,8 @@ const campaign = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('promotion campaigns (back office, super admin)', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const promotionOf = (r: TestResponse) => promotionStream(r.body.promotion.id);
   let api: ReturnType<typeof call>;
   let root: SignedInAdmin;
   beforeAll(async () => {
@@ -41,21 +51,54 @@ describe('promotion campaigns (back office, super admin)', () => {
       ['get', '/admin/promotions/1/grants'],
     ] as const) {
       const body = method === 'get' ? undefined : campaign();
-      expect((await api[method](path, undefined, body)).status, `${method} ${path}`).toBe(401);
-      expect((await api[method](path, admin.token, body)).status, `${method} ${path}`).toBe(403);
-      expect((await api[method](path, client.token, body)).status, `${method} ${path}`).toBe(403);
+      for (const [token, status] of [
+        [undefined, 401],
+        [admin.token, 403],
+        [client.token, 403],
+      ] as const) {
+        const r = await refused(t, (api) => api[method](path, token, body), status);
+        expect(r.status, `${method} ${path}`).toBe(status);
+      }
     }
   });
 
   it('creates a campaign with the spec defaults and reads it back', async () => {
-    const created = await api.post('/admin/promotions', root.token, {
-      name: 'Bienvenida',
-      audience: 'CLIENT',
-      credit_scope: 'ANY',
-      milestone_orders: 1,
-      amount_usd: 2.5,
-    });
-    expect(created.status).toBe(201);
+    const created = await t
+      .given()
+      .when((api) =>
+        api.post('/admin/promotions', root.token, {
+          name: 'Bienvenida',
+          audience: 'CLIENT',
+          credit_scope: 'ANY',
+          milestone_orders: 1,
+          amount_usd: 2.5,
+        }),
+      )
+      .then(
+        expectResponse(201),
+        // The spec's defaults are part of the terms recorded: lifetime basis, no city, no window, no cap, active.
+        expectNewEvents(promotionOf, [
+          {
+            type: 'PromotionCreated',
+            data: {
+              terms: {
+                name: 'Bienvenida',
+                description: null,
+                audience: 'CLIENT',
+                creditScope: 'ANY',
+                milestoneOrders: 1,
+                milestoneBasis: 'LIFETIME',
+                amountCents: 250,
+                cityId: null,
+                startsAt: null,
+                endsAt: null,
+                maxGrants: null,
+                active: true,
+              },
+            },
+          },
+        ]),
+      );
     const p = created.body.promotion;
     expect(p).toEqual({
       id: expect.any(Number),
@@ -78,19 +121,38 @@ describe('promotion campaigns (back office, super admin)', () => {
     });
     expect((await api.get(`/admin/promotions/${p.id}`, root.token)).body).toEqual({ promotion: p });
     // Off again: this file's other tests deliver no orders, but keep the service tidy.
-    expect((await api.patch(`/admin/promotions/${p.id}`, root.token, { active: false })).body.promotion).toMatchObject({
-      active: false,
-      is_running: false,
-    });
+    await t
+      .given()
+      .when((api) => api.patch(`/admin/promotions/${p.id}`, root.token, { active: false }))
+      .then(
+        expectResponse(200, { body: { promotion: { active: false, is_running: false } } }),
+        expectNewEvents(promotionStream(p.id), [
+          { type: 'PromotionUpdated', data: { promotionId: p.id, changes: { active: false } } },
+        ]),
+      );
   });
 
   it('accepts driver campaigns without a credit scope', async () => {
-    const r = await api.post(
-      '/admin/promotions',
-      root.token,
-      campaign({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' }),
-    );
-    expect(r.status).toBe(201);
+    const r = await t
+      .given()
+      .when((api) =>
+        api.post(
+          '/admin/promotions',
+          root.token,
+          campaign({ audience: 'DRIVER', credit_scope: null, city_id: 2, max_grants: 50, milestone_basis: 'CAMPAIGN' }),
+        ),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(promotionOf, [
+          {
+            type: 'PromotionCreated',
+            data: {
+              terms: { audience: 'DRIVER', creditScope: null, cityId: 2, maxGrants: 50, milestoneBasis: 'CAMPAIGN' },
+            },
+          },
+        ]),
+      );
     expect(r.body.promotion).toMatchObject({
       audience: 'DRIVER',
       credit_scope: null,
@@ -109,18 +171,24 @@ describe('promotion campaigns (back office, super admin)', () => {
   });
 
   it('answers 422 naming each bad field', async () => {
-    const bad = await api.post('/admin/promotions', root.token, {
-      name: 'x'.repeat(121),
-      description: 'd'.repeat(256),
-      audience: 'EVERYONE',
-      milestone_orders: 0,
-      milestone_basis: 'FOREVER',
-      amount_usd: 10_000.01,
-      city_id: 'one',
-      starts_at: 'tomorrow',
-      max_grants: 0,
-      active: 'yes',
-    });
+    const bad = await refused(
+      t,
+      (api) =>
+        api.post('/admin/promotions', root.token, {
+          name: 'x'.repeat(121),
+          description: 'd'.repeat(256),
+          audience: 'EVERYONE',
+          milestone_orders: 0,
+          milestone_basis: 'FOREVER',
+          amount_usd: 10_000.01,
+          city_id: 'one',
+          starts_at: 'tomorrow',
+          max_grants: 0,
+          active: 'yes',
+        }),
+      422,
+      'ValidationError',
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('ValidationError');
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(
@@ -137,7 +205,7 @@ describe('promotion campaigns (back office, super admin)', () => {
         'starts_at',
       ].sort(),
     );
-    const missing = await api.post('/admin/promotions', root.token, {});
+    const missing = await refused(t, (api) => api.post('/admin/promotions', root.token, {}), 422);
     expect(Object.keys(missing.body.details.fieldErrors).sort()).toEqual([
       'amount_usd',
       'audience',
@@ -161,22 +229,34 @@ describe('promotion campaigns (back office, super admin)', () => {
       [{ ends_at: '2026-02-30' }, 'ends_at'],
     ];
     for (const [over, field] of limits) {
-      const r = await api.post('/admin/promotions', root.token, campaign(over));
+      const r = await refused(t, (api) => api.post('/admin/promotions', root.token, campaign(over)), 422);
       expect(r.status, JSON.stringify(over)).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), JSON.stringify(over)).toEqual([field]);
     }
-    const edges = await api.post(
-      '/admin/promotions',
-      root.token,
-      campaign({
-        name: 'n'.repeat(120),
-        description: 'd'.repeat(255),
-        milestone_orders: 1000,
-        amount_usd: 10_000,
-        max_grants: 1,
-      }),
-    );
-    expect(edges.status).toBe(201);
+    await t
+      .given()
+      .when((api) =>
+        api.post(
+          '/admin/promotions',
+          root.token,
+          campaign({
+            name: 'n'.repeat(120),
+            description: 'd'.repeat(255),
+            milestone_orders: 1000,
+            amount_usd: 10_000,
+            max_grants: 1,
+          }),
+        ),
+      )
+      .then(
+        expectResponse(201),
+        expectNewEvents(promotionOf, [
+          {
+            type: 'PromotionCreated',
+            data: { terms: { name: 'n'.repeat(120), milestoneOrders: 1000, amountCents: 1_000_000, maxGrants: 1 } },
+          },
+        ]),
+      );
     expect(
       (await api.post('/admin/promotions', root.token, campaign({ amount_usd: 0.01, milestone_orders: 1 }))).status,
     ).toBe(201);
@@ -197,47 +277,93 @@ describe('promotion campaigns (back office, super admin)', () => {
       )
     ).body.promotion;
     expect(created).toMatchObject({ starts_at: '2026-06-01T00:00:00.000Z', ends_at: '2026-07-01T00:00:00.000Z' });
-    const patched = await api.patch(`/admin/promotions/${created.id}`, root.token, {
-      name: 'Renombrada',
-      description: null,
-      amount_usd: 12.34,
-    });
-    expect(patched.status).toBe(200);
+    const stream = promotionStream(created.id);
+    const patched = await t
+      .given()
+      .when((api) =>
+        api.patch(`/admin/promotions/${created.id}`, root.token, {
+          name: 'Renombrada',
+          description: null,
+          amount_usd: 12.34,
+        }),
+      )
+      .then(
+        expectResponse(200),
+        // Only the terms sent.
+        expectNewEvents(stream, [
+          { type: 'PromotionUpdated', data: { changes: { name: 'Renombrada', description: null, amountCents: 1234 } } },
+        ]),
+        async ({ newEventsOf }) =>
+          expect(Object.keys(((await newEventsOf(stream))[0].data as { changes: object }).changes).sort()).toEqual([
+            'amountCents',
+            'description',
+            'name',
+          ]),
+      );
     expect(patched.body.promotion).toEqual({ ...created, name: 'Renombrada', description: null, amount_usd: 12.34 });
-    const unchanged = await api.patch(`/admin/promotions/${created.id}`, root.token, {});
+    const unchanged = await t
+      .given()
+      .when((api) => api.patch(`/admin/promotions/${created.id}`, root.token, {}))
+      .then(expectResponse(200), expectNoNewEvents(stream));
     expect(unchanged.body.promotion).toEqual(patched.body.promotion);
 
-    const badEnd = await api.patch(`/admin/promotions/${created.id}`, root.token, { ends_at: '2026-05-31' });
+    const badEnd = await refused(
+      t,
+      (api) => api.patch(`/admin/promotions/${created.id}`, root.token, { ends_at: '2026-05-31' }),
+      422,
+    );
     expect(badEnd.status).toBe(422);
     expect(Object.keys(badEnd.body.details.fieldErrors)).toEqual(['ends_at']);
-    const toDriver = await api.patch(`/admin/promotions/${created.id}`, root.token, { audience: 'DRIVER' });
+    const toDriver = await refused(
+      t,
+      (api) => api.patch(`/admin/promotions/${created.id}`, root.token, { audience: 'DRIVER' }),
+      422,
+    );
     expect(toDriver.status).toBe(422);
     expect(Object.keys(toDriver.body.details.fieldErrors)).toEqual(['credit_scope']);
-    const dropScope = await api.patch(`/admin/promotions/${created.id}`, root.token, { credit_scope: null });
+    const dropScope = await refused(
+      t,
+      (api) => api.patch(`/admin/promotions/${created.id}`, root.token, { credit_scope: null }),
+      422,
+    );
     expect(Object.keys(dropScope.body.details.fieldErrors)).toEqual(['credit_scope']);
-    const badTypes = await api.patch(`/admin/promotions/${created.id}`, root.token, {
-      milestone_orders: 0,
-      amount_usd: -1,
-      city_id: 999,
-    });
+    const badTypes = await refused(
+      t,
+      (api) =>
+        api.patch(`/admin/promotions/${created.id}`, root.token, { milestone_orders: 0, amount_usd: -1, city_id: 999 }),
+      422,
+    );
     expect(badTypes.status).toBe(422);
     expect(Object.keys(badTypes.body.details.fieldErrors).sort()).toEqual(['amount_usd', 'milestone_orders']);
     expect(
       Object.keys(
-        (await api.patch(`/admin/promotions/${created.id}`, root.token, { city_id: 999 })).body.details.fieldErrors,
+        (await refused(t, (api) => api.patch(`/admin/promotions/${created.id}`, root.token, { city_id: 999 }), 422))
+          .body.details.fieldErrors,
       ),
     ).toEqual(['city_id']);
     expect((await api.get(`/admin/promotions/${created.id}`, root.token)).body.promotion).toEqual(
       patched.body.promotion,
     );
 
-    const both = await api.patch(`/admin/promotions/${created.id}`, root.token, {
-      audience: 'DRIVER',
-      credit_scope: null,
-      city_id: 3,
-      ends_at: null,
-    });
-    expect(both.status).toBe(200);
+    const both = await t
+      .given()
+      .when((api) =>
+        api.patch(`/admin/promotions/${created.id}`, root.token, {
+          audience: 'DRIVER',
+          credit_scope: null,
+          city_id: 3,
+          ends_at: null,
+        }),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(stream, [
+          {
+            type: 'PromotionUpdated',
+            data: { changes: { audience: 'DRIVER', creditScope: null, cityId: 3, endsAt: null } },
+          },
+        ]),
+      );
     expect(both.body.promotion).toMatchObject({ audience: 'DRIVER', credit_scope: null, city_id: 3, ends_at: null });
   });
 
@@ -272,14 +398,19 @@ describe('promotion campaigns (back office, super admin)', () => {
 
   it('deletes a campaign without grants; unknown ids are 404 PromotionNotFound', async () => {
     const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
-    const del = await api.del(`/admin/promotions/${p.id}`, root.token);
-    expect(del.status).toBe(200);
+    const del = await t
+      .given()
+      .when((api) => api.del(`/admin/promotions/${p.id}`, root.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(promotionStream(p.id), [{ type: 'PromotionDeleted', data: { promotionId: p.id } }]),
+      );
     expect(del.body).toEqual({ deleted: true });
     for (const id of [p.id, 999_999, 'abc']) {
       for (const r of [
         await api.get(`/admin/promotions/${id}`, root.token),
-        await api.patch(`/admin/promotions/${id}`, root.token, { name: 'x' }),
-        await api.del(`/admin/promotions/${id}`, root.token),
+        await refused(t, (api) => api.patch(`/admin/promotions/${id}`, root.token, { name: 'x' }), 404),
+        await refused(t, (api) => api.del(`/admin/promotions/${id}`, root.token), 404),
         await api.get(`/admin/promotions/${id}/grants`, root.token),
       ]) {
         expect(r.status).toBe(404);
@@ -290,11 +421,15 @@ describe('promotion campaigns (back office, super admin)', () => {
 
   it('deletes a campaign once when two deletes race', async () => {
     const p = (await api.post('/admin/promotions', root.token, campaign())).body.promotion;
-    const results = await Promise.all([
+    const deleting = race((api) => [
       api.del(`/admin/promotions/${p.id}`, root.token),
       api.del(`/admin/promotions/${p.id}`, root.token),
     ]);
-    expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+    await t
+      .given()
+      .when(deleting.send)
+      .then(expectNewEvents(promotionStream(p.id), [{ type: 'PromotionDeleted', data: { promotionId: p.id } }]));
+    expect(deleting.responses.map((r) => r.status).sort()).toEqual([200, 404]);
   });
 
   it('pages grants with a cursor and rejects a bad limit or cursor', async () => {
