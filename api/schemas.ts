@@ -69,11 +69,14 @@ export const hasDecimals = (n: number, decimals: number) => {
   return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 };
 
-/** A USD amount: a JSON number above 0, at most `max`, with at most two decimals; inside it is cents. */
+/**
+ * A USD amount: a JSON number of at least one cent, at most `max`, with at most two decimals; inside it is
+ * cents. (Above 0 alone let 1e-10 through, whose two decimals round to 0 cents.)
+ */
 export const usdAmount = (max: number) =>
   z
     .number()
-    .gt(0, `must be greater than 0`)
+    .min(0.01, `must be at least 0.01`)
     .max(max, `must be at most ${max}`)
     .refine((n) => hasDecimals(n, 2), 'at most 2 decimals')
     .openapi({ multipleOf: 0.01 })
