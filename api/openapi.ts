@@ -93,8 +93,9 @@ const DESCRIPTION = [
   'Client, driver and back-office API of the water delivery marketplace. Bodies are JSON unless an',
   'operation says otherwise; every error answers the `Error` envelope (`error`, `message`,',
   '`details.fieldErrors` on a 422 ValidationError, `retryAfterSeconds` with the `Retry-After` header on',
-  '429 and 503). Real-time messages travel over the websocket `/ws`, described by the AsyncAPI 3',
-  'document at `/api/v1/asyncapi.json`.',
+  '429 and 503). Unknown query parameters are ignored, so that an app of an older or newer version',
+  'keeps working; a parameter an operation lists is checked like the rest. Real-time messages travel over',
+  'the websocket `/ws`, described by the AsyncAPI 3 document at `/api/v1/asyncapi.json`.',
 ].join(' ');
 
 type Json = Record<string, unknown>;

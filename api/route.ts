@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z, type ZodType } from 'zod';
 import { validationError, type ErrorId } from '../domain/errors.js';
+import { answerOptionsFor } from './allow.js';
 import { fieldErrorsOf } from './errorMapper.js';
 import { ErrorBody, TAGS } from './openapi.js';
 import type { Actor, RoleGuards } from './auth.js';
@@ -337,5 +338,6 @@ export const defineRoute = <
       next(err);
     }
   };
+  answerOptionsFor(router, spec.path, spec.method);
   router[spec.method](spec.path, ...(spec.guards ?? []), run);
 };

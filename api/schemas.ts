@@ -2,6 +2,7 @@ import { z } from 'zod';
 // Extends zod with `.openapi()` before the schemas below use it, whichever module is imported first.
 import './openapi.js';
 import { usdToCents } from '../domain/money.js';
+import { MAX_CITY_ID } from '../stores/identity/identityTables.js';
 
 /**
  * Request pieces every area shares, written so that the OpenAPI document says exactly what the service
@@ -15,6 +16,12 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 /** An id in a query string. */
 export const idParam = z.coerce.number().int().positive().max(MAX_ID);
 
+/** A city's id in a body: no larger than its column holds (an unknown one is the route's own refusal). */
+export const cityId = z.number().int().positive().max(MAX_CITY_ID);
+
+/** A city's id in a query string. */
+export const cityIdParam = z.coerce.number().int().positive().max(MAX_CITY_ID);
+
 /** A calendar day (YYYY-MM-DD, format: date): 2026-02-30 is refused, as the document's format says. */
 export const isoDate = z.iso.date('must be a calendar date (YYYY-MM-DD)');
 
@@ -22,11 +29,36 @@ export const isoDate = z.iso.date('must be a calendar date (YYYY-MM-DD)');
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with offset' });
 
 /**
- * An email address as the server takes it: zod's address rule, documented as its pattern beside
- * `format: email` (the format alone admits addresses such as `0@com` that the rule refuses).
+ * One label of a domain name as `format: email` takes it: 1 to 63 letters, digits or hyphens, neither first
+ * nor last a hyphen, and no `--` in third and fourth place (that marks an internationalized label).
+ */
+const DOMAIN_LABEL =
+  '[A-Za-z0-9](?:[A-Za-z0-9-]{0,2}[A-Za-z0-9]|[A-Za-z0-9-](?:[A-Za-z0-9][A-Za-z0-9-]|-[A-Za-z0-9])[A-Za-z0-9-]{0,58}[A-Za-z0-9])?';
+
+/**
+ * The server's address rule: dot-separated words of letters, digits, `_'+-` before the @ (zod's rule), then
+ * domain labels and a top-level domain of letters, as `format: email` has them.
+ */
+const EMAIL = new RegExp(
+  `^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:${DOMAIN_LABEL}\\.)+[A-Za-z]{2,63}$`,
+);
+
+/** What comes before the @ is at most 64 characters (RFC 5321), which `format: email` says and a pattern cannot. */
+const LOCAL_PART_MAX = 64;
+
+/**
+ * An email address as the server takes it: the rule above, documented as its `pattern` beside `format:
+ * email`, so that an address is accepted exactly when it matches both (the format alone admits addresses
+ * such as `0@com` that the pattern refuses; the pattern alone, a part before the @ longer than the format's).
  */
 export const emailAddress = (max: number) =>
-  z.string().trim().max(max).email().openapi({ format: 'email', pattern: z.regexes.email.source });
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(EMAIL, 'Must be an email address.')
+    .refine((e) => e.indexOf('@') <= LOCAL_PART_MAX, `At most ${LOCAL_PART_MAX} characters before the @.`)
+    .openapi({ format: 'email', pattern: EMAIL.source });
 
 /** A day (YYYY-MM-DD, read as midnight UTC where an instant is meant) or an instant with its offset. */
 export const dayOrInstant = z.union([isoDate, isoDateTime]);
@@ -37,11 +69,14 @@ export const hasDecimals = (n: number, decimals: number) => {
   return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 };
 
-/** A USD amount: a JSON number above 0, at most `max`, with at most two decimals; inside it is cents. */
+/**
+ * A USD amount: a JSON number of at least one cent, at most `max`, with at most two decimals; inside it is
+ * cents. (Above 0 alone let 1e-10 through, whose two decimals round to 0 cents.)
+ */
 export const usdAmount = (max: number) =>
   z
     .number()
-    .gt(0, `must be greater than 0`)
+    .min(0.01, `must be at least 0.01`)
     .max(max, `must be at most ${max}`)
     .refine((n) => hasDecimals(n, 2), 'at most 2 decimals')
     .openapi({ multipleOf: 0.01 })

@@ -390,6 +390,8 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 1000.5, cityId: 1 }, 'capacityLiters'],
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 5000 }, 'cityId'],
       ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 5000, cityId: 999 }, 'cityId'],
+      // Beyond what a city's id column holds (2^31 − 1): the same refusal, not the database's.
+      ['PUT', '/driver/profile', { plate: 'ABC123', capacityLiters: 5000, cityId: 2 ** 31 }, 'cityId'],
       ['POST', '/driver/documents', { expiresAt: null }, 'type'],
       ['POST', '/driver/documents', { type: 'PASSPORT', expiresAt: null }, 'type'],
       ['POST', '/driver/documents', { type: 'RCV' }, 'expiresAt'],
@@ -412,6 +414,7 @@ describe('drivers: onboarding, KYC decisions, availability', () => {
       ['GET', '/admin/drivers?status=SLEEPING', undefined, 'status', root],
       ['GET', '/admin/drivers?kyc_state=MAYBE', undefined, 'kyc_state', root],
       ['GET', '/admin/drivers?limit=0', undefined, 'limit', root],
+      ['GET', `/admin/drivers?city_id=${2 ** 31}`, undefined, 'city_id', root],
     ];
     for (const [method, path, body, field, token] of cases) {
       const r = await t

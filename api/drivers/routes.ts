@@ -12,7 +12,7 @@ import { defineRoute, type ErrorAnswer } from '../route.js';
 import { documentView, driverView } from './views.js';
 import { DriverDocumentView, DriverView } from './viewSchemas.js';
 import { readBack } from '../readBack.js';
-import { isoDate, latitude, longitude, requiredTogether } from '../schemas.js';
+import { cityId, isoDate, latitude, longitude, requiredTogether } from '../schemas.js';
 import { cityExists } from '../../stores/identity/identityQueries.js';
 
 /** The driver positions' rate limit (commands/driver/positions.ts). */
@@ -28,7 +28,7 @@ const ProfileBody = z.object({
     .toUpperCase()
     .regex(/^[A-Z0-9-]{4,12}$/, '4 to 12 letters, digits or dashes.'),
   capacityLiters: z.number().int().min(100).max(50_000),
-  cityId: z.number().int().positive(),
+  cityId,
 });
 const DocumentBody = z.object({
   type: z.enum(DOCUMENT_TYPES),

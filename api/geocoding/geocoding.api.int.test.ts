@@ -342,6 +342,7 @@ describe('geocoding through the HTTP maps adapter', () => {
     it('autocomplete: query 2-120 characters, sessionToken at most 64', async () => {
       expect(fieldsOf(await autocomplete(''))).toEqual(['query']);
       expect(fieldsOf(await autocomplete('query=a'))).toEqual(['query']);
+      expect(fieldsOf(await autocomplete('query=%20a%0B'))).toEqual(['query']);
       expect(fieldsOf(await autocomplete(`query=${'a'.repeat(121)}&sessionToken=${'s'.repeat(65)}`))).toEqual([
         'query',
         'sessionToken',

@@ -16,7 +16,11 @@ const sessionToken = z
   .transform((v) => v || undefined);
 
 export const ReverseQuery = z.object({ lat: queryLatitude, lng: queryLongitude });
-export const AutocompleteQuery = z.object({ query: z.string().trim().min(2).max(120), sessionToken });
+// At least 2 characters once trimmed: the pattern says so, since minLength counts the spaces around it.
+export const AutocompleteQuery = z.object({
+  query: z.string().trim().min(2).max(120).openapi({ pattern: '^\\s*\\S[\\s\\S]*\\S\\s*$' }),
+  sessionToken,
+});
 export const PlaceQuery = z.object({ placeId: z.string().trim().min(1).max(300), sessionToken });
 
 const AddressComponent = z

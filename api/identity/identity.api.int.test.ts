@@ -307,6 +307,11 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       ['PATCH', '/api/v1/me', { name: 'x'.repeat(81) }, 'name', c.token],
       ['PATCH', '/api/v1/me', { name: 'Ana', email: 'not-an-email' }, 'email', c.token],
       ['PATCH', '/api/v1/me', { name: 'Ana', email: `${'x'.repeat(115)}@e.com` }, 'email', c.token],
+      // What `format: email` refuses too: over 64 characters before the @, a label ending in a hyphen, `--`
+      // in a label's third and fourth place.
+      ['PATCH', '/api/v1/me', { name: 'Ana', email: `${'x'.repeat(65)}@e.com` }, 'email', c.token],
+      ['PATCH', '/api/v1/me', { name: 'Ana', email: 'ana@agua-.com' }, 'email', c.token],
+      ['PATCH', '/api/v1/me', { name: 'Ana', email: 'ana@ab--cd.com' }, 'email', c.token],
       ['POST', '/api/v1/auth/dev-token', { app: 'client' }, 'userId'],
       ['POST', '/api/v1/auth/dev-token', { userId: 'one', app: 'client' }, 'userId'],
       ['POST', '/api/v1/auth/dev-token', { userId: 1 }, 'app'],

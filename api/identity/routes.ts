@@ -35,8 +35,14 @@ const PatchMeBody = z.object({
   name: z.string().trim().min(2).max(80),
   email: emailAddress(120).optional(),
 });
-// The handler answers a blank phone 400 MissingPhone (as a missing one); the pattern says so to a client.
-const DevLookupQuery = z.object({ phone: z.string().optional().openapi({ pattern: '\\S' }) });
+// The phone is required; the handler, not the schema, answers a missing or blank one (the spec's 400
+// MissingPhone, not a 422), so the document says required and the pattern says not blank.
+const DevLookupQuery = z.object({
+  phone: z
+    .string()
+    .optional()
+    .openapi({ pattern: '\\S', param: { required: true } }),
+});
 const DevTokenBody = z.object({ userId: z.number().int().positive(), app: App });
 
 export const LoginUser = z.object({

@@ -385,6 +385,13 @@ describe('stations: public directory and administration', () => {
       ).toEqual(['lat', 'radiusKm']);
     });
 
+    it('ignores a query parameter it does not know (an app of another version may send one)', async () => {
+      const known = await api.get('/stations/nearby?lat=10.5&lng=-66.9&radiusKm=5', client.token);
+      const more = await api.get('/stations/nearby?lat=10.5&lng=-66.9&radiusKm=5&appVersion=2.3&x=', client.token);
+      expect([known.status, more.status]).toEqual([200, 200]);
+      expect(more.body).toEqual(known.body);
+    });
+
     it(
       'a driver reports; the traffic light follows recent ' + 'reports (recency-weighted) and the cooldown holds',
       async () => {

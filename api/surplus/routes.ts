@@ -60,7 +60,8 @@ const NearbyQuery = z.object({
     blankIsAbsent,
     queryNumber(0, 100, { exclusiveMin: true }).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM),
   ),
-  paymentMethod: z.preprocess(blankIsAbsent, z.string().min(1).max(40).default(CASH_USD)),
+  // Blank is the parameter left out (CASH_USD), so the document admits the empty string too.
+  paymentMethod: z.preprocess(blankIsAbsent, z.string().max(40).default(CASH_USD)),
   paymentFormId: z.preprocess(blankIsAbsent, idParam.optional()),
 });
 

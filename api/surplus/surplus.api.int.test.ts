@@ -133,6 +133,8 @@ describe('surplus listings', () => {
       client_pays_usd: 22.23,
     });
     expect(cash.distance_km).toBeCloseTo(2.22, 1);
+    // A blank method is the parameter left out, as the document admits it.
+    expect(await nearbyOne(client.token, listing.id, '&paymentMethod=')).toMatchObject({ payment_method: 'CASH_USD' });
     expect(await nearbyOne(client.token, listing.id, '&paymentMethod=EXCHANGE_PAY')).toMatchObject({
       base_price_cents: 2223,
       client_pays_cents: 2245,

@@ -5,6 +5,12 @@ import { sql, type Generated, type Kysely, type Migration } from 'kysely';
  * sessions and one-time codes, rate-limit windows, admins with their one-time mail tokens, the JWT
  * blacklist, cities, and drivers' idle positions (too frequent to be events).
  */
+/**
+ * The largest city id: `cities.id` (and every `city_id` that refers to it) is a 4-byte `integer`, so no
+ * city has an id beyond 2^31 − 1 and a request naming one is refused before it reaches a query.
+ */
+export const MAX_CITY_ID = 2_147_483_647;
+
 declare module '../../infra/db/database.js' {
   interface Database {
     users: {

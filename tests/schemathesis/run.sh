@@ -30,7 +30,8 @@ trap 'kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null' EXIT
 for _ in $(seq 1 120); do curl -sf "$BASE/ready" >/dev/null && break; sleep 1; done
 curl -sf "$BASE/ready" >/dev/null || { echo "the service did not start; see $OUT/service.log"; exit 2; }
 
-json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(eval('('+s+')')$1))"; }
+# One field of a JSON answer, or nothing (a missing field must not become the word "undefined").
+json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(eval('('+s+')')$1 ?? ''))"; }
 app_token() { # phone app
   local code
   code=$(curl -sf -X POST "$BASE/auth/otp/request" -H 'content-type: application/json' \
@@ -41,7 +42,7 @@ app_token() { # phone app
 CLIENT=$(app_token +584120000001 client)
 DRIVER=$(app_token +584120000002 driver)
 ADMIN=$(curl -sf -X POST "$BASE/admin/auth/login" -H 'content-type: application/json' \
-  -d "{\"email\":\"$ADMIN_EMAIL\",\"password\":\"$ADMIN_PASSWORD\"}" | json .token)
+  -d "{\"email\":\"$ADMIN_EMAIL\",\"password\":\"$ADMIN_PASSWORD\"}" | json .access_token)
 [ -n "$CLIENT" ] && [ -n "$DRIVER" ] && [ -n "$ADMIN" ] || { echo "could not sign in the three roles"; exit 2; }
 
 # Operation ids by role, from each operation's x-roles (the roles its guards admit) or, without them, its
@@ -73,8 +74,9 @@ run() { # name token role
   [[ " $PASSES " == *" $1 "* ]] || return 0
   echo "== $1"
   # shellcheck disable=SC2046
-  # From $OUT, so that the tool's cache (.schemathesis/) lands there and not in the repository.
-  (cd "$OUT" && "$ST" --config-file "$CONFIG" run "$BASE/openapi.json" -H "Authorization: Bearer $2" $(ops "$3") \
+  # From $OUT, so that the tool's cache (.schemathesis/) lands there and not in the repository; the document
+  # is the one fetched above (building it on request can outlast the tool's timeout on a busy machine).
+  (cd "$OUT" && "$ST" --config-file "$CONFIG" run "$OUT/openapi.json" --url "$BASE" -H "Authorization: Bearer $2" $(ops "$3") \
     --max-examples "$EXAMPLES" --seed 1 --request-timeout 10 --workers 1 --generation-allow-x00 false \
     --report junit --report-dir "$OUT/$1" "${@:4}") >"$OUT/$1.txt" 2>&1 || status=1
   sed -n '/^Failures:/,/^$/p' "$OUT/$1.txt"

@@ -54,6 +54,19 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
     return v;
   };
 
+  /**
+   * An OPTIONS answer is the router's, not an operation's: its `Allow` lists exactly the documented methods
+   * of the path that names the resource most literally (with HEAD beside GET, and OPTIONS).
+   */
+  const checkAllow = (rel: string, status: number, headers: Headers, fail: (why: string) => never) => {
+    const route = routes.filter((r) => r.pattern.test(rel)).sort((a, b) => a.params - b.params)[0];
+    if (!route) return void (status === 404 || fail(`OPTIONS on a path the document does not have answered ${status}`));
+    const documented = Object.keys(route.operations).map((m) => m.toUpperCase());
+    const expected = [...documented, ...(documented.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].sort().join(', ');
+    if (status !== 204 || headers.get('allow') !== expected)
+      fail(`OPTIONS answered ${status} with Allow "${headers.get('allow')}", expected 204 with "${expected}"`);
+  };
+
   return {
     check(method, url, status, headers, body, text) {
       const m = method.toLowerCase();
@@ -67,6 +80,7 @@ export const createContractChecker = (doc: { paths: Record<string, Record<string
       if (!path.startsWith('/api/v1/')) return;
       const rel = path.slice('/api/v1'.length);
       if (OUTSIDE_THE_DOCUMENT.has(rel)) return;
+      if (m === 'options') return checkAllow(rel, status, headers, fail);
       // Literal segments win over templates, as Express resolves them (bulk-import before {stationId}).
       const route = routes.filter((r) => r.pattern.test(rel) && r.operations[m]).sort((a, b) => a.params - b.params)[0];
       if (!route) {

@@ -7,9 +7,9 @@ import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { pageOf } from '../../openapi.js';
 import { AdminSchema, adminView } from './views.js';
-import { emailAddress } from '../../schemas.js';
+import { cityId, emailAddress } from '../../schemas.js';
 
-const CityIds = z.array(z.number().int().positive()).max(200);
+const CityIds = z.array(cityId).max(200);
 const CreateBody = z.object({
   email: emailAddress(191),
   name: z.string().trim().min(2).max(80),

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { page } from '../../orders/schemas.js';
+import { cityIdParam } from '../../schemas.js';
 import { driverCommands } from '../../../commands/driver/handlers.js';
 import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
 import { notFound } from '../../../domain/errors.js';
@@ -26,7 +27,7 @@ const ReasonBody = z.object({ reason: z.string().trim().min(3).max(500) });
 const ListQuery = z.object({
   status: z.enum(DRIVER_STATUSES).optional(),
   kyc_state: z.enum(KYC_STATES).optional(),
-  city_id: z.coerce.number().int().positive().optional(),
+  city_id: cityIdParam.optional(),
   q: z.string().trim().max(80).optional().openapi({
     description: 'Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored',
   }),

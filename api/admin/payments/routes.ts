@@ -25,7 +25,10 @@ const QueueQuery = z.object({
   page,
 });
 
-const ReasonBody = z.object({ reason: z.string().trim().min(10).max(500) });
+// At least 10 characters once trimmed: the pattern says so, since minLength counts the spaces around it.
+const ReasonBody = z.object({
+  reason: z.string().trim().min(10).max(500).openapi({ pattern: '^\\s*\\S[\\s\\S]{8,}\\S\\s*$' }),
+});
 const PaymentParams = z.object({ paymentId: PathId });
 
 const paymentIdFrom = (params: Record<string, unknown>) =>

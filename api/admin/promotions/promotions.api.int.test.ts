@@ -216,6 +216,8 @@ describe('promotion campaigns (back office, super admin)', () => {
       [{ milestone_orders: 1001 }, 'milestone_orders'],
       [{ milestone_orders: 2.5 }, 'milestone_orders'],
       [{ amount_usd: 0 }, 'amount_usd'],
+      // Above 0 but less than a cent: it would be a campaign of 0 cents.
+      [{ amount_usd: 1e-10 }, 'amount_usd'],
       [{ amount_usd: 1.005 }, 'amount_usd'],
       [{ name: '' }, 'name'],
       [{ city_id: 999 }, 'city_id'],

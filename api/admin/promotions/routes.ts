@@ -19,7 +19,7 @@ import {
 import type { PromotionRow } from '../../../projections/promotions/promotionViews.js';
 import { requireRole } from '../../auth.js';
 import { idFrom, limit } from '../../orders/schemas.js';
-import { dayOrInstant, usdAmount } from '../../schemas.js';
+import { cityId, cityIdParam, dayOrInstant, usdAmount } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { readBack } from '../../readBack.js';
 import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js';
@@ -28,8 +28,8 @@ import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js
 const instant = dayOrInstant.transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s));
 
 /**
- * The read model's integer columns bound ids and counts: a bigger one would be accepted into a campaign's
- * event and then stop the projector that cannot store it.
+ * The read model's integer column bounds the grant count (as cityId bounds the city): a bigger one would be
+ * accepted into a campaign's event and then stop the projector that cannot store it.
  */
 const INTEGER_MAX = 2_147_483_647;
 
@@ -41,7 +41,7 @@ const fields = {
   milestone_orders: z.number().int().min(1).max(1000),
   milestone_basis: z.enum(MILESTONE_BASES),
   amount_usd: usdAmount(10_000),
-  city_id: z.number().int().positive().max(INTEGER_MAX).nullable(),
+  city_id: cityId.nullable(),
   starts_at: instant.nullable(),
   ends_at: instant.nullable(),
   max_grants: z.number().int().min(1).max(INTEGER_MAX).nullable(),
@@ -76,7 +76,7 @@ const ListQuery = z.object({
   audience: z.enum(AUDIENCES).optional(),
   credit_scope: z.enum(CREDIT_BUCKETS).optional(),
   active: bool.optional(),
-  city_id: z.coerce.number().int().positive().optional(),
+  city_id: cityIdParam.optional(),
 });
 
 const GrantsQuery = z.object({ limit: limit(25), cursor: z.string().max(100).optional() });

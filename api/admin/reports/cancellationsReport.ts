@@ -12,6 +12,7 @@ import {
   boolParam,
   dateFilters,
   direction,
+  cityIdParam,
   idParam,
   limitParam,
   page,
@@ -37,7 +38,7 @@ type SortKey = (typeof SORT_KEYS)[number];
 const ROLE_OF = { cliente: 'CLIENT', conductor: 'DRIVER', admin: 'ADMIN', sistema: 'SYSTEM' } as const;
 
 const CancellationsQuery = z.object({
-  city_id: idParam.optional(),
+  city_id: cityIdParam.optional(),
   cancelled_role: z.enum(['cliente', 'conductor', 'admin', 'sistema']).optional(),
   status_at_cancel: z.enum(['BROADCASTING', 'WAITING_FOR_PAYMENT', 'CONFIRMED', 'IN_PROGRESS']).optional(),
   driver_id: idParam.optional(),

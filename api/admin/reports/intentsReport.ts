@@ -12,6 +12,7 @@ import {
   boolParam,
   dateFilters,
   direction,
+  cityIdParam,
   idParam,
   limitParam,
   page,
@@ -41,7 +42,7 @@ type SortKey = (typeof SORT_KEYS)[number];
 const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as [FailureReason, ...FailureReason[]];
 
 const IntentsQuery = z.object({
-  city_id: idParam.optional(),
+  city_id: cityIdParam.optional(),
   client_id: idParam.optional(),
   water_type: z.enum(['POTABLE', 'INDUSTRIAL']).optional(),
   failure_reason: z.enum(FAILURE_REASONS).optional(),

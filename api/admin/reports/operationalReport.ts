@@ -9,6 +9,7 @@ import {
   dateFilters,
   daysBetween,
   direction,
+  cityIdParam,
   idParam,
   resolveWindow,
   sortParam,
@@ -42,7 +43,7 @@ const SORT_KEYS = [
 ] as const;
 
 const OperationalQuery = z.object({
-  city_id: idParam.optional(),
+  city_id: cityIdParam.optional(),
   client_id: idParam.optional(),
   driver_id: idParam.optional(),
   water_type: z.enum(['POTABLE', 'INDUSTRIAL']).optional(),

@@ -9,6 +9,7 @@ import {
   boolParam,
   dateFilters,
   direction,
+  cityIdParam,
   idParam,
   limitParam,
   orderedPair,
@@ -47,7 +48,7 @@ export const PAYMENT_METHOD_CODES = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', '
 const rating = z.coerce.number().int().min(1).max(5);
 
 const OrdersQuery = z.object({
-  city_id: idParam.optional(),
+  city_id: cityIdParam.optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   driver_id: idParam.optional(),
   client_id: idParam.optional(),

@@ -8,7 +8,7 @@ import { isoDate } from '../../schemas.js';
 const DAY_MS = 86_400_000;
 
 export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-export { idParam } from '../../schemas.js';
+export { cityIdParam, idParam } from '../../schemas.js';
 /** Optional: each report knows its default order (desc, or its own when no sort key is given). */
 export const direction = z.enum(['asc', 'desc']).optional();
 export { page } from '../../orders/schemas.js';

@@ -301,7 +301,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: ActionAnswer,
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'ReceiptNotFound'], 409: ['Conflict'] },
     },
     async ({ params, body, actor, req }) => {
       const { state, position } = await markExternal(
