@@ -237,7 +237,9 @@ export const startEmbeddedPostgres = async ({
       socketDir =
         dataDir.length + SOCKET_NAME_LENGTH <= SOCKET_PATH_MAX ? dataDir : mkdtempSync(join('/tmp', 'wm-pg-sock-'));
       handOver(socketDir);
-      running = await spawnPostmaster(bin.postgres, dataDir, socketDir, settings, owner, handOver);
+      running = await spawnRetryingStaleLock(() =>
+        spawnPostmaster(bin.postgres, dataDir, socketDir!, settings, owner, handOver),
+      );
       // initdb's own fsync of a new cluster costs seconds on a busy disk before the first answer; the files
       // are flushed instead while the service starts (everything written later is fsynced by the server).
       if (created) execFile(bin.initdb, ['--sync-only', '-D', dataDir], { ...owner }, () => undefined).unref();
@@ -269,6 +271,23 @@ export const startEmbeddedPostgres = async ({
   } catch (err) {
     cleanUp();
     throw err;
+  }
+};
+
+/**
+ * A postmaster killed with its service (a power cut) can still count as alive for a moment after its
+ * backends have gone (exiting, or not yet reaped), and PostgreSQL then refuses its stale postmaster.pid.
+ * The refusal is retried for a few seconds; any other failure is not.
+ */
+const spawnRetryingStaleLock = async (spawnIt: () => Promise<Postmaster>): Promise<Postmaster> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnIt();
+    } catch (err) {
+      const staleLock = err instanceof EmbeddedStartFailed && err.message.includes('"postmaster.pid" already exists');
+      if (!staleLock || attempt >= 25) throw err;
+      await sleep(200);
+    }
   }
 };
 
