@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
+import { creditDecider } from '../domain/credit/credit.js';
 import { DomainError } from '../domain/errors.js';
 import type { CreateOrder, OrderCommand } from '../domain/order/commands.js';
 import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
+import { adjustCreditCommand } from '../tests/support/creditCommands.js';
 import { streamsOnEmbedded, type StreamsUnderTest } from '../tests/support/streams.js';
 import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
@@ -23,16 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const adjust = (amountCents: number): CreditCommand => ({
-  type: 'AdjustCredit',
-  clientId: 7,
-  adminId: 1,
-  direction: 'CREDIT',
-  scope: 'ANY',
-  amountCents,
-  reason: 'goodwill after a late delivery',
-  now: at(0),
-});
+const adjust = (amountCents: number) => adjustCreditCommand(amountCents, at(0));
 
 const create: CreateOrder = createOrderCommand(1, at(0));
 const bid = (offerId: number, driverId: number) => placeOfferCommand(offerId, driverId, at(1));

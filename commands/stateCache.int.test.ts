@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditDecider, type CreditCommand } from '../domain/credit/credit.js';
+import { creditDecider } from '../domain/credit/credit.js';
 import { conflict } from '../domain/errors.js';
 import { orderDecider } from '../domain/order/order.js';
 import { ConcurrencyError, type ExpectedRevision } from '../infra/eventStore/port.js';
+import { adjustCreditCommand } from '../tests/support/creditCommands.js';
 import { streamsOnEmbedded, type StreamsUnderTest } from '../tests/support/streams.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../tests/support/orderCommands.js';
 import { createHandle, type Handle } from './handle.js';
@@ -37,16 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const adjust = (amountCents: number): CreditCommand => ({
-  type: 'AdjustCredit',
-  clientId: 7,
-  adminId: 1,
-  direction: 'CREDIT',
-  scope: 'ANY',
-  amountCents,
-  reason: 'goodwill after a late delivery',
-  now: at(0),
-});
+const adjust = (amountCents: number) => adjustCreditCommand(amountCents, at(0));
 
 const instances = (): [Handle, Handle] => [createHandle(t.store), createHandle(t.store)];
 
