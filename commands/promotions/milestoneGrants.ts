@@ -15,7 +15,7 @@ import {
   type MilestoneCountingRules,
   type MilestoneDelivery,
 } from '../../domain/promotion/milestoneCounting.js';
-import type { Audience } from '../../domain/promotion/promotion.js';
+import { inWindow, type Audience } from '../../domain/promotion/promotion.js';
 import { usdToCents } from '../../domain/money.js';
 import type { Config } from '../../infra/config.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
@@ -122,11 +122,7 @@ export const grantReactions = (e: Cause, candidates: GrantReactionState, now: Da
  */
 const runningCampaigns = async (ctx: GrantContext, audience: Audience, at: Date, cityId: number | null) =>
   (await ctx.reference.switchedOnCampaigns()).filter(
-    (c) =>
-      c.audience === audience &&
-      (c.startsAt === null || c.startsAt <= at) &&
-      (c.endsAt === null || c.endsAt > at) &&
-      (c.cityId === null || c.cityId === cityId),
+    (c) => c.audience === audience && inWindow(c, at) && (c.cityId === null || c.cityId === cityId),
   );
 
 /**

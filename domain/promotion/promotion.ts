@@ -26,15 +26,16 @@ export type Campaign = Omit<PromotionTerms, 'name' | 'description' | 'startsAt' 
   createdAt: Date;
 };
 
-/** Active, inside its window (starts_at inclusive, ends_at exclusive) and under its cap. */
+/** Inside its window at `at`: starts_at inclusive, ends_at exclusive, either open. */
+export const inWindow = (c: Pick<Campaign, 'startsAt' | 'endsAt'>, at: Date): boolean =>
+  (c.startsAt === null || c.startsAt.getTime() <= at.getTime()) &&
+  (c.endsAt === null || at.getTime() < c.endsAt.getTime());
+
+/** Active, inside its window and under its cap. */
 export const isRunning = (
   c: Pick<Campaign, 'active' | 'startsAt' | 'endsAt' | 'maxGrants' | 'grantsCount'>,
   at: Date,
-): boolean =>
-  c.active &&
-  (c.startsAt === null || c.startsAt.getTime() <= at.getTime()) &&
-  (c.endsAt === null || at.getTime() < c.endsAt.getTime()) &&
-  (c.maxGrants === null || c.grantsCount < c.maxGrants);
+): boolean => c.active && inWindow(c, at) && (c.maxGrants === null || c.grantsCount < c.maxGrants);
 
 /** The fields of a PATCH body that a granted campaign refuses (409 PromotionAlreadyGranted lists them). */
 export const frozenFieldsTouched = (grantsCount: number, sent: readonly string[]): string[] =>
