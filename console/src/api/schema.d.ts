@@ -5023,8 +5023,8 @@ export interface operations {
     };
     getAuthDevLookup: {
         parameters: {
-            query?: {
-                phone?: string;
+            query: {
+                phone: string;
             };
             header?: never;
             path?: never;
@@ -22574,7 +22574,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "ReceiptNotFound";
                     } & {
                         [key: string]: unknown;
                     });
