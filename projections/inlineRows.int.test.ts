@@ -48,6 +48,19 @@ const reading = projector('ir_reading', {
   },
 });
 
+/** Keeps each event's log position as it stands, and one computed from it: the first travels as a placeholder. */
+const positioned = projector('ir_positioned', {
+  tables: ['ir_ledger'],
+  handlers: {
+    Booked: async (trx, e: RecordedEvent<string, { id: string }>) => {
+      await sql`INSERT INTO ir_ledger (id, position) VALUES (${e.data.id}, ${e.globalPosition})`.execute(trx);
+    },
+    BookedNext: async (trx, e: RecordedEvent<string, { id: string }>) => {
+      await sql`INSERT INTO ir_ledger (id, position) VALUES (${e.data.id}, ${e.globalPosition + 1})`.execute(trx);
+    },
+  },
+});
+
 describe.each(backends)('inline rows in the append statement ($name)', (backend) => {
   let pool: SqlPool;
   let drop: (() => Promise<void>) | undefined;
@@ -63,13 +76,14 @@ describe.each(backends)('inline rows in the append statement ($name)', (backend)
     await sql`CREATE TABLE ir_rows (id text PRIMARY KEY, note text, at timestamptz NOT NULL, doc jsonb NOT NULL,
       tags text[] NOT NULL, amount bigint NOT NULL, seen int NOT NULL)`.execute(db);
     await sql`CREATE TABLE ir_positions (id text PRIMARY KEY, position bigint NOT NULL, rank int NOT NULL)`.execute(db);
+    await sql`CREATE TABLE ir_ledger (id text PRIMARY KEY, position bigint NOT NULL)`.execute(db);
     const counted: SqlPool = {
       ...pool,
       query: (text, params) => (sent.push(text), pool.query(text, params)),
       connect: () => (connects++, pool.connect()),
     };
     const deps = { bus: createInProcessBus(), db, logger: createLogger('silent'), kind: pool.kind };
-    store = createPostgresEventStore(counted, { inline: inlineProjection([blind, reading], deps) });
+    store = createPostgresEventStore(counted, { inline: inlineProjection([blind, reading, positioned], deps) });
   });
   afterAll(async () => {
     await store?.close();
@@ -160,5 +174,39 @@ describe.each(backends)('inline rows in the append statement ($name)', (backend)
     expect(connects).toBe(1);
     const row = (await sql<{ position: number }>`SELECT position FROM ir_positions WHERE id = ${id}`.execute(db)).rows;
     expect(row).toEqual([{ position }]);
+  });
+
+  const ledger = (ids: string[]) =>
+    sql<{ id: string; position: string }>`SELECT id, position FROM ir_ledger WHERE id = ANY(${ids}) ORDER BY position`
+      .execute(db)
+      .then((r) => r.rows.map((x) => ({ id: x.id, position: Number(x.position) })));
+
+  it("a log position written as it stands travels in the append's statement, each event's its own", async () => {
+    const ids = [randomUUID(), randomUUID()];
+    sent.length = 0;
+    connects = 0;
+    await store.appendToStream(
+      `ir-${ids[0]}`,
+      ids.map((id) => ({ eventId: randomUUID(), type: 'Booked', data: { id } })),
+      { expectedRevision: 'no_stream' },
+    );
+    expect(sent).toEqual([expect.stringContaining('es_append_with')]);
+    expect(connects).toBe(0);
+    const stored = await store.readStream(`ir-${ids[0]}`);
+    expect(await ledger(ids)).toEqual(ids.map((id, i) => ({ id, position: stored[i].globalPosition })));
+  });
+
+  it('a log position computed with falls back to the transaction, with the right value', async () => {
+    const id = randomUUID();
+    sent.length = 0;
+    connects = 0;
+    const { position } = await store.appendToStream(
+      `ir-${id}`,
+      [{ eventId: randomUUID(), type: 'BookedNext', data: { id } }],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(sent.some((s) => s.includes('es_append_with'))).toBe(false);
+    expect(connects).toBe(1);
+    expect(await ledger([id])).toEqual([{ id, position: position + 1 }]);
   });
 });

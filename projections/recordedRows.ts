@@ -27,11 +27,35 @@ const wireText = (value: unknown): string | null => {
   return text;
 };
 
+/**
+ * An event's log position before the append gives it one: a handler may pass it as a statement's parameter
+ * as it stands (the append function puts the position in its place), and anything else it does with it
+ * (arithmetic, comparison, text, JSON) gives up the recording.
+ */
+export class PositionOnAppend {
+  constructor(readonly eventId: string) {}
+  private refuse(): never {
+    throw new NotRecordable('a log position used before the append gives it');
+  }
+  [Symbol.toPrimitive](): never {
+    return this.refuse();
+  }
+  toJSON(): never {
+    return this.refuse();
+  }
+  toPostgres(): never {
+    return this.refuse();
+  }
+}
+
 /** A compiled statement as a row change (the checkpoint the runner writes with its batch). */
-export const rowChange = (compiled: { sql: string; parameters: readonly unknown[] }): RowChange => ({
-  sql: compiled.sql,
-  params: compiled.parameters.map(wireText),
-});
+export const rowChange = (compiled: { sql: string; parameters: readonly unknown[] }): RowChange => {
+  const positions = compiled.parameters.flatMap((value, i): [number, string][] =>
+    value instanceof PositionOnAppend ? [[i, value.eventId]] : [],
+  );
+  const params = compiled.parameters.map((value) => (value instanceof PositionOnAppend ? null : wireText(value)));
+  return positions.length > 0 ? { sql: compiled.sql, params, positions } : { sql: compiled.sql, params };
+};
 
 const recordingPool = (changes: RowChange[], writes: RegExp): SqlPool => {
   const query = async (sql: string, params: readonly unknown[] = []) => {

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { appendPositionsMigration } from './appendPositions.js';
 
 /**
  * Events carry the id of the transaction that wrote them. Appends take a short session-level advisory
@@ -458,3 +459,5 @@ eventStoreMigrations['0009_event_store_apply_rows'] = {
     throw new Error('0009_event_store_apply_rows is not reversible: restore 0008 by dropping and migrating again');
   },
 };
+
+eventStoreMigrations['0010_event_store_append_positions'] = appendPositionsMigration;

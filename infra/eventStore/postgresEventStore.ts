@@ -66,6 +66,8 @@ export interface RowChange {
   params: (string | null)[];
   /** It must touch a row, or the whole statement fails (ES004): a checkpoint a rebuild moved on. */
   expect?: true;
+  /** Parameters (by index) that take the log position of the appended event with this id (`es_append_with`). */
+  positions?: [number, string][];
 }
 
 export interface InlineRows {
