@@ -125,6 +125,11 @@ export interface Handle {
     streamId: string,
     check?: (state: S) => unknown,
   ): Promise<Loaded<S>>;
+  /**
+   * A stream's state as this process last appended or read it, unchecked (undefined when not cached). No
+   * decision may rest on it but a fact that cannot be undone (an order that ended stays ended).
+   */
+  known<S, E extends DomainEvent>(aggregate: Aggregate<S, E>, streamId: string): S | undefined;
 }
 
 /** A stream's category: its id up to the first dash (`order-7` → `order`). */
@@ -289,8 +294,11 @@ export const createHandle = (
     check(state);
     return { state, version };
   };
+  const known = <S, E extends DomainEvent>(aggregate: Aggregate<S, E>, streamId: string): S | undefined =>
+    cache.get(streamId, aggregate)?.state as S | undefined;
   return Object.assign(handle, {
     register: (reaction: InlineReaction) => void reactions.push(reaction),
     load,
+    known,
   }) as Handle;
 };

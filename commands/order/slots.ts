@@ -1,6 +1,7 @@
 import { conflict, type DomainError } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
-import { orderDecider } from '../../domain/order/order.js';
+import { orderDecider, type Order } from '../../domain/order/order.js';
+import { TERMINAL } from '../../domain/order/rules.js';
 import {
   customerSlot,
   driverSlot,
@@ -8,10 +9,11 @@ import {
   holdsDriver,
   slotDecider,
   type Holds,
+  type SlotState,
 } from '../../domain/order/slots.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { CommandDeps } from '../deps.js';
-import { loadState, StreamBusy, type Reservation } from '../handle.js';
+import { loadState, StreamBusy, type Loaded, type Reservation } from '../handle.js';
 
 /**
  * An order's slots (domain/order/slots.ts) as reservations of the one command path: taken once the order
@@ -26,7 +28,17 @@ const SLOT_ATTEMPTS = 8;
  * Whether the named order still holds the slot is read from that order's stream, so each attempt of `take`
  * reads the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
  * there: a slot that changed hands meanwhile is read and judged again here).
+ *
+ * The slot comes from the state cache when it is there: the append checks its revision. A cached slot that
+ * would lead to no append (already ours, or held) is read again before it is believed. The holder's order
+ * is taken from the cache only when it has ended there, since an ended order never holds a slot again.
  */
+const holderOrder = async (deps: SlotDeps, orderId: number): Promise<Order | null> => {
+  const known = deps.handle.known(orderDecider, orderStream(orderId));
+  if (known && TERMINAL.includes(known.status)) return known;
+  return (await loadState(deps.store, orderStream(orderId), orderDecider)).state;
+};
+
 const slot = (
   deps: SlotDeps,
   streamId: string,
@@ -36,13 +48,29 @@ const slot = (
   metadata?: EventMetadata,
 ): Reservation => ({
   take: async () => {
+    let trustCache = true;
     for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
-      const current = await loadState(deps.store, streamId, slotDecider);
+      const current: Loaded<SlotState> = trustCache
+        ? await deps.handle.load(slotDecider, streamId)
+        : await loadState(deps.store, streamId, slotDecider);
       const { orderId: holder, takenAt } = current.state;
-      if (holder === orderId) return;
-      if (holder !== null) {
-        const { state: held } = await loadState(deps.store, orderStream(holder), orderDecider);
-        if (holds(held, takenAt!, deps.clock.now())) throw busy();
+      const doubt = () => {
+        trustCache = false;
+        attempt--;
+      };
+      if (holder === orderId) {
+        if (current.cached) {
+          doubt();
+          continue;
+        }
+        return;
+      }
+      if (holder !== null && holds(await holderOrder(deps, holder), takenAt!, deps.clock.now())) {
+        if (current.cached) {
+          doubt();
+          continue;
+        }
+        throw busy();
       }
       try {
         await deps.handle(
