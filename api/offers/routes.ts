@@ -91,9 +91,10 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
     // A bid needs what the offer view needs: an order still open to bids is out of reach beyond the
     // driver's radius (or without a position), and answers as an unknown order (404 OrderNotFound).
     const row = await findOrderRow(ctx.db, orderId);
+    let me: Awaited<ReturnType<typeof findDriver>> | undefined;
     if (row && BIDDING.includes(row.status)) {
       const now = ctx.clock.now();
-      const me = await findDriver(ctx.db, actor.driverId ?? -1, now);
+      me = await findDriver(ctx.db, actor.driverId ?? -1, now);
       const near = me?.location
         ? isBiddableNear(row, { ...me.location, radiusKm: ctx.config.NEARBY_DRIVER_RADIUS_KM, now })
         : false;
@@ -102,7 +103,13 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
     const { offerId, position } = await placeOffer(
       ctx,
       actor,
-      { orderId, driverGrossCents, estimatedMinutes: body.estimatedMinutes ?? null, force: body.force ?? false },
+      {
+        orderId,
+        driverGrossCents,
+        estimatedMinutes: body.estimatedMinutes ?? null,
+        force: body.force ?? false,
+        driver: me,
+      },
       metadataOf(actor, requestId),
     );
     const offer = await readBack(ctx, position, () => findOfferRow(ctx.db, offerId));

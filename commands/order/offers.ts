@@ -28,8 +28,10 @@ export const OFFER_POSITION_FRESH_MINUTES = 15;
 const eligibleDriver = async (
   ctx: Pick<OfferDeps, 'reference' | 'clock'>,
   driverId: number | null | undefined,
+  read?: DriverRecord | null,
 ): Promise<DriverRecord> => {
-  const driver = driverId ? await ctx.reference.driver(driverId, ctx.clock.now()) : null;
+  const driver =
+    read && read.driverId === driverId ? read : driverId ? await ctx.reference.driver(driverId, ctx.clock.now()) : null;
   if (!driver || driver.status !== 'ACTIVE') throw conflict('Conflict', 'Only an approved driver may bid.');
   if (!driver.isOnline) throw conflict('Conflict', 'Go online to bid.');
   return driver;
@@ -41,6 +43,8 @@ export interface PlaceOfferInput {
   driverGrossCents: number | null;
   estimatedMinutes: number | null;
   force: boolean;
+  /** The bidding driver's record as the caller already read it in this request (not read again). */
+  driver?: DriverRecord | null;
 }
 
 /** POST /orders/{id}/accept, /driver-accept, /counter-offer, /offers. */
@@ -49,7 +53,7 @@ export const placeOffer = async (ctx: OfferDeps, actor: Actor, input: PlaceOffer
   const loaded = await ctx.handle.load(orderDecider, orderStream(input.orderId), (s) => {
     if (!s) throw notFound('OrderNotFound', 'Order not found.');
   });
-  const driver = await eligibleDriver(ctx, actor.driverId);
+  const driver = await eligibleDriver(ctx, actor.driverId, input.driver);
   const now = ctx.clock.now();
   const position =
     driver.location && now.getTime() - driver.location.at.getTime() <= minutes(OFFER_POSITION_FRESH_MINUTES)
