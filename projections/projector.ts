@@ -25,8 +25,18 @@ export interface Projector {
   /** The tables this projector alone writes; a rebuild recreates exactly these. */
   tables: string[];
   handlers: Record<string, EventHandler>;
-  /** Optional faster path: all handled events of one batch at once (bulk writes). */
-  applyBatch?: (trx: Trx, events: RecordedEvent[], emit: (message: BusMessage) => void) => Promise<void>;
+  /**
+   * Optional faster path: all handled events of one batch at once (bulk writes). `memory` (the runner's, when
+   * it keeps one) holds what earlier batches of the same runner looked up or wrote, to be read instead of the
+   * tables: the runner hands it over only while its batches follow one another, and drops it when one fails
+   * or the checkpoint moves.
+   */
+  applyBatch?: (
+    trx: Trx,
+    events: RecordedEvent[],
+    emit: (message: BusMessage) => void,
+    memory?: BatchMemory,
+  ) => Promise<void>;
   /**
    * Asynchronous: the runner keeps it, writes never wait for it, and its readers wait for it to reach the
    * head of the log when they read (ctx.caughtUp). For the fan-out and the expensive read models that no
@@ -43,6 +53,9 @@ export interface Projector {
   /** Messages that follow from the event alone, fanned out after the batch that holds it has committed. */
   publish?: (event: AnyRecordedEvent, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }
+
+/** What a projector's batches keep for the next (projections/runner.ts): rows it owns, by a key of its own. */
+export type BatchMemory = Map<string, unknown>;
 
 export const projector = (name: string, spec: Omit<Projector, 'name'>): Projector => ({ name, ...spec });
 

@@ -6,7 +6,7 @@ import type { Bus, BusMessage } from '../infra/bus/port.js';
 import type { Logger } from '../infra/logger.js';
 import { isConnectionLoss } from '../infra/db/databaseUnavailable.js';
 import type { RowChange } from '../infra/eventStore/postgresEventStore.js';
-import { handles, type Projector } from './projector.js';
+import { handles, type BatchMemory, type Projector } from './projector.js';
 import { recordWrites, rowChange } from './recordedRows.js';
 
 export interface RunnerDeps {
@@ -35,6 +35,8 @@ export const READ_GAP_MS = 25;
 
 /** How often the stored checkpoints of idle projectors catch up with their positions in memory. */
 const IDLE_WRITE_MS = 200;
+/** A projector's batch memory starts afresh past this many entries (it is a cache of rows, not a copy). */
+const MEMORY_ENTRIES = 100_000;
 
 /** Stable advisory-lock key for a projector name: one owner per projector across instances. */
 export const projectorLockKey = (name: string): number => {
@@ -49,10 +51,11 @@ export const applyEvents = async (
   p: Projector,
   events: RecordedEvent[],
   emit: (m: BusMessage) => void = () => undefined,
+  memory?: BatchMemory,
 ): Promise<void> => {
   const relevant = events.filter((e) => handles(p, e));
   if (p.applyBatch) {
-    if (relevant.length > 0) await p.applyBatch(trx, relevant, emit);
+    if (relevant.length > 0) await p.applyBatch(trx, relevant, emit, memory);
   } else {
     for (const e of relevant) await p.handlers[e.type](trx, e, emit);
   }
@@ -109,10 +112,11 @@ export const applyBatch = async (
   from: number,
   upTo: number,
   emit?: (m: BusMessage) => void,
+  memory?: BatchMemory,
 ): Promise<void> => {
   const written = await checkpointMove(trx, p, from, upTo).executeTakeFirst();
   if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
-  await applyEvents(trx, p, events, emit);
+  await applyEvents(trx, p, events, emit, memory);
 };
 
 /** The checkpoint moving from at most `from` to `upTo`: it touches no row when a rebuild moved it further. */
@@ -140,9 +144,10 @@ export const applyBatchAsRows = async (
   from: number,
   upTo: number,
   emit: (m: BusMessage) => void = () => undefined,
+  memory?: BatchMemory,
 ): Promise<boolean> => {
   const emitted: BusMessage[] = [];
-  const rows = await recordWrites((trx) => applyEvents(trx, p, events, (m) => emitted.push(m)), {
+  const rows = await recordWrites((trx) => applyEvents(trx, p, events, (m) => emitted.push(m), memory), {
     ctes: p.writesOnly?.ctes,
   });
   if (!rows) return false;
@@ -168,6 +173,8 @@ interface State {
   inFlight: Promise<void> | null;
   /** PostgreSQL: the connection its batches run on, with asynchronous commit set once for the session. */
   session: { client: SqlClient; db: Db } | null;
+  /** What its batches keep for the next (Projector.applyBatch), true as of `position`; null: start afresh. */
+  memory: { kept: BatchMemory; position: number } | null;
 }
 
 /**
@@ -202,6 +209,7 @@ export class ProjectionRunner {
       published: Promise.resolve(),
       inFlight: null,
       session: null,
+      memory: null,
     }));
     this.pollMs = deps.pollMs ?? 250;
     this.batchSize = deps.batchSize ?? 500;
@@ -419,12 +427,15 @@ export class ProjectionRunner {
     try {
       const { client, db } = await this.sessionOf(s);
       const emit = (m: BusMessage) => emitted.push(m);
+      const memory = this.memoryOf(s);
       const asRows =
         s.projector.writesOnly !== undefined &&
-        (await applyBatchAsRows(client, db, s.projector, events, s.position, upTo, emit));
+        (await applyBatchAsRows(client, db, s.projector, events, s.position, upTo, emit, memory));
       if (!asRows)
-        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit));
+        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit, memory));
     } catch (err) {
+      // What the failed batch kept may hold rows that never committed.
+      s.memory = null;
       if (s.session?.client.broken) this.dropSession(s);
       if (err instanceof CheckpointMoved) {
         this.deps.logger.info(
@@ -499,9 +510,22 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * The memory of a projector whose batches keep one, if it is true as of the projector's position (its last
+   * batch committed, or idle batches moved it on); otherwise a fresh one, the tables read again.
+   */
+  private memoryOf(s: State): BatchMemory | undefined {
+    if (!s.projector.applyBatch) return undefined;
+    if (s.memory?.position !== s.position || s.memory.kept.size > MEMORY_ENTRIES)
+      s.memory = { kept: new Map(), position: s.position };
+    return s.memory.kept;
+  }
+
   private advanced(states: State[], upTo: number): void {
     if (states.length === 0) return;
     for (const s of states) {
+      // A memory true at the old position stays true: the batch that moved it was applied, or had nothing.
+      if (s.memory?.position === s.position) s.memory.position = upTo;
       s.position = upTo;
       s.failures = 0;
       s.retryAt = 0;

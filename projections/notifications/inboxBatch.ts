@@ -1,11 +1,19 @@
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
+import type { BatchMemory } from '../projector.js';
 import { idOf } from './ruleTypes.js';
 
 export interface OrderParties {
   clientId: number | null;
   driverId: number | null;
 }
+
+/** An order created, or a driver registered, in the batch has no row before it: nothing to look up. */
+const CREATES_ORDER = 'OrderCreated';
+const REGISTERS_DRIVER = 'DriverRegistered';
+
+const partyKey = (orderId: number) => `parties:${orderId}`;
+const driverUserKey = (driverId: number) => `driverUser:${driverId}`;
 
 /**
  * What the notification rules of one batch look up (an order's parties, a driver profile's user) and what
@@ -14,38 +22,71 @@ export interface OrderParties {
  * the same batch sees them), and the changes are written once at the end, one multi-row upsert per table.
  * Every upsert writes the final value of its row, so a batch applied again after a crash writes the same
  * rows.
+ *
+ * With the runner's memory (Projector.applyBatch), rows an earlier batch read or wrote are taken from it, and
+ * a batch that needs no look-up only writes: the runner then sends it as one statement.
  */
 export class InboxBatch {
   private readonly parties = new Map<number, OrderParties>();
   private readonly driverUsers = new Map<number, number | null>();
   private readonly partiesChanged = new Set<number>();
   private readonly driverUsersChanged = new Set<number>();
+  private readonly orderIds = new Set<number>();
+  private readonly driverIds = new Set<number>();
 
   /** The rows the events name: their orders' parties, then the users of every driver named or found there. */
-  static async load(trx: Trx, events: RecordedEvent[]): Promise<InboxBatch> {
+  static async load(trx: Trx, events: RecordedEvent[], memory?: BatchMemory): Promise<InboxBatch> {
     const batch = new InboxBatch();
     const data = events.map((e) => (e.data ?? {}) as Record<string, unknown>);
-    const orderIds = [...new Set(data.map((d) => idOf(d.orderId)).filter((id) => id !== null))];
-    if (orderIds.length > 0) {
+    const unknownOrders: number[] = [];
+    for (const [i, d] of data.entries()) {
+      const id = idOf(d.orderId);
+      if (id === null || batch.orderIds.has(id)) continue;
+      batch.orderIds.add(id);
+      const kept = memory?.get(partyKey(id)) as OrderParties | null | undefined;
+      if (kept) batch.parties.set(id, kept);
+      else if (kept === undefined && events[i].type !== CREATES_ORDER) unknownOrders.push(id);
+    }
+    if (unknownOrders.length > 0) {
       const rows = await trx
         .selectFrom('notification_order_parties')
         .select(['order_id', 'client_id', 'driver_id'])
-        .where('order_id', '=', (eb) => eb.fn.any(eb.val(orderIds)))
+        .where('order_id', '=', (eb) => eb.fn.any(eb.val(unknownOrders)))
         .execute();
       for (const r of rows)
         batch.parties.set(Number(r.order_id), { clientId: idOf(r.client_id), driverId: idOf(r.driver_id) });
     }
-    const driverIds = new Set(data.map((d) => idOf(d.driverId)).filter((id) => id !== null));
-    for (const p of batch.parties.values()) if (p.driverId !== null) driverIds.add(p.driverId);
-    if (driverIds.size > 0) {
+    const registered = new Set<number>();
+    for (const [i, d] of data.entries()) {
+      const id = idOf(d.driverId);
+      if (id === null || batch.driverIds.has(id)) continue;
+      batch.driverIds.add(id);
+      if (events[i].type === REGISTERS_DRIVER) registered.add(id);
+    }
+    for (const p of batch.parties.values()) if (p.driverId !== null) batch.driverIds.add(p.driverId);
+    const unknownDrivers: number[] = [];
+    for (const id of batch.driverIds) {
+      const kept = memory?.get(driverUserKey(id)) as number | null | undefined;
+      if (kept !== undefined) batch.driverUsers.set(id, kept);
+      else if (!registered.has(id)) unknownDrivers.push(id);
+    }
+    if (unknownDrivers.length > 0) {
       const rows = await trx
         .selectFrom('notification_driver_users')
         .select(['driver_id', 'user_id'])
-        .where('driver_id', '=', (eb) => eb.fn.any(eb.val([...driverIds])))
+        .where('driver_id', '=', (eb) => eb.fn.any(eb.val(unknownDrivers)))
         .execute();
       for (const r of rows) batch.driverUsers.set(Number(r.driver_id), idOf(r.user_id));
     }
     return batch;
+  }
+
+  /** Keeps the rows this batch read or leaves written (none: a row that does not exist) for the next batch. */
+  remember(memory: BatchMemory): void {
+    for (const id of new Set([...this.orderIds, ...this.partiesChanged]))
+      memory.set(partyKey(id), this.parties.get(id) ?? null);
+    for (const id of new Set([...this.driverIds, ...this.driverUsersChanged]))
+      memory.set(driverUserKey(id), this.driverUsers.get(id) ?? null);
   }
 
   partiesOf(orderId: unknown): OrderParties {

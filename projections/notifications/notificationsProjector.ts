@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { Trx } from '../../infra/db/database.js';
 import type { BusMessage } from '../../infra/bus/port.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
-import { projector, type EventHandler, type AnyRecordedEvent } from '../projector.js';
+import { projector, type AnyRecordedEvent, type BatchMemory, type EventHandler } from '../projector.js';
 import type {
   AllNotificationsReadData,
   NotificationDeletedData,
@@ -108,26 +108,22 @@ const ROWS_PER_INSERT = 2000;
 
 /**
  * Writes the inbox rows drafted so far in one multi-row statement (per ROWS_PER_INSERT), and announces
- * those it inserted and whose event is live, in log order. The rows as inserted go out on the bus: nothing
- * reads them back, and a batch applied again inserts, and so announces, nothing.
+ * those whose event is live, in log order. The rows as drafted go out on the bus once the batch commits:
+ * nothing reads them back. A batch commits once (its checkpoint must move from where the runner left it),
+ * so every row it drafts is new; an id already there (a rebuild's replay) is left as it is.
  */
 const insertRows = async (trx: Trx, rows: Map<string, NotificationRow>, emit: Emit) => {
   const all = [...rows.values()];
   rows.clear();
   for (let i = 0; i < all.length; i += ROWS_PER_INSERT) {
     const chunk = all.slice(i, i + ROWS_PER_INSERT);
-    const inserted = new Set(
-      (
-        await trx
-          .insertInto('notifications')
-          .values(chunk)
-          .onConflict((oc) => oc.column('id').doNothing())
-          .returning('id')
-          .execute()
-      ).map((r) => r.id),
-    );
+    await trx
+      .insertInto('notifications')
+      .values(chunk)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     for (const r of chunk)
-      if (inserted.has(r.id) && Date.now() - r.created_at.getTime() <= FANOUT_MAX_AGE_MS)
+      if (Date.now() - r.created_at.getTime() <= FANOUT_MAX_AGE_MS)
         emit({ subject: channelOf(r.user_id), data: { event: 'notification.created', data: toNotificationView(r) } });
   }
 };
@@ -184,8 +180,8 @@ const eventTypes = new Set([...Object.keys(notificationRules), ...Object.keys(no
  * insert, its trackers' rows in one upsert per table. An inbox change (read, delete, purge) sees the rows
  * drafted before it: they are written first.
  */
-const applyInboxBatch = async (trx: Trx, events: RecordedEvent[], emit: Emit): Promise<void> => {
-  const batch = await InboxBatch.load(trx, events);
+const applyInboxBatch = async (trx: Trx, events: RecordedEvent[], emit: Emit, memory?: BatchMemory): Promise<void> => {
+  const batch = await InboxBatch.load(trx, events, memory);
   const rows = new Map<string, NotificationRow>();
   for (const e of events) {
     const inbox = inboxHandlers[e.type];
@@ -203,6 +199,7 @@ const applyInboxBatch = async (trx: Trx, events: RecordedEvent[], emit: Emit): P
   }
   await insertRows(trx, rows, emit);
   await batch.write(trx);
+  if (memory) batch.remember(memory);
 };
 
 /** One event alone is a batch of one. */
@@ -212,6 +209,9 @@ export const notificationsProjector = projector('notifications', {
   // A fan-out, kept off the write path: writes never wait for it; the inbox routes wait for it at read time.
   settledOnRead: true,
   tables: ['notifications', ...notificationTrackerTables],
+  // A batch of order and driver events, its look-ups in the runner's memory, only writes: one statement. An
+  // inbox change (read, delete) reads what it changed, and its batch takes a transaction.
+  writesOnly: { ctes: false },
   handlers: Object.fromEntries([...eventTypes, ...Object.keys(inboxHandlers)].map((t) => [t, oneEvent])),
   applyBatch: applyInboxBatch,
 });
