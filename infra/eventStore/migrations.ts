@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { appendPositionsMigration } from './appendPositions.js';
+import { rowStatementsMigration } from './rowStatements.js';
 
 /**
  * Events carry the id of the transaction that wrote them. Appends take a short session-level advisory
@@ -461,3 +462,4 @@ eventStoreMigrations['0009_event_store_apply_rows'] = {
 };
 
 eventStoreMigrations['0010_event_store_append_positions'] = appendPositionsMigration;
+eventStoreMigrations['0011_event_store_row_statements'] = rowStatementsMigration;
