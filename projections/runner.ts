@@ -374,8 +374,9 @@ export class ProjectionRunner {
           await Promise.race([appended, batchDone]);
           appended = null;
           batchDone = null;
-          const gap = this.readAt + this.readGapMs - performance.now();
-          if (gap > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, gap));
+          // A timer may fire a millisecond or so early (whole milliseconds, the loop's cached clock): wait out the rest.
+          for (let gap = this.gapLeft(); gap > 0 && this.running; gap = this.gapLeft())
+            await new Promise((resolve) => setTimeout(resolve, Math.ceil(gap)));
         }
       } catch (err) {
         failures += 1;
@@ -514,6 +515,11 @@ export class ProjectionRunner {
    * The memory of a projector whose batches keep one, if it is true as of the projector's position (its last
    * batch committed, or idle batches moved it on); otherwise a fresh one, the tables read again.
    */
+  /** How long until the loop may read the log again (READ_GAP_MS after its last read). */
+  private gapLeft(): number {
+    return this.readAt + this.readGapMs - performance.now();
+  }
+
   private memoryOf(s: State): BatchMemory | undefined {
     if (!s.projector.applyBatch) return undefined;
     if (s.memory?.position !== s.position || s.memory.kept.size > MEMORY_ENTRIES)
