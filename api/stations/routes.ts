@@ -43,7 +43,7 @@ export const COMMENTS_PER_MINUTE = 10;
 const NearbyQuery = z.object({
   lat: z.preprocess(blankIsAbsent, queryLatitude),
   lng: z.preprocess(blankIsAbsent, queryLongitude),
-  radiusKm: z.preprocess(blankIsAbsent, queryNumber(0, 100, { exclusiveMin: true }).default(10)),
+  radiusKm: queryNumber(0, 100, { exclusiveMin: true }).default(10),
   type: z.enum(STATION_TYPES).optional(),
 });
 

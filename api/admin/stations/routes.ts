@@ -40,7 +40,7 @@ import {
   summaryView,
   TIPOS,
 } from './views.js';
-import { blankIsAbsent, dayOrInstant, queryFilter } from '../../schemas.js';
+import { dayOrInstant, queryFilter } from '../../schemas.js';
 
 /** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
@@ -93,7 +93,7 @@ const ListQuery = z.object({
 const StatusBody = z.object({ estado: z.enum(ESTADOS) });
 
 /** A day (YYYY-MM-DD, UTC) or an instant (ISO 8601 with offset). */
-const dayOrInstantParam = z.preprocess(blankIsAbsent, dayOrInstant.optional());
+const dayOrInstantParam = dayOrInstant.optional();
 const ReportsQuery = z
   .object({
     color: queryFilter(COLORES),
