@@ -34,24 +34,24 @@ export const authenticate =
     }
   };
 
-/** Role guards that name their roles, so the OpenAPI document says which token a route takes. */
-export type RoleGuards = RequestHandler[] & { roles?: readonly (Role | 'SUPER_ADMIN')[] };
+type GuardRoles = readonly (Role | 'SUPER_ADMIN')[];
+
+/**
+ * The roles a route's guards admit, if one of them checks roles: the check carries its roles, so that the
+ * OpenAPI document says which token a route takes, however the guards are listed (`[...admin, upload]`).
+ */
+export const rolesOf = (guards: RequestHandler[] | undefined): GuardRoles | undefined =>
+  guards?.map((g) => (g as RequestHandler & { roles?: GuardRoles }).roles).find(Boolean);
 
 /** Role guard: 401 without a valid token, 403 for a valid token of another role. */
-export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN')[]): RoleGuards =>
-  Object.assign(
-    [
-      authenticate(auth),
-      (req: Request, _res: Response, next: (err?: unknown) => void) => {
-        const a = req.actor!;
-        const ok = roles.some((r) =>
-          r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r,
-        );
-        next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
-      },
-    ],
-    { roles },
-  );
+export const requireRole = (auth: Authenticator, ...roles: (Role | 'SUPER_ADMIN')[]): RequestHandler[] => {
+  const check = (req: Request, _res: Response, next: (err?: unknown) => void) => {
+    const a = req.actor!;
+    const ok = roles.some((r) => (r === 'SUPER_ADMIN' ? a.role === 'ADMIN' && a.superAdmin === true : a.role === r));
+    next(ok ? undefined : forbidden('Forbidden', 'This route is not for your role.'));
+  };
+  return [authenticate(auth), Object.assign(check, { roles })];
+};
 
 /** An authenticator that knows no token: the start state until identity is wired. */
 export const noAuthenticator: Authenticator = {

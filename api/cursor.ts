@@ -9,8 +9,8 @@ import { validationError } from '../domain/errors.js';
 
 export const CursorParam = z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional());
 
-export const limitParam = (def: number) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100).default(def));
+/** A page's size: blank is refused, as the document's integer says (the cursor's blank is the first page). */
+export const limitParam = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
 
 export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });

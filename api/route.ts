@@ -5,7 +5,7 @@ import { validationError, type ErrorId } from '../domain/errors.js';
 import { answerOptionsFor } from './allow.js';
 import { fieldErrorsOf } from './errorMapper.js';
 import { ErrorBody, TAGS } from './openapi.js';
-import type { Actor, RoleGuards } from './auth.js';
+import { rolesOf, type Actor } from './auth.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -201,7 +201,7 @@ const errorStatusesOf = (spec: AnySpec): [number, string, ErrorId[]][] => {
   };
   for (const [status, ids] of Object.entries(ALWAYS)) add(Number(status), ids!);
   if (spec.auth !== false && spec.guards?.length) add(401, ['Unauthorized']);
-  if ((spec.guards as RoleGuards | undefined)?.roles) add(403, ['Forbidden']);
+  if (rolesOf(spec.guards)) add(403, ['Forbidden']);
   if (hasRequestSchema(spec)) add(422, ['ValidationError']);
   for (const [status, answer] of Object.entries(spec.errors ?? {}) as [string, ErrorAnswer][]) {
     if ('ids' in answer) add(Number(status), answer.ids, answer.description);
@@ -222,7 +222,7 @@ const errorStatusesOf = (spec: AnySpec): [number, string, ErrorId[]][] => {
 const securityOf = (spec: AnySpec): Record<string, string[]>[] => {
   if (spec.security) return spec.security;
   if (spec.auth === false) return [];
-  const roles = (spec.guards as RoleGuards | undefined)?.roles;
+  const roles = rolesOf(spec.guards);
   const admin = roles?.filter((r) => r === 'ADMIN' || r === 'SUPER_ADMIN').length ?? -1;
   if (roles && admin === roles.length) return [{ adminJwt: [] }];
   if (roles && admin === 0) return [{ appToken: [] }];
@@ -275,7 +275,7 @@ export const defineRoute = <
   const security = securityOf(spec);
   const operationId = spec.operationId ?? operationIdOf(spec.method, spec.path);
   const renewsJwt = security.some((s) => 'adminJwt' in s);
-  const roles = (spec.guards as RoleGuards | undefined)?.roles;
+  const roles = rolesOf(spec.guards);
   // Every tag is described once in TAGS, so the document never lists a tag without a description.
   const unknownTag = spec.tags?.find((tag) => !(tag in TAGS));
   if (unknownTag)

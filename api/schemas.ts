@@ -63,10 +63,15 @@ export const emailAddress = (max: number) =>
 /** A day (YYYY-MM-DD, read as midnight UTC where an instant is meant) or an instant with its offset. */
 export const dayOrInstant = z.union([isoDate, isoDateTime]);
 
-/** Whether n has at most `decimals` decimals, within what a binary double can say. */
+/**
+ * Whether n has at most `decimals` decimals as JSON writes it: its shortest decimal form (1.5e-7 has 8), which
+ * is how `multipleOf` is judged. Scaling by 10^decimals instead cannot tell at large magnitudes, where a double
+ * is spaced closer than 10^−decimals apart but the product is not (60977778.919065271 passed for 8).
+ */
 export const hasDecimals = (n: number, decimals: number) => {
-  const scaled = n * 10 ** decimals;
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+  const [digits, exponent = '0'] = String(Math.abs(n)).split('e');
+  const written = digits.split('.')[1]?.length ?? 0;
+  return Number.isFinite(n) && written - Number(exponent) <= decimals;
 };
 
 /**
@@ -105,6 +110,19 @@ export const queryNumber = (min: number, max: number, { exclusiveMin = false } =
       maximum: max,
       pattern: undefined,
     } as never);
+
+/**
+ * A list's optional filter in a query string: one of `values`, or one of them in the other case (`activa` for
+ * ACTIVA, as the station filters take them), read as the listed one. The document lists both spellings; a blank
+ * value is refused like any other the enum does not list.
+ */
+export const queryFilter = <T extends string>(values: readonly [T, ...T[]]) => {
+  const otherCase = values.map((v) => (v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase()));
+  return z
+    .enum([...new Set([...values, ...otherCase])] as [string, ...string[]])
+    .transform((v) => values.find((listed) => listed.toLowerCase() === v.toLowerCase())!)
+    .optional();
+};
 
 /** A query parameter left blank (`?radiusKm=`) is the parameter left out. */
 export const blankIsAbsent = (v: unknown) => (v === '' ? undefined : v);

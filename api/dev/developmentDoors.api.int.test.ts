@@ -65,6 +65,13 @@ describe('development without a JWT secret and behind a proxy', () => {
       .given()
       .when((r) => r.get('/driver/orders', 'not-a-token'))
       .then(expectResponse(401));
+    for (const to of [String(client.user.id), 'ana%2Bx@example.com'])
+      expect((await api.request('GET', `/api/v1/dev/outbox?to=${to}`)).status, to).toBe(200);
+    for (const to of ['', 'nadie', '%2B58%20412'])
+      await api
+        .given()
+        .when((r) => r.get(`/dev/outbox?to=${to}`))
+        .then(expectError(422, 'ValidationError', { fieldErrors: { to: [expect.any(String)] } }));
   });
 
   it('takes a request from any other interface for a stranger’s', () => {

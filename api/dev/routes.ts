@@ -4,7 +4,16 @@ import type { Router } from 'express';
 import { defineRoute } from '../route.js';
 import { directLoopbackOnly } from './directLoopback.js';
 
-const OutboxQuery = z.object({ to: z.string().min(1).max(200) });
+/**
+ * Whom the simulators address: a phone (SMS), an e-mail address (mail) or a user id (push). Said as a pattern
+ * so that the document tells which strings are addresses (the outside check finds no invalid string otherwise).
+ */
+const OutboxQuery = z.object({
+  to: z
+    .string()
+    .max(200)
+    .regex(/^(?:\+?[0-9]{1,20}|[^@\s]+@[^@\s]+)$/, 'Must be a phone, an e-mail address or a user id.'),
+});
 
 /**
  * GET /dev/outbox?to= — what the simulators sent to a phone, email or user id. Production neither routes

@@ -14,6 +14,7 @@ import {
 } from '../../commands/payment/handlers.js';
 import { paymentStream } from '../../domain/payment/events.js';
 import { receiveWebhook } from '../../commands/payment/reactions.js';
+import { WEBHOOK_PROVIDERS } from '../../infra/payments/paymentProviders.js';
 import type { ApiContext } from '../apiContext.js';
 import { findPaymentRow, latestPaymentOfOrder, type PaymentRow } from '../../projections/payments/paymentQueries.js';
 import { authenticate } from '../auth.js';
@@ -41,7 +42,11 @@ const FormReportBody = z.object({
     .max(50),
 });
 
-const ProviderParams = z.object({ provider: z.string() });
+/**
+ * Any other provider is the spec's 400 UnsupportedProvider (not a 422), so the enum is the document's only: the
+ * receiving command checks it.
+ */
+const ProviderParams = z.object({ provider: z.string().openapi({ enum: [...WEBHOOK_PROVIDERS] }) });
 
 const PaymentEnvelope = z.object({ payment: PaymentSchema });
 
@@ -308,6 +313,12 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
       auth: false,
       security: [{ webhookSignature: [] }],
       params: ProviderParams,
+      // Read raw, as signed: documented only.
+      bodyContent: {
+        'application/json': z
+          .record(z.string(), z.unknown())
+          .openapi({ description: "The provider's payment event, as it signed it (its fields are the provider's)" }),
+      },
       responses: { 204: { description: 'Verified and applied (once, however often delivered)', schema: null } },
       errors: {
         400: {

@@ -43,8 +43,8 @@ export const COMMENTS_PER_MINUTE = 10;
 const NearbyQuery = z.object({
   lat: z.preprocess(blankIsAbsent, queryLatitude),
   lng: z.preprocess(blankIsAbsent, queryLongitude),
-  radiusKm: z.preprocess(blankIsAbsent, queryNumber(0, 100, { exclusiveMin: true }).default(10)),
-  type: z.preprocess(blankIsAbsent, z.enum(STATION_TYPES).optional()),
+  radiusKm: queryNumber(0, 100, { exclusiveMin: true }).default(10),
+  type: z.enum(STATION_TYPES).optional(),
 });
 
 export const StationParams = z.object({ stationId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

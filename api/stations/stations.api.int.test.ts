@@ -306,6 +306,13 @@ describe('stations: public directory and administration', () => {
       );
       expect(bad.status).toBe(422);
       expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['estado', 'limit', 'q', 'tipo']);
+      // Either case as the document lists it, nothing else: not blank, not mixed.
+      expect(await ids('tipo=gasolina&estado=ACTIVA')).toEqual([made[1].id]);
+      for (const qs of ['tipo=&estado=', 'tipo=Agua&estado=Activa']) {
+        const refused = await api.get(`/admin/stations?${qs}`, admin);
+        expect(refused.status).toBe(422);
+        expect(Object.keys(refused.body.details.fieldErrors).sort()).toEqual(['estado', 'tipo']);
+      }
       expect((await api.get('/admin/stations?cursor=nope', admin)).body.details.fieldErrors).toHaveProperty('cursor');
     });
 
@@ -378,6 +385,9 @@ describe('stations: public directory and administration', () => {
       const r = await api.get('/stations/nearby?lng=-200&radiusKm=0&type=GAS', client.token);
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors).sort()).toEqual(['lat', 'lng', 'radiusKm', 'type']);
+      // Blank is a value like any other, and WATER or FUEL and a number have none.
+      const blank = await api.get('/stations/nearby?lat=10&lng=-66&radiusKm=&type=', client.token);
+      expect(Object.keys(blank.body.details.fieldErrors).sort()).toEqual(['radiusKm', 'type']);
       expect(
         Object.keys(
           (await api.get('/stations?lat=91&lng=0&radiusKm=100.5', client.token)).body.details.fieldErrors,
@@ -756,6 +766,9 @@ describe('stations: public directory and administration', () => {
       );
       expect(bad.status).toBe(422);
       expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['color', 'limit']);
+      expect(await colors('color=VERDE')).toEqual(['verde', 'verde']);
+      const blank = await api.get(`/admin/stations/${s.id}/reports?color=&from=&to=&limit=`, admin);
+      expect(Object.keys(blank.body.details.fieldErrors).sort()).toEqual(['color', 'from', 'limit', 'to']);
       const reversed = await api.get(`/admin/stations/${s.id}/reports?from=2026-04-03&to=2026-04-02`, admin);
       expect(Object.keys(reversed.body.details.fieldErrors)).toEqual(['to']);
 

@@ -56,13 +56,10 @@ const ListBody = z.object({
 const NearbyQuery = z.object({
   lat: z.preprocess(blankIsAbsent, queryLatitude),
   lng: z.preprocess(blankIsAbsent, queryLongitude),
-  radiusKm: z.preprocess(
-    blankIsAbsent,
-    queryNumber(0, 100, { exclusiveMin: true }).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM),
-  ),
+  radiusKm: queryNumber(0, 100, { exclusiveMin: true }).default(SURPLUS_NEARBY_DEFAULT_RADIUS_KM),
   // Blank is the parameter left out (CASH_USD), so the document admits the empty string too.
   paymentMethod: z.preprocess(blankIsAbsent, z.string().max(40).default(CASH_USD)),
-  paymentFormId: z.preprocess(blankIsAbsent, idParam.optional()),
+  paymentFormId: idParam.optional(),
 });
 
 const ReserveBody = z.object({

@@ -573,6 +573,9 @@ describe('surplus listings', () => {
       ['paymentFormId', 'lat=0&lng=0&paymentMethod=PAYMENT_FORM'],
       ['paymentFormId', 'lat=0&lng=0&paymentMethod=PAYMENT_FORM&paymentFormId=999999'],
       ['paymentFormId', 'lat=0&lng=0&paymentMethod=PAYMENT_FORM&paymentFormId=-1'],
+      // A blank number is refused, as the document's number is (a blank paymentMethod is documented as CASH_USD).
+      ['radiusKm', 'lat=0&lng=0&radiusKm='],
+      ['paymentFormId', 'lat=0&lng=0&paymentMethod=&paymentFormId='],
     ]) {
       const r = await api.get(`/surplus/nearby?${query}`, client.token);
       expect(r.status, query).toBe(422);

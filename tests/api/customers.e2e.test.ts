@@ -228,6 +228,16 @@ describe('back-office customers', () => {
     const bad = await api.put(path, root.token, { idNumber: 'X12345', phone: '02121234567', bankCode: '102' });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.details.fieldErrors).sort()).toEqual(['bankCode', 'idNumber', 'phone']);
+    // The document's phone pattern takes what the service takes, and refuses what it refuses.
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
+    const phone = new RegExp(
+      doc.paths['/admin/customers/{customerId}/bank-account'].put.requestBody.content['application/json'].schema
+        .properties.phone.pattern,
+    );
+    for (const taken of ['0414-123.45.67', '+58 424 765 4321', '(0416) 123 4567', '00584221234567', '4261234567'])
+      expect(phone.test(taken), taken).toBe(true);
+    for (const refused of ['02121234567', '0414123456', 'ði]^', '+5804141234567', '0414 123 4567 x'])
+      expect(phone.test(refused), refused).toBe(false);
     for (const [body, field] of [
       [{ idNumber: 'V123456', phone: '04141234567', bankCode: '01020' }, 'bankCode'],
       [{ idNumber: 'V12345678901', phone: '04141234567', bankCode: '0102' }, 'idNumber'],

@@ -98,11 +98,19 @@ describe('audit: hash chains, exports and anchors', () => {
 
   it('checks every stream name and the caller: 404 for what is no money stream, 403 for a plain admin', async () => {
     const client = await creditedClient(1);
-    for (const stream of ['order-1', 'credit-abc', 'credit-0', 'credit-99999999', 'wallet-1%20OR%201=1', 'receipt-x'])
+    // The document's pattern refuses exactly the names that cannot exist, and admits those that can.
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
+    const [param] = doc.paths['/admin/audit/streams/{stream}/export'].get.parameters;
+    const named = (stream: string) => new RegExp(param.schema.pattern).test(decodeURIComponent(stream));
+    for (const stream of [creditStream(client.user.id), 'receipt-12', `receipt-${crypto.randomUUID()}`])
+      expect(named(stream), stream).toBe(true);
+    for (const stream of ['order-1', 'credit-abc', 'credit-0', 'credit-99999999', 'wallet-1%20OR%201=1', 'receipt-x']) {
+      expect(named(stream), stream).toBe(stream === 'credit-99999999'); // a name that could exist, but does not
       await t
         .given()
         .when(() => api.get(`/admin/audit/streams/${stream}/export`, root.token))
         .then(expectError(404, 'StreamNotFound'));
+    }
     await t
       .given()
       .when(() => api.get('/admin/audit/anchors/no-such-anchor', root.token))

@@ -9,7 +9,7 @@ import { readAnchorEvents, readStoredStream } from '../../../infra/eventStore/po
  * A money stream's name as a caller sends it: its category and the id the stream is named by (a receipt's UUID,
  * a driver's, client's or payment's integer id). Anything else names no money stream.
  */
-const MONEY_STREAM = new RegExp(
+export const MONEY_STREAM = new RegExp(
   `^(?:receipt-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:${CHAINED_CATEGORIES.filter((c) => c !== 'receipt').join('|')})-[1-9][0-9]{0,15})$`,
 );
 export const isMoneyStream = (stream: string): boolean => MONEY_STREAM.test(stream);

@@ -15,7 +15,7 @@ import { readAnchorEvents } from '../../../infra/eventStore/postgresAudit.js';
 import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
-import { isMoneyStream, streamExport } from './export.js';
+import { isMoneyStream, MONEY_STREAM, streamExport } from './export.js';
 
 /**
  * The auditor's proof that no money stream was rewritten (docs/decisions/0051-hash-chain-and-anchors.md): a
@@ -24,10 +24,17 @@ import { isMoneyStream, streamExport } from './export.js';
  * and the published roots, which need no account to check.
  */
 const NDJSON = 'application/x-ndjson';
+/** A receipt is also named by its record number (receipt-<n>), as the back office shows it. */
+const RECEIPT_BY_NUMBER = /^receipt-([1-9][0-9]{0,14})$/;
+/**
+ * Any other name is a 404 StreamNotFound, as a malformed path id is; the pattern tells clients (and the
+ * outside check, which otherwise finds no string to call invalid) which names can exist.
+ */
 const StreamParams = z.object({
   stream: z.string().openapi({
     description:
       'A money stream: receipt-<uuid> (or receipt-<record id>), wallet-<driver id>, credit-<client id> or payment-<id>',
+    pattern: `^(?:${RECEIPT_BY_NUMBER.source.slice(1, -1)}|${MONEY_STREAM.source.slice(1, -1)})$`,
   }),
 });
 const streamNotFound = () => notFound('StreamNotFound', 'No money stream of that name.');
@@ -80,9 +87,8 @@ const checkOf = (v: ExportVerdict): z.infer<typeof Check> => ({
 export const auditRoutes = (ctx: ApiContext, router: Router) => {
   const guards = requireRole(ctx.auth, 'SUPER_ADMIN');
   const tags = ['admin-audit'];
-  // A receipt is also named by its record number (receipt-<n>), as the back office shows it.
   const streamOf = async (stream: string): Promise<string | null> => {
-    const receipt = /^receipt-([1-9][0-9]{0,14})$/.exec(stream);
+    const receipt = RECEIPT_BY_NUMBER.exec(stream);
     if (!receipt) return isMoneyStream(stream) ? stream : null;
     const uuid = await receiptStreamIdOf(ctx.db, Number(receipt[1]));
     return uuid ? receiptStream(uuid) : null;

@@ -46,15 +46,22 @@ const idNumber = z
   .refine((s) => /^[VEJGP]?\d{6,10}$/.test(s), 'must be an optional V, E, J, G or P followed by 6 to 10 digits')
   .openapi({ pattern: '^[\\s.-]*([VEJGPvejgp][\\s.-]*)?(\\d[\\s.-]*){6,10}$' });
 
-/** Venezuelan mobile (0412, 0414, 0416, 0422, 0424, 0426), local or +58; stored as +58 and 10 digits. */
+/** What may stand between the characters of a phone number: spaces, hyphens, parentheses and dots. */
+const SEPARATORS = /[\s\-().]/g;
+const SEP = `${SEPARATORS.source}*`;
+
+/**
+ * Venezuelan mobile (0412, 0414, 0416, 0422, 0424, 0426), local or +58, separators anywhere; stored as +58 and
+ * 10 digits. One pattern for the check and the document (the same rule with the separators taken out first
+ * left the document with a bare string).
+ */
+const MOBILE = new RegExp(
+  `^${SEP}(?:(?:\\+${SEP}5|0${SEP}0${SEP}5|5)${SEP}8${SEP}|0${SEP})?4${SEP}[12]${SEP}[246]${SEP}(?:\\d${SEP}){7}$`,
+);
 const mobile = z
   .string()
-  .transform((s) => s.replace(/[\s\-().]/g, ''))
-  .refine(
-    (s) => /^(\+58|0058|58|0)?4(12|14|16|22|24|26)\d{7}$/.test(s),
-    'must be a Venezuelan mobile number (e.g. 04141234567 or +584141234567)',
-  )
-  .transform((s) => `+58${s.slice(-10)}`);
+  .regex(MOBILE, 'must be a Venezuelan mobile number (e.g. 04141234567 or +584141234567)')
+  .transform((s) => `+58${s.replace(SEPARATORS, '').slice(-10)}`);
 
 const BankAccountBody = z.object({
   idNumber,

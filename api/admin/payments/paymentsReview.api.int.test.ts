@@ -237,6 +237,11 @@ describe('payment webhook', () => {
     const raw = confirmation('evt_b1', payment.provider_ref, payment.amount_cents);
     const unsupported = await refused(t, () => deliver('paypal', raw), 400, 'UnsupportedProvider');
     expect(unsupported.body).toMatchObject({ error: 'UnsupportedProvider', message: expect.any(String) });
+    // The document lists the providers this test gets past the provider check with, and no other.
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
+    const webhook = doc.paths['/payments/webhook/{provider}'].post;
+    expect(webhook.parameters[0].schema.enum).toEqual(['exchangepay', 'payprov']);
+    expect(webhook.requestBody.content['application/json'].schema.type).toBe('object');
 
     const empty = await refused(
       t,

@@ -40,7 +40,7 @@ import {
   summaryView,
   TIPOS,
 } from './views.js';
-import { blankIsAbsent, dayOrInstant } from '../../schemas.js';
+import { dayOrInstant, queryFilter } from '../../schemas.js';
 
 /** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
@@ -82,12 +82,9 @@ const CreateBody = z.object({
 });
 const PatchBody = z.object(fields).partial();
 
-const caseless = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (v === '' ? undefined : typeof v === 'string' ? v.toUpperCase() : v), z.enum(values).optional());
-
 const ListQuery = z.object({
-  tipo: caseless(TIPOS),
-  estado: caseless(['ACTIVA', 'INACTIVA', 'TODAS'] as const),
+  tipo: queryFilter(TIPOS),
+  estado: queryFilter(['ACTIVA', 'INACTIVA', 'TODAS']),
   q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().max(120).optional()),
   limit: limitParam(25),
   cursor: CursorParam,
@@ -96,13 +93,10 @@ const ListQuery = z.object({
 const StatusBody = z.object({ estado: z.enum(ESTADOS) });
 
 /** A day (YYYY-MM-DD, UTC) or an instant (ISO 8601 with offset). */
-const dayOrInstantParam = z.preprocess(blankIsAbsent, dayOrInstant.optional());
+const dayOrInstantParam = dayOrInstant.optional();
 const ReportsQuery = z
   .object({
-    color: z.preprocess(
-      (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
-      z.enum(COLORES).optional(),
-    ),
+    color: queryFilter(COLORES),
     from: dayOrInstantParam,
     to: dayOrInstantParam,
     limit: limitParam(25),

@@ -13173,11 +13173,17 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                provider: string;
+                provider: "exchangepay" | "payprov";
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Verified and applied (once, however often delivered) */
             204: {
@@ -16981,8 +16987,8 @@ export interface operations {
     getAdminStations: {
         parameters: {
             query?: {
-                tipo?: "AGUA" | "GASOLINA";
-                estado?: "ACTIVA" | "INACTIVA" | "TODAS";
+                tipo?: "AGUA" | "GASOLINA" | "agua" | "gasolina";
+                estado?: "ACTIVA" | "INACTIVA" | "TODAS" | "activa" | "inactiva" | "todas";
                 q?: string;
                 limit?: number;
                 cursor?: string;
@@ -17685,7 +17691,7 @@ export interface operations {
     getAdminStationsByStationIdReports: {
         parameters: {
             query?: {
-                color?: "verde" | "amarillo" | "rojo" | "cerrada";
+                color?: "verde" | "amarillo" | "rojo" | "cerrada" | "VERDE" | "AMARILLO" | "ROJO" | "CERRADA";
                 from?: string;
                 to?: string;
                 limit?: number;
