@@ -211,6 +211,14 @@ const bench = async (label: string) => {
         `${(receipts.length / seconds).toFixed(0)} receipts/s, ${((seconds * 1000) / DRIVERS).toFixed(1)} ms per driver, ` +
         `rss high-water ${mb(highWater)}`,
     );
+    // Every payee is visited whether or not the wallet moved: what a run costs when nothing did.
+    const idleStarted = performance.now();
+    const none = await runCutoff(t.service.ctx);
+    const idle = (performance.now() - idleStarted) / 1000;
+    console.log(
+      `  cutoff again, nothing new: ${none.length} receipts in ${idle.toFixed(1)} s, ` +
+        `${((idle * 1000) / DRIVERS).toFixed(1)} ms per driver`,
+    );
     await foldBench(t);
   } finally {
     await t.stop();
