@@ -102,6 +102,23 @@ describe('payment reactions', () => {
     expect(when(event('OrderPaid', { paymentId: 7 }), confirmed)).toMatchObject([{ command: null }]);
   });
 
+  it("confirms by the provider when the payment's stream holds the provider's confirmation, else by the system", () => {
+    const news = (amountCents: number): PaymentCommand => ({
+      type: 'RecordProviderEvent',
+      provider: 'payprov',
+      providerEventId: `pp-${amountCents}`,
+      eventType: 'payment.confirmed',
+      amountCents,
+      now: at(1),
+    });
+    const byWhom = (p: PaymentState) =>
+      (when(event('OrderPaid', { paymentId: 7 }), p)[0].command as { by: string } | null)?.by;
+    // A webhook confirms the order first; its OrderPaid confirms the payment before the webhook's own send.
+    expect(byWhom(payment(request(), news(2525)))).toBe('provider');
+    expect(byWhom(payment(request(), news(1)))).toBe('system');
+    expect(byWhom(pending)).toBe('system');
+  });
+
   it('confirms cash collected at delivery, and only cash', () => {
     expect(when(event('OrderDelivered', { paymentMethod: 'CASH_USD' }), cash)).toMatchObject([
       { purpose: 'cash', command: { type: 'ConfirmPayment', orderPaid: false } },

@@ -8,6 +8,7 @@ import {
 } from '../../domain/payment/events.js';
 import {
   CASH_USD,
+  confirmerOnOrderPaid,
   currentPaymentId,
   isLive,
   orderPaymentsDecider,
@@ -70,13 +71,24 @@ const REACTS_TO = new Set([
 const onPayment = (paymentId: number, command: CommandFor<PaymentCommand, PaymentState>, purpose: string) =>
   send(paymentDecider, paymentStream(paymentId), command, purpose);
 
-/** The payment confirmed once the order is paid (by the provider's news or on the order): once, whoever is first. */
-const confirmOnPayment = (paymentId: number, by: 'provider' | 'system', now: Date) =>
+/**
+ * The payment confirmed once the order is paid (after the provider's news, or on the order's OrderPaid,
+ * which comes first): once, whoever is first, and by whom the payment's stream says (`confirmerOnOrderPaid`).
+ */
+const confirmOnPayment = (paymentId: number, now: Date) =>
   onPayment(
     paymentId,
     (s) =>
       s && s.status !== 'CONFIRMED'
-        ? { type: 'ConfirmPayment', by, adminId: null, reason: null, providerReference: null, orderPaid: true, now }
+        ? {
+            type: 'ConfirmPayment',
+            by: confirmerOnOrderPaid(s),
+            adminId: null,
+            reason: null,
+            providerReference: null,
+            orderPaid: true,
+            now,
+          }
         : null,
     'confirm',
   );
@@ -100,7 +112,7 @@ const providerEventReactions = (d: PaymentProviderEventRecordedData, p: Payment,
   if (d.amountCents !== p.amountCents) return [];
   return [
     send(orderDecider, orderStream(p.orderId), { type: 'ConfirmPayment', paymentId: p.id, now }, 'order-confirm'),
-    confirmOnPayment(p.id, 'provider', now),
+    confirmOnPayment(p.id, now),
   ];
 };
 
@@ -136,7 +148,7 @@ export const paymentReactions = (e: Cause, { order, payment: p }: PaymentReactio
         ),
       ];
     case 'OrderPaid':
-      return [confirmOnPayment(data.paymentId!, 'system', now)];
+      return [confirmOnPayment(data.paymentId!, now)];
     case 'OrderDelivered':
       if ((e.data as OrderDeliveredData).paymentMethod !== CASH_USD || !p || p.method !== CASH_USD || !isLive(p))
         return [];

@@ -1,5 +1,5 @@
 import { PAYEES_STREAM } from '../../domain/settlement/events.js';
-import { payeesDecider } from '../../domain/settlement/payees.js';
+import { enrolledOf, payeesDecider } from '../../domain/settlement/payees.js';
 import type { PayoutAccountSetData } from '../../domain/wallet/events.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import type { Scheduler } from '../../infra/scheduler.js';
@@ -34,6 +34,5 @@ export const startPayeeEnrollment = (ctx: ReactionContext & { scheduler: Pick<Sc
   startProcess(ctx, payeesProcess, { everyMs: 2000, inline: true });
 
 /** The drivers a cutoff visits, in the order they enrolled: read from the register's stream, never a read model. */
-export const payeesOf = async (store: EventStore): Promise<number[]> => [
-  ...(await loadState(store, PAYEES_STREAM, payeesDecider)).state.enrolled,
-];
+export const payeesOf = async (store: EventStore): Promise<number[]> =>
+  enrolledOf((await loadState(store, PAYEES_STREAM, payeesDecider)).state);

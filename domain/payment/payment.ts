@@ -34,6 +34,8 @@ export interface Payment extends Omit<PaymentRequestedData, 'paymentId' | 'reque
   failedAt: string | null;
   failureReason: string | null;
   providerEventIds: string[];
+  /** A verified provider event said the charge was paid, for its whole amount. */
+  paidPerProvider: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,6 +57,13 @@ export const bolivarCentsOf = (usdCents: number, rateCents: number): number => {
 
 /** A payment still waiting for money: what an admin may approve or reject, and what expiry fails. */
 export const isLive = (p: Payment): boolean => p.status === 'PENDING' || p.status === 'PROCESSING';
+
+/**
+ * Who confirms a payment because its order was paid with it: the provider when its verified event said the
+ * charge was paid (a webhook confirms the order first, and the payment follows the order), else the system.
+ * An admin's approval and a debit the provider confirms in its answer confirm the payment themselves.
+ */
+export const confirmerOnOrderPaid = (p: Payment): SettledBy => (p.paidPerProvider ? 'provider' : 'system');
 
 /** Cash is collected by the driver at delivery: it is listed for review, but no admin settles it. */
 export const isActionable = (p: Payment): boolean => isLive(p) && p.method !== CASH_USD;
@@ -324,6 +333,7 @@ export const evolve = (s: PaymentState, e: PaymentEvent): PaymentState => {
       failedAt: null,
       failureReason: null,
       providerEventIds: [],
+      paidPerProvider: false,
       createdAt: d.requestedAt,
       updatedAt: d.requestedAt,
     };
@@ -346,7 +356,13 @@ export const evolve = (s: PaymentState, e: PaymentEvent): PaymentState => {
         updatedAt: e.data.reportedAt,
       };
     case 'PaymentProviderEventRecorded':
-      return { ...s, providerEventIds: [...s.providerEventIds, e.data.providerEventId], updatedAt: e.data.receivedAt };
+      return {
+        ...s,
+        providerEventIds: [...s.providerEventIds, e.data.providerEventId],
+        paidPerProvider:
+          s.paidPerProvider || (e.data.eventType === 'payment.confirmed' && e.data.amountCents === s.amountCents),
+        updatedAt: e.data.receivedAt,
+      };
     case 'PaymentConfirmed':
       return {
         ...s,

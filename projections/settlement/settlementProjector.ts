@@ -1,36 +1,10 @@
-import { z } from 'zod';
-import type { PoolEvent, ReceiptEvent } from '../../domain/settlement/events.js';
+import type { ReceiptEvent } from '../../domain/settlement/events.js';
 import { evolveReceipt, initialReceipt } from '../../domain/settlement/receipt.js';
 import type { ConfigEvent } from '../../domain/settlement/config.js';
 import type { Trx } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector, type EventHandler, type AnyRecordedEvent } from '../projector.js';
 import './tables.js';
-
-/** The wallet's ledger event (its contract, #10): the fields the cutoff reads. */
-const LedgerEntryRecorded = z.object({
-  driverId: z.coerce.number(),
-  entryId: z.string(),
-  type: z.string(),
-  direction: z.enum(['CREDIT', 'DEBIT']),
-  amountCents: z.number().int(),
-  orderId: z.coerce.number().nullable().optional(),
-  exchangeRateAmount: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  at: z.string(),
-});
-
-/** The wallet's payout account event (#10), read tolerantly: the receipt snapshots what it finds. */
-const PayoutAccountSet = z.object({
-  driverId: z.coerce.number().optional(),
-  userId: z.coerce.number().optional(),
-  method: z.string(),
-  bankCode: z.string().nullable().optional(),
-  idNumber: z.string().nullable().optional(),
-  phone: z.string().nullable().optional(),
-  accountNumber: z.string().nullable().optional(),
-  accountType: z.string().nullable().optional(),
-});
 
 const receiptEvent: EventHandler = async (trx: Trx, e: AnyRecordedEvent) => {
   const event = { type: e.type, data: e.data } as ReceiptEvent;
@@ -82,83 +56,6 @@ const receiptEvent: EventHandler = async (trx: Trx, e: AnyRecordedEvent) => {
 };
 
 const handlers: Record<string, EventHandler> = {
-  LedgerEntryRecorded: async (trx, e) => {
-    const d = LedgerEntryRecorded.parse(e.data);
-    await trx
-      .insertInto('settlement_entries')
-      .values({
-        entry_id: d.entryId,
-        driver_id: d.driverId,
-        type: d.type,
-        direction: d.direction,
-        amount_cents: d.amountCents,
-        order_id: d.orderId ?? null,
-        exchange_rate_amount: d.exchangeRateAmount ?? null,
-        description: d.description ?? '',
-        at: new Date(d.at),
-        position: e.globalPosition,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  },
-  PayoutAccountSet: async (trx, e) => {
-    const d = PayoutAccountSet.parse(e.data);
-    const driverId =
-      d.driverId ??
-      (d.userId !== undefined
-        ? (await trx.selectFrom('drivers').select('driver_id').where('user_id', '=', d.userId).executeTakeFirst())
-            ?.driver_id
-        : undefined);
-    if (driverId === undefined) return;
-    const row = {
-      method: d.method,
-      bank_code: d.bankCode ?? null,
-      id_number: d.idNumber ?? null,
-      phone: d.phone ?? null,
-      account_number: d.accountNumber ?? null,
-      account_type: d.accountType ?? null,
-    };
-    await trx
-      .insertInto('settlement_payout_accounts')
-      .values({ driver_id: driverId, ...row })
-      .onConflict((oc) => oc.column('driver_id').doUpdateSet(row))
-      .execute();
-  },
-  EntriesReserved: (trx, e: RecordedEvent<string, Extract<PoolEvent, { type: 'EntriesReserved' }>['data']>) =>
-    e.data.entryIds.length
-      ? trx
-          .updateTable('settlement_entries')
-          .set({ receipt_id: e.data.receiptId })
-          .where('entry_id', 'in', e.data.entryIds)
-          .execute()
-      : Promise.resolve(),
-  EntriesReleased: (trx, e: RecordedEvent<string, { receiptId: string }>) =>
-    trx
-      .updateTable('settlement_entries')
-      .set({ receipt_id: null })
-      .where('receipt_id', '=', e.data.receiptId)
-      .execute(),
-  SettlementPeriodClosed: (
-    trx,
-    e: RecordedEvent<string, Extract<PoolEvent, { type: 'SettlementPeriodClosed' }>['data']>,
-  ) =>
-    e.data.entries.length
-      ? trx
-          .updateTable('settlement_entries')
-          .set({ receipt_id: e.data.receiptId })
-          .where(
-            'entry_id',
-            'in',
-            e.data.entries.map((x) => x.entryId),
-          )
-          .execute()
-      : Promise.resolve(),
-  EntriesReturned: (trx, e: RecordedEvent<string, { receiptId: string }>) =>
-    trx
-      .updateTable('settlement_entries')
-      .set({ receipt_id: null })
-      .where('receipt_id', '=', e.data.receiptId)
-      .execute(),
   SettlementConfigChanged: (trx, e: RecordedEvent<string, ConfigEvent['data']>) =>
     trx
       .insertInto('settlement_config_audit')
@@ -180,16 +77,11 @@ const handlers: Record<string, EventHandler> = {
 };
 
 /**
- * Settlement read models: the ledger entries the cutoff settles (and which receipt covers each), payout
- * accounts, receipts (folded state plus filter columns), payout-order keys and the config audit.
+ * Settlement read models: receipts (folded state plus filter columns), payout-order keys and the config
+ * audit. The ledger entries and payout accounts are the wallet's (its stream for the cutoff, its read models
+ * for the routes).
  */
 export const settlementProjector = projector('settlement', {
-  tables: [
-    'settlement_entries',
-    'settlement_payout_accounts',
-    'settlement_receipts',
-    'settlement_payout_orders',
-    'settlement_config_audit',
-  ],
+  tables: ['settlement_receipts', 'settlement_payout_orders', 'settlement_config_audit'],
   handlers,
 });

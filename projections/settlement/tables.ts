@@ -3,31 +3,6 @@ import type { ReceiptState } from '../../domain/settlement/receipt.js';
 
 declare module '../../infra/db/database.js' {
   interface Database {
-    /** The wallet's ledger entries as the cutoff needs them, and the live receipt that covers each. */
-    settlement_entries: {
-      entry_id: string;
-      driver_id: number;
-      type: string;
-      direction: 'CREDIT' | 'DEBIT';
-      amount_cents: number;
-      order_id: number | null;
-      exchange_rate_amount: string | null;
-      description: string;
-      at: Date;
-      /** The entry's global position: the ledger's own order, whatever the clock said. */
-      position: number;
-      receipt_id: string | null;
-    };
-    /** The payout account each driver last set (the wallet's PayoutAccountSet). */
-    settlement_payout_accounts: {
-      driver_id: number;
-      method: string;
-      bank_code: string | null;
-      id_number: string | null;
-      phone: string | null;
-      account_number: string | null;
-      account_type: string | null;
-    };
     /** One row per receipt: filter columns, and the folded receipt (the detail views read `state`). */
     settlement_receipts: {
       /** The receipt's stream id (a UUID); `record_id` is the integer id the API answers. */
@@ -154,6 +129,45 @@ export const settlementMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE settlement_receipts DROP COLUMN record_id`.execute(db);
       for (const seq of ['receipt_id_seq', 'receipt_line_id_seq', 'payout_order_id_seq'])
         await sql`DROP SEQUENCE ${sql.id(seq)}`.execute(db);
+    },
+  },
+  /**
+   * The settlement projection's copies of the ledger entries and payout accounts go (docs/decisions/0055):
+   * the cutoff reads each payee's wallet stream, and nothing else read them, while every ledger entry cost
+   * a row here in its append's transaction. The wallet's own read models keep both for the routes.
+   */
+  '0203_settlement_entries_dropped': {
+    async up(db: Kysely<unknown>) {
+      await sql`DROP TABLE settlement_entries`.execute(db);
+      await sql`DROP TABLE settlement_payout_accounts`.execute(db);
+    },
+    // Empty: a version that reads them again rebuilds the settlement projection to fill them.
+    async down(db: Kysely<unknown>) {
+      await sql`CREATE TABLE settlement_entries (
+        entry_id text PRIMARY KEY,
+        driver_id bigint NOT NULL,
+        type text NOT NULL,
+        direction text NOT NULL,
+        amount_cents bigint NOT NULL,
+        order_id bigint,
+        exchange_rate_amount text,
+        description text NOT NULL DEFAULT '',
+        at timestamptz NOT NULL,
+        position bigint NOT NULL,
+        receipt_id text
+      )`.execute(db);
+      await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
+      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id)
+        WHERE receipt_id IS NOT NULL`.execute(db);
+      await sql`CREATE TABLE settlement_payout_accounts (
+        driver_id bigint PRIMARY KEY,
+        method text NOT NULL,
+        bank_code text,
+        id_number text,
+        phone text,
+        account_number text,
+        account_type text
+      )`.execute(db);
     },
   },
 };

@@ -10,8 +10,8 @@ import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { projector } from '../projector.js';
 
 /**
- * The wallet read models: one row per wallet (its running balance), one per ledger entry (read by
- * the wallet routes, the settlement cutoff and the reports), one per payout account.
+ * The wallet read models: one row per wallet (its running balance), one per ledger entry and one per payout
+ * account, read by the wallet routes. The settlement cutoff reads the wallet's stream instead.
  */
 export interface WalletRow {
   driver_id: number;

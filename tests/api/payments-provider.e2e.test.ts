@@ -164,6 +164,13 @@ describe('HTTP payment providers', () => {
       'CONFIRMED',
     );
     expect(must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order.status).toBe('CONFIRMED');
+    // The auditor's answer to who confirmed it: the provider, through the event its webhook recorded.
+    const stream = await t.service.ctx.store.readStream(`payment-${prepared.id}`);
+    const recorded = stream.find((e) => e.type === 'PaymentProviderEventRecorded')!;
+    const confirmed = stream.filter((e) => e.type === 'PaymentConfirmed');
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].data).toMatchObject({ by: 'provider', adminId: null });
+    expect(recorded.metadata.actor).toEqual({ id: null, role: 'PROVIDER' });
   });
 
   it(

@@ -15,6 +15,7 @@ import { rebuildProjection } from '../../projections/rebuild.js';
 import { settlementProjector } from '../../projections/settlement/settlementProjector.js';
 import { walletLedgerProjector } from '../../projections/wallet/walletLedger.js';
 import { pendingPayoutCents } from '../../projections/wallet/pendingPayout.js';
+import { walletBalanceCents } from '../../projections/wallet/walletQueries.js';
 import { signInAdmin } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 import { must } from './settlementFlows.js';
@@ -71,14 +72,7 @@ describe('money conservation under random settlement sequences (through the HTTP
             .where('driver_id', 'in', drivers)
             .execute();
         };
-        const balanceOf = async (driverId: number) =>
-          (
-            await ctx.db
-              .selectFrom('settlement_entries')
-              .select(['direction', 'amount_cents'])
-              .where('driver_id', '=', driverId)
-              .execute()
-          ).reduce((s, e) => s + (e.direction === 'CREDIT' ? Number(e.amount_cents) : -Number(e.amount_cents)), 0);
+        const balanceOf = async (driverId: number) => (await walletBalanceCents(ctx.db, driverId)) ?? 0;
         const refused = async (f: () => Promise<unknown>) => {
           try {
             await f();
@@ -177,14 +171,8 @@ describe('money conservation under random settlement sequences (through the HTTP
         const final = await receipts();
         const isPaid = (r: { status: string }) => r.status === 'PAID' || r.status === 'PAID_EXTERNALLY';
         const payouts = await ctx.db
-          .selectFrom('settlement_entries')
-          .select(['driver_id', 'amount_cents', 'entry_id'])
-          .where('type', '=', 'PAYOUT_SENT')
-          .where('driver_id', 'in', drivers)
-          .execute();
-        const ledgerPayouts = await ctx.db
           .selectFrom('wallet_ledger')
-          .select(['receipt_id'])
+          .select(['driver_id', 'amount_cents', 'receipt_id'])
           .where('type', '=', 'PAYOUT_SENT')
           .where('driver_id', 'in', drivers)
           .execute();
@@ -199,7 +187,7 @@ describe('money conservation under random settlement sequences (through the HTTP
         }
         // A receipt is paid at most once: one PAYOUT_SENT per paid receipt, naming its record id; none for the others.
         const perReceipt = new Map<number, number>();
-        for (const p of ledgerPayouts)
+        for (const p of payouts)
           perReceipt.set(Number(p.receipt_id), (perReceipt.get(Number(p.receipt_id)) ?? 0) + 1);
         for (const r of final) expect(perReceipt.get(Number(r.record_id)) ?? 0).toBe(isPaid(r) ? 1 : 0);
         // …and the provider paid at most one internal id per receipt, for every bolivar its lines add up to.
@@ -264,8 +252,6 @@ describe('money conservation under random settlement sequences (through the HTTP
           .execute();
         return {
           receipts: await db.selectFrom('settlement_receipts').selectAll().orderBy('id').execute(),
-          entries: await db.selectFrom('settlement_entries').selectAll().orderBy('entry_id').execute(),
-          accounts: await db.selectFrom('settlement_payout_accounts').selectAll().orderBy('driver_id').execute(),
           orders: await db.selectFrom('settlement_payout_orders').selectAll().orderBy('idempotency_key').execute(),
           audit: await db.selectFrom('settlement_config_audit').selectAll().orderBy('id').execute(),
           ledger: await db.selectFrom('wallet_ledger').selectAll().orderBy('entry_id').execute(),

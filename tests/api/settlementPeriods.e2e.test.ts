@@ -96,9 +96,9 @@ describe('settlement periods on a running service (docs/decisions/0050)', () => 
       reason: 'ajuste de prueba',
       adminId: 1,
     });
-    // The settlement read model has not seen the entry: a cutoff listing drivers from it would pass this one by.
+    // The wallet's read model has not seen the entry: a cutoff listing drivers from it would pass this one by.
     const seen = await ctx.db
-      .selectFrom('settlement_entries')
+      .selectFrom('wallet_ledger')
       .select('entry_id')
       .where('driver_id', '=', driverId)
       .execute();

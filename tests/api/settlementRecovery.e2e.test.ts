@@ -76,7 +76,7 @@ describe('settlement runs survive crashes and concurrent instances', () => {
       }
       expect(w.simulator().paidCount - paidBefore).toBe(3);
       const payouts = await ctx.db
-        .selectFrom('settlement_entries')
+        .selectFrom('wallet_ledger')
         .select(['driver_id', 'amount_cents'])
         .where('type', '=', 'PAYOUT_SENT')
         .where('driver_id', 'in', drivers)

@@ -128,9 +128,15 @@ describe('payment webhook', () => {
           recorded('evt_a1', payment.amount_cents),
           {
             type: 'PaymentConfirmed',
-            // `by` is not asserted: the order's OrderPaid reaction confirms the payment as 'system' before the
-            // provider's own confirmation runs, though SETTLED_BY says a webhook settles as 'provider'.
-            data: { paymentId: payment.id, orderId, amountCents: payment.amount_cents, adminId: null, reason: null },
+            // By the provider, though the order's OrderPaid reaction confirms it before the webhook's own send.
+            data: {
+              paymentId: payment.id,
+              orderId,
+              amountCents: payment.amount_cents,
+              by: 'provider',
+              adminId: null,
+              reason: null,
+            },
           },
         ]),
         paid(orderId, payment.id),
