@@ -51,7 +51,7 @@ interface Outcome {
 /** A stream named up front, or from the answer (a stream whose id the request minted). */
 type StreamOf = string | ((response: TestResponse) => string);
 
-type Assertion = (outcome: Outcome) => void | Promise<void>;
+export type Assertion = (outcome: Outcome) => void | Promise<void>;
 
 /** The status, and a body and headers that contain these (toMatchObject). */
 export const expectResponse =
