@@ -1,13 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../infra/clock.js';
 import { signInAdmin, signInClient, signInDriver, type SignedInAdmin } from '../tests/support/actors.js';
-import { startApiUnderTest } from '../tests/support/apiSpecification.js';
-import type { TestService } from '../tests/support/testService.js';
+import { creditStream } from '../domain/credit/events.js';
+import { walletStream } from '../domain/wallet/events.js';
+import {
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  race,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../tests/support/apiSpecification.js';
 
 const HOUR = 60 * 60_000;
 
 describe('Idempotency-Key on manual adjustments: a double click books once', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   const clock = new ManualClock('2026-11-23T16:00:00Z');
   beforeAll(async () => {
     t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -16,12 +25,27 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
 
   /** The same super admin every time (signed in again: the clock jumps past a token's life). */
   const root = () => signInAdmin(t);
-  const post = async (path: string, admin: SignedInAdmin | Promise<SignedInAdmin>, body: unknown, key?: string) =>
+  const send = async (path: string, admin: SignedInAdmin | Promise<SignedInAdmin>, body: unknown, key?: string) =>
     t.request('POST', `/api/v1${path}`, {
       token: (await admin).token,
       body,
       headers: key === undefined ? {} : { 'idempotency-key': key },
     });
+  /** The request, its status, and what it booked on the target's stream: the first booking, another, or nothing. */
+  const post = async (
+    r: (typeof routes)[number],
+    path: string,
+    admin: SignedInAdmin | Promise<SignedInAdmin>,
+    key: string | undefined,
+    books: 'first' | 'again' | false,
+  ) =>
+    t
+      .given()
+      .when(() => send(path, admin, r.body, key))
+      .then(
+        expectResponse(r.status),
+        books ? expectNewEvents(r.stream(path), r.booked(books === 'first')) : expectNoNewEvents(r.stream(path)),
+      );
 
   const routes = [
     {
@@ -30,6 +54,12 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
       body: { direction: 'CREDIT', amount: 12.5, reason: 'Depósito de deuda en efectivo' },
       status: 201,
       booking: (b: { entry: { id: unknown } }) => b.entry,
+      stream: (path: string) => walletStream(Number(path.split('/')[3])),
+      // A driver's first money movement opens the wallet.
+      booked: (first: boolean) => [
+        ...(first ? [{ type: 'WalletOpened' }] : []),
+        { type: 'LedgerEntryRecorded', data: { type: 'MANUAL_ADJUSTMENT', direction: 'CREDIT', amountCents: 1250 } },
+      ],
       bookings: async (path: string) => {
         const driverId = Number(path.split('/')[3]);
         return (
@@ -48,6 +78,8 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
       body: { type: 'credit', amount: 3, reason: 'Compensación por un pedido tardío' },
       status: 200,
       booking: (b: { transaction: { id: unknown } }) => b.transaction,
+      stream: (path: string) => creditStream(Number(path.split('/')[3])),
+      booked: () => [{ type: 'CreditAdjusted', data: { direction: 'CREDIT', amountCents: 300 } }],
       bookings: async (path: string) => {
         const clientId = Number(path.split('/')[3]);
         return (
@@ -70,12 +102,17 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
         async () => {
           const path = await r.target();
           const admin = await root();
-          const answers = await Promise.all(Array.from({ length: 5 }, () => post(path, admin, r.body, 'click-1')));
+          const clicks = race(() => Array.from({ length: 5 }, () => send(path, admin, r.body, 'click-1')));
+          await t
+            .given()
+            .when(clicks.send)
+            .then(expectNewEvents(r.stream(path), r.booked(true)));
+          const answers = clicks.responses;
           expect(answers.map((a) => a.status)).toEqual(answers.map(() => r.status));
           const first = r.booking(answers[0].body as never);
           for (const a of answers) expect(r.booking(a.body as never)).toEqual(first);
           clock.advance(23 * HOUR);
-          const later = await post(path, root(), r.body, 'click-1');
+          const later = await post(r, path, root(), 'click-1', false);
           expect([later.status, r.booking(later.body as never)]).toEqual([r.status, first]);
           expect(await r.bookings(path)).toBe(1);
         },
@@ -83,22 +120,22 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
 
       it('another key, another admin or no key books again; after 24 hours the same key books anew', async () => {
         const path = await r.target();
-        const first = r.booking((await post(path, root(), r.body, 'k-1')).body as never);
-        const otherKey = r.booking((await post(path, root(), r.body, 'k-2')).body as never);
+        const first = r.booking((await post(r, path, root(), 'k-1', 'first')).body as never);
+        const otherKey = r.booking((await post(r, path, root(), 'k-2', 'again')).body as never);
         const otherAdmin = r.booking(
-          (await post(path, await signInAdmin(t, { allCities: true }), r.body, 'k-1')).body as never,
+          (await post(r, path, await signInAdmin(t, { allCities: true }), 'k-1', 'again')).body as never,
         );
-        await post(path, root(), r.body);
-        await post(path, root(), r.body);
+        await post(r, path, root(), undefined, 'again');
+        await post(r, path, root(), undefined, 'again');
         expect(new Set([first.id, otherKey.id, otherAdmin.id]).size).toBe(3);
         expect(await r.bookings(path)).toBe(5);
         clock.advance(24 * HOUR);
-        const renewed = await post(path, root(), r.body, 'k-1');
+        const renewed = await post(r, path, root(), 'k-1', 'again');
         expect(renewed.status).toBe(r.status);
         expect(r.booking(renewed.body as never).id).not.toEqual(first.id);
         expect(await r.bookings(path)).toBe(6);
         // Within the new window the key answers the new booking.
-        expect(r.booking((await post(path, root(), r.body, 'k-1')).body as never)).toEqual(
+        expect(r.booking((await post(r, path, root(), 'k-1', false)).body as never)).toEqual(
           r.booking(renewed.body as never),
         );
         expect(await r.bookings(path)).toBe(6);
@@ -107,7 +144,8 @@ describe('Idempotency-Key on manual adjustments: a double click books once', () 
       it('a malformed key is a 422 naming the header, and books nothing', async () => {
         const path = await r.target();
         for (const key of ['x'.repeat(256), 'two words']) {
-          const bad = await post(path, root(), r.body, key);
+          const admin = await root();
+          const bad = await refused(t, () => send(path, admin, r.body, key), 422, 'ValidationError');
           expect([bad.status, Object.keys(bad.body.details.fieldErrors)]).toEqual([422, ['idempotency-key']]);
         }
         expect(await r.bookings(path)).toBe(0);

@@ -1,18 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmPayment } from '../../commands/order/payment.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { orderStream } from '../../domain/order/events.js';
+import {
+  expectNewEvents,
+  expectNothingAppended,
+  expectResponse,
+  race,
+  startApiUnderTest,
+  type ApiUnderTest,
+  type Send,
+} from '../../tests/support/apiSpecification.js';
 import { call, confirmedOrder, orderBody, type Flow } from '../../tests/support/orderFlows.js';
-import type { TestService } from '../../tests/support/testService.js';
 
-/** In-order chat over HTTP. */
+/**
+ * In-order chat over HTTP. Rooms, messages and reads are kept as state, not as events (commands/chat): every chat
+ * request, answered or refused, appends nothing.
+ */
 
 const CD = 'ORDER_CLIENT_DRIVER';
 const DRIVER_SUPPORT = 'ORDER_ADMIN_SUPPORT';
 const CLIENT_SUPPORT = 'ORDER_ADMIN_CLIENT_SUPPORT';
 
 describe('chat rooms and messages', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   beforeAll(async () => {
     t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -22,10 +33,26 @@ describe('chat rooms and messages', () => {
     await t?.stop();
   });
 
-  const resolve = (f: Pick<Flow, 'orderId'>, token: string, type: string) =>
-    api.post(`/orders/${f.orderId}/chat-rooms`, token, { type });
-  const send = (roomId: number, token: string, content: string) =>
-    api.post(`/chat-rooms/${roomId}/messages`, token, { content });
+  /** A chat request, its answer, and nothing appended. */
+  const chat = (send: Send) => t.given().when(send).then(expectNothingAppended);
+  const resolve = (f: Pick<Flow, 'orderId'>, token: string | undefined, type: string) =>
+    chat((api) => api.post(`/orders/${f.orderId}/chat-rooms`, token, { type }));
+  const send = (roomId: number, token: string | undefined, content: string) =>
+    chat((api) => api.post(`/chat-rooms/${roomId}/messages`, token, { content }));
+  const markRead = (roomId: number | string, token?: string) =>
+    chat((api) => api.post(`/chat-rooms/${roomId}/read`, token));
+  /** An order's own step (not chat): its answer and the events it appends to the order's stream. */
+  const step = (f: Pick<Flow, 'orderId'>, send: Send, types: string[]) =>
+    t
+      .given()
+      .when(send)
+      .then(
+        expectResponse(200),
+        expectNewEvents(
+          orderStream(f.orderId),
+          types.map((type) => ({ type })),
+        ),
+      );
   const roomOf = async (f: Flow, token: string, type: string): Promise<number> => {
     const r = await resolve(f, token, type);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -50,9 +77,13 @@ describe('chat rooms and messages', () => {
 
   it('gives one room to concurrent resolves', async () => {
     const f = await confirmedOrder(t);
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => resolve(f, i % 2 ? f.client.token : f.driver.token, CD)),
+    const resolves = race((api) =>
+      Array.from({ length: 8 }, (_, i) =>
+        api.post(`/orders/${f.orderId}/chat-rooms`, i % 2 ? f.client.token : f.driver.token, { type: CD }),
+      ),
     );
+    await t.given().when(resolves.send).then(expectNothingAppended);
+    const answers = resolves.responses;
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.body.room.id)).size).toBe(1);
   });
@@ -95,11 +126,11 @@ describe('chat rooms and messages', () => {
       );
       // The room read answers the same history.
       expect((await resolve(f, f.client.token, CD)).body.room.messages).toEqual(list.body.messages);
-      const read = await api.post(`/chat-rooms/${roomId}/read`, f.client.token);
+      const read = await markRead(roomId, f.client.token);
       expect(read.status).toBe(200);
       expect(read.body).toEqual({ read_at: expect.any(String) });
       expect(Number.isNaN(Date.parse(read.body.read_at))).toBe(false);
-      expect((await api.post(`/chat-rooms/${roomId}/read`, f.driver.token)).status).toBe(200);
+      expect((await markRead(roomId, f.driver.token)).status).toBe(200);
     },
   );
 
@@ -128,12 +159,12 @@ describe('chat rooms and messages', () => {
       for (const [roomId, token] of refusals) {
         expect(await api.get(`/chat-rooms/${roomId}/messages`, token)).toMatchObject(chatError(403));
         expect(await send(roomId, token, 'hola')).toMatchObject(chatError(403));
-        expect(await api.post(`/chat-rooms/${roomId}/read`, token)).toMatchObject(chatError(403));
+        expect(await markRead(roomId, token)).toMatchObject(chatError(403));
       }
       expect((await api.get(`/chat-rooms/${cd}/messages`, f.client.token)).body.messages).toEqual([]);
 
       for (const body of [{}, { type: 'ORDER_SOMETHING' }, { type: 7 }, { type: null }]) {
-        const r = await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, body);
+        const r = await chat((api) => api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, body));
         expect(r.status).toBe(422);
         expect(r.body).toMatchObject({
           error: 'ValidationError',
@@ -141,7 +172,7 @@ describe('chat rooms and messages', () => {
         });
       }
       for (const body of [{}, { content: '' }, { content: 'x'.repeat(501) }, { content: '   ' }, { content: 42 }]) {
-        const r = await api.post(`/chat-rooms/${cd}/messages`, f.client.token, body);
+        const r = await chat((api) => api.post(`/chat-rooms/${cd}/messages`, f.client.token, body));
         expect(r.status).toBe(422);
         expect(r.body).toMatchObject({
           error: 'ValidationError',
@@ -156,17 +187,17 @@ describe('chat rooms and messages', () => {
 
   it('answers 404 ChatError for an unknown order or room, and 401 without a token', async () => {
     const client = await signInClient(t);
-    expect(await api.post('/orders/999999/chat-rooms', client.token, { type: CD })).toMatchObject(chatError(404));
-    expect(await api.post('/orders/abc/chat-rooms', client.token, { type: CD })).toMatchObject(chatError(404));
+    expect(await resolve({ orderId: 999999 }, client.token, CD)).toMatchObject(chatError(404));
+    expect(await resolve({ orderId: 'abc' as never }, client.token, CD)).toMatchObject(chatError(404));
     for (const id of ['999999', 'abc', '0']) {
       expect(await api.get(`/chat-rooms/${id}/messages`, client.token)).toMatchObject(chatError(404));
       expect(await send(id as never, client.token, 'hola')).toMatchObject(chatError(404));
-      expect(await api.post(`/chat-rooms/${id}/read`, client.token)).toMatchObject(chatError(404));
+      expect(await markRead(id, client.token)).toMatchObject(chatError(404));
     }
-    expect((await api.post('/orders/1/chat-rooms', undefined, { type: CD })).status).toBe(401);
+    expect((await resolve({ orderId: 1 }, undefined, CD)).status).toBe(401);
     expect((await api.get('/chat-rooms/1/messages')).status).toBe(401);
-    expect((await api.post('/chat-rooms/1/messages', undefined, { content: 'x' })).status).toBe(401);
-    expect((await api.post('/chat-rooms/1/read')).status).toBe(401);
+    expect((await send(1, undefined, 'x')).status).toBe(401);
+    expect((await markRead(1)).status).toBe(401);
   });
 
   describe('windows per order status', () => {
@@ -219,19 +250,32 @@ describe('chat rooms and messages', () => {
           expect((await send(driverSupport, f.driver.token, `${label} driver support`)).status).toBe(201);
         };
         await sendAll('confirmed');
-        expect((await api.post(`/orders/${f.orderId}/start`, f.driver.token)).status).toBe(200);
+        expect(
+          (await step(f, (api) => api.post(`/orders/${f.orderId}/start`, f.driver.token), ['TripStarted'])).status,
+        ).toBe(200);
         await sendAll('in progress');
         expect(
-          (await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10.4816, longitude: -66.9036 }))
-            .status,
+          (
+            await step(
+              f,
+              (api) =>
+                api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { latitude: 10.4816, longitude: -66.9036 }),
+              ['DriverLocationRecorded', 'DriverArrived'],
+            )
+          ).status,
         ).toBe(200);
         await sendAll('arrived');
         expect(
           (
-            await api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
-              actualLiters: 2000,
-              deliveryPin: paid.delivery_pin,
-            })
+            await step(
+              f,
+              (api) =>
+                api.post(`/orders/${f.orderId}/deliver`, f.driver.token, {
+                  actualLiters: 2000,
+                  deliveryPin: paid.delivery_pin,
+                }),
+              ['OrderDelivered'],
+            )
           ).status,
         ).toBe(200);
         expect((await send(cd, f.driver.token, 'Gracias')).status).toBe(201);
@@ -254,7 +298,10 @@ describe('chat rooms and messages', () => {
       const f = await confirmedOrder(t);
       const cd = await roomOf(f, f.client.token, CD);
       expect((await send(cd, f.client.token, 'me arrepentí')).status).toBe(201);
-      expect((await api.post(`/orders/${f.orderId}/cancel`, f.client.token, {})).status).toBe(200);
+      expect(
+        (await step(f, (api) => api.post(`/orders/${f.orderId}/cancel`, f.client.token, {}), ['OrderCancelled']))
+          .status,
+      ).toBe(200);
       expect(await send(cd, f.client.token, 'hola?')).toMatchObject(chatError(400));
       expect((await api.get(`/chat-rooms/${cd}/messages`, f.driver.token)).body.messages).toHaveLength(1);
       expect((await resolve(f, f.client.token, CD)).body.room.id).toBe(cd);

@@ -4,7 +4,9 @@ import { DEVELOPMENT_SECRETS } from '../../infra/productionPolicy.js';
 import { signInClient } from '../../tests/support/actors.js';
 import {
   expectError,
+  expectNothingAppended,
   expectResponse,
+  refused,
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../tests/support/apiSpecification.js';
@@ -13,7 +15,8 @@ import { isDirectLoopback } from './directLoopback.js';
 /**
  * A service started without APP_ENV (development) and without JWT_SECRET (docs/decisions/0046-money-risk-limits.md):
  * nothing signed with the repository's development secret is accepted, and the development doors answer only
- * requests made directly from the loopback interface.
+ * requests made directly from the loopback interface. Tokens, codes and the outbox are state: nothing here appends
+ * an event.
  */
 describe('development without a JWT secret and behind a proxy', () => {
   let api: ApiUnderTest;
@@ -25,9 +28,10 @@ describe('development without a JWT secret and behind a proxy', () => {
   });
 
   it('refuses a super-admin JWT signed with the development secret in the repository', async () => {
-    const root = await api.request('POST', '/api/v1/admin/auth/login', {
-      body: { email: 'root@test.local', password: 'irrelevant' },
-    });
+    const root = await api
+      .given()
+      .when((r) => r.post('/admin/auth/login', undefined, { email: 'root@test.local', password: 'irrelevant' }))
+      .then(expectNothingAppended);
     expect(root.status).not.toBe(500);
     const now = Math.floor(Date.now() / 1000);
     const forged = await new SignJWT({ oat: now, iat_ms: now * 1000, typ: 'admin' })
@@ -37,10 +41,7 @@ describe('development without a JWT secret and behind a proxy', () => {
       .setIssuedAt(now)
       .setExpirationTime(now + 600)
       .sign(new TextEncoder().encode(DEVELOPMENT_SECRETS.JWT_SECRET));
-    await api
-      .given()
-      .when((r) => r.get('/admin/customers', forged))
-      .then(expectError(401, 'Unauthorized'));
+    await refused(api, (r) => r.get('/admin/customers', forged), 401, 'Unauthorized');
     expect(api.service.ctx.config.JWT_SECRET).not.toBe(DEVELOPMENT_SECRETS.JWT_SECRET);
   });
 
@@ -52,19 +53,24 @@ describe('development without a JWT secret and behind a proxy', () => {
       ['GET', `/api/v1/dev/outbox?to=${encodeURIComponent(client.user.phone)}`, undefined],
     ] as const;
     for (const [method, path, body] of doors) {
-      expect((await api.request(method, path, { body })).status, path).toBe(200);
+      expect(
+        (
+          await api
+            .given()
+            .when(() => api.request(method, path, { body }))
+            .then(expectResponse(200), expectNothingAppended)
+        ).status,
+        path,
+      ).toBe(200);
       for (const headers of [
         { 'x-forwarded-for': '203.0.113.7' },
         { forwarded: 'for=203.0.113.7;proto=https' },
       ] as Record<string, string>[]) {
-        const r = await api.request(method, path, { body, headers });
+        const r = await refused(api, () => api.request(method, path, { body, headers }), 404, 'RouteNotFound');
         expect([r.status, r.body.error], `${path} ${JSON.stringify(headers)}`).toEqual([404, 'RouteNotFound']);
       }
     }
-    await api
-      .given()
-      .when((r) => r.get('/driver/orders', 'not-a-token'))
-      .then(expectResponse(401));
+    await refused(api, (r) => r.get('/driver/orders', 'not-a-token'), 401);
     for (const to of [String(client.user.id), 'ana%2Bx@example.com'])
       expect((await api.request('GET', `/api/v1/dev/outbox?to=${to}`)).status, to).toBe(200);
     for (const to of ['', 'nadie', '%2B58%20412'])

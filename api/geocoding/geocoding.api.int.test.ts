@@ -2,8 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signInClient, signInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import type { TestService } from '../../tests/support/testService.js';
+import { appendingNothing, startApiUnderTest, type ApiUnderTest } from '../../tests/support/apiSpecification.js';
 
 type Reply = { status?: number; json?: unknown; text?: string; hang?: true };
 
@@ -46,7 +45,8 @@ const DETAILS = '/maps/api/place/details/json';
 const KEY = 'maps-test-key-123';
 
 describe('geocoding without a maps key', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   let token: string;
   beforeAll(async () => {
     t = await startApiUnderTest();
@@ -62,20 +62,21 @@ describe('geocoding without a maps key', () => {
       ['/api/v1/geocoding/autocomplete?query=Altamira', token],
       ['/api/v1/geocoding/place?placeId=abc', token],
     ] as const) {
-      const r = await t.request('GET', path, { token: auth });
+      const r = await request('GET', path, { token: auth });
       expect(r.status, path).toBe(503);
       expect(r.body.error, path).toBe('GeocodingNotConfigured');
     }
   });
 
   it('still asks for a token first on the bearer routes', async () => {
-    expect((await t.request('GET', '/api/v1/geocoding/autocomplete?query=Altamira')).status).toBe(401);
-    expect((await t.request('GET', '/api/v1/geocoding/place?placeId=abc')).status).toBe(401);
+    expect((await request('GET', '/api/v1/geocoding/autocomplete?query=Altamira')).status).toBe(401);
+    expect((await request('GET', '/api/v1/geocoding/place?placeId=abc')).status).toBe(401);
   });
 });
 
 describe('geocoding through the HTTP maps adapter', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   let maps: Awaited<ReturnType<typeof fakeMaps>>;
   let client: string;
   let query = 0;
@@ -95,11 +96,11 @@ describe('geocoding through the HTTP maps adapter', () => {
   });
   beforeEach(() => maps.reset());
 
-  const reverse = (q: string, token?: string) => t.request('GET', `/api/v1/geocoding/reverse?${q}`, { token });
+  const reverse = (q: string, token?: string) => request('GET', `/api/v1/geocoding/reverse?${q}`, { token });
   const autocomplete = (q: string, token: string | undefined = client) =>
-    t.request('GET', `/api/v1/geocoding/autocomplete?${q}`, { token });
+    request('GET', `/api/v1/geocoding/autocomplete?${q}`, { token });
   const place = (q: string, token: string | undefined = client) =>
-    t.request('GET', `/api/v1/geocoding/place?${q}`, { token });
+    request('GET', `/api/v1/geocoding/place?${q}`, { token });
 
   describe('reverse (public)', () => {
     it('answers the nearest address, sending the coordinates and the key to the provider', async () => {
@@ -366,7 +367,7 @@ describe('geocoding through the HTTP maps adapter', () => {
   it('autocomplete and place need a valid token (401); reverse is public', async () => {
     for (const token of [undefined, 'not-a-token']) {
       for (const path of ['/api/v1/geocoding/autocomplete?query=Altamira', '/api/v1/geocoding/place?placeId=abc']) {
-        const r = await t.request('GET', path, { token });
+        const r = await request('GET', path, { token });
         expect(r.status).toBe(401);
         expect(r.body.error).toBe('Unauthorized');
       }
@@ -377,7 +378,7 @@ describe('geocoding through the HTTP maps adapter', () => {
   });
 
   it('documents the three routes in OpenAPI', async () => {
-    const doc = await t.request('GET', '/api/v1/openapi.json');
+    const doc = await request('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     for (const p of ['/geocoding/reverse', '/geocoding/autocomplete', '/geocoding/place'])
       expect(

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import { TEST_SUPER_ADMIN, type TestService } from '../../tests/support/testService.js';
+import { refused, startApiUnderTest, type ApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { TEST_SUPER_ADMIN } from '../../tests/support/testService.js';
 
 type Role = 'anonymous' | 'client' | 'driver' | 'admin' | 'super';
 const ROLES: Role[] = ['anonymous', 'client', 'driver', 'admin', 'super'];
 
 /**
  * Every route of this area × every role: a role that may not call a route gets 401 (no token) or 403,
- * and a role that may is never answered 401 or 403.
+ * and a role that may is never answered 401 or 403. A refusal appends nothing.
  */
 describe('identity and drivers: authorization matrix', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   const tokens = {} as Record<Role, () => Promise<string | undefined>>;
   let driverId: number;
   let adminId: number;
@@ -85,12 +85,19 @@ describe('identity and drivers: authorization matrix', () => {
     it(`${route.method} ${route.path}`, async () => {
       const path = route.path.replace('{driverId}', String(driverId)).replace('{adminId}', String(adminId));
       for (const role of ROLES) {
-        const r = await t.request(route.method, `/api/v1${path}`, {
-          token: await tokens[role](),
-          body: route.body?.(),
-        });
+        const token = await tokens[role]();
+        const send = () => t.request(route.method, `/api/v1${path}`, { token, body: route.body?.() });
+        const allowed = route.allowed.includes(role);
+        const r = allowed
+          ? await send()
+          : await refused(
+              t,
+              send,
+              role === 'anonymous' ? 401 : 403,
+              role === 'anonymous' ? 'Unauthorized' : 'Forbidden',
+            );
         const label = `${role} → ${route.method} ${path}: ${r.status} ${JSON.stringify(r.body)}`;
-        if (route.allowed.includes(role)) {
+        if (allowed) {
           expect([401, 403], label).not.toContain(r.status);
           expect(r.status, label).toBeLessThan(500);
         } else {
@@ -109,7 +116,7 @@ describe('identity and drivers: authorization matrix', () => {
         ['GET', `/admin/drivers/${driverId}`],
         ['POST', `/admin/drivers/${driverId}/reinstate`],
       ]) {
-        const r = await t.request(m, `/api/v1${p}`, { token: other.token });
+        const r = await refused(t, () => t.request(m, `/api/v1${p}`, { token: other.token }), 404, 'DriverNotFound');
         expect([r.status, r.body.error]).toEqual([404, 'DriverNotFound']);
       }
     },

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverStream } from '../../domain/driver/events.js';
+import { orderStream } from '../../domain/order/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient, signInDriver, uniquePhone } from '../../tests/support/actors.js';
 import {
+  appendingNothing,
   expectNewEvents,
   expectResponse,
   refused,
@@ -22,6 +24,7 @@ const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 
 describe('identity: phone sign-in, app tokens, /me', () => {
   let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     t = await startApiUnderTest({ clock });
@@ -32,14 +35,14 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
   it('signs a client up with a code, then in again', async () => {
     const phone = uniquePhone();
-    const req = await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } });
+    const req = await request('POST', '/api/v1/auth/otp/request', { body: { phone } });
     expect(req.status).toBe(200);
     expect(req.body).toEqual({ sent: true, mocked: true, code: expect.stringMatching(/^\d{6}$/) });
-    const outbox = await t.request('GET', `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`);
+    const outbox = await request('GET', `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`);
     expect(outbox.body.messages.at(-1)).toMatchObject({ channel: 'sms', to: phone });
     expect(outbox.body.messages.at(-1).body).toContain(req.body.code);
 
-    const v = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: req.body.code } });
+    const v = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: req.body.code } });
     expect(v.status).toBe(200);
     expect(v.body).toMatchObject({
       isNew: true,
@@ -48,7 +51,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     });
     expect(v.body.token).toEqual(expect.any(String));
 
-    const named = await t.request('PATCH', '/api/v1/me', {
+    const named = await request('PATCH', '/api/v1/me', {
       token: v.body.token,
       body: { name: 'Ana Pérez', email: 'Ana@Example.com' },
     });
@@ -62,7 +65,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       isDriverPending: false,
     });
 
-    const v2 = await t.request('POST', '/api/v1/auth/otp/verify', {
+    const v2 = await request('POST', '/api/v1/auth/otp/verify', {
       body: { phone, code: await requestCode(t, phone), app: 'client' },
     });
     expect(v2.body).toMatchObject({
@@ -75,7 +78,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
 
   it('GET /me: a client has clientProfile and no driver; a driver the reverse', async () => {
     const c = await signInClient(t);
-    const me = await t.request('GET', '/api/v1/me', { token: c.token });
+    const me = await request('GET', '/api/v1/me', { token: c.token });
     expect(me.status).toBe(200);
     expect(me.body.user).toMatchObject({
       id: c.user.id,
@@ -85,7 +88,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     });
 
     const d = await signInDriver(t, { approved: false });
-    const dm = await t.request('GET', '/api/v1/me', { token: d.token });
+    const dm = await request('GET', '/api/v1/me', { token: d.token });
     expect(dm.body.user.clientProfile).toBeNull();
     expect(dm.body.user.driver).toMatchObject({
       id: d.driverId,
@@ -153,25 +156,25 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   it('401 InvalidOtp for a wrong, an expired, a replaced or an already used code', async () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
-    const wrong = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } });
+    const wrong = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('InvalidOtp');
-    const unknownPhone = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: uniquePhone(), code } });
+    const unknownPhone = await request('POST', '/api/v1/auth/otp/verify', { body: { phone: uniquePhone(), code } });
     expect(unknownPhone.body.error).toBe('InvalidOtp');
 
     clock.advance(5 * 60_000 + 1);
-    const expired = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
+    const expired = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
     expect(expired.status).toBe(401);
     expect(expired.body.error).toBe('InvalidOtp');
 
     const first = await requestCode(t, phone);
     const second = await requestCode(t, phone);
     if (first !== second)
-      expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: first } })).body.error).toBe(
+      expect((await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: first } })).body.error).toBe(
         'InvalidOtp',
       );
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } })).status).toBe(200);
-    const reused = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } });
+    expect((await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } })).status).toBe(200);
+    const reused = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: second } });
     expect(reused.status).toBe(401);
     expect(reused.body.error).toBe('InvalidOtp');
   });
@@ -181,9 +184,9 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const code = await requestCode(t, phone);
     for (let i = 0; i < 5; i++)
       expect(
-        (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
+        (await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
       ).toBe(401);
-    const right = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
+    const right = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } });
     expect(right.status).toBe(401);
     expect(right.body.error).toBe('InvalidOtp');
   });
@@ -193,45 +196,43 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const code = await requestCode(t, phone);
     const guesses = Array.from({ length: 50 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
     const results = await Promise.all(
-      guesses.map((g) => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: g } })),
+      guesses.map((g) => request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: g } })),
     );
     expect(results.every((r) => r.status === 401 && r.body.error === 'InvalidOtp')).toBe(true);
     // Only OTP_MAX_ATTEMPTS guesses were ever compared, and the last one killed the code.
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).status).toBe(401);
+    expect((await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })).status).toBe(401);
   });
 
   it('two concurrent verifications of the right code: one token', async () => {
     const phone = uniquePhone();
     const code = await requestCode(t, phone);
     const [a, b] = await Promise.all(
-      [0, 1].map(() => t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })),
+      [0, 1].map(() => request('POST', '/api/v1/auth/otp/verify', { body: { phone, code } })),
     );
     expect([a.status, b.status].sort()).toEqual([200, 401]);
   });
 
   it('refresh revokes the old token; logout revokes the current one', async () => {
     const c = await signInClient(t);
-    const r = await t.request('POST', '/api/v1/auth/refresh', { token: c.token });
+    const r = await request('POST', '/api/v1/auth/refresh', { token: c.token });
     expect(r.status).toBe(200);
     expect(r.body.token).toEqual(expect.any(String));
-    expect((await t.request('GET', '/api/v1/me', { token: c.token })).status).toBe(401);
-    expect((await t.request('POST', '/api/v1/auth/refresh', { token: c.token })).status).toBe(401);
-    expect((await t.request('GET', '/api/v1/me', { token: r.body.token })).status).toBe(200);
+    expect((await request('GET', '/api/v1/me', { token: c.token })).status).toBe(401);
+    expect((await request('POST', '/api/v1/auth/refresh', { token: c.token })).status).toBe(401);
+    expect((await request('GET', '/api/v1/me', { token: r.body.token })).status).toBe(200);
 
-    const out = await t.request('POST', '/api/v1/auth/logout', { token: r.body.token });
+    const out = await request('POST', '/api/v1/auth/logout', { token: r.body.token });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ ok: true });
-    const after = await t.request('GET', '/api/v1/me', { token: r.body.token });
+    const after = await request('GET', '/api/v1/me', { token: r.body.token });
     expect(after.status).toBe(401);
     expect(after.body.error).toBe('Unauthorized');
-    expect((await t.request('POST', '/api/v1/auth/logout', { token: r.body.token })).status).toBe(401);
+    expect((await request('POST', '/api/v1/auth/logout', { token: r.body.token })).status).toBe(401);
   });
 
   it('two concurrent refreshes of one token: one new token', async () => {
     const c = await signInClient(t);
-    const results = await Promise.all(
-      [0, 1, 2].map(() => t.request('POST', '/api/v1/auth/refresh', { token: c.token })),
-    );
+    const results = await Promise.all([0, 1, 2].map(() => request('POST', '/api/v1/auth/refresh', { token: c.token })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(2);
   });
@@ -239,14 +240,14 @@ describe('identity: phone sign-in, app tokens, /me', () => {
   it('signing in on another device leaves the first token valid', async () => {
     const c = await signInClient(t);
     const code = await requestCode(t, c.user.phone);
-    const second = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone: c.user.phone, code } });
-    expect((await t.request('GET', '/api/v1/me', { token: c.token })).status).toBe(200);
-    expect((await t.request('GET', '/api/v1/me', { token: second.body.token })).status).toBe(200);
+    const second = await request('POST', '/api/v1/auth/otp/verify', { body: { phone: c.user.phone, code } });
+    expect((await request('GET', '/api/v1/me', { token: c.token })).status).toBe(200);
+    expect((await request('GET', '/api/v1/me', { token: second.body.token })).status).toBe(200);
   });
 
   it('401 for no token, a made-up token and a forged JWT', async () => {
     for (const token of [undefined, 'not-a-token', 'a.b.c', 'x'.repeat(500)]) {
-      const r = await t.request('GET', '/api/v1/me', { token });
+      const r = await request('GET', '/api/v1/me', { token });
       expect(r.status).toBe(401);
       expect(r.body.error).toBe('Unauthorized');
     }
@@ -256,11 +257,11 @@ describe('identity: phone sign-in, app tokens, /me', () => {
     const a = await signInClient(t);
     const b = await signInClient(t);
     expect(
-      (await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
+      (await request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
         .status,
     ).toBe(200);
     expect(
-      (await t.request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
+      (await request('PATCH', '/api/v1/me', { token: a.token, body: { name: 'Ana', email: 'shared@example.com' } }))
         .status,
     ).toBe(200);
     const taken = await refused(
@@ -282,7 +283,7 @@ describe('identity: phone sign-in, app tokens, /me', () => {
           { type: 'DriverRenamed', data: { driverId: d.driverId, name: 'Carlos Ruiz' } },
         ]),
       );
-    expect((await t.request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({
+    expect((await request('GET', '/api/v1/me', { token: d.token })).body.user).toMatchObject({
       name: 'Carlos Ruiz',
       driver: { name: 'Carlos Ruiz' },
     });
@@ -318,19 +319,19 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       ['POST', '/api/v1/auth/dev-token', { userId: 1, app: 'boss' }, 'app'],
     ];
     for (const [method, path, body, field, token] of cases) {
-      const r = await t.request(method, path, { body, token });
+      const r = await request(method, path, { body, token });
       expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(422);
       expect(r.body.error).toBe('ValidationError');
       expect(Object.keys(r.body.details.fieldErrors), `${path} ${JSON.stringify(body)}`).toContain(field);
     }
-    const malformed = await t.request('POST', '/api/v1/auth/otp/request', { raw: '{"phone":' });
+    const malformed = await request('POST', '/api/v1/auth/otp/request', { raw: '{"phone":' });
     expect(malformed.status).toBe(422);
   });
 
   it('dev endpoints: lookup and token, with their errors', async () => {
     const c = await signInClient(t, uniquePhone(), 'Dev Cliente');
     const d = await signInDriver(t, { approved: false });
-    const look = await t.request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(c.user.phone)}`);
+    const look = await request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(c.user.phone)}`);
     expect(look.status).toBe(200);
     expect(look.body).toEqual({
       userId: c.user.id,
@@ -338,14 +339,14 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       hasClientProfile: true,
       hasDriverProfile: false,
     });
-    const missing = await t.request('GET', '/api/v1/auth/dev-lookup');
+    const missing = await request('GET', '/api/v1/auth/dev-lookup');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('MissingPhone');
-    const unknown = await t.request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(uniquePhone())}`);
+    const unknown = await request('GET', `/api/v1/auth/dev-lookup?phone=${encodeURIComponent(uniquePhone())}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('UserNotFound');
 
-    const minted = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'client' } });
+    const minted = await request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'client' } });
     expect(minted.status).toBe(200);
     expect(minted.body.user).toEqual({
       id: c.user.id,
@@ -354,33 +355,34 @@ describe('identity: phone sign-in, app tokens, /me', () => {
       hasDriverProfile: false,
       isDriverPending: false,
     });
-    expect((await t.request('GET', '/api/v1/me', { token: minted.body.token })).body.user.id).toBe(c.user.id);
-    const driverToken = await t.request('POST', '/api/v1/auth/dev-token', {
+    expect((await request('GET', '/api/v1/me', { token: minted.body.token })).body.user.id).toBe(c.user.id);
+    const driverToken = await request('POST', '/api/v1/auth/dev-token', {
       body: { userId: d.user.id, app: 'driver' },
     });
     expect(driverToken.body.user).toMatchObject({ hasDriverProfile: true, isDriverPending: true });
 
     expect(
-      (await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: 999_999, app: 'client' } })).body.error,
+      (await request('POST', '/api/v1/auth/dev-token', { body: { userId: 999_999, app: 'client' } })).body.error,
     ).toBe('UserNotFound');
-    const noClient = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'client' } });
+    const noClient = await request('POST', '/api/v1/auth/dev-token', { body: { userId: d.user.id, app: 'client' } });
     expect([noClient.status, noClient.body.error]).toEqual([400, 'NoClientProfile']);
-    const noDriver = await t.request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'driver' } });
+    const noDriver = await request('POST', '/api/v1/auth/dev-token', { body: { userId: c.user.id, app: 'driver' } });
     expect([noDriver.status, noDriver.body.error]).toEqual([400, 'NoDriverProfile']);
   });
 
   it('GET /cities: Caracas first, for any signed-in caller', async () => {
     const c = await signInClient(t);
-    const r = await t.request('GET', '/api/v1/cities', { token: c.token });
+    const r = await request('GET', '/api/v1/cities', { token: c.token });
     expect(r.status).toBe(200);
     expect(r.body.cities[0]).toEqual({ id: 1, name: 'Caracas' });
     expect(r.body.cities.length).toBeGreaterThan(5);
-    expect((await t.request('GET', '/api/v1/cities')).status).toBe(401);
+    expect((await request('GET', '/api/v1/cities')).status).toBe(401);
   });
 });
 
 describe('identity: OTP rate limits held in the database', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   const clock = new SystemTimeClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     clock.install();
@@ -394,15 +396,15 @@ describe('identity: OTP rate limits held in the database', () => {
   it('3 code requests per 10 minutes per phone, then 429 SmsSendError', async () => {
     const phone = uniquePhone();
     const results = await Promise.all(
-      [0, 1, 2, 3, 4].map(() => t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })),
+      [0, 1, 2, 3, 4].map(() => request('POST', '/api/v1/auth/otp/request', { body: { phone } })),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(2);
     expect(refused[0].body.error).toBe('SmsSendError');
-    expect((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone: uniquePhone() } })).status).toBe(200);
+    expect((await request('POST', '/api/v1/auth/otp/request', { body: { phone: uniquePhone() } })).status).toBe(200);
     clock.advance(10 * 60_000 + 1000);
-    expect((await t.request('POST', '/api/v1/auth/otp/request', { body: { phone } })).status).toBe(200);
+    expect((await request('POST', '/api/v1/auth/otp/request', { body: { phone } })).status).toBe(200);
   });
 
   it('5 verifications per 10 minutes per phone, then 429 Cooldown even with the right code', async () => {
@@ -410,24 +412,24 @@ describe('identity: OTP rate limits held in the database', () => {
     const code = await requestCode(t, phone);
     for (let i = 0; i < 4; i++)
       expect(
-        (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
+        (await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code) } })).status,
       ).toBe(401);
     const code2 = await requestCode(t, phone);
-    expect(
-      (await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code2) } })).status,
-    ).toBe(401);
-    const limited = await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code2 } });
+    expect((await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: wrongCode(code2) } })).status).toBe(
+      401,
+    );
+    const limited = await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code2 } });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('Cooldown');
     expect(limited.body.retryAfterSeconds).toBeGreaterThan(0);
     clock.advance(10 * 60_000 + 1000);
     const code3 = await requestCode(t, phone);
-    expect((await t.request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code3 } })).status).toBe(200);
+    expect((await request('POST', '/api/v1/auth/otp/verify', { body: { phone, code: code3 } })).status).toBe(200);
   });
 });
 
 describe("identity: GET /me clientProfile reflects the client's orders", () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   beforeAll(async () => {
     t = await startApiUnderTest({ env: { OFFICIAL_RATE_VES: '36.5' } });
   });
@@ -450,15 +452,37 @@ describe("identity: GET /me clientProfile reflects the client's orders", () => {
       ).toBe('CONFIRMED');
       const pin: string = (await api.get(`/orders/${paid.orderId}`, client.token)).body.order.delivery_pin;
       await arrive(t, paid);
-      const delivered = await api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, {
-        deliveryPin: pin,
-        actualLiters: 1800,
-      });
+      const delivered = await t
+        .given()
+        .when((api) =>
+          api.post(`/orders/${paid.orderId}/deliver`, paid.driver.token, { deliveryPin: pin, actualLiters: 1800 }),
+        )
+        .then(
+          expectResponse(200),
+          expectNewEvents(orderStream(paid.orderId), [{ type: 'OrderDelivered', data: { actualLiters: 1800 } }]),
+        );
       expect(delivered.body).toEqual({ ok: true });
 
-      const cancelled = await api.post('/orders', client.token, orderBody({ litersRequested: 3000 }));
+      const cancelled = await t
+        .given()
+        .when((api) => api.post('/orders', client.token, orderBody({ litersRequested: 3000 })))
+        .then(
+          expectResponse(201),
+          expectNewEvents(
+            (r) => orderStream(r.body.order.id),
+            [{ type: 'OrderCreated', data: { clientId: client.user.id, litersRequested: 3000 } }],
+          ),
+        );
       expect(cancelled.status).toBe(201);
-      expect((await api.post(`/orders/${cancelled.body.order.id}/cancel`, client.token, {})).status).toBe(200);
+      const cancelledId: number = cancelled.body.order.id;
+      expect(
+        (
+          await t
+            .given()
+            .when((api) => api.post(`/orders/${cancelledId}/cancel`, client.token, {}))
+            .then(expectResponse(200), expectNewEvents(orderStream(cancelledId), [{ type: 'OrderCancelled' }]))
+        ).status,
+      ).toBe(200);
 
       const me = await api.get('/me', client.token);
       expect(me.status).toBe(200);

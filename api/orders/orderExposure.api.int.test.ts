@@ -4,12 +4,14 @@ import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, signInClient } from '../../tests/support/actors.js';
 import {
   expectError,
+  expectNewEvents,
   expectNoNewEvents,
   expectResponse,
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../tests/support/apiSpecification.js';
 import { onlineDriver, orderBody } from '../../tests/support/orderFlows.js';
+import type { TestResponse } from '../../tests/support/testService.js';
 
 const MARACAIBO = { lat: 10.6427, lng: -71.6125 };
 const GATE = 'Portón azul, código 4455';
@@ -28,13 +30,19 @@ describe('what an order exposes', () => {
     await api?.stop();
   });
 
+  const orderOf = (r: TestResponse) => orderStream(r.body.order.id);
+  /** A client's order with access instructions: its OrderCreated records them. */
   const newOrder = async () => {
     const client = await signInClient(api);
-    const r = await api.request('POST', '/api/v1/orders', {
-      token: client.token,
-      body: orderBody({ accessInstructions: GATE }),
-    });
-    expect(r.status).toBe(201);
+    const r = await api
+      .given()
+      .when((r) => r.post('/orders', client.token, orderBody({ accessInstructions: GATE })))
+      .then(
+        expectResponse(201),
+        expectNewEvents(orderOf, [
+          { type: 'OrderCreated', data: { clientId: client.user.id, accessInstructions: GATE } },
+        ]),
+      );
     return { client, orderId: r.body.order.id as number, pin: r.body.order.delivery_pin as string };
   };
 
@@ -55,11 +63,25 @@ describe('what an order exposes', () => {
       .given()
       .when((r) => r.get(`/orders/${orderId}/offer`, driver.token))
       .then(expectResponse(200, { body: { id: orderId, access_instructions: null } }));
-    const bid = await api.request('POST', `/api/v1/orders/${orderId}/accept`, { token: driver.token, body: {} });
-    expect(bid.status).toBe(201);
-    const accepted = await api.request('POST', `/api/v1/orders/offers/${bid.body.offer.id}/accept`, {
-      token: client.token,
-    });
+    const bid = await api
+      .given()
+      .when((r) => r.post(`/orders/${orderId}/accept`, driver.token, {}))
+      .then(
+        expectResponse(201),
+        expectNewEvents(orderStream(orderId), [{ type: 'OfferPlaced', data: { orderId, driverId: driver.driverId } }]),
+      );
+    const accepted = await api
+      .given()
+      .when((r) => r.post(`/orders/offers/${bid.body.offer.id}/accept`, client.token))
+      .then(
+        expectResponse(200),
+        expectNewEvents(orderStream(orderId), [
+          {
+            type: 'OfferAccepted',
+            data: { offerId: bid.body.offer.id, driverId: driver.driverId, status: 'CONFIRMED' },
+          },
+        ]),
+      );
     expect(accepted.body.order).toMatchObject({ status: 'CONFIRMED', access_instructions: GATE });
     await api
       .given()

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activePaymentForm, findPaymentForm } from '../../stores/paymentForms/paymentFormQueries.js';
 import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import type { TestService } from '../../tests/support/testService.js';
+import { appendingNothing, startApiUnderTest, type ApiUnderTest } from '../../tests/support/apiSpecification.js';
 
 const validForm = (over: Record<string, unknown> = {}) => ({
   name: 'Transferencia Mercantil',
@@ -23,7 +22,8 @@ const validForm = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('payment forms', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   let admin: string;
   let client: string;
 
@@ -37,7 +37,7 @@ describe('payment forms', () => {
   });
 
   it('ships one active form per currency, with display and fields to fill', async () => {
-    const r = await t.request('GET', '/api/v1/payment-forms', { token: client });
+    const r = await request('GET', '/api/v1/payment-forms', { token: client });
     expect(r.status).toBe(200);
     for (const item of r.body.forms)
       expect(Object.keys(item).sort()).toEqual(['category', 'currency', 'icon', 'id', 'internal_name', 'name']);
@@ -54,13 +54,13 @@ describe('payment forms', () => {
   it('lists active forms to any signed-in caller; 401 without a token', async () => {
     const driver = (await signInDriver(t, { approved: false })).token;
     for (const token of [driver, admin])
-      expect((await t.request('GET', '/api/v1/payment-forms', { token })).status).toBe(200);
-    expect((await t.request('GET', '/api/v1/payment-forms')).status).toBe(401);
+      expect((await request('GET', '/api/v1/payment-forms', { token })).status).toBe(200);
+    expect((await request('GET', '/api/v1/payment-forms')).status).toBe(401);
   });
 
   it('lets an admin create a form, answered in full with defaults filled in', async () => {
     const body = validForm({ display: undefined, icon: undefined, sortOrder: undefined });
-    const r = await t.request('POST', '/api/v1/admin/payment-forms', { token: admin, body });
+    const r = await request('POST', '/api/v1/admin/payment-forms', { token: admin, body });
     expect(r.status).toBe(201);
     expect(r.body.form).toEqual({
       id: expect.any(Number),
@@ -88,7 +88,7 @@ describe('payment forms', () => {
   it('orders the customer list by sort_order then name, without inactive forms', async () => {
     const make = async (name: string, sortOrder: number, active = true) =>
       (
-        await t.request('POST', '/api/v1/admin/payment-forms', {
+        await request('POST', '/api/v1/admin/payment-forms', {
           token: admin,
           body: validForm({ name, sortOrder, active }),
         })
@@ -96,7 +96,7 @@ describe('payment forms', () => {
     const b = await make('B orden', 15);
     const a = await make('A orden', 15);
     const hidden = await make('Oculto', 15, false);
-    const r = await t.request('GET', '/api/v1/payment-forms', { token: client });
+    const r = await request('GET', '/api/v1/payment-forms', { token: client });
     const ids = r.body.forms.map((f: { id: number }) => f.id);
     expect(ids).not.toContain(hidden);
     expect(ids.indexOf(a)).toBe(ids.indexOf(b) - 1);
@@ -109,9 +109,8 @@ describe('payment forms', () => {
   });
 
   it('lets an admin change a form: fields replaced whole, deactivation hides it', async () => {
-    const id = (await t.request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm() })).body.form
-      .id;
-    const r = await t.request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
+    const id = (await request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm() })).body.form.id;
+    const r = await request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
       token: admin,
       body: {
         name: 'Renombrado',
@@ -128,14 +127,14 @@ describe('payment forms', () => {
     });
     expect(r.body.form.display).toHaveLength(2);
 
-    const off = await t.request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
+    const off = await request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
       token: admin,
       body: { active: false },
     });
     expect(off.body.form.active).toBe(false);
-    const listed = await t.request('GET', '/api/v1/payment-forms', { token: client });
+    const listed = await request('GET', '/api/v1/payment-forms', { token: client });
     expect(listed.body.forms.map((f: { id: number }) => f.id)).not.toContain(id);
-    const adminList = await t.request('GET', '/api/v1/admin/payment-forms?limit=100', { token: admin });
+    const adminList = await request('GET', '/api/v1/admin/payment-forms?limit=100', { token: admin });
     expect(adminList.body.items.find((f: { id: number }) => f.id === id)).toMatchObject({
       active: false,
       name: 'Renombrado',
@@ -143,15 +142,15 @@ describe('payment forms', () => {
   });
 
   it('pages the admin list in the spec shape', async () => {
-    const total = (await t.request('GET', '/api/v1/admin/payment-forms', { token: admin })).body.meta.total;
-    const r = await t.request('GET', '/api/v1/admin/payment-forms?limit=2&page=2', { token: admin });
+    const total = (await request('GET', '/api/v1/admin/payment-forms', { token: admin })).body.meta.total;
+    const r = await request('GET', '/api/v1/admin/payment-forms?limit=2&page=2', { token: admin });
     expect(r.status).toBe(200);
     expect(r.body.items).toHaveLength(2);
     expect(r.body.meta).toEqual({ total, per_page: 2, current_page: 2, last_page: Math.ceil(total / 2) });
   });
 
   it('refuses a taken internalName with 422, also when two admins race for it', async () => {
-    const taken = await t.request('POST', '/api/v1/admin/payment-forms', {
+    const taken = await request('POST', '/api/v1/admin/payment-forms', {
       token: admin,
       body: validForm({ internalName: 'zelle' }),
     });
@@ -160,13 +159,13 @@ describe('payment forms', () => {
 
     const body = validForm({ internalName: 'raced_name' });
     const results = await Promise.all(
-      [1, 2, 3, 4].map(() => t.request('POST', '/api/v1/admin/payment-forms', { token: admin, body })),
+      [1, 2, 3, 4].map(() => request('POST', '/api/v1/admin/payment-forms', { token: admin, body })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
 
-    const other = (await t.request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm() })).body
-      .form.id;
-    const patch = await t.request('PATCH', `/api/v1/admin/payment-forms/${other}`, {
+    const other = (await request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm() })).body.form
+      .id;
+    const patch = await request('PATCH', `/api/v1/admin/payment-forms/${other}`, {
       token: admin,
       body: { internalName: 'raced_name' },
     });
@@ -218,16 +217,16 @@ describe('payment forms', () => {
   ];
 
   it.each(badBodies)('refuses a bad %s on create and on change with 422 naming it', async (field, over) => {
-    const created = await t.request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm(over) });
+    const created = await request('POST', '/api/v1/admin/payment-forms', { token: admin, body: validForm(over) });
     expect(created.status).toBe(422);
     expect(Object.keys(created.body.details.fieldErrors)).toEqual([field]);
-    const patched = await t.request('PATCH', '/api/v1/admin/payment-forms/1', { token: admin, body: over });
+    const patched = await request('PATCH', '/api/v1/admin/payment-forms/1', { token: admin, body: over });
     expect(patched.status).toBe(422);
     expect(Object.keys(patched.body.details.fieldErrors)).toEqual([field]);
   });
 
   it.each(['name', 'internalName', 'category', 'currency', 'fields'])('requires %s on create', async (field) => {
-    const r = await t.request('POST', '/api/v1/admin/payment-forms', {
+    const r = await request('POST', '/api/v1/admin/payment-forms', {
       token: admin,
       body: validForm({ [field]: undefined }),
     });
@@ -236,14 +235,14 @@ describe('payment forms', () => {
   });
 
   it('answers an unknown or malformed form id with 404 or 422, and leaves the seeded form untouched', async () => {
-    const unknown = await t.request('PATCH', '/api/v1/admin/payment-forms/999999', {
+    const unknown = await request('PATCH', '/api/v1/admin/payment-forms/999999', {
       token: admin,
       body: { active: false },
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('NotFound');
     for (const id of ['abc', '0', '99999999999999999999']) {
-      const r = await t.request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
+      const r = await request('PATCH', `/api/v1/admin/payment-forms/${id}`, {
         token: admin,
         body: { active: false },
       });
@@ -257,13 +256,13 @@ describe('payment forms', () => {
   });
 
   it('keeps management to admins', async () => {
-    expect((await t.request('GET', '/api/v1/admin/payment-forms')).status).toBe(401);
-    expect((await t.request('GET', '/api/v1/admin/payment-forms', { token: client })).status).toBe(403);
-    expect((await t.request('POST', '/api/v1/admin/payment-forms', { token: client, body: validForm() })).status).toBe(
+    expect((await request('GET', '/api/v1/admin/payment-forms')).status).toBe(401);
+    expect((await request('GET', '/api/v1/admin/payment-forms', { token: client })).status).toBe(403);
+    expect((await request('POST', '/api/v1/admin/payment-forms', { token: client, body: validForm() })).status).toBe(
       403,
     );
     expect(
-      (await t.request('PATCH', '/api/v1/admin/payment-forms/1', { token: client, body: { active: false } })).status,
+      (await request('PATCH', '/api/v1/admin/payment-forms/1', { token: client, body: { active: false } })).status,
     ).toBe(403);
     expect(await activePaymentForm(t.service.ctx.db, 1)).not.toBeNull();
   });

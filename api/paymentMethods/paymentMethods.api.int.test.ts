@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPaymentMethod, isActiveMethod } from '../../stores/paymentMethods/paymentMethodQueries.js';
 import { signInAdmin, signInClient, signInDriver } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
-import type { TestService } from '../../tests/support/testService.js';
+import {
+  expectNothingAppended,
+  expectResponse,
+  refused,
+  startApiUnderTest,
+  type ApiUnderTest,
+} from '../../tests/support/apiSpecification.js';
 
+/** The catalogue is reference data kept as state: a toggle appends no event, and neither does a refusal. */
 describe('payment-method catalogue', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let admin: string;
   let client: string;
 
@@ -34,15 +40,15 @@ describe('payment-method catalogue', () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual(expected);
     }
-    expect((await t.request('GET', '/api/v1/payment-methods')).status).toBe(401);
+    expect((await refused(t, (api) => api.get('/payment-methods'), 401)).status).toBe(401);
   });
 
   it('lets an admin switch a method off and on, and the queries follow', async () => {
     const db = t.service.ctx.db;
-    const off = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', {
-      token: admin,
-      body: { active: false },
-    });
+    const off = await t
+      .given()
+      .when((api) => api.patch('/admin/payment-methods/EXCHANGE_PAY', admin, { active: false }))
+      .then(expectResponse(200), expectNothingAppended);
     expect(off.status).toBe(200);
     expect(off.body).toEqual({
       method: { code: 'EXCHANGE_PAY', name: expect.any(String), kind: 'online', active: false },
@@ -56,10 +62,10 @@ describe('payment-method catalogue', () => {
     const listed = await t.request('GET', '/api/v1/payment-methods', { token: client });
     expect(listed.body.methods.find((m: { code: string }) => m.code === 'EXCHANGE_PAY').active).toBe(false);
 
-    const on = await t.request('PATCH', '/api/v1/admin/payment-methods/EXCHANGE_PAY', {
-      token: admin,
-      body: { active: true },
-    });
+    const on = await t
+      .given()
+      .when((api) => api.patch('/admin/payment-methods/EXCHANGE_PAY', admin, { active: true }))
+      .then(expectResponse(200), expectNothingAppended);
     expect(on.body.method.active).toBe(true);
     expect(await isActiveMethod(db, 'EXCHANGE_PAY')).toBe(true);
   });
@@ -73,14 +79,21 @@ describe('payment-method catalogue', () => {
   });
 
   it('answers an unknown code with 404 and a bad body with 422 naming active', async () => {
-    const unknown = await t.request('PATCH', '/api/v1/admin/payment-methods/BITCOIN', {
-      token: admin,
-      body: { active: true },
-    });
+    const unknown = await refused(
+      t,
+      (api) => api.patch('/admin/payment-methods/BITCOIN', admin, { active: true }),
+      404,
+      'NotFound',
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('NotFound');
     for (const body of [{}, { active: 'yes' }, { active: null }]) {
-      const r = await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', { token: admin, body });
+      const r = await refused(
+        t,
+        (api) => api.patch('/admin/payment-methods/CASH_USD', admin, body),
+        422,
+        'ValidationError',
+      );
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors)).toEqual(['active']);
     }
@@ -88,12 +101,10 @@ describe('payment-method catalogue', () => {
 
   it('keeps the toggle to admins', async () => {
     expect(
-      (await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', { body: { active: false } })).status,
+      (await refused(t, (api) => api.patch('/admin/payment-methods/CASH_USD', undefined, { active: false }), 401))
+        .status,
     ).toBe(401);
-    const r = await t.request('PATCH', '/api/v1/admin/payment-methods/CASH_USD', {
-      token: client,
-      body: { active: false },
-    });
+    const r = await refused(t, (api) => api.patch('/admin/payment-methods/CASH_USD', client, { active: false }), 403);
     expect(r.status).toBe(403);
     expect(await isActiveMethod(t.service.ctx.db, 'CASH_USD')).toBe(true);
   });

@@ -7,10 +7,9 @@ import {
   type SignedInDriver,
   type SignedInUser,
 } from '../../tests/support/actors.js';
-import { startApiUnderTest } from '../../tests/support/apiSpecification.js';
+import { appendingNothing, startApiUnderTest, type ApiUnderTest } from '../../tests/support/apiSpecification.js';
 import { call } from '../../tests/support/orderFlows.js';
 import { SystemTimeClock } from '../../tests/support/systemTimeClock.js';
-import type { TestService } from '../../tests/support/testService.js';
 
 /** Metres per degree of latitude on the mean sphere that domain/geo.ts uses: a meridian offset is exact. */
 const M_PER_DEG_LAT = (6_371_008.8 * Math.PI) / 180;
@@ -27,7 +26,8 @@ const GUAYANA = { latitude: 8.3536, longitude: -62.6413 };
 const CUMANA = { latitude: 10.4564, longitude: -64.1675 };
 
 describe('stations: public directory and administration', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   let api: ReturnType<typeof call>;
   let adminToken = '';
   let adminSignedInAt = 0;
@@ -72,7 +72,7 @@ describe('stations: public directory and administration', () => {
 
   beforeAll(async () => {
     t = await startApiUnderTest({ clock });
-    api = call(t);
+    api = call({ ...t, request });
     [driver, driver2, client] = await Promise.all([
       signInDriver(t, { approved: false, name: 'Pedro Cisterna' }),
       signInDriver(t, { approved: false, name: 'Luis Camión' }),
@@ -445,7 +445,7 @@ describe('stations: public directory and administration', () => {
 
         // The same driver again within 15 minutes: 429 Cooldown with the minutes left (and Retry-After).
         clock.advance(14 * 60_000 + 1000);
-        const early = await t.request('POST', '/api/v1/stations/report', {
+        const early = await request('POST', '/api/v1/stations/report', {
           token: driver.token,
           body: reportBody(s.id, { color: 'RED' }),
         });
@@ -826,14 +826,15 @@ describe('stations: public directory and administration', () => {
 });
 
 describe('stations: request limits', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   let api: ReturnType<typeof call>;
   const clock = new SystemTimeClock('2026-03-01T10:00:00Z');
 
   beforeAll(async () => {
     clock.install();
     t = await startApiUnderTest({ clock });
-    api = call(t);
+    api = call({ ...t, request });
   });
   afterAll(async () => {
     await t?.stop();
@@ -848,7 +849,7 @@ describe('stations: request limits', () => {
     );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
     clock.advance(30_000);
-    const refused = await t.request('GET', `/api/v1/stations?${q}`, { token: a.token });
+    const refused = await request('GET', `/api/v1/stations?${q}`, { token: a.token });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: 'Cooldown', retryAfterSeconds: 30 });
     expect(refused.headers.get('retry-after')).toBe('30');

@@ -7,7 +7,7 @@ import {
   type SignedInDriver,
   type SignedInUser,
 } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { call, confirmedOrder, deliverOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 describe('back-office customers', () => {
@@ -31,11 +31,7 @@ describe('back-office customers', () => {
 
   const deliver = async (client: SignedInUser, basePrice: number, liters: number): Promise<number> => {
     const f = await confirmedOrder(t, { client, driver, body: { basePrice, litersRequested: liters } });
-    await arrive(t, f);
-    expect(
-      (await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: liters, deliveryPin: f.pin }))
-        .status,
-    ).toBe(200);
+    await deliverOrder(t, f, liters);
     return f.orderId;
   };
   const byPhone = async (admin: SignedInAdmin, phone: string, extra = '') =>

@@ -14,6 +14,7 @@ let adminToken: string;
 const clock = new ManualClock('2026-03-02T12:00:00Z');
 
 const FORMS = { VES: 0, USD: 0 };
+const VALENCIA = 3;
 
 beforeAll(async () => {
   t = await startTestService({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
@@ -389,8 +390,8 @@ describe('payment forms', () => {
     expect(twice.body.error).toBe('Unprocessable');
   });
 
-  it('USD forms report without bolivars', async () => {
-    const { client, orderId, order } = await waitingOrder('PAYMENT_FORM', { formId: FORMS.USD });
+  it('USD forms report without bolivars; the payment waits in the review queue of its city’s admins only', async () => {
+    const { client, orderId, order } = await waitingOrder('PAYMENT_FORM', { formId: FORMS.USD }); // in Caracas
     const ok = must(
       'report',
       await api.post(`/orders/${orderId}/payment/form`, client.token, {
@@ -408,6 +409,16 @@ describe('payment forms', () => {
       amount_bs: null,
       currency: 'USD',
     });
+    // The queue finds an order's city in the reports' read model (api/admin/cityScope.api.int.test.ts has the
+    // approval and rejection by another city's admin, which need no read model).
+    const queueIds = async (token: string): Promise<number[]> =>
+      must('queue', await api.get('/admin/payments/pending?method=PAYMENT_FORM&limit=100', token), 200).items.map(
+        (p: { id: number }) => p.id,
+      );
+    const local = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
+    const elsewhere = await signInAdmin(t, { superAdmin: false, cityIds: [VALENCIA] });
+    expect(await queueIds(local.token)).toContain(ok.payment.id);
+    expect(await queueIds(elsewhere.token)).not.toContain(ok.payment.id);
   });
 
   it('gating: 404 for unknown or foreign orders, 422 when the order does not use a form', async () => {

@@ -7,7 +7,7 @@ import {
   type SignedInDriver,
   type SignedInUser,
 } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver } from '../support/orderFlows.js';
+import { call, confirmedOrder, deliverOrder, onlineDriver } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 describe('promotion milestone grants', () => {
@@ -32,12 +32,7 @@ describe('promotion milestone grants', () => {
     { liters = 1000, basePrice = 25 }: { liters?: number; basePrice?: number } = {},
   ): Promise<number> => {
     const f = await confirmedOrder(t, { client, driver, body: { litersRequested: 1000, basePrice } });
-    await arrive(t, f);
-    const delivered = await api.post(`/orders/${f.orderId}/deliver`, driver.token, {
-      actualLiters: liters,
-      deliveryPin: f.pin,
-    });
-    expect(delivered.status).toBe(200);
+    await deliverOrder(t, f, liters);
     return f.orderId;
   };
 

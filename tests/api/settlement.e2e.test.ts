@@ -110,35 +110,33 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
 
       // The tray and its filter.
       const root = await signInAdmin(t);
-      const tray = must('tray', await s.api.get('/admin/settlements/tray', root.token));
+      const tray = must('tray', await s.tray(root.token));
       expect(tray.items.map((i: { id: string }) => i.id).sort()).toEqual([failed.id, silentReceipt.id].sort());
       expect(tray.meta).toMatchObject({ total: 2, per_page: 25, current_page: 1, last_page: 1 });
-      const business = must('tray', await s.api.get('/admin/settlements/tray?failure_kind=business', root.token));
+      const business = must('tray', await s.tray(root.token, '?failure_kind=business'));
       expect(business.items).toMatchObject([
         { id: failed.id, failure_kind: 'business', provider_code: 'AC04', attempts: 1, payout_method: 'PAGO_MOVIL' },
       ]);
-      expect((await s.api.get('/admin/settlements/tray?failure_kind=other', root.token)).status).toBe(422);
+      expect((await s.tray(root.token, '?failure_kind=other')).status).toBe(422);
 
       // Tray actions and their errors.
-      const retryDeadline = await s.api.post(`/admin/settlements/receipts/${silentReceipt.id}/retry`, root.token);
+      const retryDeadline = await s.act(root.token, silentReceipt.id, 'retry');
       expect([retryDeadline.status, retryDeadline.body.error]).toEqual([409, 'RetryUnsafeDeadline']);
-      const retryPaid = await s.api.post(`/admin/settlements/receipts/${ackedReceipt.id}/retry`, root.token);
+      const retryPaid = await s.act(root.token, ackedReceipt.id, 'retry');
       expect([retryPaid.status, retryPaid.body.error]).toEqual([409, 'ReceiptNotFailed']);
-      expect((await s.api.post('/admin/settlements/receipts/nope/retry', root.token)).status).toBe(404);
-      const retried = must('retry', await s.api.post(`/admin/settlements/receipts/${failed.id}/retry`, root.token));
+      expect((await s.act(root.token, 'nope', 'retry')).status).toBe(404);
+      const retried = must('retry', await s.act(root.token, failed.id, 'retry'));
       expect(retried.order.idempotency_key).not.toBe(failed.payout_orders[0].idempotency_key);
       expect(retried.audit_entry).toMatchObject({ action: 'retry', from_status: 'FAILED', to_status: 'FAILED' });
       const afterRetry = await s.receipt(failed.id);
       expect(afterRetry.payout_orders.map((o: { status: string }) => o.status)).toEqual(['FAILED', 'FAILED']);
 
-      const noReason = await s.api.post(`/admin/settlements/receipts/${failed.id}/annul`, root.token, {});
+      const noReason = await s.act(root.token, failed.id, 'annul', {});
       expect(noReason.status).toBe(422);
       expect(noReason.body.details.fieldErrors).toHaveProperty('reason');
       const annulled = must(
         'annul',
-        await s.api.post(`/admin/settlements/receipts/${failed.id}/annul`, root.token, {
-          reason: 'Cuenta del conductor inválida',
-        }),
+        await s.act(root.token, failed.id, 'annul', { reason: 'Cuenta del conductor inválida' }),
       );
       expect(annulled.receipt).toMatchObject({ status: 'VOIDED' });
       expect(annulled.audit_entry).toMatchObject({
@@ -148,11 +146,9 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
         reason: 'Cuenta del conductor inválida',
       });
       expect(await s.wallet(rejected)).toMatchObject({ balanceUSD: 12.5, pendingPayoutUSD: 0, withdrawableUSD: 12.5 });
-      expect(
-        (await s.api.post(`/admin/settlements/receipts/${failed.id}/annul`, root.token, { reason: 'otra vez' })).status,
-      ).toBe(409);
+      expect((await s.act(root.token, failed.id, 'annul', { reason: 'otra vez' })).status).toBe(409);
 
-      const longRef = await s.api.post(`/admin/settlements/receipts/${silentReceipt.id}/mark-external`, root.token, {
+      const longRef = await s.act(root.token, silentReceipt.id, 'mark-external', {
         reason: 'x',
         reference: 'r'.repeat(192),
       });
@@ -160,7 +156,7 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       expect(longRef.body.details.fieldErrors).toHaveProperty('reference');
       const external = must(
         'mark-external',
-        await s.api.post(`/admin/settlements/receipts/${silentReceipt.id}/mark-external`, root.token, {
+        await s.act(root.token, silentReceipt.id, 'mark-external', {
           reason: 'Pagado por transferencia',
           reference: 'BNK-778',
         }),
@@ -203,25 +199,15 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       expect(again.receipts.map((r) => [r.driver_id, r.status])).toEqual([[rejected.driverId, 'GENERATED']]);
 
       // Driver views: own receipts only.
-      const mine = must('mine', await s.api.get('/wallet/me/settlements', rejected.token));
+      const mine = must('mine', await s.mine(rejected));
       expect(mine.items.map((i: { status: string }) => i.status)).toEqual(['GENERATED', 'VOIDED']);
       expect(mine).toMatchObject({ has_more: false, next_cursor: null });
-      const page1 = must('page', await s.api.get('/wallet/me/settlements?limit=1', rejected.token));
-      const page2 = must(
-        'page',
-        await s.api.get(`/wallet/me/settlements?limit=1&cursor=${page1.next_cursor}`, rejected.token),
-      );
+      const page1 = must('page', await s.mine(rejected, '?limit=1'));
+      const page2 = must('page', await s.mine(rejected, `?limit=1&cursor=${page1.next_cursor}`));
       expect([page1.has_more, page2.items[0].id]).toEqual([true, mine.items[1].id]);
-      expect(
-        must('filtered', await s.api.get('/wallet/me/settlements?status=VOIDED', rejected.token)).items,
-      ).toHaveLength(1);
-      expect(
-        (await s.api.get('/wallet/me/settlements?date_from=2026-11-24&date_to=2026-11-23', rejected.token)).status,
-      ).toBe(422);
-      const detail = must(
-        'detail',
-        await s.api.get(`/wallet/me/settlements/${paid.driverId && s.byDriver(cutoff.receipts, paid).id}`, paid.token),
-      );
+      expect(must('filtered', await s.mine(rejected, '?status=VOIDED')).items).toHaveLength(1);
+      expect((await s.mine(rejected, '?date_from=2026-11-24&date_to=2026-11-23')).status).toBe(422);
+      const detail = must('detail', await s.mine(paid, `/${s.byDriver(cutoff.receipts, paid).id}`));
       expect(detail.settlement).toMatchObject({
         status: 'PAID',
         payable_usd: 20,
@@ -231,9 +217,7 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       expect(detail.settlement.lines).toMatchObject([
         { line_number: 1, type: 'ADJUSTMENT', order_id: null, net_usd: 20 },
       ]);
-      expect(
-        (await s.api.get(`/wallet/me/settlements/${s.byDriver(cutoff.receipts, paid).id}`, rejected.token)).status,
-      ).toBe(404);
+      expect((await s.mine(rejected, `/${s.byDriver(cutoff.receipts, paid).id}`)).status).toBe(404);
 
       // Record ids are integers everywhere; a path id that is not one is an unknown receipt.
       expect(Number.isSafeInteger(detail.settlement.id)).toBe(true);
@@ -252,50 +236,29 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
         description: `Pago del recibo ${detail.settlement.receipt_number}`,
       });
       for (const bad of ['abc', '1.5', '0', '-1', '00000000-0000-4000-8000-000000000000']) {
-        expect((await s.api.get(`/wallet/me/settlements/${bad}`, paid.token)).status, bad).toBe(404);
-        expect((await s.api.get(`/admin/settlements/receipts/${bad}`, root.token)).body.error, bad).toBe(
-          'ReceiptNotFound',
-        );
-        expect((await s.api.get(`/admin/settlements/receipts/${bad}/history`, root.token)).status, bad).toBe(404);
-        expect(
-          (await s.api.post(`/admin/settlements/receipts/${bad}/annul`, root.token, { reason: 'no existe' })).status,
-          bad,
-        ).toBe(404);
+        expect((await s.mine(paid, `/${bad}`)).status, bad).toBe(404);
+        expect((await s.receipts(root.token, `/${bad}`)).body.error, bad).toBe('ReceiptNotFound');
+        expect((await s.receipts(root.token, `/${bad}/history`)).status, bad).toBe(404);
+        expect((await s.act(root.token, bad, 'annul', { reason: 'no existe' })).status, bad).toBe(404);
       }
 
       // Admin list filters.
-      const all = must('list', await s.api.get('/admin/settlements/receipts', root.token));
+      const all = must('list', await s.receipts(root.token));
       expect(all.meta.total).toBe(5);
+      expect(must('by status', await s.receipts(root.token, '?status=PAID')).items).toHaveLength(2);
+      expect(await s.totalOf(root.token, `?driver_id=${rejected.driverId}`)).toBe(2);
       expect(
-        must('by status', await s.api.get('/admin/settlements/receipts?status=PAID', root.token)).items,
-      ).toHaveLength(2);
-      expect(
-        must('by driver', await s.api.get(`/admin/settlements/receipts?driver_id=${rejected.driverId}`, root.token))
-          .meta.total,
-      ).toBe(2);
-      expect(
-        must('by q', await s.api.get(`/admin/settlements/receipts?q=${numbers[0]}`, root.token)).items.map(
+        must('by q', await s.receipts(root.token, `?q=${numbers[0]}`)).items.map(
           (i: { receipt_number: string }) => i.receipt_number,
         ),
       ).toEqual([numbers[0]]);
-      expect(
-        must('by name', await s.api.get('/admin/settlements/receipts?q=Conductor%207', root.token)).meta.total,
-      ).toBe(1);
-      expect(
-        must('by period', await s.api.get('/admin/settlements/receipts?fiscal_period=2026-10', root.token)).meta.total,
-      ).toBe(0);
-      expect(
-        must(
-          'by day',
-          await s.api.get('/admin/settlements/receipts?date_from=2026-11-23&date_to=2026-11-23', root.token),
-        ).meta.total,
-      ).toBe(5);
-      expect(
-        must('by day', await s.api.get('/admin/settlements/receipts?date_from=2026-11-24', root.token)).meta.total,
-      ).toBe(0);
-      expect((await s.api.get('/admin/settlements/receipts?limit=0', root.token)).status).toBe(422);
+      expect(await s.totalOf(root.token, '?q=Conductor%207')).toBe(1);
+      expect(await s.totalOf(root.token, '?fiscal_period=2026-10')).toBe(0);
+      expect(await s.totalOf(root.token, '?date_from=2026-11-23&date_to=2026-11-23')).toBe(5);
+      expect(await s.totalOf(root.token, '?date_from=2026-11-24')).toBe(0);
+      expect((await s.receipts(root.token, '?limit=0')).status).toBe(422);
       const plain = await signInAdmin(t, { superAdmin: false });
-      expect((await s.api.get('/admin/settlements/receipts', plain.token)).status).toBe(403);
+      expect((await s.receipts(plain.token)).status).toBe(403);
       expect((await s.api.post('/admin/settlements/run', plain.token, { process: 'cutoff' })).status).toBe(403);
     },
   );

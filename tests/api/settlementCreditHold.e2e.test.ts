@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
 import { signInClient } from '../support/actors.js';
-import { arrive, confirmedOrder, onlineDriver } from '../support/orderFlows.js';
+import { confirmedOrder, deliverOrder, onlineDriver } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
 import { must, settlementSteps } from './settlementFlows.js';
 
@@ -47,11 +47,7 @@ describe('settlement: the payout hold on reimbursements funded by fresh manual c
     );
     clock.advance(HOUR);
     const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
-    await arrive(t, f);
-    must(
-      'deliver',
-      await s.api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
-    );
+    await deliverOrder(t, f, 2000);
 
     // 10 (adjustment) + 5 (reimbursement) − 2.50 (cash commission): the balance counts the held entry.
     const first = s.byDriver((await s.run('cutoff')).receipts, driver);

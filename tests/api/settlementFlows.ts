@@ -65,5 +65,30 @@ export const settlementSteps = (t: TestService) => {
     expect(found).toHaveLength(1);
     return found[0];
   };
-  return { api, root, driverWithBalance, credit, run, receipt, webhook, wallet, payoutsSent, byDriver };
+  /** The back office's receipts: the list (with a query), the tray, an action on one receipt. */
+  const receipts = (token: string, query = '') => api.get(`/admin/settlements/receipts${query}`, token);
+  const totalOf = async (token: string, query: string): Promise<number> =>
+    must(`receipts${query}`, await receipts(token, query)).meta.total;
+  const tray = (token: string, query = '') => api.get(`/admin/settlements/tray${query}`, token);
+  const act = (token: string, id: string, action: 'retry' | 'annul' | 'mark-external', body?: unknown) =>
+    api.post(`/admin/settlements/receipts/${id}/${action}`, token, body);
+  /** A driver's own receipts (with a query). */
+  const mine = (driver: SignedInDriver, query = '') => api.get(`/wallet/me/settlements${query}`, driver.token);
+  return {
+    api,
+    root,
+    driverWithBalance,
+    credit,
+    run,
+    receipt,
+    webhook,
+    wallet,
+    payoutsSent,
+    byDriver,
+    receipts,
+    totalOf,
+    tray,
+    act,
+    mine,
+  };
 };

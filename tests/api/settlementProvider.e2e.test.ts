@@ -104,7 +104,7 @@ describe('payouts through the HTTP provider adapter (a local fake provider)', ()
         (await s.webhook({ internal_id: key, transaction_id: 'T-old', status: 'RJCT', rejected_code: 'AC01' })).status,
       ).toBe(200);
       expect(await s.receipt(issued.id)).toMatchObject({ status: 'FAILED', failure_kind: 'deadline' });
-      const retry = await s.api.post(`/admin/settlements/receipts/${issued.id}/retry`, (await signInAdmin(t)).token);
+      const retry = await s.act((await signInAdmin(t)).token, issued.id, 'retry');
       expect([retry.status, retry.body.error]).toEqual([409, 'RetryUnsafeDeadline']);
       expect(payments).toEqual([key]);
       expect(

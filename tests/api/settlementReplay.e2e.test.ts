@@ -151,18 +151,11 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
         (await s.webhook({ internal_id: key, transaction_id: 'T-1', status: 'RJCT', rejected_code: 'AC01' })).status,
       ).toBe(200);
       clock.advance(60_000);
-      must(
-        'annul',
-        await s.api.post(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/annul`, root.token, {
-          reason: 'Cuenta cerrada por el banco',
-        }),
-      );
+      const otherId = s.byDriver(cutoff.receipts, other).id;
+      must('annul', await s.act(root.token, otherId, 'annul', { reason: 'Cuenta cerrada por el banco' }));
 
       // The history: every event in order with actor, correlation and causation ids.
-      const history = must(
-        'history',
-        await s.api.get(`/admin/settlements/receipts/${s.byDriver(cutoff.receipts, other).id}/history`, root.token),
-      );
+      const history = must('history', await s.receipts(root.token, `/${otherId}/history`));
       expect(history.events.map((e: { type: string }) => e.type)).toEqual([
         'ReceiptIssued',
         'PayoutOrderCreated',
@@ -176,19 +169,16 @@ describe("settlement config and the auditor's replay (HTTP)", () => {
       expect(annul.correlation_id).toEqual(expect.any(String));
       expect(history.events[3].actor).toEqual({ id: null, role: 'PAYOUT_PROVIDER', name: null });
       expect(history.events[3].data).toMatchObject({ result: 'REJECTED', providerCode: 'AC01', source: 'webhook' });
-      expect((await s.api.get('/admin/settlements/receipts/none/history', root.token)).status).toBe(404);
+      expect((await s.receipts(root.token, '/none/history')).status).toBe(404);
 
       // as_of: before the issue 404; at each instant the receipt as
       // it stood; at the latest instant equal to the live detail.
-      const otherId = s.byDriver(cutoff.receipts, other).id;
-      const before = await s.api.get(`/admin/settlements/receipts/${otherId}?as_of=2020-01-01T00:00:00Z`, root.token);
+      const before = await s.receipts(root.token, `/${otherId}?as_of=2020-01-01T00:00:00Z`);
       expect([before.status, before.body.error]).toEqual([404, 'ReceiptNotFound']);
       expect((await s.receipt(otherId, history.events[1].recorded_at)).status).toBe('IN_PAYMENT');
       expect((await s.receipt(otherId, history.events[3].recorded_at)).status).toBe('FAILED');
-      expect((await s.api.get(`/admin/settlements/receipts/${otherId}?as_of=yesterday`, root.token)).status).toBe(422);
-      const all = must('all', await s.api.get('/admin/settlements/receipts?limit=100', root.token)).items as {
-        id: string;
-      }[];
+      expect((await s.receipts(root.token, `/${otherId}?as_of=yesterday`)).status).toBe(422);
+      const all = must('all', await s.receipts(root.token, '?limit=100')).items as { id: string }[];
       expect(all.length).toBeGreaterThanOrEqual(2);
       const now = '2100-01-01T00:00:00.000Z';
       for (const r of all) expect(await s.receipt(r.id, now)).toEqual(await s.receipt(r.id));

@@ -4,7 +4,7 @@ import { walletStream } from '../../domain/wallet/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { signInAdmin, signInClient, signInDriver, type SignedInAdmin, type SignedInDriver } from '../support/actors.js';
-import { arrive, call, CARACAS, confirmedOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
+import { call, CARACAS, confirmedOrder, deliverOrder, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestResponse, type TestService } from '../support/testService.js';
 
 /**
@@ -38,12 +38,7 @@ describe('wallet', () => {
   /** A cash order (the default method) of `basePrice` USD delivered by `driver`; returns the order id. */
   const deliverCash = async (driver: SignedInDriver, basePrice = 25): Promise<number> => {
     const f = await confirmedOrder(t, { driver, body: { basePrice } });
-    await arrive(t, f);
-    must(
-      'deliver',
-      await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
-      200,
-    );
+    await deliverOrder(t, f, 2000);
     return f.orderId;
   };
 
@@ -62,12 +57,7 @@ describe('wallet', () => {
     must('report', await api.post(`/orders/${orderId}/payment/report`, client.token, { ...payer, otp: '123456' }), 200);
     const order = must('GET order', await api.get(`/orders/${orderId}`, client.token), 200).order;
     const f = { client, driver, orderId, offerId: offer.id, pin: order.delivery_pin };
-    await arrive(t, f);
-    must(
-      'deliver',
-      await api.post(`/orders/${orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
-      200,
-    );
+    await deliverOrder(t, f, 2000);
     return orderId;
   };
 
@@ -233,12 +223,7 @@ describe('wallet', () => {
             );
           }
           const pin = must('GET order', await api.get(`/orders/${order.id}`, client.token), 200).order.delivery_pin;
-          await arrive(t, { client, driver, orderId: order.id, offerId: 0, pin });
-          must(
-            'deliver',
-            await api.post(`/orders/${order.id}/deliver`, driver.token, { actualLiters: 1500, deliveryPin: pin }),
-            200,
-          );
+          await deliverOrder(t, { client, driver, orderId: order.id, offerId: 0, pin }, 1500);
           await tick();
           return { driver, orderId: order.id as number };
         };
@@ -309,12 +294,7 @@ describe('wallet', () => {
           200,
         );
         const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
-        await arrive(t, f);
-        must(
-          'deliver',
-          await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 2000, deliveryPin: f.pin }),
-          200,
-        );
+        await deliverOrder(t, f, 2000);
         await tick();
         const { items } = await ledger(driver);
         expect(

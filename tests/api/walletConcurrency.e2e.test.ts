@@ -3,7 +3,7 @@ import { reactToDelivery } from '../../commands/wallet/walletReactions.js';
 import { walletStream } from '../../domain/wallet/events.js';
 import { ManualClock } from '../../infra/clock.js';
 import { signInAdmin, type SignedInAdmin } from '../support/actors.js';
-import { arrive, call, confirmedOrder, onlineDriver } from '../support/orderFlows.js';
+import { call, confirmedOrder, deliverOrder, onlineDriver } from '../support/orderFlows.js';
 import { startTestService, type TestResponse, type TestService } from '../support/testService.js';
 
 /**
@@ -42,12 +42,7 @@ describe('wallet concurrency and invariants', () => {
       // USD: commissions 1.00 … 2.90, each delivery its own amount.
       for (let i = 0; i < 20; i++) {
         const f = await confirmedOrder(t, { driver, body: { basePrice: 10 + i, litersRequested: 300 } });
-        await arrive(t, f);
-        must(
-          'deliver',
-          await api.post(`/orders/${f.orderId}/deliver`, driver.token, { actualLiters: 300, deliveryPin: f.pin }),
-          200,
-        );
+        await deliverOrder(t, f, 300);
         orderIds.push(f.orderId);
       }
       const causes = await Promise.all(

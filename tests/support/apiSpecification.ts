@@ -51,7 +51,7 @@ interface Outcome {
 /** A stream named up front, or from the answer (a stream whose id the request minted). */
 type StreamOf = string | ((response: TestResponse) => string);
 
-type Assertion = (outcome: Outcome) => void | Promise<void>;
+export type Assertion = (outcome: Outcome) => void | Promise<void>;
 
 /** The status, and a body and headers that contain these (toMatchObject). */
 export const expectResponse =
@@ -118,6 +118,19 @@ export const refused = (api: ApiUnderTest, send: Send, status: number, error?: s
     .given()
     .when(send)
     .then(error ? expectError(status, error) : expectResponse(status), expectNothingAppended);
+
+/**
+ * The requests of an area kept as state, not as events (admin accounts, payment forms, stations, geocoding): each one
+ * is a given / when / then whose `then` is that nothing was appended, whatever the answer; the test asserts the answer.
+ * The service is named by a function because tests start it in a beforeAll.
+ */
+export const appendingNothing =
+  (api: () => ApiUnderTest): TestService['request'] =>
+  (method, path, options) =>
+    api()
+      .given()
+      .when(() => api().request(method, path, options))
+      .then(expectNothingAppended);
 
 export const startApiUnderTest = async (
   options: Omit<ServiceOptions, 'roles' | 'shared'> = {},

@@ -70,3 +70,13 @@ export const arrive = async (t: TestService, f: Flow) => {
   must('start', await api.post(`/orders/${f.orderId}/start`, f.driver.token), 200);
   must('arrived', await api.post(`/orders/${f.orderId}/arrived`, f.driver.token, { ...near(0.001) }), 200);
 };
+
+/** start → arrived → delivered with the order's PIN: the driver's whole trip of a confirmed order. */
+export const deliverOrder = async (t: TestService, f: Flow, actualLiters = 2000) => {
+  await arrive(t, f);
+  must(
+    'deliver',
+    await call(t).post(`/orders/${f.orderId}/deliver`, f.driver.token, { actualLiters, deliveryPin: f.pin }),
+    200,
+  );
+};

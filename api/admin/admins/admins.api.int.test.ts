@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../infra/clock.js';
 import { signInAdmin } from '../../../tests/support/actors.js';
-import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import { appendingNothing, startApiUnderTest, type ApiUnderTest } from '../../../tests/support/apiSpecification.js';
 import { TEST_SUPER_ADMIN, type TestService } from '../../../tests/support/testService.js';
 
 const MINUTE = 60_000;
@@ -15,7 +15,8 @@ const mailTo = async (t: TestService, email: string, purpose: string): Promise<s
 };
 
 describe('admin sign-in: JWT, grace, expiry, recovery', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
+  const request = appendingNothing(() => t);
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   beforeAll(async () => {
     t = await startApiUnderTest({ clock });
@@ -25,8 +26,8 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   });
 
   const login = (email = TEST_SUPER_ADMIN.email, password = TEST_SUPER_ADMIN.password) =>
-    t.request('POST', '/api/v1/admin/auth/login', { body: { email, password } });
-  const probe = (token: string) => t.request('GET', '/api/v1/admin/admins', { token });
+    request('POST', '/api/v1/admin/auth/login', { body: { email, password } });
+  const probe = (token: string) => request('GET', '/api/v1/admin/admins', { token });
 
   it('the bootstrap super admin logs in: 60-minute bearer token with the admin', async () => {
     const r = await login();
@@ -76,7 +77,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
 
   it('refresh-jwt: a new token in body and header; the old one works 2 minutes more, then never', async () => {
     const { access_token: old } = (await login()).body;
-    const r = await t.request('POST', '/api/v1/admin/auth/refresh-jwt', { token: old });
+    const r = await request('POST', '/api/v1/admin/auth/refresh-jwt', { token: old });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600 });
     expect(r.headers.get('authorization')).toBe(`Bearer ${r.body.access_token}`);
@@ -84,18 +85,18 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect((await probe(old)).status).toBe(200);
     clock.advance(31_000);
     expect((await probe(old)).status).toBe(401);
-    expect((await t.request('POST', '/api/v1/admin/auth/refresh-jwt', { token: old })).status).toBe(401);
+    expect((await request('POST', '/api/v1/admin/auth/refresh-jwt', { token: old })).status).toBe(401);
     expect((await probe(r.body.access_token)).status).toBe(200);
   });
 
   it('logout: 204; the token keeps a 2-minute grace, then is blacklisted', async () => {
     const { access_token: token } = (await login()).body;
-    const out = await t.request('POST', '/api/v1/admin/auth/logout', { token });
+    const out = await request('POST', '/api/v1/admin/auth/logout', { token });
     expect(out.status).toBe(204);
     expect((await probe(token)).status).toBe(200);
     clock.advance(2 * MINUTE + 1000);
     expect((await probe(token)).status).toBe(401);
-    expect((await t.request('POST', '/api/v1/admin/auth/logout', { token })).status).toBe(401);
+    expect((await request('POST', '/api/v1/admin/auth/logout', { token })).status).toBe(401);
   });
 
   it('a token signed with another key, tampered or of another type is refused', async () => {
@@ -112,7 +113,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   it('an invited admin confirms the account once, sets a password and signs in', async () => {
     const root = (await login()).body.access_token;
     const email = 'invitee@test.local';
-    const created = await t.request('POST', '/api/v1/admin/admins', {
+    const created = await request('POST', '/api/v1/admin/admins', {
       token: root,
       body: { email, name: 'Invitada', cityIds: [1, 3] },
     });
@@ -129,10 +130,10 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     const token = await mailTo(t, email, 'confirm_account');
     expect(token).toBeTruthy();
     expect(
-      (await t.request('POST', '/api/v1/admin/auth/confirm-account', { body: { token, password: 'new-password-1' } }))
+      (await request('POST', '/api/v1/admin/auth/confirm-account', { body: { token, password: 'new-password-1' } }))
         .status,
     ).toBe(204);
-    const again = await t.request('POST', '/api/v1/admin/auth/confirm-account', {
+    const again = await request('POST', '/api/v1/admin/auth/confirm-account', {
       body: { token, password: 'other-password-2' },
     });
     expect(again.status).toBe(422);
@@ -140,7 +141,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     const signed = await login(email, 'new-password-1');
     expect(signed.status).toBe(200);
     expect(signed.body.user).toMatchObject({ confirmed: true, cityIds: [1, 3] });
-    const dup = await t.request('POST', '/api/v1/admin/admins', {
+    const dup = await request('POST', '/api/v1/admin/admins', {
       token: root,
       body: { email: 'INVITEE@test.local', name: 'Otra' },
     });
@@ -150,9 +151,9 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
 
   it('password reset never reveals whether the email exists; recovery works once, within 24 hours', async () => {
     const a = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
-    expect((await t.request('GET', '/api/v1/admin/drivers', { token: a.token })).status).toBe(200);
-    const unknown = await t.request('POST', '/api/v1/admin/auth/password-reset/ghost@test.local');
-    const known = await t.request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(a.admin.email)}`);
+    expect((await request('GET', '/api/v1/admin/drivers', { token: a.token })).status).toBe(200);
+    const unknown = await request('POST', '/api/v1/admin/auth/password-reset/ghost@test.local');
+    const known = await request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(a.admin.email)}`);
     expect([unknown.status, known.status]).toEqual([204, 204]);
     expect(unknown.body).toEqual(known.body);
     expect(await mailTo(t, 'ghost@test.local', 'recover_password')).toBeUndefined();
@@ -160,20 +161,20 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect(token).toBeTruthy();
     clock.advance(1000);
 
-    const wrongEmail = await t.request('POST', '/api/v1/admin/auth/recover-password', {
+    const wrongEmail = await request('POST', '/api/v1/admin/auth/recover-password', {
       body: { email: 'ghost@test.local', token, password: 'recovered-pass-1' },
     });
     expect(wrongEmail.status).toBe(422);
     expect(
       (
-        await t.request('POST', '/api/v1/admin/auth/recover-password', {
+        await request('POST', '/api/v1/admin/auth/recover-password', {
           body: { email: a.admin.email, token, password: 'recovered-pass-1' },
         })
       ).status,
     ).toBe(204);
     expect(
       (
-        await t.request('POST', '/api/v1/admin/auth/recover-password', {
+        await request('POST', '/api/v1/admin/auth/recover-password', {
           body: { email: a.admin.email, token, password: 'recovered-pass-2' },
         })
       ).status,
@@ -181,12 +182,12 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     expect((await login(a.admin.email, 'admin-password-123')).status).toBe(401);
     expect((await login(a.admin.email, 'recovered-pass-1')).status).toBe(200);
     // Tokens issued before the password changed are refused.
-    expect((await t.request('GET', '/api/v1/admin/drivers', { token: a.token })).status).toBe(401);
+    expect((await request('GET', '/api/v1/admin/drivers', { token: a.token })).status).toBe(401);
 
-    await t.request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(a.admin.email)}`);
+    await request('POST', `/api/v1/admin/auth/password-reset/${encodeURIComponent(a.admin.email)}`);
     const stale = await mailTo(t, a.admin.email, 'recover_password');
     clock.advance(24 * 60 * MINUTE + 1000);
-    const expired = await t.request('POST', '/api/v1/admin/auth/recover-password', {
+    const expired = await request('POST', '/api/v1/admin/auth/recover-password', {
       body: { email: a.admin.email, token: stale, password: 'recovered-pass-3' },
     });
     expect(expired.status).toBe(422);
@@ -196,7 +197,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   it('an email change takes effect once confirmed from the new address', async () => {
     const root = (await login()).body.access_token;
     const a = await signInAdmin(t, { superAdmin: false, cityIds: [2] });
-    const patched = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+    const patched = await request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
       token: root,
       body: { email: 'moved@test.local', name: 'Movida' },
     });
@@ -208,15 +209,15 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
     });
     const token = await mailTo(t, 'moved@test.local', 'confirm_email');
     expect(
-      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: a.admin.email, token } })).status,
+      (await request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: a.admin.email, token } })).status,
     ).toBe(422);
     expect(
-      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
+      (await request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
         .status,
     ).toBe(204);
     expect((await login('moved@test.local', 'admin-password-123')).status).toBe(200);
     expect(
-      (await t.request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
+      (await request('POST', '/api/v1/admin/auth/confirm-email', { body: { email: 'moved@test.local', token } }))
         .status,
     ).toBe(422);
   });
@@ -224,42 +225,42 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
   it('admins: list, change cities and rights, deactivate; a super admin cannot demote themselves', async () => {
     const root = await login();
     const a = await signInAdmin(t, { superAdmin: false, cityIds: [1] });
-    const list = await t.request('GET', '/api/v1/admin/admins?limit=2&page=1', { token: root.body.access_token });
+    const list = await request('GET', '/api/v1/admin/admins?limit=2&page=1', { token: root.body.access_token });
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(2);
     expect(list.body.meta).toMatchObject({ per_page: 2, current_page: 1 });
     expect(list.body.meta.total).toBeGreaterThanOrEqual(2);
 
-    const p = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+    const p = await request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
       token: root.body.access_token,
       body: { cityIds: [4, 5], superAdmin: true },
     });
     expect(p.body.admin).toMatchObject({ cityIds: [4, 5], superAdmin: true });
-    const unchanged = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+    const unchanged = await request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
       token: root.body.access_token,
       body: {},
     });
     expect(unchanged.status).toBe(200);
     expect(unchanged.body.admin).toEqual(p.body.admin);
     expect((await probe(a.token)).status).toBe(200);
-    await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+    await request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
       token: root.body.access_token,
       body: { isActive: false },
     });
     expect((await probe(a.token)).status).toBe(401);
     expect((await login(a.admin.email, 'admin-password-123')).status).toBe(401);
 
-    const self = await t.request('PATCH', `/api/v1/admin/admins/${root.body.user.id}`, {
+    const self = await request('PATCH', `/api/v1/admin/admins/${root.body.user.id}`, {
       token: root.body.access_token,
       body: { superAdmin: false },
     });
     expect(self.status).toBe(409);
-    const missing = await t.request('PATCH', '/api/v1/admin/admins/99999', {
+    const missing = await request('PATCH', '/api/v1/admin/admins/99999', {
       token: root.body.access_token,
       body: { name: 'Nadie' },
     });
     expect([missing.status, missing.body.error]).toEqual([404, 'NotFound']);
-    const badCity = await t.request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
+    const badCity = await request('PATCH', `/api/v1/admin/admins/${a.admin.id}`, {
       token: root.body.access_token,
       body: { cityIds: [9999] },
     });
@@ -296,7 +297,7 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
       ['GET', '/api/v1/admin/admins?page=0', undefined, 'page', true],
     ];
     for (const [method, path, body, field, auth] of cases) {
-      const r = await t.request(method, path, { body, token: auth ? root : undefined });
+      const r = await request(method, path, { body, token: auth ? root : undefined });
       expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(422);
       expect(Object.keys(r.body.details.fieldErrors), `${path} ${JSON.stringify(body)}`).toContain(field);
     }

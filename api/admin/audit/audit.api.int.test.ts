@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditStream } from '../../../domain/credit/events.js';
-import { ANCHOR_CATEGORY } from '../../../domain/audit/events.js';
+import { ANCHOR_CATEGORY, anchorStream } from '../../../domain/audit/events.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { verifyExport } from '../../../infra/audit/exportFile.js';
 import { creditViewsProjector } from '../../../projections/credit/creditViews.js';
 import { rebuildProjection } from '../../../projections/rebuild.js';
 import { signInAdmin, signInClient, type SignedInAdmin, type SignedInUser } from '../../../tests/support/actors.js';
 import {
-  expectError,
+  expectNewEvents,
   expectResponse,
+  refused,
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../../tests/support/apiSpecification.js';
@@ -38,20 +39,50 @@ describe('audit: hash chains, exports and anchors', () => {
     await t?.stop();
   });
 
+  /** A credit adjustment by the super admin: its CreditAdjusted is the credit stream's next link. */
+  const adjust = (client: SignedInUser, amount: number, reason: string) =>
+    t
+      .given()
+      .when((api) =>
+        api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
+          type: 'credit',
+          scope: 'ANY',
+          amount,
+          reason,
+        }),
+      )
+      .then(
+        expectResponse(200),
+        expectNewEvents(creditStream(client.user.id), [
+          { type: 'CreditAdjusted', data: { scope: 'ANY', amountCents: amount * 100, reason } },
+        ]),
+      );
   /** A client whose credit stream holds `n` adjustments. */
   const creditedClient = async (n = 3): Promise<SignedInUser> => {
     const client = await signInClient(t);
-    for (let i = 1; i <= n; i++) {
-      const r = await api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
-        type: 'credit',
-        scope: 'ANY',
-        amount: i,
-        reason: `Compensación número ${i}`,
-      });
-      expect(r.status).toBe(200);
-    }
+    for (let i = 1; i <= n; i++) expect((await adjust(client, i, `Compensación número ${i}`)).status).toBe(200);
     return client;
   };
+  /** An anchor taken on demand: AuditAnchorRecorded on a stream of its own, over every money stream's head. */
+  const anchorNow = (...streams: string[]) =>
+    t
+      .given()
+      .when(() => api.post('/admin/audit/anchors', root.token))
+      .then(
+        expectResponse(201, { body: { kind: 'ON_DEMAND' } }),
+        expectNewEvents(
+          (r) => anchorStream(r.body.anchor_id),
+          [
+            {
+              type: 'AuditAnchorRecorded',
+              data: {
+                kind: 'ON_DEMAND',
+                heads: expect.arrayContaining(streams.map((stream) => expect.objectContaining({ stream }))),
+              },
+            },
+          ],
+        ),
+      );
   const exportOf = async (stream: string): Promise<string> => {
     const r = await t.request('GET', `/api/v1/admin/audit/streams/${stream}/export`, { token: root.token });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -74,10 +105,7 @@ describe('audit: hash chains, exports and anchors', () => {
     const before = verifyExport(await exportOf(stream));
     expect(before).toMatchObject({ stream, events: 3, problem: null, anchor: null });
 
-    const anchored = await t
-      .given()
-      .when(() => api.post('/admin/audit/anchors', root.token))
-      .then(expectResponse(201, { body: { kind: 'ON_DEMAND' } }));
+    const anchored = await anchorNow(stream);
     const { anchor_id: anchorId, root: rootHash } = anchored.body as { anchor_id: string; root: string };
     const [recorded] = await t.service.ctx.store.readStream(`${ANCHOR_CATEGORY}-${anchorId}`);
     expect(recorded.type).toBe('AuditAnchorRecorded');
@@ -106,21 +134,12 @@ describe('audit: hash chains, exports and anchors', () => {
       expect(named(stream), stream).toBe(true);
     for (const stream of ['order-1', 'credit-abc', 'credit-0', 'credit-99999999', 'wallet-1%20OR%201=1', 'receipt-x']) {
       expect(named(stream), stream).toBe(stream === 'credit-99999999'); // a name that could exist, but does not
-      await t
-        .given()
-        .when(() => api.get(`/admin/audit/streams/${stream}/export`, root.token))
-        .then(expectError(404, 'StreamNotFound'));
+      await refused(t, () => api.get(`/admin/audit/streams/${stream}/export`, root.token), 404, 'StreamNotFound');
     }
-    await t
-      .given()
-      .when(() => api.get('/admin/audit/anchors/no-such-anchor', root.token))
-      .then(expectError(404, 'AnchorNotFound'));
+    await refused(t, () => api.get('/admin/audit/anchors/no-such-anchor', root.token), 404, 'AnchorNotFound');
     const plain = await signInAdmin(t, { superAdmin: false });
     for (const path of [`/admin/audit/streams/${creditStream(client.user.id)}/export`, '/admin/audit/anchors'])
-      await t
-        .given()
-        .when(() => api.get(path, plain.token))
-        .then(expectError(403, 'Forbidden'));
+      await refused(t, () => api.get(path, plain.token), 403, 'Forbidden');
   });
 
   /** Each tamper on its own client's stream; the verifier, the CLI and the chain status name the same break. */
@@ -177,13 +196,8 @@ describe('audit: hash chains, exports and anchors', () => {
     const c = await creditedClient();
     const sc = creditStream(c.user.id);
     const backup = await exportOf(sc);
-    await api.post(`/admin/customers/${c.user.id}/credit/adjust`, root.token, {
-      type: 'credit',
-      scope: 'ANY',
-      amount: 9,
-      reason: 'Después del respaldo',
-    });
-    expect((await api.post('/admin/audit/anchors', root.token)).status).toBe(201);
+    await adjust(c, 9, 'Después del respaldo');
+    expect((await anchorNow(sc)).status).toBe(201);
     await sql(`DELETE FROM events WHERE stream_id = $1 AND stream_position = 3`, [sc]);
     const restored = await exportOf(sc);
     expect(restored.split('\n').filter((l) => l.includes('"kind":"event"'))).toEqual(
@@ -219,9 +233,11 @@ describe('audit: hash chains, exports and anchors', () => {
     expect(asOfFirst.body.chain).toMatchObject({ verified: false, problem: { position: 1 } });
     expect(asOfFirst.body.as_of.verified).toBe(asOfFirst.body.as_of.events < 2);
 
-    await t
-      .given()
-      .when(() => api.get(`/admin/audit/streams/${stream}/chain?as_of=not-a-date`, root.token))
-      .then(expectError(422, 'ValidationError'));
+    await refused(
+      t,
+      () => api.get(`/admin/audit/streams/${stream}/chain?as_of=not-a-date`, root.token),
+      422,
+      'ValidationError',
+    );
   });
 });

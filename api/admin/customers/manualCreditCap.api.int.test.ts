@@ -6,7 +6,9 @@ import {
   expectError,
   expectNewEvents,
   expectNoNewEvents,
+  expectNothingAppended,
   expectResponse,
+  race,
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../../tests/support/apiSpecification.js';
@@ -50,16 +52,32 @@ describe('the daily cap on a plain admin’s manual credit', () => {
       expectNoNewEvents(creditStream(client.user.id)),
     );
     // Debits take nothing away from a customer's money: they are not capped.
-    await adjust(admin, client, 500, 'debit').then(expectResponse(200));
-    await adjust(admin, client, 50).then(expectResponse(200));
+    await adjust(admin, client, 500, 'debit').then(
+      expectResponse(200),
+      expectNewEvents(creditStream(client.user.id), [
+        { type: 'CreditAdjusted', data: { adminId: admin.admin.id, direction: 'DEBIT', amountCents: 50_000 } },
+      ]),
+    );
+    await adjust(admin, client, 50).then(
+      expectResponse(200),
+      expectNewEvents(creditStream(client.user.id), [
+        { type: 'CreditAdjusted', data: { direction: 'CREDIT', amountCents: 5_000 } },
+      ]),
+    );
     await adjust(admin, client, 0.01).then(
       expectError(422, 'ValidationError', { fieldErrors: { amount: [expect.stringContaining('0.00 USD left')] } }),
+      expectNothingAppended,
     );
     // 23:59 in Caracas is still the same day; midnight there starts a new allowance.
     clock.set('2026-03-11T03:59:00Z');
-    await adjust(admin, client, 1).then(expectError(422, 'ValidationError'));
+    await adjust(admin, client, 1).then(expectError(422, 'ValidationError'), expectNothingAppended);
     clock.set('2026-03-11T04:00:00Z');
-    await adjust(admin, client, 200).then(expectResponse(200));
+    await adjust(admin, client, 200).then(
+      expectResponse(200),
+      expectNewEvents(creditStream(client.user.id), [
+        { type: 'CreditAdjusted', data: { direction: 'CREDIT', amountCents: 20_000 } },
+      ]),
+    );
   });
 
   it('does not cap a super admin', async () => {
@@ -74,15 +92,27 @@ describe('the daily cap on a plain admin’s manual credit', () => {
   it('lets concurrent adjustments by one admin together reach the cap and no further', async () => {
     const admin = await plainAdmin();
     const clients = await Promise.all(Array.from({ length: 6 }, () => signInClient(api)));
-    const answers = await Promise.all(
+    const adjustments = race((api) =>
       clients.map((client) =>
-        api.request('POST', `/api/v1/admin/customers/${client.user.id}/credit/adjust`, {
-          token: admin.token,
-          body: { type: 'credit', amount: 50, reason: 'Compensación por un pedido tardío' },
+        api.post(`/admin/customers/${client.user.id}/credit/adjust`, admin.token, {
+          type: 'credit',
+          amount: 50,
+          reason: 'Compensación por un pedido tardío',
         }),
       ),
     );
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 422, 422]);
+    await api
+      .given()
+      .when(adjustments.send)
+      .then(async ({ allNewEvents }) => {
+        // Four of the six reach the cap together: four 50 USD adjustments, each on its client's stream.
+        const adjusted = (await allNewEvents()).filter((e) => e.type === 'CreditAdjusted');
+        expect(adjusted).toHaveLength(4);
+        expect(adjusted.map((e) => e.data)).toEqual(
+          Array.from({ length: 4 }, () => expect.objectContaining({ adminId: admin.admin.id, amountCents: 5_000 })),
+        );
+      });
+    expect(adjustments.responses.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 422, 422]);
     const booked = await Promise.all(
       clients.map(async (c) =>
         (await api.service.ctx.store.readStream(creditStream(c.user.id))).filter((e) => e.type === 'CreditAdjusted'),

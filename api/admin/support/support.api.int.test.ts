@@ -1,17 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../infra/clock.js';
 import { signInAdmin, signInClient, type SignedInAdmin } from '../../../tests/support/actors.js';
-import { startApiUnderTest } from '../../../tests/support/apiSpecification.js';
+import {
+  expectNothingAppended,
+  expectResponse,
+  race,
+  startApiUnderTest,
+  type ApiUnderTest,
+  type Assertion,
+  type Send,
+} from '../../../tests/support/apiSpecification.js';
 import { arrive, call, confirmedOrder, type Flow } from '../../../tests/support/orderFlows.js';
-import type { TestService } from '../../../tests/support/testService.js';
 
-/** The support inbox over HTTP. */
+/**
+ * The support inbox over HTTP. Rooms, claims and messages are kept as state, not as events (commands/chat): every
+ * request here, answered or refused, appends nothing, and what it changed is read back over HTTP.
+ */
 
 const DRIVER_SUPPORT = 'ORDER_ADMIN_SUPPORT';
 const CLIENT_SUPPORT = 'ORDER_ADMIN_CLIENT_SUPPORT';
 
 describe('support inbox', () => {
-  let t: TestService;
+  let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   let alice: SignedInAdmin;
   let bob: SignedInAdmin;
@@ -28,7 +38,14 @@ describe('support inbox', () => {
     await t?.stop();
   });
 
+  /** The request, then its answer, and nothing appended. */
+  const request = (send: Send, ...then: Assertion[]) =>
+    t
+      .given()
+      .when(send)
+      .then(...then, expectNothingAppended);
   const supportError = (status: number) => ({ status, body: { error: 'SupportError', message: expect.any(String) } });
+  const refusedAs = (status: number) => expectResponse(status, { body: supportError(status).body });
   const claimedBy = (a: SignedInAdmin) => ({
     state: 'claimed',
     assigned_admin: { id: a.admin.id, name: a.admin.name },
@@ -38,23 +55,46 @@ describe('support inbox', () => {
   /** A confirmed order whose client opened the client support room and wrote in it. */
   const clientSupportRoom = async (opts: { body?: Record<string, unknown>; message?: string } = {}) => {
     const f = await confirmedOrder(t, { body: opts.body });
-    const r = await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT });
+    const r = await request((api) =>
+      api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const roomId: number = r.body.room.id;
     if (opts.message !== undefined)
-      expect((await api.post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: opts.message })).status).toBe(
-        201,
-      );
+      expect(
+        (await request((api) => api.post(`/chat-rooms/${roomId}/messages`, f.client.token, { content: opts.message })))
+          .status,
+      ).toBe(201);
     return { f, roomId };
   };
   const driverSupportRoom = async (f: Flow) =>
-    (await api.post(`/orders/${f.orderId}/chat-rooms`, f.driver.token, { type: DRIVER_SUPPORT })).body.room
-      .id as number;
+    (
+      await request(
+        (api) => api.post(`/orders/${f.orderId}/chat-rooms`, f.driver.token, { type: DRIVER_SUPPORT }),
+        expectResponse(200),
+      )
+    ).body.room.id as number;
   const inbox = (token: string, query = '') => api.get(`/admin/order-support${query}`, token);
-  const claim = (roomId: number, a: SignedInAdmin) => api.post(`/admin/chat-rooms/${roomId}/claim`, a.token);
-  const sendAs = (roomId: number, a: SignedInAdmin, content: string) =>
-    api.post(`/admin/chat-rooms/${roomId}/messages`, a.token, { content });
-  const release = (roomId: number, a: SignedInAdmin) => api.post(`/admin/chat-rooms/${roomId}/release`, a.token);
+  const claim =
+    (roomId: number, a: SignedInAdmin): Send =>
+    (api) =>
+      api.post(`/admin/chat-rooms/${roomId}/claim`, a.token);
+  const sendAs =
+    (roomId: number, a: SignedInAdmin, content: string): Send =>
+    (api) =>
+      api.post(`/admin/chat-rooms/${roomId}/messages`, a.token, { content });
+  const release =
+    (roomId: number, a: SignedInAdmin): Send =>
+    (api) =>
+      api.post(`/admin/chat-rooms/${roomId}/release`, a.token);
+  const markRead =
+    (roomId: number | string, a: SignedInAdmin): Send =>
+    (api) =>
+      api.post(`/admin/chat-rooms/${roomId}/read`, a.token);
+  const readRoom =
+    (roomId: number | string, a: SignedInAdmin): Send =>
+    (api) =>
+      api.get(`/admin/chat-rooms/${roomId}`, a.token);
   const deliver = async (f: Flow) => {
     await arrive(t, f);
     expect(
@@ -88,9 +128,10 @@ describe('support inbox', () => {
     });
     expect(itemOf(page, driverRoom)).toMatchObject({ kind: 'driver', state: 'pool', last_message: null });
     // A new message moves the room to the top.
-    expect((await api.post(`/chat-rooms/${clientRoom}/messages`, f.client.token, { content: '¿Hola?' })).status).toBe(
-      201,
-    );
+    expect(
+      (await request((api) => api.post(`/chat-rooms/${clientRoom}/messages`, f.client.token, { content: '¿Hola?' })))
+        .status,
+    ).toBe(201);
     const after = (await inbox(alice.token, '?bucket=pool')).body;
     expect(after.items[0]).toMatchObject({ room_id: clientRoom, last_message: { content: '¿Hola?' } });
     const clients = (await inbox(alice.token, '?kind=client')).body.items;
@@ -128,9 +169,8 @@ describe('support inbox', () => {
 
   it('claims a pooled room (idempotent for the owner) and moves it to the owner’s mine bucket', async () => {
     const { roomId } = await clientSupportRoom({ message: 'ayuda' });
-    const first = await claim(roomId, alice);
-    expect(first).toMatchObject({ status: 200, body: { status: claimedBy(alice) } });
-    expect(await claim(roomId, alice)).toMatchObject({ status: 200, body: { status: claimedBy(alice) } });
+    await request(claim(roomId, alice), expectResponse(200, { body: { status: claimedBy(alice) } }));
+    await request(claim(roomId, alice), expectResponse(200, { body: { status: claimedBy(alice) } }));
     expect(itemOf((await inbox(alice.token)).body, roomId)).toBeUndefined();
     expect(itemOf((await inbox(alice.token, '?bucket=mine')).body, roomId)).toMatchObject({
       state: 'claimed',
@@ -142,7 +182,9 @@ describe('support inbox', () => {
   it('gives one winner to two admins racing to claim: one 200 and one 409', async () => {
     for (let round = 0; round < 3; round++) {
       const { roomId } = await clientSupportRoom();
-      const answers = await Promise.all([claim(roomId, alice), claim(roomId, bob)]);
+      const claims = race((api) => [claim(roomId, alice)(api), claim(roomId, bob)(api)]);
+      await t.given().when(claims.send).then(expectNothingAppended);
+      const answers = claims.responses;
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       const loser = answers.find((a) => a.status === 409)!;
       expect(loser.body).toMatchObject({ error: 'SupportError' });
@@ -153,7 +195,9 @@ describe('support inbox', () => {
 
   it('gives one owner when a claim races a first message (send claims a pooled room)', async () => {
     const { roomId } = await clientSupportRoom();
-    const [claimed, sent] = await Promise.all([claim(roomId, alice), sendAs(roomId, bob, 'Hola, soy Bob')]);
+    const both = race((api) => [claim(roomId, alice)(api), sendAs(roomId, bob, 'Hola, soy Bob')(api)]);
+    await t.given().when(both.send).then(expectNothingAppended);
+    const [claimed, sent] = both.responses;
     expect([claimed.status, sent.status].sort()).toEqual(claimed.status === 200 ? [200, 409] : [201, 409]);
     const owner = claimed.status === 200 ? alice : bob;
     const room = (await api.get(`/admin/chat-rooms/${roomId}`, owner.token)).body;
@@ -179,24 +223,27 @@ describe('support inbox', () => {
         ],
         status: POOL,
       });
-      await claim(roomId, alice);
+      await request(claim(roomId, alice), expectResponse(200));
       expect((await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).status).toBe(200);
-      expect(await api.get(`/admin/chat-rooms/${roomId}`, bob.token)).toMatchObject(supportError(403));
-      const cd = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' }))
-        .body.room.id;
+      await request(readRoom(roomId, bob), refusedAs(403));
+      const cd = (
+        await request((api) =>
+          api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: 'ORDER_CLIENT_DRIVER' }),
+        )
+      ).body.room.id;
       for (const id of [cd, 999999, 'abc']) {
-        expect(await api.get(`/admin/chat-rooms/${id}`, alice.token)).toMatchObject(supportError(404));
-        expect(await claim(id as number, alice)).toMatchObject(supportError(404));
-        expect(await sendAs(id as number, alice, 'x')).toMatchObject(supportError(404));
-        expect(await release(id as number, alice)).toMatchObject(supportError(404));
-        expect(await api.post(`/admin/chat-rooms/${id}/read`, alice.token)).toMatchObject(supportError(404));
+        await request(readRoom(id, alice), refusedAs(404));
+        await request(claim(id as number, alice), refusedAs(404));
+        await request(sendAs(id as number, alice, 'x'), refusedAs(404));
+        await request(release(id as number, alice), refusedAs(404));
+        await request(markRead(id, alice), refusedAs(404));
       }
     },
   );
 
   it('sends as admin (201 {message, channel, status}), claiming a pooled room; the user reads it', async () => {
     const { f, roomId } = await clientSupportRoom({ message: 'No llegó el agua' });
-    const sent = await sendAs(roomId, bob, 'Revisamos su pedido');
+    const sent = await request(sendAs(roomId, bob, 'Revisamos su pedido'), expectResponse(201));
     expect(sent.status).toBe(201);
     expect(sent.body).toEqual({
       channel: `chat.rooms.${roomId}`,
@@ -212,7 +259,7 @@ describe('support inbox', () => {
         created_at: expect.any(String),
       },
     });
-    expect((await sendAs(roomId, bob, 'Un momento')).status).toBe(201);
+    expect((await request(sendAs(roomId, bob, 'Un momento'))).status).toBe(201);
     const seen = (await api.get(`/chat-rooms/${roomId}/messages`, f.client.token)).body.messages;
     expect(seen.map((m: { sender_role: string; content: string }) => [m.sender_role, m.content])).toEqual([
       ['CLIENT', 'No llegó el agua'],
@@ -221,10 +268,14 @@ describe('support inbox', () => {
     ]);
     // The user's resolve shows who holds the room.
     expect(
-      (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body.room.status,
+      (await request((api) => api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })))
+        .body.room.status,
     ).toEqual(claimedBy(bob));
     for (const body of [{}, { content: '' }, { content: 'x'.repeat(501) }]) {
-      const r = await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, body);
+      const r = await request(
+        (api) => api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, body),
+        expectResponse(422, { body: { error: 'ValidationError' } }),
+      );
       expect(r.status).toBe(422);
       expect(r.body.details.fieldErrors).toHaveProperty('content');
     }
@@ -233,52 +284,55 @@ describe('support inbox', () => {
   it('refuses claim and send once the order is no longer active (400), and drops it from the pool', async () => {
     const { f, roomId } = await clientSupportRoom({ message: 'ayuda' });
     const held = await clientSupportRoom({ message: 'ayuda 2' });
-    await claim(held.roomId, alice);
+    await request(claim(held.roomId, alice), expectResponse(200));
     await deliver(f);
     await deliver(held.f);
-    expect(await claim(roomId, alice)).toMatchObject(supportError(400));
-    expect(await sendAs(roomId, alice, 'tarde')).toMatchObject(supportError(400));
+    await request(claim(roomId, alice), refusedAs(400));
+    await request(sendAs(roomId, alice, 'tarde'), refusedAs(400));
     expect(itemOf((await inbox(alice.token)).body, roomId)).toBeUndefined();
     // The holder still reads it, may not write or re-claim it, and may release it.
     expect((await api.get(`/admin/chat-rooms/${held.roomId}`, alice.token)).status).toBe(200);
-    expect(await sendAs(held.roomId, alice, 'tarde')).toMatchObject(supportError(400));
-    expect(await claim(held.roomId, alice)).toMatchObject(supportError(400));
+    await request(sendAs(held.roomId, alice, 'tarde'), refusedAs(400));
+    await request(claim(held.roomId, alice), refusedAs(400));
     expect(itemOf((await inbox(alice.token, '?bucket=mine')).body, held.roomId)).toBeDefined();
-    expect(await release(held.roomId, alice)).toMatchObject({ status: 200, body: { status: POOL } });
+    await request(release(held.roomId, alice), expectResponse(200, { body: { status: POOL } }));
   });
 
   it('releases to the pool (assigned admin only: 403 for others, 409 when not claimed)', async () => {
     const { roomId } = await clientSupportRoom({ message: 'ayuda' });
-    expect(await release(roomId, alice)).toMatchObject(supportError(409));
-    await claim(roomId, alice);
-    expect(await release(roomId, bob)).toMatchObject(supportError(403));
-    expect(await release(roomId, alice)).toMatchObject({ status: 200, body: { status: POOL } });
-    expect(await release(roomId, alice)).toMatchObject(supportError(409));
+    await request(release(roomId, alice), refusedAs(409));
+    await request(claim(roomId, alice), expectResponse(200));
+    await request(release(roomId, bob), refusedAs(403));
+    await request(release(roomId, alice), expectResponse(200, { body: { status: POOL } }));
+    await request(release(roomId, alice), refusedAs(409));
     expect(itemOf((await inbox(bob.token)).body, roomId)).toMatchObject({ state: 'pool', assigned_admin: null });
     // Back in the pool, anyone may take it.
-    expect(await claim(roomId, bob)).toMatchObject({ status: 200, body: { status: claimedBy(bob) } });
+    await request(claim(roomId, bob), expectResponse(200, { body: { status: claimedBy(bob) } }));
   });
 
   it('marks a room read for its assigned admin only (403 when pooled or someone else’s)', async () => {
     const { roomId } = await clientSupportRoom({ message: 'ayuda' });
-    expect(await api.post(`/admin/chat-rooms/${roomId}/read`, alice.token)).toMatchObject(supportError(403));
-    await claim(roomId, alice);
-    const read = await api.post(`/admin/chat-rooms/${roomId}/read`, alice.token);
-    expect(read).toMatchObject({ status: 200, body: { read_at: expect.any(String) } });
-    expect(await api.post(`/admin/chat-rooms/${roomId}/read`, bob.token)).toMatchObject(supportError(403));
+    await request(markRead(roomId, alice), refusedAs(403));
+    await request(claim(roomId, alice), expectResponse(200));
+    await request(markRead(roomId, alice), expectResponse(200, { body: { read_at: expect.any(String) } }));
+    await request(markRead(roomId, bob), refusedAs(403));
   });
 
   it('works on a WAITING_FOR_PAYMENT order, and for the driver’s support room', async () => {
     const f = await confirmedOrder(t, { body: { paymentMethod: 'EXCHANGE_PAY' } });
     const roomId = await driverSupportRoom(f);
     expect(
-      (await api.post(`/chat-rooms/${roomId}/messages`, f.driver.token, { content: 'El cliente no paga' })).status,
+      (
+        await request((api) =>
+          api.post(`/chat-rooms/${roomId}/messages`, f.driver.token, { content: 'El cliente no paga' }),
+        )
+      ).status,
     ).toBe(201);
     expect(itemOf((await inbox(alice.token, '?kind=driver')).body, roomId)).toMatchObject({
       kind: 'driver',
       last_message: { sender_role: 'DRIVER' },
     });
-    expect((await sendAs(roomId, alice, 'Esperemos el pago')).status).toBe(201);
+    expect((await request(sendAs(roomId, alice, 'Esperemos el pago'))).status).toBe(201);
     const seen = (await api.get(`/chat-rooms/${roomId}/messages`, f.driver.token)).body.messages;
     expect(seen.map((m: { content: string }) => m.content)).toEqual(['El cliente no paga', 'Esperemos el pago']);
   });
@@ -286,15 +340,17 @@ describe('support inbox', () => {
   it('is for admins only: 401 without a token, 403 Forbidden for app users', async () => {
     const client = await signInClient(t);
     expect((await inbox('')).status).toBe(401);
-    expect((await api.post('/admin/chat-rooms/1/claim')).status).toBe(401);
+    expect((await request((api) => api.post('/admin/chat-rooms/1/claim'), expectResponse(401))).status).toBe(401);
     expect((await inbox(client.token)).status).toBe(403);
-    expect((await api.post('/admin/chat-rooms/1/claim', client.token)).status).toBe(403);
+    expect(
+      (await request((api) => api.post('/admin/chat-rooms/1/claim', client.token), expectResponse(403))).status,
+    ).toBe(403);
   });
 });
 
 describe('support claims over time', () => {
   const clock = new ManualClock();
-  let t: TestService;
+  let t: ApiUnderTest;
   beforeAll(async () => {
     t = await startApiUnderTest({ clock, env: { OFFICIAL_RATE_VES: '36.5' } });
   });
@@ -311,25 +367,32 @@ describe('support claims over time', () => {
       const f = await confirmedOrder(t);
       const roomId = (await api.post(`/orders/${f.orderId}/chat-rooms`, f.client.token, { type: CLIENT_SUPPORT })).body
         .room.id;
-      expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
+      /** The request, then its answer, and nothing appended (support is kept as state). */
+      const request = (send: Send, answer: Assertion) => t.given().when(send).then(answer, expectNothingAppended);
+      const claim = (a: SignedInAdmin) => (r: typeof api) => r.post(`/admin/chat-rooms/${roomId}/claim`, a.token);
+      const send = (a: SignedInAdmin) => (r: typeof api) =>
+        r.post(`/admin/chat-rooms/${roomId}/messages`, a.token, { content: 'yo me encargo' });
+      expect((await request(claim(alice), expectResponse(200))).status).toBe(200);
       clock.advance(4_999);
-      expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+      expect(await request(claim(bob), expectResponse(409))).toMatchObject({
         status: 409,
         body: { error: 'SupportError' },
       });
-      expect(
-        await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
-      ).toMatchObject({ status: 409, body: { error: 'SupportError' } });
+      expect(await request(send(bob), expectResponse(409))).toMatchObject({
+        status: 409,
+        body: { error: 'SupportError' },
+      });
       clock.advance(1);
-      expect(await api.post(`/admin/chat-rooms/${roomId}/claim`, bob.token)).toMatchObject({
+      expect(await request(claim(bob), expectResponse(403))).toMatchObject({
         status: 403,
         body: { error: 'SupportError' },
       });
-      expect(
-        await api.post(`/admin/chat-rooms/${roomId}/messages`, bob.token, { content: 'yo me encargo' }),
-      ).toMatchObject({ status: 403, body: { error: 'SupportError' } });
+      expect(await request(send(bob), expectResponse(403))).toMatchObject({
+        status: 403,
+        body: { error: 'SupportError' },
+      });
       // The owner is never in a race with themselves.
-      expect((await api.post(`/admin/chat-rooms/${roomId}/claim`, alice.token)).status).toBe(200);
+      expect((await request(claim(alice), expectResponse(200))).status).toBe(200);
       const room = (await api.get(`/admin/chat-rooms/${roomId}`, alice.token)).body;
       expect(room).toMatchObject({
         status: { state: 'claimed', assigned_admin: { id: alice.admin.id } },
