@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const instance = () => ({ store: t.store, handle: createHandle(t.store), clock, logger });
-const holderOf = async (driverId: number) => (await loadState(t.store, driverSlot(driverId), slotDecider)).state.orderId;
+const holderOf = async (driverId: number) =>
+  (await loadState(t.store, driverSlot(driverId), slotDecider)).state.orderId;
 
 describe("a driver's slot taken on a cached state", () => {
   it('a slot cached as ours but released elsewhere is read again and taken', async () => {

@@ -51,6 +51,8 @@ export const appendPositionsMigration: Migration = {
       .execute(db);
   },
   async down() {
-    throw new Error('0010_event_store_append_positions is not reversible: restore 0009 by dropping and migrating again');
+    throw new Error(
+      '0010_event_store_append_positions is not reversible: restore 0009 by dropping and migrating again',
+    );
   },
 };

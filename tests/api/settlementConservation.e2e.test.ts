@@ -187,8 +187,7 @@ describe('money conservation under random settlement sequences (through the HTTP
         }
         // A receipt is paid at most once: one PAYOUT_SENT per paid receipt, naming its record id; none for the others.
         const perReceipt = new Map<number, number>();
-        for (const p of payouts)
-          perReceipt.set(Number(p.receipt_id), (perReceipt.get(Number(p.receipt_id)) ?? 0) + 1);
+        for (const p of payouts) perReceipt.set(Number(p.receipt_id), (perReceipt.get(Number(p.receipt_id)) ?? 0) + 1);
         for (const r of final) expect(perReceipt.get(Number(r.record_id)) ?? 0).toBe(isPaid(r) ? 1 : 0);
         // …and the provider paid at most one internal id per receipt, for every bolivar its lines add up to.
         for (const r of final) {
