@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationError } from '../domain/errors.js';
+import { queryInteger } from './schemas.js';
 
 /**
  * Cursor pages of the newest-first lists (infra/db/keyset.ts). A cursor is opaque to clients: base64url
@@ -10,7 +11,7 @@ import { validationError } from '../domain/errors.js';
 export const CursorParam = z.preprocess((v) => (v === '' ? undefined : v), z.string().max(200).optional());
 
 /** A page's size: blank is refused, as the document's integer says (the cursor's blank is the first page). */
-export const limitParam = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
+export const limitParam = (def: number) => queryInteger(1, 100).default(def);
 
 export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });

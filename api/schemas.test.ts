@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasDecimals } from './schemas.js';
+import { hasDecimals, queryInteger } from './schemas.js';
 
 /**
  * `multipleOf` is judged on a number's shortest decimal form (as JSON writes it), so the server counts decimals
@@ -20,5 +20,20 @@ describe('hasDecimals counts the decimals a number is written with', () => {
 
   it('refuses what is not a finite number', () => {
     for (const n of [NaN, Infinity]) expect(hasDecimals(n, 8)).toBe(false);
+  });
+});
+
+/** An integer in a query string or a path is what the document's integer admits: plain digits, within bounds. */
+describe('queryInteger reads plain digits only', () => {
+  const limit = queryInteger(1, 100).default(25);
+  it('takes digits within the bounds, and the default when absent', () => {
+    expect(limit.parse('16')).toBe(16);
+    expect(limit.parse('+7')).toBe(7);
+    expect(limit.parse(undefined)).toBe(25);
+  });
+
+  it('refuses hex, spaces, exponents, decimals, blanks and what lies outside the bounds', () => {
+    for (const text of ['0x10', ' 1', '1 ', '1e1', '1.0', '', '0', '101', '-3', 'Infinity'])
+      expect(limit.safeParse(text).success, JSON.stringify(text)).toBe(false);
   });
 });

@@ -13,14 +13,29 @@ import { MAX_CITY_ID } from '../stores/identity/identityTables.js';
 /** The largest id a client can send: 2^53 − 1, the largest integer a JSON number carries exactly. */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
+/** Plain digits, with a sign at most: no hex, no exponent, no spaces, no blank (which Number reads as 0). */
+const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * An integer in a query string or a path, between min and max: documented as an integer with its bounds,
+ * parsed from plain digits only (`0x10`, ` 1` or `1e1` are refused, as the document's integer refuses them).
+ */
+export const queryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(INTEGER, 'Must be an integer.')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: 'integer', minimum: min, maximum: max, pattern: undefined } as never);
+
 /** An id in a query string. */
-export const idParam = z.coerce.number().int().positive().max(MAX_ID);
+export const idParam = queryInteger(1, MAX_ID);
 
 /** A city's id in a body: no larger than its column holds (an unknown one is the route's own refusal). */
 export const cityId = z.number().int().positive().max(MAX_CITY_ID);
 
 /** A city's id in a query string. */
-export const cityIdParam = z.coerce.number().int().positive().max(MAX_CITY_ID);
+export const cityIdParam = queryInteger(1, MAX_CITY_ID);
 
 /** A calendar day (YYYY-MM-DD, format: date): 2026-02-30 is refused, as the document's format says. */
 export const isoDate = z.iso.date('must be a calendar date (YYYY-MM-DD)');

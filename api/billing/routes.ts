@@ -13,6 +13,7 @@ import {
 } from '../../stores/billing/billingProfiles.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
+import { queryInteger } from '../schemas.js';
 
 /** Venezuelan RIF prefixes: V national, E foreign resident, J company, G government, C communal council, P passport. */
 const EntityType = z
@@ -91,7 +92,7 @@ const PatchProfile = z
     return withDocument(b, ctx);
   });
 
-const ProfileParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const ProfileParams = z.object({ id: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 
 const ProfileView = z
   .object({

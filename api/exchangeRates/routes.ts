@@ -6,7 +6,7 @@ import { setExchangeRate } from '../../commands/exchangeRates/setRate.js';
 import { listExchangeRates, type ExchangeRate } from '../../stores/exchangeRates/exchangeRates.js';
 import { requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
-import { hasDecimals } from '../schemas.js';
+import { hasDecimals, queryInteger } from '../schemas.js';
 
 const RateBody = z.object({
   currency: z.literal('VES'),
@@ -19,8 +19,8 @@ const RateBody = z.object({
 });
 
 const RatePage = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: queryInteger(1, 100).default(25),
+  page: queryInteger(1, 1_000_000).default(1),
 });
 
 const RateView = z

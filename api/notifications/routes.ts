@@ -10,6 +10,7 @@ import { defineRoute } from '../route.js';
 import { deleteNotification, markAllRead, markRead, retentionStart } from '../../commands/notification/inbox.js';
 import { metadataOf } from '../../commands/origin.js';
 import { CursorParam, decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
+import { queryInteger } from '../schemas.js';
 
 export const NotificationSchema = z
   .object({
@@ -29,7 +30,7 @@ export const NotificationSchema = z
   .openapi('Notification');
 
 const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(30),
+  limit: queryInteger(1, 100).default(30),
   cursor: CursorParam,
   filter: z.enum(['unread']).optional(),
 });

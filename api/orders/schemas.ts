@@ -1,6 +1,7 @@
 import { PathId } from '../route.js';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors.js';
+import { queryInteger } from '../schemas.js';
 
 /** A path id that is not a positive integer names nothing: the same 404 as an unknown id. */
 export const idFrom = (raw: unknown, error: () => Error): number => {
@@ -17,7 +18,7 @@ export const CustomerParams = z.object({ customerId: PathId });
 export const orderIdFrom = (params: Record<string, unknown>): number =>
   idFrom(params.orderId, () => notFound('OrderNotFound', 'Order not found.'));
 
-export const limit = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
+export const limit = (def: number) => queryInteger(1, 100).default(def);
 
 /** A page number of an offset list: bounded, so that no offset runs past what the database can count. */
-export const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+export const page = queryInteger(1, 1_000_000).default(1);

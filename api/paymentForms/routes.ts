@@ -17,6 +17,7 @@ import {
 } from '../../stores/paymentForms/paymentForms.js';
 import { authenticate, requireRole } from '../auth.js';
 import { defineRoute } from '../route.js';
+import { queryInteger } from '../schemas.js';
 
 const uniqueIndexes = (items: { index: number }[], ctx: z.RefinementCtx) => {
   const seen = new Set<number>();
@@ -72,9 +73,9 @@ const CreateForm = z.object({
 });
 const PatchForm = z.object(shape).partial();
 
-const FormParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const FormParams = z.object({ id: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 const FormPage = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: queryInteger(1, 100).default(25),
   page,
 });
 

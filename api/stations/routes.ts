@@ -23,7 +23,7 @@ import {
 import { REPORT_COLORS, STATUS_REPORTS } from '../../stores/stations/stationStatus.js';
 import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute, type ErrorAnswers } from '../route.js';
-import { blankIsAbsent, queryLatitude, queryLongitude, queryNumber } from '../schemas.js';
+import { blankIsAbsent, queryLatitude, queryLongitude, queryNumber, queryInteger } from '../schemas.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../cursor.js';
 import {
   CommentSchema,
@@ -47,9 +47,9 @@ const NearbyQuery = z.object({
   type: z.enum(STATION_TYPES).optional(),
 });
 
-export const StationParams = z.object({ stationId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const StationParams = z.object({ stationId: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 const CommentParams = StationParams.extend({
-  commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  commentId: queryInteger(1, Number.MAX_SAFE_INTEGER),
 });
 
 const reportFields = {

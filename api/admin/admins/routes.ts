@@ -7,7 +7,7 @@ import { requireRole } from '../../auth.js';
 import { defineRoute } from '../../route.js';
 import { pageOf } from '../../openapi.js';
 import { AdminSchema, adminView } from './views.js';
-import { cityId, emailAddress } from '../../schemas.js';
+import { cityId, emailAddress, queryInteger } from '../../schemas.js';
 
 const CityIds = z.array(cityId).max(200);
 const CreateBody = z.object({
@@ -27,8 +27,8 @@ const PatchBody = z
     isActive: z.boolean(),
   })
   .partial();
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
-const PageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), page });
+const IdParams = z.object({ id: queryInteger(1, Number.MAX_SAFE_INTEGER) });
+const PageQuery = z.object({ limit: queryInteger(1, 100).default(25), page });
 
 /** Super admins manage admins and their cities (docs/domain-rules.md, routes beyond the contract). */
 export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {

@@ -16,6 +16,7 @@ import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import { isMoneyStream, MONEY_STREAM, streamExport } from './export.js';
+import { queryInteger } from '../../schemas.js';
 
 /**
  * The auditor's proof that no money stream was rewritten (docs/decisions/0051-hash-chain-and-anchors.md): a
@@ -201,7 +202,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       summary: 'The latest anchors, newest first: the roots to publish',
       tags,
       guards,
-      query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(30) }),
+      query: z.object({ limit: queryInteger(1, 100).default(30) }),
       responses: { 200: { description: 'Anchors', schema: z.object({ anchors: z.array(AnchorSummary) }) } },
     },
     async ({ query }) => ({

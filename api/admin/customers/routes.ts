@@ -24,9 +24,10 @@ import { CustomerParams, idFrom, limit, page } from '../../orders/schemas.js';
 import { orNull, PageMeta, pageOf } from '../../openapi.js';
 import { defineRoute, type ErrorAnswers } from '../../route.js';
 import { cityScopeOf } from '../cityScope.js';
+import { queryNumber } from '../../schemas.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const spent = z.coerce.number().min(0).max(1e12).transform(usdToCents);
+const spent = queryNumber(0, 1e12).transform(usdToCents);
 
 const ListQuery = z.object({
   is_active: bool.optional(),

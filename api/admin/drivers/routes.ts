@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { page } from '../../orders/schemas.js';
-import { cityIdParam } from '../../schemas.js';
+import { cityIdParam, queryInteger } from '../../schemas.js';
 import { driverCommands } from '../../../commands/driver/handlers.js';
 import { DRIVER_STATUSES, KYC_STATES } from '../../../domain/driver/events.js';
 import { notFound } from '../../../domain/errors.js';
@@ -22,7 +22,7 @@ import { pageOf } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 import { readBack } from '../../readBack.js';
 
-const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
+const DriverParams = z.object({ driverId: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 const ReasonBody = z.object({ reason: z.string().trim().min(3).max(500) });
 const ListQuery = z.object({
   status: z.enum(DRIVER_STATUSES).optional(),
@@ -31,7 +31,7 @@ const ListQuery = z.object({
   q: z.string().trim().max(80).optional().openapi({
     description: 'Any part of the name, phone, id number (cédula) or plate; accents, case and punctuation ignored',
   }),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: queryInteger(1, 100).default(25),
   page,
 });
 

@@ -18,10 +18,11 @@ import { toReviewItem } from '../../payments/views.js';
 import { readBack } from '../../readBack.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { assertPaymentInScope, cityScopeOf } from '../cityScope.js';
+import { queryInteger } from '../../schemas.js';
 
 const QueueQuery = z.object({
   method: z.enum(REVIEW_METHODS).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: queryInteger(1, 100).default(25),
   page,
 });
 

@@ -7,6 +7,7 @@ import { PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { boolParam, direction, limitParam, orderedPair, page, sortParam } from './reportQuery.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
+import { queryInteger, queryNumber } from '../../schemas.js';
 
 /**
  * Drivers: one row per driver, scoped by the driver's profile city. Figures are the
@@ -31,8 +32,8 @@ const SORT_KEYS = [
 ] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
-const rating = z.coerce.number().min(0).max(5);
-const capacity = z.coerce.number().int().min(0).max(1_000_000);
+const rating = queryNumber(0, 5);
+const capacity = queryInteger(0, 1_000_000);
 
 const DriversQuery = z.object({
   kyc_state: z.enum(KYC_STATES).optional(),
@@ -40,7 +41,7 @@ const DriversQuery = z.object({
   rating_min: rating.optional(),
   rating_max: rating.optional(),
   with_cash_debt: boolParam.optional(),
-  min_balance: z.coerce.number().min(0).max(1e9).optional(),
+  min_balance: queryNumber(0, 1e9).optional(),
   capacity_min: capacity.optional(),
   capacity_max: capacity.optional(),
   sort: sortParam(SORT_KEYS),

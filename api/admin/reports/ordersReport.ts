@@ -19,6 +19,7 @@ import {
 } from './reportQuery.js';
 import { buckets, keyWhere, total, type BucketFilter } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
+import { queryInteger } from '../../schemas.js';
 
 /** Detailed orders: one row per order of any state, by creation date. */
 
@@ -45,7 +46,7 @@ const SORT_KEYS = [
 type SortKey = (typeof SORT_KEYS)[number];
 
 export const PAYMENT_METHOD_CODES = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', 'PAYMENT_FORM', 'PAGO_MOVIL'] as const;
-const rating = z.coerce.number().int().min(1).max(5);
+const rating = queryInteger(1, 5);
 
 const OrdersQuery = z.object({
   city_id: cityIdParam.optional(),

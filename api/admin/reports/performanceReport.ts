@@ -16,6 +16,7 @@ import {
   type DateWindow,
 } from './reportQuery.js';
 import { pageMeta } from './sortedRows.js';
+import { queryInteger } from '../../schemas.js';
 
 /**
  * Driver performance: one row per driver and period (day, ISO week or month of the
@@ -32,7 +33,7 @@ const PerformanceQuery = z.object({
   ...dateFilters,
   granularity: z.enum(['day', 'week', 'month']).default('month'),
   driver_id: idParam.optional(),
-  min_deliveries: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  min_deliveries: queryInteger(0, 1_000_000).default(1),
   rank_by: z.enum(RANK_BY).default('deliveries'),
   limit: limitParam(100, 25),
   page,

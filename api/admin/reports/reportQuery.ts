@@ -1,7 +1,7 @@
 import { fromZonedTime } from 'date-fns-tz';
 import { z } from 'zod';
 import { validationError } from '../../../domain/errors.js';
-import { isoDate } from '../../schemas.js';
+import { isoDate, queryInteger } from '../../schemas.js';
 
 /** Query pieces every report shares, and the date window they resolve to. */
 
@@ -12,7 +12,7 @@ export { cityIdParam, idParam } from '../../schemas.js';
 /** Optional: each report knows its default order (desc, or its own when no sort key is given). */
 export const direction = z.enum(['asc', 'desc']).optional();
 export { page } from '../../orders/schemas.js';
-export const limitParam = (max: number, def: number) => z.coerce.number().int().min(1).max(max).default(def);
+export const limitParam = (max: number, def: number) => queryInteger(1, max).default(def);
 
 /** The `sort` parameter: one of the report's keys, or absent for the report's default order. */
 export const sortParam = <K extends string>(keys: readonly [K, ...K[]]) => z.enum(keys).optional();

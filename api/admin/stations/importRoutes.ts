@@ -15,6 +15,7 @@ import { findImportJob } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import { ImportJobSchema, importJobView, ImportReportSchema } from './views.js';
+import { queryInteger } from '../../schemas.js';
 
 const tooLarge = () => validationError({ file: ['must be at most 5 MB'] });
 
@@ -63,7 +64,7 @@ const TemplateQuery = z.object({
     .transform((v) => v === 'true' || v === '1'),
 });
 
-const JobParams = z.object({ jobId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const JobParams = z.object({ jobId: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 
 export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');

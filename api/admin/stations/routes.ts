@@ -40,7 +40,7 @@ import {
   summaryView,
   TIPOS,
 } from './views.js';
-import { dayOrInstant, queryFilter } from '../../schemas.js';
+import { dayOrInstant, queryFilter, queryInteger } from '../../schemas.js';
 
 /** The detail's report window (docs/domain-rules.md, stations). */
 const DETAIL_WINDOW_DAYS = 30;
@@ -116,7 +116,7 @@ const ReportsQuery = z
 
 const CommentsQuery = z.object({ limit: limitParam(25), cursor: CursorParam });
 const CommentParams = StationParams.extend({
-  commentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  commentId: queryInteger(1, Number.MAX_SAFE_INTEGER),
 });
 
 const patchOf = (b: z.infer<typeof PatchBody>): StationPatch => ({

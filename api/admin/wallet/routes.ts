@@ -11,7 +11,7 @@ import { findDriver } from '../../../projections/drivers/driverQueries.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
-import { isoDateTime, usdAmount } from '../../schemas.js';
+import { isoDateTime, usdAmount, queryInteger } from '../../schemas.js';
 import { defineRoute } from '../../route.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
@@ -19,7 +19,7 @@ import { balanceAsOf, currentBalance } from '../../wallet/walletReads.js';
 import { readBack } from '../../readBack.js';
 import { walletHistory, WalletHistoryItem } from './walletHistory.js';
 
-const DriverParams = z.object({ driverId: z.coerce.number().int().positive() });
+const DriverParams = z.object({ driverId: queryInteger(1, Number.MAX_SAFE_INTEGER) });
 const AdjustmentBody = z.object({
   direction: z.enum(LEDGER_DIRECTIONS),
   amount: usdAmount(100_000),
