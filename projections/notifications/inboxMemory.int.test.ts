@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
@@ -11,6 +10,7 @@ import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { backends } from '../../tests/support/backends.js';
 import { spec } from '../../tests/support/deciderSpec.js';
+import { eventRecorder } from '../../tests/support/projectorSpec.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 import { projectionRunnerMigrations } from '../migrations.js';
 import type { BatchMemory } from '../projector.js';
@@ -35,18 +35,7 @@ const create = (orderId: number, clientId: number): CreateOrder =>
     cityId: 1,
   });
 
-let position = 0;
-const record = (streamId: string, events: { type: string; data: unknown }[]): RecordedEvent[] =>
-  events.map((e, streamPosition) => ({
-    eventId: randomUUID(),
-    type: e.type,
-    data: e.data,
-    metadata: {},
-    streamId,
-    streamPosition,
-    globalPosition: ++position,
-    recordedAt: new Date(),
-  }));
+const record = eventRecorder();
 
 const orderEvents = (commands: OrderCommand[]) => spec(orderDecider).history(commands);
 const driver = record('driver-31', [

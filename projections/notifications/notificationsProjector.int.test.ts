@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '../../infra/bus/port.js';
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { applyEvents } from '../runner.js';
 import type { CreateOrder, OrderCommand } from '../../domain/order/commands.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider } from '../../domain/order/order.js';
 import { spec } from '../../tests/support/deciderSpec.js';
-import { projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
+import { eventRecorder, projectorOnEmbedded, type ProjectorUnderTest } from '../../tests/support/projectorSpec.js';
 import { notificationMigrations, notificationsProjector } from './notificationsProjector.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
@@ -109,18 +107,7 @@ describe('notifications projector', () => {
 
   it('a batch applied again (a rebuild replaying it) leaves the same rows', async () => {
     // Far along the log, after every other test's events: one batch holding a driver, two orders and their offers.
-    let position = 10_000;
-    const record = (streamId: string, events: { type: string; data: unknown }[]): RecordedEvent[] =>
-      events.map((e, streamPosition) => ({
-        eventId: randomUUID(),
-        type: e.type,
-        data: e.data,
-        metadata: {},
-        streamId,
-        streamPosition,
-        globalPosition: ++position,
-        recordedAt: new Date(),
-      }));
+    const record = eventRecorder(10_000);
     const batch = [
       ...record('driver-31', [
         {

@@ -34,35 +34,43 @@ declare module '../../infra/db/database.js' {
   }
 }
 
+/**
+ * The settlement projection's former copies of the ledger entries and payout accounts: created by 0200,
+ * dropped by 0203, and created again (empty) by 0203's down.
+ */
+const createLedgerCopies = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`CREATE TABLE settlement_entries (
+    entry_id text PRIMARY KEY,
+    driver_id bigint NOT NULL,
+    type text NOT NULL,
+    direction text NOT NULL,
+    amount_cents bigint NOT NULL,
+    order_id bigint,
+    exchange_rate_amount text,
+    description text NOT NULL DEFAULT '',
+    at timestamptz NOT NULL,
+    position bigint NOT NULL,
+    receipt_id text
+  )`.execute(db);
+  // The cutoff read a driver's whole ledger, and an annulment freed a receipt's entries.
+  await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
+  await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id)
+    WHERE receipt_id IS NOT NULL`.execute(db);
+  await sql`CREATE TABLE settlement_payout_accounts (
+    driver_id bigint PRIMARY KEY,
+    method text NOT NULL,
+    bank_code text,
+    id_number text,
+    phone text,
+    account_number text,
+    account_type text
+  )`.execute(db);
+};
+
 export const settlementMigrations: Record<string, Migration> = {
   '0200_settlement_read_models': {
     async up(db: Kysely<unknown>) {
-      await sql`CREATE TABLE settlement_entries (
-        entry_id text PRIMARY KEY,
-        driver_id bigint NOT NULL,
-        type text NOT NULL,
-        direction text NOT NULL,
-        amount_cents bigint NOT NULL,
-        order_id bigint,
-        exchange_rate_amount text,
-        description text NOT NULL DEFAULT '',
-        at timestamptz NOT NULL,
-        position bigint NOT NULL,
-        receipt_id text
-      )`.execute(db);
-      // The cutoff reads a driver's whole ledger, and an annulment frees a receipt's entries.
-      await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
-      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id)
-        WHERE receipt_id IS NOT NULL`.execute(db);
-      await sql`CREATE TABLE settlement_payout_accounts (
-        driver_id bigint PRIMARY KEY,
-        method text NOT NULL,
-        bank_code text,
-        id_number text,
-        phone text,
-        account_number text,
-        account_type text
-      )`.execute(db);
+      await createLedgerCopies(db);
       await sql`CREATE TABLE settlement_receipts (
         id text PRIMARY KEY,
         receipt_number text NOT NULL UNIQUE,
@@ -143,31 +151,7 @@ export const settlementMigrations: Record<string, Migration> = {
     },
     // Empty: a version that reads them again rebuilds the settlement projection to fill them.
     async down(db: Kysely<unknown>) {
-      await sql`CREATE TABLE settlement_entries (
-        entry_id text PRIMARY KEY,
-        driver_id bigint NOT NULL,
-        type text NOT NULL,
-        direction text NOT NULL,
-        amount_cents bigint NOT NULL,
-        order_id bigint,
-        exchange_rate_amount text,
-        description text NOT NULL DEFAULT '',
-        at timestamptz NOT NULL,
-        position bigint NOT NULL,
-        receipt_id text
-      )`.execute(db);
-      await sql`CREATE INDEX settlement_entries_driver ON settlement_entries (driver_id, position)`.execute(db);
-      await sql`CREATE INDEX settlement_entries_receipt ON settlement_entries (receipt_id)
-        WHERE receipt_id IS NOT NULL`.execute(db);
-      await sql`CREATE TABLE settlement_payout_accounts (
-        driver_id bigint PRIMARY KEY,
-        method text NOT NULL,
-        bank_code text,
-        id_number text,
-        phone text,
-        account_number text,
-        account_type text
-      )`.execute(db);
+      await createLedgerCopies(db);
     },
   },
 };

@@ -17,31 +17,41 @@ export interface ProjectorUnderTest {
   close(): Promise<void>;
 }
 
+/**
+ * Events as streams would record them, numbered from `after` in the log: each stream's positions follow on
+ * from its earlier events, and every event gets the next log position.
+ */
+export const eventRecorder = (after = 0) => {
+  let globalPosition = after;
+  const streamPositions = new Map<string, number>();
+  return (streamId: string, events: { type: string; data: unknown }[]): RecordedEvent[] =>
+    events.map((e) => {
+      const streamPosition = streamPositions.get(streamId) ?? 0;
+      streamPositions.set(streamId, streamPosition + 1);
+      return {
+        eventId: randomUUID(),
+        type: e.type,
+        data: e.data,
+        metadata: {},
+        streamId,
+        streamPosition,
+        globalPosition: ++globalPosition,
+        recordedAt: new Date(),
+      };
+    });
+};
+
 export const projectorOnEmbedded = async (
   projector: Projector,
   migrations: Record<string, Migration>,
 ): Promise<ProjectorUnderTest> => {
   const db = createDb(await testDatabase('empty'));
   await migrateToLatest(db, migrations);
-  let globalPosition = 0;
-  const streamPositions = new Map<string, number>();
+  const record = eventRecorder();
   return {
     db,
     async given(streamId, events) {
-      const recorded: RecordedEvent[] = events.map((e) => {
-        const streamPosition = streamPositions.get(streamId) ?? 0;
-        streamPositions.set(streamId, streamPosition + 1);
-        return {
-          eventId: randomUUID(),
-          type: e.type,
-          data: e.data,
-          metadata: {},
-          streamId,
-          streamPosition,
-          globalPosition: ++globalPosition,
-          recordedAt: new Date(),
-        };
-      });
+      const recorded = record(streamId, events);
       await db.transaction().execute((trx) => applyEvents(trx, projector, recorded));
     },
     close: () => db.destroy(),
