@@ -56,6 +56,8 @@ export interface BuildOptions {
    * migrated template database) instead of the config's; the service closes it.
    */
   pool?: SqlPool;
+  /** A bus the caller made (the start-up warm-up's private one) instead of the config's. */
+  bus?: Bus;
 }
 
 export interface Service {
@@ -143,7 +145,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   }
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
-  const bus = await openBus(config, logger);
+  const bus = options.bus ?? (await openBus(config, logger));
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
   const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
@@ -192,6 +194,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     providers: {} as Providers,
     outbox: createDevOutbox(db),
     reference: cachedReferenceData(referenceDataOf(db), clock, bus),
+    readiness: { warmingUp: false },
     async settle(position, readModels) {
       if (position <= 0) return;
       const asynchronous = readModels

@@ -90,7 +90,7 @@ const pgCounters = async (url: string, database: string) => {
   }
 };
 
-const flows = async (t: TestService) => {
+const flows = async (t: TestService, perWorker = FLOWS_PER_WORKER) => {
   const api = call(t);
   const latencies = byStep<number[]>(() => []);
   const timed = async (step: Step, run: () => Promise<{ status: number; body: any }>, expected: number) => {
@@ -109,7 +109,7 @@ const flows = async (t: TestService) => {
         lat: CARACAS.latitude + 0.001 * w,
         lng: CARACAS.longitude,
       }),
-      clients: await Promise.all(Array.from({ length: FLOWS_PER_WORKER }, () => signInClient(t))),
+      clients: await Promise.all(Array.from({ length: perWorker }, () => signInClient(t))),
     })),
   );
   return {
@@ -236,10 +236,16 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
 };
 
 /**
- * Two passes in the same processes: cold (the first flows a fresh process serves: JIT warm-up, first plans,
- * empty caches) and warm (the same again, once all that is done).
+ * Two passes in the same processes: cold (the first flows a process serves once /ready says yes, after its
+ * start-up rehearsal; WARM_UP_FLOWS=0 measures a process that rehearsed nothing) and warm (the same again).
  */
 const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
+  const pre = Number(process.env.BENCH_PREWARM ?? 0);
+  if (pre > 0) {
+    const f = await flows(overHttp(processes[0].port), pre);
+    await f.run();
+    await caughtUp(overHttp(processes[0].port));
+  }
   await pass(`${label}, cold`, processes, database);
   await pass(`${label}, warm`, processes, database);
 };
