@@ -32,7 +32,8 @@ const OUTSIDE_PROVIDER = /(_PROVIDER_URL|_PROVIDER_KEY|^MAPS_API_KEY)$/;
 
 /**
  * The rehearsal's settings: the service's own, but no outside provider, no NATS, no limits on its own
- * sign-ins, no log lines, and a super admin of its own.
+ * sign-ins, no log lines, a super admin of its own, and a signing secret of its own, so that no token it
+ * issues would mean anything to the real service.
  */
 const rehearsalConfig = (config: Config, admin: { email: string; password: string }): Config => ({
   ...config,
@@ -42,6 +43,7 @@ const rehearsalConfig = (config: Config, admin: { email: string; password: strin
   OTP_RATE_LIMIT: false,
   ADMIN_BOOTSTRAP_EMAIL: admin.email,
   ADMIN_BOOTSTRAP_PASSWORD: admin.password,
+  JWT_SECRET: randomBytes(32).toString('base64url'),
 });
 
 /** The session as a pool of one connection that ends with it. */
