@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInProcessBus } from '../infra/bus/inProcessBus.js';
 import type { Config } from '../infra/config.js';
 import { shadowTables } from '../infra/db/shadowTables.js';
-import type { SqlClient, SqlPool } from '../infra/db/sqlPool.js';
+import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
 import { createLogger } from '../infra/logger.js';
 import { buildService } from './composition.js';
 import { rehearseOrderFlows, type RehearsalCall } from './warmUpFlow.js';
@@ -48,15 +48,7 @@ const rehearsalConfig = (config: Config, admin: { email: string; password: strin
 
 /** The session as a pool of one connection that ends with it. */
 const sessionPool = (session: SqlClient): SqlPool => ({
-  kind: 'postgres',
-  connect: async () => ({
-    query: session.query.bind(session),
-    release: () => undefined,
-    get broken() {
-      return session.broken;
-    },
-  }),
-  query: (text, params) => session.query(text, params),
+  ...onOneConnection(session, 'postgres'),
   end: async () => session.release(),
 });
 

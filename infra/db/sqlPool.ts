@@ -70,6 +70,16 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
     values: params as unknown[] | undefined,
     name: preparedName(sql, params),
   });
+  /** A statement on one connection, prepared by its text; a failure as the pool's callers expect it. */
+  const queryOn =
+    (client: pg.ClientBase): SqlClient['query'] =>
+    async (sql, params) => {
+      try {
+        return wrap(await client.query(config(sql, params)));
+      } catch (err) {
+        throw asUnavailable(err);
+      }
+    };
   return {
     kind: 'postgres',
     async connect() {
@@ -83,13 +93,7 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
       client.on('error', onError);
       let released = false;
       return {
-        async query(sql, params) {
-          try {
-            return wrap(await client.query(config(sql, params)));
-          } catch (err) {
-            throw asUnavailable(err);
-          }
-        },
+        query: queryOn(client),
         release() {
           if (released) return;
           released = true;
@@ -127,13 +131,7 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
         throw asUnavailable(err);
       });
       return {
-        async query(sql, params) {
-          try {
-            return wrap(await client.query(config(sql, params)));
-          } catch (err) {
-            throw asUnavailable(err);
-          }
-        },
+        query: queryOn(client),
         release() {
           client.end().catch(() => undefined);
         },
