@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderBody } from '../support/orderFlows.js';
@@ -46,6 +48,19 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
     };
   };
 
+  /** The warm-up's log line once it has run, whichever way it ended. */
+  const warmUpOutcome = async (service: ChildService): Promise<{ msg: string; flows?: number; reason?: string }> => {
+    await waitUntil(
+      () => `the warm-up\n${service.output().slice(-2000)}`,
+      async () => /"msg":"warm(ed up|-up stopped)/.test(service.output()),
+    );
+    const line = service
+      .output()
+      .split('\n')
+      .find((l) => /"msg":"warm(ed up|-up stopped)/.test(l))!;
+    return JSON.parse(line);
+  };
+
   it('says not ready until it has rehearsed, leaves no row, id or table behind, and serves a first order', async () => {
     const db = await database();
     const service = spawnService({
@@ -60,15 +75,7 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
     const early = await request(service.client.baseUrl, 'GET', '/ready');
     expect(early.status).toBe(503);
     expect(early.body.checks).toMatchObject({ database: true, warmUp: false });
-    await waitUntil(
-      () => `the warm-up\n${service.output().slice(-2000)}`,
-      async () => /"msg":"warm(ed up|-up stopped)/.test(service.output()),
-    );
-    const line = service
-      .output()
-      .split('\n')
-      .find((l) => l.includes('"msg":"warmed up"'))!;
-    expect(JSON.parse(line).flows).toBe(24);
+    expect((await warmUpOutcome(service)).flows).toBe(24);
     const ready = await request(service.client.baseUrl, 'GET', '/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.checks.warmUp).toBe(true);
@@ -82,10 +89,15 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
       expect(await count('SELECT count(*) AS n FROM users')).toBe(0);
       expect(await count("SELECT count(*) AS n FROM admins WHERE email LIKE '%rehearsal%'")).toBe(0);
       expect(await count('SELECT count(*) AS n FROM order_views')).toBe(0);
-      // Its sequences were copies too, and its temporary tables went with its session.
+      // Its sequences were copies too, and its temporary tables go with its session: its backend drops them
+      // as it exits, a moment after the warm-up has closed it.
       const orderSeq = (await sql.query('SELECT is_called FROM order_id_seq')).rows[0];
       expect(orderSeq.is_called).toBe(false);
-      expect(await count("SELECT count(*) AS n FROM pg_class WHERE relpersistence = 't'")).toBe(0);
+      await waitUntil(
+        'the warm-up session to end',
+        async () => (await count("SELECT count(*) AS n FROM pg_class WHERE relpersistence = 't'")) === 0,
+        10_000,
+      );
 
       // A new production database has no rate until an admin records one (the rehearsal's went with it).
       const root = await request(service.client.baseUrl, 'POST', '/api/v1/admin/auth/login', {
@@ -120,5 +132,40 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
     } finally {
       await sql.end();
     }
+  });
+
+  it('never calls an outside provider, with every provider configured as production runs them', async () => {
+    // One stand-in for every provider: it answers anything, and counts what reaches it.
+    const reached: string[] = [];
+    const provider = createServer((req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => provider.close(() => resolve())));
+    const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    const providers = Object.fromEntries(
+      ['SMS', 'MAIL', 'PUSH', 'PAYMENT', 'PAYOUT'].flatMap((name) => [
+        [`${name}_PROVIDER_URL`, `${url}/${name.toLowerCase()}`],
+        [`${name}_PROVIDER_KEY`, `${name.toLowerCase()}-provider-key`],
+      ]),
+    );
+    const { ALLOW_SIMULATED_PROVIDERS: _simulators, ...production } = PRODUCTION_ENV;
+    const db = await database();
+    const service = spawnService({
+      ...production,
+      ...providers,
+      MAPS_PROVIDER_URL: `${url}/maps`,
+      MAPS_API_KEY: 'maps-key',
+      ...db.env,
+      PORT: String(await freePort()),
+      WARM_UP_FLOWS: '12',
+    });
+    children.push(service);
+    await waitForHealth(service);
+    expect(await warmUpOutcome(service)).toMatchObject({ msg: 'warmed up', flows: 12 });
+    // Sign-ins, a driver's approval and 12 deliveries went to the rehearsal's simulators only.
+    expect(reached).toEqual([]);
   });
 });
