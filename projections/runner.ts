@@ -195,6 +195,8 @@ export class ProjectionRunner {
   private readonly batchSize: number;
   /** When the checkpoints of projectors with nothing to apply were last written (they move in memory at once). */
   private idleWrittenAt = 0;
+  /** Idle moves made in memory since the last write of the stored checkpoints. */
+  private idlePending = false;
   private readonly readGapMs: number;
   /** When the loop last read the log. */
   private readAt = Number.NEGATIVE_INFINITY;
@@ -406,7 +408,11 @@ export class ProjectionRunner {
     const from = Math.min(...active.map((s) => s.position));
     this.readAt = performance.now();
     const events = await this.deps.store.readAll(from, this.batchSize);
-    if (events.length === 0) return false;
+    if (events.length === 0) {
+      // The log is quiet: the idle positions not yet stored are, now, so that followers see the head.
+      await this.writeIdle();
+      return false;
+    }
     const upTo = events[events.length - 1].globalPosition;
     const idle: State[] = [];
     for (const s of active) {
@@ -475,14 +481,23 @@ export class ProjectionRunner {
   /**
    * Projectors with nothing to apply in this batch move at once in memory, and their stored checkpoints
    * follow at most every IDLE_WRITE_MS, in one statement: instances that only serve the API follow those
-   * rows, and a restart re-reads a few events it does not handle. The write only moves a row forward; a
-   * row a rebuild moved further is left, and reloaded.
+   * rows, and a restart re-reads a few events it does not handle. A move held back by that interval is
+   * written at the next read that finds the log quiet: else an API-only instance would see the projector
+   * behind for as long as no new event came. The write only moves a row forward; a row a rebuild moved
+   * further is left, and reloaded.
    */
   private async advanceIdle(states: State[], upTo: number): Promise<void> {
     this.advanced(states, upTo);
+    if (states.length > 0) this.idlePending = true;
+    await this.writeIdle();
+  }
+
+  private async writeIdle(): Promise<void> {
+    if (!this.idlePending) return;
     const now = performance.now();
     if (now - this.idleWrittenAt < IDLE_WRITE_MS) return;
     this.idleWrittenAt = now;
+    this.idlePending = false;
     const idle = this.states.filter((s) => s.leader && !s.inFlight);
     if (idle.length === 0) return;
     try {
@@ -507,6 +522,7 @@ export class ProjectionRunner {
         await this.loadCheckpoints(moved);
       }
     } catch (err) {
+      this.idlePending = true;
       this.backOff(idle, err);
     }
   }

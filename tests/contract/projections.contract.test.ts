@@ -255,6 +255,31 @@ describe.each(backends)('projections on $name', (backend) => {
     expect(runner.positions().pt).toBe(live);
   });
 
+  it('stores the checkpoint of a projector that handles none of the last events, once the log is quiet', async () => {
+    env = await backend.open(['pt']);
+    const idle = projector('p_idle', { tables: [], handlers: { NeverAppended: async () => undefined } });
+    const runner = env.runner([countingProjector('pt'), idle]);
+    await runner.start();
+    // Two batches close together: the second one's idle move comes within IDLE_WRITE_MS of the first's write.
+    expect(await runner.waitFor(await appendCounted(env.store, 1), WAIT_MS)).toBe(true);
+    const head = await appendCounted(env.store, 1, { firstN: 2 });
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    // An API-only instance follows the stored row: it must reach the head although no event comes after.
+    const stored = async () =>
+      Number(
+        (
+          await env!.db
+            .selectFrom('projection_checkpoints')
+            .select('position')
+            .where('name', '=', 'p_idle')
+            .executeTakeFirst()
+        )?.position ?? 0,
+      );
+    const deadline = Date.now() + 5_000;
+    while ((await stored()) < head && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await stored()).toBe(head);
+  });
+
   it('reads the log at most once per READ_GAP_MS while appends keep coming, and applies every one', async () => {
     env = await backend.open(['pt']);
     const { store } = env;

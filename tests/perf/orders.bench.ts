@@ -9,6 +9,7 @@ import {
   overHttp,
   postgresCpu,
   startServiceProcess,
+  untilReady,
   type ServiceProcess,
 } from './serviceProcess.js';
 
@@ -240,6 +241,7 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
  * start-up rehearsal; WARM_UP_FLOWS=0 measures a process that rehearsed nothing) and warm (the same again).
  */
 const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
+  await untilReady(processes[0].port);
   const pre = Number(process.env.BENCH_PREWARM ?? 0);
   if (pre > 0) {
     const f = await flows(overHttp(processes[0].port), pre);

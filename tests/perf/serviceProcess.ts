@@ -99,14 +99,6 @@ export const startServiceProcess = async (
       reject(new Error(`service (${roles.join(',') || 'all roles'}) exited with ${code} before it started`)),
     );
   });
-  // Measured as a load balancer would send traffic: once /ready says yes (after the start-up warm-up).
-  if (port > 0) {
-    const deadline = Date.now() + 120_000;
-    while ((await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.status !== 200) {
-      if (Date.now() > deadline) throw new Error(`service on :${port} never said ready`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
   return {
     pid: child.pid!,
     port,
@@ -216,4 +208,17 @@ export const overHttp = (port: number): TestService => {
     },
     stop: async () => undefined,
   };
+};
+
+/**
+ * Until the service on `port` says ready (after its start-up warm-up): measured as a load balancer would send
+ * traffic. An API-only process is ready once the projector process it follows has caught up, so this waits
+ * after every process of a setting has started.
+ */
+export const untilReady = async (port: number): Promise<void> => {
+  const deadline = Date.now() + 120_000;
+  while ((await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.status !== 200) {
+    if (Date.now() > deadline) throw new Error(`service on :${port} never said ready`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 };
