@@ -527,15 +527,15 @@ export class ProjectionRunner {
     }
   }
 
-  /**
-   * The memory of a projector whose batches keep one, if it is true as of the projector's position (its last
-   * batch committed, or idle batches moved it on); otherwise a fresh one, the tables read again.
-   */
   /** How long until the loop may read the log again (READ_GAP_MS after its last read). */
   private gapLeft(): number {
     return this.readAt + this.readGapMs - performance.now();
   }
 
+  /**
+   * The memory of a projector whose batches keep one, if it is true as of the projector's position (its last
+   * batch committed, or idle batches moved it on); otherwise a fresh one, the tables read again.
+   */
   private memoryOf(s: State): BatchMemory | undefined {
     if (!s.projector.applyBatch) return undefined;
     if (s.memory?.position !== s.position || s.memory.kept.size > MEMORY_ENTRIES)
