@@ -15,6 +15,37 @@ const REGISTERS_DRIVER = 'DriverRegistered';
 const partyKey = (orderId: number) => `parties:${orderId}`;
 const driverUserKey = (driverId: number) => `driverUser:${driverId}`;
 
+/** The ids the events name in `field`, and those whose row an event of the batch makes (`creating`). */
+const named = (events: RecordedEvent[], field: string, creating: string) => {
+  const ids = new Set<number>();
+  const created = new Set<number>();
+  for (const e of events) {
+    const id = idOf(((e.data ?? {}) as Record<string, unknown>)[field]);
+    if (id === null) continue;
+    ids.add(id);
+    if (e.type === creating) created.add(id);
+  }
+  return { ids, created };
+};
+
+/**
+ * The ids whose row must be read: neither kept by the memory (a kept null is a row known not to exist) nor
+ * made in this batch. What the memory keeps goes into `rows`.
+ */
+const notKept = <T>(
+  { ids, created }: { ids: Set<number>; created: Set<number> },
+  kept: (id: number) => T | null | undefined,
+  rows: Map<number, T>,
+): number[] => {
+  const unknown: number[] = [];
+  for (const id of ids) {
+    const row = kept(id);
+    if (row !== undefined && row !== null) rows.set(id, row);
+    else if (row === undefined && !created.has(id)) unknown.push(id);
+  }
+  return unknown;
+};
+
 /**
  * What the notification rules of one batch look up (an order's parties, a driver profile's user) and what
  * its trackers change, held in memory for the whole batch: the rows the batch's events name are read in two
@@ -37,16 +68,9 @@ export class InboxBatch {
   /** The rows the events name: their orders' parties, then the users of every driver named or found there. */
   static async load(trx: Trx, events: RecordedEvent[], memory?: BatchMemory): Promise<InboxBatch> {
     const batch = new InboxBatch();
-    const data = events.map((e) => (e.data ?? {}) as Record<string, unknown>);
-    const unknownOrders: number[] = [];
-    for (const [i, d] of data.entries()) {
-      const id = idOf(d.orderId);
-      if (id === null || batch.orderIds.has(id)) continue;
-      batch.orderIds.add(id);
-      const kept = memory?.get(partyKey(id)) as OrderParties | null | undefined;
-      if (kept) batch.parties.set(id, kept);
-      else if (kept === undefined && events[i].type !== CREATES_ORDER) unknownOrders.push(id);
-    }
+    const orders = named(events, 'orderId', CREATES_ORDER);
+    for (const id of orders.ids) batch.orderIds.add(id);
+    const unknownOrders = notKept(orders, (id) => memory?.get(partyKey(id)) as OrderParties | null, batch.parties);
     if (unknownOrders.length > 0) {
       const rows = await trx
         .selectFrom('notification_order_parties')
@@ -56,20 +80,10 @@ export class InboxBatch {
       for (const r of rows)
         batch.parties.set(Number(r.order_id), { clientId: idOf(r.client_id), driverId: idOf(r.driver_id) });
     }
-    const registered = new Set<number>();
-    for (const [i, d] of data.entries()) {
-      const id = idOf(d.driverId);
-      if (id === null || batch.driverIds.has(id)) continue;
-      batch.driverIds.add(id);
-      if (events[i].type === REGISTERS_DRIVER) registered.add(id);
-    }
-    for (const p of batch.parties.values()) if (p.driverId !== null) batch.driverIds.add(p.driverId);
-    const unknownDrivers: number[] = [];
-    for (const id of batch.driverIds) {
-      const kept = memory?.get(driverUserKey(id)) as number | null | undefined;
-      if (kept !== undefined) batch.driverUsers.set(id, kept);
-      else if (!registered.has(id)) unknownDrivers.push(id);
-    }
+    const drivers = named(events, 'driverId', REGISTERS_DRIVER);
+    for (const p of batch.parties.values()) if (p.driverId !== null) drivers.ids.add(p.driverId);
+    for (const id of drivers.ids) batch.driverIds.add(id);
+    const unknownDrivers = notKept(drivers, (id) => memory?.get(driverUserKey(id)) as number | null, batch.driverUsers);
     if (unknownDrivers.length > 0) {
       const rows = await trx
         .selectFrom('notification_driver_users')
