@@ -157,8 +157,9 @@ export const createEsdbEventStore = (url: string): EventStore => {
       if (!stored) throw new Error(`Stream ${streamId}: EventStoreDB acknowledged an append that is not in the stream`);
       return stored;
     },
-    async readStream(streamId) {
-      return (await readEsdbStream(streamId, { direction: FORWARDS, fromRevision: START })).map(toRecorded);
+    async readStream(streamId, { from = 0 } = {}) {
+      const fromRevision = from > 0 ? BigInt(from) : START;
+      return (await readEsdbStream(streamId, { direction: FORWARDS, fromRevision })).map(toRecorded);
     },
     async readAll(fromPosition, limit) {
       const out: RecordedEvent[] = [];

@@ -131,9 +131,10 @@ export const withHashChain = (store: EventStore, options: HashChainOptions): Eve
       if (!chained(streamId)) return store.appendToStream(streamId, events, { expectedRevision });
       return expectedRevision === 'any' ? appendAny(streamId, events) : appendAt(streamId, events, expectedRevision);
     },
-    async readStream(streamId) {
-      const events = await store.readStream(streamId);
-      if (chained(streamId)) {
+    async readStream(streamId, options) {
+      const events = await store.readStream(streamId, options);
+      // A read from a revision cannot rehash events stored before the chain: only a stored hash is remembered.
+      if (chained(streamId) && (!options?.from || typeof events.at(-1)?.metadata.hash === 'string')) {
         const head = headOf(streamId, events);
         if (head) remember(streamId, head);
       }

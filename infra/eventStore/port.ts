@@ -47,6 +47,11 @@ export class ConcurrencyError extends Error {
   }
 }
 
+export interface ReadStreamOptions {
+  /** The first stream position to read (inclusive). */
+  from?: number;
+}
+
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
@@ -58,8 +63,11 @@ export interface EventStore {
     events: NewEvent[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
-  /** Events of one stream in order; empty when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * Events of one stream in order, from stream position `from` (inclusive, default 0): a long-lived aggregate
+   * loads from its last snapshot or period close. Empty when the stream does not exist or holds nothing there.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Up to `limit` events with globalPosition > fromPosition, in ascending global order, with no gaps left behind. */
   readAll(fromPosition: number, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up from fromPosition (exclusive), then live, each event exactly once and in order. */

@@ -230,11 +230,16 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
         }
       }
     },
-    async readStream(streamId) {
-      const { rows } = await pool.query<EventRow>(
-        `SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`,
-        [streamId],
-      );
+    async readStream(streamId, { from = 0 } = {}) {
+      const { rows } =
+        from > 0
+          ? await pool.query<EventRow>(
+              `SELECT ${columns} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position`,
+              [streamId, from],
+            )
+          : await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [
+              streamId,
+            ]);
       return rows.map(toRecorded);
     },
     async readAll(fromPosition, limit) {

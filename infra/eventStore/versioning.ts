@@ -96,8 +96,8 @@ export const withEventVersioning = (
       return store.appendToStream(streamId, events.map(stamped), options);
     },
     readStream: upcasting
-      ? async (streamId) => (await store.readStream(streamId)).map(upcast)
-      : (streamId) => store.readStream(streamId),
+      ? async (streamId, options) => (await store.readStream(streamId, options)).map(upcast)
+      : (streamId, options) => store.readStream(streamId, options),
     readAll: upcasting
       ? async (fromPosition, limit) => (await store.readAll(fromPosition, limit)).map(upcast)
       : (fromPosition, limit) => store.readAll(fromPosition, limit),

@@ -195,6 +195,20 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     expectStrictlyAscending(stored);
   });
 
+  it('reads a stream from a revision: that event and every one after it, nothing before', async () => {
+    const s = stream('read-from');
+    const batch = [event('Opened'), event('Changed'), event('Changed'), event('Closed')];
+    await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
+    const tail = await store.readStream(s, { from: 2 });
+    expect(tail.map((e) => [e.eventId, e.streamPosition])).toEqual([
+      [batch[2].eventId, 2],
+      [batch[3].eventId, 3],
+    ]);
+    expect((await store.readStream(s, { from: 0 })).map((e) => e.eventId)).toEqual(batch.map((e) => e.eventId));
+    expect(await store.readStream(s, { from: 4 })).toEqual([]);
+    expect(await store.readStream(stream('read-from-missing'), { from: 1 })).toEqual([]);
+  });
+
   it('reads $all in global order from a position, with a limit', async () => {
     const head = await store.headPosition();
     const streams = [stream('all-a'), stream('all-b'), stream('all-c')];
