@@ -16,6 +16,4 @@ export interface ApiContext extends CommandDeps {
   runner: ProjectionRunner;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
-  /** While the start-up warm-up runs (app/warmUp.ts), /ready says not yet. */
-  readiness: { warmingUp: boolean };
 }

@@ -1,3 +1,4 @@
+import { appendToStream } from '../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../infra/config.js';
@@ -5,6 +6,7 @@ import { createDb } from '../infra/db/database.js';
 import { migrateToLatest } from '../infra/db/migrate.js';
 import type { SqlPool } from '../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../infra/eventStore/functions.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../infra/eventStore/postgresEventStore.js';
 import { EventSchemaError } from '../infra/eventStore/versioning.js';
@@ -34,7 +36,7 @@ for (const backend of backends) {
 
     beforeAll(async () => {
       ({ pool, drop } = await backend.open());
-      await migrateToLatest(createDb(pool), eventStoreMigrations);
+      await migrateToLatest(createDb(pool), eventStoreMigrations, eventStoreFunctions);
     });
     afterAll(async () => {
       await pool.end();
@@ -57,7 +59,8 @@ for (const backend of backends) {
         it('refuses an event whose data does not match its schema, and writes nothing of its batch', async () => {
           const stream = `composition-${randomUUID()}`;
           await expect(
-            store.appendToStream(
+            appendToStream(
+              store,
               stream,
               [{ eventId: randomUUID(), type: 'DriverRenamed', data: { driverId: 'not a number' } }],
               { expectedRevision: 'no_stream' },
@@ -69,7 +72,7 @@ for (const backend of backends) {
         it('stamps each appended event with its schema version', async () => {
           const stream = `composition-${randomUUID()}`;
           const data = { driverId: 7, name: 'Ana Pérez', at: '2026-03-01T10:00:00.000Z' };
-          await store.appendToStream(stream, [{ eventId: randomUUID(), type: 'DriverRenamed', data }], {
+          await appendToStream(store, stream, [{ eventId: randomUUID(), type: 'DriverRenamed', data }], {
             expectedRevision: 'no_stream',
           });
           const [stored] = await store.readStream(stream);

@@ -35,7 +35,7 @@ import { withEventVersioning } from '../infra/eventStore/versioning.js';
 import { withHashChain } from '../infra/eventStore/hashChain.js';
 import { CHAINED_CATEGORIES } from '../domain/audit/events.js';
 import { createLogger, type Logger } from '../infra/logger.js';
-import { migrationsOf, modules as defaultModules } from './modules.js';
+import { functionsOf, migrationsOf, modules as defaultModules } from './modules.js';
 import { createDevOutbox } from '../stores/outbox/devOutbox.js';
 import { startupWarnings } from '../infra/productionPolicy.js';
 import { createDrainingServer, type DrainingServer } from '../infra/drainingServer.js';
@@ -79,8 +79,8 @@ export interface StoreAdapters {
 const storeAdapters: StoreAdapters = {
   postgres: createPostgresEventStore,
   async esdb(url) {
-    const { createEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
-    return createEsdbEventStore(url);
+    const { openEsdbEventStore } = await import('../infra/eventStore/esdbEventStore.js');
+    return openEsdbEventStore(url);
   },
 };
 
@@ -138,7 +138,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const db = createDb(pool);
   try {
     await waitForDatabase(pool, logger, { abort: options.abort });
-    await migrateToLatest(db, migrationsOf(modules));
+    await migrateToLatest(db, migrationsOf(modules), functionsOf(modules));
   } catch (err) {
     await db.destroy();
     throw err;
@@ -187,14 +187,13 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     bus,
     runner,
     scheduler,
-    handle: createHandle(store),
+    handle: createHandle(store, { logger }),
     openapi: createOpenApiRegistry(),
     auth: noAuthenticator,
     // Filled by the modules' init below; each module sets the ports it declares.
     providers: {} as Providers,
     outbox: createDevOutbox(db),
     reference: cachedReferenceData(referenceDataOf(db), clock, bus),
-    readiness: { warmingUp: false },
     async settle(position, readModels) {
       if (position <= 0) return;
       const asynchronous = readModels

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { StoredFunction } from '../infra/db/migrate.js';
 import type { Migration } from 'kysely';
 import type { ApiContext } from '../api/apiContext.js';
 import type { Scheduler } from '../infra/scheduler.js';
@@ -14,6 +15,8 @@ export interface AppContext extends ApiContext {
 export interface AppModule {
   name: string;
   migrations?: Record<string, Migration>;
+  /** SQL functions it defines, created or replaced after the migrations when their text changes. */
+  functions?: StoredFunction[];
   projectors?: Projector[];
   /** Once, after migrations and before the API listens: set ports, seed data, register jobs. */
   init?(ctx: AppContext): Promise<void> | void;

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../infra/config.js';
+import { ConfigError, loadConfig } from '../infra/config.js';
 import { keepJwtSecretWithData } from '../infra/developmentJwtSecret.js';
 import { DirectoryLocked } from '../infra/db/directoryLock.js';
 import { EmbeddedStartFailed, EmbeddedUnsupported } from '../infra/db/embeddedPostgres.js';
 import { openPool } from '../infra/db/openPool.js';
-import type { SqlPool } from '../infra/db/sqlPool.js';
 import { StartAborted } from '../infra/db/waitForDatabase.js';
 import { createLogger } from '../infra/logger.js';
 import type { Service } from './composition.js';
@@ -77,36 +76,12 @@ const main = async () => {
     },
     'service started',
   );
-  // An EventStoreDB log lies outside PostgreSQL, where the rehearsal keeps its private copies.
-  if (config.WARM_UP_FLOWS > 0 && !config.ESDB_URL && (roles.length === 0 || roles.includes('api')))
-    warmUpBefore(built, pool, config, stopping.signal);
   // A signal that came while we were starting (after the database wait) is honoured now.
   if (stopSignal) {
     const signal = stopSignal;
     stopSignal = null;
     shutdown(signal);
   }
-};
-
-/**
- * /ready says not yet until the start-up rehearsal has run (app/warmUp.ts). It is only a warm-up: when it
- * cannot run, the service is ready without it and says why in one line.
- */
-const warmUpBefore = (service: Service, pool: SqlPool, config: Config, stopping: AbortSignal) => {
-  const { logger, readiness } = service.ctx;
-  readiness.warmingUp = true;
-  const started = performance.now();
-  // Loaded with the service's modules (the dynamic import above), not before them.
-  import('./warmUp.js')
-    .then(({ warmUp }) => warmUp({ config, pool, flows: config.WARM_UP_FLOWS, signal: stopping }))
-    .then(
-      (flows) => logger.info({ flows, ms: Math.round(performance.now() - started) }, 'warmed up'),
-      (err: unknown) => {
-        if (!stopping.aborted)
-          logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'warm-up stopped; serving cold');
-      },
-    )
-    .finally(() => (readiness.warmingUp = false));
 };
 
 main().catch((err) => {

@@ -1,5 +1,7 @@
+import type { StoredFunction } from '../infra/db/migrate.js';
 import type { Migration } from 'kysely';
 import type { AppModule } from './context.js';
+import { eventStoreFunctions } from '../infra/eventStore/functions.js';
 import { eventStoreMigrations } from '../infra/eventStore/migrations.js';
 import { projectionRunnerMigrations } from '../projections/migrations.js';
 import { inlineProjectionMigrations } from '../projections/inline.js';
@@ -43,6 +45,7 @@ export const modules: AppModule[] = [
       ...devOutboxMigrations,
       ...processManagerMigrations,
     },
+    functions: eventStoreFunctions,
     routes: devRoutes,
   },
   notificationsModule,
@@ -75,3 +78,7 @@ export const modules: AppModule[] = [
 /** Every module's migrations in one set, as the service, the CLIs and the test templates run them. */
 export const migrationsOf = (ms: readonly AppModule[] = modules): Record<string, Migration> =>
   Object.assign({}, ...ms.map((m) => m.migrations ?? {}));
+
+/** Every module's stored SQL functions (infra/db/migrate.ts applies them after the migrations). */
+export const functionsOf = (ms: readonly AppModule[] = modules): StoredFunction[] =>
+  ms.flatMap((m) => m.functions ?? []);

@@ -112,15 +112,12 @@ describe('the one command handler', () => {
   });
 
   it(
-    'takes its reservations once the decision has events, ' + 'before the append; a refused decision takes none',
+    'takes its reservations once the decision has events, ' + 'in the same append; a refused decision takes none',
     async () => {
       const stream = fresh('order');
       await t.existingStream(stream, orderHistory(create, bid(10, 21)));
       const log: string[] = [];
-      const slot = (name: string): Reservation => ({
-        take: async () => void log.push(`take ${name}`),
-        release: async () => void log.push(`release ${name}`),
-      });
+      const slot = (name: string): Reservation => ({ take: async () => void log.push(`take ${name}`) });
       await expect(handle(orderDecider, stream, accept(99), { reservations: [slot('driver')] })).rejects.toBeInstanceOf(
         DomainError,
       );
@@ -130,28 +127,83 @@ describe('the one command handler', () => {
     },
   );
 
-  it(
-    'gives back what it took, in reverse order, when the ' + 'command then fails; a refused reservation is the answer',
-    async () => {
-      const stream = fresh('credit');
-      const log: string[] = [];
-      const free = (name: string): Reservation => ({
-        take: async () => void log.push(`take ${name}`),
-        release: async () => void log.push(`release ${name}`),
-      });
-      const held: Reservation = {
-        take: async () => {
-          throw new DomainError('conflict', 'ActiveOrderExists', 'held');
-        },
-        release: async () => void log.push('release held'),
-      };
-      await expect(
-        handle(creditDecider, stream, adjust(100), { reservations: [free('driver'), free('customer'), held] }),
-      ).rejects.toMatchObject({ code: 'ActiveOrderExists' });
-      expect(log).toEqual(['take driver', 'take customer', 'release customer', 'release driver']);
-      await t.expectNewEvents(stream, []);
-    },
-  );
+  it('stores nothing of a command whose reservation is refused: not its decision, not what it already took', async () => {
+    const stream = fresh('credit');
+    const taken = fresh('credit');
+    const takes = (streamId: string): Reservation => ({
+      take: async () => void (await handle(creditDecider, streamId, adjust(1))),
+    });
+    const held: Reservation = {
+      take: async () => {
+        throw new DomainError('conflict', 'ActiveOrderExists', 'held');
+      },
+    };
+    await expect(
+      handle(creditDecider, stream, adjust(100), { reservations: [takes(taken), held] }),
+    ).rejects.toMatchObject({ code: 'ActiveOrderExists' });
+    await t.expectNewEvents(stream, []);
+    await t.expectNewEvents(taken, []);
+  });
+
+  it('appends what the command and its reservations decided on every stream in one append, read by none twice', async () => {
+    const stream = fresh('credit');
+    const other = fresh('credit');
+    const appends: string[][] = [];
+    const counting = Object.assign(Object.create(t.store) as typeof t.store, {
+      appendToStreams: (batch: Parameters<typeof t.store.appendToStreams>[0]) => {
+        appends.push(batch.map((a) => a.streamId));
+        return t.store.appendToStreams(batch);
+      },
+    });
+    const own = createHandle(counting);
+    const takes: Reservation = { take: async () => void (await own(creditDecider, other, adjust(7))) };
+    const handled = await own(creditDecider, stream, adjust(100), { reservations: [takes] });
+    expect(appends).toEqual([[stream, other]]);
+    expect(handled.position).toBe((await t.store.readStream(other))[0].globalPosition);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 100 } }]);
+    await t.expectNewEvents(other, [{ type: 'CreditAdjusted', data: { amountCents: 7 } }]);
+  });
+
+  it('runs the whole command again when a stream it joined moved on meanwhile, and stores it once', async () => {
+    const stream = fresh('credit');
+    const other = fresh('credit');
+    await handle(creditDecider, other, adjust(1));
+    let runs = 0;
+    const takes: Reservation = {
+      take: async () => {
+        runs++;
+        // Another instance appends to the joined stream between this command's read and its append.
+        if (runs === 1) await createHandle(t.store)(creditDecider, other, adjust(2));
+        await handle(creditDecider, other, adjust(3));
+      },
+    };
+    await handle(creditDecider, stream, adjust(100), { reservations: [takes] });
+    expect(runs).toBe(2);
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 100 } }]);
+    await t.expectNewEvents(other, [
+      { type: 'CreditAdjusted', data: { amountCents: 1 } },
+      { type: 'CreditAdjusted', data: { amountCents: 2 } },
+      { type: 'CreditAdjusted', data: { amountCents: 3, balanceAfterCents: 6 } },
+    ]);
+  });
+
+  it('takes back what a failing inline reaction added, and the command stands', async () => {
+    const own = createHandle(t.store);
+    const joined = fresh('credit');
+    own.register({
+      name: 'half-way',
+      categories: ['credit'],
+      react: async (events) => {
+        if (events[0].streamId === joined) return;
+        await own(creditDecider, joined, adjust(9), { react: false });
+        throw new Error('the reaction broke half-way');
+      },
+    });
+    const stream = fresh('credit');
+    await own(creditDecider, stream, adjust(100));
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted' }]);
+    await t.expectNewEvents(joined, []);
+  });
 
   it(
     'runs the reactions registered for the stream category ' + 'on the events it appended and the state it decided',
@@ -161,7 +213,7 @@ describe('the one command handler', () => {
       own.register({
         name: 'credit-follower',
         categories: ['credit'],
-        react: async (events, known) => (seen.push({ events, known: known.map(([id]) => id) }), 0),
+        react: async (events, known) => void seen.push({ events, known: known.map(([id]) => id) }),
       });
       const stream = fresh('credit');
       const handled = await own(creditDecider, stream, adjust(100), {

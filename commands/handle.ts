@@ -1,22 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
 import type { Decider, DomainEvent } from '../domain/decider.js';
-import { ConcurrencyError, type EventMetadata, type EventStore, type RecordedEvent } from '../infra/eventStore/port.js';
+import {
+  ConcurrencyError,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from '../infra/eventStore/port.js';
+import type { Logger } from '../infra/logger.js';
 import { StateCache } from './stateCache.js';
 
 /**
- * The one command path: read the stream once, fold it, decide, take the reservations the decision needs
- * (an order's customer and driver slots), append with the expected revision, then run the inline reactions
- * registered for the stream's category on the events just appended and the state just decided. On a
- * concurrent append it reads again and decides again (bounded). Every aggregate's commands, every process
- * manager's commands and every slot go through it.
+ * The one command path (docs/decisions/0101-one-transaction-per-command.md): read the stream once, fold it,
+ * decide, then let what the decision implies join it — the reservations it takes (an order's customer and
+ * driver slots) and the inline reactions registered for the stream's category, whose own commands decide on
+ * the same snapshot. Everything a command decided on every stream is appended by one `appendToStreams`, so in
+ * one transaction, with each stream's expected revision: all of it is stored or none. A conflict on any of
+ * those streams runs the whole command again (bounded), from fresh reads of the streams it touched.
  *
  * A stream this handler appended to (or read) is kept in its state cache (commands/stateCache.ts): the next
  * command on it decides on the cached state without reading. That state is a guess the append checks: it
- * carries the cached revision, so a stale entry fails with a wrong expected revision, is forgotten, and the
- * retry reads the stream. A guess that leads to no append (a refusal, or nothing to do) is never the answer
- * either: the stream is read and the command decided again, so only an append, checked by its revision, ever
- * follows from a cached state.
+ * carries the cached revision, so a stale entry fails the append, is forgotten, and the command runs again
+ * from a read. A guess that leads to no append (a refusal, or nothing to do) is never the answer either: the
+ * stream is read and decided again, so only an append, checked by its revision, ever follows from a cached state.
  */
 
 export interface Aggregate<S, E extends DomainEvent> {
@@ -39,10 +47,13 @@ export interface Loaded<S> {
 }
 
 export interface Handled<S, E extends DomainEvent> {
-  /** Global position of the last event appended, by the decision or its inline reactions (0 for none). */
+  /**
+   * Global position of the last event the command appended, with its reactions (0 for none). A decision
+   * that joins a command already under way answers 0: its events are stored with that command's.
+   */
   position: number;
   events: Identified<E>[];
-  /** The state after the appended events: what an inline reaction decides on, without reading again. */
+  /** The state after the decided events: what an inline reaction decides on, without reading again. */
   state: S;
   version: number;
 }
@@ -57,7 +68,7 @@ export interface HandleOptions<S> {
   /**
    * The stream as the caller already read it (to check access or gather reference data): the first
    * attempt decides on it instead of reading it again; if it is stale, the append conflicts and the
-   * retry reads the stream.
+   * command runs again from a read.
    */
   loaded?: Loaded<S>;
   /** Attempts before a stream that stays busy answers 409 Conflict (default 8); a hot stream may need more. */
@@ -67,24 +78,21 @@ export interface HandleOptions<S> {
    * them as read instead of reading them again.
    */
   read?: Iterable<[string, Loaded<unknown>]>;
-  /**
-   * Taken in order once a decision has events and before they are appended, so a refused decision never
-   * holds one; released in reverse order when the command then fails.
-   */
+  /** Taken in order once a decision has events, in the same append: a refused decision never holds one. */
   reservations?: Reservation[];
   /** Whether the registered inline reactions follow (default true); a reaction's own commands do not start others. */
   react?: boolean;
 }
 
-/** Something a command holds beyond its own stream while it appends (a slot of one active order). */
+/**
+ * Something a command holds beyond its own stream (a slot of one active order): its `take` decides on that
+ * stream through the handler, so it joins the command's append, or throws the command's refusal.
+ */
 export interface Reservation {
-  /** Throws the command's refusal when the reservation is held elsewhere. */
   take(): Promise<void>;
-  /** Never throws: a release that fails is logged, and the command's own error is the answer. */
-  release(): Promise<void>;
 }
 
-/** An event as appended to its stream: what an inline reaction follows. */
+/** An event as decided for its stream: what an inline reaction follows. */
 export type Appended = Identified<DomainEvent> & { streamId: string };
 
 /** The inline half of a process manager, registered by the stream categories whose events it follows. */
@@ -92,11 +100,11 @@ export interface InlineReaction {
   name: string;
   categories: readonly string[];
   /**
-   * Reacts to the events one command just appended; `known` holds the streams the command decided on.
-   * Returns the last position appended. It never fails the command, which stands: what it cannot do is
-   * left to its catch-up.
+   * Reacts to the events one command just decided; `known` holds the streams the command decided on. Its
+   * commands join the command's append. It never fails the command: when it throws, what it added is taken
+   * back and left to its catch-up.
    */
-  react(events: Appended[], known: [string, Loaded<unknown>][]): Promise<number>;
+  react(events: Appended[], known: [string, Loaded<unknown>][]): Promise<void>;
 }
 
 /**
@@ -112,13 +120,13 @@ export interface Handle {
     command: NoInfer<CommandFor<C, S>>,
     options?: NoInfer<HandleOptions<S>>,
   ): Promise<Handled<S, E>>;
-  /** Runs `reaction` after every append to a stream of its categories, in the order registered. */
+  /** Runs `reaction` after every decision on a stream of its categories, in the order registered. */
   register(reaction: InlineReaction): void;
   /**
-   * A stream the caller checks and then hands to this handler as `loaded`, from the state cache when it is
-   * there. `check` (access, existence) runs on it; a refusal on a cached state is not trusted: the stream is
-   * read and checked again. Only for the stream the command then appends to: the append's revision is what
-   * makes a cached state safe to decide on.
+   * A stream the caller checks and then hands to this handler as `loaded`: as the command under way decided
+   * it, else from the state cache, else read. `check` (access, existence) runs on it; a refusal on a cached
+   * state is not trusted: the stream is read and checked again. Only for a stream the command then appends
+   * to: the append's revision is what makes a cached state safe to decide on.
    */
   load<S, E extends DomainEvent>(
     aggregate: Aggregate<S, E>,
@@ -152,7 +160,7 @@ export const loadState = async <S, E extends DomainEvent>(
 const MAX_ATTEMPTS = 8;
 
 /**
- * The stream stayed busy through every attempt: the API answers 409 Conflict, but it is no refusal; a
+ * A stream stayed busy through every attempt: the API answers 409 Conflict, but it is no refusal; a
  * process manager tries the reaction again later instead of skipping it.
  */
 export class StreamBusy extends DomainError {
@@ -161,77 +169,40 @@ export class StreamBusy extends DomainError {
   }
 }
 
-const decideAndAppend = async <S, E extends DomainEvent>(
-  store: EventStore,
-  cache: StateCache,
-  streamId: string,
-  aggregate: Aggregate<S, E>,
-  decide: (state: S, version: number) => Decided<E>[],
-  { metadata, eventIds, loaded, reservations = [] }: HandleOptions<S>,
-  maxAttempts: number,
-): Promise<Handled<S, E>> => {
-  let current: Loaded<S> | undefined = loaded;
-  let useCache = true;
-  let taken = 0;
-  const read = async (): Promise<Loaded<S>> => {
-    const { state, version } = await loadState(store, streamId, aggregate);
-    cache.set(streamId, aggregate, state, version);
-    return { state, version };
-  };
-  try {
-    for (let attempt = 1; ; attempt++) {
-      const given = current ?? (useCache ? cachedOf<S>(cache, streamId, aggregate) : undefined);
-      current = undefined;
-      const { state, version, cached = false } = given ?? (await read());
-      // A guess that leads to no append is not an answer: read the stream and decide again (not an attempt).
-      const again = () => {
-        cache.forget(streamId);
-        useCache = false;
-        attempt--;
-      };
-      let decided: Decided<E>[];
-      try {
-        decided = decide(state, version);
-      } catch (err) {
-        if (cached && err instanceof DomainError) {
-          again();
-          continue;
-        }
-        throw err;
-      }
-      if (decided.length === 0 && cached) {
-        again();
-        continue;
-      }
-      const events = decided.map(
-        (e, i) => ({ ...e, eventId: e.eventId ?? eventIds?.(i, e) ?? randomUUID() }) as Identified<E>,
-      );
-      if (events.length === 0) return { position: 0, events, state, version };
-      for (; taken < reservations.length; taken++) await reservations[taken].take();
-      try {
-        const result = await store.appendToStream(
-          streamId,
-          events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
-          { expectedRevision: version === 0 ? 'no_stream' : version - 1 },
-        );
-        const after = events.reduce<S>(aggregate.evolve, state);
-        cache.set(streamId, aggregate, after, version + events.length);
-        return { position: result.position, events, state: after, version: version + events.length };
-      } catch (err) {
-        // Whatever the append's outcome, the entry may no longer be the stream's head.
-        cache.forget(streamId);
-        useCache = false;
-        if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
-        if (err instanceof ConcurrencyError) throw new StreamBusy(streamId);
-        throw err;
-      }
-    }
-  } catch (err) {
-    // What the command held for an append that did not happen goes back; the command's error is the answer.
-    for (const r of reservations.slice(0, taken).reverse()) await r.release();
-    throw err;
+/** One stream's share of the command under way: the revision it was decided on and what was decided. */
+interface Pending {
+  fold: unknown;
+  /** Events the stream held when the command read it. */
+  base: number;
+  events: NewEvent[];
+  state: unknown;
+}
+
+/** What a command has decided so far, stream by stream, before anything is written. */
+class Batch {
+  streams = new Map<string, Pending>();
+
+  /** The stream as decided so far, for an aggregate of the same fold. */
+  loaded(streamId: string, aggregate: { evolve: unknown }): Loaded<unknown> | undefined {
+    const p = this.streams.get(streamId);
+    return p && p.fold === aggregate.evolve ? { state: p.state, version: p.base + p.events.length } : undefined;
   }
-};
+
+  add(streamId: string, fold: unknown, version: number, events: NewEvent[], state: unknown): void {
+    const p = this.streams.get(streamId);
+    if (p) this.streams.set(streamId, { ...p, fold, events: [...p.events, ...events], state });
+    else this.streams.set(streamId, { fold, base: version, events, state });
+  }
+
+  /** What to go back to when a reaction fails half-way. */
+  mark(): Map<string, Pending> {
+    return new Map(this.streams);
+  }
+
+  restore(mark: Map<string, Pending>): void {
+    this.streams = mark;
+  }
+}
 
 const cachedOf = <S>(cache: StateCache, streamId: string, aggregate: { evolve: unknown }): Loaded<S> | undefined => {
   const hit = cache.get(streamId, aggregate);
@@ -240,45 +211,173 @@ const cachedOf = <S>(cache: StateCache, streamId: string, aggregate: { evolve: u
 
 export const createHandle = (
   store: EventStore,
-  { maxAttempts = MAX_ATTEMPTS, cache = new StateCache() }: { maxAttempts?: number; cache?: StateCache } = {},
+  {
+    maxAttempts = MAX_ATTEMPTS,
+    cache = new StateCache(),
+    logger,
+  }: { maxAttempts?: number; cache?: StateCache; logger?: Pick<Logger, 'warn'> } = {},
 ): Handle => {
   const reactions: InlineReaction[] = [];
-  const handle = async (
+  const current = new AsyncLocalStorage<Batch>();
+
+  /** The stream read from the store (never from the cache), as of the command under way. */
+  const read = async <S>(batch: Batch, streamId: string, aggregate: Aggregate<S, DomainEvent>): Promise<Loaded<S>> => {
+    const { state, version } = await loadState(store, streamId, aggregate);
+    const pending = batch.streams.get(streamId);
+    if (!pending) {
+      cache.set(streamId, aggregate, state, version);
+      return { state, version };
+    }
+    // Decided on under another fold: this one folds the same events, as stored and as decided since.
+    if (pending.base !== version) throw new ConcurrencyError(streamId, pending.base - 1, version - 1);
+    const after = pending.events.reduce<S>((s, e) => aggregate.evolve(s, e as unknown as DomainEvent), state);
+    return { state: after, version: version + pending.events.length };
+  };
+
+  /** Decides one command on its stream and adds what it decided to the batch, then what it implies. */
+  const decideInto = async <S, E extends DomainEvent>(
+    batch: Batch,
+    decider: Decider<unknown, S, E>,
+    streamId: string,
+    command: CommandFor<unknown, S>,
+    options: HandleOptions<S>,
+  ): Promise<Handled<S, E>> => {
+    const decide = (state: S) => {
+      const c = typeof command === 'function' ? (command as (s: S) => unknown)(state) : command;
+      return c === null ? [] : (decider.decide(c, state) as Decided<E>[]);
+    };
+    const aggregate = decider as unknown as Aggregate<S, DomainEvent>;
+    let given =
+      (batch.loaded(streamId, decider) as Loaded<S> | undefined) ??
+      options.loaded ??
+      cachedOf<S>(cache, streamId, decider) ??
+      (await read<S>(batch, streamId, aggregate));
+    let decided: Decided<E>[];
+    for (;;) {
+      try {
+        decided = decide(given.state);
+      } catch (err) {
+        // A refusal on a guess is not an answer: read the stream and decide again.
+        if (given.cached && err instanceof DomainError) {
+          cache.forget(streamId);
+          given = await read<S>(batch, streamId, aggregate);
+          continue;
+        }
+        throw err;
+      }
+      if (decided.length === 0 && given.cached) {
+        cache.forget(streamId);
+        given = await read<S>(batch, streamId, aggregate);
+        continue;
+      }
+      break;
+    }
+    const { state, version } = given;
+    const events = decided.map(
+      (e, i) => ({ ...e, eventId: e.eventId ?? options.eventIds?.(i, e) ?? randomUUID() }) as Identified<E>,
+    );
+    if (events.length === 0) return { position: 0, events, state, version };
+    const after = events.reduce<S>(decider.evolve, state);
+    const { metadata } = options;
+    batch.add(
+      streamId,
+      decider.evolve,
+      version,
+      events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
+      after,
+    );
+    for (const r of options.reservations ?? []) await r.take();
+    if (options.react !== false) await reactTo(batch, streamId, events, after, version + events.length, options);
+    return { position: 0, events, state: after, version: version + events.length };
+  };
+
+  /** The reactions of the stream's category, each taken back whole when it throws. */
+  const reactTo = async (
+    batch: Batch,
+    streamId: string,
+    events: Identified<DomainEvent>[],
+    state: unknown,
+    version: number,
+    options: HandleOptions<unknown>,
+  ) => {
+    const category = categoryOf(streamId);
+    const appended = events.map((e) => ({ ...e, streamId }));
+    const known: [string, Loaded<unknown>][] = [[streamId, { state, version }], ...(options.read ?? [])];
+    for (const r of reactions) {
+      if (!r.categories.includes(category)) continue;
+      const mark = batch.mark();
+      try {
+        await r.react(appended, known);
+      } catch (err) {
+        // A conflict found while reacting is the command's: it runs again as a whole.
+        if (err instanceof ConcurrencyError) throw err;
+        batch.restore(mark);
+        logger?.warn(
+          { err, reaction: r.name, types: events.map((e) => e.type) },
+          'inline reaction left to its catch-up',
+        );
+      }
+    }
+  };
+
+  /** A command of its own: decided into a new batch, appended in one go, run again on a conflict. */
+  const command = async <S, E extends DomainEvent>(
+    decider: Decider<unknown, S, E>,
+    streamId: string,
+    commandFor: CommandFor<unknown, S>,
+    options: HandleOptions<S>,
+  ): Promise<Handled<S, E>> => {
+    const attempts = options.attempts ?? maxAttempts;
+    for (let attempt = 1; ; attempt++) {
+      const batch = new Batch();
+      try {
+        const first = attempt === 1 ? options : { ...options, loaded: undefined };
+        const handled = await current.run(batch, () => decideInto(batch, decider, streamId, commandFor, first));
+        if (batch.streams.size === 0) return handled;
+        const appends = [...batch.streams].map(([id, p]) => ({
+          streamId: id,
+          expectedRevision: p.base === 0 ? ('no_stream' as const) : p.base - 1,
+          events: p.events,
+        }));
+        const { position } = await store.appendToStreams(appends);
+        for (const [id, p] of batch.streams) cache.set(id, { evolve: p.fold }, p.state, p.base + p.events.length);
+        return { ...handled, position };
+      } catch (err) {
+        // Whatever the append's outcome, the cached entries may no longer be the streams' heads.
+        for (const id of batch.streams.keys()) cache.forget(id);
+        if (err instanceof ConcurrencyError) {
+          cache.forget(err.streamId);
+          if (attempt < attempts) continue;
+          throw new StreamBusy(err.streamId);
+        }
+        throw err;
+      }
+    }
+  };
+
+  const handle = (
     decider: Decider<unknown, unknown, DomainEvent>,
     streamId: string,
-    command: CommandFor<unknown, unknown>,
+    commandFor: CommandFor<unknown, unknown>,
     options: HandleOptions<unknown> = {},
   ) => {
-    const decide = (state: unknown) => {
-      const c = typeof command === 'function' ? (command as (s: unknown) => unknown)(state) : command;
-      return c === null ? [] : decider.decide(c, state);
-    };
-    const handled = await decideAndAppend(
-      store,
-      cache,
-      streamId,
-      decider,
-      decide,
-      options,
-      options.attempts ?? maxAttempts,
-    );
-    if (handled.events.length === 0 || options.react === false) return handled;
-    const category = categoryOf(streamId);
-    const appended = handled.events.map((e) => ({ ...e, streamId }));
-    const known: [string, Loaded<unknown>][] = [
-      [streamId, { state: handled.state, version: handled.version }],
-      ...(options.read ?? []),
-    ];
-    let position = handled.position;
-    for (const r of reactions)
-      if (r.categories.includes(category)) position = Math.max(position, await r.react(appended, known));
-    return { ...handled, position };
+    const batch = current.getStore();
+    return batch
+      ? decideInto(batch, decider, streamId, commandFor, options)
+      : command(decider, streamId, commandFor, options);
   };
+
   const load = async <S, E extends DomainEvent>(
     aggregate: Aggregate<S, E>,
     streamId: string,
     check: (state: S) => unknown = () => undefined,
   ): Promise<Loaded<S>> => {
+    const batch = current.getStore();
+    const pending = batch?.loaded(streamId, aggregate) as Loaded<S> | undefined;
+    if (pending) {
+      check(pending.state);
+      return pending;
+    }
     const hit = cachedOf<S>(cache, streamId, aggregate);
     if (hit) {
       try {
@@ -289,13 +388,14 @@ export const createHandle = (
         cache.forget(streamId);
       }
     }
-    const { state, version } = await loadState(store, streamId, aggregate);
-    cache.set(streamId, aggregate, state, version);
-    check(state);
-    return { state, version };
+    const fresh = await read<S>(batch ?? new Batch(), streamId, aggregate as unknown as Aggregate<S, DomainEvent>);
+    check(fresh.state);
+    return fresh;
   };
+
   const known = <S, E extends DomainEvent>(aggregate: Aggregate<S, E>, streamId: string): S | undefined =>
     cache.get(streamId, aggregate)?.state as S | undefined;
+
   return Object.assign(handle, {
     register: (reaction: InlineReaction) => void reactions.push(reaction),
     load,

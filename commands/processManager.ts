@@ -23,8 +23,9 @@ import { causedBy, derivedEventIds } from './origin.js';
 
 /**
  * A process manager: what other aggregates must do after an event. It reacts twice to the same events:
- * inline, in the one handler right after the command that appended them (so the response reflects the
- * reaction; registered by the stream categories it follows, see `startProcess`), and from a
+ * inline, within the command that decides them, its commands joining that command's one append (so the
+ * response reflects the reaction, and both are stored or neither; registered by the stream categories it
+ * follows, see `startProcess`), and from a
  * catch-up job that follows the log from its checkpoint (so a crash between two appends, a timer or
  * another area's command is not missed). Reactions derive their event ids from the causing event and
  * decide on the streams as they are now, so the second run appends nothing. The catch-up skips the events
@@ -229,8 +230,8 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
     reactPurely(definition)(ctx, e, streams ?? new Streams(ctx));
   /**
    * The event already happened, so a refusal is logged, never answered to anyone. A stream that stayed
-   * busy is no refusal: inline, the reaction is left to the catch-up (the command it follows stands); in
-   * the catch-up, it stops the run at this event, which the next run retries.
+   * busy is no refusal: in the catch-up it stops the run at this event, which the next run retries (inline,
+   * the reaction's commands join the command's own append, which conflicts and runs again as a whole).
    */
   const reactLoggingRefusal = async (
     ctx: C,
@@ -246,13 +247,6 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
       }
       return position;
     } catch (err) {
-      if (err instanceof StreamBusy && streams !== null) {
-        ctx.logger.warn(
-          { err, process: name, type: e.type },
-          'process manager reaction left to the catch-up: stream busy',
-        );
-        return 0;
-      }
       if (!(err instanceof DomainError) || err instanceof StreamBusy) throw err;
       ctx.logger.error({ err, process: name, type: e.type, ...log }, 'process manager reaction refused; skipped');
       return 0;
@@ -275,14 +269,7 @@ export function processManager<C extends ReactionContext, St>(definition: Reacti
       return {
         name,
         categories,
-        react: (events, known) =>
-          inline(ctx, events, known).catch((err: unknown) => {
-            ctx.logger.warn(
-              { err, process: name, types: events.map((e) => e.type) },
-              'process manager reaction left to the catch-up',
-            );
-            return 0;
-          }),
+        react: async (events, known) => void (await inline(ctx, events, known)),
       };
     },
     catchUpJob(ctx, { everyMs, trailHead = false }) {

@@ -23,15 +23,16 @@ const appends: { streamId: string; expected: ExpectedRevision; outcome: 'appende
 
 beforeAll(async () => {
   t = await streamsOnEmbedded();
-  const append = t.store.appendToStream.bind(t.store);
-  t.store.appendToStream = async (streamId, events, options) => {
+  const append = t.store.appendToStreams.bind(t.store);
+  t.store.appendToStreams = async (batch) => {
+    const outcome = (o: 'appended' | 'conflict') =>
+      batch.forEach((a) => appends.push({ streamId: a.streamId, expected: a.expectedRevision, outcome: o }));
     try {
-      const r = await append(streamId, events, options);
-      appends.push({ streamId, expected: options.expectedRevision, outcome: 'appended' });
+      const r = await append(batch);
+      outcome('appended');
       return r;
     } catch (err) {
-      if (err instanceof ConcurrencyError)
-        appends.push({ streamId, expected: options.expectedRevision, outcome: 'conflict' });
+      if (err instanceof ConcurrencyError) outcome('conflict');
       throw err;
     }
   };

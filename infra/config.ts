@@ -123,11 +123,6 @@ export const ConfigSchema = z.object({
   // ops (#13)
   /** /ready fails "projections" only when the oldest event some projector has not applied is older than this. */
   READY_MAX_PROJECTION_LAG_MS: intSetting(5000),
-  /**
-   * Order flows a started process rehearses on private copies of its tables before /ready says yes
-   * (app/warmUp.ts); 0 rehearses none.
-   */
-  WARM_UP_FLOWS: intSetting(200),
   // --- #14 apicontract ---
   /**
    * Outside production, with no rate recorded and no OFFICIAL_RATE_VES, this

@@ -2,11 +2,10 @@ import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import { createDb, type Db, type Trx } from '../infra/db/database.js';
 import { onOneConnection, type SqlClient, type SqlPool } from '../infra/db/sqlPool.js';
-import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/migrations.js';
+import { APPEND_LOCK_KEY, APPENDING_LOCK_CLASS } from '../infra/eventStore/functions.js';
 import { columns, toRecorded, type EventRow, type InlineProjection } from '../infra/eventStore/postgresEventStore.js';
 import type { RecordedEvent } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
-import { recordRows } from './inlineRows.js';
 import type { Projector } from './projector.js';
 import { applyEvents, messagesOf } from './runner.js';
 
@@ -55,10 +54,6 @@ export const inlineProjection = (
       const emitted = projectors.map(() => [] as BusMessage[]);
       for (const [i, p] of projectors.entries()) await applyEvents(trx, p, events, (m) => emitted[i].push(m));
       return () => afterCommit(events, emitted);
-    },
-    async record(streamId, events) {
-      const recorded = await recordRows(projectors, streamId, events);
-      return recorded && { rows: recorded.rows, afterCommit: (appended) => afterCommit(appended, recorded.emitted) };
     },
   };
 };

@@ -5,9 +5,7 @@ import type { EventStore, RecordedEvent } from '../infra/eventStore/port.js';
 import type { Bus, BusMessage } from '../infra/bus/port.js';
 import type { Logger } from '../infra/logger.js';
 import { isConnectionLoss } from '../infra/db/databaseUnavailable.js';
-import type { RowChange } from '../infra/eventStore/postgresEventStore.js';
 import { handles, type BatchMemory, type Projector } from './projector.js';
-import { recordWrites, rowChange } from './recordedRows.js';
 
 export interface RunnerDeps {
   db: Db;
@@ -83,9 +81,6 @@ export const messagesOf = async (
  */
 const ASYNC_COMMIT = 'SET synchronous_commit TO OFF';
 
-/** A recorded batch: one statement, so one implicit transaction (rows and checkpoint together). */
-const APPLY_ROWS = 'SELECT es_apply_rows($1::jsonb)';
-
 /** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
 export class CheckpointMoved extends Error {
   constructor(
@@ -130,36 +125,6 @@ const checkpointMove = (db: Db, p: Projector, from: number, upTo: number) =>
         .doUpdateSet({ position: upTo, updated_at: sql`now()` })
         .where('projection_checkpoints.position', '<=', from),
     );
-
-/**
- * A batch of a projector that only writes, as one `es_apply_rows` statement (one implicit transaction): its
- * checkpoint first, expected to move (else the statement fails whole: CheckpointMoved), then its rows.
- * False, with nothing sent, when a handler turns out to read after all: the batch then needs a transaction.
- */
-export const applyBatchAsRows = async (
-  client: SqlClient,
-  db: Db,
-  p: Projector,
-  events: RecordedEvent[],
-  from: number,
-  upTo: number,
-  emit: (m: BusMessage) => void = () => undefined,
-  memory?: BatchMemory,
-): Promise<boolean> => {
-  const emitted: BusMessage[] = [];
-  const rows = await recordWrites((trx) => applyEvents(trx, p, events, (m) => emitted.push(m), memory), {
-    ctes: p.writesOnly?.ctes,
-  });
-  if (!rows) return false;
-  const checkpoint: RowChange = { ...rowChange(checkpointMove(db, p, from, upTo).compile()), expect: true };
-  try {
-    await client.query(APPLY_ROWS, [JSON.stringify([checkpoint, ...rows])]);
-  } catch (err) {
-    throw (err as { code?: string }).code === 'ES004' ? new CheckpointMoved(p.name, from) : err;
-  }
-  emitted.forEach(emit);
-  return true;
-};
 
 interface State {
   projector: Projector;
@@ -432,14 +397,10 @@ export class ProjectionRunner {
   private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
     const emitted: BusMessage[] = [];
     try {
-      const { client, db } = await this.sessionOf(s);
+      const { db } = await this.sessionOf(s);
       const emit = (m: BusMessage) => emitted.push(m);
       const memory = this.memoryOf(s);
-      const asRows =
-        s.projector.writesOnly !== undefined &&
-        (await applyBatchAsRows(client, db, s.projector, events, s.position, upTo, emit, memory));
-      if (!asRows)
-        await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit, memory));
+      await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit, memory));
     } catch (err) {
       // What the failed batch kept may hold rows that never committed.
       s.memory = null;

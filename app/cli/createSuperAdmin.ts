@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../infra/config.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { openPool } from '../../infra/db/openPool.js';
-import { migrationsOf } from '../modules.js';
+import { functionsOf, migrationsOf } from '../modules.js';
 
 const Args = z.object({
   email: z.string().email(),
@@ -34,7 +34,7 @@ const main = async () => {
   const pool = await openPool(config);
   const db = createDb(pool);
   try {
-    await migrateToLatest(db, migrationsOf());
+    await migrateToLatest(db, migrationsOf(), functionsOf());
     const outcome = await createSuperAdmin(db, systemClock.now(), args.data.email, args.data.password, args.data.name);
     console.log(
       outcome === 'created'

@@ -6,7 +6,7 @@ import { inlineProjectorsOf, openStore } from '../composition.js';
 import { ConfigError, loadConfig } from '../../infra/config.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { migrationsOf, modules } from '../modules.js';
+import { functionsOf, migrationsOf, modules } from '../modules.js';
 
 /**
  * `npm run projections:rebuild [-- name…]`: replays the log into fresh tables for the named projectors
@@ -33,7 +33,7 @@ const main = async () => {
   const db = createDb(pool);
   const store = await openStore(config, pool);
   try {
-    await migrateToLatest(db, migrationsOf());
+    await migrateToLatest(db, migrationsOf(), functionsOf());
     const inline = inlineProjectorsOf(config, all);
     const width = Math.max(...chosen.map((p) => p.name.length));
     const results: RebuildResult[] = [];

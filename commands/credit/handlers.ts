@@ -13,7 +13,7 @@ type Deps = Pick<CommandDeps, 'clock' | 'handle' | 'store' | 'config' | 'logger'
 
 /**
  * A plain admin's CREDIT adjustment draws on that admin's allowance of the day (domain/credit/allowance.ts)
- * once the credit stream has decided, and gives it back when the adjustment is not booked after all.
+ * once the credit stream has decided, in the same append: an adjustment not booked draws nothing.
  */
 const dailyAllowance = async (
   ctx: Deps,
@@ -36,11 +36,6 @@ const dailyAllowance = async (
         { metadata, react: false },
       );
     },
-    release: () =>
-      ctx.handle(allowanceDecider, streamId, { type: 'ReturnAllowance', adjustmentId, at }, { metadata }).then(
-        () => undefined,
-        (err: unknown) => ctx.logger.error({ err, streamId }, 'returning a credit allowance failed'),
-      ),
   };
 };
 

@@ -3,7 +3,7 @@ import { exchangeRateStream, type ExchangeRateSet } from '../../domain/exchangeR
 import type { Actor } from '../../domain/actor.js';
 import { usdToCents } from '../../domain/money.js';
 import type { CommandDeps } from '../deps.js';
-import { ConcurrencyError } from '../../infra/eventStore/port.js';
+import { ConcurrencyError, appendToStream } from '../../infra/eventStore/port.js';
 import {
   hasAnyRate,
   recordExchangeRate,
@@ -38,7 +38,8 @@ export const setExchangeRate = async (
       adminId: actor.id,
     },
   };
-  await ctx.store.appendToStream(
+  await appendToStream(
+    ctx.store,
     exchangeRateStream(input.currency),
     [{ eventId: randomUUID(), ...event, metadata: metadataOf(actor, requestId) }],
     { expectedRevision: 'any' },
@@ -69,7 +70,8 @@ export const seedExchangeRate = async (ctx: Deps, rate: number): Promise<boolean
     },
   };
   try {
-    await ctx.store.appendToStream(
+    await appendToStream(
+      ctx.store,
       stream,
       [{ eventId: seedId, ...event, metadata: { actor: { id: null, role: 'SYSTEM' } } }],
       { expectedRevision: 'no_stream' },

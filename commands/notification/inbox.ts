@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
@@ -45,7 +46,8 @@ export const recordInboxEvent = async (
   event: InboxEvent,
   metadata: EventMetadata,
 ): Promise<void> => {
-  const { position } = await ctx.store.appendToStream(
+  const { position } = await appendToStream(
+    ctx.store,
     streamId,
     [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }],
     {

@@ -13,25 +13,18 @@ import {
 } from '../../domain/order/slots.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
 import type { CommandDeps } from '../deps.js';
-import { loadState, StreamBusy, type Loaded, type Reservation } from '../handle.js';
+import { loadState, type Loaded, type Reservation } from '../handle.js';
 
 /**
  * An order's slots (domain/order/slots.ts) as reservations of the one command path: taken once the order
- * command has decided, before its append, and given back when the command then fails.
+ * command has decided, in the same append as the order's events, so a command that fails holds none.
  */
 
-type SlotDeps = Pick<CommandDeps, 'store' | 'handle' | 'clock' | 'logger'>;
-
-const SLOT_ATTEMPTS = 8;
+type SlotDeps = Pick<CommandDeps, 'store' | 'handle' | 'clock'>;
 
 /**
- * Whether the named order still holds the slot is read from that order's stream, so each attempt of `take`
- * reads the slot, judges its holder, and appends through the one handler with the slot as read (one attempt
- * there: a slot that changed hands meanwhile is read and judged again here).
- *
- * The slot comes from the state cache when it is there: the append checks its revision. A cached slot that
- * would lead to no append (already ours, or held) is read again before it is believed. The holder's order
- * is taken from the cache only when it has ended there, since an ended order never holds a slot again.
+ * Whether the named order still holds the slot is read from that order's stream. The holder's order is
+ * taken from the cache only when it has ended there, since an ended order never holds a slot again.
  */
 const holderOrder = async (deps: SlotDeps, orderId: number): Promise<Order | null> => {
   const known = deps.handle.known(orderDecider, orderStream(orderId));
@@ -39,6 +32,10 @@ const holderOrder = async (deps: SlotDeps, orderId: number): Promise<Order | nul
   return (await loadState(deps.store, orderStream(orderId), orderDecider)).state;
 };
 
+/**
+ * The slot comes as the command decided it, or from the state cache, or read: the append checks its
+ * revision. A cached slot that would lead to no append (already ours, or held) is read before it is believed.
+ */
 const slot = (
   deps: SlotDeps,
   streamId: string,
@@ -48,51 +45,26 @@ const slot = (
   metadata?: EventMetadata,
 ): Reservation => ({
   take: async () => {
-    let trustCache = true;
-    for (let attempt = 1; attempt <= SLOT_ATTEMPTS; attempt++) {
-      const current: Loaded<SlotState> = trustCache
-        ? await deps.handle.load(slotDecider, streamId)
-        : await loadState(deps.store, streamId, slotDecider);
-      const { orderId: holder, takenAt } = current.state;
-      const doubt = () => {
-        trustCache = false;
-        attempt--;
-      };
-      if (holder === orderId) {
-        if (current.cached) {
-          doubt();
-          continue;
-        }
-        return;
-      }
-      if (holder !== null && holds(await holderOrder(deps, holder), takenAt!, deps.clock.now())) {
-        if (current.cached) {
-          doubt();
-          continue;
-        }
+    let current: Loaded<SlotState> = await deps.handle.load(slotDecider, streamId);
+    for (;;) {
+      const { orderId: holder } = current.state;
+      const free = holder !== orderId && (holder === null || !holds(await holderOrder(deps, holder)));
+      if (free) break;
+      if (!current.cached) {
+        if (holder === orderId) return;
         throw busy();
       }
-      try {
-        await deps.handle(
-          slotDecider,
-          streamId,
-          { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() },
-          { metadata, loaded: current, attempts: 1 },
-        );
-        return;
-      } catch (err) {
-        if (!(err instanceof StreamBusy)) throw err;
-      }
+      const { state, version } = await loadState(deps.store, streamId, slotDecider);
+      current = { state, version };
     }
-    throw busy();
+    const { orderId: holder } = current.state;
+    await deps.handle(
+      slotDecider,
+      streamId,
+      { type: 'TakeSlot', orderId, holder, at: deps.clock.now().toISOString() },
+      { metadata, loaded: current },
+    );
   },
-  release: () =>
-    deps
-      .handle(slotDecider, streamId, { type: 'ReleaseSlot', orderId, at: deps.clock.now().toISOString() }, { metadata })
-      .then(
-        () => undefined,
-        (err: unknown) => deps.logger.error({ err, streamId }, 'releasing an order slot failed'),
-      ),
 });
 
 /** The client's one active order. */

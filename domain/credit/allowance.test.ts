@@ -11,10 +11,9 @@ const draw = (adjustmentId: string, amountCents: number): AllowanceCommand => ({
   limitCents: 20_000,
   at: '2026-11-26T12:00:00.000Z',
 });
-const giveBack = (adjustmentId: string): AllowanceCommand => ({
-  type: 'ReturnAllowance',
-  adjustmentId,
-  at: '2026-11-26T12:00:01.000Z',
+const returned = (adjustmentId: string) => ({
+  type: 'ManualCreditAllowanceReturned' as const,
+  data: { adjustmentId, at: '2026-11-26T12:00:01.000Z' },
 });
 
 describe('a plain admin’s daily allowance of manual credit', () => {
@@ -31,9 +30,14 @@ describe('a plain admin’s daily allowance of manual credit', () => {
     expect(allowance.givenCommands(draw('a', 15_000)).when(draw('b', 5_000)).events()).toHaveLength(1);
   });
 
-  it('draws once per adjustment, and a returned draw is available again', () => {
+  it('draws once per adjustment, and a draw returned by an earlier design is available again', () => {
     allowance.givenCommands(draw('a', 20_000)).when(draw('a', 20_000)).thenNothing();
-    expect(allowance.givenCommands(draw('a', 20_000), giveBack('a')).when(draw('b', 20_000)).events()).toHaveLength(1);
-    allowance.givenCommands(draw('a', 100)).when(giveBack('z')).thenNothing();
+    const drawn = allowance.given().when(draw('a', 20_000)).events();
+    expect(
+      allowance
+        .given(...drawn, returned('a'))
+        .when(draw('b', 20_000))
+        .events(),
+    ).toHaveLength(1);
   });
 });

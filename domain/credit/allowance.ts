@@ -29,17 +29,20 @@ export interface AllowanceState {
   drawn: Record<string, number>;
 }
 
-export type AllowanceCommand =
-  | {
-      type: 'DrawAllowance';
-      adminId: number;
-      day: string;
-      adjustmentId: string;
-      amountCents: number;
-      limitCents: number;
-      at: string;
-    }
-  | { type: 'ReturnAllowance'; adjustmentId: string; at: string };
+/**
+ * Drawn in the same append as the credit adjustment it allows, so an adjustment not booked draws nothing.
+ * (ManualCreditAllowanceReturned, which an earlier design appended when the adjustment failed after the draw,
+ * is still folded for the streams that hold it.)
+ */
+export interface AllowanceCommand {
+  type: 'DrawAllowance';
+  adminId: number;
+  day: string;
+  adjustmentId: string;
+  amountCents: number;
+  limitCents: number;
+  at: string;
+}
 
 export const drawnCents = (s: AllowanceState): number => Object.values(s.drawn).reduce((sum, c) => sum + c, 0);
 
@@ -54,10 +57,6 @@ export const allowanceDecider: Decider<AllowanceCommand, AllowanceState, Allowan
     return { drawn };
   },
   decide: (c, s) => {
-    if (c.type === 'ReturnAllowance')
-      return c.adjustmentId in s.drawn
-        ? [{ type: 'ManualCreditAllowanceReturned', data: { adjustmentId: c.adjustmentId, at: c.at } }]
-        : [];
     if (c.adjustmentId in s.drawn) return [];
     const leftCents = Math.max(0, c.limitCents - drawnCents(s));
     if (c.amountCents > leftCents)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spec } from '../../tests/support/deciderSpec.js';
 import type { OrderCommand } from './commands.js';
 import { orderDecider, type Order } from './order.js';
-import { holdsCustomer, holdsDriver, SLOT_PENDING_MS, slotDecider } from './slots.js';
+import { holdsCustomer, holdsDriver, slotDecider } from './slots.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../../tests/support/orderCommands.js';
 
 /** One active order per customer and per driver: the slot stream's decider and who still holds a slot. */
@@ -41,15 +41,7 @@ describe('the slot stream', () => {
       .thenThrows('Conflict');
   });
 
-  it('is released only by the order holding it', () => {
-    slots
-      .given(taken(1))
-      .when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() })
-      .then([{ type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }]);
-    slots
-      .given(taken(2))
-      .when({ type: 'ReleaseSlot', orderId: 1, at: at(1).toISOString() })
-      .thenNothing();
+  it('folds an OrderSlotReleased of its holder (appended by an earlier design) as free', () => {
     expect(
       slots.given(taken(1), { type: 'OrderSlotReleased', data: { orderId: 1, at: at(1).toISOString() } }).state(),
     ).toEqual({ orderId: null, takenAt: null });
@@ -74,38 +66,30 @@ const cancelled = orderAfter(create, {
   reason: null,
   now: at(3),
 });
-const takenAt = at(2).toISOString();
-const justAfter = at(2);
-const longAfter = new Date(at(2).getTime() + SLOT_PENDING_MS);
 
 describe('who holds a customer slot', () => {
   it('an order holds its client until it ends', () => {
-    expect(holdsCustomer(broadcasting, takenAt, longAfter)).toBe(true);
-    expect(holdsCustomer(assignedTo21, takenAt, longAfter)).toBe(true);
-    expect(holdsCustomer(cancelled, takenAt, justAfter)).toBe(false);
+    expect(holdsCustomer(broadcasting)).toBe(true);
+    expect(holdsCustomer(assignedTo21)).toBe(true);
+    expect(holdsCustomer(cancelled)).toBe(false);
   });
 
-  it('an order not yet appended holds it while its command may be in flight, then frees it', () => {
-    expect(holdsCustomer(null, takenAt, justAfter)).toBe(true);
-    expect(holdsCustomer(null, takenAt, longAfter)).toBe(false);
+  it("a slot naming no stored order holds nothing (a slot is taken in its order command's own append)", () => {
+    expect(holdsCustomer(null)).toBe(false);
   });
 });
 
 describe('who holds a driver slot', () => {
   it('an order assigned to the driver holds the driver from acceptance until it ends', () => {
-    expect(holdsDriver(21)(assignedTo21, takenAt, longAfter)).toBe(true);
+    expect(holdsDriver(21)(assignedTo21)).toBe(true);
     const delivered = { ...assignedTo21, status: 'DELIVERED' } as Order;
-    expect(holdsDriver(21)(delivered, takenAt, justAfter)).toBe(false);
+    expect(holdsDriver(21)(delivered)).toBe(false);
   });
 
-  it('an order assigned to another driver does not hold it', () => {
-    expect(holdsDriver(22)(assignedTo21, takenAt, justAfter)).toBe(false);
-  });
-
-  it('an order still bidding holds it only while the accept that took it may be in flight', () => {
-    expect(holdsDriver(21)(broadcasting, takenAt, justAfter)).toBe(true);
-    expect(holdsDriver(21)(broadcasting, takenAt, longAfter)).toBe(false);
-    expect(holdsDriver(21)(null, takenAt, justAfter)).toBe(true);
-    expect(holdsDriver(21)(cancelled, takenAt, justAfter)).toBe(false);
+  it('an order assigned to another driver, or still bidding, does not hold it', () => {
+    expect(holdsDriver(22)(assignedTo21)).toBe(false);
+    expect(holdsDriver(21)(broadcasting)).toBe(false);
+    expect(holdsDriver(21)(null)).toBe(false);
+    expect(holdsDriver(21)(cancelled)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import type { SlotEvent } from './events.js';
 import type { Order } from './order.js';
-import { DRIVER_ASSIGNED, isBidding, TERMINAL } from './rules.js';
+import { DRIVER_ASSIGNED, TERMINAL } from './rules.js';
 
 /**
  * "One active order per customer" and "one active order per driver" span several order streams, so no
@@ -12,21 +12,18 @@ import { DRIVER_ASSIGNED, isBidding, TERMINAL } from './rules.js';
  * wins; the loser reads again and finds the slot held.
  *
  * Nothing has to "free" a slot: whether the named order still holds it is read from that order's own
- * stream (terminal, or assigned elsewhere, means free). A taker whose order command then fails appends
- * OrderSlotReleased; a taker that crashed in between leaves a slot that frees itself after SLOT_PENDING_MS.
+ * stream (terminal, or assigned elsewhere, means free). A slot is taken in the same append as the order
+ * command that needs it, so a slot never names an order whose command failed. (OrderSlotReleased, which such
+ * a command once appended, is still folded for the streams that hold it.)
  */
-export const SLOT_PENDING_MS = 30_000;
 
 export interface SlotState {
   orderId: number | null;
   takenAt: string | null;
 }
 
-export type SlotCommand =
-  /** Taking the slot from `holder` (null: free), whose order the taker found no longer holding it. */
-  | { type: 'TakeSlot'; orderId: number; holder: number | null; at: string }
-  /** Giving a slot back: only the order that holds it releases it. */
-  | { type: 'ReleaseSlot'; orderId: number; at: string };
+/** Taking the slot from `holder` (null: free), whose order the taker found no longer holding it. */
+export type SlotCommand = { type: 'TakeSlot'; orderId: number; holder: number | null; at: string };
 
 export const slotDecider: Decider<SlotCommand, SlotState, SlotEvent> = {
   initialState: { orderId: null, takenAt: null },
@@ -37,8 +34,6 @@ export const slotDecider: Decider<SlotCommand, SlotState, SlotEvent> = {
         ? { orderId: null, takenAt: null }
         : s,
   decide: (c, s) => {
-    if (c.type === 'ReleaseSlot')
-      return s.orderId === c.orderId ? [{ type: 'OrderSlotReleased', data: { orderId: c.orderId, at: c.at } }] : [];
     if (s.orderId === c.orderId) return [];
     // The holder was judged on the state as read; a slot that changed hands since is judged again.
     if (s.orderId !== c.holder) throw conflict('Conflict', 'The slot changed hands.');
@@ -49,21 +44,14 @@ export const slotDecider: Decider<SlotCommand, SlotState, SlotEvent> = {
 export const customerSlot = (clientId: number): string => `customer-orders-${clientId}`;
 export const driverSlot = (driverId: number): string => `driver-orders-${driverId}`;
 
-/** Whether the order a slot names (null: its stream is still empty) still holds the slot taken at `takenAt`. */
-export type Holds = (order: Order | null, takenAt: string, now: Date) => boolean;
-
-/** A slot taken this recently may belong to a command still in flight. */
-const pending = (takenAt: string, now: Date): boolean => now.getTime() - Date.parse(takenAt) < SLOT_PENDING_MS;
+/** Whether the order a slot names (null: its stream is empty) still holds the slot. */
+export type Holds = (order: Order | null) => boolean;
 
 /** The order named by a customer's slot occupies that customer until it ends. */
-export const holdsCustomer: Holds = (order, takenAt, now) =>
-  order ? !TERMINAL.includes(order.status) : pending(takenAt, now);
+export const holdsCustomer: Holds = (order) => order !== null && !TERMINAL.includes(order.status);
 
 /** The order named by a driver's slot occupies that driver from acceptance until it ends. */
 export const holdsDriver =
   (driverId: number): Holds =>
-  (order, takenAt, now) => {
-    if (order && order.driverId === driverId) return DRIVER_ASSIGNED.includes(order.status);
-    // Not (yet) assigned: the taker's accept is in flight, or it failed and will release the slot.
-    return pending(takenAt, now) && (!order || isBidding(order.status));
-  };
+  (order) =>
+    order !== null && order.driverId === driverId && DRIVER_ASSIGNED.includes(order.status);

@@ -25,11 +25,6 @@ export interface SqlPool {
   connect(): Promise<SqlClient>;
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   end(): Promise<void>;
-  /**
-   * A new connection of its own, never pooled and never reused: release closes it. For a session whose
-   * state must not reach the pool's connections (the start-up warm-up's temporary tables).
-   */
-  openSession?(): Promise<SqlClient>;
 }
 
 // Global positions, counts and ids stay far below 2^53; numbers are what every caller wants.
@@ -123,23 +118,6 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
       }
     },
     end: () => pool.end(),
-    async openSession() {
-      const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
-      let lost: unknown = null;
-      client.on('error', (err) => (lost = err));
-      await client.connect().catch((err) => {
-        throw asUnavailable(err);
-      });
-      return {
-        query: queryOn(client),
-        release() {
-          client.end().catch(() => undefined);
-        },
-        get broken() {
-          return lost !== null;
-        },
-      };
-    },
   };
 };
 

@@ -1,5 +1,5 @@
 import { checkChain, hashOf, type ChainedEvent } from '../audit/chain.js';
-import { ConcurrencyError, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './port.js';
+import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent, type StreamAppend } from './port.js';
 
 /**
  * Money streams as hash chains (docs/decisions/0051-hash-chain-and-anchors.md), the same for every adapter: an
@@ -28,7 +28,6 @@ interface Head {
   hash: string;
 }
 
-// Each round of conflicting appends lets at least one through, so a writer among n waits at most about n rounds.
 const ANY_ATTEMPTS = 50;
 
 const chainedOf = (e: RecordedEvent): ChainedEvent => ({
@@ -103,33 +102,44 @@ export const withHashChain = (store: EventStore, options: HashChainOptions): Eve
     return head;
   };
 
-  const appendAt = async (streamId: string, events: NewEvent[], expected: 'no_stream' | number) => {
-    const head = expected === 'no_stream' ? null : await headAt(streamId, expected);
-    const withChain = stamped(streamId, events, head);
-    const result = await store.appendToStream(streamId, withChain, { expectedRevision: expected });
-    // A redelivered batch answers the revision stored before: remember only a head this append wrote.
-    const last = withChain.at(-1)!;
-    if (result.nextExpectedRevision === (head ? head.position : -1) + events.length)
-      remember(streamId, { position: result.nextExpectedRevision, hash: last.metadata!.hash as string });
-    return result;
+  /** A chained stream's append stamped at its head; an 'any' append is made an append at the head it reads. */
+  const stampedAppend = async (a: StreamAppend): Promise<{ append: StreamAppend; head: Head | null }> => {
+    const expected =
+      a.expectedRevision === 'any' ? ((await readHead(a.streamId))?.position ?? 'no_stream') : a.expectedRevision;
+    const head = expected === 'no_stream' ? null : await headAt(a.streamId, expected);
+    return { append: { ...a, expectedRevision: expected, events: stamped(a.streamId, a.events, head) }, head };
   };
 
-  const appendAny = async (streamId: string, events: NewEvent[]) => {
-    for (let attempt = 1; ; attempt++) {
-      const head = await readHead(streamId);
-      try {
-        return await appendAt(streamId, events, head ? head.position : 'no_stream');
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError) || attempt >= ANY_ATTEMPTS) throw err;
-      }
-    }
+  const appendOnce = async (appends: StreamAppend[]) => {
+    const prepared = await Promise.all(
+      appends.map(async (a) => (chained(a.streamId) ? stampedAppend(a) : { append: a, head: undefined })),
+    );
+    const result = await store.appendToStreams(prepared.map((p) => p.append));
+    prepared.forEach(({ append, head }, i) => {
+      if (head === undefined) return;
+      // A redelivered batch answers the revision stored before: remember only a head this append wrote.
+      const last = append.events.at(-1)!;
+      const { nextExpectedRevision } = result.streams[i];
+      if (nextExpectedRevision === (head ? head.position : -1) + append.events.length)
+        remember(append.streamId, { position: nextExpectedRevision, hash: last.metadata!.hash as string });
+    });
+    return result;
   };
 
   return {
     name: store.name,
-    appendToStream(streamId, events, { expectedRevision }: { expectedRevision: ExpectedRevision }) {
-      if (!chained(streamId)) return store.appendToStream(streamId, events, { expectedRevision });
-      return expectedRevision === 'any' ? appendAny(streamId, events) : appendAt(streamId, events, expectedRevision);
+    async appendToStreams(appends) {
+      // Each round of conflicting appends lets at least one through, so a writer among n waits about n rounds.
+      const anyChained = new Set(
+        appends.filter((a) => a.expectedRevision === 'any' && chained(a.streamId)).map((a) => a.streamId),
+      );
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await appendOnce(appends);
+        } catch (err) {
+          if (!(err instanceof ConcurrencyError) || !anyChained.has(err.streamId) || attempt >= ANY_ATTEMPTS) throw err;
+        }
+      }
     },
     async readStream(streamId, options) {
       const events = await store.readStream(streamId, options);

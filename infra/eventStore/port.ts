@@ -56,13 +56,29 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/** One stream's share of an append: its events, and the revision the stream must be at. */
+export interface StreamAppend {
+  streamId: string;
+  expectedRevision: ExpectedRevision;
+  events: NewEvent[];
+}
+
+export interface StreamsAppended {
+  /** Global position of the last event appended (or already stored) by the whole append. */
+  position: number;
+  /** Each stream's result, in the order the append named them. */
+  streams: (AppendResult & { streamId: string })[];
+}
+
 export interface EventStore {
   readonly name: string;
-  appendToStream(
-    streamId: string,
-    events: NewEvent[],
-    options: { expectedRevision: ExpectedRevision },
-  ): Promise<AppendResult>;
+  /**
+   * Appends to several streams at once, atomically: every stream's expected revision is checked and either
+   * every event is stored or none is (a ConcurrencyError names the first stream found stale). A stream whose
+   * events are all stored already (a redelivery, matched by event id) is answered as stored and appends nothing.
+   * Each stream appears once, with at least one event.
+   */
+  appendToStreams(appends: StreamAppend[]): Promise<StreamsAppended>;
   /**
    * Events of one stream in order, from stream position `from` (inclusive, default 0): a long-lived aggregate
    * loads from its last snapshot or period close. Empty when the stream does not exist or holds nothing there.
@@ -78,3 +94,26 @@ export interface EventStore {
   headPosition(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** The single-stream append: the one-element case of `appendToStreams`. */
+export const appendToStream = async (
+  store: Pick<EventStore, 'appendToStreams'>,
+  streamId: string,
+  events: NewEvent[],
+  { expectedRevision }: { expectedRevision: ExpectedRevision },
+): Promise<AppendResult> => {
+  const { streams } = await store.appendToStreams([{ streamId, expectedRevision, events }]);
+  const { nextExpectedRevision, position } = streams[0];
+  return { nextExpectedRevision, position };
+};
+
+/** Refuses a malformed append before any adapter sees it: no stream twice, none without events. */
+export const checkAppends = (appends: StreamAppend[]): void => {
+  if (appends.length === 0) throw new Error('appendToStreams needs at least one stream');
+  const seen = new Set<string>();
+  for (const a of appends) {
+    if (a.events.length === 0) throw new Error(`appendToStreams: stream ${a.streamId} has no event`);
+    if (seen.has(a.streamId)) throw new Error(`appendToStreams: stream ${a.streamId} named twice`);
+    seen.add(a.streamId);
+  }
+};

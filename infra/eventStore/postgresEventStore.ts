@@ -1,11 +1,12 @@
 import type { SqlClient, SqlPool } from '../db/sqlPool.js';
 import {
+  checkAppends,
   ConcurrencyError,
-  type AppendResult,
   type EventStore,
   type ExpectedRevision,
-  type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
+  type StreamsAppended,
   type Subscription,
 } from './port.js';
 import { Wakeup } from './wakeup.js';
@@ -53,27 +54,6 @@ export interface InlineProjection {
   handles(type: string): boolean;
   /** Applies the events on `client`, inside the append's transaction; returns what to do once it commits. */
   apply(client: SqlClient, events: RecordedEvent[]): Promise<() => void>;
-  /**
-   * The row changes of events not yet appended, for the append function to run in the append's own
-   * statement (one round trip); null when they need what only the append knows, or read as they write.
-   */
-  record?(streamId: string, events: NewEvent[]): Promise<InlineRows | null>;
-}
-
-/** A statement compiled by the service and its parameters as wire text (`es_append_with` runs it). */
-export interface RowChange {
-  sql: string;
-  params: (string | null)[];
-  /** It must touch a row, or the whole statement fails (ES004): a checkpoint a rebuild moved on. */
-  expect?: true;
-  /** Parameters (by index) that take the log position of the appended event with this id (`es_append_with`). */
-  positions?: [number, string][];
-}
-
-export interface InlineRows {
-  rows: RowChange[];
-  /** What to do once the append and its rows committed, given the events as stored. */
-  afterCommit(events: RecordedEvent[]): void;
 }
 
 export interface PostgresEventStoreOptions {
@@ -84,6 +64,7 @@ export interface PostgresEventStoreOptions {
 }
 
 interface AppendedRow {
+  out_stream: string;
   out_event_id: string;
   out_stream_position: number;
   out_global_position: number;
@@ -92,9 +73,12 @@ interface AppendedRow {
   out_new: boolean;
 }
 
-const APPEND = 'SELECT * FROM es_append($1, $2, $3::jsonb)';
-const APPEND_WITH = 'SELECT * FROM es_append_with($1, $2, $3::jsonb, $4::jsonb)';
+const APPEND = 'SELECT * FROM es_append_streams($1::jsonb)';
 const READ_ALL = `SELECT ${columns} FROM es_read_all($1, $2)`;
+
+/** The stream a unique-key violation names: `Key (stream_id, stream_position)=(order-7, 3) already exists.` */
+const streamOfDuplicate = (detail: string | undefined): string | undefined =>
+  /=\((.*), \d+\) already exists/.exec(detail ?? '')?.[1];
 
 /** The event store on PostgreSQL (a server, or the embedded one). */
 export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventStoreOptions = {}): EventStore => {
@@ -104,8 +88,8 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   const wakeup = new Wakeup();
   const subscriptions = new Set<Subscription>();
 
-  const recordedOf = (streamId: string, events: NewEvent[], rows: AppendedRow[]): RecordedEvent[] => {
-    const byId = new Map(events.map((e) => [e.eventId, e]));
+  const recordedOf = (appends: StreamAppend[], rows: AppendedRow[]): RecordedEvent[] => {
+    const byId = new Map(appends.flatMap((a) => a.events.map((e) => [e.eventId, e] as const)));
     return rows
       .filter((r) => r.out_new)
       .map((r) => {
@@ -115,7 +99,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
           type: e.type,
           data: e.data,
           metadata: e.metadata ?? {},
-          streamId,
+          streamId: r.out_stream,
           streamPosition: Number(r.out_stream_position),
           globalPosition: Number(r.out_global_position),
           recordedAt: new Date(r.out_recorded_at),
@@ -124,19 +108,14 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   };
 
   /** The append and the inline read models in one transaction, on one connection. */
-  const appendInline = async (
-    hook: InlineProjection,
-    streamId: string,
-    events: NewEvent[],
-    params: unknown[],
-  ): Promise<AppendedRow[]> => {
+  const appendInline = async (hook: InlineProjection, appends: StreamAppend[], payload: string) => {
     const client = await pool.connect();
     let open = false;
     try {
       await client.query('BEGIN');
       open = true;
-      const { rows } = await client.query<AppendedRow>(APPEND, params);
-      const appended = recordedOf(streamId, events, rows);
+      const { rows } = await client.query<AppendedRow>(APPEND, [payload]);
+      const appended = recordedOf(appends, rows);
       const afterCommit = appended.length > 0 ? await hook.apply(client, appended) : () => undefined;
       await client.query('COMMIT');
       open = false;
@@ -150,61 +129,41 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     }
   };
 
-  /** The append and the inline rows in one statement, so in one implicit transaction and one round trip. */
-  const appendWithRows = async (
-    recorded: InlineRows,
-    streamId: string,
-    events: NewEvent[],
-    params: unknown[],
-  ): Promise<AppendedRow[]> => {
-    const { rows } = await pool.query<AppendedRow>(
-      recorded.rows.length > 0 ? APPEND_WITH : APPEND,
-      recorded.rows.length > 0 ? [...params, JSON.stringify(recorded.rows)] : params,
-    );
-    const appended = recordedOf(streamId, events, rows);
-    if (appended.length > 0) recorded.afterCommit(appended);
-    return rows;
-  };
-
-  const appendInlineRows = async (
-    hook: InlineProjection,
-    streamId: string,
-    events: NewEvent[],
-    params: unknown[],
-  ): Promise<AppendedRow[]> => {
-    const recorded = (await hook.record?.(streamId, events)) ?? null;
-    return recorded ? appendWithRows(recorded, streamId, events, params) : appendInline(hook, streamId, events, params);
-  };
-
-  const appendOnce = async (
-    streamId: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> => {
+  const appendOnce = async (appends: StreamAppend[]): Promise<StreamsAppended> => {
     const payload = JSON.stringify(
-      events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+      appends.map((a) => ({
+        stream: a.streamId,
+        expected: expectedCode(a.expectedRevision),
+        events: a.events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+      })),
     );
-    const params = [streamId, expectedCode(expected), payload];
     try {
       const rows =
-        inline && events.some((e) => inline.handles(e.type))
-          ? await appendInlineRows(inline, streamId, events, params)
-          : (await pool.query<AppendedRow>(APPEND, params)).rows;
-      const last = rows[rows.length - 1];
+        inline && appends.some((a) => a.events.some((e) => inline.handles(e.type)))
+          ? await appendInline(inline, appends, payload)
+          : (await pool.query<AppendedRow>(APPEND, [payload])).rows;
       if (rows.some((r) => r.out_new)) wakeup.notify();
-      return { nextExpectedRevision: Number(last.out_stream_position), position: Number(last.out_global_position) };
+      const streams = appends.map((a) => {
+        const last = rows.filter((r) => r.out_stream === a.streamId).at(-1)!;
+        return {
+          streamId: a.streamId,
+          nextExpectedRevision: Number(last.out_stream_position),
+          position: Number(last.out_global_position),
+        };
+      });
+      return { position: Math.max(...streams.map((x) => x.position)), streams };
     } catch (err) {
       const e = err as PgError;
       if (e.code === 'ES001') {
-        throw new ConcurrencyError(
-          streamId,
-          expected,
-          e.detail === '' || e.detail === undefined ? null : Number(e.detail),
-        );
+        const { stream, actual } = JSON.parse(e.detail ?? '{}') as { stream: string; actual: number | null };
+        const expected = appends.find((a) => a.streamId === stream)?.expectedRevision ?? 'any';
+        throw new ConcurrencyError(stream, expected, actual);
       }
       if (e.code === '23505' && e.constraint === 'events_stream_id_stream_position_key') {
         // Another append to this stream committed between our revision check and our insert.
-        throw new ConcurrencyError(streamId, expected, null);
+        const stream = streamOfDuplicate(e.detail) ?? appends[0].streamId;
+        const expected = appends.find((a) => a.streamId === stream)?.expectedRevision ?? 'any';
+        throw new ConcurrencyError(stream, expected, null);
       }
       throw err;
     }
@@ -212,11 +171,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
 
   const store: EventStore = {
     name: pool.kind,
-    async appendToStream(streamId, events, { expectedRevision }) {
-      if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    async appendToStreams(appends) {
+      checkAppends(appends);
       for (let attempt = 0; ; attempt++) {
         try {
-          return await appendOnce(streamId, events, expectedRevision);
+          return await appendOnce(appends);
         } catch (err) {
           const e = err as PgError;
           // A redelivered batch racing its twin: the twin won, so this append is the no-op it promises.
@@ -225,7 +184,8 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
           // rolled one back whole, events and rows, so it can simply run again.
           if (e.code === '40P01' && attempt < 3) continue;
           // 'any' does not care which revision it lands on: try again on the new head.
-          if (err instanceof ConcurrencyError && expectedRevision === 'any' && attempt < 10) continue;
+          const stale = err instanceof ConcurrencyError ? appends.find((a) => a.streamId === err.streamId) : undefined;
+          if (stale?.expectedRevision === 'any' && attempt < 10) continue;
           throw err;
         }
       }

@@ -85,15 +85,15 @@ export const withEventVersioning = (
 
   return {
     name: store.name,
-    appendToStream(streamId, events, options) {
+    appendToStreams(appends) {
       if (checkAppends) {
         try {
-          events.forEach(check);
+          appends.forEach((a) => a.events.forEach(check));
         } catch (err) {
           return Promise.reject(err as Error);
         }
       }
-      return store.appendToStream(streamId, events.map(stamped), options);
+      return store.appendToStreams(appends.map((a) => ({ ...a, events: a.events.map(stamped) })));
     },
     readStream: upcasting
       ? async (streamId, options) => (await store.readStream(streamId, options)).map(upcast)

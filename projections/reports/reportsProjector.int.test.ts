@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceOrder } from '../../domain/pricing.js';
@@ -6,11 +7,12 @@ import type { ReportContext } from '../../api/admin/reports/report.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { projectionRunnerMigrations } from '../migrations.js';
 import { rebuildProjection } from '../rebuild.js';
-import { applyBatchAsRows, applyEvents, CheckpointMoved } from '../runner.js';
+import { applyBatch, applyEvents, CheckpointMoved } from '../runner.js';
 import type { SqlPool } from '../../infra/db/sqlPool.js';
 import { reportTableMigrations } from './reportTables.js';
 import { reportsProjector } from './reportsProjector.js';
@@ -64,7 +66,11 @@ describe.each(backends)('report tables on $name', (backend) => {
     pool = opened.pool;
     const { drop } = opened;
     db = createDb(pool);
-    await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...reportTableMigrations });
+    await migrateToLatest(
+      db,
+      { ...eventStoreMigrations, ...projectionRunnerMigrations, ...reportTableMigrations },
+      eventStoreFunctions,
+    );
     store = createPostgresEventStore(pool, { pollMs: 20 });
     close = async () => {
       await store.close();
@@ -75,7 +81,8 @@ describe.each(backends)('report tables on $name', (backend) => {
       [7, 'Deudor'],
       [8, 'Solvente'],
     ] as const) {
-      await store.appendToStream(
+      await appendToStream(
+        store,
         `driver-${driverId}`,
         [
           event('DriverRegistered', {
@@ -97,15 +104,17 @@ describe.each(backends)('report tables on $name', (backend) => {
       );
     }
     // Driver 7 kept the cash of two orders (commission owed) and earned once online: balance −45 USD.
-    await store.appendToStream(
+    await appendToStream(
+      store,
       'wallet-7',
       [ledger(7, 1, 'DEBIT', 3000, -3000), ledger(7, 2, 'DEBIT', 3000, -6000), ledger(7, 3, 'CREDIT', 1500, -4500)],
       { expectedRevision: 'no_stream' },
     );
-    await store.appendToStream('wallet-8', [ledger(8, 1, 'CREDIT', 2000, 2000)], { expectedRevision: 'no_stream' });
+    await appendToStream(store, 'wallet-8', [ledger(8, 1, 'CREDIT', 2000, 2000)], { expectedRevision: 'no_stream' });
     // A surplus reservation (remate) by driver 8, paid online and delivered 40 minutes after it was made.
     const pricing = pricing8();
-    await store.appendToStream(
+    await appendToStream(
+      store,
       'order-501',
       [
         event('OrderCreated', {
@@ -138,7 +147,8 @@ describe.each(backends)('report tables on $name', (backend) => {
       { expectedRevision: 'no_stream' },
     );
     // A new settlement timezone re-buckets the daily roll-ups: a rebuild must do the same at the same point.
-    await store.appendToStream(
+    await appendToStream(
+      store,
       'settlement-config',
       [
         event('SettlementConfigChanged', {
@@ -248,46 +258,38 @@ describe.each(backends)('report tables on $name', (backend) => {
       await trx.deleteFrom('projection_checkpoints').execute();
     });
 
-  it('leaves the same rows when the runner sends each batch as one statement, batch by batch or whole', async () => {
+  it('leaves the same rows when the runner applies the log batch by batch or whole', async () => {
     const whole = await snapshot();
     const events = await store.readAll(0, 1000);
-    const client = await pool.connect();
-    try {
-      await emptied();
-      expect(await applyBatchAsRows(client, db, reportsProjector, events, 0, events.at(-1)!.globalPosition)).toBe(true);
-      expect(await snapshot()).toEqual(whole);
-      await emptied();
-      let from = 0;
-      for (const e of events) {
-        await applyBatchAsRows(client, db, reportsProjector, [e], from, e.globalPosition);
-        from = e.globalPosition;
-      }
-      expect(await snapshot()).toEqual(whole);
-      const { position } = await db
-        .selectFrom('projection_checkpoints')
-        .select('position')
-        .where('name', '=', 'reports')
-        .executeTakeFirstOrThrow();
-      expect(Number(position)).toBe(from);
-    } finally {
-      client.release();
+    await emptied();
+    await db
+      .transaction()
+      .execute((trx) => applyBatch(trx, reportsProjector, events, 0, events.at(-1)!.globalPosition));
+    expect(await snapshot()).toEqual(whole);
+    await emptied();
+    let from = 0;
+    for (const e of events) {
+      await db.transaction().execute((trx) => applyBatch(trx, reportsProjector, [e], from, e.globalPosition));
+      from = e.globalPosition;
     }
+    expect(await snapshot()).toEqual(whole);
+    const { position } = await db
+      .selectFrom('projection_checkpoints')
+      .select('position')
+      .where('name', '=', 'reports')
+      .executeTakeFirstOrThrow();
+    expect(Number(position)).toBe(from);
   });
 
-  it('refuses a batch as one statement whole when a rebuild moved the checkpoint past where it starts', async () => {
+  it('refuses a batch whole when a rebuild moved the checkpoint past where it starts', async () => {
     const whole = await snapshot();
     const events = await store.readAll(0, 1000);
     const head = events.at(-1)!.globalPosition;
     await emptied();
     await db.insertInto('projection_checkpoints').values({ name: 'reports', position: head }).execute();
-    const client = await pool.connect();
-    try {
-      await expect(applyBatchAsRows(client, db, reportsProjector, events, 0, head)).rejects.toBeInstanceOf(
-        CheckpointMoved,
-      );
-    } finally {
-      client.release();
-    }
+    await expect(
+      db.transaction().execute((trx) => applyBatch(trx, reportsProjector, events, 0, head)),
+    ).rejects.toBeInstanceOf(CheckpointMoved);
     expect((await snapshot()).orders).toEqual([]);
     await emptied();
     await db.transaction().execute((trx) => applyEvents(trx, reportsProjector, events));

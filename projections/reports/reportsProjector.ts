@@ -45,5 +45,4 @@ export const reportsProjector = projector('reports', {
   applyBatch: applyWithRollups(handlers, COUNTED),
   // Every statement of a batch, roll-ups included, is a write whose answer no handler reads: the batch
   // travels as one statement with its checkpoint.
-  writesOnly: { ctes: true },
 });

@@ -9,6 +9,7 @@ import { ManualClock } from '../../infra/clock.js';
 import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../migrations.js';
@@ -46,7 +47,11 @@ describe.each(backends)('wallet ledger projection on $name', (backend) => {
   it('a rebuild from the log equals the live read models row for row; Σ credits − debits = balance', async () => {
     const { pool, drop } = await backend.open();
     const db = createDb(pool);
-    await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...walletMigrations });
+    await migrateToLatest(
+      db,
+      { ...eventStoreMigrations, ...projectionRunnerMigrations, ...walletMigrations },
+      eventStoreFunctions,
+    );
     const store = createPostgresEventStore(pool, { pollMs: 20 });
     const bus = createInProcessBus();
     const published: BusMessage[] = [];

@@ -50,8 +50,6 @@ export const TEST_ENV = {
   ADMIN_BOOTSTRAP_PASSWORD: 'root-password-123',
   JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
   OFFICIAL_RATE_VES: '36.5',
-  // The start-up rehearsal has its own test (warmUp.e2e.test.ts); the others start as they always did.
-  WARM_UP_FLOWS: '0',
 };
 
 export const request = async <T = any>(

@@ -2,7 +2,7 @@ import { createHandle } from '../../commands/handle.js';
 import { settlementEffectsReaction } from '../../commands/settlement/effects.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import type { AppContext } from '../../app/context.js';
-import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
+import type { EventStore, NewEvent, StreamAppend } from '../../infra/eventStore/port.js';
 import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
 
 /**
@@ -55,13 +55,14 @@ export const settlementWorld = (ctx: AppContext) => {
     let killed = false;
     const store = new Proxy(target, {
       get(t, prop) {
-        if (prop === 'appendToStream') {
-          return async (streamId: string, events: NewEvent[], options: { expectedRevision: never }) => {
+        if (prop === 'appendToStreams') {
+          return async (appends: StreamAppend[]) => {
+            const events = appends.flatMap((a) => a.events);
             if (killed || fail(events, false)) {
               killed = true;
               throw new Error('killed before the append');
             }
-            const result = await t.appendToStream(streamId, events, options);
+            const result = await t.appendToStreams(appends);
             if (fail(events, true)) {
               killed = true;
               throw new Error('killed after the append');

@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInClient, type SignedInUser } from '../support/actors.js';
@@ -42,7 +43,7 @@ describe('/ready under writes', { timeout: 120_000 }, () => {
       const { runner, store } = lagging.service.ctx;
       expect(await runner.waitFor(await store.headPosition(), 10_000)).toBe(true);
       await runner.stop();
-      await store.appendToStream('ready-probe', [{ eventId: randomUUID(), type: 'ReadyProbe', data: {} }], {
+      await appendToStream(store, 'ready-probe', [{ eventId: randomUUID(), type: 'ReadyProbe', data: {} }], {
         expectedRevision: 'no_stream',
       });
       const fresh = await lagging.request('GET', '/ready');

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createPostgresPool } from '../../infra/db/sqlPool.js';
-import { createEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
+import { openEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import {
   ConcurrencyError,
@@ -14,6 +15,7 @@ import {
   type NewEvent,
   type RecordedEvent,
   type Subscription,
+  appendToStream,
 } from '../../infra/eventStore/port.js';
 
 /**
@@ -121,14 +123,14 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
   it('appends with no_stream, an exact revision and any', async () => {
     const s = stream('revisions');
-    const first = await store.appendToStream(s, [event(), event()], { expectedRevision: 'no_stream' });
+    const first = await appendToStream(store, s, [event(), event()], { expectedRevision: 'no_stream' });
     expect(first.nextExpectedRevision).toBe(1);
-    const second = await store.appendToStream(s, [event()], { expectedRevision: 1 });
+    const second = await appendToStream(store, s, [event()], { expectedRevision: 1 });
     expect(second.nextExpectedRevision).toBe(2);
     expect(second.position).toBeGreaterThan(first.position);
-    const third = await store.appendToStream(s, [event(), event()], { expectedRevision: 'any' });
+    const third = await appendToStream(store, s, [event(), event()], { expectedRevision: 'any' });
     expect(third.nextExpectedRevision).toBe(4);
-    const fresh = await store.appendToStream(stream('any-new'), [event()], { expectedRevision: 'any' });
+    const fresh = await appendToStream(store, stream('any-new'), [event()], { expectedRevision: 'any' });
     expect(fresh.nextExpectedRevision).toBe(0);
 
     const stored = await store.readStream(s);
@@ -140,13 +142,13 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
   it('refuses a wrong expected revision with a ConcurrencyError and writes nothing', async () => {
     const s = stream('conflict');
-    await store.appendToStream(s, [event()], { expectedRevision: 'no_stream' });
+    await appendToStream(store, s, [event()], { expectedRevision: 'no_stream' });
 
-    const again = await conflictOf(store.appendToStream(s, [event()], { expectedRevision: 'no_stream' }));
+    const again = await conflictOf(appendToStream(store, s, [event()], { expectedRevision: 'no_stream' }));
     expect(again).toMatchObject({ streamId: s, expected: 'no_stream', actual: 0 });
-    const stale = await conflictOf(store.appendToStream(s, [event()], { expectedRevision: 3 }));
+    const stale = await conflictOf(appendToStream(store, s, [event()], { expectedRevision: 3 }));
     expect(stale).toMatchObject({ streamId: s, expected: 3, actual: 0 });
-    const missing = await conflictOf(store.appendToStream(stream('missing'), [event()], { expectedRevision: 0 }));
+    const missing = await conflictOf(appendToStream(store, stream('missing'), [event()], { expectedRevision: 0 }));
     expect(missing).toMatchObject({ expected: 0, actual: null });
 
     expect(await store.readStream(s)).toHaveLength(1);
@@ -161,10 +163,10 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     ];
     for (const c of cases) {
       const s = stream(c.name);
-      if (c.before.length) await store.appendToStream(s, c.before, { expectedRevision: 'no_stream' });
+      if (c.before.length) await appendToStream(store, s, c.before, { expectedRevision: 'no_stream' });
       const batch = [event('A'), event('B')];
-      const once = await store.appendToStream(s, batch, { expectedRevision: c.expected });
-      const twice = await store.appendToStream(s, batch, { expectedRevision: c.expected });
+      const once = await appendToStream(store, s, batch, { expectedRevision: c.expected });
+      const twice = await appendToStream(store, s, batch, { expectedRevision: c.expected });
       expect(twice, c.name).toEqual(once);
       const stored = await store.readStream(s);
       expect(
@@ -177,17 +179,17 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
   it('treats a batch redelivered after the stream moved on as already stored', async () => {
     const s = stream('idem-later');
     const batch = [event()];
-    const once = await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
-    await store.appendToStream(s, [event()], { expectedRevision: 0 });
-    expect(await store.appendToStream(s, batch, { expectedRevision: 'no_stream' })).toEqual(once);
+    const once = await appendToStream(store, s, batch, { expectedRevision: 'no_stream' });
+    await appendToStream(store, s, [event()], { expectedRevision: 0 });
+    expect(await appendToStream(store, s, batch, { expectedRevision: 'no_stream' })).toEqual(once);
     expect(await store.readStream(s)).toHaveLength(2);
   });
 
   it('reads a stream in order with every field', async () => {
     const s = stream('read');
     const batch = [event('Opened', { i: 0 }), event('Changed', { i: 1 }), event('Closed', { i: 2 })];
-    await store.appendToStream(s, batch.slice(0, 1), { expectedRevision: 'no_stream' });
-    await store.appendToStream(s, batch.slice(1), { expectedRevision: 0 });
+    await appendToStream(store, s, batch.slice(0, 1), { expectedRevision: 'no_stream' });
+    await appendToStream(store, s, batch.slice(1), { expectedRevision: 0 });
     const stored = await store.readStream(s);
     expect(stored.map((e) => [e.eventId, e.type, e.data, e.streamId, e.streamPosition])).toEqual(
       batch.map((e, i) => [e.eventId, e.type, e.data, s, i]),
@@ -198,7 +200,7 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
   it('reads a stream from a revision: that event and every one after it, nothing before', async () => {
     const s = stream('read-from');
     const batch = [event('Opened'), event('Changed'), event('Changed'), event('Closed')];
-    await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
+    await appendToStream(store, s, batch, { expectedRevision: 'no_stream' });
     const tail = await store.readStream(s, { from: 2 });
     expect(tail.map((e) => [e.eventId, e.streamPosition])).toEqual([
       [batch[2].eventId, 2],
@@ -217,7 +219,7 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     for (let i = 0; i < 12; i++) {
       const e = event('Tick', { i });
       appended.push(e);
-      last = (await store.appendToStream(streams[i % 3], [e], { expectedRevision: 'any' })).position;
+      last = (await appendToStream(store, streams[i % 3], [e], { expectedRevision: 'any' })).position;
     }
     const all = await readAllThrough(store, head, 1000, last);
     expectStrictlyAscending(all);
@@ -234,16 +236,16 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
   it('subscribes to $all: catch-up from a position, then live, in order', async () => {
     const s = stream('sub');
-    const before = await store.appendToStream(s, [event('Before')], { expectedRevision: 'no_stream' });
+    const before = await appendToStream(store, s, [event('Before')], { expectedRevision: 'no_stream' });
     const caughtUp = [event('C1'), event('C2'), event('C3')];
-    await store.appendToStream(s, caughtUp.slice(0, 2), { expectedRevision: 0 });
-    await store.appendToStream(s, caughtUp.slice(2), { expectedRevision: 2 });
+    await appendToStream(store, s, caughtUp.slice(0, 2), { expectedRevision: 0 });
+    await appendToStream(store, s, caughtUp.slice(2), { expectedRevision: 2 });
 
     const sub = collect(store.subscribeToAll(before.position), ours);
     try {
       expect((await sub.waitFor(3)).map((e) => e.eventId)).toEqual(caughtUp.map((e) => e.eventId));
       const live = [event('L1'), event('L2')];
-      await store.appendToStream(s, live, { expectedRevision: 3 });
+      await appendToStream(store, s, live, { expectedRevision: 3 });
       const got = await sub.waitFor(5);
       expect(got.map((e) => e.eventId)).toEqual([...caughtUp, ...live].map((e) => e.eventId));
       expectStrictlyAscending(got);
@@ -269,9 +271,9 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     const withMeta = event('Rich', data, metadata);
     const bare = event('Bare', { n: 2 });
     // Positions are compared, never computed (EventStoreDB's are not dense): read from a real one.
-    const marker = await store.appendToStream(s, [event('Marker')], { expectedRevision: 'no_stream' });
+    const marker = await appendToStream(store, s, [event('Marker')], { expectedRevision: 'no_stream' });
     const before = Date.now();
-    await store.appendToStream(s, [withMeta, bare], { expectedRevision: 0 });
+    await appendToStream(store, s, [withMeta, bare], { expectedRevision: 0 });
     const after = Date.now();
 
     const [, fromStream, bareFromStream] = await store.readStream(s);
@@ -295,6 +297,100 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     }
   });
 
+  describe('appends several streams at once', () => {
+    it('stores every stream of the batch, each at its revision, and answers each', async () => {
+      const [a, b] = [stream('multi-a'), stream('multi-b')];
+      await appendToStream(store, a, [event()], { expectedRevision: 'no_stream' });
+      const batch = { a: [event('A1'), event('A2')], b: [event('B1')] };
+      const r = await store.appendToStreams([
+        { streamId: a, expectedRevision: 0, events: batch.a },
+        { streamId: b, expectedRevision: 'no_stream', events: batch.b },
+      ]);
+      expect(r.streams.map((x) => [x.streamId, x.nextExpectedRevision])).toEqual([
+        [a, 2],
+        [b, 0],
+      ]);
+      const storedA = await store.readStream(a);
+      const storedB = await store.readStream(b);
+      expect(storedA.slice(1).map((e) => e.eventId)).toEqual(batch.a.map((e) => e.eventId));
+      expect(storedB.map((e) => e.eventId)).toEqual(batch.b.map((e) => e.eventId));
+      expect(r.position).toBe(Math.max(storedA[2].globalPosition, storedB[0].globalPosition));
+      expect(r.streams[0].position).toBe(storedA[2].globalPosition);
+    });
+
+    it('stores nothing when one stream is stale, and the ConcurrencyError names that stream', async () => {
+      const [fresh, stale] = [stream('multi-fresh'), stream('multi-stale')];
+      await appendToStream(store, stale, [event(), event()], { expectedRevision: 'no_stream' });
+      const err = await conflictOf(
+        store.appendToStreams([
+          { streamId: fresh, expectedRevision: 'no_stream', events: [event()] },
+          { streamId: stale, expectedRevision: 0, events: [event()] },
+        ]),
+      );
+      expect(err).toMatchObject({ streamId: stale, expected: 0 });
+      expect(await store.readStream(fresh)).toEqual([]);
+      expect(await store.readStream(stale)).toHaveLength(2);
+    });
+
+    it('is idempotent by event id: the same batch twice is stored once and answers the same', async () => {
+      const [a, b] = [stream('multi-idem-a'), stream('multi-idem-b')];
+      const appends = [
+        { streamId: a, expectedRevision: 'no_stream' as const, events: [event()] },
+        { streamId: b, expectedRevision: 'no_stream' as const, events: [event(), event()] },
+      ];
+      const once = await store.appendToStreams(appends);
+      const twice = await store.appendToStreams(appends);
+      expect(twice).toEqual(once);
+      expect(await store.readStream(b)).toHaveLength(2);
+    });
+
+    it('serialises concurrent batches over an overlapping stream: one wins, the others store nothing', async () => {
+      const shared = stream('multi-shared');
+      await appendToStream(store, shared, [event()], { expectedRevision: 'no_stream' });
+      const own = Array.from({ length: 8 }, (_, i) => stream(`multi-own-${i}`));
+      const results = await Promise.allSettled(
+        own.map((o) =>
+          store.appendToStreams([
+            { streamId: o, expectedRevision: 'no_stream', events: [event('Own')] },
+            { streamId: shared, expectedRevision: 0, events: [event('Shared')] },
+          ]),
+        ),
+      );
+      const won = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+      expect(won).toHaveLength(1);
+      for (const r of results)
+        if (r.status === 'rejected') expect(r.reason).toMatchObject({ streamId: shared, expected: 0 });
+      expect(await store.readStream(shared)).toHaveLength(2);
+      for (const [i, o] of own.entries()) expect(await store.readStream(o)).toHaveLength(i === won[0] ? 1 : 0);
+    });
+
+    it('never shows a reader half a batch: the events of each batch arrive together on $all', async () => {
+      const head = await store.headPosition();
+      const tag = stream('multi-whole');
+      const sub = collect(store.subscribeToAll(head), (e) => e.streamId.startsWith(tag));
+      const batches = 24;
+      try {
+        await Promise.all(
+          Array.from({ length: batches }, (_, i) =>
+            store.appendToStreams([
+              { streamId: `${tag}-x${i}`, expectedRevision: 'no_stream', events: [event('X', { i })] },
+              {
+                streamId: `${tag}-y${i}`,
+                expectedRevision: 'no_stream',
+                events: [event('Y', { i }), event('Y', { i })],
+              },
+            ]),
+          ),
+        );
+        const got = await sub.waitFor(batches * 3);
+        const order = got.map((e) => (e.data as { i: number }).i);
+        for (let k = 0; k < order.length; k += 3) expect(new Set(order.slice(k, k + 3)).size).toBe(1);
+      } finally {
+        await sub.stop();
+      }
+    });
+  });
+
   it('race: 8 concurrent appenders, thousands of events, a subscriber sees each exactly once in order', async () => {
     const writers = 8;
     const perWriter = 400;
@@ -311,7 +407,7 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
       for (;;) {
         const expected = hotRevision;
         try {
-          const r = await store.appendToStream(hot, [e], { expectedRevision: expected });
+          const r = await appendToStream(store, hot, [e], { expectedRevision: expected });
           hotRevision = Math.max(r.nextExpectedRevision, typeof hotRevision === 'number' ? hotRevision : -1);
           return;
         } catch (err) {
@@ -330,10 +426,10 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
       for (let i = 0; i < perWriter; i++) {
         const e = event('Raced', { w, i });
         appended.add(e.eventId);
-        if (i % 4 === 1) await store.appendToStream(shared[i % 8 === 1 ? 0 : 1], [e], { expectedRevision: 'any' });
+        if (i % 4 === 1) await appendToStream(store, shared[i % 8 === 1 ? 0 : 1], [e], { expectedRevision: 'any' });
         else if (i % 8 === 3) await appendExactToHot(e);
         else
-          ownRevision = (await store.appendToStream(own, [e], { expectedRevision: ownRevision })).nextExpectedRevision;
+          ownRevision = (await appendToStream(store, own, [e], { expectedRevision: ownRevision })).nextExpectedRevision;
       }
     };
 
@@ -347,7 +443,7 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
 
       // Nothing arrives twice later: a sentinel appended now is the very next event the subscriber sees.
       const sentinel = event('Sentinel');
-      await store.appendToStream(stream('race-sentinel'), [sentinel], { expectedRevision: 'no_stream' });
+      await appendToStream(store, stream('race-sentinel'), [sentinel], { expectedRevision: 'no_stream' });
       const withSentinel = await sub.waitFor(total + 1);
       expect(withSentinel).toHaveLength(total + 1);
       expect(withSentinel[total].eventId).toBe(sentinel.eventId);
@@ -371,7 +467,7 @@ describe('EventStore contract: embedded PostgreSQL', () => {
   eventStoreContract(async () => {
     const pool = await testDatabase('empty');
     const db = createDb(pool);
-    await migrateToLatest(db, eventStoreMigrations);
+    await migrateToLatest(db, eventStoreMigrations, eventStoreFunctions);
     const store = createPostgresEventStore(pool, { pollMs: 50 });
     return {
       store,
@@ -389,7 +485,7 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore contract: PostgreSQL', ()
     // Eight appenders each hold a connection while the subscriber polls on another.
     const pool = createPostgresPool(fresh.url, 16);
     const db = createDb(pool);
-    await migrateToLatest(db, eventStoreMigrations);
+    await migrateToLatest(db, eventStoreMigrations, eventStoreFunctions);
     const store = createPostgresEventStore(pool, { pollMs: 50 });
     return {
       store,
@@ -425,18 +521,19 @@ describe.skipIf(Boolean(esdb.skipped))(
       let container: StartedTestContainer | undefined;
       let url = esdb.url;
       if (esdb.container) {
-        container = await new GenericContainer('eventstore/eventstore:24.10')
+        // The multi-stream append is atomic from KurrentDB 25.1 on (an older server is refused at open).
+        container = await new GenericContainer('kurrentplatform/kurrentdb:25.1')
           .withEnvironment({
-            EVENTSTORE_INSECURE: 'true',
-            EVENTSTORE_MEM_DB: 'true',
-            EVENTSTORE_RUN_PROJECTIONS: 'None',
+            KURRENTDB_INSECURE: 'true',
+            KURRENTDB_MEM_DB: 'true',
+            KURRENTDB_RUN_PROJECTIONS: 'None',
           })
           .withExposedPorts(2113)
           .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((s) => s >= 200 && s < 300))
           .start();
         url = `esdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`;
       }
-      const store = createEsdbEventStore(url!);
+      const store = await openEsdbEventStore(url!);
       return {
         store,
         async teardown() {
@@ -462,7 +559,7 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
     fresh = await freshDatabaseUrl();
     pool = createPostgresPool(fresh.url, 8);
     db = createDb(pool);
-    await migrateToLatest(db, eventStoreMigrations);
+    await migrateToLatest(db, eventStoreMigrations, eventStoreFunctions);
     await pool.query('CREATE TABLE scratch (x int)');
     store = createPostgresEventStore(pool, {
       pollMs: 20,
@@ -489,7 +586,7 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
       await other.query('INSERT INTO scratch (x) VALUES (0)');
       const before = await store.headPosition();
       const e = event();
-      await store.appendToStream(`vis-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+      await appendToStream(store, `vis-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
       expect((await store.readAll(before, 10)).map((r) => r.eventId)).toEqual([e.eventId]);
     } finally {
       await other.query('ROLLBACK');
@@ -508,7 +605,7 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
         JSON.stringify([{ ...first, metadata: {} }]),
       ]);
       const second = event();
-      await store.appendToStream(`vis-${randomUUID()}`, [second], { expectedRevision: 'no_stream' });
+      await appendToStream(store, `vis-${randomUUID()}`, [second], { expectedRevision: 'no_stream' });
       expect(await store.readAll(before, 10)).toEqual([]);
       await other.query('COMMIT');
       expect((await store.readAll(before, 10)).map((r) => r.eventId)).toEqual([first.eventId, second.eventId]);
@@ -522,16 +619,16 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
       'a refusal appends nothing, a commit runs what follows it',
     async () => {
       const s = `vis-${randomUUID()}`;
-      await expect(store.appendToStream(s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow(
+      await expect(appendToStream(store, s, [event('InlineFails')], { expectedRevision: 'no_stream' })).rejects.toThrow(
         'inline read model refused',
       );
       expect(await store.readStream(s)).toEqual([]);
       const ok = event('InlineApplied');
-      const { position } = await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+      const { position } = await appendToStream(store, s, [ok], { expectedRevision: 'no_stream' });
       expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toEqual([{ x: position }]);
       expect(inlined).toEqual([ok.eventId]);
       // A redelivery appends nothing and projects nothing again.
-      await store.appendToStream(s, [ok], { expectedRevision: 'no_stream' });
+      await appendToStream(store, s, [ok], { expectedRevision: 'no_stream' });
       expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [position])).rows).toHaveLength(1);
       expect(inlined).toEqual([ok.eventId]);
     },

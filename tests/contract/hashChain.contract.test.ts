@@ -3,11 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkChain, hashOf } from '../../infra/audit/chain.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
+import { openEsdbEventStore } from '../../infra/eventStore/esdbEventStore.js';
 import { withHashChain, type HashChainOptions } from '../../infra/eventStore/hashChain.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import { createPostgresEventStore, postgresStreamHead } from '../../infra/eventStore/postgresEventStore.js';
-import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../../infra/eventStore/port.js';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  appendToStream,
+} from '../../infra/eventStore/port.js';
 import { backends } from '../support/backends.js';
 
 /**
@@ -57,10 +64,10 @@ const hashChainContract = (open: () => Promise<Harness>) => {
 
   it('stamps prevHash and hash in each appended event of a chained stream, and the stored events verify', async () => {
     const s = wallet('a');
-    await chained.appendToStream(s, [event(1), event(2)], { expectedRevision: 'no_stream' });
+    await appendToStream(chained, s, [event(1), event(2)], { expectedRevision: 'no_stream' });
     await chained.readStream(s);
-    await chained.appendToStream(s, [event(3)], { expectedRevision: 1 });
-    await chained.appendToStream(s, [event(4, { correlationId: 'c-1' })], { expectedRevision: 'any' });
+    await appendToStream(chained, s, [event(3)], { expectedRevision: 1 });
+    await appendToStream(chained, s, [event(4, { correlationId: 'c-1' })], { expectedRevision: 'any' });
     const stored = await h.raw.readStream(s);
     expect(stored.map((e) => e.streamPosition)).toEqual([0, 1, 2, 3]);
     expect(stored[0].metadata.prevHash).toBeNull();
@@ -70,9 +77,27 @@ const hashChainContract = (open: () => Promise<Harness>) => {
     expect(stored[3].metadata.hash).toBe(hashOf(chainedView(stored)[3], stored[2].metadata.hash as string));
   });
 
+  it('links each chained stream of a multi-stream append to its own predecessor, in the same append', async () => {
+    const [a, b] = [wallet('multi-a'), wallet('multi-b')];
+    const plain = `order-${randomUUID()}`;
+    await appendToStream(chained, a, [event(1)], { expectedRevision: 'no_stream' });
+    await chained.appendToStreams([
+      { streamId: a, expectedRevision: 0, events: [event(2), event(3)] },
+      { streamId: plain, expectedRevision: 'no_stream', events: [event(4)] },
+      { streamId: b, expectedRevision: 'no_stream', events: [event(5)] },
+    ]);
+    const storedA = await h.raw.readStream(a);
+    expect(storedA[1].metadata.prevHash).toBe(storedA[0].metadata.hash);
+    expect(checkChain(a, chainedView(storedA)).problem).toBeNull();
+    const storedB = await h.raw.readStream(b);
+    expect(storedB[0].metadata.prevHash).toBeNull();
+    expect(checkChain(b, chainedView(storedB)).problem).toBeNull();
+    expect((await h.raw.readStream(plain))[0].metadata.hash).toBeUndefined();
+  });
+
   it('leaves other streams as they were', async () => {
     const s = `order-ct${run}`;
-    await chained.appendToStream(s, [event(1)], { expectedRevision: 'no_stream' });
+    await appendToStream(chained, s, [event(1)], { expectedRevision: 'no_stream' });
     const [stored] = await h.raw.readStream(s);
     expect(stored.metadata.hash).toBeUndefined();
     expect(stored.metadata.prevHash).toBeUndefined();
@@ -83,7 +108,7 @@ const hashChainContract = (open: () => Promise<Harness>) => {
     const writers = [chained, chainOf(h.raw), chainOf(h.raw)];
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        writers[i % writers.length].appendToStream(s, [event(i)], { expectedRevision: 'any' }),
+        appendToStream(writers[i % writers.length], s, [event(i)], { expectedRevision: 'any' }),
       ),
     );
     const stored = await h.raw.readStream(s);
@@ -94,19 +119,19 @@ const hashChainContract = (open: () => Promise<Harness>) => {
 
   it('refuses all but one of concurrent appends at the same revision, from two instances', async () => {
     const s = wallet('exact');
-    await chained.appendToStream(s, [event(0)], { expectedRevision: 'no_stream' });
+    await appendToStream(chained, s, [event(0)], { expectedRevision: 'no_stream' });
     const other = chainOf(h.raw);
     await Promise.all([chained.readStream(s), other.readStream(s)]);
     const results = await Promise.allSettled([
-      chained.appendToStream(s, [event(1)], { expectedRevision: 0 }),
-      other.appendToStream(s, [event(2)], { expectedRevision: 0 }),
+      appendToStream(chained, s, [event(1)], { expectedRevision: 0 }),
+      appendToStream(other, s, [event(2)], { expectedRevision: 0 }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(ConcurrencyError);
     // The loser's memory of the head is stale; its next append reads the head again and chains to it.
     const loser = results[0].status === 'rejected' ? chained : other;
-    await loser.appendToStream(s, [event(3)], { expectedRevision: 1 });
+    await appendToStream(loser, s, [event(3)], { expectedRevision: 1 });
     const stored = await h.raw.readStream(s);
     expect(stored).toHaveLength(3);
     expect(checkChain(s, chainedView(stored)).problem).toBeNull();
@@ -114,8 +139,8 @@ const hashChainContract = (open: () => Promise<Harness>) => {
 
   it('starts the chain on a stream stored before it: the first chained event commits to the older ones', async () => {
     const s = wallet('legacy');
-    await h.raw.appendToStream(s, [event(1), event(2)], { expectedRevision: 'no_stream' });
-    await chainOf(h.raw).appendToStream(s, [event(3)], { expectedRevision: 1 });
+    await appendToStream(h.raw, s, [event(1), event(2)], { expectedRevision: 'no_stream' });
+    await appendToStream(chainOf(h.raw), s, [event(3)], { expectedRevision: 1 });
     const stored = await h.raw.readStream(s);
     const check = checkChain(s, chainedView(stored));
     expect(check.problem).toBeNull();
@@ -128,7 +153,7 @@ for (const backend of backends) {
     hashChainContract(async () => {
       const { pool, drop } = await backend.open();
       const db = createDb(pool);
-      await migrateToLatest(db, eventStoreMigrations);
+      await migrateToLatest(db, eventStoreMigrations, eventStoreFunctions);
       const raw = createPostgresEventStore(pool, { pollMs: 50 });
       return {
         raw,
@@ -151,7 +176,7 @@ describe.skipIf(Boolean(esdbSkipped))(
   `hash chain contract: EventStoreDB${esdbSkipped ? ` (skipped: ${esdbSkipped})` : ''}`,
   () => {
     hashChainContract(async () => {
-      const raw = createEsdbEventStore(process.env.ESDB_URL!);
+      const raw = await openEsdbEventStore(process.env.ESDB_URL!);
       return { raw, teardown: () => raw.close() };
     });
   },

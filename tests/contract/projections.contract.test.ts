@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { createDb, type Db } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import type { EventStore, RecordedEvent } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
@@ -100,12 +102,16 @@ interface Env {
 const open = async (pool: SqlPool, names: string[], migrate = true): Promise<Omit<Env, 'second'>> => {
   const db = createDb(pool);
   if (migrate)
-    await migrateToLatest(db, {
-      ...eventStoreMigrations,
-      ...projectionRunnerMigrations,
-      ...inlineProjectionMigrations,
-      ...testMigrations(names),
-    });
+    await migrateToLatest(
+      db,
+      {
+        ...eventStoreMigrations,
+        ...projectionRunnerMigrations,
+        ...inlineProjectionMigrations,
+        ...testMigrations(names),
+      },
+      eventStoreFunctions,
+    );
   const store = createPostgresEventStore(pool, { pollMs: 20 });
   const runners: ProjectionRunner[] = [];
   return {
@@ -182,7 +188,7 @@ const appendCounted = async (
       type: 'Counted',
       data: { n: n0 + k },
     }));
-    await store.appendToStream(stream, [...events, { eventId: randomUUID(), type: 'Ignored', data: {} }], {
+    await appendToStream(store, stream, [...events, { eventId: randomUUID(), type: 'Ignored', data: {} }], {
       expectedRevision: 'any',
     });
   }
@@ -307,7 +313,8 @@ describe.each(backends)('projections on $name', (backend) => {
     const runner = env.runner([countingProjector('pt')]);
     await runner.start();
     for (let n = 1; n <= 20; n++) {
-      const { position } = await env.store.appendToStream(
+      const { position } = await appendToStream(
+        env.store,
         `w-${n}`,
         [{ eventId: randomUUID(), type: 'Counted', data: { n } }],
         {
@@ -474,7 +481,8 @@ describe.each(backends)('projections on $name', (backend) => {
         await appendCounted(env.store, 1);
         await held;
         // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
-        const { position } = await env.store.appendToStream(
+        const { position } = await appendToStream(
+          env.store,
           'while-held',
           [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }],
           { expectedRevision: 'no_stream' },

@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
@@ -7,6 +8,7 @@ import { migrateToLatest } from '../../infra/db/migrate.js';
 import { startEmbeddedPostgres } from '../../infra/db/embeddedPostgres.js';
 import { createPostgresPool, type SqlPool } from '../../infra/db/sqlPool.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectionRunnerMigrations } from '../../projections/migrations.js';
@@ -184,7 +186,8 @@ const appends = async (target: Target, concurrency: number, isPostgres: boolean)
   const adapter = () =>
     timed(() =>
       hammer(concurrency, PHASE_MS, (w, i) =>
-        store.appendToStream(
+        appendToStream(
+          store,
           `es-${run}-${w}-${i}-${randomUUID()}`,
           [{ eventId: randomUUID(), type: 'BenchEvent', data: payload(i) }],
           {
@@ -216,7 +219,7 @@ const seed = async (pool: SqlPool, atLeast: number) => {
       type: i % 5 === 0 ? 'Other' : 'BenchEvent',
       data: payload(i),
     }));
-    head = (await store.appendToStream(`seed-${randomUUID()}`, events, { expectedRevision: 'no_stream' })).position;
+    head = (await appendToStream(store, `seed-${randomUUID()}`, events, { expectedRevision: 'no_stream' })).position;
   }
   return head;
 };
@@ -364,7 +367,11 @@ const benchTarget = async (target: Target, isPostgres: boolean) => {
   const setup = await target.pool(2);
   const db = createDb(setup);
   try {
-    await migrateToLatest(db, { ...eventStoreMigrations, ...projectionRunnerMigrations, ...benchMigrations });
+    await migrateToLatest(
+      db,
+      { ...eventStoreMigrations, ...projectionRunnerMigrations, ...benchMigrations },
+      eventStoreFunctions,
+    );
     const rows: Row[] = [];
     for (const c of [1, 8]) {
       rows.push(await appends(target, c, isPostgres));

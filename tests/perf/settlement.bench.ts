@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { runCutoff } from '../../commands/settlement/cutoff.js';
@@ -91,7 +92,7 @@ const seed = async (t: TestService) => {
       };
       events.push({ eventId: entryId, type: 'LedgerEntryRecorded', data: entry });
     }
-    await store.appendToStream(walletStream(driverId), events, { expectedRevision: 'no_stream' });
+    await appendToStream(store, walletStream(driverId), events, { expectedRevision: 'no_stream' });
   }
 };
 
@@ -171,7 +172,7 @@ const foldBench = async (t: TestService) => {
     };
     events.push({ eventId: randomUUID(), type: 'PayoutAttempted', data: attempt });
   }
-  await store.appendToStream(receiptStream(receiptId), events, { expectedRevision: 'no_stream' });
+  await appendToStream(store, receiptStream(receiptId), events, { expectedRevision: 'no_stream' });
   const asOf = new Date(Date.now() + 60_000);
   const samples: number[] = [];
   for (let i = 0; i < FOLD_SAMPLES; i++) {

@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -160,7 +161,8 @@ export const startApiUnderTest = async (
       when: (send) => ({
         async then(...assertions) {
           for (const { streamId, events } of streams) {
-            await store.appendToStream(
+            await appendToStream(
+              store,
               streamId,
               events.map((e) => ({ eventId: randomUUID(), ...e })),
               { expectedRevision: 'any' },

@@ -1,3 +1,4 @@
+import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { EVENT_SCHEMAS } from '../../domain/events.js';
@@ -5,6 +6,7 @@ import { UPCASTERS } from '../../domain/upcasters.js';
 import { createDb } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { eventStoreMigrations } from '../../infra/eventStore/migrations.js';
+import { eventStoreFunctions } from '../../infra/eventStore/functions.js';
 import type { EventStore } from '../../infra/eventStore/port.js';
 import { createPostgresEventStore } from '../../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../../infra/eventStore/versioning.js';
@@ -30,7 +32,7 @@ export interface StreamsUnderTest {
 export const streamsOnEmbedded = async (): Promise<StreamsUnderTest> => {
   const pool = await testDatabase('empty');
   const db = createDb(pool);
-  await migrateToLatest(db, eventStoreMigrations);
+  await migrateToLatest(db, eventStoreMigrations, eventStoreFunctions);
   const store = withEventVersioning(createPostgresEventStore(pool, { pollMs: 20 }), {
     schemas: EVENT_SCHEMAS,
     upcasters: UPCASTERS,
@@ -46,7 +48,8 @@ export const streamsOnEmbedded = async (): Promise<StreamsUnderTest> => {
   return {
     store,
     async existingStream(streamId, events) {
-      const r = await store.appendToStream(
+      const r = await appendToStream(
+        store,
         streamId,
         events.map((e) => ({ eventId: randomUUID(), ...e })),
         { expectedRevision: 'any' },

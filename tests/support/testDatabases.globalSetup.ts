@@ -3,7 +3,7 @@ import { createDb } from '../../infra/db/database.js';
 import { startEmbeddedPostgres } from '../../infra/db/embeddedPostgres.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createPostgresPool } from '../../infra/db/sqlPool.js';
-import { migrationsOf } from '../../app/modules.js';
+import { functionsOf, migrationsOf } from '../../app/modules.js';
 import { TEMPLATES } from './testDatabases.js';
 
 /**
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
     for (const name of Object.values(TEMPLATES)) await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     const db = createDb(createPostgresPool(cluster.url(TEMPLATES.migrated), 1));
-    await migrateToLatest(db, migrationsOf());
+    await migrateToLatest(db, migrationsOf(), functionsOf());
     await db.destroy();
   } catch (err) {
     await cluster.stop();
