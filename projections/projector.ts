@@ -44,12 +44,6 @@ export interface Projector {
    * transaction (projections/inline.ts), wherever the event store allows it.
    */
   settledOnRead?: boolean;
-  /**
-   * Its handlers (and `applyBatch`) only write and never read an answer: the runner records a batch and
-   * sends it with its checkpoint as one statement (`es_apply_rows`) instead of a transaction of one
-   * statement per row (projections/recordedRows.ts). `ctes`: its WITH statements only write too.
-   */
-  writesOnly?: { ctes: boolean };
   /** Messages that follow from the event alone, fanned out after the batch that holds it has committed. */
   publish?: (event: AnyRecordedEvent, db: Db) => Promise<BusMessage[]> | BusMessage[];
 }

@@ -22,6 +22,8 @@ const CLK_TCK = 100;
 export interface Probed {
   statements: number;
   calls: { method: string; url: string; statements: number }[];
+  /** Write transactions committed outside any request (absent from a build whose probe did not count them). */
+  asyncWrites?: number;
 }
 
 export interface ServiceProcess {
