@@ -487,11 +487,12 @@ export class ProjectionRunner {
     if (idle.length === 0) return;
     try {
       const written = await moveCheckpoints(
-        this.deps.db,
+        (await this.sessionOf()).db,
         idle.map((s) => ({ name: s.projector.name, guard: s.position, to: s.position })),
       );
       await this.resumeMoved(idle.filter((s) => !written.has(s.projector.name)));
     } catch (err) {
+      if (this.session?.client.broken) this.dropSession();
       this.idlePending = true;
       this.backOff(idle, err);
     }

@@ -5,8 +5,8 @@ import pg from 'pg';
 /**
  * Loaded into a service that a bench starts as a child process (`node --import tsx --import <this>`): counts
  * the SQL statements the process sends, in all and per HTTP request (by the request's async context), and the
- * write transactions it commits outside any request (the asynchronous side: projection batches, idle
- * checkpoints, process managers), and answers the bench over the IPC channel. The service's own code is not
+ * write transactions it commits outside any request (the asynchronous side: the projection runner's, process
+ * managers', jobs') and on the runner's session, and answers the bench over the IPC channel. The service's own code is not
  * touched.
  */
 interface Call {
@@ -19,26 +19,32 @@ const current = new AsyncLocalStorage<Call>();
 let statements = 0;
 let calls: Call[] = [];
 let asyncWrites = 0;
+let runnerWrites = 0;
 
 /** A statement that changes rows: a data-modifying one, or a call of the event store's writing functions. */
 const WRITES = /^\s*(insert|update|delete|merge)\b|^\s*with\b[\s\S]*\b(insert|update|delete)\b|\bes_(append|apply)/i;
-/** Per connection, the transaction it is in, begun outside any request, and whether it wrote. */
-const transactions = new WeakMap<object, { wrote: boolean }>();
+/** Per connection, the transaction it is in: the request that began it (none: outside calls), whether it wrote. */
+const transactions = new WeakMap<object, { call: Call | undefined; wrote: boolean }>();
+/** The projection runner's session: the one connection that sets asynchronous commit (projections/runner.ts). */
+const runnerSessions = new WeakSet<object>();
 
-/**
- * Counts a write transaction outside requests at its commit, or at the statement itself when it runs alone.
- * A transaction begun outside a request is counted whole, whichever context its statements run in.
- */
+/** A committed write transaction: the runner's, or another outside calls (process managers, jobs), or a call's. */
+const committed = (client: object, call: Call | undefined) => {
+  if (runnerSessions.has(client)) runnerWrites++;
+  if (!call) asyncWrites++;
+};
+
+/** Counts a write transaction at its commit, or at the statement itself when it runs alone. */
 const countWrites = (client: object, sql: string, call: Call | undefined) => {
   const tx = transactions.get(client);
-  if (/^\s*(begin|start\s+transaction)\b/i.test(sql)) {
-    if (!call) transactions.set(client, { wrote: false });
-  } else if (/^\s*(commit|rollback)\b/i.test(sql)) {
-    if (tx?.wrote && /^\s*commit/i.test(sql)) asyncWrites++;
+  if (/^\s*set\s+synchronous_commit\s+to\s+off\b/i.test(sql)) runnerSessions.add(client);
+  if (/^\s*(begin|start\s+transaction)\b/i.test(sql)) transactions.set(client, { call, wrote: false });
+  else if (/^\s*(commit|rollback)\b/i.test(sql)) {
+    if (tx?.wrote && /^\s*commit/i.test(sql)) committed(client, tx.call);
     transactions.delete(client);
   } else if (WRITES.test(sql)) {
     if (tx) tx.wrote = true;
-    else if (!call) asyncWrites++;
+    else committed(client, call);
   }
 };
 
@@ -77,11 +83,12 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
 } as typeof emit;
 
 process.on('message', (m: unknown) => {
-  if (m === 'stats') process.send?.({ statements, calls, asyncWrites });
+  if (m === 'stats') process.send?.({ statements, calls, asyncWrites, runnerWrites });
   if (m === 'reset') {
     statements = 0;
     calls = [];
     asyncWrites = 0;
+    runnerWrites = 0;
     process.send?.('reset');
   }
 });
