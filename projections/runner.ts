@@ -24,8 +24,8 @@ export interface RunnerDeps {
 
 /**
  * Wake-ups are coalesced by spacing the reads they start: under a stream of appends the loop reads the log
- * at most once per READ_GAP_MS, so the appends of that time meet in one batch (one transaction and one
- * checkpoint per projector instead of one per append). A lone append still wakes a read at once, and a
+ * at most once per READ_GAP_MS, so the appends of that time meet in one batch (one transaction, and one
+ * checkpoint per projector, instead of one per append). A lone append still wakes a read at once, and a
  * read that found a full batch is followed at once (catching up is not slowed). The read models trail the
  * log by at most this much more.
  */
@@ -73,58 +73,61 @@ export const messagesOf = async (
 ];
 
 /**
- * A read-model batch commits without waiting for its WAL flush. The rows and their checkpoint commit
+ * A read-model batch commits without waiting for its WAL flush. The rows and their checkpoints commit
  * together, and PostgreSQL replays its log in order, so a crash can only lose the last few batches whole:
- * the runner finds the older checkpoint and applies those events again. Waiting for the disk (several ms
+ * the runner finds the older checkpoints and applies those events again. Waiting for the disk (several ms
  * per commit on a busy machine) bought nothing: the events themselves are appended with a synchronous
- * commit. Each projector's batches run on a session of their own with this set once.
+ * commit. The runner's batches run on a session of their own with this set once.
  */
 const ASYNC_COMMIT = 'SET synchronous_commit TO OFF';
 
-/** The stored checkpoint is not where this runner left it: a rebuild swapped in tables built further. */
-export class CheckpointMoved extends Error {
-  constructor(
-    readonly projector: string,
-    readonly expected: number,
-  ) {
-    super(`checkpoint of ${projector} moved away from ${expected}`);
-    this.name = 'CheckpointMoved';
-  }
+/** One projector's share of a batch of the log. */
+export interface BatchShare {
+  projector: Projector;
+  /** Where the runner left its checkpoint. */
+  from: number;
+  /** The events past `from` that it handles; none: only its checkpoint moves. */
+  events: RecordedEvent[];
+  emit?: (m: BusMessage) => void;
+  memory?: BatchMemory;
 }
 
 /**
- * Applies one batch of events for one projector inside the given transaction, checkpoint included.
- * The checkpoint only moves from at most `from`, where this runner left it (the stored row may lag that
- * by events the projector does not handle: idle advances are written at intervals); a row further along
- * means a rebuild swapped in tables built further, and the batch rolls back (CheckpointMoved), so those
- * tables never see an event twice. The checkpoint row is written first: a rebuild locks that row before
- * the tables, so the two never wait for each other in opposite orders.
+ * Moves checkpoints in one statement, each only from at most its `guard`, to `to`; returns the names it moved.
+ * A row further along than its guard can only be a rebuild's: it is left as it is.
  */
-export const applyBatch = async (
-  trx: Trx,
-  p: Projector,
-  events: RecordedEvent[],
-  from: number,
-  upTo: number,
-  emit?: (m: BusMessage) => void,
-  memory?: BatchMemory,
-): Promise<void> => {
-  const written = await checkpointMove(trx, p, from, upTo).executeTakeFirst();
-  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new CheckpointMoved(p.name, from);
-  await applyEvents(trx, p, events, emit, memory);
+const moveCheckpoints = async (db: Db, moves: { name: string; guard: number; to: number }[]): Promise<Set<string>> => {
+  const names = moves.map((m) => m.name);
+  const { rows } = await sql<{ name: string }>`
+    INSERT INTO projection_checkpoints AS c (name, position)
+    SELECT * FROM unnest(${names}::text[], ${moves.map((m) => m.to)}::bigint[])
+    ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = now()
+    WHERE c.position <= (${moves.map((m) => m.guard)}::bigint[])[array_position(${names}::text[], c.name)]
+    RETURNING name`.execute(db);
+  return new Set(rows.map((r) => r.name));
 };
 
-/** The checkpoint moving from at most `from` to `upTo`: it touches no row when a rebuild moved it further. */
-const checkpointMove = (db: Db, p: Projector, from: number, upTo: number) =>
-  db
-    .insertInto('projection_checkpoints')
-    .values({ name: p.name, position: upTo })
-    .onConflict((oc) =>
-      oc
-        .column('name')
-        .doUpdateSet({ position: upTo, updated_at: sql`now()` })
-        .where('projection_checkpoints.position', '<=', from),
-    );
+/**
+ * Applies one batch of the log, read up to `upTo`, for several projectors inside the given transaction, their
+ * checkpoints included, and returns the projectors it left out. Every checkpoint moves first, in one
+ * statement: a rebuild locks a checkpoint row before its tables, so the two never wait for each other in
+ * opposite orders. A projector with events moves only from `from`, where the runner left it (the stored row
+ * may lag that by events it does not handle: idle moves are written at intervals); a row further along means a
+ * rebuild swapped in tables built further, and that projector applies nothing, so those tables never see an
+ * event twice. A projector without events only moves forward (it may stand past `upTo`).
+ */
+export const applyBatch = async (trx: Trx, shares: BatchShare[], upTo: number): Promise<Projector[]> => {
+  const written = await moveCheckpoints(
+    trx,
+    shares.map((s) => {
+      const to = Math.max(s.from, upTo);
+      return { name: s.projector.name, guard: s.events.length > 0 ? s.from : to, to };
+    }),
+  );
+  for (const s of shares)
+    if (written.has(s.projector.name)) await applyEvents(trx, s.projector, s.events, s.emit, s.memory);
+  return shares.filter((s) => !written.has(s.projector.name)).map((s) => s.projector);
+};
 
 interface State {
   projector: Projector;
@@ -134,28 +137,25 @@ interface State {
   retryAt: number;
   /** The projector's messages of committed batches, published in order, off the batch loop. */
   published: Promise<void>;
-  /** Its batch being applied, if any: the loop reads on for the other projectors meanwhile. */
-  inFlight: Promise<void> | null;
-  /** PostgreSQL: the connection its batches run on, with asynchronous commit set once for the session. */
-  session: { client: SqlClient; db: Db } | null;
   /** What its batches keep for the next (Projector.applyBatch), true as of `position`; null: start afresh. */
   memory: { kept: BatchMemory; position: number } | null;
 }
 
 /**
- * Keeps every projector caught up with the log: catch-up then live, one transaction per batch that
- * writes the read model and advances the checkpoint together, so an event is applied exactly once even
- * across crashes. Publishing to the bus happens after commit: a crash in between loses a real-time message,
- * never a read-model row, and a batch lost to the asynchronous commit is applied again and may publish again.
+ * Keeps every projector caught up with the log: catch-up then live. A batch of the log, read once, is applied
+ * by every projector this instance leads that is behind by it, in one transaction that also moves their
+ * checkpoints, so an event is applied exactly once even across crashes. Publishing to the bus happens after
+ * commit: a crash in between loses a real-time message, never a read-model row, and a batch lost to the
+ * asynchronous commit is applied again and may publish again.
  */
 export class ProjectionRunner {
   private states: State[];
   private running = false;
   private loop: Promise<void> | null = null;
   private leaderClient: SqlClient | null = null;
+  /** PostgreSQL: the connection the batches run on, with asynchronous commit set once for the session. */
+  private session: { client: SqlClient; db: Db } | null = null;
   private waiters = new Set<() => void>();
-  /** Wakes the loop when a projector's batch is done (it may have more to read). */
-  private wakeLoop: () => void = () => undefined;
   private readonly pollMs: number;
   private readonly batchSize: number;
   /** When the checkpoints of projectors with nothing to apply were last written (they move in memory at once). */
@@ -174,8 +174,6 @@ export class ProjectionRunner {
       failures: 0,
       retryAt: 0,
       published: Promise.resolve(),
-      inFlight: null,
-      session: null,
       memory: null,
     }));
     this.pollMs = deps.pollMs ?? 250;
@@ -204,9 +202,8 @@ export class ProjectionRunner {
     this.notify();
     await this.loop;
     this.loop = null;
-    await Promise.all(this.states.map((s) => s.inFlight));
     await Promise.all(this.states.map((s) => s.published));
-    for (const s of this.states) this.dropSession(s);
+    this.dropSession();
     if (this.leaderClient) {
       const client = this.leaderClient;
       this.leaderClient = null;
@@ -318,10 +315,9 @@ export class ProjectionRunner {
   private async run(): Promise<void> {
     let lastClaim = performance.now();
     let failures = 0;
-    // Both armed before each read: an append during a batch, or a projector finishing its batch, wakes the
-    // loop at once, and no wake-up is lost in between (each wake is followed by a read).
+    // Armed before each read: an append during a batch wakes the loop at once, and no wake-up is lost in
+    // between (each wake is followed by a read).
     let appended: Promise<void> | null = null;
-    let batchDone: Promise<void> | null = null;
     while (this.running) {
       try {
         if (this.leaderClient?.broken) {
@@ -331,16 +327,14 @@ export class ProjectionRunner {
         if (this.deps.lead !== false && this.states.some((s) => !s.leader) && performance.now() - lastClaim > 2000) {
           lastClaim = performance.now();
           await this.claimLeadership();
-          await this.loadCheckpoints(this.states.filter((s) => s.leader && !s.inFlight));
+          await this.loadCheckpoints(this.states.filter((s) => s.leader));
         }
         appended ??= this.deps.store.waitForAppend(this.pollMs);
-        batchDone ??= new Promise<void>((resolve) => (this.wakeLoop = resolve));
         const more = await this.step();
         failures = 0;
         if (!more && this.running) {
-          await Promise.race([appended, batchDone]);
+          await appended;
           appended = null;
-          batchDone = null;
           // A timer may fire a millisecond or so early (whole milliseconds, the loop's cached clock): wait out the rest.
           for (let gap = this.gapLeft(); gap > 0 && this.running; gap = this.gapLeft())
             await new Promise((resolve) => setTimeout(resolve, Math.ceil(gap)));
@@ -357,21 +351,19 @@ export class ProjectionRunner {
   }
 
   /**
-   * One batch for every projector this instance leads that is not applying one already; true when it
-   * read a full batch (more may be waiting), false when it reached the head of the log or leads nothing.
-   * Only projectors with events to handle open a transaction; the others' checkpoints move in one
-   * statement. The projectors' batches run side by side, each on its own connection, which is safe because a projector reads and writes only its own
-   * tables; and the loop does not wait for the slowest before the others apply what the log shows. On
-   * PostgreSQL a batch in flight is a writing transaction, so the log shows nothing appended after it
-   * began until it commits (docs/decisions/0002-all-reader-visibility.md): a slow batch still delays what comes next.
-   * Waiters wake as each projector commits.
+   * One batch for every projector this instance leads and that is not backing off; true when it read a full
+   * batch (more may be waiting), false when it reached the head of the log or leads nothing. When no
+   * projector has an event to handle, their checkpoints move in memory only (advanceIdle). We accept that the
+   * slowest projector holds the others' rows back by its batch: one transaction for all of them is one commit
+   * instead of one per projector. On PostgreSQL a batch in flight is a writing transaction, so the log shows
+   * nothing appended after it began until it commits (docs/decisions/0002-all-reader-visibility.md).
    */
   private async step(): Promise<boolean> {
     const now = performance.now();
-    const active = this.states.filter((s) => s.leader && s.retryAt <= now && !s.inFlight);
+    const active = this.states.filter((s) => s.leader && s.retryAt <= now);
     if (active.length === 0) return false;
     const from = Math.min(...active.map((s) => s.position));
-    this.readAt = performance.now();
+    this.readAt = now;
     const events = await this.deps.store.readAll(from, this.batchSize);
     if (events.length === 0) {
       // The log is quiet: the idle positions not yet stored are, now, so that followers see the head.
@@ -379,50 +371,82 @@ export class ProjectionRunner {
       return false;
     }
     const upTo = events[events.length - 1].globalPosition;
-    const idle: State[] = [];
-    for (const s of active) {
-      const mine = events.filter((e) => e.globalPosition > s.position && handles(s.projector, e));
-      if (mine.length > 0) {
-        s.inFlight = this.applyTo(s, mine, upTo).finally(() => {
-          s.inFlight = null;
-          this.wakeLoop();
-        });
-      } else if (s.position < upTo) idle.push(s);
-    }
-    await this.advanceIdle(idle, upTo);
+    const behind = active.filter((s) => s.position < upTo);
+    if (behind.some((s) => this.eventsOf(s, events).length > 0)) await this.applyTogether(behind, events, upTo);
+    else await this.advanceIdle(behind, upTo);
     return events.length === this.batchSize;
   }
 
-  /** Never throws: a failing projector backs off alone while the others go on. */
-  private async applyTo(s: State, events: RecordedEvent[], upTo: number): Promise<void> {
-    const emitted: BusMessage[] = [];
-    try {
-      const { db } = await this.sessionOf(s);
-      const emit = (m: BusMessage) => emitted.push(m);
-      const memory = this.memoryOf(s);
-      await db.transaction().execute((trx) => applyBatch(trx, s.projector, events, s.position, upTo, emit, memory));
-    } catch (err) {
-      // What the failed batch kept may hold rows that never committed.
-      s.memory = null;
-      if (s.session?.client.broken) this.dropSession(s);
-      if (err instanceof CheckpointMoved) {
-        this.deps.logger.info(
-          { projector: s.projector.name, from: s.position },
-          'checkpoint moved by a rebuild; resuming from it',
-        );
-        await this.loadCheckpoints([s]).catch((e) => this.backOff([s], e));
-        return;
-      }
-      this.backOff([s], err);
-      return;
-    }
-    this.advanced([s], upTo);
-    // The next batch need not wait for the bus: messages follow their commits in order, one chain per projector.
-    s.published = s.published.then(() => this.publish(s.projector, events, emitted));
+  private eventsOf(s: State, events: RecordedEvent[]): RecordedEvent[] {
+    return events.filter((e) => e.globalPosition > s.position && handles(s.projector, e));
   }
 
-  private async sessionOf(s: State): Promise<{ client: SqlClient; db: Db }> {
-    if (s.session) return s.session;
+  /**
+   * The batch for these projectors in one transaction. Never throws: when it fails, the projectors with events
+   * are tried again each alone, so that a failing one backs off alone while the others go on.
+   */
+  private async applyTogether(states: State[], events: RecordedEvent[], upTo: number): Promise<void> {
+    const shares = states.map((s) => {
+      const emitted: BusMessage[] = [];
+      const share: BatchShare = {
+        projector: s.projector,
+        from: s.position,
+        events: this.eventsOf(s, events),
+        emit: (m) => emitted.push(m),
+        memory: this.memoryOf(s),
+      };
+      return { s, share, emitted };
+    });
+    let left: Projector[];
+    try {
+      const { db } = await this.sessionOf();
+      left = await db.transaction().execute((trx) =>
+        applyBatch(
+          trx,
+          shares.map((x) => x.share),
+          upTo,
+        ),
+      );
+    } catch (err) {
+      // What the failed batch kept may hold rows that never committed.
+      for (const s of states) s.memory = null;
+      if (this.session?.client.broken) this.dropSession();
+      const applying = shares.filter((x) => x.share.events.length > 0).map((x) => x.s);
+      if (applying.length === 1 || isConnectionLoss(err)) this.backOff(applying, err);
+      else for (const s of applying) await this.applyTogether([s], events, upTo);
+      return;
+    }
+    const moved = shares.filter((x) => left.includes(x.s.projector)).map((x) => x.s);
+    const committed = shares.filter((x) => !left.includes(x.s.projector));
+    this.advanced(
+      committed.map((x) => x.s),
+      upTo,
+    );
+    if (moved.length === 0 && states.length === this.states.filter((s) => s.leader).length) {
+      // Every stored checkpoint is where memory has it.
+      this.idlePending = false;
+      this.idleWrittenAt = performance.now();
+    }
+    // The next batch need not wait for the bus: messages follow their commits in order, one chain per projector.
+    for (const { s, share, emitted } of committed)
+      if (share.events.length > 0)
+        s.published = s.published.then(() => this.publish(s.projector, share.events, emitted));
+    await this.resumeMoved(moved);
+  }
+
+  /** Projectors whose checkpoint a rebuild moved on: they go on from it, with what their batches kept dropped. */
+  private async resumeMoved(moved: State[]): Promise<void> {
+    if (moved.length === 0) return;
+    this.deps.logger.info(
+      { projectors: moved.map((s) => s.projector.name) },
+      'checkpoint moved by a rebuild; resuming from it',
+    );
+    for (const s of moved) s.memory = null;
+    await this.loadCheckpoints(moved).catch((err) => this.backOff(moved, err));
+  }
+
+  private async sessionOf(): Promise<{ client: SqlClient; db: Db }> {
+    if (this.session) return this.session;
     const client = await this.deps.pool.connect();
     try {
       await client.query(ASYNC_COMMIT);
@@ -430,13 +454,13 @@ export class ProjectionRunner {
       client.release();
       throw err;
     }
-    s.session = { client, db: createDb(onOneConnection(client, this.deps.pool.kind)) };
-    return s.session;
+    this.session = { client, db: createDb(onOneConnection(client, this.deps.pool.kind)) };
+    return this.session;
   }
 
-  private dropSession(s: State): void {
-    s.session?.client.release();
-    s.session = null;
+  private dropSession(): void {
+    this.session?.client.release();
+    this.session = null;
   }
 
   /**
@@ -459,30 +483,16 @@ export class ProjectionRunner {
     if (now - this.idleWrittenAt < IDLE_WRITE_MS) return;
     this.idleWrittenAt = now;
     this.idlePending = false;
-    const idle = this.states.filter((s) => s.leader && !s.inFlight);
+    const idle = this.states.filter((s) => s.leader);
     if (idle.length === 0) return;
     try {
-      const written = await this.deps.db
-        .insertInto('projection_checkpoints')
-        .values(idle.map((s) => ({ name: s.projector.name, position: s.position })))
-        .onConflict((oc) =>
-          oc
-            .column('name')
-            .doUpdateSet({ position: sql`excluded.position`, updated_at: sql`now()` })
-            .where('projection_checkpoints.position', '<=', sql<number>`excluded.position`),
-        )
-        .returning('name')
-        .execute();
-      const names = new Set(written.map((r) => r.name));
-      const moved = idle.filter((s) => !names.has(s.projector.name));
-      if (moved.length > 0) {
-        this.deps.logger.info(
-          { projectors: moved.map((s) => s.projector.name) },
-          'checkpoint moved by a rebuild; resuming from it',
-        );
-        await this.loadCheckpoints(moved);
-      }
+      const written = await moveCheckpoints(
+        (await this.sessionOf()).db,
+        idle.map((s) => ({ name: s.projector.name, guard: s.position, to: s.position })),
+      );
+      await this.resumeMoved(idle.filter((s) => !written.has(s.projector.name)));
     } catch (err) {
+      if (this.session?.client.broken) this.dropSession();
       this.idlePending = true;
       this.backOff(idle, err);
     }
@@ -508,8 +518,9 @@ export class ProjectionRunner {
     if (states.length === 0) return;
     for (const s of states) {
       // A memory true at the old position stays true: the batch that moved it was applied, or had nothing.
-      if (s.memory?.position === s.position) s.memory.position = upTo;
-      s.position = upTo;
+      const to = Math.max(s.position, upTo);
+      if (s.memory?.position === s.position) s.memory.position = to;
+      s.position = to;
       s.failures = 0;
       s.retryAt = 0;
     }

@@ -54,8 +54,8 @@ const notKept = <T>(
  * Every upsert writes the final value of its row, so a batch applied again after a crash writes the same
  * rows.
  *
- * With the runner's memory (Projector.applyBatch), rows an earlier batch read or wrote are taken from it, and
- * a batch that needs no look-up only writes: the runner then sends it as one statement.
+ * With the runner's memory (Projector.applyBatch), rows an earlier batch read or wrote are taken from it: a
+ * batch that needs no look-up only writes.
  */
 export class InboxBatch {
   private readonly parties = new Map<number, OrderParties>();

@@ -209,8 +209,6 @@ export const notificationsProjector = projector('notifications', {
   // A fan-out, kept off the write path: writes never wait for it; the inbox routes wait for it at read time.
   settledOnRead: true,
   tables: ['notifications', ...notificationTrackerTables],
-  // A batch of order and driver events, its look-ups in the runner's memory, only writes: one statement. An
-  // inbox change (read, delete) reads what it changed, and its batch takes a transaction.
   handlers: Object.fromEntries([...eventTypes, ...Object.keys(inboxHandlers)].map((t) => [t, oneEvent])),
   applyBatch: applyInboxBatch,
 });

@@ -43,6 +43,4 @@ export const reportsProjector = projector('reports', {
   handlers,
   // The roll-ups move once per batch, set-based, never per event.
   applyBatch: applyWithRollups(handlers, COUNTED),
-  // Every statement of a batch, roll-ups included, is a write whose answer no handler reads: the batch
-  // travels as one statement with its checkpoint.
 });

@@ -58,6 +58,8 @@ interface TestProjectorOptions {
   /** The handler throws after its first write on the Counted event with this n, the first time only. */
   failOn?: number;
   onFail?: () => void;
+  /** The handler throws after its first write on every Counted event from this n on. */
+  failFrom?: number;
   /** Written into every row: which runner applied it. */
   tag?: string;
 }
@@ -72,6 +74,8 @@ const countingProjector = (name: string, options: TestProjectorOptions = {}): Pr
         await sql`INSERT INTO ${sql.table(events)} AS t (global_position, stream_id, n, applications, applied_by)
           VALUES (${e.globalPosition}, ${e.streamId}, ${e.data.n}, 1, ${options.tag ?? '-'})
           ON CONFLICT (global_position) DO UPDATE SET applications = t.applications + 1`.execute(trx);
+        if (options.failFrom !== undefined && e.data.n >= options.failFrom)
+          throw new Error(`projector fails from event ${options.failFrom}`);
         if (options.failOn === e.data.n && !failed) {
           failed = true;
           options.onFail?.();
@@ -456,15 +460,63 @@ describe.each(backends)('projections on $name', (backend) => {
     ).toBe(0);
   });
 
+  it('applies a batch of the log for every projector it feeds in one transaction, checkpoints included', async () => {
+    env = await backend.open(['pa', 'pb', 'pc']);
+    const head = await appendCounted(env.store, 300);
+    const logged = (await env.store.readAll(0, 10_000)).length;
+    const runner = env.runner(
+      ['pa', 'pb', 'pc'].map((name) => countingProjector(name)),
+      { batchSize: 100 },
+    );
+    await runner.start();
+    expect(await runner.waitFor(head, WAIT_MS)).toBe(true);
+    // Every row carries the id of the transaction that committed it (xmin): one per batch, shared by all three.
+    const written = await sql<{ global_position: number; pa: string; pb: string; pc: string }>`
+      SELECT global_position, a.xmin::text AS pa, b.xmin::text AS pb, c.xmin::text AS pc
+      FROM pa_events a JOIN pb_events b USING (global_position) JOIN pc_events c USING (global_position)
+      ORDER BY global_position`.execute(env.db);
+    expect(written.rows).toHaveLength(300);
+    for (const r of written.rows) expect([r.pb, r.pc]).toEqual([r.pa, r.pa]);
+    expect(new Set(written.rows.map((r) => r.pa)).size).toBe(Math.ceil(logged / 100));
+    const checkpoints = await sql<{ xid: string }>`
+      SELECT DISTINCT xmin::text AS xid FROM projection_checkpoints WHERE name IN ('pa', 'pb', 'pc')`.execute(env.db);
+    expect(checkpoints.rows).toEqual([{ xid: written.rows.at(-1)!.pa }]);
+  });
+
+  it('a projector that keeps failing backs off alone; the others apply every event once', async () => {
+    env = await backend.open(['pt', 'pu', 'pf']);
+    const head = await appendCounted(env.store, 400);
+    let crashes = 0;
+    const runner = env.runner(
+      [
+        // Fails once, in the batch it shares with the others: that batch rolls back for all three.
+        countingProjector('pt', { failOn: 137, onFail: () => (crashes += 1) }),
+        countingProjector('pu'),
+        countingProjector('pf', { failFrom: 150 }),
+      ],
+      { batchSize: 100 },
+    );
+    await runner.start();
+    expect(await runner.waitFor(head, WAIT_MS, ['pt', 'pu'])).toBe(true);
+    expect(crashes).toBe(1);
+    await expectReadModelMatchesLog(env, 'pt');
+    await expectReadModelMatchesLog(env, 'pu');
+    expect(runner.positions().pf).toBeLessThan(head);
+    const failing = await sql<{ max: number; applications: number }>`
+      SELECT max(n) AS max, max(applications) AS applications FROM pf_events`.execute(env.db);
+    expect(failing.rows[0].max).toBeLessThan(150);
+    expect(failing.rows[0].applications).toBe(1);
+  });
+
   it.runIf(backend.name === 'postgres')(
-    'a projector holding its transaction open delays neither another projector nor a write',
+    'a batch held open by one projector delays no write, and the others apply once it commits',
     async () => {
       env = await backend.open(['pt', 'ph']);
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       let holding!: () => void;
       const held = new Promise<void>((resolve) => (holding = resolve));
-      // 'ph' writes its first row, then keeps its transaction open until the test lets it go.
+      // 'ph' writes its first row, then keeps the batch's transaction open until the test lets it go.
       const slow: Projector = projector('ph', {
         tables: tablesOf('ph'),
         handlers: {
@@ -480,19 +532,20 @@ describe.each(backends)('projections on $name', (backend) => {
       try {
         await appendCounted(env.store, 1);
         await held;
-        // Appended while 'ph' holds its batch open: the write answers, and 'pt' applies it.
+        // Appended while the batch is held open: the write answers.
         const { position } = await appendToStream(
           env.store,
           'while-held',
           [{ eventId: randomUUID(), type: 'Counted', data: { n: 2 } }],
           { expectedRevision: 'no_stream' },
         );
-        expect(await runner.waitFor(position, 10_000, ['pt'])).toBe(true);
-        expect(runner.positions().ph).toBeLessThan(position);
+        // One transaction for both: 'pt' waits for the batch that 'ph' holds.
+        expect(await runner.waitFor(position, 200, ['pt'])).toBe(false);
       } finally {
         release();
       }
       expect(await runner.waitFor(await env.store.headPosition(), WAIT_MS)).toBe(true);
+      await expectReadModelMatchesLog(env, 'pt');
     },
   );
 

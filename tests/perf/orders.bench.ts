@@ -227,6 +227,14 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
   console.log(
     `  total: ${((serviceMs + (postgres?.ms ?? 0)) / n).toFixed(1)} core-ms, ${(total / n).toFixed(1)} SQL statements`,
   );
+  const outside = probed.reduce((a, p) => a + p.asyncWrites!, 0);
+  const runner = probed.reduce((a, p) => a + p.runnerWrites!, 0);
+  if (!Number.isNaN(outside))
+    console.log(
+      `  write transactions outside calls (the asynchronous side; probe): ${(outside / n).toFixed(2)}, ` +
+        `of the projection runner: ${(runner / n).toFixed(2)}, ` +
+        `SQL statements outside calls: ${((total - probed.flatMap((p) => p.calls).reduce((a, c) => a + c.statements, 0)) / n).toFixed(1)}`,
+    );
   if (before && after)
     console.log(
       `  write transactions (whole server): ${((after.xid - before.xid - 1) / n).toFixed(1)}, ` +

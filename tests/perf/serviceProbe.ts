@@ -4,8 +4,10 @@ import pg from 'pg';
 
 /**
  * Loaded into a service that a bench starts as a child process (`node --import tsx --import <this>`): counts
- * the SQL statements the process sends, in all and per HTTP request (by the request's async context), and
- * answers the bench over the IPC channel. The service's own code is not touched.
+ * the SQL statements the process sends, in all and per HTTP request (by the request's async context), and the
+ * write transactions it commits outside any request (the asynchronous side: the projection runner's, process
+ * managers', jobs') and on the runner's session, and answers the bench over the IPC channel. The service's own code is not
+ * touched.
  */
 interface Call {
   method: string;
@@ -16,16 +18,46 @@ interface Call {
 const current = new AsyncLocalStorage<Call>();
 let statements = 0;
 let calls: Call[] = [];
+let asyncWrites = 0;
+let runnerWrites = 0;
+
+/** A statement that changes rows: a data-modifying one, or a call of the event store's writing functions. */
+const WRITES = /^\s*(insert|update|delete|merge)\b|^\s*with\b[\s\S]*\b(insert|update|delete)\b|\bes_(append|apply)/i;
+/** Per connection, the transaction it is in: the request that began it (none: outside calls), whether it wrote. */
+const transactions = new WeakMap<object, { call: Call | undefined; wrote: boolean }>();
+/** The projection runner's session: the one connection that sets asynchronous commit (projections/runner.ts). */
+const runnerSessions = new WeakSet<object>();
+
+/** A committed write transaction: the runner's, or another outside calls (process managers, jobs), or a call's. */
+const committed = (client: object, call: Call | undefined) => {
+  if (runnerSessions.has(client)) runnerWrites++;
+  if (!call) asyncWrites++;
+};
+
+/** Counts a write transaction at its commit, or at the statement itself when it runs alone. */
+const countWrites = (client: object, sql: string, call: Call | undefined) => {
+  const tx = transactions.get(client);
+  if (/^\s*set\s+synchronous_commit\s+to\s+off\b/i.test(sql)) runnerSessions.add(client);
+  if (/^\s*(begin|start\s+transaction)\b/i.test(sql)) transactions.set(client, { call, wrote: false });
+  else if (/^\s*(commit|rollback)\b/i.test(sql)) {
+    if (tx?.wrote && /^\s*commit/i.test(sql)) committed(client, tx.call);
+    transactions.delete(client);
+  } else if (WRITES.test(sql)) {
+    if (tx) tx.wrote = true;
+    else committed(client, call);
+  }
+};
 
 /** BENCH_TRACE=1 prints every statement, with the request it belongs to (or "-"), to stderr. */
 const trace = process.env.BENCH_TRACE === '1';
 
-const count = (text?: unknown) => {
+const count = (client: object, text?: unknown) => {
   statements++;
   const call = current.getStore();
   if (call) call.statements++;
+  const sql = String(typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text);
+  countWrites(client, sql, call);
   if (trace) {
-    const sql = typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text;
     process.stderr.write(
       `SQL ${call ? `${call.method} ${call.url}` : '-'} :: ${String(sql).replace(/\s+/g, ' ').slice(0, 160)}\n`,
     );
@@ -34,7 +66,7 @@ const count = (text?: unknown) => {
 
 const pgQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  count(args[0]);
+  count(this, args[0]);
   return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pgQuery;
 
@@ -51,10 +83,12 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
 } as typeof emit;
 
 process.on('message', (m: unknown) => {
-  if (m === 'stats') process.send?.({ statements, calls });
+  if (m === 'stats') process.send?.({ statements, calls, asyncWrites, runnerWrites });
   if (m === 'reset') {
     statements = 0;
     calls = [];
+    asyncWrites = 0;
+    runnerWrites = 0;
     process.send?.('reset');
   }
 });

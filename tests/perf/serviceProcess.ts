@@ -22,6 +22,10 @@ const CLK_TCK = 100;
 export interface Probed {
   statements: number;
   calls: { method: string; url: string; statements: number }[];
+  /** Write transactions committed outside any request (absent from a build whose probe did not count them). */
+  asyncWrites?: number;
+  /** Write transactions of the projection runner's session (absent likewise). */
+  runnerWrites?: number;
 }
 
 export interface ServiceProcess {
