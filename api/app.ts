@@ -9,6 +9,7 @@ import { asyncApiDocument } from './asyncapi.js';
 import { consoleRoutes } from './consoleStatic.js';
 import { errorMapper } from './errorMapper.js';
 import { healthRoutes } from './health.js';
+import { httpMetrics } from './httpMetrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 declare module 'express-serve-static-core' {
@@ -87,6 +88,7 @@ export const createHttpApp = (ctx: ApiContext, mountRoutes: (v1: Router) => void
       'trust proxy',
       /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY,
     );
+  app.use(httpMetrics(ctx.metrics));
   app.use(requestLog(ctx));
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
   // the webhook's own 400), whatever content type the provider sends.

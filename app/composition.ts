@@ -42,6 +42,12 @@ import { createDrainingServer, type DrainingServer } from '../infra/drainingServ
 import { Scheduler } from '../infra/scheduler.js';
 import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
+import { createMetrics } from '../infra/metrics/metrics.js';
+import { withAppendMetrics, withBatchMetrics } from '../infra/metrics/measuredStore.js';
+import { withBusMetrics } from '../infra/metrics/measuredBus.js';
+import { measureProviders } from '../infra/metrics/measuredProviders.js';
+import { scrapeServiceState } from './serviceMetrics.js';
+import { listenForMetrics, type MetricsListener } from './metricsListener.js';
 
 export interface BuildOptions {
   config: Config;
@@ -64,8 +70,13 @@ export interface Service {
   ctx: AppContext;
   app: Express;
   server: Server | null;
-  /** Starts projectors, schedulers and (with the api role) the HTTP server; resolves with the bound port. */
-  start(port?: number): Promise<number>;
+  /** Where the metrics listener was bound, once started; null when it is off. */
+  readonly metricsPort: number | null;
+  /**
+   * Starts the metrics listener (unless `metricsPort` is null; 0 binds any free port), projectors,
+   * schedulers and (with the api role) the HTTP server; resolves with the API's bound port (0 without one).
+   */
+  start(port?: number, metricsPort?: number | null): Promise<number>;
   /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
   stop(): Promise<void>;
 }
@@ -145,10 +156,14 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   }
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
-  const bus = options.bus ?? (await openBus(config, logger));
+  const metrics = createMetrics();
+  const bus = withBusMetrics(options.bus ?? (await openBus(config, logger)), metrics);
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
-  const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
+  const store = withAppendMetrics(
+    await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind })),
+    metrics,
+  );
   try {
     await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
   } catch (err) {
@@ -159,7 +174,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const runner = new ProjectionRunner({
     db,
     pool,
-    store,
+    store: withBatchMetrics(store, metrics),
     bus,
     logger,
     projectors: projectors.filter((p) => !inlineProjectors.includes(p)),
@@ -180,6 +195,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const ctx: AppContext = {
     config,
     logger,
+    metrics,
     clock,
     pool,
     db,
@@ -213,6 +229,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   // Ports that one area offers another are wired here, once, not by whichever module's init runs last.
   ctx.providers.driverOnlineGate = cashDebtOnlineGate(ctx);
   for (const m of modules) await m.init?.(ctx);
+  measureProviders(ctx.providers, metrics);
   const app = createHttpApp(ctx, (v1) => {
     for (const m of modules) m.routes?.(ctx, v1);
   });
@@ -220,6 +237,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   let http: DrainingServer | null = null;
   let wsGateway: WsGateway | null = null;
   let pushGateway: PushGateway | null = null;
+  let metricsListener: MetricsListener | null = null;
+  scrapeServiceState(metrics, { runner, store, pool, openSockets: () => wsGateway?.connections ?? 0 });
   let stopping: Promise<void> | null = null;
   const service: Service = {
     ctx,
@@ -227,7 +246,11 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     get server() {
       return http?.server ?? null;
     },
-    async start(port = config.PORT) {
+    get metricsPort() {
+      return metricsListener?.port ?? null;
+    },
+    async start(port = config.PORT, metricsPort = config.METRICS_PORT || null) {
+      if (metricsPort !== null) metricsListener = await listenForMetrics(ctx, metrics, metricsPort, config.HOST);
       await runner.start();
       if (roles.has('scheduler')) scheduler.start();
       if (!roles.has('api') && !roles.has('gateway')) return 0;
@@ -263,6 +286,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
         await bus.close();
         await store.close();
         await db.destroy();
+        await metricsListener?.close();
       })();
       return stopping;
     },

@@ -12,6 +12,8 @@ const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(de
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** The operator's listener: Prometheus /metrics, /health and /ready for every role; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().optional(),

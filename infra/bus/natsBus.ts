@@ -26,6 +26,8 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
   let nc: NatsConnection | null = null;
   let closed = false;
   let wake: (() => void) | null = null;
+  let reconnects = 0;
+  let disconnected = false;
 
   const attach = (conn: NatsConnection, r: Registration) => {
     r.sub = conn.subscribe(full(r.pattern), {
@@ -49,6 +51,15 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
           return;
         }
         nc = conn;
+        void (async () => {
+          for await (const status of conn.status()) {
+            if (status.type === 'disconnect') disconnected = true;
+            if (status.type === 'reconnect') {
+              disconnected = false;
+              reconnects += 1;
+            }
+          }
+        })();
         for (const r of registrations) attach(conn, r);
         if (attempt > 1) logger?.info({ attempt }, 'bus connected');
         return;
@@ -86,6 +97,7 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
         },
       };
     },
+    connection: () => ({ connected: nc !== null && !nc.isClosed() && !disconnected, reconnects }),
     flush: () => (nc ? nc.flush() : Promise.reject(new Error('bus not connected yet'))),
     async close() {
       closed = true;

@@ -18,6 +18,8 @@ export interface Bus {
   /** Resolves once everything published before it has reached the server (NATS) or the handlers. */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** A networked bus: whether it is connected now, and how often it lost and remade its connection. */
+  connection?(): { connected: boolean; reconnects: number };
 }
 
 export const subjectMatches = (pattern: string, subject: string): boolean => {

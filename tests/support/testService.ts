@@ -61,6 +61,8 @@ export interface ServiceOptions {
   logger?: Logger;
   roles?: ProcessRole[];
   shared?: { databaseUrl?: string; busPrefix?: string };
+  /** Starts the metrics listener on a free port of its own (metricsUrl); off otherwise. */
+  scraped?: boolean;
 }
 
 /**
@@ -84,6 +86,8 @@ export const buildTestService = async (
     APP_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
+    // Files run side by side: a test that scrapes asks start() for a free port of its own.
+    METRICS_PORT: '0',
     EMBEDDED_DB_DIR: 'memory://',
     PROJECTION_POLL_MS: '50',
     DATABASE_URL: databaseUrl,
@@ -158,14 +162,15 @@ export const requestsTo = (baseUrl: string): TestService['request'] => {
 /** Starts the real service (see buildTestService) on a free port, with its projectors and schedulers. */
 export const startTestService = async (
   options: ServiceOptions = {},
-): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+): Promise<TestService & { databaseUrl?: string; busPrefix: string; metricsUrl: string | null }> => {
   const { service, databaseUrl, busPrefix, drop } = await buildTestService(options);
-  const port = await service.start(0);
+  const port = await service.start(0, options.scraped ? 0 : null);
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     service,
     baseUrl,
     port,
+    metricsUrl: service.metricsPort === null ? null : `http://127.0.0.1:${service.metricsPort}`,
     databaseUrl,
     busPrefix,
     request: requestsTo(baseUrl),
