@@ -47,6 +47,9 @@ import { withAppendMetrics, withBatchMetrics } from '../infra/metrics/measuredSt
 import { withBusMetrics } from '../infra/metrics/measuredBus.js';
 import { measureProviders } from '../infra/metrics/measuredProviders.js';
 import { scrapeServiceState } from './serviceMetrics.js';
+import { tracingStarted } from '../infra/tracing/tracing.js';
+import { withAppendTraces, withPublishTraces } from '../infra/tracing/tracedPorts.js';
+import { withCommandTraces, withProjectionTraces } from './traces.js';
 import { listenForMetrics, type MetricsListener } from './metricsListener.js';
 
 export interface BuildOptions {
@@ -157,13 +160,17 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const metrics = createMetrics();
-  const bus = withBusMetrics(options.bus ?? (await openBus(config, logger)), metrics);
+  const traced = tracingStarted();
+  const measuredBus = withBusMetrics(options.bus ?? (await openBus(config, logger)), metrics);
+  const bus = traced ? withPublishTraces(measuredBus) : measuredBus;
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
-  const store = withAppendMetrics(
-    await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind })),
-    metrics,
+  const opened = await openStore(
+    config,
+    pool,
+    inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }),
   );
+  const store = withAppendMetrics(traced ? withAppendTraces(opened) : opened, metrics);
   try {
     await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
   } catch (err) {
@@ -177,7 +184,9 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     store: withBatchMetrics(store, metrics),
     bus,
     logger,
-    projectors: projectors.filter((p) => !inlineProjectors.includes(p)),
+    projectors: projectors
+      .filter((p) => !inlineProjectors.includes(p))
+      .map((p) => (traced ? withProjectionTraces(p) : p)),
     pollMs: config.PROJECTION_POLL_MS,
     lead: roles.has('projector'),
   });
@@ -203,7 +212,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     bus,
     runner,
     scheduler,
-    handle: createHandle(store),
+    handle: traced ? withCommandTraces(createHandle(store)) : createHandle(store),
     openapi: createOpenApiRegistry(),
     auth: noAuthenticator,
     // Filled by the modules' init below; each module sets the ports it declares.

@@ -1,4 +1,10 @@
-import { connect, JSONCodec, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import {
+  connect,
+  headers as natsHeaders,
+  JSONCodec,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
 import type { Logger } from '../logger.js';
 import type { Bus, BusMessage } from './port.js';
 
@@ -34,7 +40,8 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
       callback: (err, msg) => {
         if (err) return;
         try {
-          r.handler({ subject: strip(msg.subject), data: codec.decode(msg.data) });
+          const headers = msg.headers ? Object.fromEntries([...msg.headers].map(([k, v]) => [k, v[0]])) : undefined;
+          r.handler({ subject: strip(msg.subject), data: codec.decode(msg.data), ...(headers ? { headers } : {}) });
         } catch {
           // One failing subscriber must not stop the others.
         }
@@ -83,8 +90,10 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
   return {
     name: 'nats',
     connected,
-    async publish(subject, data) {
-      nc?.publish(full(subject), codec.encode(data));
+    async publish(subject, data, headers) {
+      const h = headers && Object.keys(headers).length > 0 ? natsHeaders() : undefined;
+      for (const [k, v] of Object.entries(h ? headers! : {})) h!.set(k, v);
+      nc?.publish(full(subject), codec.encode(data), h ? { headers: h } : undefined);
     },
     subscribe(pattern, handler) {
       const r: Registration = { pattern, handler, sub: null };

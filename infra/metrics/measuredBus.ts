@@ -18,9 +18,9 @@ export const withBusMetrics = (bus: Bus, metrics: Metrics): Bus => {
   );
   return {
     name: bus.name,
-    async publish(subject, data) {
+    async publish(subject, data, headers) {
       const outcome = bus.connection?.().connected === false ? 'dropped' : 'ok';
-      await bus.publish(subject, data);
+      await bus.publish(subject, data, headers);
       metrics.busPublished.inc({ outcome });
     },
     subscribe: (pattern, handler) =>

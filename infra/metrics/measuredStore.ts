@@ -7,7 +7,7 @@ import { secondsSince, type Metrics } from './metrics.js';
  * every backend is measured alike.
  */
 export const withAppendMetrics = (store: EventStore, metrics: Metrics): EventStore => ({
-  ...bound(store),
+  ...delegatingTo(store),
   async appendToStream(streamId, events, options) {
     const start = performance.now();
     try {
@@ -26,7 +26,7 @@ export const withAppendMetrics = (store: EventStore, metrics: Metrics): EventSto
 
 /** The runner's view of the store: each read of the log is one batch, and its size is observed. */
 export const withBatchMetrics = (store: EventStore, metrics: Metrics): EventStore => ({
-  ...bound(store),
+  ...delegatingTo(store),
   async readAll(fromPosition, limit) {
     const events = await store.readAll(fromPosition, limit);
     if (events.length > 0) metrics.runnerBatch.observe(events.length);
@@ -34,8 +34,8 @@ export const withBatchMetrics = (store: EventStore, metrics: Metrics): EventStor
   },
 });
 
-/** Every method of the port, bound to `store`, so that a decorator replaces only what it measures. */
-const bound = (store: EventStore): EventStore => ({
+/** Every method of the port, calling `store`'s, so that a decorator replaces only what it changes. */
+export const delegatingTo = (store: EventStore): EventStore => ({
   name: store.name,
   appendToStream: (s, e, o) => store.appendToStream(s, e, o),
   readStream: (s) => store.readStream(s),

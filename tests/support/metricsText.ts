@@ -19,7 +19,3 @@ export const sampleOf = (text: string, name: string, labels: Record<string, stri
   }
   return sum;
 };
-
-/** Every metric family the text declares (its # TYPE lines). */
-export const familiesOf = (text: string): Set<string> =>
-  new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type Service } from '../../app/composition.js';
+import type { AppModule } from '../../app/context.js';
 import type { ProcessRole } from '../../app/roles.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
@@ -61,6 +62,8 @@ export interface ServiceOptions {
   logger?: Logger;
   roles?: ProcessRole[];
   shared?: { databaseUrl?: string; busPrefix?: string };
+  /** The service's modules (all by default); a test adds one of its own. */
+  modules?: AppModule[];
   /** Starts the metrics listener on a free port of its own (metricsUrl); off otherwise. */
   scraped?: boolean;
 }
@@ -114,6 +117,7 @@ export const buildTestService = async (
       clock: options.clock,
       logger: options.logger,
       roles: options.roles,
+      modules: options.modules,
       pool,
     });
     return { service, databaseUrl, busPrefix, drop };
