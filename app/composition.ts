@@ -43,13 +43,9 @@ import { Scheduler } from '../infra/scheduler.js';
 import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
 import { createMetrics } from '../infra/metrics/metrics.js';
-import { withAppendMetrics, withBatchMetrics } from '../infra/metrics/measuredStore.js';
-import { withBusMetrics } from '../infra/metrics/measuredBus.js';
 import { measureProviders } from '../infra/metrics/measuredProviders.js';
 import { scrapeServiceState } from './serviceMetrics.js';
-import { tracingStarted } from '../infra/tracing/tracing.js';
-import { withAppendTraces, withPublishTraces } from '../infra/tracing/tracedPorts.js';
-import { withCommandTraces, withProjectionTraces } from './traces.js';
+import { observed } from './observability.js';
 import { listenForMetrics, type MetricsListener } from './metricsListener.js';
 
 export interface BuildOptions {
@@ -160,17 +156,13 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const metrics = createMetrics();
-  const traced = tracingStarted();
-  const measuredBus = withBusMetrics(options.bus ?? (await openBus(config, logger)), metrics);
-  const bus = traced ? withPublishTraces(measuredBus) : measuredBus;
+  const observe = observed(metrics);
+  const bus = observe.bus(options.bus ?? (await openBus(config, logger)));
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
-  const opened = await openStore(
-    config,
-    pool,
-    inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }),
+  const store = observe.store(
+    await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind })),
   );
-  const store = withAppendMetrics(traced ? withAppendTraces(opened) : opened, metrics);
   try {
     await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
   } catch (err) {
@@ -181,12 +173,10 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const runner = new ProjectionRunner({
     db,
     pool,
-    store: withBatchMetrics(store, metrics),
+    store: observe.runnerStore(store),
     bus,
     logger,
-    projectors: projectors
-      .filter((p) => !inlineProjectors.includes(p))
-      .map((p) => (traced ? withProjectionTraces(p) : p)),
+    projectors: projectors.filter((p) => !inlineProjectors.includes(p)).map(observe.projector),
     pollMs: config.PROJECTION_POLL_MS,
     lead: roles.has('projector'),
   });
@@ -212,7 +202,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     bus,
     runner,
     scheduler,
-    handle: traced ? withCommandTraces(createHandle(store)) : createHandle(store),
+    handle: observe.handle(createHandle(store)),
     openapi: createOpenApiRegistry(),
     auth: noAuthenticator,
     // Filled by the modules' init below; each module sets the ports it declares.

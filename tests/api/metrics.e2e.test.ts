@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { signInAdmin } from '../support/actors.js';
 import { confirmedOrder, deliverOrder } from '../support/orderFlows.js';
 import { startInstanceBeside, startTestService } from '../support/testService.js';
 import { sampleOf, scrape } from '../support/metricsText.js';
@@ -51,6 +52,15 @@ describe('metrics listener', { timeout: 120_000 }, () => {
     expect(sampleOf(refused, 'webhook_verifications_refused_total', { webhook: 'payment/payprov' })).toBe(1);
     expect(sampleOf(refused, 'webhook_verifications_refused_total', { webhook: 'payout' })).toBe(1);
     expect(refused).not.toContain('wrong');
+    // A settlement run, as an admin starts it (the scheduler's code): timed and counted by process and outcome.
+    const admin = await signInAdmin(api);
+    expect(
+      (await api.request('POST', '/api/v1/admin/settlements/run', { token: admin.token, body: { process: 'cutoff' } }))
+        .status,
+    ).toBe(200);
+    const settled = await scrape(api.metricsUrl!);
+    expect(sampleOf(settled, 'settlement_runs_total', { process: 'cutoff', outcome: 'ok' })).toBe(1);
+    expect(sampleOf(settled, 'settlement_run_duration_seconds_count', { process: 'cutoff' })).toBe(1);
     const lagging = (text: string) => sampleOf(text, 'projection_lag_events');
     expect(lagging(after)).toBeGreaterThan(lagging(before));
     expect(sampleOf(after, 'projection_lag_seconds')).toBeGreaterThan(0);
