@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { signInAdmin } from '../support/actors.js';
 import { confirmedOrder, deliverOrder } from '../support/orderFlows.js';
-import { startInstanceBeside, startTestService } from '../support/testService.js';
+import { buildTestService, startInstanceBeside, startTestService } from '../support/testService.js';
 import { sampleOf, scrape } from '../support/metricsText.js';
 
 /**
@@ -77,5 +77,17 @@ describe('metrics listener', { timeout: 120_000 }, () => {
     const batches = await scrape(worker.metricsUrl!);
     expect(sampleOf(batches, 'projection_runner_batch_events_sum')).toBeGreaterThan(0);
     await expect.poll(async () => lagging(await scrape(api.metricsUrl!)), { timeout: 20_000 }).toBe(0);
+  });
+
+  it('refuses to start on a metrics port already taken, naming METRICS_PORT', async () => {
+    const first = await startTestService({ scraped: true });
+    started.push(first);
+    const { service, drop } = await buildTestService();
+    try {
+      await expect(service.start(0, first.service.metricsPort)).rejects.toThrow(/METRICS_PORT \d+ is in use/);
+    } finally {
+      await service.stop();
+      await drop?.();
+    }
   });
 });
