@@ -32,7 +32,7 @@ COPY --from=build /app/console/dist console/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 3000
+EXPOSE 3000 9464
 STOPSIGNAL SIGTERM
 # exec form: node is the process that receives the signal (PID 1 without --init, tini's child with it).
 CMD ["node", "dist/app/main.js"]

@@ -16,4 +16,6 @@ export interface ApiContext extends CommandDeps {
   runner: ProjectionRunner;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
+  /** Once a stop has begun, /ready says no at once, so that a load balancer takes the instance out. */
+  readiness: { stopping: boolean };
 }

@@ -3,12 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler, type Router } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
-import { queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
+import { inRequestScope, queryWithoutCredentials, withoutCredentials } from '../infra/logger.js';
 import type { ApiContext } from './apiContext.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { consoleRoutes } from './consoleStatic.js';
 import { errorMapper } from './errorMapper.js';
 import { healthRoutes } from './health.js';
+import { httpMetrics } from './httpMetrics.js';
+import { httpTraces } from './httpTraces.js';
+import { tracingStarted } from '../infra/tracing/tracing.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 declare module 'express-serve-static-core' {
@@ -47,30 +50,55 @@ const requestIdOnResponse = (req: IncomingMessage, res: ServerResponse): string 
   return id;
 };
 
+const correlationOf = (
+  req: IncomingMessage & { id?: unknown },
+  res: ServerResponse & { locals?: Record<string, unknown> },
+) => ({
+  reqId: req.id,
+  ...(typeof res.locals?.traceId === 'string' ? { traceId: res.locals.traceId } : {}),
+});
+
+/** Probes and scrapes come every few seconds and say nothing new: they are not logged per request. */
+const PROBES = new Set(['/health', '/ready', '/api/v1/health', '/api/v1/ready']);
+
 /**
- * One log line per request, at info (error for a 5xx), when the logger writes info. Above info (warn,
- * error, silent) pino-http would still make a child logger, run its serializers and time every request for
- * lines never written: then a request only gets its id, and the app's logger as req.log (a bug's 500 is
- * logged with its stack by the error mapper, whatever the level).
+ * One log line per answered request, at info whatever its status, with its id and trace id and never an
+ * error object: a refused request (4xx) is the caller's business, and a failure (5xx) was logged once, at
+ * error with its stack, where it happened (the error mapper). When the logger writes nothing at info
+ * (warn, error, silent), pino-http would still make a child logger, run its serializers and time every
+ * request for lines never written: then a request only gets its id, and the app's logger as req.log.
+ * Either way the rest of the request runs in its scope, so the service's own logger tags its lines too.
  */
-const requestLog = (ctx: ApiContext): RequestHandler =>
-  ctx.logger.isLevelEnabled('info')
-    ? pinoHttp({
-        logger: ctx.logger,
-        genReqId: requestIdOnResponse,
-        customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-        // The payout webhook's token travels in its query string (the provider's contract), and a browser's
-        // websocket may send its bearer token there too: neither is written to a log.
-        serializers: {
-          req: (req: { url: string; query: unknown }) =>
-            Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
-        },
-      })
-    : (req, res, next) => {
-        req.id = requestIdOnResponse(req, res);
-        req.log = ctx.logger;
-        next();
-      };
+const requestLog = (ctx: ApiContext): RequestHandler => {
+  const scoped: RequestHandler = (req, _res, next) => inRequestScope(String(req.id), next);
+  if (!ctx.logger.isLevelEnabled('info'))
+    return (req, res, next) => {
+      req.id = requestIdOnResponse(req, res);
+      req.log = ctx.logger;
+      scoped(req, res, next);
+    };
+  const logged = pinoHttp({
+    logger: ctx.logger,
+    genReqId: requestIdOnResponse,
+    autoLogging: { ignore: (req) => PROBES.has((req.url ?? '').split('?')[0]) },
+    customLogLevel: () => 'info',
+    // The answer is out: the request's scope and span may no longer be the active ones.
+    customSuccessObject: (req, res, value: object) => ({ ...value, ...correlationOf(req, res) }),
+    customErrorObject: (req, res, _err, value: { res: unknown; responseTime: number }) => ({
+      res: value.res,
+      responseTime: value.responseTime,
+      ...correlationOf(req, res),
+    }),
+    customErrorMessage: (_req, res) => `request answered ${res.statusCode}`,
+    // The payout webhook's token travels in its query string (the provider's contract), and a browser's
+    // websocket may send its bearer token there too: neither is written to a log.
+    serializers: {
+      req: (req: { url: string; query: unknown }) =>
+        Object.assign(req, { url: withoutCredentials(req.url), query: queryWithoutCredentials(req.query) }),
+    },
+  });
+  return (req, res, next) => logged(req, res, () => scoped(req, res, next));
+};
 
 /**
  * The Express app: request id and logs, JSON bodies, the areas' routes (which `mountRoutes` adds) under
@@ -87,6 +115,8 @@ export const createHttpApp = (ctx: ApiContext, mountRoutes: (v1: Router) => void
       'trust proxy',
       /^\d+$/.test(ctx.config.TRUST_PROXY) ? Number(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY,
     );
+  app.use(httpMetrics(ctx.metrics));
+  if (tracingStarted()) app.use(httpTraces);
   app.use(requestLog(ctx));
   // Provider webhooks are verified over the exact bytes and parsed by their handler (a malformed body is
   // the webhook's own 400), whatever content type the provider sends.

@@ -41,8 +41,8 @@ export const fieldErrorsOf = (err: ZodError, prefix: (string | number)[] = []): 
 };
 
 /**
- * The one place where errors become HTTP answers. Anything that is not a known error is a bug: it is
- * logged with its stack and answered with a bare 500, never with the stack or SQL text.
+ * The one place where errors become HTTP answers, and where a 5xx is logged (once, at error, with its stack).
+ * Anything that is not a known error is a bug: answered with a bare 500, never with the stack or SQL text.
  */
 export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
@@ -51,6 +51,9 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     // few extra fields (remaining_liters, distanceKm …) beside error and message.
     const extra = err.code === 'ValidationError' ? { details: err.details } : err.details;
     const status = statusOf[err.kind];
+    // A refusal (4xx) is the caller's business, logged only as the request's own line; a failure here
+    // (a provider or the database away) is logged once, with its stack.
+    if (status >= 500) req.log?.error({ err }, 'request failed');
     const retryAfterSeconds = retryAfterOf(status, err.details);
     if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
     res.status(status).json({

@@ -17,6 +17,11 @@ export const healthRoutes = (ctx: ApiContext, router: Router): void => {
     res.json({ status: 'ok' });
   });
   router.get('/ready', async (_req, res) => {
+    if (ctx.readiness.stopping) {
+      res.setHeader('Retry-After', '5');
+      res.status(503).json({ status: 'stopping', checks: { stopping: false } });
+      return;
+    }
     const checks: Record<string, boolean> = {};
     const check = async (name: string, f: () => Promise<unknown>) => {
       try {

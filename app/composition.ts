@@ -42,6 +42,11 @@ import { createDrainingServer, type DrainingServer } from '../infra/drainingServ
 import { Scheduler } from '../infra/scheduler.js';
 import { startPushGateway, type PushGateway } from '../commands/push/pushGateway.js';
 import { attachWsGateway, type WsGateway } from '../infra/ws/gateway.js';
+import { createMetrics } from '../infra/metrics/metrics.js';
+import { measureProviders } from '../infra/metrics/measuredProviders.js';
+import { scrapeServiceState } from './serviceMetrics.js';
+import { observed } from './observability.js';
+import { listenForMetrics, type MetricsListener } from './metricsListener.js';
 
 export interface BuildOptions {
   config: Config;
@@ -64,8 +69,13 @@ export interface Service {
   ctx: AppContext;
   app: Express;
   server: Server | null;
-  /** Starts projectors, schedulers and (with the api role) the HTTP server; resolves with the bound port. */
-  start(port?: number): Promise<number>;
+  /** Where the metrics listener was bound, once started; null when it is off. */
+  readonly metricsPort: number | null;
+  /**
+   * Starts the metrics listener (unless `metricsPort` is null; 0 binds any free port), projectors,
+   * schedulers and (with the api role) the HTTP server; resolves with the API's bound port (0 without one).
+   */
+  start(port?: number, metricsPort?: number | null): Promise<number>;
   /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
   stop(): Promise<void>;
 }
@@ -145,10 +155,14 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   }
   // Once the database is ours: a start refused before (a locked directory) stays one line.
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
-  const bus = options.bus ?? (await openBus(config, logger));
+  const metrics = createMetrics();
+  const observe = observed(metrics);
+  const bus = observe.bus(options.bus ?? (await openBus(config, logger)));
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
-  const store = await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind }));
+  const store = observe.store(
+    await openStore(config, pool, inlineProjection(inlineProjectors, { bus, db, logger, kind: pool.kind })),
+  );
   try {
     await catchUpInlineProjections({ db, pool, logger }, inlineProjectors);
   } catch (err) {
@@ -159,10 +173,10 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const runner = new ProjectionRunner({
     db,
     pool,
-    store,
+    store: observe.runnerStore(store),
     bus,
     logger,
-    projectors: projectors.filter((p) => !inlineProjectors.includes(p)),
+    projectors: projectors.filter((p) => !inlineProjectors.includes(p)).map(observe.projector),
     pollMs: config.PROJECTION_POLL_MS,
     lead: roles.has('projector'),
   });
@@ -180,6 +194,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   const ctx: AppContext = {
     config,
     logger,
+    metrics,
     clock,
     pool,
     db,
@@ -187,7 +202,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     bus,
     runner,
     scheduler,
-    handle: createHandle(store, { logger }),
+    handle: observe.handle(createHandle(store, { logger })),
+    readiness: { stopping: false },
     openapi: createOpenApiRegistry(),
     auth: noAuthenticator,
     // Filled by the modules' init below; each module sets the ports it declares.
@@ -212,6 +228,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   // Ports that one area offers another are wired here, once, not by whichever module's init runs last.
   ctx.providers.driverOnlineGate = cashDebtOnlineGate(ctx);
   for (const m of modules) await m.init?.(ctx);
+  measureProviders(ctx.providers, metrics);
   const app = createHttpApp(ctx, (v1) => {
     for (const m of modules) m.routes?.(ctx, v1);
   });
@@ -219,6 +236,8 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   let http: DrainingServer | null = null;
   let wsGateway: WsGateway | null = null;
   let pushGateway: PushGateway | null = null;
+  let metricsListener: MetricsListener | null = null;
+  scrapeServiceState(metrics, { runner, store, pool, openSockets: () => wsGateway?.connections ?? 0 });
   let stopping: Promise<void> | null = null;
   const service: Service = {
     ctx,
@@ -226,7 +245,11 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
     get server() {
       return http?.server ?? null;
     },
-    async start(port = config.PORT) {
+    get metricsPort() {
+      return metricsListener?.port ?? null;
+    },
+    async start(port = config.PORT, metricsPort = config.METRICS_PORT || null) {
+      if (metricsPort !== null) metricsListener = await listenForMetrics(ctx, metrics, metricsPort, config.HOST);
       await runner.start();
       if (roles.has('scheduler')) scheduler.start();
       if (!roles.has('api') && !roles.has('gateway')) return 0;
@@ -262,6 +285,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
         await bus.close();
         await store.close();
         await db.destroy();
+        await metricsListener?.close();
       })();
       return stopping;
     },

@@ -6,6 +6,7 @@ import { EmbeddedStartFailed, EmbeddedUnsupported } from '../infra/db/embeddedPo
 import { openPool } from '../infra/db/openPool.js';
 import { StartAborted } from '../infra/db/waitForDatabase.js';
 import { createLogger } from '../infra/logger.js';
+import { startTracing } from '../infra/tracing/tracing.js';
 import type { Service } from './composition.js';
 import { ALL_ROLES, type ProcessRole } from './roles.js';
 
@@ -23,6 +24,8 @@ const main = async () => {
   const bad = roles.filter((r) => !ALL_ROLES.includes(r as ProcessRole));
   if (bad.length) throw new ConfigError(`Unknown --role ${bad.join(', ')} (use ${ALL_ROLES.join('|')})`);
   const config = keepJwtSecretWithData(loadConfig(), process.env);
+  // Before the service's modules load, so that every span they start has the process's provider.
+  const stopTracing = startTracing(process.env);
 
   const starting = new AbortController();
   const stopping = new AbortController();
@@ -42,13 +45,15 @@ const main = async () => {
       s.ctx.logger.error({ signal }, 'shutdown did not finish in time; exiting');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS + STOP_GRACE_MS).unref();
-    s.stop().then(
-      () => process.exit(0),
-      (err) => {
-        s.ctx.logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    s.stop()
+      .then(() => stopTracing?.())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          s.ctx.logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

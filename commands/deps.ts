@@ -6,6 +6,7 @@ import type { Db } from '../infra/db/database.js';
 import type { SqlPool } from '../infra/db/sqlPool.js';
 import type { EventStore } from '../infra/eventStore/port.js';
 import type { Logger } from '../infra/logger.js';
+import type { Metrics } from '../infra/metrics/metrics.js';
 import type { Handle } from './handle.js';
 import type { ReferenceData } from './referenceData.js';
 
@@ -19,6 +20,8 @@ export interface CommandDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** The service's Prometheus instruments (infra/metrics/metrics.ts). */
+  metrics: Metrics;
   /** Reads of other streams a decision takes as reference data. */
   store: EventStore;
   /** Other areas' records a decision reads, as functions (commands/referenceData.ts). */

@@ -12,6 +12,15 @@ const prcSetting = (def: number) => z.coerce.number().min(0).max(100).default(de
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** The operator's listener: Prometheus /metrics, /health and /ready for every role; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /**
+   * Traces go to this OTLP/HTTP collector (the standard variable; the exporter also reads the other OTEL_*
+   * settings); unset, no trace is recorded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The service name traces carry. */
+  OTEL_SERVICE_NAME: z.string().default('water-marketplace'),
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().optional(),

@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { DestinationStream } from 'pino';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
@@ -49,18 +51,33 @@ export const queryWithoutCredentials = (query: unknown): unknown =>
     ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, CREDENTIAL_PARAM.test(k) ? '[Redacted]' : v]))
     : query;
 
+const requestScope = new AsyncLocalStorage<{ reqId: string }>();
+
+/** Runs the rest of a request's handling with its id, which every line logged meanwhile carries. */
+export const inRequestScope = (reqId: string, rest: () => void): void => requestScope.run({ reqId }, rest);
+
+/**
+ * What every line carries besides its own fields: the id of the request it was logged for and the trace it
+ * belongs to, whichever logger wrote it (a handler's req.log or the service's own).
+ */
+const correlation = (): Record<string, string> => {
+  const reqId = requestScope.getStore()?.reqId;
+  const span = trace.getActiveSpan()?.spanContext();
+  return { ...(reqId ? { reqId } : {}), ...(span && isSpanContextValid(span) ? { traceId: span.traceId } : {}) };
+};
+
 /**
  * JSON lines for machines; on a terminal (a developer running `npm start`) the same lines pretty-printed
  * by pino-pretty in its worker thread. A silent logger never starts that thread. `destination` (tests)
  * receives the JSON lines instead of stdout.
  */
 export const createLogger = (level: string, destination?: DestinationStream): Logger => {
-  if (destination) return pino({ level, redact }, destination);
+  const options: LoggerOptions = { level, redact, mixin: correlation };
+  if (destination) return pino(options, destination);
   return process.stdout.isTTY && level !== 'silent'
     ? pino({
-        level,
-        redact,
+        ...options,
         transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
       })
-    : pino({ level, redact });
+    : pino(options);
 };

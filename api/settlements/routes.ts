@@ -53,11 +53,9 @@ const payprovToken =
   (ctx: ApiContext): RequestHandler =>
   (req, _res, next) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
-    next(
-      sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN)
-        ? undefined
-        : unauthorized('Unauthorized', 'Missing or wrong webhook token.'),
-    );
+    if (sameSecret(token, ctx.config.PAYOUT_WEBHOOK_TOKEN)) return next();
+    ctx.metrics.webhooksRefused.inc({ webhook: 'payout' });
+    next(unauthorized('Unauthorized', 'Missing or wrong webhook token.'));
   };
 
 /** The driver's own receipts and the payout provider's webhook. */

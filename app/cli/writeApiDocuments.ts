@@ -16,6 +16,7 @@ const main = async () => {
       LOG_LEVEL: 'silent',
       EMBEDDED_DB_DIR: 'memory://',
       HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       DEVELOPMENT_RATE_VES: '0',
     }),
   });

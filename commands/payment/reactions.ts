@@ -36,7 +36,7 @@ import {
 } from '../processManager.js';
 import { isStale, SUPERSEDED_REASON } from './handlers.js';
 
-type Deps = ReactionContext & Pick<CommandDeps, 'config'>;
+type Deps = ReactionContext & Pick<CommandDeps, 'config' | 'metrics'>;
 
 /**
  * The payments process manager: what payments do after order events (expiry, cancellation, a method
@@ -240,8 +240,10 @@ export const receiveWebhook = async (
     throw badRequest('UnsupportedProvider', `Unsupported payment provider: ${input.provider}.`);
   if (!input.rawBody || input.rawBody.length === 0)
     throw new DomainError('internal', 'EmptyWebhookBody', 'The webhook body is empty.');
-  if (!isValidSignature(input.rawBody, input.signature, ctx.config.PAYMENT_WEBHOOK_SECRET))
+  if (!isValidSignature(input.rawBody, input.signature, ctx.config.PAYMENT_WEBHOOK_SECRET)) {
+    ctx.metrics.webhooksRefused.inc({ webhook: `payment/${input.provider}` });
     throw badRequest('InvalidWebhook', 'Invalid webhook signature.');
+  }
   const event = parseWebhookEvent(input.rawBody);
   if (!event) throw badRequest('InvalidWebhook', 'The body is not a payment event.');
   const paymentId = await paymentIdByProviderRef(ctx.db, input.provider, event.data.reference);

@@ -26,7 +26,7 @@ import { loadSettlementConfig } from './settlementConfig.js';
 
 export type SettlementCtx = Pick<
   CommandDeps,
-  'db' | 'reference' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger'
+  'db' | 'reference' | 'store' | 'handle' | 'clock' | 'settle' | 'config' | 'providers' | 'logger' | 'metrics'
 >;
 
 /** What a run answers for each receipt it issued or moved. */

@@ -1,5 +1,7 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
+import type { EventMetadata } from '../../infra/eventStore/port.js';
+import { timed } from '../../infra/metrics/metrics.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { runCutoff, type RunReceipt, type SettlementCtx } from './cutoff.js';
 import { runPayout, runReconcile } from './payout.js';
@@ -26,12 +28,22 @@ export const dueOccurrences = (
   return due;
 };
 
+const runners: Record<SettlementProcess, (ctx: SettlementCtx, metadata: EventMetadata) => Promise<RunReceipt[]>> = {
+  cutoff: runCutoff,
+  payout: runPayout,
+  reconcile: runReconcile,
+};
+
+/** One run, timed and counted by process and outcome (a failed cutoff is what an operator is paged for). */
 export const runProcess = (ctx: SettlementCtx, process: SettlementProcess, metadata = {}): Promise<RunReceipt[]> =>
-  process === 'cutoff'
-    ? runCutoff(ctx, metadata)
-    : process === 'payout'
-      ? runPayout(ctx, metadata)
-      : runReconcile(ctx, metadata);
+  timed(
+    () => runners[process](ctx, metadata),
+    (seconds, outcome, receipts) => {
+      ctx.metrics.settlementRuns.inc({ process, outcome });
+      ctx.metrics.settlementDuration.observe({ process }, seconds);
+      if (receipts) ctx.metrics.settlementReceipts.inc({ process }, receipts.length);
+    },
+  );
 
 /** The settlement scheduler: claimed cutoffs and payouts when due; reconciliation on every tick (idempotent). */
 export const settlementScheduleJob = (ctx: SettlementCtx): ScheduledJob => {
@@ -44,7 +56,7 @@ export const settlementScheduleJob = (ctx: SettlementCtx): ScheduledJob => {
       await finishScheduledRun(ctx.db, process, runDate, ctx.clock.now());
       ctx.logger.info({ process, runDate, receipts: issued.length }, 'settlement run finished');
     }
-    await runReconcile(ctx, { actor: { id: null, role: 'SYSTEM' } });
+    await runProcess(ctx, 'reconcile', { actor: { id: null, role: 'SYSTEM' } });
   };
   return {
     name: 'settlement-schedule',

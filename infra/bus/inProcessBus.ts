@@ -7,14 +7,14 @@ export const createInProcessBus = (): Bus => {
   let pending: Promise<void> = Promise.resolve();
   return {
     name: 'in-process',
-    async publish(subject, data) {
+    async publish(subject, data, headers) {
       if (closed) throw new Error('bus is closed');
       const targets = [...subs].filter((s) => subjectMatches(s.pattern, subject));
       pending = pending.then(() => {
         for (const t of targets) {
           if (closed || !subs.has(t)) continue;
           try {
-            t.handler({ subject, data: structuredClone(data) });
+            t.handler({ subject, data: structuredClone(data), ...(headers ? { headers: { ...headers } } : {}) });
           } catch {
             // A failing subscriber must not stop delivery to the others.
           }

@@ -1,4 +1,10 @@
-import { connect, JSONCodec, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import {
+  connect,
+  headers as natsHeaders,
+  JSONCodec,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
 import type { Logger } from '../logger.js';
 import type { Bus, BusMessage } from './port.js';
 
@@ -26,13 +32,16 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
   let nc: NatsConnection | null = null;
   let closed = false;
   let wake: (() => void) | null = null;
+  let reconnects = 0;
+  let disconnected = false;
 
   const attach = (conn: NatsConnection, r: Registration) => {
     r.sub = conn.subscribe(full(r.pattern), {
       callback: (err, msg) => {
         if (err) return;
         try {
-          r.handler({ subject: strip(msg.subject), data: codec.decode(msg.data) });
+          const headers = msg.headers ? Object.fromEntries([...msg.headers].map(([k, v]) => [k, v[0]])) : undefined;
+          r.handler({ subject: strip(msg.subject), data: codec.decode(msg.data), ...(headers ? { headers } : {}) });
         } catch {
           // One failing subscriber must not stop the others.
         }
@@ -49,6 +58,15 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
           return;
         }
         nc = conn;
+        void (async () => {
+          for await (const status of conn.status()) {
+            if (status.type === 'disconnect') disconnected = true;
+            if (status.type === 'reconnect') {
+              disconnected = false;
+              reconnects += 1;
+            }
+          }
+        })();
         for (const r of registrations) attach(conn, r);
         if (attempt > 1) logger?.info({ attempt }, 'bus connected');
         return;
@@ -72,8 +90,10 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
   return {
     name: 'nats',
     connected,
-    async publish(subject, data) {
-      nc?.publish(full(subject), codec.encode(data));
+    async publish(subject, data, headers) {
+      const h = headers && Object.keys(headers).length > 0 ? natsHeaders() : undefined;
+      for (const [k, v] of Object.entries(h ? headers! : {})) h!.set(k, v);
+      nc?.publish(full(subject), codec.encode(data), h ? { headers: h } : undefined);
     },
     subscribe(pattern, handler) {
       const r: Registration = { pattern, handler, sub: null };
@@ -86,6 +106,7 @@ export const openNatsBus = (url: string, prefix = '', logger?: Logger): Bus & { 
         },
       };
     },
+    connection: () => ({ connected: nc !== null && !nc.isClosed() && !disconnected, reconnects }),
     flush: () => (nc ? nc.flush() : Promise.reject(new Error('bus not connected yet'))),
     async close() {
       closed = true;

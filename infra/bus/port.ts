@@ -5,6 +5,8 @@
 export interface BusMessage<T = unknown> {
   subject: string;
   data: T;
+  /** What travels beside the data: the W3C trace context of the message's cause, when traced. */
+  headers?: Record<string, string>;
 }
 
 export interface BusSubscription {
@@ -13,11 +15,13 @@ export interface BusSubscription {
 
 export interface Bus {
   readonly name: string;
-  publish(subject: string, data: unknown): Promise<void>;
+  publish(subject: string, data: unknown, headers?: Record<string, string>): Promise<void>;
   subscribe(pattern: string, handler: (message: BusMessage) => void): BusSubscription;
   /** Resolves once everything published before it has reached the server (NATS) or the handlers. */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** A networked bus: whether it is connected now, and how often it lost and remade its connection. */
+  connection?(): { connected: boolean; reconnects: number };
 }
 
 export const subjectMatches = (pattern: string, subject: string): boolean => {

@@ -25,6 +25,8 @@ export interface SqlPool {
   connect(): Promise<SqlClient>;
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   end(): Promise<void>;
+  /** Connections open, idle, and callers waiting for one (the metrics' pool gauges); a pool of one has none. */
+  usage?(): { total: number; idle: number; waiting: number };
 }
 
 // Global positions, counts and ids stay far below 2^53; numbers are what every caller wants.
@@ -77,6 +79,7 @@ export const createPostgresPool = (connectionString: string, max = 10): SqlPool 
     };
   return {
     kind: 'postgres',
+    usage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async connect() {
       const client = await pool.connect().catch((err) => {
         throw asUnavailable(err);

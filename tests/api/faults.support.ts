@@ -44,6 +44,7 @@ export interface ChildService {
 export const TEST_ENV = {
   APP_ENV: 'test',
   HOST: '127.0.0.1',
+  METRICS_PORT: '0',
   LOG_LEVEL: 'info',
   PROJECTION_POLL_MS: '50',
   ADMIN_BOOTSTRAP_EMAIL: 'root@test.local',

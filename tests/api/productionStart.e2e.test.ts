@@ -11,7 +11,14 @@ import { capturedLogger, PRODUCTION_ENV, startTestService } from '../support/tes
 
 const startProduction = async (env: Record<string, string>) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
-    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', APP_ENV: 'production', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PGLITE_DIR: 'memory://',
+      LOG_LEVEL: 'info',
+      APP_ENV: 'production',
+      METRICS_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

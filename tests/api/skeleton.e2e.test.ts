@@ -43,7 +43,8 @@ describe('API skeleton', () => {
       const log = capturedLogger(level);
       const other = await startTestService({ logger: log.logger });
       try {
-        const r = await other.request('GET', '/health', { headers: { 'x-request-id': `req-${level}` } });
+        // Not a probe: /health and /ready are never logged per request (tests/api/quietLogs.e2e.test.ts).
+        const r = await other.request('GET', '/api/v1/asyncapi.json', { headers: { 'x-request-id': `req-${level}` } });
         expect(r.headers.get('x-request-id')).toBe(`req-${level}`);
         expect(log.lines().includes(`"id":"req-${level}"`)).toBe(level === 'info');
       } finally {

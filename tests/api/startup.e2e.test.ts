@@ -10,7 +10,7 @@ import { freePort, startedOn, waitUntil } from './faults.support.js';
 
 const startProcess = (env: Record<string, string>) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
-    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, PGLITE_DIR: 'memory://', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -86,7 +86,13 @@ describe('start-up and shutdown', { timeout: 180_000 }, () => {
         ),
     };
     service = await buildService({
-      config: loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', HOST: '127.0.0.1' }),
+      config: loadConfig({
+        APP_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PGLITE_DIR: 'memory://',
+        HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+      }),
       modules: [...modules, slowModule],
     });
     const port = await service.start(0);

@@ -78,6 +78,7 @@ export const startServiceProcess = async (
         LOG_LEVEL: 'info',
         HOST: '127.0.0.1',
         PORT: '0',
+        METRICS_PORT: '0',
         JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
         ADMIN_BOOTSTRAP_EMAIL: TEST_SUPER_ADMIN.email,
         ADMIN_BOOTSTRAP_PASSWORD: TEST_SUPER_ADMIN.password,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildService, type Service } from '../../app/composition.js';
+import type { AppModule } from '../../app/context.js';
 import type { ProcessRole } from '../../app/roles.js';
 import { createLogger, type Logger } from '../../infra/logger.js';
 import { contractCheckerFor, contractCheckOn, type ContractChecker } from './openapiContract.js';
@@ -61,6 +62,10 @@ export interface ServiceOptions {
   logger?: Logger;
   roles?: ProcessRole[];
   shared?: { databaseUrl?: string; busPrefix?: string };
+  /** The service's modules (all by default); a test adds one of its own. */
+  modules?: AppModule[];
+  /** Starts the metrics listener on a free port of its own (metricsUrl); off otherwise. */
+  scraped?: boolean;
 }
 
 /**
@@ -84,6 +89,8 @@ export const buildTestService = async (
     APP_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
+    // Files run side by side: a test that scrapes asks start() for a free port of its own.
+    METRICS_PORT: '0',
     EMBEDDED_DB_DIR: 'memory://',
     PROJECTION_POLL_MS: '50',
     DATABASE_URL: databaseUrl,
@@ -110,6 +117,7 @@ export const buildTestService = async (
       clock: options.clock,
       logger: options.logger,
       roles: options.roles,
+      modules: options.modules,
       pool,
     });
     return { service, databaseUrl, busPrefix, drop };
@@ -158,14 +166,15 @@ export const requestsTo = (baseUrl: string): TestService['request'] => {
 /** Starts the real service (see buildTestService) on a free port, with its projectors and schedulers. */
 export const startTestService = async (
   options: ServiceOptions = {},
-): Promise<TestService & { databaseUrl?: string; busPrefix: string }> => {
+): Promise<TestService & { databaseUrl?: string; busPrefix: string; metricsUrl: string | null }> => {
   const { service, databaseUrl, busPrefix, drop } = await buildTestService(options);
-  const port = await service.start(0);
+  const port = await service.start(0, options.scraped ? 0 : null);
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     service,
     baseUrl,
     port,
+    metricsUrl: service.metricsPort === null ? null : `http://127.0.0.1:${service.metricsPort}`,
     databaseUrl,
     busPrefix,
     request: requestsTo(baseUrl),

@@ -1,0 +1,47 @@
+import { ConcurrencyError, type EventStore } from '../eventStore/port.js';
+import { secondsSince, type Metrics } from './metrics.js';
+
+/**
+ * The event store as the service uses it, counting appends by outcome (a ConcurrencyError is a conflict,
+ * the optimistic check doing its work; anything else an error) and timing each. Outside the adapters, so
+ * every backend is measured alike.
+ */
+export const withAppendMetrics = (store: EventStore, metrics: Metrics): EventStore => ({
+  ...delegatingTo(store),
+  async appendToStreams(appends) {
+    const start = performance.now();
+    try {
+      const result = await store.appendToStreams(appends);
+      metrics.appends.inc({ outcome: 'ok' });
+      metrics.appendedEvents.inc(appends.reduce((n, a) => n + a.events.length, 0));
+      return result;
+    } catch (err) {
+      metrics.appends.inc({ outcome: err instanceof ConcurrencyError ? 'conflict' : 'error' });
+      throw err;
+    } finally {
+      metrics.appendDuration.observe(secondsSince(start));
+    }
+  },
+});
+
+/** The runner's view of the store: each read of the log is one batch, and its size is observed. */
+export const withBatchMetrics = (store: EventStore, metrics: Metrics): EventStore => ({
+  ...delegatingTo(store),
+  async readAll(fromPosition, limit) {
+    const events = await store.readAll(fromPosition, limit);
+    if (events.length > 0) metrics.runnerBatch.observe(events.length);
+    return events;
+  },
+});
+
+/** Every method of the port, calling `store`'s, so that a decorator replaces only what it changes. */
+export const delegatingTo = (store: EventStore): EventStore => ({
+  name: store.name,
+  appendToStreams: (a) => store.appendToStreams(a),
+  readStream: (s, o) => store.readStream(s, o),
+  readAll: (f, l) => store.readAll(f, l),
+  subscribeToAll: (f) => store.subscribeToAll(f),
+  waitForAppend: (t) => store.waitForAppend(t),
+  headPosition: () => store.headPosition(),
+  close: () => store.close(),
+});
