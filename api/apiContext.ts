@@ -16,6 +16,9 @@ export interface ApiContext extends CommandDeps {
   runner: ProjectionRunner;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
-  /** While the start-up warm-up runs (app/warmUp.ts), /ready says not yet. */
-  readiness: { warmingUp: boolean };
+  /**
+   * While the start-up warm-up runs (app/warmUp.ts), /ready says not yet; once a stop has begun, /ready says
+   * no at once, so that a load balancer takes the instance out while it still answers (infra/drainingServer.ts).
+   */
+  readiness: { warmingUp: boolean; stopping: boolean };
 }

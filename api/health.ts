@@ -8,7 +8,7 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
 /**
  * /health: the process is up (a liveness probe; it never touches the database, so an outage does not
  * get the process restarted). /ready: event store, database and bus answer, projections are not behind,
- * and the start-up warm-up has run. "Behind" is judged by age: the oldest event that some projector has
+ * the start-up warm-up has run, and no stop has begun. "Behind" is judged by age: the oldest event that some projector has
  * not applied yet must be younger than READY_MAX_PROJECTION_LAG_MS. Comparing with the head alone failed
  * whenever a write was in flight, and would pull healthy instances out of rotation under any load.
  */
@@ -17,6 +17,11 @@ export const healthRoutes = (ctx: ApiContext, router: Router): void => {
     res.json({ status: 'ok' });
   });
   router.get('/ready', async (_req, res) => {
+    if (ctx.readiness.stopping) {
+      res.setHeader('Retry-After', '5');
+      res.status(503).json({ status: 'stopping', checks: { stopping: false } });
+      return;
+    }
     const checks: Record<string, boolean> = {};
     const check = async (name: string, f: () => Promise<unknown>) => {
       try {
