@@ -16,6 +16,9 @@ export interface ApiContext extends CommandDeps {
   runner: ProjectionRunner;
   /** Where simulated providers record what they sent (GET /dev/outbox). */
   outbox: DevOutbox;
-  /** Once a stop has begun, /ready says no at once, so that a load balancer takes the instance out. */
+  /**
+   * Once a stop has begun, /ready says no at once, so that a load balancer takes the instance out while it
+   * still answers (infra/drainingServer.ts).
+   */
   readiness: { stopping: boolean };
 }

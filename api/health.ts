@@ -7,8 +7,8 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
 
 /**
  * /health: the process is up (a liveness probe; it never touches the database, so an outage does not
- * get the process restarted). /ready: event store, database and bus answer, and projections are not behind.
- * "Behind" is judged by age: the oldest event that some projector has
+ * get the process restarted). /ready: event store, database and bus answer, projections are not behind, and
+ * no stop has begun. "Behind" is judged by age: the oldest event that some projector has
  * not applied yet must be younger than READY_MAX_PROJECTION_LAG_MS. Comparing with the head alone failed
  * whenever a write was in flight, and would pull healthy instances out of rotation under any load.
  */

@@ -6,6 +6,7 @@ import { answerOptionsFor } from './allow.js';
 import { fieldErrorsOf } from './errorMapper.js';
 import { ErrorBody, TAGS } from './openapi.js';
 import { rolesOf, type Actor } from './auth.js';
+import { describeRules, type CrossFieldRules } from './crossFieldRules.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -68,6 +69,8 @@ export interface RouteSpec<
    * the contract check of the test that received it. `{ ids, description }` replaces the general description.
    */
   errors?: ErrorAnswers;
+  /** Rules between fields that a schema cannot carry (api/crossFieldRules.ts): said in the document. */
+  rules?: CrossFieldRules;
 }
 
 export interface Valid<B, Q, P> {
@@ -285,6 +288,7 @@ export const defineRoute = <
     path: openApiPath,
     operationId,
     summary: spec.summary,
+    ...(spec.rules ? { description: describeRules(spec.rules) } : {}),
     tags: spec.tags,
     security,
     // The roles the route's guards admit, for tools that exercise the API role by role (tests/schemathesis).
@@ -313,7 +317,12 @@ export const defineRoute = <
           {
             description,
             ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-            content: { 'application/json': { schema: errorBodyOf(ids) } },
+            content: {
+              'application/json': {
+                schema: errorBodyOf(ids),
+                ...(status === 422 && spec.rules ? { example: spec.rules.example } : {}),
+              },
+            },
           },
         ]),
       ),

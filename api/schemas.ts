@@ -40,6 +40,21 @@ export const cityIdParam = queryInteger(1, MAX_CITY_ID);
 /** A calendar day (YYYY-MM-DD, format: date): 2026-02-30 is refused, as the document's format says. */
 export const isoDate = z.iso.date('must be a calendar date (YYYY-MM-DD)');
 
+/** An optional window of calendar days, both ends included; its rule between fields is `inDateOrder`. */
+export const dateWindow = {
+  date_from: isoDate.optional(),
+  date_to: isoDate.optional().openapi({ description: 'On or after date_from.' }),
+};
+
+/** `.refine(...inDateOrder)` on a query with `dateWindow`: 422 on date_to when it is before date_from. */
+export const inDateOrder: [
+  (q: { date_from?: string; date_to?: string }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (q) => !q.date_from || !q.date_to || q.date_to >= q.date_from,
+  { path: ['date_to'], message: 'must not be before date_from' },
+];
+
 /** An instant with its offset (ISO 8601, format: date-time), e.g. 2026-11-23T14:05:00-04:00. */
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with offset' });
 

@@ -76,8 +76,11 @@ export interface Service {
    * schedulers and (with the api role) the HTTP server; resolves with the API's bound port (0 without one).
    */
   start(port?: number, metricsPort?: number | null): Promise<number>;
-  /** Graceful: stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools. */
-  stop(): Promise<void>;
+  /**
+   * Graceful: /ready says no at once; for `graceMs` every request still gets its answer, with `Connection:
+   * close`; then stop accepting, finish in-flight requests, stop projectors at a checkpoint, close pools.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The adapters a store is opened with, by backend; a test injects its own to see what the composition wraps them in. */
@@ -271,9 +274,13 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
       });
       return (server.address() as AddressInfo).port;
     },
-    stop() {
+    stop(graceMs = 0) {
       stopping ??= (async () => {
-        // The drain starts at once (every answer from now on says Connection: close) and ends when the
+        // A load balancer sees /ready fail and stops sending; until it has, what arrives is answered (with
+        // Connection: close, so each client opens its next request elsewhere) rather than reset.
+        ctx.readiness.stopping = true;
+        if (http && graceMs > 0) await http.closeEachAnswer(graceMs);
+        // The drain starts (every answer from now on says Connection: close) and ends when the
         // websockets too are closed: an open one would keep the HTTP server from closing. Projectors keep
         // running meanwhile: the requests being answered wait for their writes to project.
         const drained = http?.drain(config.SHUTDOWN_TIMEOUT_MS);

@@ -39,13 +39,18 @@ const main = async () => {
       return;
     }
     const s = service;
+    // SIGTERM is a deployment taking the instance out: a load balancer needs the grace. SIGINT is a person.
+    const graceMs = signal === 'SIGTERM' ? config.SHUTDOWN_GRACE_MS : 0;
     stopping.abort();
     s.ctx.logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      s.ctx.logger.error({ signal }, 'shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + STOP_GRACE_MS).unref();
-    s.stop()
+    setTimeout(
+      () => {
+        s.ctx.logger.error({ signal }, 'shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      graceMs + config.SHUTDOWN_TIMEOUT_MS + STOP_GRACE_MS,
+    ).unref();
+    s.stop(graceMs)
       .then(() => stopTracing?.())
       .then(
         () => process.exit(0),

@@ -64,6 +64,8 @@ export const ConfigSchema = z.object({
   MAPS_CACHE_TTL_SECONDS: intSetting(300),
   PROJECTION_POLL_MS: intSetting(250),
   READ_YOUR_WRITES_TIMEOUT_MS: intSetting(5000),
+  /** On SIGTERM, how long /ready says no while every request is still answered (Connection: close). */
+  SHUTDOWN_GRACE_MS: intSetting(5000),
   SHUTDOWN_TIMEOUT_MS: intSetting(10000),
   PLATFORM_COMMISSION_PRC: prcSetting(10),
   CLIENT_SOLIDARY_PRC: prcSetting(1),
@@ -164,8 +166,10 @@ export const ConfigSchema = z.object({
   /** A delivery counts towards a promotion milestone only with at least these liters and this client payment. */
   PROMO_MIN_LITERS: intSetting(500),
   PROMO_MIN_USD: z.coerce.number().nonnegative().default(5),
-  /** A driver position implying more than this speed since the last accepted one is refused. */
+  /** Driver positions spend a distance budget that refills at this speed (domain/driver/position.ts)... */
   DRIVER_MAX_SPEED_KMH: z.coerce.number().positive().default(150),
+  /** ...and holds at most this many km, so one coarse fix that jumps this far at once is still believed. */
+  DRIVER_POSITION_SLACK_KM: z.coerce.number().nonnegative().default(3),
   /** Positions one driver may report per minute over every route that takes one (429 Cooldown beyond). */
   DRIVER_POSITIONS_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });

@@ -3,6 +3,12 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 export interface DrainingServer {
   server: Server;
   /**
+   * The grace before a drain: for `graceMs` the server still accepts and answers everything, each answer
+   * with `Connection: close`, so clients leave their kept-alive sockets on their own, between requests,
+   * instead of having them closed under a request they are writing.
+   */
+  closeEachAnswer(graceMs: number): Promise<void>;
+  /**
    * Graceful stop: stop accepting, close idle keep-alive sockets at once, answer every request already
    * read with `Connection: close`, and resolve when the last response is out. Sockets still busy after
    * `timeoutMs` are cut (a handler that hangs must not hold the process for ever).
@@ -17,9 +23,10 @@ export interface DrainingServer {
  */
 export const createDrainingServer = (listener: RequestListener): DrainingServer => {
   let draining = false;
+  let closing = false;
   const unanswered = new Set<ServerResponse>();
   const server = createServer((req, res) => {
-    if (draining) res.setHeader('Connection', 'close');
+    if (closing) res.setHeader('Connection', 'close');
     unanswered.add(res);
     res.once('close', () => {
       unanswered.delete(res);
@@ -33,11 +40,19 @@ export const createDrainingServer = (listener: RequestListener): DrainingServer 
   // sits right beside the clients' 4 s). The drain closes idle sockets itself.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const closeEach = () => {
+    closing = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
   return {
     server,
+    async closeEachAnswer(graceMs) {
+      closeEach();
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+    },
     async drain(timeoutMs) {
       draining = true;
-      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+      closeEach();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);

@@ -16,10 +16,17 @@ import { CARACAS, confirmedOrder, near, onlineDriver, orderBody } from '../../te
 const MARACAIBO = { latitude: 10.6427, longitude: -71.6125 };
 const HOUR = 3_600_000;
 
+/** About `km` north of `from`. */
+const north = (from: { latitude: number; longitude: number }, km: number) => ({
+  latitude: from.latitude + km / 111.195,
+  longitude: from.longitude,
+});
+
 /**
- * Driver positions (docs/decisions/0046-money-risk-limits.md): a position implying more than
- * DRIVER_MAX_SPEED_KMH (150) since the last accepted fix is refused, 30 positions a minute at most, and the
- * feed and the offer view measure from the last accepted fix.
+ * Driver positions (docs/decisions/0088-a-distance-budget-for-driver-positions.md): each spends a distance budget
+ * of DRIVER_POSITION_SLACK_KM (3) refilled at DRIVER_MAX_SPEED_KMH (150); 30 positions a minute at most, over
+ * every route that takes one (the arrival's included); a first position lies in the driver's city; the feed
+ * and the offer view measure from the last accepted fix.
  */
 describe('plausible driver positions', () => {
   const clock = new ManualClock('2026-03-10T15:00:00Z');
@@ -101,5 +108,63 @@ describe('plausible driver positions', () => {
     const refused = await api.request('POST', '/api/v1/driver/location', { token: driver.token, body: CARACAS });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('believes one coarse fix that jumps 2.5 km at once, and refuses small jumps that add up beyond the speed', async () => {
+    const driver = await onlineDriver(api);
+    const start = { latitude: CARACAS.latitude + 0.01, longitude: CARACAS.longitude };
+    await api
+      .given()
+      .when((r) => r.post('/driver/location', driver.token, north(start, 2.5)))
+      .then(expectResponse(204));
+    clock.advance(60_000); // refills 2.5 km: the budget is full again
+    let at = north(start, 2.5);
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      clock.advance(10_000); // 1 km every 10 s is 360 km/h
+      at = north(at, 1);
+      answers.push((await api.request('POST', '/api/v1/driver/location', { token: driver.token, body: at })).status);
+    }
+    expect(answers).toEqual([204, 204, 204, 204, 204, 422]);
+  });
+
+  it("takes a driver's first position only in its city", async () => {
+    const driver = await signInDriver(api, { cityId: 1 });
+    await api
+      .given()
+      .when((r) => r.post('/driver/location', driver.token, MARACAIBO))
+      .then(expectError(422, 'ValidationError', { fieldErrors: { latitude: [expect.stringContaining('city')] } }));
+    await api
+      .given()
+      .when((r) => r.post('/driver/online', driver.token, { online: true, ...MARACAIBO }))
+      .then(expectError(422, 'ValidationError'), expectNoNewEvents(driverStream(driver.driverId)));
+    await api
+      .given()
+      .when((r) => r.post('/driver/location', driver.token, north(CARACAS, 1)))
+      .then(expectResponse(204));
+  });
+
+  it('checks the position sent with the arrival like any other: distance budget and rate', async () => {
+    const f = await confirmedOrder(api); // its driver 1.1 km north of the order, with a full budget
+    await api
+      .given()
+      .when((r) => r.post(`/orders/${f.orderId}/start`, f.driver.token))
+      .then(expectResponse(200));
+    const farther = north(CARACAS, 2.5);
+    await api
+      .given()
+      .when((r) => r.post(`/orders/${f.orderId}/location`, f.driver.token, farther))
+      .then(expectResponse(204)); // 1.4 km spent: 1.6 km left
+    await api
+      .given()
+      .when((r) => r.post(`/orders/${f.orderId}/arrived`, f.driver.token, CARACAS))
+      .then(expectError(422, 'ValidationError'), expectNoNewEvents(orderStream(f.orderId)));
+    clock.advance(60_000);
+    for (let i = 0; i < 30; i++)
+      await api.request('POST', '/api/v1/driver/location', { token: f.driver.token, body: farther });
+    await api
+      .given()
+      .when((r) => r.post(`/orders/${f.orderId}/arrived`, f.driver.token, CARACAS))
+      .then(expectResponse(429, { body: { error: 'Cooldown' } }), expectNoNewEvents(orderStream(f.orderId)));
   });
 });

@@ -169,9 +169,9 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
         body.latitude !== undefined && body.longitude !== undefined
           ? { latitude: body.latitude, longitude: body.longitude }
           : null;
-      if (fix) await positions.check(driverId, fix);
+      const checked = fix && (await positions.check(driverId, fix));
       const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id));
-      if (fix) await positions.record(driverId, fix);
+      if (checked) await positions.record(driverId, checked);
       return answer(driverId, r.position);
     },
   );
@@ -191,8 +191,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ actor, body }) => {
       const driverId = driverIdOf(actor);
-      await positions.check(driverId, body);
-      await positions.record(driverId, body);
+      await positions.record(driverId, await positions.check(driverId, body));
     },
   );
 };

@@ -91,7 +91,7 @@ describe('what an order exposes', () => {
 
   it('refuses a bid from beyond the offer view’s radius as an unknown order, and records nothing', async () => {
     const { orderId } = await newOrder(); // in Caracas
-    const far = await onlineDriver(api, { lat: MARACAIBO.lat, lng: MARACAIBO.lng });
+    const far = await onlineDriver(api, { cityId: 2, lat: MARACAIBO.lat, lng: MARACAIBO.lng });
     for (const [path, body] of [
       [`/orders/${orderId}/accept`, {}],
       [`/orders/${orderId}/counter-offer`, { driverGross: 30 }],

@@ -1,3 +1,4 @@
+import { dateOrderRule } from '../crossFieldRules.js';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { orNull } from '../openapi.js';
@@ -26,7 +27,7 @@ import { authenticate, requireRole, type Actor } from '../auth.js';
 import { defineRoute } from '../route.js';
 import { bundleForParty, loadBundle, loadBundles } from './orderReads.js';
 import { idFrom, OrderParams, limit, orderIdFrom } from './schemas.js';
-import { isoDate, latitude, longitude, requiredTogether, usdAmount } from '../schemas.js';
+import { dateWindow, inDateOrder, latitude, longitude, requiredTogether, usdAmount } from '../schemas.js';
 import { ClientOrder, DriverOrder, OrderForRole, OrderHistoryItem, OrderStatus, Receipt } from './viewSchemas.js';
 import { toAdminView, toClientView, toDriverView, toHistoryItem, toReceipt, type OrderBundle } from './views.js';
 import { readBack } from '../readBack.js';
@@ -50,15 +51,11 @@ const CreateOrderBody = z.object({
 const HistoryQuery = z
   .object({
     status: z.enum(ORDER_STATUSES).optional(),
-    date_from: isoDate.optional(),
-    date_to: isoDate.optional(),
+    ...dateWindow,
     limit: limit(25),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
-    path: ['date_to'],
-    message: 'must not be before date_from',
-  });
+  .refine(...inDateOrder);
 
 const FlatQuery = z.object({ limit: limit(20) });
 
@@ -170,6 +167,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: client,
       query: HistoryQuery,
+      rules: dateOrderRule(),
       responses: { 200: { description: 'One page', schema: pageSchema(OrderHistoryItem) } },
       errors: { 403: ['Forbidden'] },
     },
@@ -282,14 +280,14 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, body, actor, req }) => {
       const fix = { latitude: body.latitude, longitude: body.longitude };
-      const { position } = await recordLocation(
+      const { position, checked } = await recordLocation(
         ctx,
         actor,
         { orderId: orderIdFrom(params), ...fix },
         (driverId) => positions.check(driverId, fix),
         metadataOf(actor, req.id),
       );
-      await positions.record(actor.driverId!, fix);
+      await positions.record(actor.driverId!, checked);
       await ctx.settle(position);
       return undefined;
     },
@@ -321,15 +319,18 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
         403: ['Forbidden'],
         404: ['OrderNotFound'],
         409: ['NoLocation', 'TooFarFromDestination', 'WrongStatus'],
+        429: POSITION_COOLDOWN,
       },
     },
     async ({ params, body, actor, req }) => {
-      const { position, order } = await markArrived(
+      const { position, order, checked } = await markArrived(
         ctx,
         actor,
         { orderId: orderIdFrom(params), ...body },
+        (driverId, fix) => positions.check(driverId, fix),
         metadataOf(actor, req.id),
       );
+      if (checked) await positions.record(actor.driverId!, checked);
       await ctx.settle(position);
       return { ok: true, status: 'ARRIVED', arrivedAt: order.arrivedAt, distanceMeters: order.arrivalDistanceMeters };
     },

@@ -1,3 +1,4 @@
+import { dateOrderRule } from '../crossFieldRules.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
@@ -16,22 +17,18 @@ import {
 import { authenticate } from '../auth.js';
 import { metadataOf } from '../../commands/origin.js';
 import { idFrom, limit } from '../orders/schemas.js';
-import { isoDate } from '../schemas.js';
+import { dateWindow, inDateOrder } from '../schemas.js';
 import { defineRoute, PathId, type ErrorAnswers } from '../route.js';
 import { decodeCursor, encodeCursor, isTimeIdKey, pageSchema } from '../cursor.js';
 
 const SettlementsQuery = z
   .object({
     status: z.enum(RECEIPT_STATUSES).optional(),
-    date_from: isoDate.optional(),
-    date_to: isoDate.optional(),
+    ...dateWindow,
     limit: limit(25),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
-    path: ['date_to'],
-    message: 'must not be before date_from',
-  });
+  .refine(...inDateOrder);
 
 const Notice = z.object({
   internal_id: z.string().min(1).max(100),
@@ -73,6 +70,7 @@ export const settlementRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards: anyone,
       query: SettlementsQuery,
+      rules: dateOrderRule(),
       responses: { 200: { description: 'A cursor page', schema: pageSchema(DriverReceiptItem) } },
     },
     async ({ query, actor }) => {

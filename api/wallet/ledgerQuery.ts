@@ -4,22 +4,18 @@ import type { Db } from '../../infra/db/database.js';
 import { ledgerPage } from '../../projections/wallet/walletQueries.js';
 import { decodeCursor, encodeCursor, pageSchema } from '../cursor.js';
 import { limit } from '../orders/schemas.js';
-import { isoDate } from '../schemas.js';
+import { dateWindow, inDateOrder } from '../schemas.js';
 import { LedgerEntryView, toLedgerEntryView } from './views.js';
 
 /** The ledger query, shared by /wallet/me/transactions, its driver alias and the admin's view. */
 export const LedgerQuery = z
   .object({
     type: z.enum(LEDGER_TYPES).optional(),
-    date_from: isoDate.optional(),
-    date_to: isoDate.optional(),
+    ...dateWindow,
     limit: limit(30),
     cursor: z.string().max(200).optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
-    path: ['date_to'],
-    message: 'must not be before date_from',
-  });
+  .refine(...inDateOrder);
 
 export const LedgerPage = pageSchema(LedgerEntryView).openapi('LedgerPage');
 

@@ -1,3 +1,4 @@
+import { dateOrderRule } from '../crossFieldRules.js';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { findUserById } from '../../commands/identity/phoneAuth.js';
@@ -99,6 +100,7 @@ export const walletRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: anyone,
       query: LedgerQuery,
+      rules: dateOrderRule(),
       responses: ledgerResponses,
     },
     transactions,
@@ -113,6 +115,7 @@ export const walletRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: driverOnly,
       query: LedgerQuery,
+      rules: dateOrderRule(),
       responses: ledgerResponses,
       errors: { 403: ['Forbidden'] },
     },

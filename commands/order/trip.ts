@@ -2,6 +2,7 @@ import { creditDecider, redeemedForOrder } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { Actor } from '../../domain/actor.js';
 import { asAssignedDriver } from '../../domain/order/access.js';
+import type { LatLng } from '../../domain/geo.js';
 import { conflict } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type OrderState } from '../../domain/order/order.js';
@@ -10,6 +11,7 @@ import type { OrderCommand } from '../../domain/order/commands.js';
 import { inTurn } from '../../domain/decider.js';
 import { failureOf } from '../../domain/order/trip.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { CheckedPosition } from '../driver/positions.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 
@@ -32,15 +34,18 @@ export const startTrip = (ctx: TripDeps, actor: Actor, orderId: number, metadata
   );
 
 /**
- * POST /orders/{id}/location. The order decides first (who may push, in which state), then the driver's
- * position is checked (`checkPosition`: rate and plausibility, commands/driver/positions.ts), so a stranger
- * gets the order's 404 or 403 and an implausible position is recorded nowhere.
+ * Where the driver says it is, judged by the driver's position checks (rate, distance budget, first fix in its
+ * city: commands/driver/positions.ts) after the order has decided who may send it and before anything is
+ * appended, so a stranger gets the order's 404 or 403 and a refused position is recorded nowhere.
  */
+type CheckPosition = (driverId: number, fix: LatLng) => Promise<CheckedPosition>;
+
+/** POST /orders/{id}/location. */
 export const recordLocation = async (
-  ctx: TripDeps & Pick<CommandDeps, 'store'>,
+  ctx: TripDeps,
   actor: Actor,
   input: { orderId: number; latitude: number; longitude: number },
-  checkPosition: (driverId: number) => Promise<void>,
+  checkPosition: CheckPosition,
   metadata?: EventMetadata,
 ) => {
   const streamId = orderStream(input.orderId);
@@ -53,8 +58,9 @@ export const recordLocation = async (
     now,
   });
   const loaded = await ctx.handle.load(orderDecider, streamId, (s) => orderDecider.decide(command(s), s));
-  await checkPosition(actor.driverId!);
-  return ctx.handle(orderDecider, streamId, command, { metadata, loaded });
+  const checked = await checkPosition(actor.driverId!, { latitude: input.latitude, longitude: input.longitude });
+  const { position } = await ctx.handle(orderDecider, streamId, command, { metadata, loaded });
+  return { position, checked };
 };
 
 /** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first, in the same append. */
@@ -62,23 +68,24 @@ export const markArrived = async (
   ctx: TripDeps,
   actor: Actor,
   input: { orderId: number; latitude?: number; longitude?: number },
+  checkPosition: CheckPosition,
   metadata?: EventMetadata,
 ) => {
   const { latitude, longitude } = input;
-  const arrived = await ctx.handle(
-    arrivalDecider,
-    orderStream(input.orderId),
-    (s): OrderCommand[] => {
-      const { order, driverId } = asAssignedDriver(s, actor);
-      const now = ctx.clock.now();
-      const arrive: OrderCommand = { type: 'MarkArrived', driverId, now };
-      if (latitude === undefined || longitude === undefined) return [arrive];
-      if (!ON_TRIP.includes(order.status)) throw conflict('WrongStatus', 'The order is not in progress.');
-      return [{ type: 'RecordLocation', driverId, latitude, longitude, now }, arrive];
-    },
-    { metadata },
-  );
-  return { position: arrived.position, order: arrived.state! };
+  const fix = latitude === undefined || longitude === undefined ? null : { latitude, longitude };
+  const streamId = orderStream(input.orderId);
+  const now = ctx.clock.now();
+  const commands = (s: OrderState): OrderCommand[] => {
+    const { order, driverId } = asAssignedDriver(s, actor);
+    const arrive: OrderCommand = { type: 'MarkArrived', driverId, now };
+    if (!fix) return [arrive];
+    if (!ON_TRIP.includes(order.status)) throw conflict('WrongStatus', 'The order is not in progress.');
+    return [{ type: 'RecordLocation', driverId, ...fix, now }, arrive];
+  };
+  const loaded = await ctx.handle.load(arrivalDecider, streamId, (s) => arrivalDecider.decide(commands(s), s));
+  const checked = fix && (await checkPosition(actor.driverId!, fix));
+  const arrived = await ctx.handle(arrivalDecider, streamId, commands, { metadata, loaded });
+  return { position: arrived.position, order: arrived.state!, checked };
 };
 
 /**

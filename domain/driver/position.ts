@@ -1,41 +1,58 @@
+import type { CityCentre } from '../city.js';
+import { nearestCityId } from '../city.js';
 import { validationError } from '../errors.js';
-import { distanceMeters, type LatLng } from '../geo.js';
+import { distanceKm, type LatLng } from '../geo.js';
 
 /**
- * Driver positions are believed only when they could have been driven (docs/decisions/0046-money-risk-limits.md):
- * a fix that implies more than the maximum speed since the driver's last accepted fix is refused, so a
- * driver cannot appear at once in another city and read the open orders there.
+ * Driver positions are believed only when they could have been driven (docs/decisions/0046-money-risk-limits.md,
+ * docs/decisions/0088-a-distance-budget-for-driver-positions.md), so a driver cannot appear at once in another
+ * city and read the open orders there. Phones report coarse fixes that jump a kilometre or more at once, so the
+ * rule is a distance budget, not a speed between two fixes: the budget holds at most `slackKm`, refills at
+ * `maxSpeedKmh` of elapsed time, and each accepted fix spends its distance from the last one.
  */
 
-/** The accepted fix a new one is judged against. */
+export interface PositionLimits {
+  maxSpeedKmh: number;
+  slackKm: number;
+}
+
+/** The last accepted fix, with what was left of the budget once it was accepted (null: a full budget). */
 export interface Fix extends LatLng {
   at: Date;
+  budgetKm: number | null;
 }
 
 /**
- * What a phone's GPS may be off by: two fixes this close are the same place, whatever the time between them
- * (a driver standing still must not be refused for its receiver's noise). It is small enough that even the
- * 30 fixes a minute the rate limit allows creep less than 3 km a minute beyond the speed limit.
+ * Judges a fix that follows an accepted one. What it may spend is what the last fix left of the budget plus
+ * the refill since (`maxSpeedKmh` of the time between them): a fix whose distance would overdraw that is refused
+ * (422 ValidationError, on latitude). Otherwise the budget left is kept with it, capped at `slackKm`: time
+ * spent standing still banks no more than one coarse fix's worth, so over any run of fixes the distance adds
+ * up to at most `slackKm` plus what the speed allows.
  */
-export const POSITION_ACCURACY_METERS = 100;
-
-/** The speed a move from `last` to `next` implies, in km/h (beyond the GPS accuracy). */
-export const impliedSpeedKmh = (last: Fix, next: LatLng, now: Date): number => {
-  const meters = distanceMeters(last, next) - POSITION_ACCURACY_METERS;
-  if (meters <= 0) return 0;
+export const spendOnMove = (last: Fix, next: LatLng, now: Date, limits: PositionLimits): number => {
   const hours = Math.max(0, now.getTime() - last.at.getTime()) / 3_600_000;
-  return hours === 0 ? Infinity : meters / 1000 / hours;
-};
-
-/** Refuses (422 ValidationError) a fix that could not have been driven since the last accepted one. */
-export const assertPlausibleMove = (last: Fix | null, next: LatLng, now: Date, maxSpeedKmh: number): void => {
-  if (!last) return;
-  const speed = impliedSpeedKmh(last, next, now);
-  if (speed > maxSpeedKmh)
+  const available = (last.budgetKm ?? limits.slackKm) + hours * limits.maxSpeedKmh;
+  const km = distanceKm(last, next);
+  if (km > available)
     throw validationError({
       latitude: [
-        `This position is ${(distanceMeters(last, next) / 1000).toFixed(1)} km from your last one: ` +
-          `more than ${maxSpeedKmh} km/h since then.`,
+        `This position is ${km.toFixed(1)} km from your last one: more than ${limits.maxSpeedKmh} km/h ` +
+          `since then allows (with ${limits.slackKm} km for a coarse fix).`,
       ],
     });
+  return Math.min(limits.slackKm, available - km);
+};
+
+/**
+ * Judges a driver's first position: it must lie in the driver's city, the city whose centre is nearest (as an
+ * order's city is decided). A driver without a city has nowhere to be yet; where no city has a centre there is
+ * nothing to judge by.
+ */
+export const assertFirstFixInCity = (centres: readonly CityCentre[], cityId: number | null, next: LatLng): void => {
+  if (centres.length === 0) return;
+  if (cityId === null)
+    throw validationError({ latitude: ['Set your city in your profile before sending a position.'] });
+  if (!centres.some((c) => c.id === cityId)) return;
+  if (nearestCityId(centres, next) !== cityId)
+    throw validationError({ latitude: ['Your first position must lie in your city.'] });
 };

@@ -7,7 +7,7 @@ import type { Bus, BusSubscription } from '../bus/port.js';
 import type { Authenticator } from '../identity/port.js';
 import { SESSION_CHANGES, type SessionChange } from '../identity/sessionChanges.js';
 import type { Logger } from '../logger.js';
-import { channelsOf } from './channels.js';
+import { channelsOf, type ChannelVerdict } from './channels.js';
 import { clientAddressOf, SocketCaps, TOO_MANY_SOCKETS_CLOSE, type TrustProxy } from './socketCaps.js';
 
 export interface WsGateway {
@@ -47,7 +47,10 @@ interface Client {
 }
 
 interface Fanout {
+  /** The sockets frames go to. */
   clients: Set<Client>;
+  /** Sockets joining, not yet authorized in the channel's order: they receive nothing, and keep it open. */
+  joining: number;
   subscription: BusSubscription;
   /** Resolves once the bus knows the subscription (NATS: the server has it), so nothing published after is missed. */
   ready: Promise<void>;
@@ -161,11 +164,19 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
     );
   };
 
-  const join = async (client: Client, channel: string) => {
+  /**
+   * Joins a channel's fanout. The decisive authorization runs as a step of the channel's own queue, after
+   * every frame before it and before every frame after it: a change of who may listen (a support room
+   * claimed) is either seen by this authorization, or published after it and re-checked with this socket
+   * among the listeners. An authorization made before joining could be overtaken by the change and its
+   * re-check (docs/decisions/0091-a-subscription-is-authorized-in-the-channel-order.md).
+   */
+  const join = async (client: Client, channel: string): Promise<ChannelVerdict> => {
     let fanout = fanouts.get(channel);
     if (!fanout) {
       const f: Fanout = {
         clients: new Set(),
+        joining: 0,
         subscription: null as never,
         ready: Promise.resolve(),
         queue: Promise.resolve(),
@@ -178,9 +189,32 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
       f.ready = ctx.bus.flush();
       fanouts.set(channel, (fanout = f));
     }
-    fanout.clients.add(client);
+    const f = fanout;
     client.channels.add(channel);
-    await fanout.ready;
+    f.joining += 1;
+    try {
+      await f.ready;
+      const admitted = f.queue.then(async () => {
+        const verdict = await channels.authorize(client.actor, channel);
+        if (verdict === 'ok' && client.channels.has(channel)) f.clients.add(client);
+        return verdict;
+      });
+      f.queue = admitted.then(
+        () => undefined,
+        () => undefined,
+      );
+      return await admitted;
+    } finally {
+      f.joining -= 1;
+      dropIfIdle(channel, f);
+    }
+  };
+
+  /** A channel nobody listens to or is joining holds no bus subscription. */
+  const dropIfIdle = (channel: string, fanout: Fanout) => {
+    if (fanout.clients.size > 0 || fanout.joining > 0 || fanouts.get(channel) !== fanout) return;
+    fanout.subscription.unsubscribe();
+    fanouts.delete(channel);
   };
 
   const leave = (client: Client, channel: string) => {
@@ -188,10 +222,7 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
     const fanout = fanouts.get(channel);
     if (!fanout) return;
     fanout.clients.delete(client);
-    if (fanout.clients.size === 0) {
-      fanout.subscription.unsubscribe();
-      fanouts.delete(channel);
-    }
+    dropIfIdle(channel, fanout);
   };
 
   const subscribe = async (client: Client, channel: unknown) => {
@@ -211,11 +242,15 @@ export const attachWsGateway = (server: Server, ctx: WsGatewayDeps, options: WsG
     if (verdict !== 'ok') return send(client, { type: 'error', channel, error: verdict });
     if (client.ws.readyState !== WebSocket.OPEN) return;
     try {
-      await join(client, channel);
+      verdict = await join(client, channel);
     } catch (err) {
       ctx.logger.error({ err, channel }, 'bus subscription failed');
       leave(client, channel);
       return send(client, { type: 'error', channel, error: 'Unavailable' });
+    }
+    if (verdict !== 'ok') {
+      leave(client, channel);
+      return send(client, { type: 'error', channel, error: verdict });
     }
     send(client, { type: 'subscribed', channel });
   };

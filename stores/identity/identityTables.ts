@@ -79,7 +79,14 @@ declare module '../../infra/db/database.js' {
       ended_by: 'logout' | 'replaced';
     };
     cities: { id: number; name: string; sort_order: number };
-    driver_locations: { driver_id: number; latitude: number; longitude: number; at: Date };
+    driver_locations: {
+      driver_id: number;
+      latitude: number;
+      longitude: number;
+      at: Date;
+      /** The distance budget left once this fix was accepted, km (domain/driver/position.ts); null: full. */
+      budget_km: number | null;
+    };
   }
 }
 
@@ -229,6 +236,15 @@ export const identityMigrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await sql`ALTER TABLE app_sessions DROP COLUMN last_used_at`.execute(db);
       await sql`ALTER TABLE jwt_blacklist DROP COLUMN ended_by`.execute(db);
+    },
+  },
+  /** Driver positions spend a distance budget: what the last accepted fix left of it is kept with the fix. */
+  '0105_driver_position_budget': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE driver_locations ADD COLUMN budget_km double precision`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE driver_locations DROP COLUMN budget_km`.execute(db);
     },
   },
 };

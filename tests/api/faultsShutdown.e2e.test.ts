@@ -16,10 +16,13 @@ import {
 } from './faults.support.js';
 
 /**
- * Issue #13, fault 4: SIGTERM under steady keep-alive traffic. Every request the service read is
- * answered (with Connection: close), idle sockets close at once, and it exits when the last response
- * is out, long before the drain timeout. A request the client saw fail must not have been committed.
+ * Issue #13, fault 4, and issue #44: SIGTERM under steady keep-alive traffic. `/ready` answers 503 at once;
+ * for SHUTDOWN_GRACE_MS every request is still answered, each with Connection: close, so no client sees a
+ * failure while a load balancer would still be sending; then every request the service read is answered,
+ * idle sockets close, and it exits when the last response is out, long before the drain timeout. A request
+ * the client saw fail must not have been committed.
  */
+const GRACE_MS = 8000;
 const COMMITTED_SQL = "SELECT type, stream_id FROM events WHERE type IN ('OrderCreated', 'OrderCancelled')";
 
 describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
@@ -89,6 +92,7 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
         PORT: String(await freePort()),
         ...store.env,
         SHUTDOWN_TIMEOUT_MS: '10000',
+        SHUTDOWN_GRACE_MS: String(GRACE_MS),
         LOG_LEVEL: 'info',
       }); // info: the test reads the 'shutting down' line
       service = s;
@@ -97,7 +101,7 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
 
       let signalledAt = 0;
       const acknowledged = { created: new Set<number>(), cancelled: new Set<number>() };
-      const failures: string[] = [];
+      const failures: { cause: string; at: number }[] = [];
       const afterSignal: { connection: string | null; at: number }[] = [];
       // Each client creates an order and cancels it on its kept-alive socket until the service is gone.
       const worker = async (client: SignedInUser) => {
@@ -122,7 +126,7 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
           } catch (err) {
             const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
             if (!signalledAt || !cause) throw err;
-            failures.push(cause.code ?? cause.message ?? String(cause));
+            failures.push({ cause: cause.code ?? cause.message ?? String(cause), at: Date.now() });
             return;
           }
         }
@@ -143,12 +147,19 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       ]);
       signalledAt = Date.now();
       s.child.kill('SIGTERM');
+      // Not ready once the signal is taken, and said on a new connection: the server still accepts.
+      await waitUntil(
+        '/ready saying 503',
+        async () => (await fetch(`${s.client.baseUrl}/ready`)).status === 503,
+        10_000,
+      );
       const code = await s.exited;
       const tookMs = Date.now() - signalledAt;
       await traffic;
 
       expect(code).toBe(0);
-      expect(tookMs).toBeLessThan(5000);
+      expect(tookMs).toBeGreaterThanOrEqual(GRACE_MS);
+      expect(tookMs).toBeLessThan(GRACE_MS + 5000);
       // Once the service has taken the signal (its log line; a busy event loop can take a moment), every
       // answer tells the client to close. The margin covers answers already on the wire.
       const drainingAt: number = JSON.parse(
@@ -159,6 +170,8 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       ).time;
       const answeredWhileDraining = afterSignal.filter((r) => r.at > drainingAt + 50);
       expect(answeredWhileDraining.filter((r) => r.connection !== 'close')).toEqual([]);
+      // Nothing failed during the grace: every request was answered while a load balancer would still send.
+      expect(failures.filter((f) => f.at < drainingAt + GRACE_MS)).toEqual([]);
 
       const rows = await store.committed();
       {
@@ -173,7 +186,7 @@ describe('shutdown under keep-alive traffic', { timeout: 240_000 }, () => {
       console.info(
         `drain: exit ${tookMs} ms after SIGTERM (taken after ${drainingAt - signalledAt} ` +
           `ms), ${answeredWhileDraining.length} answers while draining, ${failures.length} ` +
-          `requests refused before being read (${[...new Set(failures)].join(', ')})`,
+          `requests refused before being read (${[...new Set(failures.map((f) => f.cause))].join(', ')})`,
       );
     },
   );

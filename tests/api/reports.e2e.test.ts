@@ -248,13 +248,16 @@ describe('orders report', () => {
 
 describe('order city', () => {
   it('is the city nearest to the delivery point, whatever the driver’s city, and scopes customers too', async () => {
-    // A driver whose profile says Caracas, working in Maracaibo, for a new client there.
+    // A driver whose profile says Caracas, working in Maracaibo, for a new client there: its first position
+    // must lie in its city, so it starts out as Maracaibo's and then moves its profile to Caracas.
     const driver = await onlineDriver(d.t, {
       name: 'Caraqueño en Zulia',
-      cityId: 1,
+      cityId: 2,
       lat: MARACAIBO.latitude + 0.01,
       lng: MARACAIBO.longitude,
     });
+    const profile = { plate: `ZU${String(driver.driverId).padStart(5, '0')}`, capacityLiters: 10_000, cityId: 1 };
+    expect((await d.api.put('/driver/profile', driver.token, profile)).status).toBe(200);
     const client = await signInClient(d.t, undefined, 'Zuliana Nueva');
     const created = await d.api.post('/orders', client.token, orderBody({ ...MARACAIBO, basePrice: 9 }));
     expect(created.status).toBe(201);

@@ -124,6 +124,9 @@ describe('settlement receipts: cutoff, payout, webhook, reconciliation, tray (HT
       expect([retryDeadline.status, retryDeadline.body.error]).toEqual([409, 'RetryUnsafeDeadline']);
       const retryPaid = await s.act(root.token, ackedReceipt.id, 'retry');
       expect([retryPaid.status, retryPaid.body.error]).toEqual([409, 'ReceiptNotFailed']);
+      // The document lists it (the contract check of every answer): issue #44.
+      const markPaid = await s.act(root.token, ackedReceipt.id, 'mark-external', { reason: 'x', reference: 'r' });
+      expect([markPaid.status, markPaid.body.error]).toEqual([409, 'ReceiptNotFailed']);
       expect((await s.act(root.token, 'nope', 'retry')).status).toBe(404);
       const retried = must('retry', await s.act(root.token, failed.id, 'retry'));
       expect(retried.order.idempotency_key).not.toBe(failed.payout_orders[0].idempotency_key);

@@ -20,6 +20,7 @@ import type { PromotionRow } from '../../../projections/promotions/promotionView
 import { requireRole } from '../../auth.js';
 import { idFrom, limit } from '../../orders/schemas.js';
 import { cityId, cityIdParam, dayOrInstant, usdAmount } from '../../schemas.js';
+import { rule } from '../../crossFieldRules.js';
 import { defineRoute, PathId } from '../../route.js';
 import { readBack } from '../../readBack.js';
 import { decodeCursor, encodeCursor, isIdKey, pageSchema } from '../../cursor.js';
@@ -43,10 +44,15 @@ const fields = {
   amount_usd: usdAmount(10_000),
   city_id: cityId.nullable(),
   starts_at: instant.nullable(),
-  ends_at: instant.nullable(),
+  ends_at: instant.nullable().openapi({ description: 'After starts_at (the one sent, else the stored one).' }),
   max_grants: z.number().int().min(1).max(INTEGER_MAX).nullable(),
   active: z.boolean(),
 };
+
+/** The campaign's window, a rule between fields (domain/promotion/promotion.ts). */
+const ENDS_AFTER_STARTS = rule('ends_at is after starts_at (the one sent, else the stored one).', {
+  ends_at: ['must be after starts_at'],
+});
 
 const CreateBody = z
   .object({
@@ -206,6 +212,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       tags,
       guards: superAdmin,
       body: CreateBody,
+      rules: ENDS_AFTER_STARTS,
       responses: { 201: { description: 'Created', schema: PromotionAnswer } },
       errors: { 403: ['Forbidden'] },
     },
@@ -254,6 +261,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       params: PromotionParams,
       body: UpdateBody,
+      rules: ENDS_AFTER_STARTS,
       responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
       errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['PromotionAlreadyGranted'] },
     },

@@ -10,7 +10,8 @@ import { report, type ReportContext } from './report.js';
 import {
   LAST_30_DAYS,
   boolParam,
-  dateFilters,
+  dateFiltersWithin,
+  rangeRules,
   direction,
   cityIdParam,
   idParam,
@@ -44,7 +45,7 @@ const CancellationsQuery = z.object({
   driver_id: idParam.optional(),
   client_id: idParam.optional(),
   with_refund: boolParam.optional(),
-  ...dateFilters,
+  ...dateFiltersWithin(LAST_30_DAYS),
   sort: sortParam(SORT_KEYS),
   direction,
   limit: limitParam(100, 25),
@@ -205,6 +206,7 @@ export const cancellationsReport = report({
   summary: 'Cancellations report: cancelled and expired orders',
   file: 'reporte_cancelaciones',
   query: CancellationsQuery,
+  rules: rangeRules(LAST_30_DAYS),
   response: z.object({ items: z.array(ItemSchema), meta: PageMetaSchema, totals: Totals }),
   columns: [
     { header: 'Fecha', type: 'datetime', value: (i: Item) => i.date },

@@ -6,6 +6,7 @@ import { AVAILABILITY } from './labels.js';
 import { PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import { boolParam, direction, limitParam, orderedPair, page, sortParam } from './reportQuery.js';
+import { orderedPairRule, rules } from '../../crossFieldRules.js';
 import { allOf, batchesOf, inScope, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 import { queryInteger, queryNumber } from '../../schemas.js';
 
@@ -39,11 +40,11 @@ const DriversQuery = z.object({
   kyc_state: z.enum(KYC_STATES).optional(),
   availability: z.enum(AVAILABILITY).optional(),
   rating_min: rating.optional(),
-  rating_max: rating.optional(),
+  rating_max: rating.optional().openapi({ description: 'Not below rating_min.' }),
   with_cash_debt: boolParam.optional(),
   min_balance: queryNumber(0, 1e9).optional(),
   capacity_min: capacity.optional(),
-  capacity_max: capacity.optional(),
+  capacity_max: capacity.optional().openapi({ description: 'Not below capacity_min.' }),
   sort: sortParam(SORT_KEYS),
   direction,
   limit: limitParam(100, 25),
@@ -221,6 +222,7 @@ export const driversReport = report({
   summary: 'Drivers report: one row per driver',
   file: 'reporte_cisterneros',
   query: DriversQuery,
+  rules: rules(orderedPairRule('rating_min', 'rating_max'), orderedPairRule('capacity_min', 'capacity_max')),
   response: z.object({ items: z.array(ItemSchema), meta: PageMetaSchema, totals: Totals }),
   columns: [
     { header: 'Conductor', type: 'text', value: (i: Item) => i.name },

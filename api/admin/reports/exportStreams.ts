@@ -22,16 +22,22 @@ const write = async (out: Writable, chunk: string | Buffer) => {
 };
 
 /**
- * Text a spreadsheet would read as a formula (a client named `=HYPERLINK(…)`, `+`, `-`, `@`, or a tab or
- * carriage return before one): prefixed with an apostrophe, which spreadsheets show as text. Numbers
- * stay numbers, negative ones included.
+ * Text a spreadsheet would read as a formula (a client named `=HYPERLINK(…)`, `@`, or a tab or carriage return
+ * before one): prefixed with an apostrophe, which spreadsheets show as text. A leading `+` or `-` is a formula
+ * only when the rest is not a number: a phone `+584141234567` or an amount `-12.50` stays exactly as the list
+ * shows it (docs/decisions/0089-csv-cells-that-are-numbers.md). Numbers stay numbers, negative ones included.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=@\t\r]/;
+const SIGNED = /^[+-]/;
+const SIGNED_NUMBER = /^[+-](?:\d+(?:\.\d+)?|\.\d+)$/;
+
+const isFormula = (text: string): boolean =>
+  FORMULA_START.test(text) || (SIGNED.test(text) && !SIGNED_NUMBER.test(text));
 
 const csvCell = (type: ColumnType, v: CellValue): string | number | null => {
   if (v === null) return null;
   if (type === 'boolean' || typeof v === 'boolean') return yesNo(Boolean(v));
-  return typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : v;
+  return typeof v === 'string' && isFormula(v) ? `'${v}` : v;
 };
 
 export const writeCsv = async <Item>(

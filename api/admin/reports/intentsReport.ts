@@ -10,7 +10,8 @@ import { report, type ReportContext } from './report.js';
 import {
   LAST_30_DAYS,
   boolParam,
-  dateFilters,
+  dateFiltersWithin,
+  rangeRules,
   direction,
   cityIdParam,
   idParam,
@@ -48,7 +49,7 @@ const IntentsQuery = z.object({
   failure_reason: z.enum(FAILURE_REASONS).optional(),
   has_offers: boolParam.optional(),
   cancellation_reason_code: z.enum(CANCELLATION_REASON_CODES).optional(),
-  ...dateFilters,
+  ...dateFiltersWithin(LAST_30_DAYS),
   sort: sortParam(SORT_KEYS),
   direction,
   limit: limitParam(100, 25),
@@ -306,6 +307,7 @@ export const intentsReport = report({
   summary: 'Non-converted purchase intents with their offers',
   file: 'reporte_intenciones',
   query: IntentsQuery,
+  rules: rangeRules(LAST_30_DAYS),
   response: z.object({ items: z.array(ItemSchema), meta: PageMetaSchema, totals: Totals }),
   columns: [
     { header: 'Fecha', type: 'datetime', value: (i: Item) => i.created_at },

@@ -6,7 +6,8 @@ import { report, type ReportContext } from './report.js';
 import {
   LAST_30_DAYS,
   addDays,
-  dateFilters,
+  dateFiltersWithin,
+  rangeRules,
   daysBetween,
   direction,
   cityIdParam,
@@ -47,7 +48,7 @@ const OperationalQuery = z.object({
   client_id: idParam.optional(),
   driver_id: idParam.optional(),
   water_type: z.enum(['POTABLE', 'INDUSTRIAL']).optional(),
-  ...dateFilters,
+  ...dateFiltersWithin(LAST_30_DAYS),
   sort: sortParam(SORT_KEYS),
   direction,
 });
@@ -220,6 +221,7 @@ export const operationalReport = report({
   summary: 'Daily operations: one row per calendar day, totals and the previous period',
   file: 'reporte_operativo',
   query: OperationalQuery,
+  rules: rangeRules(LAST_30_DAYS),
   response: z.object({
     items: z.array(FiguresSchema.extend({ date: z.string() })),
     totals: FiguresSchema,

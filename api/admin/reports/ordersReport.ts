@@ -7,7 +7,8 @@ import { report, type ReportContext } from './report.js';
 import {
   LAST_30_DAYS,
   boolParam,
-  dateFilters,
+  dateFiltersWithin,
+  rangeRules,
   direction,
   cityIdParam,
   idParam,
@@ -20,6 +21,7 @@ import {
 import { buckets, keyWhere, total, type BucketFilter } from './dailyBuckets.js';
 import { allOf, batchesOf, pageMeta, pageOf, type SortedSource } from './sortedRows.js';
 import { queryInteger } from '../../schemas.js';
+import { orderedPairRule, rules } from '../../crossFieldRules.js';
 
 /** Detailed orders: one row per order of any state, by creation date. */
 
@@ -60,8 +62,8 @@ const OrdersQuery = z.object({
   has_counter_offer: boolParam.optional(),
   has_incident: boolParam.optional(),
   rating_min: rating.optional(),
-  rating_max: rating.optional(),
-  ...dateFilters,
+  rating_max: rating.optional().openapi({ description: 'Not below rating_min.' }),
+  ...dateFiltersWithin(LAST_30_DAYS),
   sort: sortParam(SORT_KEYS),
   direction,
   limit: limitParam(100, 25),
@@ -304,6 +306,7 @@ export const ordersReport = report({
   summary: 'Detailed orders report: one row per order, any state',
   file: 'reporte_ordenes',
   query: OrdersQuery,
+  rules: rules(rangeRules(LAST_30_DAYS), orderedPairRule('rating_min', 'rating_max')),
   response: z.object({ items: z.array(OrderItemSchema), meta: PageMetaSchema, totals: OrdersTotals }),
   columns: [
     { header: 'Fecha creación', type: 'datetime', value: (i: OrderItem) => i.created_at },

@@ -7,7 +7,8 @@ import { PageMetaSchema } from './ordersReport.js';
 import { report, type ReportContext } from './report.js';
 import {
   LAST_3_MONTHS,
-  dateFilters,
+  dateFiltersWithin,
+  rangeRules,
   idParam,
   limitParam,
   page,
@@ -30,7 +31,7 @@ import { queryInteger } from '../../schemas.js';
 const RANK_BY = ['deliveries', 'liters_delivered', 'earnings_usd', 'rating'] as const;
 
 const PerformanceQuery = z.object({
-  ...dateFilters,
+  ...dateFiltersWithin(LAST_3_MONTHS),
   granularity: z.enum(['day', 'week', 'month']).default('month'),
   driver_id: idParam.optional(),
   min_deliveries: queryInteger(0, 1_000_000).default(1),
@@ -209,6 +210,7 @@ export const performanceReport = report({
   summary: 'Driver performance: one row per driver and period, ranked',
   file: 'reporte_desempeno_cisterneros',
   query: PerformanceQuery,
+  rules: rangeRules(LAST_3_MONTHS),
   response: z.object({
     granularity: z.enum(['day', 'week', 'month']),
     items: z.array(ItemSchema),

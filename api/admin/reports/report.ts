@@ -1,3 +1,4 @@
+import type { CrossFieldRules } from '../../crossFieldRules.js';
 import type { ZodType } from 'zod';
 import type { Db } from '../../../infra/db/database.js';
 import type { CityScope } from '../../../projections/customers/customerQueries.js';
@@ -42,6 +43,8 @@ export interface Report<Q, Item> {
   /** File name stem, e.g. reporte_ordenes. */
   file: string;
   query: ZodType<Q>;
+  /** Its date window and the pairs of bounds, as the document says them. */
+  rules?: CrossFieldRules;
   /** The JSON body of the list route. */
   response: ZodType;
   columns: Column<Item>[];

@@ -1,6 +1,7 @@
 import { fromZonedTime } from 'date-fns-tz';
 import { z } from 'zod';
 import { validationError } from '../../../domain/errors.js';
+import { dateOrderRule, rule as crossFieldRule, rules, type CrossFieldRules } from '../../crossFieldRules.js';
 import { isoDate, queryInteger } from '../../schemas.js';
 
 /** Query pieces every report shares, and the date window they resolve to. */
@@ -16,8 +17,6 @@ export const limitParam = (max: number, def: number) => queryInteger(1, max).def
 
 /** The `sort` parameter: one of the report's keys, or absent for the report's default order. */
 export const sortParam = <K extends string>(keys: readonly [K, ...K[]]) => z.enum(keys).optional();
-
-export const dateFilters = { date_from: isoDate.optional(), date_to: isoDate.optional() };
 
 export const addDays = (day: string, n: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -53,10 +52,45 @@ export interface RangeRule {
   maxDays: number;
   /** date_from when only date_to is known. */
   defaultFrom: (to: string) => string;
+  /** The same default in words, for the document. */
+  defaultFromSays: string;
 }
 
-export const LAST_30_DAYS: RangeRule = { maxDays: 30, defaultFrom: (to) => addDays(to, -29) };
-export const LAST_3_MONTHS: RangeRule = { maxDays: 366, defaultFrom: (to) => addDays(addMonths(to, -3), 1) };
+export const LAST_30_DAYS: RangeRule = {
+  maxDays: 30,
+  defaultFrom: (to) => addDays(to, -29),
+  defaultFromSays: '29 days before date_to (30 days in all)',
+};
+export const LAST_3_MONTHS: RangeRule = {
+  maxDays: 366,
+  defaultFrom: (to) => addDays(addMonths(to, -3), 1),
+  defaultFromSays: 'the day after the same day three months before date_to',
+};
+
+/** date_from and date_to of a report, each described with the range rule it follows. */
+export const dateFiltersWithin = (range: RangeRule) => ({
+  date_from: isoDate.optional().openapi({
+    description: `First day, in the report time zone. When absent: ${range.defaultFromSays}.`,
+  }),
+  date_to: isoDate.optional().openapi({
+    description:
+      `Last day, in the report time zone; on or after date_from, at most ${range.maxDays} days after it ` +
+      'counting both ends. When absent: today.',
+  }),
+});
+
+const rangeMessage = (range: RangeRule) => `the range may span at most ${range.maxDays} days`;
+
+/** What the document says of a report's window (api/crossFieldRules.ts). */
+export const rangeRules = (range: RangeRule): CrossFieldRules =>
+  rules(
+    dateOrderRule('date_from', 'date_to', 'must be on or after date_from'),
+    crossFieldRule(
+      `The range spans at most ${range.maxDays} days, both ends counted; an open date_to is today, an open ` +
+        `date_from ${range.defaultFromSays}.`,
+      { date_from: [rangeMessage(range)], date_to: [rangeMessage(range)] },
+    ),
+  );
 
 /** date_from / date_to with their defaults, or 422 naming the field at fault. */
 export const resolveWindow = (
@@ -69,7 +103,7 @@ export const resolveWindow = (
   const from = q.date_from ?? rule.defaultFrom(to);
   if (from > to) throw validationError({ date_to: ['must be on or after date_from'] });
   if (daysBetween(from, to) + 1 > rule.maxDays) {
-    const message = `the range may span at most ${rule.maxDays} days`;
+    const message = rangeMessage(rule);
     throw validationError({ date_from: [message], date_to: [message] });
   }
   return windowOf(from, to, tz);

@@ -71,6 +71,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         tags,
         guards,
         query: r.query,
+        rules: r.rules,
         responses: { 200: { description: 'The report page', schema: r.response } },
         errors: { 403: ['Forbidden'] },
       },
@@ -86,6 +87,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         tags,
         guards,
         query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
+        rules: r.rules,
         // The media type without its charset parameter, as clients match it (the charset is in the description).
         responses: {
           200: {

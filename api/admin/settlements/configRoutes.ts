@@ -6,34 +6,50 @@ import type { SettlementConfig } from '../../../domain/settlement/config.js';
 import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
+import { rule } from '../../crossFieldRules.js';
 import { defineRoute } from '../../route.js';
 
 const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 
-const isTimezone = (tz: string): boolean => {
-  if (OFFSET.test(tz)) return true;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz.includes('/') || tz === 'UTC';
-  } catch {
-    return false;
-  }
-};
+/**
+ * The IANA zones this runtime knows (its canonical names, and UTC), as the document's enum: a zone the
+ * document lists is one the service takes, and none other (docs/decisions/0090).
+ */
+const ZONES: readonly string[] = [...Intl.supportedValuesOf('timeZone'), 'UTC'].sort();
+const ZONE_SET = new Set(ZONES);
+
+const isTimezone = (tz: string): boolean => OFFSET.test(tz) || ZONE_SET.has(tz);
+
+/** A UTC offset (its pattern) or an IANA zone (the enum). */
+const Timezone = z
+  .string()
+  .max(64)
+  .refine(isTimezone, 'must be a UTC offset (+-HH:MM) or an IANA time zone')
+  .openapi({
+    description: 'A UTC offset ±HH:MM (e.g. -04:00) or an IANA time zone (e.g. America/Caracas).',
+    anyOf: [
+      { type: 'string', pattern: OFFSET.source },
+      { type: 'string', enum: [...ZONES] },
+    ],
+  });
 
 const ConfigPatch = z
   .object({
     cutoff_enabled: z.boolean(),
     cutoff_time: z.string().regex(HOUR_MINUTE, 'must be a 24-hour time H:i (e.g. 18:00)'),
     payout_enabled: z.boolean(),
-    payout_time: z.string().regex(HOUR_MINUTE, 'must be a 24-hour time H:i (e.g. 19:00)'),
+    payout_time: z
+      .string()
+      .regex(HOUR_MINUTE, 'must be a 24-hour time H:i (e.g. 19:00)')
+      .openapi({ description: 'After cutoff_time (the one sent, else the stored one).' }),
     min_balance: z.number().min(0.5, 'must be at least 0.5').max(1_000_000),
     active_days: z
       .array(z.boolean())
       .length(7, 'must hold exactly 7 booleans (Sunday first)')
       .openapi({ minItems: 7, maxItems: 7 }),
     iva_prc: z.number().min(0).max(100),
-    timezone: z.string().max(64).refine(isTimezone, 'must be a UTC offset (+-HH:MM) or an IANA time zone'),
+    timezone: Timezone,
   })
   .partial()
   .strict();
@@ -108,6 +124,9 @@ export const settlementConfigRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards: superAdmin,
       body: ConfigPatch,
+      rules: rule('payout_time is after cutoff_time (the one sent, else the stored one).', {
+        payout_time: ['payout_time must be after cutoff_time.'],
+      }),
       responses: {
         200: {
           description: 'The configuration and the audit entry (null for a no-op)',

@@ -1,3 +1,4 @@
+import { dateOrderRule } from '../../crossFieldRules.js';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { annulReceipt, markExternal, retryReceipt } from '../../../commands/settlement/payout.js';
@@ -21,7 +22,7 @@ import {
 import { requireRole, type Actor } from '../../auth.js';
 import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, limit, page } from '../../orders/schemas.js';
-import { idParam, isoDate, isoDateTime } from '../../schemas.js';
+import { dateWindow, idParam, inDateOrder, isoDateTime } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
 import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
@@ -48,16 +49,12 @@ const ReceiptsQuery = z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
       .optional(),
-    date_from: isoDate.optional(),
-    date_to: isoDate.optional(),
+    ...dateWindow,
     q: z.string().max(80).optional(),
     limit: limit(25),
     page,
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_to >= q.date_from, {
-    path: ['date_to'],
-    message: 'must not be before date_from',
-  });
+  .refine(...inDateOrder);
 
 const TrayQuery = z.object({ failure_kind: z.enum(FAILURE_KINDS).optional(), limit: limit(25), page });
 /**
@@ -149,6 +146,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards,
       query: ReceiptsQuery,
+      rules: dateOrderRule(),
       responses: {
         200: { description: 'A page of receipts', schema: z.object({ items: z.array(ReceiptListItem), meta: Meta }) },
       },
@@ -301,7 +299,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: ActionAnswer,
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['NotFound', 'ReceiptNotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'ReceiptNotFound'], 409: ['Conflict', 'ReceiptNotFailed'] },
     },
     async ({ params, body, actor, req }) => {
       const { state, position } = await markExternal(

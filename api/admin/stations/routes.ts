@@ -19,6 +19,7 @@ import {
   stationReports,
 } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
+import { dateOrderRule } from '../../crossFieldRules.js';
 import { defineRoute } from '../../route.js';
 import { afterTimeId, CursorParam, limitParam, pageOf, pageSchema } from '../../cursor.js';
 import { StationParams } from '../../stations/routes.js';
@@ -98,7 +99,7 @@ const ReportsQuery = z
   .object({
     color: queryFilter(COLORES),
     from: dayOrInstantParam,
-    to: dayOrInstantParam,
+    to: dayOrInstantParam.openapi({ description: 'Not before from (a day includes the whole day).' }),
     limit: limitParam(25),
     cursor: CursorParam,
   })
@@ -316,6 +317,7 @@ export const adminStationRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       params: StationParams,
       query: ReportsQuery,
+      rules: dateOrderRule('from', 'to'),
       responses: { 200: { description: 'A page of reports', schema: pageSchema(AdminReportSchema) } },
       errors: { 403: ['Forbidden'], 404: ['StationNotFound'] },
     },

@@ -1,3 +1,4 @@
+import { dateOrderRule } from '../../crossFieldRules.js';
 import type { Router } from 'express';
 import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { z } from 'zod';
@@ -131,6 +132,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       guards: admin,
       params: DriverParams,
       query: LedgerQuery,
+      rules: dateOrderRule(),
       responses: { 200: { description: 'Ledger entries, newest first', schema: LedgerPage } },
       errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
