@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { formatInTimeZone } from 'date-fns-tz';
 import { anchorDecider, type AnchorData, type AnchorRefusal } from '../../domain/audit/anchor.js';
 import { anchorStream, CHAINED_CATEGORIES } from '../../domain/audit/events.js';
-import { checkChain, checkExtension, type ChainedEvent } from '../../infra/audit/chain.js';
+import { chainedOf, checkChain, checkExtension } from '../../infra/audit/chain.js';
 import { merkleRoot, sortedHeads, type StreamHead } from '../../infra/audit/merkle.js';
-import type { RecordedEvent } from '../../infra/eventStore/port.js';
 import { readAnchorEvents, readChainSince, readStoredStream } from '../../infra/eventStore/postgresAudit.js';
 import type { ScheduledJob } from '../../infra/scheduler.js';
 import { conflict, tooMany } from '../../domain/errors.js';
@@ -30,15 +29,6 @@ export const ANCHOR_REFUSED = 'audit anchor refused: the log no longer extends t
 const NAMED_PROBLEMS = 20;
 
 type StreamProblem = AnchorRefusal['problems'][number];
-
-const chainedOf = (e: RecordedEvent): ChainedEvent => ({
-  stream: e.streamId,
-  position: e.streamPosition,
-  eventId: e.eventId,
-  type: e.type,
-  data: e.data,
-  metadata: e.metadata,
-});
 
 /**
  * The log checked against the previous anchor: the head of every money stream whose chain verifies (from the

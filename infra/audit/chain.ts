@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { RecordedEvent } from '../eventStore/port.js';
 
 /**
  * The hash chain of a money stream (docs/decisions/0051-hash-chain-and-anchors.md). An event's hash is
@@ -19,6 +20,16 @@ export interface ChainedEvent {
   data: unknown;
   metadata: Record<string, unknown>;
 }
+
+/** A stored event as the chain sees it. */
+export const chainedOf = (e: RecordedEvent): ChainedEvent => ({
+  stream: e.streamId,
+  position: e.streamPosition,
+  eventId: e.eventId,
+  type: e.type,
+  data: e.data,
+  metadata: e.metadata,
+});
 
 /** The metadata as hashed: what the event carries but the chain's own two fields. */
 export const hashedMetadata = (metadata: Record<string, unknown>): Record<string, unknown> => {

@@ -5,23 +5,11 @@ import type { RecordedEvent } from './port.js';
 
 /**
  * What the audit reads of the log on PostgreSQL (docs/decisions/0051-hash-chain-and-anchors.md): a
- * stream's events exactly as stored, never through the versioning wrapper's upcasters, and the head of every
- * chained stream. Heads whose event carries no hash (stored before the chain) come back with hash null.
+ * stream's events exactly as stored, never through the versioning wrapper's upcasters, the chained streams
+ * since the previous anchor, and the anchors.
  */
 export const readStoredStream = (pool: SqlPool, streamId: string): Promise<RecordedEvent[]> =>
   createPostgresEventStore(pool).readStream(streamId);
-
-export type StoredHead = Omit<StreamHead, 'hash'> & { hash: string | null };
-
-export const readChainHeads = async (pool: SqlPool, categories: readonly string[]): Promise<StoredHead[]> => {
-  const { rows } = await pool.query<{ stream_id: string; stream_position: string | number; hash: string | null }>(
-    `SELECT DISTINCT ON (stream_id) stream_id, stream_position, metadata->>'hash' AS hash
-       FROM events WHERE split_part(stream_id, '-', 1) = ANY($1::text[])
-      ORDER BY stream_id, stream_position DESC`,
-    [categories],
-  );
-  return rows.map((r) => ({ stream: r.stream_id, position: Number(r.stream_position), hash: r.hash }));
-};
 
 /** The anchors recorded (infra/audit: AuditAnchorRecorded events), newest first. */
 export const readAnchorEvents = async (

@@ -116,28 +116,12 @@ describe('settlement: the payout hold on driver money funded by fresh manual cre
 
   it('leaves the reimbursement out of every cutoff within the hold and covers it at the first after', async () => {
     const s = settlementSteps(t);
-    const root = await s.root();
+    await s.root();
     const driver = await onlineDriver(t);
-    must(
-      'payout config',
-      await s.api.post('/wallet/me/payout-config', driver.token, {
-        method: 'PAGO_MOVIL',
-        bankCode: '0102',
-        idNumber: 'V12345671',
-        phone: '04141234567',
-      }),
-    );
+    await payoutAccount(s, driver);
     await s.credit(driver.driverId, 10);
     const client = await signInClient(t);
-    must(
-      'credit',
-      await s.api.post(`/admin/customers/${client.user.id}/credit/adjust`, root.token, {
-        type: 'credit',
-        scope: 'ORDERS',
-        amount: 5,
-        reason: 'Compensación por un pedido tardío',
-      }),
-    );
+    await manualCredit(s, client, 5);
     clock.advance(HOUR);
     const f = await confirmedOrder(t, { client, driver, body: { basePrice: 25 } });
     await deliverOrder(t, f, 2000);

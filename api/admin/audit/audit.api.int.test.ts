@@ -30,6 +30,17 @@ import {
 } from '../../../tests/support/apiSpecification.js';
 import { call, confirmedOrder } from '../../../tests/support/orderFlows.js';
 
+/** The offline verifier as an auditor runs it: the CLI on an export written to a file. */
+const cli = mkdtempSync(join(tmpdir(), 'audit-verify-'));
+const verifyWithCli = async (text: string, ...args: string[]) => {
+  const file = join(cli, `export-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(file, text);
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'app/cli/auditVerify.ts', file, ...args]).then(
+    (r) => ({ code: 0, out: r.stdout }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+  );
+};
+
 /**
  * The auditor's proof (issue #33): a money stream's export verifies offline, names the first event that does not
  * match when the stored history was changed (data, a deletion, a reordering, a stream from another backup), and
@@ -39,7 +50,6 @@ describe('audit: hash chains, exports and anchors', () => {
   let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   let root: SignedInAdmin;
-  const cli = mkdtempSync(join(tmpdir(), 'audit-verify-'));
   beforeAll(async () => {
     // Anchors on demand without their interval here; the interval has its own test below.
     t = await startApiUnderTest({
@@ -104,14 +114,6 @@ describe('audit: hash chains, exports and anchors', () => {
     return r.body as string;
   };
   const sql = (text: string, params: unknown[]) => t.service.ctx.pool.query(text, params);
-  const verifyWithCli = async (text: string, ...args: string[]) => {
-    const file = join(cli, `export-${Math.random().toString(36).slice(2)}.jsonl`);
-    writeFileSync(file, text);
-    return promisify(execFile)(process.execPath, ['--import', 'tsx', 'app/cli/auditVerify.ts', file, ...args]).then(
-      (r) => ({ code: 0, out: r.stdout }),
-      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
-    );
-  };
 
   it('exports a credit stream whose chain verifies, then anchors it; the offline verifier agrees', async () => {
     const client = await creditedClient();
@@ -312,7 +314,6 @@ describe('audit: an anchor never blesses a rewritten history', () => {
   let t: ApiUnderTest;
   let api: ReturnType<typeof call>;
   let root: SignedInAdmin;
-  const cli = mkdtempSync(join(tmpdir(), 'audit-verify-'));
   beforeAll(async () => {
     t = await startApiUnderTest({ clock: new ManualClock(), env: { AUDIT_ANCHOR_INTERVAL_SECONDS: '0' } });
     api = call(t);
@@ -331,14 +332,6 @@ describe('audit: an anchor never blesses a rewritten history', () => {
     const r = await api.post('/admin/audit/anchors', root.token);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as { anchor_id: string; root: string };
-  };
-  const verifyWithCli = async (text: string, ...args: string[]) => {
-    const file = join(cli, `export-${Math.random().toString(36).slice(2)}.jsonl`);
-    writeFileSync(file, text);
-    return promisify(execFile)(process.execPath, ['--import', 'tsx', 'app/cli/auditVerify.ts', file, ...args]).then(
-      (r) => ({ code: 0, out: r.stdout }),
-      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
-    );
   };
 
   it('refuses an anchor over a rewritten history, and an earlier root still names where the rewrite lies', async () => {
