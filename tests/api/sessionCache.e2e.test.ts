@@ -36,7 +36,15 @@ describe('a cached app session ends when it is revoked', () => {
       await holder.query('LOCK TABLE app_sessions IN ACCESS EXCLUSIVE MODE');
       const inFlight = t.request('GET', '/api/v1/me', { token: client.token });
       await expect
-        .poll(async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n)
+        .poll(
+          async () =>
+            (
+              await pool.query(
+                `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+                  WHERE NOT l.granted AND d.datname = current_database()`,
+              )
+            ).rows[0].n,
+        )
         .toBeGreaterThan(0);
       auth.forget({ role: 'USER', id: client.user.id });
       await holder.query('COMMIT');

@@ -240,7 +240,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       errors: {
         409: {
           ids: ['Conflict'],
-          description: 'Conflict: refused, the log no longer extends the previous anchor (details name the streams)',
+          description: 'Conflict: refused, the log no longer extends the previous anchor (problems name the streams)',
         },
         429: { ids: ['Cooldown'], description: 'Cooldown: an anchor was taken on demand too recently (Retry-After)' },
       },
