@@ -31,17 +31,26 @@ interface Entry<T> {
   until: number;
 }
 
-/** Entries by key, each living `ttlMs`; the oldest go first past `size`. */
+/**
+ * Entries by key, each living `ttlMs`; the oldest go first past `size`. A load that was under way when entries
+ * were forgotten may have read the old record: its answer is returned but not kept (the generation moved).
+ */
 const cacheOf = <T>(clock: Clock, ttlMs: number, size = 10_000) => {
   const entries = new Map<string, Entry<T>>();
+  let generation = 0;
   return {
-    entries,
+    /** Forgets the entries whose key matches (all by default). */
+    forget(matches: (key: string) => boolean = () => true): void {
+      generation += 1;
+      for (const key of entries.keys()) if (matches(key)) entries.delete(key);
+    },
     async get(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
       const hit = entries.get(key);
       const now = clock.now().getTime();
       if (hit && now < hit.until) return hit.value;
+      const loading = generation;
       const value = await load();
-      if (keep(value)) {
+      if (keep(value) && loading === generation) {
         if (entries.size >= size) entries.delete(entries.keys().next().value!);
         entries.set(key, { value, until: now + ttlMs });
       }
@@ -58,14 +67,18 @@ export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus
   // The rate last found in force. A rate is recorded in force from the moment it is written (never ahead),
   // and every write is announced, so until the next announcement it is the rate in force at any later time.
   let rate: { value: NonNullable<Awaited<ReturnType<ReferenceData['officialRate']>>>; until: number } | null = null;
+  // Moves when rates are forgotten: a lookup under way then may have read the old rate, and is not kept.
+  let rateGeneration = 0;
 
   const forget = (change: ReferenceChange) => {
-    if (change.kind === 'paymentMethods') methods.entries.clear();
-    if (change.kind === 'rates') rate = null;
-    if (change.kind === 'cities') cities.entries.clear();
-    if (change.kind === 'promotions') campaigns.entries.clear();
-    if (change.kind === 'billing')
-      for (const key of billing.entries.keys()) if (key.startsWith(`${change.clientId}:`)) billing.entries.delete(key);
+    if (change.kind === 'paymentMethods') methods.forget();
+    if (change.kind === 'rates') {
+      rate = null;
+      rateGeneration += 1;
+    }
+    if (change.kind === 'cities') cities.forget();
+    if (change.kind === 'promotions') campaigns.forget();
+    if (change.kind === 'billing') billing.forget((key) => key.startsWith(`${change.clientId}:`));
   };
   bus.subscribe(REFERENCE_CHANGES, (m) => forget(m.data as ReferenceChange));
 
@@ -77,9 +90,11 @@ export const cachedReferenceData = (inner: ReferenceData, clock: Clock, bus: Bus
       const now = clock.now().getTime();
       const kept = rate;
       if (kept && now < kept.until && at.getTime() >= kept.value.effectiveAt.getTime()) return kept.value;
+      const loading = rateGeneration;
       const found = await inner.officialRate(at);
       // Only the rate in force now is kept: a past instant's answer is read each time.
-      if (found && at.getTime() >= now) rate = { value: found, until: now + REFERENCE_CACHE_MS };
+      if (found && at.getTime() >= now && loading === rateGeneration)
+        rate = { value: found, until: now + REFERENCE_CACHE_MS };
       return found;
     },
     billingSnapshot: (clientId, profileId, options) =>

@@ -1,7 +1,6 @@
 import type { CityCentre } from '../domain/city.js';
 import { cityCentres } from '../infra/cities/cityCentres.js';
 import type { Db } from '../infra/db/database.js';
-import { manualCreditTimesOf } from '../projections/credit/creditViews.js';
 import { findDriver, type DriverRecord } from '../projections/drivers/driverQueries.js';
 import {
   activeOrderOfDriver,
@@ -53,8 +52,6 @@ export interface ReferenceData {
   driverHasActiveOrder(driverId: number): Promise<boolean>;
   /** Each known order's price, commission and delivery, as a settlement receipt's lines show them. */
   orderFigures(orderIds: readonly number[]): Promise<Map<number, OrderFigures>>;
-  /** When each client received manual CREDIT adjustments (the payout hold of docs/decisions/0046). */
-  manualCreditTimes(clientIds: number[]): Promise<Map<number, string[]>>;
   /** Whether the city exists (identity's cities). */
   cityExists(cityId: number): Promise<boolean>;
   /** A client's or a driver's delivered orders in a window, optionally in one city (milestone counting). */
@@ -74,7 +71,6 @@ export const referenceDataOf = (db: Db): ReferenceData => ({
   order: (orderId) => findOrderRow(db, orderId),
   driverHasActiveOrder: async (driverId) => (await activeOrderOfDriver(db, driverId)) !== null,
   orderFigures: (orderIds) => orderFiguresOf(db, orderIds),
-  manualCreditTimes: (clientIds) => manualCreditTimesOf(db, clientIds),
   cityExists: (cityId) => cityExists(db, cityId),
   deliveries: (filter) => deliveriesOf(db, filter),
   switchedOnCampaigns: () => switchedOnCampaigns(db),

@@ -161,8 +161,10 @@ export const ConfigSchema = z.object({
   // Money-risk limits (#30, docs/decisions/0046-money-risk-limits.md)
   /** CREDIT adjustments a plain admin may make per calendar day (settlement timezone); super admins are not capped. */
   MANUAL_CREDIT_DAILY_LIMIT_USD: z.coerce.number().nonnegative().default(200),
-  /** A PROMO_REIMBURSEMENT whose client got manual credit this recently before the order waits this long to be paid out. */
+  /** Driver money an order's fresh manual credit paid for waits until that credit is this old to be paid out. */
   CREDIT_PAYOUT_HOLD_HOURS: z.coerce.number().nonnegative().default(72),
+  /** At least this long between two anchors taken on demand (429 Cooldown sooner); 0 lifts the limit. */
+  AUDIT_ANCHOR_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(60),
   /** A delivery counts towards a promotion milestone only with at least these liters and this client payment. */
   PROMO_MIN_LITERS: intSetting(500),
   PROMO_MIN_USD: z.coerce.number().nonnegative().default(5),

@@ -37,8 +37,12 @@ const orderInScope = async (ctx: ApiContext, actor: Actor, orderId: number): Pro
  * 404 NotFound of an unknown payment. A payment that does not exist is left to the command's own 404.
  */
 export const assertPaymentInScope = async (ctx: ApiContext, actor: Actor, paymentId: number): Promise<void> => {
+  if ((await paymentInScope(ctx, actor, paymentId)) === false) throw notFound('NotFound', 'Payment not found.');
+};
+
+/** Whether the payment's order is in the admin's cities; null when there is no such payment. */
+export const paymentInScope = async (ctx: ApiContext, actor: Actor, paymentId: number): Promise<boolean | null> => {
   const [requested] = await ctx.store.readStream(paymentStream(paymentId));
   const orderId = (requested?.data as { orderId?: number } | undefined)?.orderId;
-  if (orderId !== undefined && !(await orderInScope(ctx, actor, orderId)))
-    throw notFound('NotFound', 'Payment not found.');
+  return orderId === undefined ? null : orderInScope(ctx, actor, orderId);
 };

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { conflict, notFound, unauthorized, validationError } from '../../domain/errors.js';
+import { conflict, forbidden, notFound, unauthorized, validationError } from '../../domain/errors.js';
 import type { CommandDeps } from '../deps.js';
 import type { Db } from '../../infra/db/database.js';
 import { announceSessionChange } from '../../infra/identity/sessionChanges.js';
@@ -34,6 +34,13 @@ const ADMIN_COLUMNS = [
   'pending_email',
   'created_at',
 ] as const;
+
+/** Whether a change gives an admin a city it does not have: nobody widens their own rights (docs/decisions/0072). */
+const widensCities = (
+  admin: { all_cities: boolean; city_ids: number[] },
+  patch: { allCities?: boolean; cityIds?: number[] },
+): boolean =>
+  !admin.all_cities && (patch.allCities === true || (patch.cityIds ?? []).some((c) => !admin.city_ids.includes(c)));
 
 /** Argon2id with the library's defaults (memory-hard, OWASP-level parameters). */
 export const hashPassword = (password: string): Promise<string> => hash(password);
@@ -230,6 +237,8 @@ export const adminAccounts = (ctx: Deps) => {
       if (actorId === id && (patch.superAdmin === false || patch.isActive === false)) {
         throw conflict('Conflict', 'You cannot remove your own super admin rights or deactivate yourself.');
       }
+      if (actorId === id && widensCities(admin, patch))
+        throw forbidden('Forbidden', 'You cannot widen your own cities.');
       if (patch.cityIds) await checkCities(db, patch.cityIds);
       const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
       const emailChanges = email !== undefined && email !== admin.email;

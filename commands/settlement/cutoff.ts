@@ -11,7 +11,16 @@ import { receiptLines, type SettleableEntry } from '../../domain/settlement/issu
 import { readFrom, type WalletEntry } from '../../domain/settlement/period.js';
 import { walletStream, type LedgerEntryRecordedData, type WalletEvent } from '../../domain/wallet/events.js';
 import { walletDecider, type WalletState } from '../../domain/wallet/wallet.js';
-import { withoutHeldReimbursements, type CreditHoldFacts } from '../../domain/settlement/creditHold.js';
+import {
+  creditHistoryOf,
+  mayBeCreditFunded,
+  withoutHeldEntries,
+  type CreditFundedOrder,
+  type CreditHoldFacts,
+} from '../../domain/settlement/creditHold.js';
+import { creditStream, type CreditEvent } from '../../domain/credit/events.js';
+import { orderStream, type OrderEvent } from '../../domain/order/events.js';
+import { orderDecider } from '../../domain/order/order.js';
 import { poolDecider, type PoolState } from '../../domain/settlement/pool.js';
 import { receiptDecider } from '../../domain/settlement/receipt.js';
 import type { SettlementConfig } from '../../domain/settlement/config.js';
@@ -155,20 +164,30 @@ const issueReserved = async (
   };
 };
 
-/** What the payout hold on credit-funded reimbursements needs to know about these entries' orders. */
-const creditHoldFactsOf = async (
-  ctx: SettlementCtx,
-  entries: SettleableEntry[],
-  now: Date,
-): Promise<CreditHoldFacts> => {
-  const orderIds = [
-    ...new Set(entries.filter((e) => e.type === 'PROMO_REIMBURSEMENT' && e.orderId !== null).map((e) => e.orderId!)),
-  ];
-  const figures = await ctx.reference.orderFigures(orderIds);
-  const orders = new Map([...figures].map(([id, o]) => [id, { clientId: o.clientId, createdAt: o.createdAt }]));
-  const manualCreditsAt = await ctx.reference.manualCreditTimes([
-    ...new Set([...orders.values()].map((o) => o.clientId)),
-  ]);
+/**
+ * What the payout hold (domain/settlement/creditHold.ts) needs about these entries' orders, read from the log
+ * (each order's stream, its client's credit stream), not from a read model that could lag a fresh credit.
+ */
+const creditHoldFactsOf = async (ctx: SettlementCtx, entries: WalletEntry[], now: Date): Promise<CreditHoldFacts> => {
+  const orders = new Map<number, CreditFundedOrder>();
+  const manualCreditsAt = new Map<number, string[]>();
+  const histories = new Map<number, ReturnType<typeof creditHistoryOf>>();
+  for (const orderId of new Set(entries.filter(mayBeCreditFunded).map((e) => e.orderId!))) {
+    const order = fold(
+      orderDecider.evolve,
+      orderDecider.initialState,
+      (await ctx.store.readStream(orderStream(orderId))) as unknown as OrderEvent[],
+    );
+    if (!order) continue;
+    let history = histories.get(order.clientId);
+    if (!history) {
+      history = creditHistoryOf((await ctx.store.readStream(creditStream(order.clientId))) as unknown as CreditEvent[]);
+      histories.set(order.clientId, history);
+      manualCreditsAt.set(order.clientId, history.manualCreditsAt);
+    }
+    const redeemedAt = history.redeemedAt.get(orderId);
+    if (redeemedAt) orders.set(orderId, { clientId: order.clientId, redeemedAt, deliveredAt: order.deliveredAt });
+  }
   return { orders, manualCreditsAt, holdHours: ctx.config.CREDIT_PAYOUT_HOLD_HOURS, now };
 };
 
@@ -248,10 +267,8 @@ const cutoffForDriver = async (
   const read = wallet.entries.filter((e) => e.revision >= from);
   // Nothing moved since the books closed and nothing is carried: nothing to decide.
   if (read.length === 0) return out;
-  // Held reimbursements stay in the books, carried; they are only not settled yet.
-  const eligible = new Set(
-    withoutHeldReimbursements(read, await creditHoldFactsOf(ctx, read, now)).map((e) => e.entryId),
-  );
+  // Held entries stay in the books, carried; they are only not settled yet.
+  const eligible = new Set(withoutHeldEntries(read, await creditHoldFactsOf(ctx, read, now)).map((e) => e.entryId));
   const heldEntryIds = new Set(read.filter((e) => !eligible.has(e.entryId)).map((e) => e.entryId));
   let receiptId: string | null = null;
   const { events } = await ctx.handle(

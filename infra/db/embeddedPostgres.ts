@@ -1,17 +1,22 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chownSync,
   closeSync,
   existsSync,
+  lchownSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -109,33 +114,89 @@ interface Owner {
 }
 
 /**
- * PostgreSQL refuses to run as root (CI, containers): as root the cluster runs as the `postgres` user,
- * created when the system has none, and owns its directories.
+ * The system account the cluster runs as under root (docs/decisions/0074): its own, created for it and used
+ * by nothing else, never the host's shared `postgres` account (which a system PostgreSQL's superusers can
+ * act as).
  */
+export const CLUSTER_USER = 'water-pg';
+
+/** Where the cluster's data goes under root when its user cannot reach the directory asked for. */
+const REACHABLE_BASE = '/var/lib/water-pg';
+
+/** PostgreSQL refuses to run as root (CI, containers): as root the cluster runs as CLUSTER_USER, created if absent. */
 const clusterOwner = (): Owner | undefined => {
   if (process.getuid?.() !== 0) return undefined;
   const idOf = () => ({
-    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim()),
-    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim()),
+    uid: Number(execFileSync('id', ['-u', CLUSTER_USER], { encoding: 'utf8', stdio: 'pipe' }).trim()),
+    gid: Number(execFileSync('id', ['-g', CLUSTER_USER], { encoding: 'utf8', stdio: 'pipe' }).trim()),
   });
   try {
     return idOf();
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'pipe' });
+    execFileSync(
+      'useradd',
+      ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', CLUSTER_USER],
+      { stdio: 'pipe' },
+    );
     return idOf();
   }
 };
 
-/** As root, the `postgres` user must be able to enter the directory that holds the cluster. */
-const checkReachable = (dir: string, owner: Owner | undefined): void => {
-  if (!owner) return;
+/** Whether the cluster's user can enter `dir` (always, when the service is that user). */
+const reachable = (dir: string, owner: Owner | undefined): boolean => {
+  if (!owner) return true;
   try {
     execFileSync('sh', ['-c', 'cd "$1"', 'sh', dir], { uid: owner.uid, gid: owner.gid, stdio: 'pipe' });
+    return true;
   } catch {
-    throw new EmbeddedStartFailed(
-      `PostgreSQL does not run as root, and the postgres user it runs as cannot enter ${dir}: ` +
-        'let it in (chmod o+x on each directory above) or set EMBEDDED_DB_DIR elsewhere',
-    );
+    return false;
+  }
+};
+
+/**
+ * The data directory the cluster uses for the one asked for: that one when its user can reach it, else (root
+ * in a private directory: a clone under /root or `mktemp -d`) one of its own under REACHABLE_BASE, named after
+ * the directory asked for, so that the same clone finds the same data again. The log says where.
+ */
+const dataDirFor = (asked: string, owner: Owner | undefined, logger: EmbeddedOptions['logger']): string => {
+  mkdirSync(dirname(asked), { recursive: true });
+  if (reachable(dirname(asked), owner)) return asked;
+  const name = `${asked.split('/').filter(Boolean).slice(-2).join('-')}-${createHash('sha256').update(asked).digest('hex').slice(0, 12)}`;
+  const dir = join(REACHABLE_BASE, name);
+  mkdirSync(REACHABLE_BASE, { recursive: true, mode: 0o755 });
+  logger?.warn(
+    { asked, dir, user: CLUSTER_USER },
+    `the embedded PostgreSQL keeps its data in ${dir}: its user ${CLUSTER_USER} cannot reach ${asked}`,
+  );
+  return dir;
+};
+
+/** A cluster created under an earlier account (the shared `postgres`) is handed over to CLUSTER_USER. */
+const handOverTree = (dir: string, owner: Owner | undefined): void => {
+  if (!owner || !existsSync(dir) || statSync(dir).uid === owner.uid) return;
+  chownSync(dir, owner.uid, owner.gid);
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+    lchownSync(join(dir, entry), owner.uid, owner.gid);
+};
+
+/**
+ * Who may sign in (docs/decisions/0074): over the cluster's socket only, by peer authentication, and only the
+ * system user that runs the service, as `postgres` (pg_ident.conf's `service` map); never trust. Written at
+ * every start, so a cluster created with trust by an earlier version is closed too.
+ */
+const writeAccessRules = (dataDir: string, handOver: (path: string) => void): void => {
+  const files = {
+    'pg_hba.conf':
+      '# Written by the service at every start: the Unix socket only, peer authentication through the map.\n' +
+      'local all all peer map=service\n',
+    'pg_ident.conf':
+      '# The system user that runs the service signs in as postgres; nobody else.\n' +
+      `service ${userInfo().username} postgres\n`,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(dataDir, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    handOver(path);
   }
 };
 
@@ -189,7 +250,7 @@ export const startEmbeddedPostgres = async ({
   restoreLibraryLinks(bin.root);
   const owner = clusterOwner();
   const temporary = dir.startsWith('memory://');
-  const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'wm-pg-')) : resolve(dir);
+  const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'wm-pg-')) : dataDirFor(resolve(dir), owner, logger);
   const handOver = (path: string) => owner && chownSync(path, owner.uid, owner.gid);
   let lock: DirectoryLock | null = null;
   let socketDir: string | null = null;
@@ -202,10 +263,18 @@ export const startEmbeddedPostgres = async ({
   try {
     let running: Postmaster | null = null;
     if (!temporary) {
-      mkdirSync(dirname(dataDir), { recursive: true });
-      checkReachable(dirname(dataDir), owner);
       lock = lockDirectory(dataDir);
       running = await adoptOrStopStale(dataDir, logger);
+      // One left running under an earlier account cannot be handed over while it runs: it starts again.
+      if (running && owner && statSync(dataDir).uid !== owner.uid) {
+        await running.stop();
+        running = null;
+      }
+      handOverTree(dataDir, owner);
+      if (running) {
+        writeAccessRules(dataDir, handOver);
+        await reloadAccessRules(running.socketDir);
+      }
       socketDir = running?.socketDir ?? null;
     }
     if (!running) {
@@ -221,7 +290,18 @@ export const startEmbeddedPostgres = async ({
         handOver(dataDir);
         await promisify(execFile)(
           bin.initdb,
-          ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+          [
+            '-D',
+            dataDir,
+            '-U',
+            'postgres',
+            '--auth-local=peer',
+            '--auth-host=reject',
+            '-E',
+            'UTF8',
+            '--locale=C',
+            '--no-sync',
+          ],
           { ...owner, env: { ...process.env, LC_ALL: 'C' } },
         ).catch((err: { stderr?: string; message: string }) => {
           throw new EmbeddedStartFailed(`initdb failed in ${dataDir}: ${(err.stderr ?? err.message).trim()}`);
@@ -234,6 +314,7 @@ export const startEmbeddedPostgres = async ({
             `is ${MAJOR}: point EMBEDDED_DB_DIR to a new directory, or dump and restore the old one`,
         );
       }
+      writeAccessRules(dataDir, handOver);
       socketDir =
         dataDir.length + SOCKET_NAME_LENGTH <= SOCKET_PATH_MAX ? dataDir : mkdtempSync(join('/tmp', 'wm-pg-sock-'));
       handOver(socketDir);
@@ -390,6 +471,17 @@ const watchOver = (postmasterPid: number, dirs: string[]): void => {
     detached: true,
     stdio: 'ignore',
   }).unref();
+};
+
+/** An adopted postmaster reads the access rules written since it started. */
+const reloadAccessRules = async (socketDir: string): Promise<void> => {
+  const client = new pg.Client({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_reload_conf()');
+  } finally {
+    await client.end();
+  }
 };
 
 /** True when the server on `socketDir` accepts a session. */

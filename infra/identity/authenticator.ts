@@ -148,8 +148,11 @@ export const createAuthenticator = (deps: {
   // App sessions by token hash, for requests only (a socket's check always reads the database). Every
   // instance drops a user's entries when told on the bus that their sessions changed.
   const sessions = new Map<string, CachedSession>();
+  // Moves at every forget: a lookup under way then may have read a session since revoked, and is not kept.
+  let generation = 0;
   const forget = (change: SessionChange) => {
     if (change.role !== 'USER') return;
+    generation += 1;
     for (const [hash, s] of sessions) if (s.actor.id === change.id) sessions.delete(hash);
   };
   bus?.subscribe(SESSION_CHANGES, (m) => forget(m.data as SessionChange));
@@ -174,6 +177,7 @@ export const createAuthenticator = (deps: {
       const cached = cachedApp(hash, req);
       if (cached) return cached;
     }
+    const loading = generation;
     const row = await db
       .selectFrom('app_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
@@ -190,7 +194,7 @@ export const createAuthenticator = (deps: {
       req.appTokenHash = hash;
     }
     const actor: Actor = { id: row.id, role: row.role, name: row.name, driverId: row.driver_id };
-    if (req && bus) {
+    if (req && bus && loading === generation) {
       if (sessions.size >= SESSION_CACHE_SIZE) sessions.delete(sessions.keys().next().value!);
       const lastUsedAt = idle > TOUCH_EVERY_MS ? now.getTime() : new Date(row.last_used_at).getTime();
       sessions.set(hash, { actor, lastUsedAt, until: now.getTime() + SESSION_CACHE_MS });

@@ -253,21 +253,3 @@ export const creditTransactionsOf = async (
 
 export const transactionsOfEvent = (db: Db, eventId: string) =>
   db.selectFrom('credit_transactions').selectAll().where('event_id', '=', eventId).orderBy('seq').execute();
-
-/** When each of these clients received manual CREDIT adjustments (the settlement cutoff's payout hold). */
-export const manualCreditTimesOf = async (db: Db, clientIds: number[]): Promise<Map<number, string[]>> => {
-  const out = new Map<number, string[]>();
-  if (clientIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('credit_transactions')
-    .select(['client_id', 'created_at'])
-    .where('client_id', 'in', clientIds)
-    .where('type', '=', 'MANUAL_ADJUSTMENT')
-    .where('direction', '=', 'CREDIT')
-    .execute();
-  for (const r of rows) {
-    const clientId = Number(r.client_id);
-    out.set(clientId, [...(out.get(clientId) ?? []), new Date(r.created_at).toISOString()]);
-  }
-  return out;
-};

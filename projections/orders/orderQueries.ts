@@ -199,16 +199,13 @@ export interface OrderFigures {
   priceCents: number;
   commissionCents: number;
   deliveredAt: string | null;
-  /** Who ordered and when (the payout hold on credit-funded reimbursements, docs/decisions/0046). */
-  clientId: number;
-  createdAt: string;
 }
 
 export const orderFiguresOf = async (db: Db, orderIds: readonly number[]): Promise<Map<number, OrderFigures>> => {
   if (orderIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('order_views')
-    .select(['id', 'base_price_cents', 'platform_revenue_cents', 'delivered_at', 'client_id', 'created_at'])
+    .select(['id', 'base_price_cents', 'platform_revenue_cents', 'delivered_at'])
     .where('id', 'in', [...new Set(orderIds)])
     .execute();
   return new Map(
@@ -218,8 +215,6 @@ export const orderFiguresOf = async (db: Db, orderIds: readonly number[]): Promi
         priceCents: Number(r.base_price_cents),
         commissionCents: Number(r.platform_revenue_cents),
         deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
-        clientId: Number(r.client_id),
-        createdAt: new Date(r.created_at).toISOString(),
       },
     ]),
   );

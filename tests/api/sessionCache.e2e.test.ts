@@ -26,6 +26,37 @@ describe('a cached app session ends when it is revoked', () => {
     expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
   });
 
+  it('does not keep a session that a lookup in flight read before its sessions were forgotten', async () => {
+    const client = await signInClient(t);
+    const { pool, auth } = t.service.ctx;
+    // The lookup is held on a lock of the sessions' table, so that the logout's forget lands while it is in flight.
+    const holder = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE app_sessions IN ACCESS EXCLUSIVE MODE');
+      const inFlight = t.request('GET', '/api/v1/me', { token: client.token });
+      await expect
+        .poll(
+          async () =>
+            (
+              await pool.query(
+                `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+                  WHERE NOT l.granted AND d.datname = current_database()`,
+              )
+            ).rows[0].n,
+        )
+        .toBeGreaterThan(0);
+      auth.forget({ role: 'USER', id: client.user.id });
+      await holder.query('COMMIT');
+      expect((await inFlight).status).toBe(200);
+    } finally {
+      holder.release();
+    }
+    // Revoked without a word to the cache: only a session read again from the database sees it.
+    await pool.query('UPDATE app_sessions SET revoked_at = now() WHERE user_id = $1', [client.user.id]);
+    expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(401);
+  });
+
   it('after a refresh, the old token is refused and the new one accepted', async () => {
     const client = await signInClient(t);
     expect((await t.request('GET', '/api/v1/me', { token: client.token })).status).toBe(200);

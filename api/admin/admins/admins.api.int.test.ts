@@ -255,6 +255,27 @@ describe('admin sign-in: JWT, grace, expiry, recovery', () => {
       body: { superAdmin: false },
     });
     expect(self.status).toBe(409);
+    // Nobody widens their own rights: a super admin limited to a city cannot give itself more.
+    const limited = await signInAdmin(t, { superAdmin: true, cityIds: [1], allCities: false });
+    const selfPatch = (body: Record<string, unknown>) =>
+      request('PATCH', `/api/v1/admin/admins/${limited.admin.id}`, { token: limited.token, body });
+    for (const body of [{ allCities: true }, { cityIds: [1, 3] }, { cityIds: [3] }]) {
+      const widened = await selfPatch(body);
+      expect([widened.status, widened.body.error], JSON.stringify(body)).toEqual([403, 'Forbidden']);
+    }
+    expect((await selfPatch({ cityIds: [1], name: 'Sigue igual' })).body.admin).toMatchObject({
+      allCities: false,
+      cityIds: [1],
+    });
+    expect(
+      (
+        await request('PATCH', `/api/v1/admin/admins/${limited.admin.id}`, {
+          token: root.body.access_token,
+          body: { allCities: true },
+        })
+      ).status,
+    ).toBe(200);
+
     const missing = await request('PATCH', '/api/v1/admin/admins/99999', {
       token: root.body.access_token,
       body: { name: 'Nadie' },

@@ -14,9 +14,9 @@ export const MONEY_STREAM = new RegExp(
 );
 export const isMoneyStream = (stream: string): boolean => MONEY_STREAM.test(stream);
 
-const anchorProofOf = (stream: string, anchor: AnchorData | undefined): ExportAnchor | null => {
-  const leafIndex = anchor?.heads.findIndex((h) => h.stream === stream) ?? -1;
-  if (!anchor || leafIndex < 0) return null;
+/** The proof of an anchor that holds the stream (the query found it by its leaf). */
+const anchorProofOf = (stream: string, anchor: AnchorData): ExportAnchor => {
+  const leafIndex = anchor.heads.findIndex((h) => h.stream === stream);
   return {
     kind: 'anchor',
     anchorId: anchor.anchorId,
@@ -29,11 +29,23 @@ const anchorProofOf = (stream: string, anchor: AnchorData | undefined): ExportAn
   };
 };
 
-/** The export's lines (infra/audit/exportFile.ts), or null when the stream has no event. */
-export const streamExport = async (pool: SqlPool, stream: string, now: Date): Promise<string[] | null> => {
+/**
+ * The export's lines (infra/audit/exportFile.ts), or null when the stream has no event: the proof of the latest
+ * anchor that holds the stream and, when `root` names an earlier anchor that holds it, that one's too (oldest
+ * first), so the file can be checked against any root published before.
+ */
+export const streamExport = async (
+  pool: SqlPool,
+  stream: string,
+  now: Date,
+  root?: string,
+): Promise<string[] | null> => {
   const events = await readStoredStream(pool, stream);
   if (events.length === 0) return null;
-  const [anchor] = await readAnchorEvents(pool, { holding: stream, limit: 1 });
+  const [latest] = await readAnchorEvents(pool, { holding: stream, limit: 1 });
+  const [asked] = root === undefined ? [] : await readAnchorEvents(pool, { holding: stream, root, limit: 1 });
+  // An anchor found by its root holds the stream, so the latest that holds it exists too.
+  const anchors = !latest ? [] : asked && asked.eventId !== latest.eventId ? [asked, latest] : [latest];
   return exportLines(
     { kind: 'stream', format: EXPORT_FORMAT, stream, exportedAt: now.toISOString() },
     events.map((e): ExportEvent => ({
@@ -47,6 +59,6 @@ export const streamExport = async (pool: SqlPool, stream: string, now: Date): Pr
       globalPosition: e.globalPosition,
       recordedAt: e.recordedAt.toISOString(),
     })),
-    anchorProofOf(stream, anchor?.data as AnchorData | undefined),
+    anchors.map((a) => anchorProofOf(stream, a.data as AnchorData)),
   );
 };

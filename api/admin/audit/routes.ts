@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { takeAnchorOnDemand } from '../../../commands/audit/anchors.js';
-import type { AnchorData } from '../../../domain/audit/anchor.js';
+import { onDemandAnchors } from '../../../commands/audit/anchors.js';
+import type { AnchorData, AnchorRefusal } from '../../../domain/audit/anchor.js';
 import { notFound } from '../../../domain/errors.js';
 import { receiptStream } from '../../../domain/settlement/events.js';
 import { receiptStreamIdOf } from '../../../projections/settlement/receiptQueries.js';
@@ -11,11 +11,18 @@ import {
   type ExportEvent,
   type ExportVerdict,
 } from '../../../infra/audit/exportFile.js';
-import { readAnchorEvents } from '../../../infra/eventStore/postgresAudit.js';
+import {
+  readAnchorEvents,
+  readAnchorSummaries,
+  readStandingRefusal,
+  type AnchorSummaryRow,
+} from '../../../infra/eventStore/postgresAudit.js';
 import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
+import type { Actor } from '../../auth.js';
 import { isMoneyStream, MONEY_STREAM, streamExport } from './export.js';
+import { moneyStreamScopeOf } from './streamScope.js';
 import { queryInteger } from '../../schemas.js';
 
 /**
@@ -47,6 +54,26 @@ const Problem = z.object({
   message: z.string(),
 });
 const Check = z.object({ verified: z.boolean(), events: z.number().int(), problem: Problem.nullable() });
+/** The refusal standing since the last anchor was recorded, with what it says of this stream. */
+const AnchorRefused = z.object({
+  anchor_id: z.string(),
+  refused_at: z.string(),
+  previous_anchor_id: z.string(),
+  /** How many money streams no longer extend the previous anchor. */
+  streams: z.number().int(),
+  /** This stream's break, when the refusal names it. */
+  problem: Problem.nullable(),
+});
+const refusedOf = (r: AnchorRefusal, stream: string): z.infer<typeof AnchorRefused> => {
+  const own = r.problems.find((p) => p.stream === stream);
+  return {
+    anchor_id: r.anchorId,
+    refused_at: r.refusedAt,
+    previous_anchor_id: r.previous.anchorId,
+    streams: r.streams,
+    problem: own ? { kind: own.kind, position: own.position, event_id: null, message: own.message } : null,
+  };
+};
 const ChainStatus = z.object({
   stream: z.string(),
   /** The whole stream as stored now. */
@@ -58,6 +85,8 @@ const ChainStatus = z.object({
     root: z.string(),
     position: z.number().int(),
   }).nullable(),
+  /** Set while the latest anchor was refused (the log no longer extends the one before): the console's alarm. */
+  anchor_refused: AnchorRefused.nullable(),
 });
 const AnchorSummary = z.object({
   anchor_id: z.string(),
@@ -65,13 +94,23 @@ const AnchorSummary = z.object({
   taken_at: z.string(),
   root: z.string(),
   stream_count: z.number().int(),
+  /** The anchor this one extends (null for the first, and for one recorded before anchors chained). */
+  previous_anchor_id: z.string().nullable(),
+  previous_root: z.string().nullable(),
 });
-const summaryOf = (a: AnchorData): z.infer<typeof AnchorSummary> => ({
+const summaryOf = (a: AnchorSummaryRow): z.infer<typeof AnchorSummary> => ({
   anchor_id: a.anchorId,
   kind: a.kind,
   taken_at: a.takenAt,
   root: a.root,
-  stream_count: a.heads.length,
+  stream_count: a.streamCount,
+  previous_anchor_id: a.previous?.anchorId ?? null,
+  previous_root: a.previous?.root ?? null,
+});
+const rowOf = (a: AnchorData): AnchorSummaryRow => ({
+  ...a,
+  streamCount: a.heads.length,
+  previous: a.previous ?? null,
 });
 
 const checkOf = (v: ExportVerdict): z.infer<typeof Check> => ({
@@ -94,12 +133,15 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
     const uuid = await receiptStreamIdOf(ctx.db, Number(receipt[1]));
     return uuid ? receiptStream(uuid) : null;
   };
-  const exportOf = async (name: string) => {
+  /** The stream's export, within the admin's cities (docs/decisions/0072): any other is not found. */
+  const exportOf = async (name: string, actor: Actor, root?: string) => {
     const stream = await streamOf(name);
-    const lines = stream ? await streamExport(ctx.pool, stream, ctx.clock.now()) : null;
+    const visible = stream !== null && (await (await moneyStreamScopeOf(ctx, actor))(stream));
+    const lines = visible ? await streamExport(ctx.pool, stream, ctx.clock.now(), root) : null;
     if (!lines) throw streamNotFound();
     return lines;
   };
+  const anchorOnDemand = onDemandAnchors(ctx);
 
   defineRoute(
     router,
@@ -111,17 +153,24 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards,
       params: StreamParams,
+      query: z.object({
+        root: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .optional()
+          .openapi({ description: "An earlier published anchor root: that anchor's proof is exported too" }),
+      }),
       responses: {
         200: {
-          description: 'JSON lines: a header, one line per event as stored, the anchor proof (npm run audit:verify)',
+          description: 'JSON lines: a header, one line per event as stored, the anchor proofs (npm run audit:verify)',
           schema: FileBody,
           mediaType: NDJSON,
         },
       },
       errors: { 404: ['StreamNotFound'] },
     },
-    async ({ params, res }) => {
-      const lines = await exportOf(params.stream);
+    async ({ params, query, actor, res }) => {
+      const lines = await exportOf(params.stream, actor, query.root);
       const { stream } = JSON.parse(lines[0]) as { stream: string };
       res
         .status(200)
@@ -148,13 +197,15 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: { 404: ['StreamNotFound'] },
     },
-    async ({ params, query }) => {
-      const lines = await exportOf(params.stream);
+    async ({ params, query, actor }) => {
+      const lines = await exportOf(params.stream, actor);
       const parsed = lines.map((l) => JSON.parse(l) as { kind: string });
       const header = lines[0];
       const { stream } = JSON.parse(header) as { stream: string };
       const events = lines.filter((_, i) => parsed[i].kind === 'event');
-      const anchorAt = parsed.findIndex((l) => l.kind === 'anchor');
+      // The latest anchor is the last line (an earlier one asked for by its root comes before it).
+      const anchorAt = parsed.at(-1)?.kind === 'anchor' ? parsed.length - 1 : -1;
+      const refusal = await readStandingRefusal(ctx.pool);
       const anchor = anchorAt < 0 ? null : (parsed[anchorAt] as ExportAnchor);
       const asOf = query.as_of === undefined ? null : new Date(query.as_of);
       const untilAsOf = asOf
@@ -171,6 +222,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
           position: anchor.leaf.position,
           ...checkOf(verifyExport([header, ...events.slice(0, anchor.leaf.position + 1), lines[anchorAt]].join('\n'))),
         },
+        anchor_refused: refusal && refusedOf(refusal.data as AnchorRefusal, stream),
       };
     },
   );
@@ -185,11 +237,18 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       tags,
       guards,
       responses: { 201: { description: 'The anchor recorded', schema: AnchorSummary } },
+      errors: {
+        409: {
+          ids: ['Conflict'],
+          description: 'Conflict: refused, the log no longer extends the previous anchor (problems name the streams)',
+        },
+        429: { ids: ['Cooldown'], description: 'Cooldown: an anchor was taken on demand too recently (Retry-After)' },
+      },
     },
     async ({ actor, res }) => {
-      const anchor = await takeAnchorOnDemand(ctx, actor.id);
+      const anchor = await anchorOnDemand(actor.id);
       res.status(201);
-      return summaryOf(anchor);
+      return summaryOf(rowOf(anchor));
     },
   );
 
@@ -205,9 +264,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       query: z.object({ limit: queryInteger(1, 100).default(30) }),
       responses: { 200: { description: 'Anchors', schema: z.object({ anchors: z.array(AnchorSummary) }) } },
     },
-    async ({ query }) => ({
-      anchors: (await readAnchorEvents(ctx.pool, { limit: query.limit })).map((e) => summaryOf(e.data as AnchorData)),
-    }),
+    async ({ query }) => ({ anchors: (await readAnchorSummaries(ctx.pool, query.limit)).map(summaryOf) }),
   );
 
   defineRoute(
@@ -216,7 +273,8 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
     {
       method: 'get',
       path: '/admin/audit/anchors/:anchorId',
-      summary: 'One anchor with the head of every money stream it commits to (its leaves, in order)',
+      summary:
+        "One anchor with the head of every money stream it commits to in the admin's cities (its leaves, in order)",
       tags,
       guards,
       params: z.object({ anchorId: z.string() }),
@@ -230,11 +288,14 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: { 404: ['AnchorNotFound'] },
     },
-    async ({ params }) => {
+    async ({ params, actor }) => {
       const [found] = await readAnchorEvents(ctx.pool, { anchorId: params.anchorId, limit: 1 });
       if (!found) throw notFound('AnchorNotFound', 'No anchor of that id.');
       const anchor = found.data as AnchorData;
-      return { ...summaryOf(anchor), heads: anchor.heads };
+      const inScope = await moneyStreamScopeOf(ctx, actor);
+      const heads = [];
+      for (const head of anchor.heads) if (await inScope(head.stream)) heads.push(head);
+      return { ...summaryOf(rowOf(anchor)), heads };
     },
   );
 };

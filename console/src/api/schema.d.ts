@@ -2775,7 +2775,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One anchor with the head of every money stream it commits to (its leaves, in order) */
+        /** One anchor with the head of every money stream it commits to in the admin's cities (its leaves, in order) */
         get: operations["getAdminAuditAnchorsByAnchorId"];
         put?: never;
         post?: never;
@@ -25257,7 +25257,10 @@ export interface operations {
     };
     getAdminAuditStreamsByStreamExport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An earlier published anchor root: that anchor's proof is exported too */
+                root?: string;
+            };
             header?: never;
             path: {
                 /** @description A money stream: receipt-<uuid> (or receipt-<record id>), wallet-<driver id>, credit-<client id> or payment-<id> */
@@ -25267,7 +25270,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON lines: a header, one line per event as stored, the anchor proof (npm run audit:verify) */
+            /** @description JSON lines: a header, one line per event as stored, the anchor proofs (npm run audit:verify) */
             200: {
                 headers: {
                     /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
@@ -25425,6 +25428,18 @@ export interface operations {
                             root: string;
                             position: number;
                         } | null;
+                        anchor_refused: {
+                            anchor_id: string;
+                            refused_at: string;
+                            previous_anchor_id: string;
+                            streams: number;
+                            problem: {
+                                kind: string;
+                                position: number | null;
+                                event_id: string | null;
+                                message: string;
+                            } | null;
+                        } | null;
                     };
                 };
             };
@@ -25543,6 +25558,8 @@ export interface operations {
                             taken_at: string;
                             root: string;
                             stream_count: number;
+                            previous_anchor_id: string | null;
+                            previous_root: string | null;
                         }[];
                     };
                 };
@@ -25645,6 +25662,8 @@ export interface operations {
                         taken_at: string;
                         root: string;
                         stream_count: number;
+                        previous_anchor_id: string | null;
+                        previous_root: string | null;
                     };
                 };
             };
@@ -25676,6 +25695,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict: refused, the log no longer extends the previous anchor (problems name the streams) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -25685,6 +25718,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: an anchor was taken on demand too recently (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -25734,6 +25783,8 @@ export interface operations {
                         taken_at: string;
                         root: string;
                         stream_count: number;
+                        previous_anchor_id: string | null;
+                        previous_root: string | null;
                         heads: {
                             stream: string;
                             position: number;
