@@ -209,21 +209,28 @@ describe('auditor', () => {
       // Read but not recorded: the wallet as it is now, a report's page.
       expect((await get(`/admin/drivers/${driver.driverId}/wallet`, auditor.token)).status).toBe(200);
       expect((await get('/admin/reports/orders', auditor.token)).status).toBe(200);
+      expect((await get(`/admin/drivers/${driver.driverId}/wallet/history`, auditor.token)).status).toBe(200);
       // Asked for, though nothing was there: recorded all the same.
+      expect((await get(`/admin/settlements/receipts/999999?as_of=${asOf}`, auditor.token)).status).toBe(404);
+      expect((await get('/admin/settlements/receipts/999999/history', auditor.token)).status).toBe(404);
       expect((await get('/admin/orders/999999/history', auditor.token)).status).toBe(404);
       // A super admin's reads are not an auditor's.
       expect((await get(`/admin/audit/streams/${creditStream}/export`, root.token)).status).toBe(200);
 
-      const log = await get('/admin/audit/access?limit=4', root.token);
+      const log = await get('/admin/audit/access?limit=7', root.token);
       expect(log.status).toBe(200);
       const who = { id: auditor.admin.id, name: auditor.admin.name };
       expect(log.body.items).toMatchObject([
         { admin: who, action: 'order_history', target: '/admin/orders/999999/history' },
+        { admin: who, action: 'receipt_history', target: '/admin/settlements/receipts/999999/history' },
+        { admin: who, action: 'receipt_replay', target: `/admin/settlements/receipts/999999?as_of=${asOf}` },
+        { admin: who, action: 'wallet_history', target: `/admin/drivers/${driver.driverId}/wallet/history` },
         { admin: who, action: 'wallet_replay', target: `/admin/drivers/${driver.driverId}/wallet?as_of=${asOf}` },
         { admin: who, action: 'report_export', target: '/admin/reports/orders/export?format=csv' },
         { admin: who, action: 'stream_export', target: `/admin/audit/streams/${creditStream}/export` },
       ]);
-      expect(log.body.meta).toMatchObject({ per_page: 4, current_page: 1 });
+      expect(log.body.meta).toMatchObject({ per_page: 7, current_page: 1 });
+      for (const e of log.body.items) expect(Date.parse(e.created_at)).not.toBeNaN();
       const ids = (log.body.items as { id: number }[]).map((e) => e.id);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       const second = await get(`/admin/audit/access?limit=1&page=2`, root.token);
