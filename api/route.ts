@@ -5,7 +5,7 @@ import { validationError, type ErrorId } from '../domain/errors.js';
 import { answerOptionsFor } from './allow.js';
 import { fieldErrorsOf } from './errorMapper.js';
 import { ErrorBody, TAGS } from './openapi.js';
-import { rolesOf, type Actor } from './auth.js';
+import { refusesAuditor, rolesOf, withAuditorRule, type Actor } from './auth.js';
 import { describeRules, type CrossFieldRules } from './crossFieldRules.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -48,6 +48,12 @@ export interface RouteSpec<
   tags?: string[];
   /** Guards that run before validation (authentication, roles). */
   guards?: RequestHandler[];
+  /**
+   * 'read' puts the route on the auditor's read list (docs/decisions/0085-auditors-read-and-are-recorded.md):
+   * an auditor passes its role check. Without it a signed-in auditor is refused 403 Forbidden, whatever roles
+   * the guards admit.
+   */
+  auditor?: 'read';
   /** Whether the route needs a bearer token (documents the security requirement and its 401). */
   auth?: boolean;
   /** The security requirement when it is not a bearer token (webhooks: a signature, a query token). */
@@ -204,7 +210,7 @@ const errorStatusesOf = (spec: AnySpec): [number, string, ErrorId[]][] => {
   };
   for (const [status, ids] of Object.entries(ALWAYS)) add(Number(status), ids!);
   if (spec.auth !== false && spec.guards?.length) add(401, ['Unauthorized']);
-  if (rolesOf(spec.guards)) add(403, ['Forbidden']);
+  if (rolesOf(spec.guards) || refusesAuditor(spec.guards, spec.auditor === 'read')) add(403, ['Forbidden']);
   if (hasRequestSchema(spec)) add(422, ['ValidationError']);
   for (const [status, answer] of Object.entries(spec.errors ?? {}) as [string, ErrorAnswer][]) {
     if ('ids' in answer) add(Number(status), answer.ids, answer.description);
@@ -292,7 +298,7 @@ export const defineRoute = <
     tags: spec.tags,
     security,
     // The roles the route's guards admit, for tools that exercise the API role by role (tests/schemathesis).
-    ...(roles ? { 'x-roles': [...roles] } : {}),
+    ...(roles ? { 'x-roles': [...roles, ...(spec.auditor === 'read' ? ['AUDITOR'] : [])] } : {}),
     request: {
       ...(pathParamsOf(spec.path, spec.params) ?? {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -348,5 +354,5 @@ export const defineRoute = <
     }
   };
   answerOptionsFor(router, spec.path, spec.method);
-  router[spec.method](spec.path, ...(spec.guards ?? []), run);
+  router[spec.method](spec.path, ...(withAuditorRule(spec.guards, spec.auditor === 'read') ?? []), run);
 };

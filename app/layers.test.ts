@@ -36,7 +36,7 @@ const folderOf = (file: string, spec: string): string | null =>
  * `commands/order` owns `projections/orders`). A table belongs to the folder that creates it.
  */
 const ownFolders: Record<string, string[]> = {
-  audit: [],
+  audit: ['audit'],
   chat: ['chat'],
   credit: ['credit'],
   driver: ['drivers'],

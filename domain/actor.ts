@@ -11,6 +11,8 @@ export interface Actor {
   name?: string | null;
   /** Admins only. */
   superAdmin?: boolean;
+  /** Admins only: reads what an audit needs in every city and changes nothing (docs/decisions/0085). */
+  auditor?: boolean;
   cityIds?: number[];
   /** Driver profile id for DRIVER actors that have one. */
   driverId?: number | null;

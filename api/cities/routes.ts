@@ -15,6 +15,8 @@ export const citiesRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Cities served, Caracas first',
       tags: ['cities'],
       guards: [authenticate(ctx.auth)],
+      // The names the reports' city filter shows (docs/decisions/0085).
+      auditor: 'read',
       responses: {
         200: {
           description: 'The cities',

@@ -12,6 +12,7 @@ export interface AdminRow {
   email: string;
   name: string;
   super_admin: boolean;
+  auditor: boolean;
   all_cities: boolean;
   city_ids: number[];
   confirmed_at: Date | null;
@@ -27,6 +28,7 @@ const ADMIN_COLUMNS = [
   'email',
   'name',
   'super_admin',
+  'auditor',
   'all_cities',
   'city_ids',
   'confirmed_at',
@@ -59,6 +61,16 @@ const checkCities = async (db: Db, cityIds: number[]) => {
   if (cityIds.length === 0) return;
   const found = await db.selectFrom('cities').select('id').where('id', 'in', cityIds).execute();
   if (found.length !== new Set(cityIds).size) throw validationError({ cityIds: ['Unknown city.'] });
+};
+
+/**
+ * An auditor reads only, so it is never a super admin, and reads in every city (docs/decisions/0085): the
+ * combination an invitation or a change would leave is refused on the field that asks for it.
+ */
+const checkAuditor = (account: { superAdmin: boolean; auditor: boolean; allCities: boolean }) => {
+  if (!account.auditor) return;
+  if (account.superAdmin) throw validationError({ auditor: ['An auditor cannot be a super admin.'] });
+  if (!account.allCities) throw validationError({ allCities: ['An auditor reads in every city.'] });
 };
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
@@ -180,9 +192,12 @@ export const adminAccounts = (ctx: Deps) => {
       email: string;
       name: string;
       superAdmin: boolean;
+      auditor: boolean;
       allCities?: boolean;
       cityIds: number[];
     }): Promise<AdminRow> {
+      const allCities = input.allCities ?? (input.superAdmin || input.auditor);
+      checkAuditor({ ...input, allCities });
       await checkCities(db, input.cityIds);
       const now = ctx.clock.now();
       const email = normalizeEmail(input.email);
@@ -196,7 +211,8 @@ export const adminAccounts = (ctx: Deps) => {
             // Nobody knows this password: the admin sets their own through confirm-account.
             password_hash: await hashPassword(newOpaqueToken()),
             super_admin: input.superAdmin,
-            all_cities: input.allCities ?? input.superAdmin,
+            auditor: input.auditor,
+            all_cities: allCities,
             city_ids: input.cityIds,
             confirmed_at: null,
             pending_email: null,
@@ -227,6 +243,7 @@ export const adminAccounts = (ctx: Deps) => {
         name?: string;
         email?: string;
         superAdmin?: boolean;
+        auditor?: boolean;
         allCities?: boolean;
         cityIds?: number[];
         isActive?: boolean;
@@ -234,6 +251,10 @@ export const adminAccounts = (ctx: Deps) => {
     ): Promise<AdminRow> {
       const admin = await findAdmin(db, id);
       if (!admin) throw notFound('NotFound', 'No such admin.');
+      const auditor = patch.auditor ?? admin.auditor;
+      // Made an auditor, an admin reads in every city unless the change says otherwise (refused then).
+      const allCities = patch.allCities ?? (auditor || admin.all_cities);
+      checkAuditor({ superAdmin: patch.superAdmin ?? admin.super_admin, auditor, allCities });
       if (actorId === id && (patch.superAdmin === false || patch.isActive === false)) {
         throw conflict('Conflict', 'You cannot remove your own super admin rights or deactivate yourself.');
       }
@@ -249,7 +270,8 @@ export const adminAccounts = (ctx: Deps) => {
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.superAdmin !== undefined ? { super_admin: patch.superAdmin } : {}),
-        ...(patch.allCities !== undefined ? { all_cities: patch.allCities } : {}),
+        ...(patch.auditor !== undefined ? { auditor: patch.auditor } : {}),
+        ...(allCities !== admin.all_cities ? { all_cities: allCities } : {}),
         ...(patch.cityIds !== undefined ? { city_ids: patch.cityIds } : {}),
         ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
         ...(emailChanges ? { pending_email: email } : {}),

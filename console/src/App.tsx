@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link, Route, Router, Switch, useLocation } from 'wouter';
 import { client } from './api/client';
-import { session, useSession } from './api/session';
+import { session, useAuditor, useSession } from './api/session';
 import { t } from './i18n';
 import { SignIn } from './screens/SignIn';
 import { Home } from './screens/Home';
@@ -41,6 +41,9 @@ const NAV: [string, string][] = [
   ['/admins', t.nav.admins],
 ];
 
+/** The screens an auditor reads (the others are refused to it by the API). */
+const AUDITOR_SCREENS = new Set(['/', '/reports/orders', '/replay', '/settlements', '/settlements/tray', '/payments']);
+
 const NavLink = ({ href, label }: { href: string; label: string }) => {
   const [location] = useLocation();
   const current =
@@ -58,6 +61,8 @@ const NavLink = ({ href, label }: { href: string; label: string }) => {
 
 const Shell = () => {
   const s = useSession()!;
+  const auditor = useAuditor();
+  const nav = auditor ? NAV.filter(([href]) => AUDITOR_SCREENS.has(href)) : NAV;
   const queryClient = useQueryClient();
   const [location] = useLocation();
   useEffect(() => {
@@ -77,14 +82,14 @@ const Shell = () => {
         <span className="brand">{t.app.title}</span>
         <span className="who">
           {t.signIn.signedInAs} {s.admin.name}
-          {s.admin.superAdmin ? ` (${t.signIn.superAdmin})` : ''}
+          {s.admin.superAdmin ? ` (${t.signIn.superAdmin})` : auditor ? ` (${t.signIn.auditor})` : ''}
         </span>
         <button type="button" onClick={() => void signOut()}>
           {t.nav.signOut}
         </button>
       </header>
       <nav className="side" aria-label={t.app.menu}>
-        {NAV.map(([href, label]) => (
+        {nav.map(([href, label]) => (
           <NavLink key={href} href={href} label={label} />
         ))}
       </nav>
@@ -96,15 +101,20 @@ const Shell = () => {
             <Route path="/replay" nest component={Replay} />
             <Route path="/settlements" nest component={Settlements} />
             <Route path="/payments" component={Payments} />
-            <Route path="/support" nest component={Support} />
-            <Route path="/drivers" nest component={Drivers} />
-            <Route path="/customers" nest component={Customers} />
-            <Route path="/exchange-rates" component={ExchangeRates} />
-            <Route path="/stations" nest component={Stations} />
-            <Route path="/promotions" nest component={Promotions} />
-            {/* Payment forms and admin users (issue 31). */}
-            <Route path="/payment-forms" component={PaymentForms} />
-            <Route path="/admins" component={Admins} />
+            {/* An auditor's console has none of these: its address shows the not-found notice. */}
+            {!auditor && (
+              <>
+                <Route path="/support" nest component={Support} />
+                <Route path="/drivers" nest component={Drivers} />
+                <Route path="/customers" nest component={Customers} />
+                <Route path="/exchange-rates" component={ExchangeRates} />
+                <Route path="/stations" nest component={Stations} />
+                <Route path="/promotions" nest component={Promotions} />
+                {/* Payment forms and admin users (issue 31). */}
+                <Route path="/payment-forms" component={PaymentForms} />
+                <Route path="/admins" component={Admins} />
+              </>
+            )}
             <Route>
               <p role="alert" className="notice error">
                 {t.errors.notFound}

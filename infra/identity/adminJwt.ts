@@ -47,11 +47,15 @@ export const adminJwt = (config: Config, clock: Clock) => {
 
   return {
     ttlSeconds,
-    async issue(adminId: number, oat?: number): Promise<IssuedJwt> {
+    /**
+     * An auditor's token says so (`auditor: true`) for the console to read; the service decides on the account
+     * as stored, so a change of rights takes effect before the token expires.
+     */
+    async issue(adminId: number, oat?: number, auditor = false): Promise<IssuedJwt> {
       const iatMs = clock.now().getTime();
       const iat = Math.floor(iatMs / 1000);
       const claims: AdminClaims = { adminId, jti: randomUUID(), iat, exp: iat + ttlSeconds, oat: oat ?? iat, iatMs };
-      const token = await new SignJWT({ oat: claims.oat, iat_ms: iatMs, typ: 'admin' })
+      const token = await new SignJWT({ oat: claims.oat, iat_ms: iatMs, typ: 'admin', ...(auditor ? { auditor } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(String(adminId))
         .setJti(claims.jti)

@@ -106,6 +106,7 @@ export const createAuthenticator = (deps: {
         'a.id',
         'a.name',
         'a.super_admin',
+        'a.auditor',
         'a.all_cities',
         'a.city_ids',
         'a.is_active',
@@ -128,7 +129,7 @@ export const createAuthenticator = (deps: {
       if (use !== 'socket') {
         if (loggedOut) return null;
         await invalidateJwt(db, config, claims, new Date(now.getTime() + graceMs), 'replaced');
-        const fresh = await jwt.issue(admin.id, claims.oat);
+        const fresh = await jwt.issue(admin.id, claims.oat, admin.auditor);
         sendRenewedJwt(use.res, fresh.token);
       }
     }
@@ -141,6 +142,7 @@ export const createAuthenticator = (deps: {
       role: 'ADMIN',
       name: admin.name,
       superAdmin: admin.super_admin,
+      ...(admin.auditor ? { auditor: true } : {}),
       cityIds: admin.all_cities ? await cityIds() : admin.city_ids.map(Number),
     } satisfies Actor;
   };

@@ -15,6 +15,12 @@ describe('ChannelRegistry', () => {
     expect(await registry.authorize(client, 'chat.rooms.support.2')).toBe('ok');
   });
 
+  it('lets an auditor listen to no channel, even one whose authorizer admits every caller', async () => {
+    const auditor: Actor = { id: 3, role: 'ADMIN', auditor: true };
+    expect(await registry.authorize(auditor, 'chat.rooms.support.2')).toBe('Forbidden');
+    expect(await registry.authorize({ ...auditor, auditor: false }, 'chat.rooms.support.2')).toBe('ok');
+  });
+
   it('knows no channel without a registered prefix, a bare prefix, wildcards or odd characters', async () => {
     for (const channel of [
       'orders.1',

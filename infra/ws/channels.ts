@@ -36,6 +36,8 @@ export class ChannelRegistry {
   async authorize(actor: Actor, channel: string): Promise<ChannelVerdict> {
     const prefix = this.prefixOf(channel);
     if (prefix === null) return 'UnknownChannel';
+    // No channel is on the auditor's read list (docs/decisions/0085-auditors-read-and-are-recorded.md).
+    if (actor.auditor === true) return 'Forbidden';
     return (await this.authorizers.get(prefix)!(actor, channel)) ? 'ok' : 'Forbidden';
   }
 

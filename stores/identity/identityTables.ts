@@ -51,6 +51,8 @@ declare module '../../infra/db/database.js' {
       name: string;
       password_hash: string;
       super_admin: boolean;
+      /** Reads what an audit needs in every city, writes nothing (never a super admin; always all cities). */
+      auditor: Generated<boolean>;
       all_cities: boolean;
       city_ids: number[];
       confirmed_at: Date | null;
@@ -245,6 +247,17 @@ export const identityMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`ALTER TABLE driver_locations DROP COLUMN budget_km`.execute(db);
+    },
+  },
+  /** Auditors (docs/decisions/0085): an admin that reads only; never a super admin, always every city. */
+  '0106_identity_admin_auditors': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE admins ADD COLUMN auditor boolean NOT NULL DEFAULT false`.execute(db);
+      await sql`ALTER TABLE admins ADD CONSTRAINT admins_auditor_reads_only
+        CHECK (NOT auditor OR (NOT super_admin AND all_cities))`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`ALTER TABLE admins DROP COLUMN auditor`.execute(db);
     },
   },
 };

@@ -66,14 +66,14 @@ export interface SignedInAdmin {
 let adminCounter = 0;
 
 /**
- * The bootstrap super admin (default), or a new admin invited by it, confirmed through the mailed
- * token and signed in. `cityIds` defaults to [1] (Caracas) for a plain admin.
+ * The bootstrap super admin (default), or a new admin invited by it (an auditor with `auditor`), confirmed
+ * through the mailed token and signed in. `cityIds` defaults to [1] (Caracas) for a plain admin.
  */
 export const signInAdmin = async (
   t: TestService,
-  opts: { superAdmin?: boolean; cityIds?: number[]; allCities?: boolean } = {},
+  opts: { superAdmin?: boolean; auditor?: boolean; cityIds?: number[]; allCities?: boolean } = {},
 ): Promise<SignedInAdmin> => {
-  const superAdmin = opts.superAdmin ?? true;
+  const superAdmin = opts.superAdmin ?? !opts.auditor;
   if (superAdmin && opts.cityIds === undefined && opts.allCities === undefined) {
     const login = await t.request('POST', '/api/v1/admin/auth/login', { body: TEST_SUPER_ADMIN });
     expectStatus('POST /admin/auth/login', login, 200);
@@ -87,6 +87,7 @@ export const signInAdmin = async (
       email,
       name: `Admin ${adminCounter}`,
       superAdmin,
+      ...(opts.auditor ? { auditor: true } : {}),
       cityIds: opts.cityIds ?? [1],
       ...(opts.allCities !== undefined ? { allCities: opts.allCities } : {}),
     },

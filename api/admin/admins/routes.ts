@@ -14,6 +14,7 @@ const CreateBody = z.object({
   email: emailAddress(191),
   name: z.string().trim().min(2).max(80),
   superAdmin: z.boolean().default(false),
+  auditor: z.boolean().default(false),
   allCities: z.boolean().optional(),
   cityIds: CityIds.default([]),
 });
@@ -22,6 +23,7 @@ const PatchBody = z
     email: emailAddress(191),
     name: z.string().trim().min(2).max(80),
     superAdmin: z.boolean(),
+    auditor: z.boolean(),
     allCities: z.boolean(),
     cityIds: CityIds,
     isActive: z.boolean(),

@@ -7,6 +7,7 @@ export const adminView = (a: AdminRow): z.infer<typeof AdminSchema> => ({
   email: a.email,
   name: a.name,
   superAdmin: a.super_admin,
+  auditor: a.auditor,
   allCities: a.all_cities,
   cityIds: a.city_ids.map(Number),
   confirmed: a.confirmed_at !== null,
@@ -21,6 +22,8 @@ export const AdminSchema = z
     email: z.string(),
     name: z.string(),
     superAdmin: z.boolean(),
+    /** Reads what an audit needs in every city and changes nothing; never a super admin. */
+    auditor: z.boolean(),
     allCities: z.boolean(),
     cityIds: z.array(z.number().int()),
     confirmed: z.boolean(),

@@ -21,6 +21,7 @@ import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
 import type { Actor } from '../../auth.js';
+import { auditorReads } from './accessRoutes.js';
 import { isMoneyStream, MONEY_STREAM, streamExport } from './export.js';
 import { moneyStreamScopeOf } from './streamScope.js';
 import { queryInteger } from '../../schemas.js';
@@ -28,8 +29,8 @@ import { queryInteger } from '../../schemas.js';
 /**
  * The auditor's proof that no money stream was rewritten (docs/decisions/0051-hash-chain-and-anchors.md): a
  * stream's export as JSON lines (checked offline by `npm run audit:verify`), its chain status as of an instant,
- * and the anchors. Super admins only: the service has no auditor role; an outside auditor is handed the export
- * and the published roots, which need no account to check.
+ * and the anchors. Super admins take anchors; super admins and auditors read the rest (docs/decisions/0085), and an
+ * outside auditor handed the export and the published roots needs no account to check them.
  */
 const NDJSON = 'application/x-ndjson';
 /** A receipt is also named by its record number (receipt-<n>), as the back office shows it. */
@@ -152,6 +153,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       summary: "A money stream's events with their hashes, then the latest anchor's proof, as JSON lines",
       tags,
       guards,
+      auditor: 'read',
       params: StreamParams,
       query: z.object({
         root: z
@@ -169,7 +171,8 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: { 404: ['StreamNotFound'] },
     },
-    async ({ params, query, actor, res }) => {
+    async ({ params, query, actor, req, res }) => {
+      await auditorReads(ctx, actor, req, 'stream_export');
       const lines = await exportOf(params.stream, actor, query.root);
       const { stream } = JSON.parse(lines[0]) as { stream: string };
       res
@@ -190,6 +193,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       summary: "Whether a money stream's chain verifies: now, up to an instant, and up to its latest anchor",
       tags,
       guards,
+      auditor: 'read',
       params: StreamParams,
       query: z.object({ as_of: z.iso.datetime({ offset: true }).optional() }),
       responses: {
@@ -261,6 +265,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
       summary: 'The latest anchors, newest first: the roots to publish',
       tags,
       guards,
+      auditor: 'read',
       query: z.object({ limit: queryInteger(1, 100).default(30) }),
       responses: { 200: { description: 'Anchors', schema: z.object({ anchors: z.array(AnchorSummary) }) } },
     },
@@ -277,6 +282,7 @@ export const auditRoutes = (ctx: ApiContext, router: Router) => {
         "One anchor with the head of every money stream it commits to in the admin's cities (its leaves, in order)",
       tags,
       guards,
+      auditor: 'read',
       params: z.object({ anchorId: z.string() }),
       responses: {
         200: {

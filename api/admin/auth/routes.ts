@@ -34,8 +34,8 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
   const limits = adminSignInLimits(ctx);
   const admin = requireRole(ctx.auth, 'ADMIN');
   const graceEnd = () => new Date(ctx.clock.now().getTime() + ctx.config.ADMIN_JWT_GRACE_SECONDS * 1000);
-  const tokenBody = async (adminId: number, oat?: number) => {
-    const issued = await jwt.issue(adminId, oat);
+  const tokenBody = async (a: AdminRow, oat?: number) => {
+    const issued = await jwt.issue(a.id, oat, a.auditor);
     return {
       access_token: issued.token,
       token_type: 'bearer' as const,
@@ -65,7 +65,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ body, req }) => {
       const a: AdminRow = await limits.login(body.email, req.ip, () => accounts.login(body.email, body.password));
-      return { ...(await tokenBody(a.id)), user: adminView(a) };
+      return { ...(await tokenBody(a)), user: adminView(a) };
     },
   );
 
@@ -78,6 +78,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Invalidate the current token (2-minute grace)',
       tags: ['admin-auth'],
       guards: admin,
+      auditor: 'read',
       responses: { 204: { description: 'Logged out', schema: null } },
       errors: { 403: ['Forbidden'] },
     },
@@ -96,6 +97,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Exchange the current token for a new one (the old one keeps a 2-minute grace)',
       tags: ['admin-auth'],
       guards: admin,
+      auditor: 'read',
       responses: { 200: { description: 'Token; also in the Authorization response header', schema: TokenResponse } },
       errors: { 403: ['Forbidden'] },
     },
@@ -106,7 +108,7 @@ export const adminAuthRoutes = (ctx: ApiContext, router: Router): void => {
       await invalidateJwt(ctx.db, ctx.config, claims, graceEnd(), 'replaced');
       const a = await findAdmin(ctx.db, actor.id);
       if (!a) throw unauthorized('Unauthorized', 'Missing, invalid or expired token.');
-      const body = await tokenBody(a.id, claims.oat);
+      const body = await tokenBody(a, claims.oat);
       sendRenewedJwt(res, body.access_token);
       return body;
     },

@@ -105,6 +105,7 @@ export const adminCustomerCreditRoutes = (ctx: ApiContext, router: Router): void
       tags,
       params: CustomerParams,
       guards: admin,
+      auditor: 'read',
       query: HistoryQuery,
       responses: { 200: { description: 'One page', schema: pageSchema(CreditTransaction) } },
       errors: { 403: ['Forbidden'], 404: ['CustomerNotFound'] },

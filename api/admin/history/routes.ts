@@ -5,6 +5,7 @@ import type { ApiContext } from '../../apiContext.js';
 import { requireRole } from '../../auth.js';
 import { OrderParams, orderIdFrom } from '../../orders/schemas.js';
 import { defineRoute } from '../../route.js';
+import { auditorReads } from '../audit/accessRoutes.js';
 import { notFound } from '../../../domain/errors.js';
 import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { HistoryItem, toHistoryItem } from './eventHistory.js';
@@ -21,6 +22,7 @@ export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
       summary: "The order's full event history",
       tags: ['admin-history'],
       guards: requireRole(ctx.auth, 'ADMIN'),
+      auditor: 'read',
       params: OrderParams,
       responses: {
         200: {
@@ -30,7 +32,8 @@ export const orderHistoryRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: { 403: ['Forbidden'], 404: ['OrderNotFound'] },
     },
-    async ({ params, actor }) => {
+    async ({ params, actor, req }) => {
+      await auditorReads(ctx, actor, req, 'order_history');
       const orderId = orderIdFrom(params);
       await assertOrderInScope(ctx, actor, orderId);
       const events = await ctx.store.readStream(orderStream(orderId));

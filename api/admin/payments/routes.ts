@@ -67,6 +67,7 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'Payments awaiting review, oldest first',
       tags,
       guards: admin,
+      auditor: 'read',
       query: QueueQuery,
       responses: { 200: { description: 'Oldest first', schema: pageOf(ReviewItem) } },
       errors: { 403: ['Forbidden'] },

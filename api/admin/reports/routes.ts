@@ -4,6 +4,7 @@ import { z, type ZodObject, type ZodRawShape } from 'zod';
 import type { ApiContext } from '../../apiContext.js';
 import { requireRole, type Actor } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
+import { auditorReads } from '../audit/accessRoutes.js';
 import { calendarZone } from '../../../projections/reports/dailyRollup.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { cityScopeOf } from '../cityScope.js';
@@ -70,6 +71,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         summary: r.summary,
         tags,
         guards,
+        auditor: 'read',
         query: r.query,
         rules: r.rules,
         responses: { 200: { description: 'The report page', schema: r.response } },
@@ -86,6 +88,7 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         summary: `${r.summary}: CSV (default) or XLSX export, same filters and order, not paginated`,
         tags,
         guards,
+        auditor: 'read',
         query: (r.query as unknown as ZodObject<ZodRawShape>).extend(ExportFormat.shape),
         rules: r.rules,
         // The media type without its charset parameter, as clients match it (the charset is in the description).
@@ -98,7 +101,8 @@ export const reportRoutes = (ctx: ApiContext, router: Router, reports: Report<an
         },
         errors: { 403: ['Forbidden'] },
       },
-      async ({ query, actor, res }) => {
+      async ({ query, actor, req, res }) => {
+        await auditorReads(ctx, actor, req, 'report_export');
         const { format, ...filters } = query as { format: 'csv' | 'xlsx' } & Record<string, unknown>;
         await sendExport(r, await contextOf(ctx, actor), filters, format, res);
       },

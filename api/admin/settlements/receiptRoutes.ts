@@ -24,6 +24,7 @@ import { metadataOf } from '../../../commands/origin.js';
 import { idFrom, limit, page } from '../../orders/schemas.js';
 import { dateWindow, idParam, inDateOrder, isoDateTime } from '../../schemas.js';
 import { defineRoute, PathId } from '../../route.js';
+import { auditorReads } from '../audit/accessRoutes.js';
 import { withActorNames } from '../../../stores/identity/actorNames.js';
 import { HistoryItem, toHistoryItem } from '../history/eventHistory.js';
 import { ReceiptDetail, ReceiptListItem, toReceiptDetail, toReceiptListItem, toTrayItem, TrayItem } from './views.js';
@@ -145,6 +146,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       summary: 'Settlement receipts, any status, newest first',
       tags,
       guards,
+      auditor: 'read',
       query: ReceiptsQuery,
       rules: dateOrderRule(),
       responses: {
@@ -180,6 +182,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       summary: 'FAILED receipts awaiting manual resolution',
       tags,
       guards,
+      auditor: 'read',
       query: TrayQuery,
       responses: {
         200: { description: 'A page of failed receipts', schema: z.object({ items: z.array(TrayItem), meta: Meta }) },
@@ -201,12 +204,14 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       summary: 'Receipt detail; with as_of, as it stood at that instant (folded from the log)',
       tags,
       guards,
+      auditor: 'read',
       params: ReceiptParams,
       query: DetailQuery,
       responses: { 200: { description: 'The receipt', schema: z.object({ receipt: ReceiptDetail }) } },
       errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'] },
     },
-    async ({ params, query }) => {
+    async ({ params, query, actor, req }) => {
+      if (query.as_of) await auditorReads(ctx, actor, req, 'receipt_replay');
       const s = query.as_of
         ? await receiptAsOf(ctx, await streamIdOf(params.id), query.as_of)
         : await receiptById(ctx.db, idFrom(params.id, receiptNotFound));
@@ -224,6 +229,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       summary: "The auditor's replay: every event of the receipt, in order",
       tags: [...tags, 'admin-history'],
       guards,
+      auditor: 'read',
       params: ReceiptParams,
       responses: {
         200: {
@@ -233,7 +239,8 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
       },
       errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'] },
     },
-    async ({ params }) => {
+    async ({ params, actor, req }) => {
+      await auditorReads(ctx, actor, req, 'receipt_history');
       const recordId = idFrom(params.id, receiptNotFound);
       const streamId = await receiptStreamIdOf(ctx.db, recordId);
       if (!streamId) throw receiptNotFound();

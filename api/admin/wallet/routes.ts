@@ -14,6 +14,7 @@ import { metadataOf } from '../../../commands/origin.js';
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../idempotencyKey.js';
 import { isoDateTime, usdAmount, queryInteger } from '../../schemas.js';
 import { defineRoute } from '../../route.js';
+import { auditorReads } from '../audit/accessRoutes.js';
 import { LedgerPage, LedgerQuery, ledgerPageOf } from '../../wallet/ledgerQuery.js';
 import { BalanceSummaryView, LedgerEntryView, toBalanceView, toLedgerEntryView } from '../../wallet/views.js';
 import { balanceAsOf, currentBalance } from '../../wallet/walletReads.js';
@@ -38,7 +39,8 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
   /** The same scope as the admin's driver routes: their cities; a driver without a city, super admins only. */
   const scopedDriver = async (actor: Actor, driverId: number) => {
     const d = await findDriver(ctx.db, driverId, ctx.clock.now());
-    const inScope = d && (actor.superAdmin === true || (d.cityId !== null && (actor.cityIds ?? []).includes(d.cityId)));
+    const everyCity = actor.superAdmin === true || actor.auditor === true;
+    const inScope = d && (everyCity || (d.cityId !== null && (actor.cityIds ?? []).includes(d.cityId)));
     if (!inScope) throw notFound('DriverNotFound', 'No such driver.');
     return d;
   };
@@ -103,6 +105,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'A driver’s balance summary as it stood when as_of fell (ISO 8601; default now)',
       tags,
       guards: admin,
+      auditor: 'read',
       params: DriverParams,
       query: AsOfQuery,
       responses: {
@@ -113,7 +116,8 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       },
       errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
-    async ({ actor, params, query }) => {
+    async ({ actor, params, query, req }) => {
+      if (query.as_of) await auditorReads(ctx, actor, req, 'wallet_replay');
       await scopedDriver(actor, params.driverId);
       const asOf = query.as_of ? new Date(query.as_of) : null;
       const summary = asOf ? await balanceAsOf(ctx, params.driverId, asOf) : await currentBalance(ctx, params.driverId);
@@ -130,6 +134,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       summary: 'A driver’s ledger (cursor, newest first; the query of /wallet/me/transactions)',
       tags,
       guards: admin,
+      auditor: 'read',
       params: DriverParams,
       query: LedgerQuery,
       rules: dateOrderRule(),
@@ -153,6 +158,7 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
         'each recorded_at is the as_of that shows the balance right after that step',
       tags: [...tags, 'admin-history'],
       guards: admin,
+      auditor: 'read',
       params: DriverParams,
       responses: {
         200: {
@@ -162,7 +168,8 @@ export const adminWalletRoutes = (ctx: ApiContext, router: Router): void => {
       },
       errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
-    async ({ actor, params }) => {
+    async ({ actor, params, req }) => {
+      await auditorReads(ctx, actor, req, 'wallet_history');
       await scopedDriver(actor, params.driverId);
       return {
         driver_id: params.driverId,

@@ -2785,6 +2785,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What auditors read: each stream export, replay and report export an auditor made, newest first */
+        get: operations["getAdminAuditAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2866,6 +2883,7 @@ export interface components {
             email: string;
             name: string;
             superAdmin: boolean;
+            auditor: boolean;
             allCities: boolean;
             cityIds: number[];
             confirmed: boolean;
@@ -3636,6 +3654,18 @@ export interface components {
             created_at: string;
             updated_at: string;
         } | null;
+        AuditAccessEntry: {
+            id: number;
+            admin: {
+                id: number;
+                name: string;
+            };
+            /** @description stream_export, receipt_history, receipt_replay, wallet_history, wallet_replay, order_history or report_export */
+            action: string;
+            /** @description What was read: the path and query asked for, under /api/v1 */
+            target: string;
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -6708,6 +6738,8 @@ export interface operations {
                     name: string;
                     /** @default false */
                     superAdmin?: boolean;
+                    /** @default false */
+                    auditor?: boolean;
                     allCities?: boolean;
                     /** @default [] */
                     cityIds?: number[];
@@ -6832,6 +6864,7 @@ export interface operations {
                     email?: string;
                     name?: string;
                     superAdmin?: boolean;
+                    auditor?: boolean;
                     allCities?: boolean;
                     cityIds?: number[];
                     isActive?: boolean;
@@ -7933,6 +7966,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -8114,6 +8161,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10595,6 +10656,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -11520,7 +11595,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "CancelError";
+                        error?: "CancelError" | "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14492,7 +14567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ChatError";
+                        error?: "ChatError" | "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14619,7 +14694,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ChatError";
+                        error?: "ChatError" | "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14752,7 +14827,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ChatError";
+                        error?: "ChatError" | "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14878,7 +14953,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ChatError";
+                        error?: "ChatError" | "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15760,6 +15835,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -15858,6 +15947,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -16239,6 +16342,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -16337,6 +16454,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18175,6 +18306,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -18267,6 +18412,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18376,6 +18535,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -18671,6 +18844,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20477,6 +20664,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Conflict with the current state */
             409: {
                 headers: {
@@ -20558,6 +20759,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20743,6 +20958,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -20834,6 +21063,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "InvalidOtp" | "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -22962,6 +23205,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -23072,6 +23329,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });
@@ -25830,6 +26101,106 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "AnchorNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getAdminAuditAccess: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditAccessEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
                     } & {
                         [key: string]: unknown;
                     });

@@ -57,3 +57,9 @@ export const takeExpiredNotice = () => {
 };
 
 export const useSession = () => useSyncExternalStore(session.subscribe, session.get);
+
+/**
+ * Whether the signed-in admin is an auditor: it reads what an audit needs and changes nothing, so the console
+ * shows it only those screens and no action that writes (the API refuses it the rest anyway).
+ */
+export const useAuditor = () => useSession()?.admin.auditor === true;

@@ -51,6 +51,7 @@ export const es = {
     wrong: 'Correo o contraseña incorrectos.',
     signedInAs: 'Sesión de',
     superAdmin: 'superadministrador',
+    auditor: 'auditor, solo lectura',
   },
   common: {
     loading: 'Cargando…',

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { client, unwrap } from '../api/client';
+import { useAuditor } from '../api/session';
 import { t } from '../i18n';
 import { REPORT_KEYS } from './reports/reportKeys';
 
@@ -29,6 +30,8 @@ const total = (r: { meta: { total: number } }) => String(r.meta.total);
 
 /** The home page: what needs attention now (oldest work first), then the reports and settlements. */
 export const Home = () => {
+  // An auditor reads neither the support inbox nor the drivers' review, nor the settlement configuration.
+  const auditor = useAuditor();
   const payments = useQuery({
     queryKey: ['home', 'payments'],
     queryFn: () => unwrap(client.GET('/admin/payments/pending', { params: { query: { limit: 1 } } })).then(total),
@@ -46,6 +49,7 @@ export const Home = () => {
         r.has_more ? `${r.items.length}+` : String(r.items.length),
       ),
     refetchInterval: 30_000,
+    enabled: !auditor,
   });
   const kyc = useQuery({
     queryKey: ['home', 'kyc'],
@@ -54,6 +58,7 @@ export const Home = () => {
         total,
       ),
     refetchInterval: 30_000,
+    enabled: !auditor,
   });
   return (
     <section>
@@ -62,8 +67,8 @@ export const Home = () => {
       <ul className="cards attention">
         <Attention id="payments" title={h.payments} href="/payments" count={payments} />
         <Attention id="tray" title={h.tray} href="/settlements/tray" count={tray} />
-        <Attention id="support" title={h.support} href="/support" count={support} />
-        <Attention id="kyc" title={h.kyc} href="/drivers?kyc_state=PENDING_REVIEW" count={kyc} />
+        {!auditor && <Attention id="support" title={h.support} href="/support" count={support} />}
+        {!auditor && <Attention id="kyc" title={h.kyc} href="/drivers?kyc_state=PENDING_REVIEW" count={kyc} />}
       </ul>
       <h2>{t.reports.title}</h2>
       <ul className="cards">
@@ -81,9 +86,11 @@ export const Home = () => {
         <li>
           <Link href="/settlements/tray">{t.settlements.tray}</Link>
         </li>
-        <li>
-          <Link href="/settlements/config">{t.settlements.config}</Link>
-        </li>
+        {!auditor && (
+          <li>
+            <Link href="/settlements/config">{t.settlements.config}</Link>
+          </li>
+        )}
         <li>
           <Link href="/replay">{t.replay.title}</Link>
         </li>

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { client, unwrap, type Ok } from '../../api/client';
+import { useAuditor } from '../../api/session';
 import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { Select } from '../../ui/forms';
@@ -79,6 +80,8 @@ const Summary = ({ item }: { item: Item }) => (
 );
 
 export default function PaymentReview() {
+  // An auditor reads the queue; approving and rejecting are not its to do.
+  const auditor = useAuditor();
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<(typeof METHODS)[number] | undefined>();
   const [page, setPage] = useState(1);
@@ -174,6 +177,8 @@ export default function PaymentReview() {
     ],
     [],
   );
+  // An auditor is shown no action: each one writes.
+  const shown = useMemo(() => (auditor ? columns.filter((c) => c.id !== 'actions') : columns), [auditor, columns]);
   const decide = async (reason: string) => {
     if (!action) return;
     const path = { paymentId: action.item.id };
@@ -214,7 +219,7 @@ export default function PaymentReview() {
       <QueryView query={list}>
         {(data) => (
           <>
-            <DataTable caption={p.title} columns={columns} rows={data.items} rowKey={(r) => String(r.id)} />
+            <DataTable caption={p.title} columns={shown} rows={data.items} rowKey={(r) => String(r.id)} />
             <Pager meta={data.meta} onPage={setPage} />
           </>
         )}

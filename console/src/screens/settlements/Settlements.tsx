@@ -4,6 +4,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
+import { useAuditor } from '../../api/session';
 import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
@@ -14,23 +15,26 @@ import { TrayAction, type TrayActionKind, type TrayItem } from './TrayAction';
 
 const s = t.settlements;
 
+// An auditor reads the receipts and the tray; it neither runs a process, acts on the tray nor sees the configuration.
 export default function Settlements() {
+  const auditor = useAuditor();
   return (
     <Switch>
       <Route path="/" component={Receipts} />
       <Route path="/receipts/:id" component={ReceiptDetail} />
       <Route path="/tray" component={Tray} />
-      <Route path="/config" component={Config} />
+      {!auditor && <Route path="/config" component={Config} />}
     </Switch>
   );
 }
 
 const SubNav = () => {
   const [location] = useLocation();
+  const auditor = useAuditor();
   const links: [string, string][] = [
     ['/', s.receipts],
     ['/tray', s.tray],
-    ['/config', s.config],
+    ...(auditor ? [] : [['/config', s.config] as [string, string]]),
   ];
   return (
     <nav className="tabs" aria-label={t.nav.settlements}>
@@ -123,6 +127,7 @@ const RunPanel = () => {
 };
 
 const Receipts = () => {
+  const auditor = useAuditor();
   const [params, set, search] = useUrlQuery();
   const query: ReceiptsQuery = {
     limit: 25,
@@ -182,7 +187,7 @@ const Receipts = () => {
     <section>
       <h1>{s.receipts}</h1>
       <SubNav />
-      <RunPanel />
+      {!auditor && <RunPanel />}
       <form className="filters" onSubmit={onFilter} key={search}>
         <Select
           label={s.status}
@@ -234,6 +239,7 @@ const ReceiptDetail = () => {
 type Action = { kind: TrayActionKind; item: TrayItem };
 
 const Tray = () => {
+  const auditor = useAuditor();
   const [params, set] = useUrlQuery();
   const failureKind = (['business', 'deadline'] as const).find((k) => k === params.failure_kind);
   const query = { limit: 25, page: Number(params.page ?? 1), failure_kind: failureKind };
@@ -308,6 +314,8 @@ const Tray = () => {
     ],
     [],
   );
+  // An auditor is shown no action: each one writes.
+  const shown = useMemo(() => (auditor ? columns.filter((c) => c.id !== 'actions') : columns), [auditor, columns]);
   return (
     <section>
       <h1>{s.tray}</h1>
@@ -339,7 +347,7 @@ const Tray = () => {
       <QueryView query={tray}>
         {(data) => (
           <>
-            <DataTable caption={s.tray} columns={columns} rows={data.items} rowKey={(r) => String(r.id)} />
+            <DataTable caption={s.tray} columns={shown} rows={data.items} rowKey={(r) => String(r.id)} />
             <Pager meta={data.meta} onPage={(page) => set({ page: String(page) })} />
           </>
         )}
