@@ -1,16 +1,9 @@
 import { formatInTimeZone } from 'date-fns-tz';
-import { fold } from '../../domain/decider.js';
-import {
-  poolStream,
-  receiptStream,
-  type Beneficiary,
-  type PoolEvent,
-  type ReceiptIssuedData,
-} from '../../domain/settlement/events.js';
+import { poolStream, receiptStream, type Beneficiary, type ReceiptIssuedData } from '../../domain/settlement/events.js';
 import { receiptLines, type SettleableEntry } from '../../domain/settlement/issue.js';
 import { readFrom, type WalletEntry } from '../../domain/settlement/period.js';
-import { walletStream, type LedgerEntryRecordedData, type WalletEvent } from '../../domain/wallet/events.js';
-import { walletDecider, type WalletState } from '../../domain/wallet/wallet.js';
+import type { WalletState } from '../../domain/wallet/wallet.js';
+import { fold } from '../../domain/decider.js';
 import {
   creditHistoryOf,
   mayBeCreditFunded,
@@ -30,6 +23,7 @@ import type { EventMetadata } from '../../infra/eventStore/port.js';
 import { derivedEventId, nextId, nextIds } from '../origin.js';
 import { exchangeRateAmount } from '../wallet/earnings.js';
 import { receiptNumberOf } from '../../stores/settlement/receiptNumbers.js';
+import { closeWallet, openBooks, readWallet, type WalletRead } from './books.js';
 import { payeesOf } from './payees.js';
 import { loadSettlementConfig } from './settlementConfig.js';
 
@@ -46,41 +40,18 @@ export interface RunReceipt {
   status: string;
 }
 
-/** The driver's wallet stream as a cutoff reads it: every ledger entry with its revision, and the payout account. */
-interface WalletRead {
-  entries: WalletEntry[];
-  payoutAccount: WalletState['payoutAccount'];
-}
-
-const walletOf = async (ctx: SettlementCtx, driverId: number): Promise<WalletRead> => {
-  const events = await ctx.store.readStream(walletStream(driverId));
-  const state = fold(walletDecider.evolve, walletDecider.initialState, events as unknown as WalletEvent[]);
-  const entries = events.flatMap((e): WalletEntry[] => {
-    if (e.type !== 'LedgerEntryRecorded') return [];
-    const d = e.data as LedgerEntryRecordedData;
-    return [
-      {
-        entryId: d.entryId,
-        revision: e.streamPosition,
-        balanceAfterCents: d.balanceAfterCents,
-        type: d.type,
-        direction: d.direction,
-        amountCents: d.amountCents,
-        orderId: d.orderId,
-        exchangeRateAmount: d.exchangeRateAmount,
-        description: d.description,
-        at: new Date(d.at).toISOString(),
-        order: null,
-      },
-    ];
-  });
-  return { entries, payoutAccount: state.payoutAccount };
-};
-
-/** The entries with their orders' figures (the orders' area, through reference data), in ledger order. */
+/**
+ * The entries with their orders' figures: as the delivery decided them, carried on the entry
+ * (docs/decisions/0098); an entry recorded before entries carried them takes its order's from the orders'
+ * area (through reference data). In ledger order.
+ */
 const withOrders = async (ctx: SettlementCtx, entries: WalletEntry[]): Promise<SettleableEntry[]> => {
-  const orders = await ctx.reference.orderFigures(entries.flatMap((e) => (e.orderId === null ? [] : [e.orderId])));
-  return entries.map((e) => ({ ...e, order: (e.orderId !== null && orders.get(e.orderId)) || null }));
+  const missing = entries.flatMap((e) => (e.orderId !== null && e.order === null ? [e.orderId] : []));
+  if (missing.length === 0) return entries;
+  const orders = await ctx.reference.orderFigures(missing);
+  return entries.map((e) =>
+    e.order !== null || e.orderId === null ? e : { ...e, order: orders.get(e.orderId) ?? null },
+  );
 };
 
 /** The payout account the wallet stream holds and the driver's name and city (drivers' area). */
@@ -121,7 +92,7 @@ const issueReserved = async (
   metadata: EventMetadata,
 ): Promise<RunReceipt | null> => {
   const { driverId, receiptId } = reserved;
-  const account = await beneficiaryOf(ctx, driverId, reserved.wallet.payoutAccount, now);
+  const account = await beneficiaryOf(ctx, driverId, reserved.wallet.state.payoutAccount, now);
   if (reserved.entries.length === 0 || !account) return null;
   const entries = await withOrders(ctx, reserved.entries);
   const fiscalPeriod = formatInTimeZone(now, config.timezone, 'yyyy-MM');
@@ -191,55 +162,54 @@ const creditHoldFactsOf = async (ctx: SettlementCtx, entries: WalletEntry[], now
   return { orders, manualCreditsAt, holdHours: ctx.config.CREDIT_PAYOUT_HOLD_HOURS, now };
 };
 
-const poolOf = async (ctx: SettlementCtx, driverId: number): Promise<PoolState> =>
-  fold(poolDecider.evolve, poolDecider.initialState, (await ctx.store.readStream(poolStream(driverId))) as PoolEvent[]);
-
 /**
  * Issues a receipt a crashed run reserved in the pool but did not issue: a pre-period reservation, or the
- * last period's receipt. Its entries come from the pool and the wallet stream, its event id from the
- * receipt, so it is issued once whichever run gets there.
+ * last period's receipt. Its entries come from the pool and the wallet stream (read further back when they
+ * lie before the read), its event id from the receipt, so it is issued once whichever run gets there.
  */
 const finishReserved = async (
   ctx: SettlementCtx,
   terms: CutoffTerms,
-  driverId: number,
+  { driverId, pool, wallet }: { driverId: number; pool: PoolState; wallet: WalletRead },
   receiptId: string,
   now: Date,
   metadata: EventMetadata,
 ): Promise<RunReceipt | null> => {
-  const pool = await poolOf(ctx, driverId);
-  const ids =
-    pool.reservations[receiptId]?.entryIds ??
-    (pool.lastClosed?.receiptId === receiptId ? pool.lastClosed.entries.map((e) => e.entryId) : null);
+  const last = pool.lastClosed?.receiptId === receiptId ? pool.lastClosed.entries : null;
+  const ids = pool.reservations[receiptId]?.entryIds ?? last?.map((e) => e.entryId);
   if (!ids) return null;
-  const wallet = await walletOf(ctx, driverId);
+  // A pre-period reservation knows no revisions: from the start.
+  const from = last ? Math.min(...last.map((e) => e.revision)) : 0;
+  const read = from >= wallet.from ? wallet : await readWallet(ctx, driverId, from);
   const covered = new Set(ids);
-  const entries = wallet.entries.filter((e) => covered.has(e.entryId));
-  return issueReserved(ctx, terms, { driverId, receiptId, entries, wallet }, now, metadata);
+  const entries = read.entries.filter((e) => covered.has(e.entryId));
+  return issueReserved(ctx, terms, { driverId, receiptId, entries, wallet: read }, now, metadata);
 };
 
 /** Receipts a crashed run reserved in the pool and never issued, finished before the period closes. */
 const finishCrashed = async (
   ctx: SettlementCtx,
   terms: CutoffTerms,
-  driverId: number,
-  pool: PoolState,
+  books: { driverId: number; pool: PoolState; wallet: WalletRead },
   now: Date,
   metadata: EventMetadata,
 ): Promise<RunReceipt[]> => {
+  const { pool, wallet } = books;
   // Pre-period reservations (a run of the code before periods) only while no period closed: the first
-  // period settles past them, so it must not close before they are issued. Then the last period's receipt.
+  // period settles past them, so it must not close before they are issued. Then the last period's receipt,
+  // unless the wallet's close names it: that close is written once the receipt is issued.
   const reserved =
     pool.period === 0
       ? Object.entries(pool.reservations)
           .filter(([, r]) => !r.released)
           .map(([receiptId]) => receiptId)
       : [];
-  if (pool.lastClosed) reserved.push(pool.lastClosed.receiptId);
+  if (pool.lastClosed && pool.lastClosed.receiptId !== wallet.close?.receiptId)
+    reserved.push(pool.lastClosed.receiptId);
   const out: RunReceipt[] = [];
   for (const receiptId of reserved) {
     if ((await ctx.store.readStream(receiptStream(receiptId))).length > 0) continue;
-    const finished = await finishReserved(ctx, terms, driverId, receiptId, now, metadata);
+    const finished = await finishReserved(ctx, terms, books, receiptId, now, metadata);
     if (finished) out.push(finished);
   }
   return out;
@@ -247,10 +217,11 @@ const finishCrashed = async (
 
 /**
  * One driver's cutoff (`CloseSettlementPeriod`, docs/decisions/0050): decided on the driver's own streams,
- * the pool's books and the wallet read from where they closed, then the receipt issued. The receipt id
- * follows from the pool's version, so two cutoffs deciding on the same pool close the same period (one
- * append wins; the other decides again on the new version, and finds nothing left). A driver without a
- * payout account has no one to pay: the books stay open until there is one.
+ * the pool's books and the wallet each read from their last close (docs/decisions/0098), then the receipt
+ * issued and the period's close recorded in the wallet. The receipt id follows from the pool's version, so
+ * two cutoffs deciding on the same pool close the same period (one append wins; the other decides again on
+ * the new version, and finds nothing left). A driver without a payout account has no one to pay: the books
+ * stay open until there is one.
  */
 const cutoffForDriver = async (
   ctx: SettlementCtx,
@@ -259,10 +230,10 @@ const cutoffForDriver = async (
   now: Date,
   metadata: EventMetadata,
 ): Promise<RunReceipt[]> => {
-  const wallet = await walletOf(ctx, driverId);
-  if (!wallet.payoutAccount) return [];
-  const pool = await poolOf(ctx, driverId);
-  const out = await finishCrashed(ctx, terms, driverId, pool, now, metadata);
+  const { pool, wallet } = await openBooks(ctx, driverId);
+  // Nothing moved since the last close and nothing is carried: nothing to decide.
+  if (!pool || !wallet.state.payoutAccount) return [];
+  const out = await finishCrashed(ctx, terms, { driverId, pool, wallet }, now, metadata);
   const from = readFrom(pool.opening);
   const read = wallet.entries.filter((e) => e.revision >= from);
   // Nothing moved since the books closed and nothing is carried: nothing to decide.
@@ -271,7 +242,7 @@ const cutoffForDriver = async (
   const eligible = new Set(withoutHeldEntries(read, await creditHoldFactsOf(ctx, read, now)).map((e) => e.entryId));
   const heldEntryIds = new Set(read.filter((e) => !eligible.has(e.entryId)).map((e) => e.entryId));
   let receiptId: string | null = null;
-  const { events } = await ctx.handle(
+  const { events, version } = await ctx.handle(
     poolDecider,
     poolStream(driverId),
     (state) => {
@@ -290,7 +261,12 @@ const cutoffForDriver = async (
         at: now.toISOString(),
       };
     },
-    { metadata, eventIds: () => derivedEventId(receiptId!, 'reserved') },
+    // The pool as opened (from its close): decided on without reading it again; a stale one conflicts.
+    {
+      metadata,
+      eventIds: () => derivedEventId(receiptId!, 'reserved'),
+      loaded: { state: pool, version: pool.version },
+    },
   );
   const closed = events.find((e) => e.type === 'SettlementPeriodClosed');
   // Nothing appended (nothing to settle, or a racing run closed the period first) leaves no receipt to issue here.
@@ -304,7 +280,19 @@ const cutoffForDriver = async (
     now,
     metadata,
   );
-  return issued ? [...out, issued] : out;
+  if (!issued) return out;
+  const { period, payableCents, closing } = closed.data;
+  // The close is the pool's last event: the one this decision appended.
+  const poolRevision = version - 1;
+  await closeWallet(
+    ctx,
+    driverId,
+    wallet,
+    { period, receiptId: closed.data.receiptId, payableCents, poolRevision, closing },
+    now,
+    metadata,
+  );
+  return [...out, issued];
 };
 
 /**

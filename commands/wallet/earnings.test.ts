@@ -41,6 +41,12 @@ describe('delivery → wallet entries', () => {
           exchangeRateAmount: '36.50',
           description: 'Ganancia del pedido #31',
           causeId: 'delivery-event-1',
+          // The receipt's ORDER line shows the figures the delivery decided (docs/decisions/0098).
+          orderFigures: {
+            priceCents: 2500,
+            commissionCents: 250,
+            deliveredAt: '2026-03-01T12:00:00.000Z',
+          },
         },
       ]);
     },

@@ -39,6 +39,12 @@ export const walletEntriesForDelivery = (
     receiptId: null,
     exchangeRateAmount: exchangeRateAmount(order.officialRateCents),
     causeId: cause.eventId,
+    // What the receipt's ORDER line shows, as this delivery decided it (docs/decisions/0098).
+    orderFigures: {
+      priceCents: d.pricing.basePriceCents,
+      commissionCents: d.pricing.platformRevenueCents,
+      deliveredAt: d.deliveredAt,
+    },
   };
   const entries: EntryRequest[] = isCash(d.paymentMethod)
     ? [

@@ -196,6 +196,13 @@ export const POOL_EVENTS = {
     opening: Books,
     closing: Books,
     at: instant,
+    /**
+     * The receipts reserved before periods existed, as they stand (docs/decisions/0098): with them this event
+     * is the whole pool, so the next cutoff reads the pool from here. Absent on closes written before.
+     */
+    reservations: z
+      .record(z.string(), z.object({ entryIds: z.array(z.string()), payableCents: z.int(), released: z.boolean() }))
+      .optional(),
   }),
   /** An annulled period receipt's entries and payable, back in the books for the next period. */
   EntriesReturned: z.object({

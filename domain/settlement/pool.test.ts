@@ -3,7 +3,7 @@ import { fold } from '../decider.js';
 import type { PoolEvent } from './events.js';
 import type { WalletEntry } from './period.js';
 import { readFrom } from './period.js';
-import { decidePool, evolvePool, initialPool, type PoolCommand } from './pool.js';
+import { decidePool, evolvePool, initialPool, poolFromClose, type PoolCommand } from './pool.js';
 
 const at = '2026-11-23T22:00:00.000Z';
 const reserved = (receiptId: string, entryIds: string[]): PoolEvent => ({
@@ -139,6 +139,74 @@ describe('settlement pool', () => {
       const afterFirst = fold(evolvePool, opened, decidePool(close('p1', wallet(4)), opened));
       const released = evolvePool(afterFirst, { type: 'EntriesReleased', data: { driverId: 1, receiptId: 'old', at } });
       expect(() => decidePool(close('p2', wallet(4).slice(2)), released)).toThrow(/misses entries/);
+    });
+  });
+
+  describe('read from its last close (docs/decisions/0098)', () => {
+    const entry = (revision: number): WalletEntry => ({
+      entryId: `e${revision}`,
+      revision,
+      balanceAfterCents: 1_000 * (revision + 1),
+      type: 'ORDER_EARNING',
+      direction: 'CREDIT',
+      amountCents: 1_000,
+      orderId: null,
+      exchangeRateAmount: null,
+      description: 'x',
+      at,
+      order: null,
+    });
+    const closing = (receiptId: string, read: WalletEntry[]): PoolCommand => ({
+      type: 'CloseSettlementPeriod',
+      driverId: 1,
+      receiptId,
+      read,
+      heldEntryIds: new Set(),
+      minBalanceCents: 100,
+      at,
+    });
+    /** The stream's events, each decided on the state the ones before leave. */
+    const stream = (...steps: (PoolEvent | PoolCommand)[]): PoolEvent[] => {
+      const out: PoolEvent[] = [];
+      for (const step of steps) {
+        const s = fold(evolvePool, initialPool, out);
+        out.push(...('data' in step ? [step] : decidePool(step, s)));
+      }
+      return out;
+    };
+
+    it('is the pool read from the start, its version counting every event, its old receipts kept', () => {
+      // Given a receipt reserved before periods, two periods closed, and a release after the last close
+      const events = stream(
+        reserved('old', ['e0']),
+        closing('p1', [0, 1, 2].map(entry)),
+        closing('p2', [3, 4].map(entry)),
+        { type: 'EntriesReleased', data: { driverId: 1, receiptId: 'old', at } },
+      );
+      const lastClose = events.map((e) => e.type).lastIndexOf('SettlementPeriodClosed');
+      expect(lastClose).toBe(2);
+      // When the pool is read from its last close on
+      const fromClose = poolFromClose(lastClose, events.slice(lastClose));
+      // Then it is the pool read from the start
+      expect(fromClose).toEqual(fold(evolvePool, initialPool, events));
+      expect(fromClose?.version).toBe(4);
+      // And a second release of the old receipt returns nothing again
+      expect(
+        decidePool(
+          { type: 'ReleaseEntries', driverId: 1, receiptId: 'old', entryIds: ['e0'], payableCents: 100, at },
+          fromClose!,
+        ),
+      ).toEqual([]);
+    });
+
+    it('is not taken from a read that does not start at a close carrying the whole pool', () => {
+      const events = stream(closing('p1', [0].map(entry)));
+      const close = events[0];
+      if (close.type !== 'SettlementPeriodClosed') throw new Error('expected a close');
+      const { reservations: _r, ...written } = close.data;
+      expect(poolFromClose(0, [{ type: 'SettlementPeriodClosed', data: written }])).toBeNull();
+      expect(poolFromClose(1, [reserved('x', ['e9'])])).toBeNull();
+      expect(poolFromClose(1, [])).toBeNull();
     });
   });
 });

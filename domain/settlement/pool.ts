@@ -79,6 +79,7 @@ export const evolvePool = (s: PoolState, e: PoolEvent): PoolState => {
       return {
         ...s,
         coveredBy: {},
+        reservations: e.data.reservations ?? s.reservations,
         period: e.data.period,
         opening: e.data.closing,
         lastClosed: { receiptId: e.data.receiptId, entries: e.data.entries },
@@ -145,11 +146,23 @@ export const decidePool = (c: PoolCommand, s: PoolState): PoolEvent[] => {
             opening: s.opening,
             closing: outcome.closing,
             at: c.at,
+            reservations: s.reservations,
           },
         },
       ];
     }
   }
+};
+
+/**
+ * The pool read from its last period close on (docs/decisions/0098): the close holds the whole state, and
+ * the version still counts every event of the stream. Null when `events` does not start with a close that
+ * carries the reservations: the caller reads the stream from its start.
+ */
+export const poolFromClose = (closeRevision: number, events: readonly PoolEvent[]): PoolState | null => {
+  const [close] = events;
+  if (close?.type !== 'SettlementPeriodClosed' || !close.data.reservations) return null;
+  return events.reduce(evolvePool, { ...initialPool, version: closeRevision });
 };
 
 export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instant, type EventsOf } from '../eventSchema.js';
+import { Books } from '../settlement/events.js';
 
 /**
  * The driver's wallet: one stream per driver (`wallet-<driverId>`), every money movement a
@@ -34,6 +35,17 @@ export const WalletOpenedData = z.object({
 });
 export type WalletOpenedData = z.infer<typeof WalletOpenedData>;
 
+/**
+ * An order's figures as the delivery decided them (its agreed water price and the platform's commission): a
+ * settlement receipt's ORDER line shows them, read from the entry instead of the orders' read model.
+ */
+export const DeliveredOrderFigures = z.object({
+  priceCents: z.int(),
+  commissionCents: z.int(),
+  deliveredAt: instant,
+});
+export type DeliveredOrderFigures = z.infer<typeof DeliveredOrderFigures>;
+
 export const LedgerEntryRecordedData = z.object({
   driverId: z.int(),
   /** Also the event's id: derived from the cause, so a redelivered cause records nothing. */
@@ -58,6 +70,8 @@ export const LedgerEntryRecordedData = z.object({
   /** The admin who adjusted by hand; null for entries the system wrote. */
   adminId: z.int().nullable(),
   at: z.string(),
+  /** A delivery's entries carry its order's figures; absent on other entries and on entries written before. */
+  orderFigures: DeliveredOrderFigures.optional(),
 });
 export type LedgerEntryRecordedData = z.infer<typeof LedgerEntryRecordedData>;
 
@@ -81,9 +95,32 @@ export const PayoutAccountSetData = PayoutAccount.extend({
 });
 export type PayoutAccountSetData = z.infer<typeof PayoutAccountSetData>;
 
+/**
+ * A settlement period closed on this wallet (docs/decisions/0098): the wallet's state as it stood just
+ * before this event, so the next cutoff reads the stream from here instead of from its start, and what the
+ * period covered. It moves no money: a replay folds it to the state it already holds.
+ */
+export const WalletPeriodClosedData = z.object({
+  driverId: z.int(),
+  /** The settlement pool's period this close follows, and the receipt that settles it (issued before this). */
+  period: z.int(),
+  receiptId: z.string(),
+  payableCents: z.int(),
+  /** Where the period's SettlementPeriodClosed lies in the driver's pool stream. */
+  poolRevision: z.int(),
+  /** The books the period closed with (the pool's closing): the wallet revisions it covered, what it carries. */
+  closing: Books,
+  /** The balance after the last entry before this event. */
+  balanceCents: z.int(),
+  payoutAccount: PayoutAccount.extend({ userId: z.int(), setAt: z.string() }).nullable(),
+  at: instant,
+});
+export type WalletPeriodClosedData = z.infer<typeof WalletPeriodClosedData>;
+
 export const WALLET_EVENTS = {
   WalletOpened: WalletOpenedData,
   LedgerEntryRecorded: LedgerEntryRecordedData,
   PayoutAccountSet: PayoutAccountSetData,
+  WalletPeriodClosed: WalletPeriodClosedData,
 };
 export type WalletEvent = EventsOf<typeof WALLET_EVENTS>;

@@ -233,3 +233,86 @@ describe('balance summary', () => {
     ).toBe(false);
   });
 });
+
+describe('a settlement period closing on the wallet (docs/decisions/0098)', () => {
+  const account = {
+    method: 'PAGO_MOVIL' as const,
+    bankCode: '0102',
+    idNumber: 'V12345678',
+    phone: '04141234567',
+    accountNumber: null,
+    accountType: null,
+  };
+  const history: WalletCommand[] = [
+    { type: 'SetPayoutAccount', driverId: 4, userId: 40, account, otpVerified: true, now },
+    earning(),
+    earning({ entryId: 'e-2', causeId: 'delivery-12', orderId: 12, amountCents: 1000 }),
+    earning({
+      entryId: 'e-3',
+      causeId: 'delivery-13',
+      ledgerType: 'CASH_COMMISSION_DEBT',
+      direction: 'DEBIT',
+      amountCents: 300,
+    }),
+  ];
+  const closing = { throughRevision: 4, balanceCents: 2905, reservedCents: 2905, paidOutCents: 0, carried: [] };
+  const close: WalletCommand = {
+    type: 'ClosePeriod',
+    driverId: 4,
+    period: 2,
+    receiptId: 'r-2',
+    payableCents: 2905,
+    poolRevision: 3,
+    closing,
+    now,
+  };
+  const eventsOf = (cmds: WalletCommand[]): WalletEvent[] => {
+    const out: WalletEvent[] = [];
+    let s = initialState;
+    for (const c of cmds) {
+      const decided = decide(c, s);
+      out.push(...decided);
+      s = decided.reduce(evolve, s);
+    }
+    return out;
+  };
+
+  it('records the balance, the payout account and what the period covered, as the state stands', () => {
+    expect(decide(close, given(...history))).toEqual([
+      {
+        type: 'WalletPeriodClosed',
+        data: {
+          driverId: 4,
+          period: 2,
+          receiptId: 'r-2',
+          payableCents: 2905,
+          poolRevision: 3,
+          closing,
+          balanceCents: 2905,
+          payoutAccount: { ...account, userId: 40, setAt: now.toISOString() },
+          at: now.toISOString(),
+        },
+      },
+    ]);
+  });
+
+  it('read from the close on, the wallet holds the balance and account a read from the start holds', () => {
+    const later = earning({ entryId: 'e-4', causeId: 'delivery-14', orderId: 14, amountCents: 500 });
+    const events = eventsOf([...history, close, later]);
+    const closeAt = events.findIndex((e) => e.type === 'WalletPeriodClosed');
+    const whole = events.reduce(evolve, initialState);
+    const fromClose = events.slice(closeAt).reduce(evolve, initialState);
+    expect(fromClose.balanceCents).toBe(3405);
+    expect({ ...fromClose, recorded: null }).toEqual({ ...whole, recorded: null });
+  });
+
+  it('moves no money: folded from the start the close leaves the balance as the entries left it', () => {
+    const before = given(...history);
+    const after = decide(close, before).reduce(evolve, before);
+    expect(after).toEqual(before);
+  });
+
+  it('closes nothing on a wallet never opened', () => {
+    expect(decide(close, initialState)).toEqual([]);
+  });
+});

@@ -1,6 +1,14 @@
 import type { Decider } from '../decider.js';
+import type { Books } from '../settlement/events.js';
 import { badRequest, validationError } from '../errors.js';
-import type { LedgerDirection, LedgerEntryRecordedData, LedgerType, PayoutAccount, WalletEvent } from './events.js';
+import type {
+  DeliveredOrderFigures,
+  LedgerDirection,
+  LedgerEntryRecordedData,
+  LedgerType,
+  PayoutAccount,
+  WalletEvent,
+} from './events.js';
 
 /**
  * `${causeId}/${type}` of every entry, newest first, as a persistent list: folding a long stream stays
@@ -37,6 +45,8 @@ export type EntryRequest = {
   exchangeRateAmount: string | null;
   description: string;
   causeId: string;
+  /** A delivery's order figures, kept on the entry for the settlement receipt's line. */
+  orderFigures?: DeliveredOrderFigures;
 };
 
 export type WalletCommand =
@@ -65,7 +75,20 @@ export type WalletCommand =
       receiptNumber: string;
       amountCents: number;
     } & At)
-  | ({ type: 'SetPayoutAccount'; driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean } & At);
+  | ({ type: 'SetPayoutAccount'; driverId: number; userId: number; account: PayoutAccount; otpVerified: boolean } & At)
+  /**
+   * The settlement closed a period on this wallet (docs/decisions/0098): the state as it stands is recorded,
+   * so the next cutoff reads the stream from the close on.
+   */
+  | ({
+      type: 'ClosePeriod';
+      driverId: number;
+      period: number;
+      receiptId: string;
+      payableCents: number;
+      poolRevision: number;
+      closing: Books;
+    } & At);
 
 const causeKey = (causeId: string, type: LedgerType) => `${causeId}/${type}`;
 
@@ -84,6 +107,15 @@ export const evolve = (s: WalletState, e: WalletEvent): WalletState => {
       const { driverId: _d, userId, otpVerified: _o, at, ...account } = e.data;
       return { ...s, payoutAccount: { ...account, userId, setAt: at } };
     }
+    // Folded from the start it restates what the state holds; read from the close on, it is the state. The
+    // causes recorded before it stay out of it: a reader from the close decides nothing that needs them.
+    case 'WalletPeriodClosed':
+      return {
+        ...s,
+        driverId: e.data.driverId,
+        balanceCents: e.data.balanceCents,
+        payoutAccount: e.data.payoutAccount,
+      };
   }
 };
 
@@ -126,6 +158,7 @@ const entry = (s: WalletState, r: EntryRequest, adminId: number | null, now: Dat
     causeId: r.causeId,
     adminId,
     at: now.toISOString(),
+    ...(r.orderFigures ? { orderFigures: r.orderFigures } : {}),
   };
   return [...opening(s, r.driverId, now), { type: 'LedgerEntryRecorded', data }];
 };
@@ -193,6 +226,25 @@ export const decide = (cmd: WalletCommand, s: WalletState): WalletEvent[] => {
         },
       ];
     }
+    case 'ClosePeriod':
+      // A wallet never opened holds nothing a reader would miss.
+      if (s.driverId === null) return [];
+      return [
+        {
+          type: 'WalletPeriodClosed',
+          data: {
+            driverId: cmd.driverId,
+            period: cmd.period,
+            receiptId: cmd.receiptId,
+            payableCents: cmd.payableCents,
+            poolRevision: cmd.poolRevision,
+            closing: cmd.closing,
+            balanceCents: s.balanceCents,
+            payoutAccount: s.payoutAccount,
+            at: cmd.now.toISOString(),
+          },
+        },
+      ];
   }
 };
 

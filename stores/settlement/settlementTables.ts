@@ -7,6 +7,8 @@ declare module '../../infra/db/database.js' {
     settlement_receipt_numbers: { receipt_id: string; fiscal_period: string; seq: number };
     /** Which scheduled occurrence (process, local date) an instance has claimed. */
     settlement_scheduled_runs: { process: string; run_date: string; claimed_at: Date; finished_at: Date | null };
+    /** The revision of each stream's last period close (docs/decisions/0098): where its next load starts. */
+    period_closes: { stream_id: string; revision: number };
   }
 }
 
@@ -30,6 +32,14 @@ export const settlementStoreMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`DROP TABLE settlement_scheduled_runs, settlement_receipt_numbers`.execute(db);
+    },
+  },
+  '0204_period_closes': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE period_closes (stream_id text PRIMARY KEY, revision bigint NOT NULL)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE period_closes`.execute(db);
     },
   },
 };

@@ -1,18 +1,23 @@
 import { appendToStream } from '../../infra/eventStore/port.js';
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runCutoff } from '../../commands/settlement/cutoff.js';
 import { payeesOf } from '../../commands/settlement/payees.js';
+import { openStore } from '../../app/composition.js';
+import type { AppContext } from '../../app/context.js';
 import {
+  PAYEES_STREAM,
   receiptStream,
   type PayoutAttemptedData,
   type PayoutOrderCreatedData,
   type ReceiptIssuedData,
 } from '../../domain/settlement/events.js';
 import { walletStream, type LedgerEntryRecordedData, type PayoutAccountSetData } from '../../domain/wallet/events.js';
-import type { NewEvent } from '../../infra/eventStore/port.js';
+import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
 import { receiptAsOf } from '../../api/admin/settlements/receiptRoutes.js';
 import { startTestService, type TestService } from '../support/testService.js';
+import { cpuMs, embeddedPostgresCpu, postgresCpu } from './serviceProcess.js';
 
 /**
  * `npm run bench -- settlement`: a cutoff over DRIVERS drivers with ENTRIES ledger entries each (the issue
@@ -23,6 +28,7 @@ import { startTestService, type TestService } from '../support/testService.js';
  * The ledger is seeded straight into the event store (the wallet's LedgerEntryRecorded and
  * PayoutAccountSet events); the clock starts once the payees' catch-up has enrolled every driver, as it
  * enrolls the drivers whose accounts were set before the register existed (docs/decisions/0055).
+ * `--idle` runs only the comparison of idle payees with short and long histories (docs/decisions/0098).
  */
 const DRIVERS = Number(process.env.BENCH_SETTLEMENT_DRIVERS ?? 10_000);
 const ENTRIES = Number(process.env.BENCH_SETTLEMENT_ENTRIES ?? 100);
@@ -51,11 +57,17 @@ const withEnv = async (vars: Record<string, string | undefined>, f: () => Promis
   }
 };
 
-const seed = async (t: TestService) => {
-  const { store } = t.service.ctx;
+/** `drivers` payees from driver id `first` + 1 on, each with `entries` deliveries' entries (their orders' figures carried). */
+const seed = async (
+  t: TestService,
+  drivers = DRIVERS,
+  entries = ENTRIES,
+  first = 1_000_000,
+  store: EventStore = t.service.ctx.store,
+) => {
   const at = new Date('2026-11-23T12:00:00Z').toISOString();
-  for (let d = 1; d <= DRIVERS; d++) {
-    const driverId = 1_000_000 + d;
+  for (let d = 1; d <= drivers; d++) {
+    const driverId = first + d;
     const account: PayoutAccountSetData = {
       driverId,
       userId: driverId,
@@ -70,7 +82,7 @@ const seed = async (t: TestService) => {
     };
     const events: NewEvent[] = [{ eventId: randomUUID(), type: 'PayoutAccountSet', data: account }];
     let balance = 0;
-    for (let i = 0; i < ENTRIES; i++) {
+    for (let i = 0; i < entries; i++) {
       const entryId = randomUUID();
       const cash = i % 10 === 9;
       const amountCents = cash ? 150 : 900 + (i % 7) * 10;
@@ -82,23 +94,28 @@ const seed = async (t: TestService) => {
         direction: cash ? 'DEBIT' : 'CREDIT',
         amountCents,
         balanceAfterCents: balance,
-        orderId: d * 1000 + i,
+        orderId: d * 10_000 + i,
         receiptId: null,
         exchangeRateAmount: '36.50',
         description: '',
         causeId: entryId,
         adminId: null,
         at,
+        orderFigures: { priceCents: 1500, commissionCents: 150, deliveredAt: at },
       };
       events.push({ eventId: entryId, type: 'LedgerEntryRecorded', data: entry });
     }
-    await appendToStream(store, walletStream(driverId), events, { expectedRevision: 'no_stream' });
+    // In slices: one append of thousands of events would be one statement the size of the history.
+    for (let i = 0; i < events.length; i += 500)
+      await appendToStream(store, walletStream(driverId), events.slice(i, i + 500), {
+        expectedRevision: i === 0 ? 'no_stream' : i - 1,
+      });
   }
 };
 
 /** The payees' catch-up enrolls on its own schedule; a benchmark may poll. */
-const enrolled = async (t: TestService) => {
-  while ((await payeesOf(t.service.ctx.store)).length < DRIVERS) await new Promise((r) => setTimeout(r, 1000));
+const enrolled = async (t: TestService, drivers = DRIVERS) => {
+  while ((await payeesOf(t.service.ctx.store)).length < drivers) await new Promise((r) => setTimeout(r, 1000));
 };
 
 const foldBench = async (t: TestService) => {
@@ -226,17 +243,128 @@ const bench = async (label: string) => {
   }
 };
 
-export const run = async (): Promise<void> => {
-  if (BACKENDS.includes('embedded'))
-    await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () =>
-      bench('embedded (temporary embedded PostgreSQL)'),
+/** The run's context with only `group` on the payees' register: a cutoff over those payees alone. */
+const onlyPayees = (ctx: AppContext, group: ReadonlySet<number>): AppContext => {
+  const store = new Proxy(ctx.store, {
+    get(target, prop) {
+      if (prop === 'readStream')
+        return async (...args: Parameters<EventStore['readStream']>) => {
+          const events = await target.readStream(...args);
+          return args[0] === PAYEES_STREAM
+            ? events.filter((e) => group.has((e.data as { driverId: number }).driverId))
+            : events;
+        };
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as EventStore;
+  return { ...ctx, store };
+};
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/**
+ * `--idle`: what a cutoff costs per payee whose books closed and whose wallet has not moved since, for
+ * wallets of IDLE_ENTRIES sizes (default 100 and 2,000 entries) of IDLE_PAYEES payees each (default 1,000),
+ * in one service: every group is seeded and settled once (its period closes), then idle cutoffs over each
+ * group alone take turns, IDLE_ROUNDS times. Per payee: wall time, this process's CPU and its database's
+ * PostgreSQL backends' CPU (both from /proc), medians over the rounds; and the machine's load.
+ */
+const IDLE_PAYEES = Number(process.env.BENCH_SETTLEMENT_IDLE_PAYEES ?? 1000);
+const IDLE_ENTRIES = (process.env.BENCH_SETTLEMENT_IDLE_ENTRIES ?? '100,2000').split(',').map(Number);
+const IDLE_ROUNDS = Number(process.env.BENCH_SETTLEMENT_IDLE_ROUNDS ?? 7);
+
+const idleBench = async (label: string) => {
+  const t = await startTestService({ env: { SETTLEMENT_SCHEDULER_MS: String(24 * 3600_000) } });
+  try {
+    const ctx = t.service.ctx;
+    const database = new URL(t.databaseUrl ?? DEFAULT_PG).pathname.slice(1);
+    console.log(
+      `\n${label}: idle cutoffs, ${IDLE_PAYEES} payees per group, wallets of ${IDLE_ENTRIES.join(' / ')} entries`,
     );
-  if (!BACKENDS.includes('postgres')) return;
-  await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
-    try {
-      await bench('PostgreSQL');
-    } catch (err) {
-      console.log(`\nPostgreSQL: failed or skipped (${(err as Error).message})`);
+    console.log(`  load average before: ${load()}`);
+    const groups = IDLE_ENTRIES.map((entries, i) => {
+      const first = 2_000_000 + i * 100_000;
+      return {
+        entries,
+        first,
+        ids: new Set(Array.from({ length: IDLE_PAYEES }, (_, d) => first + d + 1)),
+        wall: [] as number[],
+        cpu: [] as number[],
+        pg: [] as number[],
+      };
+    });
+    const seedStarted = performance.now();
+    // Through a store that applies no read model in its appends: the cutoff reads streams only, and a
+    // history of millions of entries seeds in minutes instead of hours.
+    const bare = await openStore(ctx.config, ctx.pool);
+    for (const g of groups) await seed(t, IDLE_PAYEES, g.entries, g.first, bare);
+    await enrolled(t, IDLE_PAYEES * groups.length);
+    console.log(`  seeded and enrolled in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+    for (const g of groups) {
+      const started = performance.now();
+      const receipts = await runCutoff(onlyPayees(ctx, g.ids));
+      console.log(
+        `  first cutoff, ${g.entries} entries: ${receipts.length} receipts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
-  });
+    // The asynchronous read models catch up on the seeded log first: their work would count as the cutoff's.
+    await Promise.all(['reports', 'notifications'].map((p) => ctx.caughtUp(p)));
+    const postgres = () => (process.env.DATABASE_URL ? postgresCpu(database) : embeddedPostgresCpu(process.pid));
+    // Round 0 warms up and is not counted.
+    for (let round = 0; round <= IDLE_ROUNDS; round++) {
+      for (const g of groups) {
+        const pg = postgres();
+        const cpu = cpuMs(process.pid);
+        const started = performance.now();
+        const none = await runCutoff(onlyPayees(ctx, g.ids));
+        const wall = (performance.now() - started) / IDLE_PAYEES;
+        const used = (cpuMs(process.pid) - cpu) / IDLE_PAYEES;
+        const pgUsed = pg.stop().ms / IDLE_PAYEES;
+        if (none.length > 0) throw new Error(`an idle cutoff issued ${none.length} receipts`);
+        if (round === 0) continue;
+        g.wall.push(wall);
+        g.cpu.push(used);
+        g.pg.push(pgUsed);
+      }
+    }
+    for (const g of groups)
+      console.log(
+        `  idle, ${String(g.entries).padStart(5)} entries: per payee ${median(g.wall).toFixed(2)} ms wall, ` +
+          `${median(g.cpu).toFixed(2)} ms CPU (service), ${median(g.pg).toFixed(2)} ms CPU (PostgreSQL) ` +
+          `[rounds: ${g.cpu.map((c) => c.toFixed(2)).join(' ')}]`,
+      );
+    const [small, large] = [groups[0], groups.at(-1)!];
+    const both = (g: (typeof groups)[number]) => median(g.cpu) + median(g.pg);
+    console.log(
+      `  ratio ${large.entries}/${small.entries} entries: CPU ${(both(large) / both(small)).toFixed(2)}× ` +
+        `(service ${(median(large.cpu) / median(small.cpu)).toFixed(2)}×), wall ${(median(large.wall) / median(small.wall)).toFixed(2)}×`,
+    );
+    console.log(`  load average after: ${load()}`);
+  } finally {
+    await t.stop();
+  }
+};
+
+/** `--idle` runs the idle comparison alone; without flags, the run and the idle comparison. */
+export const run = async (flags: string[] = []): Promise<void> => {
+  const parts = flags.includes('--idle') ? [idleBench] : [bench, idleBench];
+  for (const part of parts) {
+    if (BACKENDS.includes('embedded'))
+      await withEnv({ DATABASE_URL: undefined, NATS_URL: undefined }, () =>
+        part('embedded (temporary embedded PostgreSQL)'),
+      );
+    if (!BACKENDS.includes('postgres')) continue;
+    await withEnv({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_PG, NATS_URL: undefined }, async () => {
+      try {
+        await part('PostgreSQL');
+      } catch (err) {
+        console.log(`\nPostgreSQL: failed or skipped (${(err as Error).message})`);
+      }
+    });
+  }
 };

@@ -403,6 +403,7 @@ export const es = {
     walletSteps: {
       WalletOpened: 'Billetera abierta',
       PayoutAccountSet: 'Cuenta de pago registrada',
+      WalletPeriodClosed: 'Cierre del período de liquidación (sin movimiento de dinero)',
       RESERVED: (n: string, amount: string) => `Reserva: recibo ${n} (${amount})`,
       RELEASED: (n: string) => `Fin de la reserva: recibo ${n}`,
     },
