@@ -28,7 +28,8 @@ const COPIED_TABLES = [
 ];
 
 /** Settings naming an outside provider: without them every port is its simulator. */
-const OUTSIDE_PROVIDER = /(_PROVIDER_URL|_PROVIDER_KEY|^MAPS_API_KEY)$/;
+const OUTSIDE_PROVIDER =
+  /(_PROVIDER_URL|_PROVIDER_KEY|^MAPS_API_KEY|^TWILIO_ACCOUNT_SID|^SMTP_URL|^GOOGLE_APPLICATION_CREDENTIALS)$/;
 
 /**
  * The rehearsal's settings: the service's own, but no outside provider, no NATS, no limits on its own

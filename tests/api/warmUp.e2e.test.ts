@@ -1,8 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../infra/clock.js';
 import { orderBody } from '../support/orderFlows.js';
+import { startFcmStandIn } from '../support/providerStandIns/fcm.js';
+import { startSmtpStandIn } from '../support/providerStandIns/smtp.js';
+import { startTwilioStandIn } from '../support/providerStandIns/twilio.js';
 import { freshDatabaseUrl, PRODUCTION_ENV, TEST_SUPER_ADMIN } from '../support/testService.js';
 import {
   embeddedDataDir,
@@ -135,7 +142,8 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
   });
 
   it('never calls an outside provider, with every provider configured as production runs them', async () => {
-    // One stand-in for every provider: it answers anything, and counts what reaches it.
+    // One stand-in for the generic gateways: it answers anything, and counts what reaches it; the real
+    // protocols' stand-ins keep what reaches them.
     const reached: string[] = [];
     const provider = createServer((req, res) => {
       reached.push(`${req.method} ${req.url}`);
@@ -146,16 +154,32 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
     cleanups.push(() => new Promise((resolve) => provider.close(() => resolve())));
     const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
     const providers = Object.fromEntries(
-      ['SMS', 'MAIL', 'PUSH', 'PAYMENT', 'PAYOUT'].flatMap((name) => [
+      ['PAYMENT', 'PAYOUT'].flatMap((name) => [
         [`${name}_PROVIDER_URL`, `${url}/${name.toLowerCase()}`],
         [`${name}_PROVIDER_KEY`, `${name.toLowerCase()}-provider-key`],
       ]),
     );
+    const [fcm, twilio, relay] = await Promise.all([
+      startFcmStandIn(systemClock),
+      startTwilioStandIn(),
+      startSmtpStandIn('tls'),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), 'warm-up-'));
+    cleanups.push(fcm.close, twilio.close, relay.close, async () => rmSync(dir, { recursive: true, force: true }));
+    const { path: keyFile } = await fcm.writeServiceAccount(dir, 'warm-up');
     const { ALLOW_SIMULATED_PROVIDERS: _simulators, ...production } = PRODUCTION_ENV;
     const db = await database();
     const service = spawnService({
       ...production,
       ...providers,
+      TWILIO_ACCOUNT_SID: twilio.account.sid,
+      TWILIO_AUTH_TOKEN: twilio.account.authToken,
+      TWILIO_FROM: twilio.account.number,
+      TWILIO_API_URL: twilio.url,
+      SMTP_URL: relay.url(),
+      MAIL_FROM: 'no-reply@agua.example',
+      GOOGLE_APPLICATION_CREDENTIALS: keyFile,
+      FCM_API_URL: fcm.url,
       MAPS_PROVIDER_URL: `${url}/maps`,
       MAPS_API_KEY: 'maps-key',
       ...db.env,
@@ -167,5 +191,6 @@ describe('the start-up warm-up', { timeout: 180_000 }, () => {
     expect(await warmUpOutcome(service)).toMatchObject({ msg: 'warmed up', flows: 12 });
     // Sign-ins, a driver's approval and 12 deliveries went to the rehearsal's simulators only.
     expect(reached).toEqual([]);
+    expect([twilio.messages, relay.received, fcm.exchanges, fcm.sent]).toEqual([[], [], [], []]);
   });
 });
