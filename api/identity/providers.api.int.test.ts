@@ -40,6 +40,18 @@ const fakeProvider = async () => {
   };
 };
 
+/** Recovers the super admin's password with the token the recovery mail ends with. */
+const recoverWith = async (t: ApiUnderTest, mailText: string, password: string) => {
+  const token = /: (\S+)$/.exec(mailText.trim())![1];
+  const recovered = await t
+    .given()
+    .when((api) =>
+      api.post('/admin/auth/recover-password', undefined, { email: TEST_SUPER_ADMIN.email, token, password }),
+    )
+    .then(expectResponse(204), expectNothingAppended);
+  expect(recovered.status).toBe(204);
+};
+
 /**
  * Codes, accounts and sessions are kept as state, not as events: a code sent, a client signed in or an admin's
  * password recovered appends nothing, and neither does a refusal.
@@ -170,18 +182,7 @@ describe('identity with the HTTP SMS and mail adapters', () => {
       auth: 'Bearer mail-key',
       body: { to: TEST_SUPER_ADMIN.email, subject: expect.any(String) },
     });
-    const token = /: (\S+)$/.exec(sent.body.text)![1];
-    const recovered = await t
-      .given()
-      .when((api) =>
-        api.post('/admin/auth/recover-password', undefined, {
-          email: TEST_SUPER_ADMIN.email,
-          token,
-          password: 'brand-new-pass-1',
-        }),
-      )
-      .then(expectResponse(204), expectNothingAppended);
-    expect(recovered.status).toBe(204);
+    await recoverWith(t, sent.body.text, 'brand-new-pass-1');
   });
 });
 
@@ -248,17 +249,7 @@ describe("identity through Twilio's Messages API and an SMTP relay (STARTTLS)", 
       encrypted: true,
       user: relay.login.user,
     });
-    const token = /: (\S+)$/.exec(sent.text!.trim())![1];
-    await t
-      .given()
-      .when((api) =>
-        api.post('/admin/auth/recover-password', undefined, {
-          email: TEST_SUPER_ADMIN.email,
-          token,
-          password: 'brand-new-pass-2',
-        }),
-      )
-      .then(expectResponse(204), expectNothingAppended);
+    await recoverWith(t, sent.text!, 'brand-new-pass-2');
   });
 
   it('writes no credential to the log', () => {
