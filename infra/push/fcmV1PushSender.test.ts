@@ -68,10 +68,23 @@ describe('FCM HTTP v1 with a service account', () => {
   it('a token FCM no longer takes is dropped, and the send tried once more with a new one', async () => {
     const push = await senderFor('water-four');
     await push.send({ token: 'device-4', platform: 'android' }, message);
-    const before = fcm.exchanges.length;
+    const [before, refusedBefore] = [fcm.exchanges.length, fcm.unauthenticated()];
     fcm.revokeAll();
     expect(await push.send({ token: 'device-4', platform: 'android' }, message)).toBe('sent');
-    expect(fcm.exchanges.length - before).toBe(1);
+    expect([fcm.unauthenticated() - refusedBefore, fcm.exchanges.length - before]).toEqual([1, 1]);
+  });
+
+  it('an access token expired at FCM is refused with 401; the sender mints a new one and sends', async () => {
+    // The sender's clock stays behind FCM's, so it still holds a token FCM has seen expire (3599 s), while
+    // FCM still takes a new assertion it signed at its own time (an hour).
+    const senderClock = new ManualClock(clock.now());
+    const { path } = await fcm.writeServiceAccount(dir, 'water-late');
+    const push = await createFcmV1PushSender(readServiceAccount(path), fcm.url, senderClock);
+    await push.send({ token: 'device-8', platform: 'android' }, message);
+    const [exchanged, refusedBefore] = [fcm.exchanges.length, fcm.unauthenticated()];
+    clock.advance(3599_500);
+    expect(await push.send({ token: 'device-8', platform: 'android' }, message)).toBe('sent');
+    expect([fcm.unauthenticated() - refusedBefore, fcm.exchanges.length - exchanged]).toEqual([1, 1]);
   });
 
   it('reports a device FCM calls UNREGISTERED, to be forgotten', async () => {

@@ -40,6 +40,8 @@ export const startFcmStandIn = async (clock: Clock) => {
   const exchanges: { iss: string; at: Date }[] = [];
   const sent: { projectId: string; message: any }[] = [];
   const unregistered = new Set<string>();
+  /** Sends refused 401 UNAUTHENTICATED: an access token unknown, revoked or expired. */
+  let unauthenticated = 0;
   /** Sends to an unregistered device, each answered 404 UNREGISTERED. */
   const refused: string[] = [];
   let tokenUri = '';
@@ -86,7 +88,10 @@ export const startFcmStandIn = async (clock: Clock) => {
 
   const send = (authorization: string | undefined, projectId: string, raw: string) => {
     const grant = issued.get(/^Bearer (.+)$/.exec(authorization ?? '')?.[1] ?? '');
-    if (!grant || grant.expiresAt <= clock.now().getTime()) return [401, UNAUTHENTICATED] as const;
+    if (!grant || grant.expiresAt <= clock.now().getTime()) {
+      unauthenticated += 1;
+      return [401, UNAUTHENTICATED] as const;
+    }
     if (grant.projectId !== projectId)
       return [403, { error: { code: 403, status: 'PERMISSION_DENIED', message: 'Permission denied.' } }] as const;
     let message: any;
@@ -127,6 +132,7 @@ export const startFcmStandIn = async (clock: Clock) => {
     sent,
     unregistered,
     refused,
+    unauthenticated: () => unauthenticated,
     /** Every access token issued so far stops being accepted (as if revoked). */
     revokeAll: () => issued.clear(),
     /**
