@@ -40,6 +40,13 @@ const fakeProvider = async () => {
   };
 };
 
+/** Asks for a login code: 200, and nothing appended. */
+const requestCode = (t: ApiUnderTest, phone: string) =>
+  t
+    .given()
+    .when((api) => api.post('/auth/otp/request', undefined, { phone }))
+    .then(expectResponse(200), expectNothingAppended);
+
 /** Recovers the super admin's password with the token the recovery mail ends with. */
 const recoverWith = async (t: ApiUnderTest, mailText: string, password: string) => {
   const token = /: (\S+)$/.exec(mailText.trim())![1];
@@ -67,10 +74,7 @@ describe('identity in production mode', () => {
 
   it('never returns the code; dev endpoints and the outbox answer 404', async () => {
     const phone = uniquePhone();
-    const r = await t
-      .given()
-      .when((api) => api.post('/auth/otp/request', undefined, { phone }))
-      .then(expectResponse(200), expectNothingAppended);
+    const r = await requestCode(t, phone);
     expect(r.body).toEqual({ sent: true, mocked: false });
     for (const [m, p, body] of [
       ['get', `/auth/dev-lookup?phone=${encodeURIComponent(phone)}`, undefined],
@@ -138,10 +142,7 @@ describe('identity with the HTTP SMS and mail adapters', () => {
 
   it('sends the code through the provider (not mocked)', async () => {
     const phone = uniquePhone();
-    const r = await t
-      .given()
-      .when((api) => api.post('/auth/otp/request', undefined, { phone }))
-      .then(expectResponse(200), expectNothingAppended);
+    const r = await requestCode(t, phone);
     expect(r.body).toMatchObject({ sent: true, mocked: false });
     const sent = sms.received.at(-1)!;
     expect(sent).toMatchObject({ path: '/sms', auth: 'Bearer sms-key', body: { to: phone } });
@@ -218,10 +219,7 @@ describe("identity through Twilio's Messages API and an SMTP relay (STARTTLS)", 
 
   it('texts the code through Twilio; a number Twilio refuses is 429 SmsSendError', async () => {
     const phone = uniquePhone();
-    const r = await t
-      .given()
-      .when((api) => api.post('/auth/otp/request', undefined, { phone }))
-      .then(expectResponse(200), expectNothingAppended);
+    const r = await requestCode(t, phone);
     expect(r.body).toMatchObject({ sent: true, mocked: false });
     expect(twilio.messages.at(-1)).toMatchObject({ to: phone, from: twilio.account.number });
     expect(twilio.messages.at(-1)!.body).toContain(r.body.code);
