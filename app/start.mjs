@@ -38,7 +38,7 @@ const EXTERNAL = [
   'pg-native',
   'bufferutil',
   'utf-8-validate',
-  '@eventstore/db-client',
+  '@kurrent/kurrentdb-client',
   'nats',
   'exceljs',
 ];

@@ -43,12 +43,41 @@ export const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** The generic JSON SMS gateway ({to, message} with a bearer key); TWILIO_* is the other choice. */
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_KEY: z.string().optional(),
+  /** Twilio's Messages API: all three or none. TWILIO_FROM is a sender number, or a Messaging Service SID (MG…). */
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID: AC and 32 hexadecimal digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().optional(),
+  /** Twilio's API base URL; only tests point it elsewhere. */
+  TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
+  /** The generic JSON mail API ({to, subject, text} with a bearer key); SMTP_URL is the other choice. */
   MAIL_PROVIDER_URL: z.string().url().optional(),
   MAIL_PROVIDER_KEY: z.string().optional(),
+  /**
+   * A mail relay: smtps://user:pass@host:465 (TLS from the first byte) or smtp://user:pass@host:587 (STARTTLS,
+   * required unless the URL says requireTLS=false). MAIL_FROM is then required.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^smtps?:\/\//.test(u), 'an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From of every mail sent over SMTP, e.g. `Agua <no-reply@example.com>`. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** A PEM file of the authority that signed the relay's certificate (a company's own CA); unset: the system's. */
+  SMTP_CA_FILE: z.string().optional(),
+  /** The generic FCM-style push gateway (a static bearer key); GOOGLE_APPLICATION_CREDENTIALS is the other choice. */
   PUSH_PROVIDER_URL: z.string().url().optional(),
   PUSH_PROVIDER_KEY: z.string().optional(),
+  /** A Google service-account key file (JSON): push goes to FCM HTTP v1 for the key's project. */
+  GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
+  /** FCM's API base URL; only tests point it elsewhere. */
+  FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
   PAYMENT_PROVIDER_URL: z.string().url().optional(),
   PAYMENT_PROVIDER_KEY: z.string().optional(),
   MAPS_API_KEY: z.string().optional(),
@@ -184,6 +213,24 @@ export const embeddedDbDir = (config: Config): string =>
 
 export class ConfigError extends Error {}
 
+/** Settings that only work together, and providers chosen twice; one line per variable, in every environment. */
+const incompleteSettings = (c: Config): string[] => {
+  const lines: string[] = [];
+  if (c.MAPS_API_KEY && !c.MAPS_PROVIDER_URL) lines.push('MAPS_PROVIDER_URL: required when MAPS_API_KEY is set');
+  const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+  if (twilio.some((name) => c[name]))
+    for (const name of twilio) if (!c[name]) lines.push(`${name}: required with the other TWILIO_ settings`);
+  if (c.SMTP_URL && !c.MAIL_FROM) lines.push('MAIL_FROM: required when SMTP_URL is set');
+  const twice: [keyof Config, keyof Config][] = [
+    ['SMS_PROVIDER_URL', 'TWILIO_ACCOUNT_SID'],
+    ['MAIL_PROVIDER_URL', 'SMTP_URL'],
+    ['PUSH_PROVIDER_URL', 'GOOGLE_APPLICATION_CREDENTIALS'],
+  ];
+  for (const [generic, real] of twice)
+    if (c[generic] && c[real]) lines.push(`${generic}: set it or ${real}, not both (each chooses the provider)`);
+  return lines;
+};
+
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ConfigSchema.safeParse(cleaned);
@@ -191,10 +238,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  if (parsed.data.MAPS_API_KEY && !parsed.data.MAPS_PROVIDER_URL) {
-    throw new ConfigError('Invalid configuration:\n  MAPS_PROVIDER_URL: required when MAPS_API_KEY is set');
-  }
-  const refusals = productionRefusals(parsed.data);
+  const refusals = [...incompleteSettings(parsed.data), ...productionRefusals(parsed.data)];
   if (refusals.length) throw new ConfigError(`Invalid configuration:\n  ${refusals.join('\n  ')}`);
   // The repository's value signs nothing anywhere: outside production a process without a secret of its own
   // gets a random one (infra/developmentJwtSecret.ts keeps it with the embedded data).

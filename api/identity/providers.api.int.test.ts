@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone } from '../../tests/support/actors.js';
 import {
@@ -9,7 +12,9 @@ import {
   startApiUnderTest,
   type ApiUnderTest,
 } from '../../tests/support/apiSpecification.js';
-import { PRODUCTION_ENV, TEST_SUPER_ADMIN } from '../../tests/support/testService.js';
+import { startSmtpStandIn } from '../../tests/support/providerStandIns/smtp.js';
+import { startTwilioStandIn } from '../../tests/support/providerStandIns/twilio.js';
+import { capturedLogger, PRODUCTION_ENV, TEST_SUPER_ADMIN } from '../../tests/support/testService.js';
 
 /** A local stand-in for the SMS and mail providers: records requests, answers with the status it is told. */
 const fakeProvider = async () => {
@@ -35,6 +40,25 @@ const fakeProvider = async () => {
   };
 };
 
+/** Asks for a login code: 200, and nothing appended. */
+const requestCode = (t: ApiUnderTest, phone: string) =>
+  t
+    .given()
+    .when((api) => api.post('/auth/otp/request', undefined, { phone }))
+    .then(expectResponse(200), expectNothingAppended);
+
+/** Recovers the super admin's password with the token the recovery mail ends with. */
+const recoverWith = async (t: ApiUnderTest, mailText: string, password: string) => {
+  const token = /: (\S+)$/.exec(mailText.trim())![1];
+  const recovered = await t
+    .given()
+    .when((api) =>
+      api.post('/admin/auth/recover-password', undefined, { email: TEST_SUPER_ADMIN.email, token, password }),
+    )
+    .then(expectResponse(204), expectNothingAppended);
+  expect(recovered.status).toBe(204);
+};
+
 /**
  * Codes, accounts and sessions are kept as state, not as events: a code sent, a client signed in or an admin's
  * password recovered appends nothing, and neither does a refusal.
@@ -50,10 +74,7 @@ describe('identity in production mode', () => {
 
   it('never returns the code; dev endpoints and the outbox answer 404', async () => {
     const phone = uniquePhone();
-    const r = await t
-      .given()
-      .when((api) => api.post('/auth/otp/request', undefined, { phone }))
-      .then(expectResponse(200), expectNothingAppended);
+    const r = await requestCode(t, phone);
     expect(r.body).toEqual({ sent: true, mocked: false });
     for (const [m, p, body] of [
       ['get', `/auth/dev-lookup?phone=${encodeURIComponent(phone)}`, undefined],
@@ -121,10 +142,7 @@ describe('identity with the HTTP SMS and mail adapters', () => {
 
   it('sends the code through the provider (not mocked)', async () => {
     const phone = uniquePhone();
-    const r = await t
-      .given()
-      .when((api) => api.post('/auth/otp/request', undefined, { phone }))
-      .then(expectResponse(200), expectNothingAppended);
+    const r = await requestCode(t, phone);
     expect(r.body).toMatchObject({ sent: true, mocked: false });
     const sent = sms.received.at(-1)!;
     expect(sent).toMatchObject({ path: '/sms', auth: 'Bearer sms-key', body: { to: phone } });
@@ -165,17 +183,77 @@ describe('identity with the HTTP SMS and mail adapters', () => {
       auth: 'Bearer mail-key',
       body: { to: TEST_SUPER_ADMIN.email, subject: expect.any(String) },
     });
-    const token = /: (\S+)$/.exec(sent.body.text)![1];
-    const recovered = await t
+    await recoverWith(t, sent.body.text, 'brand-new-pass-1');
+  });
+});
+
+describe("identity through Twilio's Messages API and an SMTP relay (STARTTLS)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-ca-'));
+  const log = capturedLogger('debug');
+  let t: ApiUnderTest;
+  let twilio: Awaited<ReturnType<typeof startTwilioStandIn>>;
+  let relay: Awaited<ReturnType<typeof startSmtpStandIn>>;
+  beforeAll(async () => {
+    twilio = await startTwilioStandIn();
+    relay = await startSmtpStandIn('starttls');
+    writeFileSync(join(dir, 'relay-ca.pem'), relay.ca);
+    t = await startApiUnderTest({
+      logger: log.logger,
+      env: {
+        TWILIO_ACCOUNT_SID: twilio.account.sid,
+        TWILIO_AUTH_TOKEN: twilio.account.authToken,
+        TWILIO_FROM: twilio.account.number,
+        TWILIO_API_URL: twilio.url,
+        SMTP_URL: relay.url(),
+        SMTP_CA_FILE: join(dir, 'relay-ca.pem'),
+        MAIL_FROM: 'Agua <no-reply@agua.example>',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await twilio?.close();
+    await relay?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('texts the code through Twilio; a number Twilio refuses is 429 SmsSendError', async () => {
+    const phone = uniquePhone();
+    const r = await requestCode(t, phone);
+    expect(r.body).toMatchObject({ sent: true, mocked: false });
+    expect(twilio.messages.at(-1)).toMatchObject({ to: phone, from: twilio.account.number });
+    expect(twilio.messages.at(-1)!.body).toContain(r.body.code);
+
+    const stopped = uniquePhone();
+    twilio.blocked.add(stopped);
+    const refusedSms = await refused(
+      t,
+      (api) => api.post('/auth/otp/request', undefined, { phone: stopped }),
+      429,
+      'SmsSendError',
+    );
+    expect(refusedSms.body.error).toBe('SmsSendError');
+  });
+
+  it('mails the recovery token through the relay, encrypted and authenticated', async () => {
+    await t
       .given()
-      .when((api) =>
-        api.post('/admin/auth/recover-password', undefined, {
-          email: TEST_SUPER_ADMIN.email,
-          token,
-          password: 'brand-new-pass-1',
-        }),
-      )
+      .when((api) => api.post(`/admin/auth/password-reset/${TEST_SUPER_ADMIN.email}`))
       .then(expectResponse(204), expectNothingAppended);
-    expect(recovered.status).toBe(204);
+    const sent = relay.received.at(-1)!;
+    expect(sent).toMatchObject({
+      from: 'no-reply@agua.example',
+      to: [TEST_SUPER_ADMIN.email],
+      encrypted: true,
+      user: relay.login.user,
+    });
+    await recoverWith(t, sent.text!, 'brand-new-pass-2');
+  });
+
+  it('writes no credential to the log', () => {
+    const lines = log.lines();
+    expect(lines).toContain('Twilio error 21610');
+    const basic = Buffer.from(`${twilio.account.sid}:${twilio.account.authToken}`).toString('base64');
+    for (const secret of [twilio.account.authToken, basic, relay.login.pass]) expect(lines).not.toContain(secret);
   });
 });

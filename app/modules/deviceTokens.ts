@@ -1,6 +1,7 @@
 import type { AppModule } from '../context.js';
 import { deviceTokenMigrations } from '../../stores/push/deviceTokens.js';
-import { createFcmPushSender } from '../../infra/push/fcmPushSender.js';
+import { createFcmPushSender, createFcmV1PushSender } from '../../infra/push/fcmPushSender.js';
+import { readServiceAccount } from '../../infra/push/serviceAccount.js';
 import { createSimulatedPushSender } from '../../infra/push/simulatedPushSender.js';
 import { deviceTokenRoutes } from '../../api/deviceTokens/routes.js';
 
@@ -11,10 +12,13 @@ const PUSH_CLAIM_KEEP_MS = 86_400_000;
 export const deviceTokensModule: AppModule = {
   name: 'device-tokens',
   migrations: deviceTokenMigrations,
-  init(ctx) {
-    ctx.providers.push = ctx.config.PUSH_PROVIDER_URL
-      ? createFcmPushSender(ctx.config.PUSH_PROVIDER_URL, ctx.config.PUSH_PROVIDER_KEY)
-      : createSimulatedPushSender(ctx.outbox);
+  async init(ctx) {
+    const c = ctx.config;
+    ctx.providers.push = c.GOOGLE_APPLICATION_CREDENTIALS
+      ? await createFcmV1PushSender(readServiceAccount(c.GOOGLE_APPLICATION_CREDENTIALS), c.FCM_API_URL, ctx.clock)
+      : c.PUSH_PROVIDER_URL
+        ? createFcmPushSender(c.PUSH_PROVIDER_URL, c.PUSH_PROVIDER_KEY)
+        : createSimulatedPushSender(ctx.outbox);
     ctx.scheduler.register({
       name: 'push-claims-cleanup',
       everyMs: 60 * 60_000,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { adminAdminsRoutes } from '../../api/admin/admins/routes.js';
 import { adminAuthRoutes } from '../../api/admin/auth/routes.js';
 import { adminDriversRoutes } from '../../api/admin/drivers/routes.js';
@@ -10,7 +11,9 @@ import { purgeExpiredRateLimits } from '../../commands/identity/rateLimit.js';
 import { driversMigrations, driversProjector } from '../../projections/drivers/driversProjector.js';
 import type { AppModule } from '../context.js';
 import { createHttpMailer, createMailSimulator } from '../../infra/mail/mailer.js';
+import { createSmtpMailer } from '../../infra/mail/smtpMailer.js';
 import { createHttpSmsSender, createSmsSimulator } from '../../infra/sms/smsSender.js';
+import { createTwilioSmsSender } from '../../infra/sms/twilioSmsSender.js';
 import { adminJwt } from '../../infra/identity/adminJwt.js';
 import { createAuthenticator } from '../../infra/identity/authenticator.js';
 import { identityMigrations } from '../../stores/identity/identityTables.js';
@@ -29,12 +32,26 @@ export const identityModule: AppModule = {
       bus: ctx.bus,
     });
     const c = ctx.config;
-    ctx.providers.sms = c.SMS_PROVIDER_URL
-      ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY)
-      : createSmsSimulator(ctx.outbox);
-    ctx.providers.mail = c.MAIL_PROVIDER_URL
-      ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY)
-      : createMailSimulator(ctx.outbox);
+    // Config has checked that each choice is whole (Twilio's three settings, SMTP's sender) and made once.
+    ctx.providers.sms = c.TWILIO_ACCOUNT_SID
+      ? createTwilioSmsSender({
+          accountSid: c.TWILIO_ACCOUNT_SID,
+          authToken: c.TWILIO_AUTH_TOKEN!,
+          from: c.TWILIO_FROM!,
+          apiUrl: c.TWILIO_API_URL,
+        })
+      : c.SMS_PROVIDER_URL
+        ? createHttpSmsSender(c.SMS_PROVIDER_URL, c.SMS_PROVIDER_KEY)
+        : createSmsSimulator(ctx.outbox);
+    ctx.providers.mail = c.SMTP_URL
+      ? createSmtpMailer({
+          url: c.SMTP_URL,
+          from: c.MAIL_FROM!,
+          ca: c.SMTP_CA_FILE ? readFileSync(c.SMTP_CA_FILE, 'utf8') : undefined,
+        })
+      : c.MAIL_PROVIDER_URL
+        ? createHttpMailer(c.MAIL_PROVIDER_URL, c.MAIL_PROVIDER_KEY)
+        : createMailSimulator(ctx.outbox);
     ctx.providers.clientProfiles ??= clientProfilesFromOrders(ctx.db);
     if (c.ADMIN_BOOTSTRAP_EMAIL && c.ADMIN_BOOTSTRAP_PASSWORD) {
       const outcome = await createSuperAdmin(

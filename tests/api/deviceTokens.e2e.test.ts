@@ -1,7 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../infra/clock.js';
+import { startFcmStandIn } from '../support/providerStandIns/fcm.js';
 import { signInAdmin, signInClient, type SignedInUser } from '../support/actors.js';
 import { call, onlineDriver, orderBody } from '../support/orderFlows.js';
 import { startTestService, type TestService } from '../support/testService.js';
@@ -198,5 +203,48 @@ describe('push through an FCM-style provider', () => {
     expect(requests.slice(2).map((r) => [r.message.token, r.message.data.offer_id])).toEqual([
       [live, String(secondOffer)],
     ]);
+  });
+});
+
+describe('push through FCM HTTP v1 with a service-account key file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fcm-e2e-'));
+  let fcm: Awaited<ReturnType<typeof startFcmStandIn>>;
+  let t: TestService;
+  beforeAll(async () => {
+    fcm = await startFcmStandIn(systemClock);
+    const { path } = await fcm.writeServiceAccount(dir, 'water-e2e');
+    t = await startTestService({ env: { ...ENV, GOOGLE_APPLICATION_CREDENTIALS: path, FCM_API_URL: fcm.url } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await fcm?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sends with the service account's access token and forgets a device FCM calls UNREGISTERED", async () => {
+    const client = await signInClient(t);
+    const dead = `dead-${randomInt(0, 1e9)}`;
+    const live = `live-${randomInt(0, 1e9)}`;
+    fcm.unregistered.add(dead);
+    for (const [token, platform] of [
+      [dead, 'ios'],
+      [live, 'android'],
+    ])
+      await t.request('POST', '/api/v1/device-tokens', { token: client.token, body: { token, platform } });
+    const order = await openOrder(t, client);
+
+    const firstOffer = await order.offer();
+    await vi.waitFor(() => expect(fcm.sent).toHaveLength(1), { timeout: 10_000 });
+    expect(fcm.refused).toEqual([dead]);
+    expect(fcm.sent[0]).toMatchObject({
+      projectId: 'water-e2e',
+      message: { token: live, data: { type: 'offer_received', offer_id: String(firstOffer) } },
+    });
+
+    const secondOffer = await order.offer();
+    await vi.waitFor(() => expect(fcm.sent).toHaveLength(2), { timeout: 10_000 });
+    expect(fcm.sent[1].message).toMatchObject({ token: live, data: { offer_id: String(secondOffer) } });
+    expect(fcm.refused).toEqual([dead]);
+    expect(fcm.exchanges).toHaveLength(1);
   });
 });

@@ -47,6 +47,7 @@ describe('a production start', { timeout: 180_000 }, () => {
         'PAYMENT_WEBHOOK_SECRET',
         'PAYOUT_PROVIDER_URL',
         'PAYOUT_WEBHOOK_TOKEN',
+        'PUSH_PROVIDER_URL',
         'SMS_PROVIDER_URL',
       ].sort(),
     );
@@ -82,6 +83,7 @@ describe('a production start', { timeout: 180_000 }, () => {
         'mail simulator',
         'payment simulator',
         'payout simulator',
+        'push simulator',
       ]);
       expect(warnings.every((w) => w.level === 40 && /ALLOW_SIMULATED_PROVIDERS/.test(w.msg))).toBe(true);
 
