@@ -228,7 +228,7 @@ export const adminAccounts = (ctx: Deps) => {
       const admin = await findAdmin(db, id);
       if (!admin) throw notFound('NotFound', 'No such admin.');
       if (actorId === id && (patch.superAdmin === false || patch.isActive === false)) {
-        throw conflict('Conflict', 'You cannot remove your own super admin rights or deactivate yourself.');
+        throw conflict('OwnAccount', 'You cannot remove your own super admin rights or deactivate yourself.');
       }
       if (patch.cityIds) await checkCities(db, patch.cityIds);
       const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);

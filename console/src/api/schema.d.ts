@@ -6902,7 +6902,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "OwnAccount";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15072,6 +15072,19 @@ export interface operations {
                         /** @enum {string} */
                         kind: "driver" | "client";
                         channel: string;
+                        order: {
+                            id: number;
+                            status: string;
+                            client: {
+                                name: string | null;
+                                phone: string;
+                            } | null;
+                            driver: {
+                                name: string | null;
+                                phone: string;
+                                plate: string | null;
+                            } | null;
+                        } | null;
                         messages: components["schemas"]["ChatMessage"][];
                         status: components["schemas"]["SupportRoomStatus"];
                     };
