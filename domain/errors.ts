@@ -60,6 +60,7 @@ export type ErrorId =
   | 'NotFound'
   | 'OrderNotDelivered'
   | 'OrderNotFound'
+  | 'OwnAccount'
   | 'PayloadTooLarge'
   | 'PaymentApprovalFailed'
   | 'PaymentError'

@@ -256,7 +256,7 @@ export const adminAccounts = (ctx: Deps) => {
       const allCities = patch.allCities ?? (auditor || admin.all_cities);
       checkAuditor({ superAdmin: patch.superAdmin ?? admin.super_admin, auditor, allCities });
       if (actorId === id && (patch.superAdmin === false || patch.isActive === false)) {
-        throw conflict('Conflict', 'You cannot remove your own super admin rights or deactivate yourself.');
+        throw conflict('OwnAccount', 'You cannot remove your own super admin rights or deactivate yourself.');
       }
       if (actorId === id && widensCities(admin, patch))
         throw forbidden('Forbidden', 'You cannot widen your own cities.');

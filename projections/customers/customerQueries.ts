@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../infra/db/database.js';
+import { nameHasWords, phoneHasDigits } from '../textSearch.js';
 import '../reports/reportTables.js';
 
 /**
@@ -81,8 +82,6 @@ const numeric = (r: CustomerRow): CustomerRow => ({
   total_spent_cents: Number(r.total_spent_cents),
 });
 
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export interface CustomerFilter {
   isActive?: boolean;
   minSpentCents?: number;
@@ -102,9 +101,12 @@ export const listCustomers = async (
   if (f.isActive !== undefined) q = q.where('u.is_active', '=', f.isActive);
   if (f.minSpentCents !== undefined) q = q.where(sql`coalesce(t.total_spent_cents, 0)`, '>=', f.minSpentCents);
   if (f.maxSpentCents !== undefined) q = q.where(sql`coalesce(t.total_spent_cents, 0)`, '<=', f.maxSpentCents);
-  if (f.q) {
-    const pattern = likePattern(f.q);
-    q = q.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.phone', 'like', pattern)]));
+  if (f.q?.trim()) {
+    // The name by its words, the phone by its digits, as the drivers' search (projections/textSearch.ts).
+    const conditions = [nameHasWords(sql.ref('u.name'), f.q), phoneHasDigits(sql.ref('u.phone'), f.q)].filter(
+      (c) => c !== null,
+    );
+    q = q.where(sql<boolean>`(${sql.join(conditions, sql` OR `)})`);
   }
   const [rows, count] = await Promise.all([
     q

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../infra/db/database.js';
 import type { DriverStatus, KycState } from '../../domain/driver/events.js';
+import { likeOf, nameHasWords, phoneHasDigits, searchable } from '../textSearch.js';
 
 /** Read side of drivers, for this area and for others. */
 export interface DriverRecord {
@@ -109,38 +110,23 @@ export interface DriverListFilter {
   page: number;
 }
 
-// Both cases: lower() folds only ASCII under a C locale (the embedded cluster's), so accents go first.
-const ACCENTED = 'áàäâãéèëêíìïîóòöôõúùüûñçÁÀÄÂÃÉÈËÊÍÌÏÎÓÒÖÔÕÚÙÜÛÑÇ';
-const PLAIN = 'aaaaaeeeeiiiiooooouuuuncAAAAAEEEEIIIIOOOOOUUUUNC';
-/** The text lower-cased without accents (what `q` is compared on); the query side does the same in SQL. */
-export const searchable = (s: string): string =>
-  s
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '');
-const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const folded = (column: RawBuilder<unknown>) => sql`lower(translate(coalesce(${column}, ''), ${ACCENTED}, ${PLAIN}))`;
 const alnum = (column: RawBuilder<unknown>) =>
   sql`regexp_replace(lower(coalesce(${column}, '')), '[^a-z0-9]', '', 'g')`;
 
 /**
- * The drivers a search finds: the name by its words (accents and case ignored), the phone by its digits
- * (04141234567 finds +584141234567), the id number and plate without their dashes, dots and spaces.
- * The id number is the payout account's, kept by the reports' driver rows.
+ * The drivers a search finds: the name by its words and the phone by its digits (projections/textSearch.ts),
+ * the id number and plate without their dashes, dots and spaces. The id number is the payout account's,
+ * kept by the reports' driver rows.
  */
 const matching = (q: string): RawBuilder<boolean> => {
-  const text = searchable(q.trim());
-  const compact = text.replace(/[^a-z0-9]/g, '');
-  const digits = q.replace(/\D/g, '');
-  const conditions = [sql<boolean>`${folded(sql.ref('d.name'))} LIKE ${likeOf(text)}`];
+  const compact = searchable(q.trim()).replace(/[^a-z0-9]/g, '');
+  const conditions = [nameHasWords(sql.ref('d.name'), q), phoneHasDigits(sql.ref('d.phone'), q)].filter(
+    (c): c is RawBuilder<boolean> => c !== null,
+  );
   if (compact) {
     conditions.push(sql<boolean>`${alnum(sql.ref('d.plate'))} LIKE ${likeOf(compact)}`);
     conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM report_drivers r WHERE r.driver_id = d.driver_id
       AND ${alnum(sql.ref('r.id_number'))} LIKE ${likeOf(compact)})`);
-  }
-  if (digits.length >= 3) {
-    const national = digits.replace(/^0/, '');
-    conditions.push(sql<boolean>`regexp_replace(d.phone, '[^0-9]', '', 'g') LIKE ${likeOf(national)}`);
   }
   return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
 };

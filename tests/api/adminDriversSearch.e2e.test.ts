@@ -35,7 +35,8 @@ describe('admin drivers search', () => {
   afterAll(() => t?.stop());
 
   it('finds by name ignoring accents and case, by phone as dialled, by cédula and plate without punctuation', async () => {
-    for (const q of ['jose pena', 'PEÑA', 'álvarez', 'Jose Peña Alvarez'])
+    // The words in any order, with others between them: 'jose alvarez' is José Peña Álvarez.
+    for (const q of ['jose pena', 'PEÑA', 'álvarez', 'Jose Peña Alvarez', 'jose alvarez', 'alvarez jose'])
       expect(await found(q), q).toEqual([pena.driverId]);
     const national = `0${pena.user.phone.replace(/^\+58/, '')}`;
     expect(await found(national)).toEqual([pena.driverId]);

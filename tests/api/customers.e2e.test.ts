@@ -37,6 +37,19 @@ describe('back-office customers', () => {
   const byPhone = async (admin: SignedInAdmin, phone: string, extra = '') =>
     (await api.get(`/admin/customers?q=${encodeURIComponent(phone)}${extra}`, admin.token)).body;
 
+  it('finds a customer by the words of the name, accents aside, and by the phone as dialled locally', async () => {
+    const client = await signInClient(t, undefined, 'Carmen Eduarda Chacón Bolívar');
+    const ids = async (q: string) =>
+      (
+        (await api.get(`/admin/customers?q=${encodeURIComponent(q)}&limit=100`, root.token)).body.items as {
+          id: number;
+        }[]
+      ).map((c) => c.id);
+    for (const q of ['carmen chacon', 'CHACÓN', 'bolivar carmen', `0${client.user.phone.replace(/^\+58/, '')}`])
+      expect(await ids(q), q).toEqual([client.user.id]);
+    expect(await ids('carmen nadie')).toEqual([]);
+  });
+
   it('needs an admin token', async () => {
     const client = await signInClient(t);
     for (const [method, path] of [

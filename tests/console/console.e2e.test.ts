@@ -29,7 +29,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
   let failedReceipt: { id: string | number; receipt_number: string; driver_id: number };
-  let payment: { id: number };
+  let paymentOrderId: number;
   let paymentClientPhone: string;
   let support: { roomId: number; orderId: number; client: { token: string } };
 
@@ -66,10 +66,8 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       { index: 2, value: 'ana@example.com' },
       { index: 3, value: `ZL-${created.order.id}0000` },
     ];
-    payment = must(
-      'report',
-      await api.post(`/orders/${created.order.id}/payment/form`, client.token, { values }),
-    ).payment;
+    paymentOrderId = created.order.id;
+    must('report', await api.post(`/orders/${created.order.id}/payment/form`, client.token, { values }));
     // A client's support conversation, waiting in the pool.
     const f = await confirmedOrder(t);
     const room = must(
@@ -166,9 +164,10 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
       expect(await main().getByRole('alert').count(), key).toBe(0);
       await accessible(`report ${key}`);
     }
-    // The operational report draws its daily series and the comparison; the performance report its ranking.
+    // The operational report draws its daily series and the comparison (one chart per unit: counts,
+    // dollars, percentage); the performance report its ranking.
     await page.goto(url('/reports/operational'));
-    await expect.poll(() => main().locator('figure.chart canvas').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => main().locator('figure.chart canvas').count(), { timeout: 10_000 }).toBe(4);
     await page.goto(url('/reports/performance'));
     await expect.poll(() => main().locator('figure.chart canvas').count(), { timeout: 10_000 }).toBe(1);
     // Sorting goes to the server (the address keeps it), and the export downloads the API's file.
@@ -183,7 +182,7 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^reporte_ordenes_.+\.csv$/);
     expect(readFileSync((await download.path())!, 'utf8')).toContain('Fecha creación');
-  });
+  }, 120_000);
 
   it("walks a receipt's replay with the slider and the timeline, changing nothing", async () => {
     await page.goto(url(`/replay/receipt/${failedReceipt.id}`));
@@ -304,8 +303,12 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     expect(await row.textContent()).toContain(orderBody().address);
     expect(await row.textContent()).not.toContain('{');
     await main()
-      .getByRole('button', { name: `${es.payments.approve} ${payment.id}` })
+      .getByRole('button', { name: es.payments.approveOrder(paymentOrderId) })
       .click();
+    // The form names the order, not the payment's record number.
+    await main()
+      .getByRole('form', { name: es.payments.approveOrder(paymentOrderId) })
+      .waitFor();
     const summary = main().getByRole('definition').filter({ hasText: orderBody().address });
     await summary.first().waitFor();
     expect(await main().locator('dd[data-field="client"]').textContent()).toContain(paymentClientPhone);
@@ -379,7 +382,13 @@ describe.skipIf(missing !== null)('back-office console (Chromium)', () => {
     await expect.poll(() => form.getByLabel(es.common.reason).getAttribute('aria-invalid')).toBe('true');
     await form.getByLabel(es.common.reason).fill('Compensación por retraso en la entrega');
     await form.getByRole('button', { name: es.customers.adjust }).click();
+    // Money moves after a second look at the signed amount and the bucket.
+    await form
+      .getByRole('alertdialog', { name: es.customers.adjustConfirmTitle })
+      .getByRole('button', { name: es.common.confirm })
+      .click();
     await form.getByText(es.customers.adjusted).waitFor();
+    await main().getByRole('cell', { name: '+US$ 5,00' }).first().waitFor();
     await main().getByRole('cell', { name: es.enums.ledgerType.MANUAL_ADJUSTMENT }).first().waitFor();
     await accessible('customer detail');
   });

@@ -105,18 +105,15 @@ export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => 
 
 /**
  * A page of the console signed in as `admin` (the session the sign-in screen stores), in Caracas time
- * and Spanish, collecting script errors.
+ * and Spanish unless `locale` says another browser language, collecting script errors.
  */
 export const signedInPage = async (
   browser: Browser,
   baseUrl: string,
   admin: { token: string; admin: unknown },
+  { locale = 'es-VE', viewport = { width: 1280, height: 800 } } = {},
 ): Promise<{ page: Page; pageErrors: string[] }> => {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    locale: 'es-VE',
-    timezoneId: 'America/Caracas',
-  });
+  const context = await browser.newContext({ viewport, locale, timezoneId: 'America/Caracas' });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));

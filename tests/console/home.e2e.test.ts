@@ -31,10 +31,14 @@ consoleSuite('home and pickers', {}, (c) => {
     expect(await seriousViolations(c.page)).toEqual([]);
     await c
       .main()
-      .getByRole('link', { name: new RegExp(es.home.kyc) })
+      .getByRole('link', { name: new RegExp(es.home.kyc(true)) })
       .click();
     await expect.poll(() => c.main().locator('table tbody tr').count()).toBe(1);
     await c.main().getByRole('cell', { name: 'Solicitante' }).waitFor();
+    // The menu's Conductores is every driver again: the home page's KYC filter does not stay behind it.
+    await c.page.getByRole('navigation', { name: es.app.menu }).getByRole('link', { name: es.nav.drivers }).click();
+    await expect.poll(() => c.main().locator('table tbody tr').count()).toBeGreaterThan(1);
+    expect(await c.main().getByLabel(es.drivers.kyc).inputValue()).toBe('');
   });
 
   it("filters a report by a driver picked by name, and sends the driver's id", async () => {

@@ -32,12 +32,11 @@ consoleSuite('promotions', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
     await form.getByLabel(p.city).fill('Caracas (#1)');
     await form.getByLabel(p.startsAt).fill('2026-12-01');
     await form.getByLabel(p.endsAt).fill('2026-11-30');
-    // No amount: the API's refusal, in Spanish, under the amount.
+    // No amount: refused under the amount, in Spanish, before anything is asked of the service.
     await form.getByRole('button', { name: es.common.save }).click();
-    await form.getByRole('button', { name: es.common.confirm }).click();
     const amount = form.getByLabel(p.amount);
     await expect.poll(() => amount.getAttribute('aria-invalid')).toBe('true');
-    await form.getByText('Debe ser un número.').waitFor();
+    await form.getByText(es.amount.empty).waitFor();
     expect(await promotionsNamed('Diciembre solidario')).toEqual([]);
     // The window ends before it starts: refused on the end date.
     await amount.fill('5.7');
@@ -57,7 +56,7 @@ consoleSuite('promotions', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
     await city.fill('Caracas (#1)');
     await form.getByRole('button', { name: es.common.save }).click();
     const confirm = form.getByRole('alertdialog', { name: p.new });
-    await confirm.getByText(p.createConfirm('US$ 5,70', p.audience.CLIENT, 3)).waitFor();
+    await confirm.getByText(p.createConfirm('US$ 5,70', 'CLIENT', 3)).waitFor();
     expect(await seriousViolations(c.page)).toEqual([]);
     await confirm.getByRole('button', { name: es.common.confirm }).click();
     await c.main().getByRole('heading', { level: 1, name: 'Diciembre solidario' }).waitFor();

@@ -60,7 +60,8 @@ consoleSuite('replay', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
     ]);
     await c.open(`/replay/wallet/${driver.driverId}`);
     const steps = c.main().locator('.timeline li');
-    await expect.poll(() => steps.count()).toBe(history.length);
+    // The history and the wallet load together; on a busy machine that is more than a second.
+    await expect.poll(() => steps.count(), { timeout: 15_000 }).toBe(history.length);
     expect(await seriousViolations(c.page)).toEqual([]);
     const seen: Record<string, string | null>[] = [];
     for (const [i, step] of history.entries()) {
@@ -136,7 +137,8 @@ consoleSuite('replay', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
     const steps = other.page.locator('main .timeline li');
     // A fresh page loads the replay's chunk first: wait for the timeline (expect.poll alone gives it 1 s).
     await steps.first().waitFor();
-    await expect.poll(() => steps.count()).toBe(history.length);
+    // The history and the wallet load together; on a busy machine that is more than a second.
+    await expect.poll(() => steps.count(), { timeout: 15_000 }).toBe(history.length);
     const actor = other.page.locator('main dd[data-field="actor"]');
     await steps.nth(byDriver).getByRole('button').click();
     await expect.poll(() => actor.textContent()).toBe(`Conductora Auditada (${es.replay.roles.DRIVER})`);

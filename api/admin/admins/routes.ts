@@ -96,7 +96,7 @@ export const adminAdminsRoutes = (ctx: ApiContext, router: Router): void => {
       params: IdParams,
       body: PatchBody,
       responses: { 200: { description: 'The admin', schema: z.object({ admin: AdminSchema }) } },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict', 'OwnAccount'] },
     },
     async ({ params, body, actor }) => ({ admin: adminView(await accounts.update(actor.id, params.id, body)) }),
   );

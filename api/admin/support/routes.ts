@@ -23,6 +23,7 @@ import { afterTimeId, CursorParam, encodeCursor, pageSchema } from '../../cursor
 import { limit } from '../../orders/schemas.js';
 import { defineRoute, type ErrorAnswers } from '../../route.js';
 import { supportInbox } from '../../../stores/chat/supportInbox.js';
+import { ordersWithParties } from '../../../projections/orders/orderQueries.js';
 
 const InboxQuery = z.object({
   bucket: z.enum(['pool', 'mine']).default('pool'),
@@ -50,11 +51,21 @@ const InboxItemSchema = z
   })
   .openapi('SupportInboxItem');
 
+const Party = z.object({ name: z.string().nullable(), phone: z.string() });
+/** What the operator answers about: the order's status, who ordered it and who delivers it. */
+const RoomOrderSchema = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  client: Party.nullable(),
+  driver: Party.extend({ plate: z.string().nullable() }).nullable(),
+});
+
 const RoomReadSchema = z.object({
   room_id: z.number().int(),
   order_id: z.number().int(),
   kind: z.enum(['driver', 'client']),
   channel: z.string(),
+  order: RoomOrderSchema.nullable(),
   messages: z.array(MessageSchema),
   status: SupportStatusSchema,
 });
@@ -118,11 +129,21 @@ export const supportRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, actor }) => {
       const { room, messages } = await readSupportRoom(ctx, actor, roomIdFrom(params, 'SupportError'));
+      const [order] = await ordersWithParties(ctx.db, [room.order_id], ctx.clock.now());
+      const driver = order?.drivers.find((d) => d.driverId === order.row.driver_id);
       return {
         room_id: room.id,
         order_id: room.order_id,
         kind: supportKindOf(room.type),
         channel: channelOfRoom(room.id),
+        order: order
+          ? {
+              id: order.row.id,
+              status: order.row.status,
+              client: order.client && { name: order.client.name, phone: order.client.phone },
+              driver: driver ? { name: driver.name, phone: driver.phone, plate: driver.plate } : null,
+            }
+          : null,
         messages,
         status: toSupportStatus(room),
       };

@@ -218,6 +218,13 @@ describe('support inbox', () => {
         order_id: f.orderId,
         kind: 'client',
         channel: `chat.rooms.${roomId}`,
+        // The order the operator answers about: its status, the client and the driver with the plate.
+        order: {
+          id: f.orderId,
+          status: 'CONFIRMED',
+          client: { name: f.client.user.name, phone: f.client.user.phone },
+          driver: { name: f.driver.user.name, phone: f.driver.user.phone, plate: expect.stringMatching(/^AB\d{5}$/) },
+        },
         messages: [
           expect.objectContaining({ sender_role: 'CLIENT', content: 'hola', type: 'TEXT', order_id: f.orderId }),
         ],

@@ -903,7 +903,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Order history (cursor, newest first) */
+        /**
+         * Order history (cursor, newest first)
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getOrders"];
         put?: never;
         /** Create an order (one active order per customer) */
@@ -1796,7 +1800,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Report history, newest first */
+        /**
+         * Report history, newest first
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - to is on or after from.
+         */
         get: operations["getAdminStationsByStationIdReports"];
         put?: never;
         post?: never;
@@ -2057,7 +2065,11 @@ export interface paths {
         /** List promotion campaigns, newest first */
         get: operations["getAdminPromotions"];
         put?: never;
-        /** Create a promotion campaign */
+        /**
+         * Create a promotion campaign
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - ends_at is after starts_at (the one sent, else the stored one).
+         */
         post: operations["postAdminPromotions"];
         delete?: never;
         options?: never;
@@ -2080,7 +2092,11 @@ export interface paths {
         delete: operations["deleteAdminPromotionsByPromotionId"];
         options?: never;
         head?: never;
-        /** Merge-update a promotion campaign */
+        /**
+         * Merge-update a promotion campaign
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - ends_at is after starts_at (the one sent, else the stored one).
+         */
         patch: operations["patchAdminPromotionsByPromotionId"];
         trace?: never;
     };
@@ -2125,7 +2141,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s ledger (cursor, newest first) */
+        /**
+         * The caller’s ledger (cursor, newest first)
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getWalletMeTransactions"];
         put?: never;
         post?: never;
@@ -2142,7 +2162,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alias of GET /wallet/me/transactions */
+        /**
+         * Alias of GET /wallet/me/transactions
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getDriverWalletTransactions"];
         put?: never;
         post?: never;
@@ -2228,7 +2252,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A driver’s ledger (cursor, newest first; the query of /wallet/me/transactions) */
+        /**
+         * A driver’s ledger (cursor, newest first; the query of /wallet/me/transactions)
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getAdminDriversByDriverIdWalletTransactions"];
         put?: never;
         post?: never;
@@ -2269,7 +2297,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the settlement configuration (only the fields sent; the audit entry holds the changed ones) */
+        /**
+         * Change the settlement configuration (only the fields sent; the audit entry holds the changed ones)
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - payout_time is after cutoff_time (the one sent, else the stored one).
+         */
         patch: operations["patchAdminSettlementsConfig"];
         trace?: never;
     };
@@ -2280,7 +2312,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Settlement receipts, any status, newest first */
+        /**
+         * Settlement receipts, any status, newest first
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getAdminSettlementsReceipts"];
         put?: never;
         post?: never;
@@ -2416,7 +2452,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Own settlement receipts, newest first */
+        /**
+         * Own settlement receipts, newest first
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
         get: operations["getWalletMeSettlements"];
         put?: never;
         post?: never;
@@ -2485,7 +2525,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Detailed orders report: one row per order, any state */
+        /**
+         * Detailed orders report: one row per order, any state
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         *     - rating_max may not be below rating_min.
+         */
         get: operations["getAdminReportsOrders"];
         put?: never;
         post?: never;
@@ -2502,7 +2548,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Detailed orders report: one row per order, any state: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Detailed orders report: one row per order, any state: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         *     - rating_max may not be below rating_min.
+         */
         get: operations["getAdminReportsOrdersExport"];
         put?: never;
         post?: never;
@@ -2519,7 +2571,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cancellations report: cancelled and expired orders */
+        /**
+         * Cancellations report: cancelled and expired orders
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersCancellations"];
         put?: never;
         post?: never;
@@ -2536,7 +2593,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cancellations report: cancelled and expired orders: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Cancellations report: cancelled and expired orders: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersCancellationsExport"];
         put?: never;
         post?: never;
@@ -2553,7 +2615,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Non-converted purchase intents with their offers */
+        /**
+         * Non-converted purchase intents with their offers
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersIntents"];
         put?: never;
         post?: never;
@@ -2570,7 +2637,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Non-converted purchase intents with their offers: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Non-converted purchase intents with their offers: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersIntentsExport"];
         put?: never;
         post?: never;
@@ -2587,7 +2659,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily operations: one row per calendar day, totals and the previous period */
+        /**
+         * Daily operations: one row per calendar day, totals and the previous period
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersOperational"];
         put?: never;
         post?: never;
@@ -2604,7 +2681,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily operations: one row per calendar day, totals and the previous period: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Daily operations: one row per calendar day, totals and the previous period: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 30 days, both ends counted; an open date_to is today, an open date_from 29 days before date_to (30 days in all).
+         */
         get: operations["getAdminReportsOrdersOperationalExport"];
         put?: never;
         post?: never;
@@ -2621,7 +2703,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drivers report: one row per driver */
+        /**
+         * Drivers report: one row per driver
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - rating_max may not be below rating_min.
+         *     - capacity_max may not be below capacity_min.
+         */
         get: operations["getAdminReportsDrivers"];
         put?: never;
         post?: never;
@@ -2638,7 +2725,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drivers report: one row per driver: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Drivers report: one row per driver: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - rating_max may not be below rating_min.
+         *     - capacity_max may not be below capacity_min.
+         */
         get: operations["getAdminReportsDriversExport"];
         put?: never;
         post?: never;
@@ -2689,7 +2781,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Driver performance: one row per driver and period, ranked */
+        /**
+         * Driver performance: one row per driver and period, ranked
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 366 days, both ends counted; an open date_to is today, an open date_from the day after the same day three months before date_to.
+         */
         get: operations["getAdminReportsDriversPerformance"];
         put?: never;
         post?: never;
@@ -2706,7 +2803,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Driver performance: one row per driver and period, ranked: CSV (default) or XLSX export, same filters and order, not paginated */
+        /**
+         * Driver performance: one row per driver and period, ranked: CSV (default) or XLSX export, same filters and order, not paginated
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         *     - The range spans at most 366 days, both ends counted; an open date_to is today, an open date_from the day after the same day three months before date_to.
+         */
         get: operations["getAdminReportsDriversPerformanceExport"];
         put?: never;
         post?: never;
@@ -6935,7 +7037,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "OwnAccount";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10180,6 +10282,7 @@ export interface operations {
             query?: {
                 status?: "BROADCASTING" | "COUNTER_OFFERED" | "WAITING_FOR_PAYMENT" | "CONFIRMED" | "IN_PROGRESS" | "ARRIVED" | "DELIVERED" | "CANCELLED" | "EXPIRED";
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 limit?: number;
                 cursor?: string;
@@ -10275,6 +10378,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -11082,6 +11198,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Cooldown: more than 30 positions a minute from this driver (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Cooldown";
                     } & {
                         [key: string]: unknown;
                     });
@@ -15147,6 +15279,19 @@ export interface operations {
                         /** @enum {string} */
                         kind: "driver" | "client";
                         channel: string;
+                        order: {
+                            id: number;
+                            status: string;
+                            client: {
+                                name: string | null;
+                                phone: string;
+                            } | null;
+                            driver: {
+                                name: string | null;
+                                phone: string;
+                                plate: string | null;
+                            } | null;
+                        } | null;
                         messages: components["schemas"]["ChatMessage"][];
                         status: components["schemas"]["SupportRoomStatus"];
                     };
@@ -17824,6 +17969,7 @@ export interface operations {
             query?: {
                 color?: "verde" | "amarillo" | "rojo" | "cerrada" | "VERDE" | "AMARILLO" | "ROJO" | "CERRADA";
                 from?: string;
+                /** @description Not before from (a day includes the whole day). */
                 to?: string;
                 limit?: number;
                 cursor?: string;
@@ -17913,6 +18059,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "to": [
+                     *             "must not be before from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -20017,7 +20176,10 @@ export interface operations {
                     city_id?: number | null;
                     /** @default null */
                     starts_at?: string | null;
-                    /** @default null */
+                    /**
+                     * @description After starts_at (the one sent, else the stored one).
+                     * @default null
+                     */
                     ends_at?: string | null;
                     /** @default null */
                     max_grants?: number | null;
@@ -20088,6 +20250,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "ends_at": [
+                     *             "must be after starts_at"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -20377,6 +20552,7 @@ export interface operations {
                     amount_usd?: number;
                     city_id?: number | null;
                     starts_at?: string | null;
+                    /** @description After starts_at (the one sent, else the stored one). */
                     ends_at?: string | null;
                     max_grants?: number | null;
                     active?: boolean;
@@ -20473,6 +20649,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "ends_at": [
+                     *             "must be after starts_at"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -20729,6 +20918,7 @@ export interface operations {
             query?: {
                 type?: "ORDER_EARNING" | "SURPLUS_EARNING" | "CASH_COMMISSION_DEBT" | "CASH_SOLIDARY_DRIVER" | "CASH_SOLIDARY_CLIENT" | "PAYOUT_SENT" | "MANUAL_ADJUSTMENT" | "PROMO_BONUS" | "PROMO_REIMBURSEMENT";
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 limit?: number;
                 cursor?: string;
@@ -20798,6 +20988,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -20829,6 +21032,7 @@ export interface operations {
             query?: {
                 type?: "ORDER_EARNING" | "SURPLUS_EARNING" | "CASH_COMMISSION_DEBT" | "CASH_SOLIDARY_DRIVER" | "CASH_SOLIDARY_CLIENT" | "PAYOUT_SENT" | "MANUAL_ADJUSTMENT" | "PROMO_BONUS" | "PROMO_REIMBURSEMENT";
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 limit?: number;
                 cursor?: string;
@@ -20896,6 +21100,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -21536,6 +21753,7 @@ export interface operations {
             query?: {
                 type?: "ORDER_EARNING" | "SURPLUS_EARNING" | "CASH_COMMISSION_DEBT" | "CASH_SOLIDARY_DRIVER" | "CASH_SOLIDARY_CLIENT" | "PAYOUT_SENT" | "MANUAL_ADJUSTMENT" | "PROMO_BONUS" | "PROMO_REIMBURSEMENT";
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 limit?: number;
                 cursor?: string;
@@ -21621,6 +21839,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -21890,11 +22121,13 @@ export interface operations {
                     cutoff_enabled?: boolean;
                     cutoff_time?: string;
                     payout_enabled?: boolean;
+                    /** @description After cutoff_time (the one sent, else the stored one). */
                     payout_time?: string;
                     min_balance?: number;
                     active_days?: boolean[];
                     iva_prc?: number;
-                    timezone?: string;
+                    /** @description A UTC offset ±HH:MM (e.g. -04:00) or an IANA time zone (e.g. America/Caracas). */
+                    timezone?: string | ("Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/La_Rioja" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Fort_Nelson" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Monticello" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Ojinaga" | "America/Panama" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Colombo" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Hebron" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ulaanbaatar" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/Perth" | "Australia/Sydney" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Ulyanovsk" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zurich" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "UTC");
                 };
             };
         };
@@ -21981,6 +22214,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "payout_time": [
+                     *             "payout_time must be after cutoff_time."
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -22014,6 +22260,7 @@ export interface operations {
                 driver_id?: number;
                 fiscal_period?: string;
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 q?: string;
                 limit?: number;
@@ -22111,6 +22358,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -22837,7 +23097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "ReceiptNotFailed";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23152,6 +23412,7 @@ export interface operations {
             query?: {
                 status?: "GENERATED" | "IN_PAYMENT" | "PAID" | "FAILED" | "PAID_EXTERNALLY" | "VOIDED";
                 date_from?: string;
+                /** @description On or after date_from. */
                 date_to?: string;
                 limit?: number;
                 cursor?: string;
@@ -23239,6 +23500,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -23734,8 +24008,11 @@ export interface operations {
                 has_counter_offer?: "0" | "1" | "true" | "false";
                 has_incident?: "0" | "1" | "true" | "false";
                 rating_min?: number;
+                /** @description Not below rating_min. */
                 rating_max?: number;
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "created_at" | "status" | "water_type" | "city_name" | "client_name" | "driver_name" | "liters_requested" | "liters_delivered" | "liters_diff" | "base_price_usd" | "final_price_usd" | "commission_usd" | "driver_net_usd" | "acceptance_minutes" | "delivery_minutes" | "rating" | "incidents";
                 direction?: "asc" | "desc";
@@ -23858,6 +24135,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -23898,8 +24188,11 @@ export interface operations {
                 has_counter_offer?: "0" | "1" | "true" | "false";
                 has_incident?: "0" | "1" | "true" | "false";
                 rating_min?: number;
+                /** @description Not below rating_min. */
                 rating_max?: number;
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "created_at" | "status" | "water_type" | "city_name" | "client_name" | "driver_name" | "liters_requested" | "liters_delivered" | "liters_diff" | "base_price_usd" | "final_price_usd" | "commission_usd" | "driver_net_usd" | "acceptance_minutes" | "delivery_minutes" | "rating" | "incidents";
                 direction?: "asc" | "desc";
@@ -23973,6 +24266,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24008,7 +24314,9 @@ export interface operations {
                 driver_id?: number;
                 client_id?: number;
                 with_refund?: "0" | "1" | "true" | "false";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "date" | "final_status" | "client_name" | "driver_name" | "liters" | "unrealized_usd" | "minutes_to_cancel";
                 direction?: "asc" | "desc";
@@ -24117,6 +24425,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24152,7 +24473,9 @@ export interface operations {
                 driver_id?: number;
                 client_id?: number;
                 with_refund?: "0" | "1" | "true" | "false";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "date" | "final_status" | "client_name" | "driver_name" | "liters" | "unrealized_usd" | "minutes_to_cancel";
                 direction?: "asc" | "desc";
@@ -24226,6 +24549,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24261,7 +24597,9 @@ export interface operations {
                 failure_reason?: "expired_no_offers" | "expired_with_offers" | "cancelled_by_client" | "cancelled_by_driver" | "cancelled_by_admin";
                 has_offers?: "0" | "1" | "true" | "false";
                 cancellation_reason_code?: "CLIENT_CHANGED_MIND" | "CLIENT_PRICE_TOO_HIGH" | "CLIENT_DELAY" | "CLIENT_DUPLICATE" | "CLIENT_FOUND_ALTERNATIVE" | "CLIENT_OTHER" | "DRIVER_TOO_FAR" | "DRIVER_NO_CAPACITY" | "DRIVER_CLIENT_UNREACHABLE" | "DRIVER_VEHICLE_ISSUE" | "DRIVER_OTHER" | "ADMIN_FRAUD" | "ADMIN_TEST" | "ADMIN_SUPPORT" | "ADMIN_DUPLICATE" | "ADMIN_OTHER";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "created_at" | "final_status" | "client_name" | "liters_requested" | "unrealized_usd" | "offers_count" | "minutes_to_outcome";
                 direction?: "asc" | "desc";
@@ -24388,6 +24726,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24423,7 +24774,9 @@ export interface operations {
                 failure_reason?: "expired_no_offers" | "expired_with_offers" | "cancelled_by_client" | "cancelled_by_driver" | "cancelled_by_admin";
                 has_offers?: "0" | "1" | "true" | "false";
                 cancellation_reason_code?: "CLIENT_CHANGED_MIND" | "CLIENT_PRICE_TOO_HIGH" | "CLIENT_DELAY" | "CLIENT_DUPLICATE" | "CLIENT_FOUND_ALTERNATIVE" | "CLIENT_OTHER" | "DRIVER_TOO_FAR" | "DRIVER_NO_CAPACITY" | "DRIVER_CLIENT_UNREACHABLE" | "DRIVER_VEHICLE_ISSUE" | "DRIVER_OTHER" | "ADMIN_FRAUD" | "ADMIN_TEST" | "ADMIN_SUPPORT" | "ADMIN_DUPLICATE" | "ADMIN_OTHER";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "id" | "created_at" | "final_status" | "client_name" | "liters_requested" | "unrealized_usd" | "offers_count" | "minutes_to_outcome";
                 direction?: "asc" | "desc";
@@ -24497,6 +24850,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24530,7 +24896,9 @@ export interface operations {
                 client_id?: number;
                 driver_id?: number;
                 water_type?: "POTABLE" | "INDUSTRIAL";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "date" | "published" | "accepted" | "delivered" | "cancelled" | "expired" | "conversion_pct" | "liters_requested" | "liters_delivered" | "avg_ticket_usd" | "avg_acceptance_minutes" | "avg_delivery_minutes" | "active_drivers" | "gross_income_usd" | "commission_usd";
                 direction?: "asc" | "desc";
@@ -24656,6 +25024,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24689,7 +25070,9 @@ export interface operations {
                 client_id?: number;
                 driver_id?: number;
                 water_type?: "POTABLE" | "INDUSTRIAL";
+                /** @description First day, in the report time zone. When absent: 29 days before date_to (30 days in all). */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 30 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 sort?: "date" | "published" | "accepted" | "delivered" | "cancelled" | "expired" | "conversion_pct" | "liters_requested" | "liters_delivered" | "avg_ticket_usd" | "avg_acceptance_minutes" | "avg_delivery_minutes" | "active_drivers" | "gross_income_usd" | "commission_usd";
                 direction?: "asc" | "desc";
@@ -24761,6 +25144,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24793,10 +25189,12 @@ export interface operations {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
                 rating_min?: number;
+                /** @description Not below rating_min. */
                 rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
                 min_balance?: number;
                 capacity_min?: number;
+                /** @description Not below capacity_min. */
                 capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
@@ -24912,6 +25310,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "rating_max": [
+                     *             "must be greater than or equal to rating_min"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -24944,10 +25355,12 @@ export interface operations {
                 kyc_state?: "PENDING_KYC" | "PENDING_REVIEW" | "APPROVED" | "REJECTED";
                 availability?: "en_linea" | "fuera_de_linea" | "bloqueado";
                 rating_min?: number;
+                /** @description Not below rating_min. */
                 rating_max?: number;
                 with_cash_debt?: "0" | "1" | "true" | "false";
                 min_balance?: number;
                 capacity_min?: number;
+                /** @description Not below capacity_min. */
                 capacity_max?: number;
                 sort?: "name" | "registered_at" | "kyc_state" | "rating" | "ratings_count" | "capacity" | "balance_usd" | "cash_debt_usd" | "last_activity" | "deliveries" | "liters_delivered" | "gross_earnings_usd" | "commission_paid_usd" | "own_cancellations";
                 direction?: "asc" | "desc";
@@ -25021,6 +25434,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "rating_max": [
+                     *             "must be greater than or equal to rating_min"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -25291,7 +25717,9 @@ export interface operations {
     getAdminReportsDriversPerformance: {
         parameters: {
             query?: {
+                /** @description First day, in the report time zone. When absent: the day after the same day three months before date_to. */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 366 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
@@ -25395,6 +25823,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";
@@ -25424,7 +25865,9 @@ export interface operations {
     getAdminReportsDriversPerformanceExport: {
         parameters: {
             query?: {
+                /** @description First day, in the report time zone. When absent: the day after the same day three months before date_to. */
                 date_from?: string;
+                /** @description Last day, in the report time zone; on or after date_from, at most 366 days after it counting both ends. When absent: today. */
                 date_to?: string;
                 granularity?: "day" | "week" | "month";
                 driver_id?: number;
@@ -25500,6 +25943,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must be on or after date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "ValidationError";

@@ -3,6 +3,8 @@
  * The API keeps one language for every client; the console says it in its operators' language. A
  * message not recognised here reads as a plain "invalid value" rather than English.
  */
+const characters = (n: string) => (n === '1' ? '1 carácter' : `${n} caracteres`);
+
 const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   // Stations and promotion campaigns (checked first: "is required when…" is not a missing field).
   [/must be null when the audience is DRIVER/, () => 'Debe quedar vacío cuando la audiencia es Conductores.'],
@@ -16,8 +18,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/HH:MM/, () => 'Debe ser una hora HH:MM (de 00:00 a 23:59).'],
   [/must be AGUA or GASOLINA/, () => 'Debe ser AGUA o GASOLINA.'],
   [/must be a number/, () => 'Debe ser un número.'],
-  [/expected string to have >=(\d+) characters?/, (m) => `Debe tener al menos ${m[1]} caracteres.`],
-  [/expected string to have <=(\d+) characters?/, (m) => `Debe tener como máximo ${m[1]} caracteres.`],
+  [/expected string to have >=(\d+) characters?/, (m) => `Debe tener al menos ${characters(m[1])}.`],
+  [/expected string to have <=(\d+) characters?/, (m) => `Debe tener como máximo ${characters(m[1])}.`],
   [/expected (?:number|int) to be >=?(-?[\d.]+)/, (m) => `Debe ser mayor o igual a ${m[1].replace('.', ',')}.`],
   [/expected (?:number|int) to be <=?(-?[\d.]+)/, (m) => `Debe ser menor o igual a ${m[1].replace('.', ',')}.`],
   [/expected array to have >=(\d+) items?/, (m) => `Elija al menos ${m[1]}.`],
@@ -80,4 +82,6 @@ export const ERROR_MESSAGES: Record<string, string> = {
   PromotionAlreadyGranted: 'La campaña ya otorgó premios: esos campos no pueden cambiar.',
   PromotionHasGrants: 'La campaña ya otorgó premios y no se puede eliminar: apáguela.',
   Conflict: 'Otra persona cambió estos datos al mismo tiempo. Intente de nuevo.',
+  OwnAccount:
+    'No puede desactivar su propia cuenta ni quitarse los permisos de superadministrador: pídaselo a otro superadministrador.',
 };

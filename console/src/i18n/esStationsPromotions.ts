@@ -123,8 +123,10 @@ export const promotions = {
   basis: { LIFETIME: 'Todas sus entregas', CAMPAIGN: 'Solo desde que abrió la campaña' } as Record<string, string>,
   frozen: 'Ya tiene premios otorgados: audiencia, ámbito, entregas, forma de contar y monto no pueden cambiar.',
   frozenField: 'No puede cambiar: la campaña ya otorgó premios.',
-  createConfirm: (amount: string, audience: string, milestone: number) =>
-    `¿Crear la campaña? Otorgará ${amount} a cada ${audience.toLowerCase()} al llegar a ${milestone} entregas.`,
+  createConfirm: (amount: string, audience: 'CLIENT' | 'DRIVER', milestone: number) =>
+    `¿Crear la campaña? Otorgará ${amount} a cada ${audience === 'CLIENT' ? 'cliente' : 'conductor'} al llegar a ${
+      milestone === 1 ? '1 entrega' : `${milestone} entregas`
+    }.`,
   saveConfirm: (amount: string) => `¿Guardar los cambios? Cada premio futuro será de ${amount}.`,
   deactivate: 'Apagar campaña',
   activate: 'Encender campaña',

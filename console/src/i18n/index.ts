@@ -19,6 +19,8 @@ export const fmt = {
   signedUsd: (n: number, credit: boolean) => `${credit ? '+' : '−'}US$ ${money.format(n)}`,
   /** A calendar date (YYYY-MM-DD, or the date part of an instant stored at midnight UTC), never shifted by zone. */
   date: (iso: string | null | undefined) => (iso ? date.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)) : '—'),
+  /** A stored number put back in a field, the way an operator types it: '7,5', '1250,25'. */
+  typed: (n: number) => String(n).replace('.', ','),
   number: (n: number | null | undefined) => (n === null || n === undefined ? '—' : number.format(n)),
   bool: (b: boolean | null | undefined) => (b === null || b === undefined ? '—' : b ? t.common.yes : t.common.no),
   cell: (v: unknown): string => {

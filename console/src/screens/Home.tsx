@@ -15,13 +15,14 @@ const Attention = ({
   count,
 }: {
   id: string;
-  title: string;
+  title: (one: boolean) => string;
   href: string;
   count: { data?: string; isError: boolean; isPending: boolean };
 }) => (
   <li data-attention={id}>
     <Link href={href}>
-      <strong className="count">{count.isPending ? '…' : count.isError ? '—' : count.data}</strong> {title}
+      <strong className="count">{count.isPending ? '…' : count.isError ? '—' : count.data}</strong>{' '}
+      {title(count.data === '1')}
     </Link>
   </li>
 );

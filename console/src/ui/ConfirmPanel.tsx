@@ -4,7 +4,7 @@ import { ErrorView, Notice } from './states';
 
 /**
  * A second look before an action that changes money or ends something: the sentence says what will
- * happen (amount, who); nothing is sent until Confirmar. `children` shows under the buttons (the last
+ * happen (amount, who), and `warning` what it leaves behind; nothing is sent until Confirmar. `children` shows under the buttons (the last
  * try's refusal, say).
  */
 export const ConfirmPanel = ({
@@ -13,10 +13,13 @@ export const ConfirmPanel = ({
   onConfirm,
   onCancel,
   busy = false,
+  warning,
   children,
 }: {
   title: string;
   message: string;
+  /** What the operator must know before confirming (a debit that leaves a balance below zero). */
+  warning?: string;
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
@@ -24,6 +27,7 @@ export const ConfirmPanel = ({
 }) => (
   <div role="alertdialog" aria-label={title} className="panel stack">
     <p>{message}</p>
+    {warning && <p className="notice warn">{warning}</p>}
     <div className="buttons">
       <button type="button" className="primary" disabled={busy} onClick={onConfirm}>
         {t.common.confirm}
@@ -63,3 +67,40 @@ export const useConfirmedAction = <K,>() => {
   );
   return { asked, ask: setAsked, cancel: () => setAsked(null), act, outcome };
 };
+
+/**
+ * The end of a form that books money once reviewed (useReviewedSend): its submit button, or the
+ * confirmation of what was checked; then what the last booking answered.
+ */
+export const ReviewedSubmit = ({
+  submitLabel,
+  confirm,
+  busy,
+  onConfirm,
+  onCancel,
+  done,
+  error,
+}: {
+  submitLabel: string;
+  /** The confirmation's title, sentence and warning while values wait for it; null otherwise. */
+  confirm: { title: string; message: string; warning?: string } | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  done: string;
+  error: unknown;
+}) => (
+  <>
+    {confirm ? (
+      <ConfirmPanel {...confirm} busy={busy} onConfirm={onConfirm} onCancel={onCancel} />
+    ) : (
+      <div className="buttons">
+        <button type="submit" className="primary">
+          {submitLabel}
+        </button>
+      </div>
+    )}
+    {done && <Notice>{done}</Notice>}
+    {error !== null && <ErrorView error={error} />}
+  </>
+);

@@ -7,6 +7,9 @@ export interface Sort {
   direction: 'asc' | 'desc';
 }
 
+/** A row's actions stay at the table's right edge however wide the row (styles.css, `.actions`). */
+const stuck = (columnId: string) => (columnId === 'actions' ? 'actions' : undefined);
+
 /**
  * A table over one server page: sorting and paging are the server's (manual), so the browser never
  * holds more than the page it shows. Sortable headers are buttons that say their state.
@@ -54,6 +57,7 @@ export function DataTable<Row>({
                 return (
                   <th
                     key={h.id}
+                    className={stuck(h.column.id)}
                     scope="col"
                     aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : undefined}
                   >
@@ -85,7 +89,9 @@ export function DataTable<Row>({
             table.getRowModel().rows.map((r) => (
               <tr key={r.id}>
                 {r.getVisibleCells().map((c) => (
-                  <td key={c.id}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>
+                  <td key={c.id} className={stuck(c.column.id)}>
+                    {flexRender(c.column.columnDef.cell, c.getContext())}
+                  </td>
                 ))}
               </tr>
             ))

@@ -66,6 +66,11 @@ export const Select = forwardRef<
   );
 });
 
+/** The rule of a reason the service records with a booking or a decision: 10 to 500 characters. */
+export const reasonRule = {
+  validate: (v: string) => (v.trim().length >= 10 && v.trim().length <= 500) || t.validation.reasonLength,
+};
+
 /**
  * Puts a 422's details.fieldErrors on the form's fields (react-hook-form), and returns whether any
  * field took one; the rest of the error is for the form's own message. `fields` names the keys the

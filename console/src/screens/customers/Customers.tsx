@@ -6,9 +6,12 @@ import { Link, Route, Switch, useParams } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
 import { codeLabel, fmt, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
-import { applyFieldErrors, Input, Select } from '../../ui/forms';
+import { amountOf, amountRule } from '../../ui/amount';
+import { ReviewedSubmit } from '../../ui/ConfirmPanel';
+import { applyFieldErrors, Input, reasonRule, Select } from '../../ui/forms';
+import { useReviewedSend } from '../../ui/useReviewedSend';
 import { BankAccount } from './BankAccount';
-import { ErrorView, Notice, QueryView } from '../../ui/states';
+import { QueryView } from '../../ui/states';
 
 const c = t.customers;
 type Customer = Ok<'/admin/customers', 'get'>['items'][number];
@@ -79,35 +82,44 @@ const CustomerList = () => {
 };
 
 type AdjustForm = { type: 'credit' | 'debit'; scope: 'ANY' | 'ORDERS' | 'SURPLUS'; amount: string; reason: string };
+type Credit = Ok<'/admin/customers/{customerId}', 'get'>['credit'];
+const BUCKET = { ANY: 'anyUSD', ORDERS: 'ordersUSD', SURPLUS: 'surplusUSD' } as const;
 
-const AdjustCredit = ({ customerId }: { customerId: number }) => {
+/**
+ * A manual credit adjustment: it moves money, so it is confirmed first with the signed amount and its
+ * bucket, and a debit that leaves the bucket below zero says so; it is booked once (useReviewedSend).
+ */
+const AdjustCredit = ({ customerId, credit }: { customerId: number; credit: Credit }) => {
   const queryClient = useQueryClient();
   const [done, setDone] = useState(false);
-  const [error, setErr] = useState<unknown>(null);
   const { register, handleSubmit, setError, reset, formState } = useForm<AdjustForm>({
     defaultValues: { type: 'credit', scope: 'ANY', amount: '', reason: '' },
   });
-  const submit = handleSubmit(async (f) => {
-    setDone(false);
-    setErr(null);
-    try {
+  const adjustment = useReviewedSend<AdjustForm>(
+    async (f, key) => {
       await unwrap(
         client.POST('/admin/customers/{customerId}/credit/adjust', {
-          params: { path: { customerId } },
-          body: { type: f.type, scope: f.scope, amount: Number(f.amount), reason: f.reason },
+          params: { path: { customerId }, header: { 'idempotency-key': key } },
+          body: { type: f.type, scope: f.scope, amount: amountOf(f.amount, 2), reason: f.reason.trim() },
         }),
       );
       reset();
       setDone(true);
       await queryClient.invalidateQueries({ queryKey: ['customer', customerId] });
       await queryClient.invalidateQueries({ queryKey: ['credit-history', customerId] });
-    } catch (err) {
-      if (!applyFieldErrors(err, setError, ['type', 'scope', 'amount', 'reason'])) setErr(err);
-    }
+    },
+    (err) => applyFieldErrors(err, setError, ['type', 'scope', 'amount', 'reason']),
+  );
+  const check = handleSubmit((f) => {
+    setDone(false);
+    adjustment.ask(f);
   });
   const e = formState.errors;
+  const review = adjustment.review;
+  const amount = review ? amountOf(review.amount, 2) : 0;
+  const after = review ? Math.round((credit[BUCKET[review.scope]] - amount) * 100) / 100 : 0;
   return (
-    <form className="panel stack" onSubmit={submit} noValidate aria-labelledby="adjust-title">
+    <form className="panel stack" onSubmit={check} noValidate aria-labelledby="adjust-title">
       <h2 id="adjust-title">{c.adjust}</h2>
       <div className="row">
         <Select
@@ -131,21 +143,33 @@ const AdjustCredit = ({ customerId }: { customerId: number }) => {
         />
         <Input
           label={c.amount}
-          type="number"
-          step="0.01"
-          min="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           error={e.amount?.message}
-          {...register('amount')}
+          {...register('amount', { validate: amountRule(2, { min: 0.01, max: 1_000_000, message: c.amountRange }) })}
         />
       </div>
-      <Input label={t.common.reason} error={e.reason?.message} {...register('reason')} />
-      {done && <Notice>{c.adjusted}</Notice>}
-      {error !== null && <ErrorView error={error} />}
-      <div className="buttons">
-        <button type="submit" className="primary" disabled={formState.isSubmitting}>
-          {c.adjust}
-        </button>
-      </div>
+      <Input
+        label={t.common.reason}
+        placeholder={t.payments.reasonHint}
+        error={e.reason?.message}
+        {...register('reason', reasonRule)}
+      />
+      <ReviewedSubmit
+        submitLabel={c.adjust}
+        confirm={
+          review && {
+            title: c.adjustConfirmTitle,
+            message: c.adjustConfirm(fmt.signedUsd(amount, review.type === 'credit'), codeLabel(review.scope)),
+            warning: review.type === 'debit' && after < 0 ? t.amount.belowZero(fmt.usd(after)) : undefined,
+          }
+        }
+        busy={adjustment.busy}
+        onConfirm={() => void adjustment.confirm()}
+        onCancel={adjustment.cancel}
+        done={done ? c.adjusted : ''}
+        error={adjustment.error}
+      />
     </form>
   );
 };
@@ -199,10 +223,11 @@ const CustomerDetail = () => {
               {Object.entries(data.credit).map(([k, v]) => (
                 <div key={k}>
                   <dt>{c.summary[k] ?? k}</dt>
-                  <dd>{fmt.number(v)}</dd>
+                  <dd>{fmt.usd(v)}</dd>
                 </div>
               ))}
             </dl>
+            <AdjustCredit customerId={id} credit={data.credit} />
             <h2>{c.orders}</h2>
             <div className="table-wrap" tabIndex={0} role="region" aria-label={c.orders}>
               <table>
@@ -236,7 +261,6 @@ const CustomerDetail = () => {
           </div>
         )}
       </QueryView>
-      <AdjustCredit customerId={id} />
       <h2>{c.creditHistory}</h2>
       <QueryView query={history}>
         {(data) => (
@@ -261,10 +285,7 @@ const CustomerDetail = () => {
                         <td>{fmt.dateTime(x.created_at)}</td>
                         <td>{codeLabel(x.type)}</td>
                         <td>{codeLabel(x.scope)}</td>
-                        <td>
-                          {x.direction === 'CREDIT' ? '+' : '−'}
-                          {fmt.number(x.amount_usd)}
-                        </td>
+                        <td>{fmt.signedUsd(x.amount_usd, x.direction === 'CREDIT')}</td>
                         <td>{fmt.usd(x.balance_after_usd)}</td>
                         <td>{x.description ?? '—'}</td>
                       </tr>

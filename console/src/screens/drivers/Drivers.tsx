@@ -8,6 +8,7 @@ import { fmt, label, t } from '../../i18n';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { Input, Select } from '../../ui/forms';
 import { useDebounced } from '../../ui/useDebounced';
+import { KycReview } from './KycReview';
 import { WalletAdjustment } from './WalletAdjustment';
 import { ReasonForm } from '../../ui/ReasonForm';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
@@ -17,9 +18,12 @@ type Driver = Ok<'/admin/drivers', 'get'>['items'][number];
 const KYC = ['PENDING_KYC', 'PENDING_REVIEW', 'APPROVED', 'REJECTED'] as const;
 
 export default function Drivers() {
+  // The list starts afresh from its address: the menu's plain /drivers drops a filter the home page's
+  // link set (?kyc_state=PENDING_REVIEW), which would otherwise hide every other driver from a search.
+  const search = useSearch();
   return (
     <Switch>
-      <Route path="/" component={DriverList} />
+      <Route path="/">{() => <DriverList key={search} />}</Route>
       <Route path="/:driverId" component={DriverDetail} />
     </Switch>
   );
@@ -61,7 +65,11 @@ const DriverList = () => {
       { id: 'kycState', header: d.kyc, cell: ({ row }) => label(t.enums.kycState, row.original.kycState) },
       { id: 'plate', header: d.plate, cell: ({ row }) => row.original.plate ?? '—' },
       { id: 'capacity', header: d.capacity, cell: ({ row }) => fmt.number(row.original.capacityLiters) },
-      { id: 'rating', header: d.rating, cell: ({ row }) => fmt.number(row.original.avgRating) },
+      {
+        id: 'rating',
+        header: d.rating,
+        cell: ({ row }) => (row.original.ratingsCount ? fmt.number(row.original.avgRating) : '—'),
+      },
       { id: 'registeredAt', header: d.registered, cell: ({ row }) => fmt.dateTime(row.original.registeredAt) },
     ],
     [],
@@ -143,10 +151,6 @@ const DriverDetail = () => {
     void queryClient.invalidateQueries({ queryKey: ['drivers'] });
   };
   const path = { driverId: id };
-  const approve = useMutation({
-    mutationFn: () => unwrap(client.POST('/admin/drivers/{driverId}/approve', { params: { path } })),
-    onSuccess: () => done(d.approved),
-  });
   const reinstate = useMutation({
     mutationFn: () => unwrap(client.POST('/admin/drivers/{driverId}/reinstate', { params: { path } })),
     onSuccess: () => done(d.reinstated),
@@ -185,25 +189,10 @@ const DriverDetail = () => {
               <dt>{d.capacity}</dt>
               <dd>{fmt.number(dr.capacityLiters)}</dd>
               <dt>{d.rating}</dt>
-              <dd>
-                {fmt.number(dr.avgRating)} ({dr.ratingsCount})
-              </dd>
+              <dd>{dr.ratingsCount ? `${fmt.number(dr.avgRating)} (${dr.ratingsCount})` : d.noRatings}</dd>
             </dl>
             {/* Only the actions the driver's status allows (the API answers 409 WrongStatus otherwise). */}
             <div className="buttons">
-              {dr.status === 'PENDING_VERIFICATION' && dr.kycState === 'PENDING_REVIEW' && (
-                <button
-                  type="button"
-                  className="primary"
-                  disabled={approve.isPending}
-                  onClick={() => {
-                    setMessage('');
-                    approve.mutate();
-                  }}
-                >
-                  {d.approve}
-                </button>
-              )}
               {dr.status === 'PENDING_VERIFICATION' && (
                 <button type="button" onClick={() => ask('reject')}>
                   {d.reject}
@@ -228,21 +217,12 @@ const DriverDetail = () => {
               )}
             </div>
             {message && <Notice>{message}</Notice>}
-            {approve.isError && <ErrorView error={approve.error} />}
             {reinstate.isError && <ErrorView error={reinstate.error} />}
             {asking === 'reject' && <ReasonForm title={d.reject} onSubmit={reject} onCancel={() => setAsking(null)} />}
             {asking === 'suspend' && (
               <ReasonForm title={d.suspend} onSubmit={suspend} onCancel={() => setAsking(null)} />
             )}
-            <h2>{d.documents}</h2>
-            <ul>
-              {documents.map((doc) => (
-                <li key={doc.type}>
-                  {doc.label} · {doc.expiresAt ? `${d.expires} ${fmt.date(doc.expiresAt)}` : d.noExpiry}
-                </li>
-              ))}
-              {documents.length === 0 && <li className="muted">{t.common.empty}</li>}
-            </ul>
+            <KycReview driver={dr} documents={documents} onApproved={() => done(d.approved)} />
           </div>
         )}
       </QueryView>

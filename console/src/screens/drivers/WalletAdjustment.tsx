@@ -1,11 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { client, unwrap } from '../../api/client';
 import { fmt, t } from '../../i18n';
-import { ConfirmPanel } from '../../ui/ConfirmPanel';
-import { applyFieldErrors, Input, Select } from '../../ui/forms';
-import { ErrorView, Notice } from '../../ui/states';
+import { amountOf, amountRule } from '../../ui/amount';
+import { ReviewedSubmit } from '../../ui/ConfirmPanel';
+import { applyFieldErrors, Input, reasonRule, Select } from '../../ui/forms';
+import { useReviewedSend } from '../../ui/useReviewedSend';
 
 const d = t.drivers;
 
@@ -17,43 +18,42 @@ interface Values {
 
 /**
  * A manual adjustment of the driver's balance (super admins): it moves money, so the form first shows
- * the signed amount and asks to confirm; one Idempotency-Key per form, so a double submit books once.
+ * the signed amount, and the balance a debit leaves when it is below zero, and asks to confirm.
  */
 export const WalletAdjustment = ({ driverId }: { driverId: number }) => {
   const queryClient = useQueryClient();
-  const [key, setKey] = useState(() => crypto.randomUUID());
-  const [review, setReview] = useState<Values | null>(null);
   const [message, setMessage] = useState('');
-  const [error, setErr] = useState<unknown>(null);
+  const wallet = useQuery({
+    queryKey: ['driver-wallet', driverId],
+    queryFn: () => unwrap(client.GET('/admin/drivers/{driverId}/wallet', { params: { path: { driverId } } })),
+  });
   const { register, handleSubmit, setError, formState, reset } = useForm<Values>({
     defaultValues: { direction: 'CREDIT', amount: '', reason: '' },
   });
   const e = formState.errors;
-  const check = handleSubmit((v) => {
-    setMessage('');
-    setReview(v);
-  });
-  const send = async () => {
-    if (!review) return;
-    setErr(null);
-    try {
+  const adjustment = useReviewedSend<Values>(
+    async (v, key) => {
       await unwrap(
         client.POST('/admin/drivers/{driverId}/wallet/adjustments', {
           params: { path: { driverId }, header: { 'idempotency-key': key } },
-          body: { direction: review.direction, amount: Number(review.amount), reason: review.reason.trim() },
+          body: { direction: v.direction, amount: amountOf(v.amount, 2), reason: v.reason.trim() },
         }),
       );
-      setReview(null);
       reset();
-      setKey(crypto.randomUUID());
       setMessage(d.adjusted);
       await queryClient.invalidateQueries({ queryKey: ['driver-wallet', driverId] });
       await queryClient.invalidateQueries({ queryKey: ['driver-ledger', driverId] });
-    } catch (err) {
-      setReview(null);
-      if (!applyFieldErrors(err, setError, ['amount', 'reason', 'direction'])) setErr(err);
-    }
-  };
+    },
+    (err) => applyFieldErrors(err, setError, ['amount', 'reason', 'direction']),
+  );
+  const check = handleSubmit((v) => {
+    setMessage('');
+    adjustment.ask(v);
+  });
+  const review = adjustment.review;
+  const amount = review ? amountOf(review.amount, 2) : 0;
+  const balance = wallet.data?.wallet.balanceUSD;
+  const after = balance === undefined ? undefined : Math.round((balance - amount) * 100) / 100;
   return (
     <form className="panel stack" onSubmit={check} noValidate aria-label={d.adjust}>
       <h2>{d.adjust}</h2>
@@ -68,39 +68,36 @@ export const WalletAdjustment = ({ driverId }: { driverId: number }) => {
         />
         <Input
           label={d.amount}
-          type="number"
-          step="0.01"
-          min="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           error={e.amount?.message}
-          {...register('amount', {
-            validate: (v) => (Number(v) >= 0.01 && Number(v) <= 100_000) || d.amountRange,
-          })}
+          {...register('amount', { validate: amountRule(2, { min: 0.01, max: 100_000, message: d.amountRange }) })}
         />
       </div>
       <Input
         label={t.common.reason}
         placeholder={t.payments.reasonHint}
         error={e.reason?.message}
-        {...register('reason', {
-          validate: (v) => (v.trim().length >= 10 && v.trim().length <= 500) || t.validation.reasonLength,
-        })}
+        {...register('reason', reasonRule)}
       />
-      {review ? (
-        <ConfirmPanel
-          title={d.adjustConfirmTitle}
-          message={d.adjustConfirm(fmt.signedUsd(Number(review.amount), review.direction === 'CREDIT'))}
-          onConfirm={() => void send()}
-          onCancel={() => setReview(null)}
-        />
-      ) : (
-        <div className="buttons">
-          <button type="submit" className="primary">
-            {d.adjust}
-          </button>
-        </div>
-      )}
-      {message && <Notice>{message}</Notice>}
-      {error !== null && <ErrorView error={error} />}
+      <ReviewedSubmit
+        submitLabel={d.adjust}
+        confirm={
+          review && {
+            title: d.adjustConfirmTitle,
+            message: d.adjustConfirm(fmt.signedUsd(amount, review.direction === 'CREDIT')),
+            warning:
+              review.direction === 'DEBIT' && after !== undefined && after < 0
+                ? t.amount.belowZero(fmt.usd(after))
+                : undefined,
+          }
+        }
+        busy={adjustment.busy}
+        onConfirm={() => void adjustment.confirm()}
+        onCancel={adjustment.cancel}
+        done={message}
+        error={adjustment.error}
+      />
     </form>
   );
 };

@@ -45,7 +45,7 @@ const Methods = ({ canChange }: { canChange: boolean }) => {
     queryFn: () => unwrap(client.GET('/payment-methods')),
   });
   const columns: ColumnDef<Method, unknown>[] = [
-    { id: 'code', header: p.code, cell: ({ row }) => row.original.code },
+    { id: 'code', header: p.code, cell: ({ row }) => <code>{row.original.code}</code> },
     { id: 'name', header: p.name, cell: ({ row }) => row.original.name },
     { id: 'kind', header: p.kind, cell: ({ row }) => label(p.kinds, row.original.kind) },
     { id: 'active', header: p.active, cell: ({ row }) => fmt.bool(row.original.active) },
@@ -89,7 +89,7 @@ const Forms = ({ canChange }: { canChange: boolean }) => {
   });
   const columns: ColumnDef<PaymentForm, unknown>[] = [
     { id: 'name', header: p.name, cell: ({ row }) => row.original.name },
-    { id: 'internal_name', header: p.internalName, cell: ({ row }) => row.original.internal_name },
+    { id: 'internal_name', header: p.internalName, cell: ({ row }) => <code>{row.original.internal_name}</code> },
     { id: 'category', header: p.category, cell: ({ row }) => label(p.categories, row.original.category) },
     { id: 'currency', header: p.currency, cell: ({ row }) => label(p.currencies, row.original.currency) },
     {

@@ -155,7 +155,7 @@ export default function PaymentReview() {
                   setMessage('');
                   setAction({ kind: 'approve', item: row.original });
                 }}
-                aria-label={`${p.approve} ${row.original.id}`}
+                aria-label={p.approveOrder(row.original.order.id)}
               >
                 {p.approve}
               </button>
@@ -165,7 +165,7 @@ export default function PaymentReview() {
                   setMessage('');
                   setAction({ kind: 'reject', item: row.original });
                 }}
-                aria-label={`${p.reject} ${row.original.id}`}
+                aria-label={p.rejectOrder(row.original.order.id)}
               >
                 {p.reject}
               </button>
@@ -209,7 +209,7 @@ export default function PaymentReview() {
           <Summary item={action.item} />
           <ReasonForm
             key={`${action.kind}-${action.item.id}`}
-            title={`${action.kind === 'approve' ? p.approve : p.reject}: ${action.item.id}`}
+            title={(action.kind === 'approve' ? p.approveOrder : p.rejectOrder)(action.item.order.id)}
             hint={p.reasonHint}
             onSubmit={decide}
             onCancel={() => setAction(null)}

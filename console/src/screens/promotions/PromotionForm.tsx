@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
 import type { components, paths } from '../../api/schema';
-import { fmt, label, t } from '../../i18n';
+import { fmt, t } from '../../i18n';
+import { amountRule, readAmount } from '../../ui/amount';
 import { ConfirmPanel } from '../../ui/ConfirmPanel';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { Picker } from '../../ui/Picker';
@@ -40,14 +41,19 @@ const valuesOf = (pr?: Promotion): Values => ({
   credit_scope: pr?.credit_scope ?? 'ANY',
   milestone_orders: pr ? String(pr.milestone_orders) : '',
   milestone_basis: pr?.milestone_basis ?? 'LIFETIME',
-  amount_usd: pr ? String(pr.amount_usd) : '',
+  amount_usd: pr ? fmt.typed(pr.amount_usd) : '',
   starts_at: pr?.starts_at?.slice(0, 10) ?? '',
   ends_at: pr?.ends_at?.slice(0, 10) ?? '',
   max_grants: pr?.max_grants === null || pr?.max_grants === undefined ? '' : String(pr.max_grants),
   city_id: pr?.city_id ? String(pr.city_id) : '',
 });
 
-const numberOr = (v: string) => (v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
+/** A typed amount or count its rule accepted (a stored campaign's is always readable); NaN otherwise. */
+const numberOr = (v: string, decimals: number) => {
+  const r = readAmount(v, decimals);
+  return r.ok ? r.value : Number.NaN;
+};
+const optionalCount = (v: string) => v.trim() === '' || amountRule(0)(v);
 
 /** The whole body from the form (dates are calendar days: midnight UTC, as the API reads a date). */
 export type FullBody = Required<Omit<Body, 'active'>>;
@@ -57,13 +63,13 @@ const bodyOf = (v: Values, cityId: number | null): FullBody => ({
   description: v.description.trim() || null,
   audience: v.audience,
   credit_scope: v.audience === 'DRIVER' ? null : v.credit_scope,
-  milestone_orders: numberOr(v.milestone_orders),
+  milestone_orders: numberOr(v.milestone_orders, 0),
   milestone_basis: v.milestone_basis,
-  amount_usd: numberOr(v.amount_usd),
+  amount_usd: numberOr(v.amount_usd, 2),
   city_id: cityId,
   starts_at: v.starts_at || null,
   ends_at: v.ends_at || null,
-  max_grants: v.max_grants.trim() === '' ? null : numberOr(v.max_grants),
+  max_grants: v.max_grants.trim() === '' ? null : numberOr(v.max_grants, 0),
 });
 
 /**
@@ -158,23 +164,21 @@ export const PromotionForm = ({
         )}
         <Input
           label={p.amount}
-          type="number"
-          step="0.01"
-          min="0.01"
+          inputMode="decimal"
+          autoComplete="off"
           disabled={frozen}
           error={e.amount_usd?.message}
-          {...register('amount_usd')}
+          {...register('amount_usd', { validate: amountRule(2) })}
         />
       </div>
       <div className="row">
         <Input
           label={p.milestone}
-          type="number"
-          min="1"
-          step="1"
+          inputMode="numeric"
+          autoComplete="off"
           disabled={frozen}
           error={e.milestone_orders?.message}
-          {...register('milestone_orders')}
+          {...register('milestone_orders', { validate: amountRule(0) })}
         />
         <Select
           label={p.basisLabel}
@@ -185,12 +189,11 @@ export const PromotionForm = ({
         />
         <Input
           label={p.maxGrants}
-          type="number"
-          min="1"
-          step="1"
+          inputMode="numeric"
+          autoComplete="off"
           placeholder={p.uncapped}
           error={e.max_grants?.message}
-          {...register('max_grants')}
+          {...register('max_grants', { validate: optionalCount })}
         />
       </div>
       <div className="row">
@@ -210,11 +213,7 @@ export const PromotionForm = ({
           message={
             promotion
               ? p.saveConfirm(fmt.usd(amount))
-              : p.createConfirm(
-                  fmt.usd(review.amount_usd),
-                  label(p.audience, review.audience),
-                  review.milestone_orders ?? 0,
-                )
+              : p.createConfirm(fmt.usd(review.amount_usd), review.audience ?? 'CLIENT', review.milestone_orders ?? 0)
           }
           onConfirm={() => void send()}
           onCancel={() => setReview(null)}

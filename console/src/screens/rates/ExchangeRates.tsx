@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { client, unwrap, type Ok } from '../../api/client';
 import { session } from '../../api/session';
 import { fmt, t } from '../../i18n';
+import { amountOf, amountRule } from '../../ui/amount';
 import { ConfirmPanel } from '../../ui/ConfirmPanel';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input } from '../../ui/forms';
@@ -30,7 +31,7 @@ const NewRate = () => {
   const { register, handleSubmit, setError, formState, reset } = useForm<{ rate: string }>();
   const check = handleSubmit(({ rate }) => {
     setMessage('');
-    setReview(Number(rate));
+    setReview(amountOf(rate, 8));
   });
   const send = async () => {
     if (review === null) return;
@@ -51,11 +52,12 @@ const NewRate = () => {
       <h2>{r.new}</h2>
       <Input
         label={r.rateInput}
-        type="number"
-        step="0.01"
-        min="0.01"
+        inputMode="decimal"
+        autoComplete="off"
         error={formState.errors.rate?.message}
-        {...register('rate', { validate: (v) => Number(v) >= 0.01 || r.rateRange })}
+        {...register('rate', {
+          validate: amountRule(8, { min: 0.01, max: Number.MAX_SAFE_INTEGER, message: r.rateRange }),
+        })}
       />
       {review !== null ? (
         <ConfirmPanel

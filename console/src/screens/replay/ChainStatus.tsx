@@ -4,6 +4,9 @@ import { client, download, unwrap } from '../../api/client';
 import { fmt, t } from '../../i18n';
 import { ErrorView } from '../../ui/states';
 
+/** What broke, in the reader's words (the service's message is for the offline tool's log). */
+const problemOf = (kind: string | undefined) => (kind && t.chain.problems[kind]) ?? t.chain.problems.format;
+
 /**
  * Whether a money stream's hash chain verifies up to the instant the replay shows and up to its latest anchor,
  * as the service's check (the same code as `npm run audit:verify`) says; and the export to check it offline.
@@ -30,25 +33,32 @@ export function ChainStatus({ stream, asOf }: { stream: string; asOf?: string })
         <p className="muted">{t.common.loading}</p>
       ) : (
         <>
-          <p role="status" className={`notice ${upTo.verified ? 'ok' : 'error'}`} data-chain="as-of">
-            {upTo.verified
-              ? s.as_of
-                ? t.chain.verifiedAsOf(upTo.events)
-                : t.chain.verifiedNow(upTo.events)
-              : t.chain.broken(upTo.problem?.position ?? null, upTo.problem?.message ?? '')}
-          </p>
+          {s.as_of && upTo.events === 0 ? (
+            // Before the stream's first event there is nothing to verify, and nothing is wrong.
+            <p role="status" className="notice" data-chain="as-of">
+              {t.chain.nothingYet}
+            </p>
+          ) : (
+            <p role="status" className={`notice ${upTo.verified ? 'ok' : 'error'}`} data-chain="as-of">
+              {upTo.verified
+                ? s.as_of
+                  ? t.chain.verifiedAsOf(upTo.events)
+                  : t.chain.verifiedNow(upTo.events)
+                : t.chain.broken(upTo.problem?.position ?? null, problemOf(upTo.problem?.kind))}
+            </p>
+          )}
           {s.as_of && !s.chain.verified && s.chain.problem && (
             <p className="notice error" data-chain="now">
-              {t.chain.broken(s.chain.problem.position, s.chain.problem.message)}
+              {t.chain.broken(s.chain.problem.position, problemOf(s.chain.problem.kind))}
             </p>
           )}
           {s.anchor ? (
             <p className={`notice ${s.anchor.verified ? 'ok' : 'error'}`} data-chain="anchor">
               {s.anchor.verified
                 ? t.chain.anchored(s.anchor.anchor_id, fmt.dateTime(s.anchor.taken_at), s.anchor.position)
-                : `${t.chain.anchorBroken(s.anchor.anchor_id)} ${s.anchor.problem?.message ?? ''}`}{' '}
+                : `${t.chain.anchorBroken(s.anchor.anchor_id)} ${problemOf(s.anchor.problem?.kind)}`}{' '}
               <span className="muted">
-                {t.chain.root}: <code>{s.anchor.root}</code>
+                {t.chain.root}: <code className="hash">{s.anchor.root}</code>
               </span>
             </p>
           ) : (

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent } from 'react';
+import { Fragment, type FormEvent } from 'react';
 import { Link, Route, Switch, useLocation, useParams } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
-import { fmt, label, t } from '../../i18n';
+import { codeLabel, fmt, label, t } from '../../i18n';
 import { ErrorView, QueryView } from '../../ui/states';
 import { ReceiptBody } from '../settlements/ReceiptBody';
 import { InstantForm, useReplayInstant } from './instant';
@@ -92,7 +92,7 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
   });
   const timeline: TimelineEvent[] = events.map((e) => ({
     key: String(e.global_position),
-    type: e.type,
+    type: eventName(e.type),
     at: e.recorded_at,
     actor: actorOf(e.actor),
     correlation: e.correlation_id,
@@ -134,6 +134,48 @@ const ReceiptReplayOf = ({ id }: { id: number }) => {
   );
 };
 
+/** An event's name in the auditor's words; a newer event shows as recorded. */
+const eventName = (type: string) => t.replay.events[type] ?? type;
+
+/** A value of an event's data as read: cents as money, codes by their labels, instants as dates. */
+const dataValue = (key: string, v: unknown): string => {
+  if (typeof v === 'number' && /BsCents$/.test(key)) return fmt.bs(v / 100);
+  if (typeof v === 'number' && /Cents$/.test(key)) return fmt.usd(v / 100);
+  if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(v) && !/Number$|reference|Id$/.test(key))
+    return codeLabel(v);
+  return fmt.cell(v);
+};
+
+/**
+ * The data an event recorded: the fields an auditor reads, labelled, with amounts in dollars or
+ * bolivars; the record as stored (JSON, amounts in cents) stays one click away.
+ */
+const EventData = ({ data }: { data: unknown }) => {
+  const fields = Object.entries((data ?? {}) as Record<string, unknown>).filter(
+    ([k, v]) => t.replay.dataKeys[k] && (v === null || typeof v !== 'object'),
+  );
+  return (
+    <>
+      {fields.length > 0 && (
+        <dl className="kv" aria-label={t.replay.data}>
+          {fields.map(([k, v]) => (
+            <Fragment key={k}>
+              <dt>{t.replay.dataKeys[k]}</dt>
+              <dd>{dataValue(k, v)}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
+      <details>
+        <summary>{t.replay.stored}</summary>
+        <pre tabIndex={0} aria-label={t.replay.stored}>
+          {JSON.stringify(data, null, 2)}
+        </pre>
+      </details>
+    </>
+  );
+};
+
 const EventDetail = ({
   e,
   title,
@@ -150,21 +192,21 @@ const EventDetail = ({
 }) => (
   <details className="panel" open>
     <summary>
-      {t.replay.event}: {title ?? e.type}
+      {t.replay.event}: {title ?? eventName(e.type)}
     </summary>
     <dl className="kv">
       <dt>{t.replay.type}</dt>
-      <dd>{e.type}</dd>
+      <dd>{eventName(e.type)}</dd>
       <dt>{t.replay.time}</dt>
       <dd>{fmt.dateTime(e.recorded_at)}</dd>
       <dt>{t.replay.actor}</dt>
       <dd data-field="actor">{actorOf(e.actor)}</dd>
       <dt>{t.replay.correlation}</dt>
-      <dd>{e.correlation_id ?? '—'}</dd>
+      <dd>
+        <code className="hash">{e.correlation_id ?? '—'}</code>
+      </dd>
     </dl>
-    <pre tabIndex={0} aria-label={t.replay.data}>
-      {JSON.stringify(e.data, null, 2)}
-    </pre>
+    <EventData data={e.data} />
   </details>
 );
 
@@ -180,7 +222,7 @@ const walletStepLabel = (e: WalletStep, numbers: Map<number, string>): string =>
   if (e.reservation === 'RELEASED') return t.replay.walletSteps.RELEASED(numbers.get(e.receipt_id ?? 0) ?? '—');
   if (e.type === 'LedgerEntryRecorded')
     return `${label(t.enums.ledgerType, String(d.type))} ${fmt.signedUsd(Number(d.amountCents) / 100, d.direction === 'CREDIT')}`;
-  return label(t.replay.walletSteps, e.type);
+  return eventName(e.type);
 };
 
 /**
@@ -279,7 +321,7 @@ const OrderReplay = () => {
   const selected = events[index];
   const timeline: TimelineEvent[] = events.map((e) => ({
     key: String(e.global_position),
-    type: e.type,
+    type: eventName(e.type),
     at: e.recorded_at,
     actor: actorOf(e.actor),
     correlation: e.correlation_id,

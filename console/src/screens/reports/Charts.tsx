@@ -12,7 +12,7 @@ import {
 } from 'chart.js';
 import { useEffect, useRef } from 'react';
 import type { ReportAnswer } from './reports';
-import { t } from '../../i18n';
+import { fmt, t } from '../../i18n';
 
 // Only the parts drawn here: Chart.js tree-shakes the rest away.
 Chart.register(
@@ -50,12 +50,18 @@ const ChartCanvas = ({ label, config }: { label: string; config: ConstructorPara
 
 const f = (key: string) => t.fields[key] ?? key;
 
+/** The period comparison in three charts, one per unit: an axis never mixes dollars, counts and percentages. */
+const COMPARED = [
+  ['comparisonCounts', ['published', 'delivered']],
+  ['comparisonUsd', ['gross_income_usd', 'commission_usd']],
+  ['comparisonPct', ['conversion_pct']],
+] as const;
+
 /** The operational report's daily series, and this period against the previous one. */
 export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
   const days = [...data.items].sort((a, b) => String(a.date).localeCompare(String(b.date)));
   const series = ['published', 'delivered', 'cancelled', 'expired'];
   const c = data.comparison;
-  const compared = ['published', 'delivered', 'gross_income_usd', 'commission_usd', 'conversion_pct'] as const;
   return (
     <div className="charts">
       <ChartCanvas
@@ -63,7 +69,7 @@ export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
         config={{
           type: 'line',
           data: {
-            labels: days.map((d) => String(d.date)),
+            labels: days.map((d) => fmt.date(String(d.date))),
             datasets: series.map((k, i) => ({
               label: f(k),
               data: days.map((d) => Number(d[k] ?? 0)),
@@ -73,29 +79,31 @@ export const OperationalCharts = ({ data }: { data: ReportAnswer }) => {
           },
         }}
       />
-      {c && (
-        <ChartCanvas
-          label={`${t.reports.comparison} (${c.previous_period.from} – ${c.previous_period.to})`}
-          config={{
-            type: 'bar',
-            data: {
-              labels: compared.map(f),
-              datasets: [
-                {
-                  label: t.reports.current,
-                  data: compared.map((k) => Number(data.totals?.[k] ?? 0)),
-                  backgroundColor: COLORS[0],
-                },
-                {
-                  label: t.reports.previous,
-                  data: compared.map((k) => Number(c.previous[k] ?? 0)),
-                  backgroundColor: COLORS[3],
-                },
-              ],
-            },
-          }}
-        />
-      )}
+      {c &&
+        COMPARED.map(([unit, keys]) => (
+          <ChartCanvas
+            key={unit}
+            label={`${t.reports[unit]} · ${t.reports.comparison} (${fmt.date(c.previous_period.from)} – ${fmt.date(c.previous_period.to)})`}
+            config={{
+              type: 'bar',
+              data: {
+                labels: keys.map(f),
+                datasets: [
+                  {
+                    label: t.reports.current,
+                    data: keys.map((k) => Number(data.totals?.[k] ?? 0)),
+                    backgroundColor: COLORS[0],
+                  },
+                  {
+                    label: t.reports.previous,
+                    data: keys.map((k) => Number(c.previous[k] ?? 0)),
+                    backgroundColor: COLORS[3],
+                  },
+                ],
+              },
+            }}
+          />
+        ))}
     </div>
   );
 };

@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams, useSearch, useLocation } from 'wouter';
 import { client, download, unwrap } from '../../api/client';
 import { codeLabel, fmt, t } from '../../i18n';
+import { readAmount } from '../../ui/amount';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { Picker, type PickerKind } from '../../ui/Picker';
 import { ErrorView, QueryView } from '../../ui/states';
@@ -15,10 +16,28 @@ const Ranking = lazy(() => import('./Charts').then((m) => ({ default: m.Performa
 
 const label = (key: string) => t.fields[key] ?? key;
 
-/** A report value as read: money with its sign and two decimals, a code by its Spanish label. */
-const reportCell = (column: string, v: unknown): string => {
+/** The figures an order only has once a driver took it and it was not cancelled or expired. */
+const SETTLED_ONLY = ['commission_usd', 'driver_net_usd', 'solidary_fund_usd'];
+const UNSETTLED = ['CANCELLED', 'EXPIRED'];
+
+/**
+ * A report value as read: money with its sign and two decimals, a code by its Spanish label, a calendar
+ * day as a date; a rating without ratings and an unsettled order's commission as a dash.
+ */
+const reportCell = (column: string, v: unknown, row?: Record<string, unknown>): ReactNode => {
+  if (row && column === 'rating' && row.ratings_count === 0) return '—';
+  if (row && SETTLED_ONLY.includes(column) && (row.driver_id === null || UNSETTLED.includes(String(row.status))))
+    return '—';
+  if (column === 'traffic_light' && typeof v === 'string')
+    return (
+      <span className="light" data-light={v}>
+        {codeLabel(v)}
+      </span>
+    );
   if (typeof v === 'number' && /_usd$/.test(column)) return fmt.usd(v);
   if (typeof v === 'number' && /_bs$/.test(column)) return fmt.bs(v);
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) return fmt.date(v);
+  if (typeof v === 'string' && /^\d{4}-\d{2}$/.test(v)) return `${v.slice(5)}/${v.slice(0, 4)}`;
   if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(v)) return codeLabel(v);
   return fmt.cell(v);
 };
@@ -36,7 +55,17 @@ const fetchReport = (def: ReportDef, query: Record<string, string>) =>
 /** Filters that name a city, driver or client are picked by name, not typed as ids. */
 const PICKERS: Record<string, PickerKind> = { city_id: 'city', driver_id: 'driver', client_id: 'client' };
 
-const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; value: string }) => {
+const FilterInput = ({
+  name,
+  kind,
+  value,
+  error,
+}: {
+  name: string;
+  kind: FilterKind;
+  value: string;
+  error?: string;
+}) => {
   const id = `f-${name}`;
   let control;
   if (kind === 'bool' || Array.isArray(kind)) {
@@ -59,16 +88,29 @@ const FilterInput = ({ name, kind, value }: { name: string; kind: FilterKind; va
     );
   } else if (PICKERS[name]) {
     return <Picker kind={PICKERS[name]} name={name} label={label(name)} defaultValue={value} />;
-  } else {
-    const type = kind === 'date' ? 'date' : kind === 'text' ? 'text' : 'number';
+  } else if (kind === 'int' || kind === 'number') {
+    // Typed the Venezuelan way or the plain way (ui/amount.ts), never the browser's number field.
     control = (
-      <input id={id} name={name} type={type} step={kind === 'number' ? 'any' : undefined} defaultValue={value} />
+      <input
+        id={id}
+        name={name}
+        inputMode={kind === 'int' ? 'numeric' : 'decimal'}
+        autoComplete="off"
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-err` : undefined}
+      />
     );
-  }
+  } else control = <input id={id} name={name} type={kind === 'date' ? 'date' : 'text'} defaultValue={value} />;
   return (
     <div className="field">
       <label htmlFor={id}>{label(name)}</label>
       {control}
+      {error && (
+        <span id={`${id}-err`} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 };
@@ -109,12 +151,22 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
     ][];
     navigate(`/reports/${reportKey}?${new URLSearchParams(merged)}`);
   };
+  const [filterErrors, setFilterErrors] = useState<Record<string, string>>({});
   const onFilter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const next: Record<string, string | undefined> = { page: undefined };
-    for (const [name] of def.filters) next[name] = String(form.get(name) ?? '') || undefined;
-    setParams(next);
+    const errors: Record<string, string> = {};
+    for (const [name, kind] of def.filters) {
+      const typed = String(form.get(name) ?? '').trim();
+      if (typed !== '' && (kind === 'int' || kind === 'number')) {
+        const read = readAmount(typed, kind === 'int' ? 0 : 2);
+        if (read.ok) next[name] = String(read.value);
+        else errors[name] = read.message;
+      } else next[name] = typed || undefined;
+    }
+    setFilterErrors(errors);
+    if (Object.keys(errors).length === 0) setParams(next);
   };
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setExportError(null);
@@ -135,7 +187,7 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
         id: c,
         header: label(c),
         accessorFn: (row) => row[c],
-        cell: (info) => reportCell(c, info.getValue()),
+        cell: (info) => reportCell(c, info.getValue(), info.row.original),
       })),
     [def],
   );
@@ -155,7 +207,7 @@ const Report = ({ reportKey }: { reportKey: ReportKey }) => {
       </nav>
       <form className="filters" onSubmit={onFilter} key={search}>
         {def.filters.map(([name, kind]) => (
-          <FilterInput key={name} name={name} kind={kind} value={params[name] ?? ''} />
+          <FilterInput key={name} name={name} kind={kind} value={params[name] ?? ''} error={filterErrors[name]} />
         ))}
         <div className="buttons">
           <button type="submit" className="primary">

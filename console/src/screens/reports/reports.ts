@@ -89,7 +89,7 @@ export const REPORTS: { [K in ReportKey]: ReportDef<ReportPath> } = {
     columns: [
       'created_at',
       'id',
-      'status_label',
+      'status',
       'city_name',
       'client_name',
       'driver_name',

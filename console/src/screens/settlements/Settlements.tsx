@@ -4,8 +4,9 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
-import { useAuditor } from '../../api/session';
-import { fmt, label, t } from '../../i18n';
+import { session, useAuditor } from '../../api/session';
+import { codeLabel, fmt, label, t } from '../../i18n';
+import { amountOf, amountRule } from '../../ui/amount';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { Picker } from '../../ui/Picker';
@@ -165,7 +166,11 @@ const Receipts = () => {
       },
       { id: 'net_usd', header: s.net, cell: ({ row }) => fmt.usd(row.original.net_usd) },
       { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.usd(row.original.payable_usd) },
-      { id: 'failure_reason', header: s.failure, cell: ({ row }) => row.original.failure_reason ?? '—' },
+      {
+        id: 'failure_reason',
+        header: s.failure,
+        cell: ({ row }) => (row.original.failure_reason ? codeLabel(row.original.failure_reason) : '—'),
+      },
       { id: 'issued_at', header: s.issued, cell: ({ row }) => fmt.dateTime(row.original.issued_at) },
     ],
     [],
@@ -263,13 +268,21 @@ const Tray = () => {
         cell: ({ row }) => `${row.original.driver_name ?? '—'} (#${row.original.driver_id})`,
       },
       { id: 'payable_usd', header: s.payable, cell: ({ row }) => fmt.usd(row.original.payable_usd) },
-      { id: 'failure_reason', header: s.failure, cell: ({ row }) => row.original.failure_reason ?? '—' },
+      {
+        id: 'failure_reason',
+        header: s.failure,
+        cell: ({ row }) => (row.original.failure_reason ? codeLabel(row.original.failure_reason) : '—'),
+      },
       {
         id: 'failure_kind',
         header: s.failureKind,
         cell: ({ row }) => label(t.enums.failureKind, row.original.failure_kind),
       },
-      { id: 'provider_code', header: s.providerCode, cell: ({ row }) => row.original.provider_code ?? '—' },
+      {
+        id: 'provider_code',
+        header: s.providerCode,
+        cell: ({ row }) => (row.original.provider_code ? codeLabel(row.original.provider_code) : '—'),
+      },
       { id: 'attempts', header: s.attempts, accessorKey: 'attempts' },
       { id: 'failed_at', header: s.failedAt, cell: ({ row }) => fmt.dateTime(row.original.failed_at) },
       {
@@ -361,9 +374,9 @@ type ConfigForm = {
   cutoff_time: string;
   payout_enabled: boolean;
   payout_time: string;
-  min_balance: number;
+  min_balance: string;
   active_days: boolean[];
-  iva_prc: number;
+  iva_prc: string;
   timezone: string;
 };
 
@@ -391,9 +404,9 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
       cutoff_time: config.cutoff_time,
       payout_enabled: config.payout_enabled,
       payout_time: config.payout_time,
-      min_balance: config.min_balance_usd,
+      min_balance: fmt.typed(config.min_balance_usd),
       active_days: config.active_days,
-      iva_prc: config.iva_prc,
+      iva_prc: fmt.typed(config.iva_prc),
       timezone: config.timezone,
     },
   });
@@ -409,9 +422,9 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
             cutoff_time: body.cutoff_time,
             payout_enabled: body.payout_enabled,
             payout_time: body.payout_time,
-            min_balance: Number(body.min_balance),
+            min_balance: amountOf(body.min_balance, 2),
             active_days: body.active_days,
-            iva_prc: Number(body.iva_prc),
+            iva_prc: amountOf(body.iva_prc, 2),
             timezone: body.timezone,
           },
         }),
@@ -435,7 +448,7 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
   const e = formState.errors;
   return (
     <form className="stack panel" onSubmit={submit} noValidate>
-      <p className="muted">{s.configOnlySuper}</p>
+      <p className="muted">{session.get()?.admin.superAdmin ? s.configAppliesNext : s.configOnlySuper}</p>
       <label>
         <input type="checkbox" {...register('cutoff_enabled')} /> {s.cutoffEnabled}
       </label>
@@ -446,10 +459,10 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
       <Input label={s.payoutTime} error={e.payout_time?.message} {...register('payout_time')} />
       <Input
         label={s.minBalance}
-        type="number"
-        step="0.01"
+        inputMode="decimal"
+        autoComplete="off"
         error={e.min_balance?.message}
-        {...register('min_balance')}
+        {...register('min_balance', { validate: amountRule(2) })}
       />
       <fieldset>
         <legend>{s.activeDays}</legend>
@@ -464,7 +477,13 @@ const ConfigEditor = ({ config }: { config: Ok<'/admin/settlements/config', 'get
           </span>
         )}
       </fieldset>
-      <Input label={s.iva} type="number" step="0.01" error={e.iva_prc?.message} {...register('iva_prc')} />
+      <Input
+        label={s.iva}
+        inputMode="decimal"
+        autoComplete="off"
+        error={e.iva_prc?.message}
+        {...register('iva_prc', { validate: amountRule(2) })}
+      />
       <Input label={s.timezone} error={e.timezone?.message} {...register('timezone')} />
       {saved && <Notice>{s.saved}</Notice>}
       {error !== null && <ErrorView error={error} />}

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { client, unwrap, type Ok } from '../../api/client';
 import { bankName } from '../../i18n/banks';
 import { fmt, label, t } from '../../i18n';
-import { applyFieldErrors, Input } from '../../ui/forms';
+import { applyFieldErrors, Input, reasonRule } from '../../ui/forms';
 import { ErrorView, QueryView } from '../../ui/states';
 
 const s = t.settlements;
@@ -104,10 +104,7 @@ export const TrayAction = ({
           label={t.common.reason}
           placeholder={t.payments.reasonHint}
           error={e.reason?.message}
-          {...register('reason', {
-            required: t.validation.reasonLength,
-            validate: (v) => (v.trim().length >= 10 && v.trim().length <= 500) || t.validation.reasonLength,
-          })}
+          {...register('reason', { required: t.validation.reasonLength, ...reasonRule })}
         />
       )}
       {kind === 'external' && (

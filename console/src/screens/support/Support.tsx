@@ -4,8 +4,8 @@ import { useForm } from 'react-hook-form';
 import { Link, Route, Switch, useParams } from 'wouter';
 import { client, unwrap } from '../../api/client';
 import { session } from '../../api/session';
-import { fmt, t } from '../../i18n';
-import { applyFieldErrors, Input, Select } from '../../ui/forms';
+import { fmt, label, t } from '../../i18n';
+import { applyFieldErrors, Field, Select } from '../../ui/forms';
 import { ErrorView, QueryView } from '../../ui/states';
 
 const s = t.support;
@@ -173,12 +173,27 @@ const Room = () => {
         {(data) => (
           <div className="stack">
             <p>
-              {s.order} #{data.order_id} · {s.kinds[data.kind]} ·{' '}
+              {s.roomKinds[data.kind]} ·{' '}
               {data.status.state === 'pool' ? s.inPool : `${s.claimedBy} ${data.status.assigned_admin?.name ?? ''}`} ·{' '}
               <span className="badge" role="status">
                 {live ? s.live : s.offline}
               </span>
             </p>
+            <dl className="kv panel" aria-label={s.context}>
+              <dt>{s.order}</dt>
+              <dd>
+                <Link href={`~/console/replay/order/${data.order_id}`}>#{data.order_id}</Link>
+                {data.order && ` · ${label(t.enums.orderStatus, data.order.status)}`}
+              </dd>
+              <dt>{s.kinds.client}</dt>
+              <dd>{data.order?.client ? `${data.order.client.name ?? '—'} · ${data.order.client.phone}` : '—'}</dd>
+              <dt>{s.kinds.driver}</dt>
+              <dd>
+                {data.order?.driver
+                  ? `${data.order.driver.name ?? '—'} · ${data.order.driver.phone} · ${s.plate} ${data.order.driver.plate ?? '—'}`
+                  : s.noDriver}
+              </dd>
+            </dl>
             <div className="buttons">
               {state === 'pool' && (
                 <button type="button" className="primary" onClick={() => claim.mutate()} disabled={claim.isPending}>
@@ -202,17 +217,25 @@ const Room = () => {
                 </li>
               ))}
             </ol>
-            <form className="row" onSubmit={send} noValidate>
-              <Input
-                label={s.message}
-                maxLength={500}
-                autoComplete="off"
-                error={formState.errors.content?.message}
-                {...register('content', { required: true })}
-              />
-              <button type="submit" className="primary" disabled={formState.isSubmitting}>
-                {s.send}
-              </button>
+            <form className="compose" onSubmit={send} noValidate>
+              {state === 'pool' && <p className="muted">{s.sendClaims}</p>}
+              <Field label={s.message} error={formState.errors.content?.message}>
+                {(fieldId, describedBy) => (
+                  <textarea
+                    id={fieldId}
+                    rows={3}
+                    maxLength={500}
+                    aria-invalid={formState.errors.content ? true : undefined}
+                    aria-describedby={describedBy}
+                    {...register('content', { required: t.validation.required })}
+                  />
+                )}
+              </Field>
+              <div className="buttons">
+                <button type="submit" className="primary" disabled={formState.isSubmitting}>
+                  {state === 'pool' ? s.claimAndSend : s.send}
+                </button>
+              </div>
             </form>
             {sendError !== null && <ErrorView error={sendError} />}
           </div>
