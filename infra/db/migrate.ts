@@ -63,6 +63,8 @@ const applyStoredFunctions = async (db: Db, functions: StoredFunction[]): Promis
     });
   } catch (err) {
     if (isConnectionLoss(err)) throw err;
-    throw new Error(`Stored functions could not be applied: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Stored functions could not be applied: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
 };

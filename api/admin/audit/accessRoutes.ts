@@ -20,12 +20,10 @@ const AccessEntry = z
   .object({
     id: z.number().int(),
     admin: z.object({ id: z.number().int(), name: z.string() }),
-    action: z
-      .string()
-      .openapi({
-        description:
-          'stream_export, receipt_history, receipt_replay, wallet_history, wallet_replay, order_history or report_export',
-      }),
+    action: z.string().openapi({
+      description:
+        'stream_export, receipt_history, receipt_replay, wallet_history, wallet_replay, order_history or report_export',
+    }),
     target: z.string().openapi({ description: 'What was read: the path and query asked for, under /api/v1' }),
     created_at: z.string(),
   })
