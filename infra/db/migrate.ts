@@ -18,7 +18,8 @@ const digestOf = (source: string) => createHash('sha256').update(source).digest(
 /**
  * Runs every module's Kysely migrations (tables and data; names are prefixed by number so the order is
  * stable), then creates or replaces each stored function whose source differs from the one last applied,
- * recording its digest: the repeatable migrations of Flyway and its kin, so a function has one definition.
+ * recording its digest in `stored_functions` (a table the event store's migrations create): the repeatable
+ * migrations of Flyway and its kin, so a function has one definition.
  */
 export const migrateToLatest = async (
   db: Db,
@@ -47,8 +48,6 @@ const applyStoredFunctions = async (db: Db, functions: StoredFunction[]): Promis
   try {
     await db.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${FUNCTIONS_LOCK_KEY})`.execute(trx);
-      await sql`CREATE TABLE IF NOT EXISTS stored_functions (name text PRIMARY KEY, digest text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
       const { rows } = await sql<{ name: string; digest: string }>`SELECT name, digest FROM stored_functions`.execute(
         trx,
       );

@@ -54,4 +54,14 @@ export const eventStoreMigrations: Record<string, Migration> = {
       await sql`DROP TABLE IF EXISTS es_row_statements`.execute(db);
     },
   },
+  /** The digest of each stored function as last applied (infra/db/migrate.ts). */
+  '0013_stored_functions': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE stored_functions (name text PRIMARY KEY, digest text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE stored_functions`.execute(db);
+    },
+  },
 };

@@ -47,13 +47,14 @@ consoleSuite('replay', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
       'wallet history',
       await c.t.request('GET', `/api/v1/admin/drivers/${driver.driverId}/wallet/history`, { token: c.root.token }),
     ).events as Step[];
-    // The receipt's reservation and its release are steps of their own, between the movements.
+    // The receipt's reservation, the period's close and the release are steps of their own, between the movements.
     expect(history.map((e) => e.reservation ?? e.type)).toEqual([
       'WalletOpened',
       'PayoutAccountSet',
       'LedgerEntryRecorded',
       'LedgerEntryRecorded',
       'RESERVED',
+      'WalletPeriodClosed',
       'RELEASED',
       'LedgerEntryRecorded',
       'LedgerEntryRecorded',
@@ -71,17 +72,19 @@ consoleSuite('replay', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
       seen.push(want);
     }
     // What the auditor reads: right after the earnings, 127,74 available; the cutoff reserves it (pending,
-    // not withdrawable); after the payout nothing is both paid and available; the last credit shows at once.
+    // not withdrawable) and the close moves nothing; after the payout nothing is both paid and available; the
+    // last credit shows at once.
     expect(seen[3]).toMatchObject({ balanceUSD: 'US$ 127,74', withdrawableUSD: 'US$ 127,74' });
     expect(seen[4]).toMatchObject({ pendingPayoutUSD: 'US$ 127,74', withdrawableUSD: 'US$ 0,00' });
-    expect(seen[6]).toMatchObject({
+    expect(seen[5]).toEqual(seen[4]);
+    expect(seen[7]).toMatchObject({
       balanceUSD: 'US$ 0,00',
       pendingPayoutUSD: 'US$ 0,00',
       withdrawableUSD: 'US$ 0,00',
     });
-    expect(seen[7]).toMatchObject({ balanceUSD: 'US$ 5,70', withdrawableUSD: 'US$ 5,70' });
+    expect(seen[8]).toMatchObject({ balanceUSD: 'US$ 5,70', withdrawableUSD: 'US$ 5,70' });
     await expect.poll(() => steps.nth(4).textContent()).toContain(receipt.receipt_number);
-    await expect.poll(() => steps.nth(7).textContent()).toContain(`${es.enums.ledgerType.MANUAL_ADJUSTMENT} +US$ 5,70`);
+    await expect.poll(() => steps.nth(8).textContent()).toContain(`${es.enums.ledgerType.MANUAL_ADJUSTMENT} +US$ 5,70`);
   });
 
   it('shows the state as of an exact instant typed, and finds a receipt by its number', async () => {

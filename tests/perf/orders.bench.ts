@@ -245,8 +245,8 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
 };
 
 /**
- * Two passes in the same processes: cold (the first flows a process serves once /ready says yes, after its
- * start-up rehearsal; WARM_UP_FLOWS=0 measures a process that rehearsed nothing) and warm (the same again).
+ * Two passes in the same processes: cold (the first flows a process serves once /ready says yes) and warm
+ * (the same again).
  */
 const measure = async (label: string, processes: ServiceProcess[], database?: { url: string; name: string }) => {
   await untilReady(processes[0].port);
