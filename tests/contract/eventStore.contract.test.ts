@@ -600,9 +600,8 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
     const other = await pool.connect();
     try {
       await other.query('BEGIN');
-      await other.query('SELECT * FROM es_append($1, -1, $2::jsonb)', [
-        `vis-${randomUUID()}`,
-        JSON.stringify([{ ...first, metadata: {} }]),
+      await other.query('SELECT * FROM es_append_streams($1::jsonb)', [
+        JSON.stringify([{ stream: `vis-${randomUUID()}`, expected: -1, events: [{ ...first, metadata: {} }] }]),
       ]);
       const second = event();
       await appendToStream(store, `vis-${randomUUID()}`, [second], { expectedRevision: 'no_stream' });
