@@ -61,8 +61,6 @@ export interface BuildOptions {
    * migrated template database) instead of the config's; the service closes it.
    */
   pool?: SqlPool;
-  /** A bus the caller made (the start-up warm-up's private one) instead of the config's. */
-  bus?: Bus;
 }
 
 export interface Service {
@@ -160,7 +158,7 @@ export const buildService = async (options: BuildOptions): Promise<Service> => {
   for (const w of startupWarnings(config)) logger.warn(w.details, w.message);
   const metrics = createMetrics();
   const observe = observed(metrics);
-  const bus = observe.bus(options.bus ?? (await openBus(config, logger)));
+  const bus = observe.bus(await openBus(config, logger));
   const projectors = modules.flatMap((m) => m.projectors ?? []);
   const inlineProjectors = inlineProjectorsOf(config, projectors);
   const store = observe.store(

@@ -216,7 +216,7 @@ export const overHttp = (port: number): TestService => {
 };
 
 /**
- * Until the service on `port` says ready (after its start-up warm-up): measured as a load balancer would send
+ * Until the service on `port` says ready: measured as a load balancer would send
  * traffic. An API-only process is ready once the projector process it follows has caught up, so this waits
  * after every process of a setting has started.
  */
