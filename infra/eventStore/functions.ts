@@ -39,6 +39,7 @@ DECLARE
   v_count int;
   v_done int;
   v_current bigint;
+  v_stale boolean;
   v_pending jsonb := '[]'::jsonb;
   v_total int := 0;
   v_xid bigint;
@@ -50,19 +51,9 @@ BEGIN
     v_stream := v_append->>'stream';
     v_expected := (v_append->>'expected')::bigint;
     v_count := jsonb_array_length(v_append->'events');
-    IF v_expected = -2 THEN
-      RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
-        FROM events e
-        WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))
-        ORDER BY e.global_position;
-      GET DIAGNOSTICS v_done = ROW_COUNT;
-      IF v_done = v_count THEN CONTINUE; END IF;
-      IF v_done > 0 THEN
-        RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
-      END IF;
-    END IF;
     SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = v_stream;
-    IF (v_expected = -1 AND v_current IS NOT NULL) OR (v_expected >= 0 AND v_current IS DISTINCT FROM v_expected) THEN
+    v_stale := (v_expected = -1 AND v_current IS NOT NULL) OR (v_expected >= 0 AND v_current IS DISTINCT FROM v_expected);
+    IF v_expected = -2 OR v_stale THEN
       RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
         FROM events e
         WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))
@@ -72,8 +63,10 @@ BEGIN
       IF v_done > 0 THEN
         RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
       END IF;
-      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001',
-        DETAIL = json_build_object('stream', v_stream, 'actual', v_current)::text;
+      IF v_stale THEN
+        RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001',
+          DETAIL = json_build_object('stream', v_stream, 'actual', v_current)::text;
+      END IF;
     END IF;
     v_pending := v_pending || jsonb_build_array(jsonb_build_object(
       'stream', v_stream, 'from', coalesce(v_current, -1), 'events', v_append->'events'));
