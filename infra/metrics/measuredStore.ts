@@ -1,5 +1,9 @@
+import type { AuditEvent } from '../../domain/audit/events.js';
 import { ConcurrencyError, type EventStore } from '../eventStore/port.js';
 import { secondsSince, type Metrics } from './metrics.js';
+
+/** A refused anchor is an alarm of its own: the money history was rewritten (docs/decisions/0071). */
+const ANCHOR_REFUSED: AuditEvent['type'] = 'AuditAnchorRefused';
 
 /**
  * The event store as the service uses it, counting appends by outcome (a ConcurrencyError is a conflict,
@@ -14,6 +18,8 @@ export const withAppendMetrics = (store: EventStore, metrics: Metrics): EventSto
       const result = await store.appendToStreams(appends);
       metrics.appends.inc({ outcome: 'ok' });
       metrics.appendedEvents.inc(appends.reduce((n, a) => n + a.events.length, 0));
+      const refusals = appends.flatMap((a) => a.events).filter((e) => e.type === ANCHOR_REFUSED).length;
+      if (refusals > 0) metrics.anchorRefusals.inc(refusals);
       return result;
     } catch (err) {
       metrics.appends.inc({ outcome: err instanceof ConcurrencyError ? 'conflict' : 'error' });

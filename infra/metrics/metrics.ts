@@ -43,6 +43,11 @@ export const createMetrics = () => {
       help: 'Events appended to the event store.',
       registers: [registry],
     }),
+    anchorRefusals: new Counter({
+      name: 'audit_anchor_refusals_total',
+      help: 'Audit anchors refused because the log no longer extends the previous anchor (history rewritten).',
+      registers: [registry],
+    }),
     appendDuration: new Histogram({
       name: 'event_store_append_duration_seconds',
       help: 'Time of one append (with the read models applied in its transaction).',

@@ -27,7 +27,7 @@ describe.skipIf(missing !== null)('replay chain status (Chromium)', () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5' } });
+    t = await startTestService({ env: { OFFICIAL_RATE_VES: '36.5', AUDIT_ANCHOR_INTERVAL_SECONDS: '0' } });
     const s = settlementSteps(t);
     const driver = await s.driverWithBalance('1', 12.5, 'Conductora Auditada');
     driverId = driver.driverId;
@@ -75,5 +75,20 @@ describe.skipIf(missing !== null)('replay chain status (Chromium)', () => {
     await page.reload();
     await expect.poll(() => chain('as-of').textContent()).toMatch(/NO verifica en la revisión 1/);
     await expect.poll(() => chain('anchor').textContent()).toMatch(/NO verifica contra el último anclaje/);
+  });
+
+  it('says first and loudly that a new anchor was refused over a rewritten history', async () => {
+    // The head's stored hash rewritten as a rewriter who recomputed it would leave it: no longer the anchored one.
+    await t.service.ctx.pool.query(
+      `UPDATE events SET metadata = jsonb_set(metadata, '{hash}', to_jsonb(repeat('0', 64)))
+        WHERE stream_id = $1 AND stream_position = (SELECT max(stream_position) FROM events WHERE stream_id = $1)`,
+      [walletStream(driverId)],
+    );
+    const s = settlementSteps(t);
+    expect((await s.api.post('/admin/audit/anchors', (await s.root()).token)).status).toBe(409);
+    await page.goto(url(`/replay/wallet/${driverId}`));
+    await expect.poll(() => chain('refused').textContent()).toMatch(/^ALERTA: el anclaje .* fue rechazado/);
+    expect(await page.locator('main [role="alert"]').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -393,6 +393,9 @@ describe('audit: an anchor never blesses a rewritten history', () => {
     expect((await t.service.ctx.store.readStream(anchorStream('2026-12-01'))).map((e) => e.type)).toEqual([
       'AuditAnchorRefused',
     ]);
+    // Loud: the refusals are counted where an operator's alert looks (the on-demand one and the day's).
+    const refusals = await t.service.ctx.metrics.anchorRefusals.get();
+    expect(refusals.values[0]?.value).toBe(2);
     const listed = await api.get('/admin/audit/anchors?limit=1', root.token);
     expect(listed.body.anchors[0].anchor_id).toBe(published.anchor_id);
 

@@ -534,6 +534,10 @@ export const es = {
     anchored: (id: string, at: string, position: number) =>
       `Verifica hasta el último anclaje ${id} (${at}, revisión ${position}).`,
     anchorBroken: (id: string) => `NO verifica contra el último anclaje ${id}.`,
+    anchorRefused: (id: string, at: string, previous: string, streams: number) =>
+      `ALERTA: el anclaje ${id} (${at}) fue rechazado: ${
+        streams === 1 ? '1 flujo de dinero ya no coincide' : `${streams} flujos de dinero ya no coinciden`
+      } con el anclaje anterior ${previous}. La historia fue modificada; no se anclará nada hasta revisarla.`,
     nothingYet: 'En este instante el flujo aún no tenía eventos: no hay nada que verificar todavía.',
     problems: {
       position: 'falta una revisión o está fuera de orden',

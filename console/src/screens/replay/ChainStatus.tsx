@@ -33,6 +33,18 @@ export function ChainStatus({ stream, asOf }: { stream: string; asOf?: string })
         <p className="muted">{t.common.loading}</p>
       ) : (
         <>
+          {s.anchor_refused && (
+            // The log no longer extends the previous anchor: said first and loudly (docs/decisions/0071).
+            <p role="alert" className="notice error" data-chain="refused">
+              {t.chain.anchorRefused(
+                s.anchor_refused.anchor_id,
+                fmt.dateTime(s.anchor_refused.refused_at),
+                s.anchor_refused.previous_anchor_id,
+                s.anchor_refused.streams,
+              )}{' '}
+              {s.anchor_refused.problem && problemOf(s.anchor_refused.problem.kind)}
+            </p>
+          )}
           {s.as_of && upTo.events === 0 ? (
             // Before the stream's first event there is nothing to verify, and nothing is wrong.
             <p role="status" className="notice" data-chain="as-of">
