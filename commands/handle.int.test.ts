@@ -6,7 +6,7 @@ import { orderDecider } from '../domain/order/order.js';
 import { spec } from '../tests/support/deciderSpec.js';
 import { adjustCreditCommand } from '../tests/support/creditCommands.js';
 import { streamsOnEmbedded, type StreamsUnderTest } from '../tests/support/streams.js';
-import { createHandle, type Appended, type Handle, type Reservation } from './handle.js';
+import { createHandle, type Appended, type Handle, type Loaded, type Reservation } from './handle.js';
 import { derivedEventIds } from './origin.js';
 import { acceptOfferCommand, createOrderCommand, placeOfferCommand } from '../tests/support/orderCommands.js';
 
@@ -180,6 +180,29 @@ describe('the one command handler', () => {
     await handle(creditDecider, stream, adjust(100), { reservations: [takes] });
     expect(runs).toBe(2);
     await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 100 } }]);
+    await t.expectNewEvents(other, [
+      { type: 'CreditAdjusted', data: { amountCents: 1 } },
+      { type: 'CreditAdjusted', data: { amountCents: 2 } },
+      { type: 'CreditAdjusted', data: { amountCents: 3, balanceAfterCents: 6 } },
+    ]);
+  });
+
+  it('reruns a command whose reaction decided on a stale stream the caller read, from fresh reads', async () => {
+    const own = createHandle(t.store);
+    const other = fresh('credit');
+    own.register({
+      name: 'follows-the-read',
+      categories: ['credit'],
+      react: async (events, known) => {
+        if (events[0].streamId === other) return;
+        const read = known.find(([id]) => id === other)?.[1] as Loaded<typeof creditDecider.initialState> | undefined;
+        await own(creditDecider, other, adjust(3), { loaded: read, react: false });
+      },
+    });
+    const staleRead = await own(creditDecider, other, adjust(1));
+    await own(creditDecider, other, adjust(2));
+    const stream = fresh('credit');
+    await own(creditDecider, stream, adjust(100), { read: [[other, staleRead]] });
     await t.expectNewEvents(other, [
       { type: 'CreditAdjusted', data: { amountCents: 1 } },
       { type: 'CreditAdjusted', data: { amountCents: 2 } },

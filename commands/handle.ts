@@ -221,9 +221,13 @@ export const createHandle = (
   const current = new AsyncLocalStorage<Batch>();
 
   /** The stream read from the store (never from the cache), as of the command under way. */
-  const read = async <S>(batch: Batch, streamId: string, aggregate: Aggregate<S, DomainEvent>): Promise<Loaded<S>> => {
+  const read = async <S>(
+    batch: Batch | undefined,
+    streamId: string,
+    aggregate: Aggregate<S, DomainEvent>,
+  ): Promise<Loaded<S>> => {
     const { state, version } = await loadState(store, streamId, aggregate);
-    const pending = batch.streams.get(streamId);
+    const pending = batch?.streams.get(streamId);
     if (!pending) {
       cache.set(streamId, aggregate, state, version);
       return { state, version };
@@ -331,7 +335,9 @@ export const createHandle = (
     for (let attempt = 1; ; attempt++) {
       const batch = new Batch();
       try {
-        const first = attempt === 1 ? options : { ...options, loaded: undefined };
+        // A rerun decides on fresh reads: what the caller read (its stream, the streams its reactions decide on)
+        // may be what went stale.
+        const first = attempt === 1 ? options : { ...options, loaded: undefined, read: undefined };
         const handled = await current.run(batch, () => decideInto(batch, decider, streamId, commandFor, first));
         if (batch.streams.size === 0) return handled;
         const appends = [...batch.streams].map(([id, p]) => ({
@@ -388,7 +394,7 @@ export const createHandle = (
         cache.forget(streamId);
       }
     }
-    const fresh = await read<S>(batch ?? new Batch(), streamId, aggregate as unknown as Aggregate<S, DomainEvent>);
+    const fresh = await read<S>(batch, streamId, aggregate as unknown as Aggregate<S, DomainEvent>);
     check(fresh.state);
     return fresh;
   };
