@@ -18,9 +18,11 @@ export const APPENDING_LOCK_CLASS = 7340002;
  *
  * - Every stream is checked before anything is written. A stale one raises ES001, its DETAIL a JSON object
  *   naming the stream and its revision; nothing of the append stays.
- * - A stream whose events are all stored already (a process manager's catch-up resending what the command's
- *   inline reaction appended) answers the stored rows (`out_new` false) and appends nothing; some of them
- *   stored raises ES002. 'any' looks for its ids first, so a redelivery consumes no position.
+ * - A stream whose events are all stored already answers the stored rows (`out_new` false) and appends
+ *   nothing; some of them stored raises ES002. That covers a process manager's catch-up resending what the
+ *   command's inline reaction appended, and an effect whose id follows from its cause decided again by a
+ *   later command at the stream's current head (a voided receipt's return of its entries): the ids are looked
+ *   up on every stream that exists, so a redelivery consumes no position whatever revision it names.
  * - The insert runs under the append lock with the transaction's id published as a lock (records 0001, 0002):
  *   a reader of $all never skips an event that commits late. The revision checks need no lock: the unique
  *   (stream_id, stream_position) key refuses the second of two appends that passed them at once.
@@ -53,7 +55,9 @@ BEGIN
     v_count := jsonb_array_length(v_append->'events');
     SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = v_stream;
     v_stale := (v_expected = -1 AND v_current IS NOT NULL) OR (v_expected >= 0 AND v_current IS DISTINCT FROM v_expected);
-    IF v_expected = -2 OR v_stale THEN
+    IF v_expected = -2 OR v_stale OR (v_current IS NOT NULL AND EXISTS (SELECT 1 FROM events e
+        WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))))
+    THEN
       RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
         FROM events e
         WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))

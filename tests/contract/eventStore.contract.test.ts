@@ -185,6 +185,23 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
     expect(await store.readStream(s)).toHaveLength(2);
   });
 
+  it('treats events already stored, sent again at the current revision of their stream beside a new stream, as already stored', async () => {
+    // An effect whose id follows from its cause, decided again by a later command on the same state: the
+    // stream's head is where the command read it, so only the ids tell that nothing is new.
+    const s = stream('idem-head');
+    const fresh = stream('idem-head-fresh');
+    const effect = [event('Returned')];
+    const once = await appendToStream(store, s, effect, { expectedRevision: 'no_stream' });
+    const next = [event('Attempted')];
+    const both = await store.appendToStreams([
+      { streamId: fresh, expectedRevision: 'no_stream', events: next },
+      { streamId: s, expectedRevision: 0, events: effect },
+    ]);
+    expect(both.streams[1]).toEqual({ streamId: s, ...once });
+    expect((await store.readStream(s)).map((e) => e.eventId)).toEqual(effect.map((e) => e.eventId));
+    expect((await store.readStream(fresh)).map((e) => e.eventId)).toEqual(next.map((e) => e.eventId));
+  });
+
   it('reads a stream in order with every field', async () => {
     const s = stream('read');
     const batch = [event('Opened', { i: 0 }), event('Changed', { i: 1 }), event('Closed', { i: 2 })];
