@@ -24,8 +24,8 @@ export const APPENDING_LOCK_CLASS = 7340002;
  *   later command at the stream's current head (a voided receipt's return of its entries): the ids are looked
  *   up on every stream that exists, so a redelivery consumes no position whatever revision it names.
  * - The insert runs under the append lock with the transaction's id published as a lock (records 0001, 0002):
- *   a reader of $all never skips an event that commits late. The revision checks need no lock: the unique
- *   (stream_id, stream_position) key refuses the second of two appends that passed them at once.
+ *   a reader of $all never skips an event that commits late. The revision checks need no lock: of two appends
+ *   that passed them at once, the second finds the positions taken, inserts nothing there, and raises ES001.
  * - It must come first in its transaction (ES003): a transaction id taken before the lock would break the
  *   order of ids and positions. Inline read models write after it, in the same transaction.
  */
@@ -44,6 +44,7 @@ DECLARE
   v_stale boolean;
   v_pending jsonb := '[]'::jsonb;
   v_total int := 0;
+  v_inserted int;
   v_xid bigint;
 BEGIN
   IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
@@ -77,35 +78,48 @@ BEGIN
     v_total := v_total + v_count;
   END LOOP;
   IF v_total = 0 THEN RETURN; END IF;
+  -- No EXCEPTION block to release the lock on error: it would run the insert in a subtransaction, one more
+  -- transaction id and its bookkeeping for every append. The insert refuses nothing instead (DO NOTHING on
+  -- either unique key), the lock is released before any RAISE, and the caller releases it after a failure
+  -- this function did not raise (a cancelled statement; a lost session releases it by itself).
   PERFORM pg_advisory_lock(${APPEND_LOCK_KEY});
-  BEGIN
-    v_xid := pg_current_xact_id()::text::bigint;
-    PERFORM pg_advisory_xact_lock_shared(${APPENDING_LOCK_CLASS}, v_xid::bit(32)::int);
-    RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
-      SELECT (x->>'eventId')::uuid, a->>'stream', (a->>'from')::bigint + n, x->>'type', x->'data',
-        coalesce(x->'metadata', '{}'::jsonb)
-      FROM jsonb_array_elements(v_pending) WITH ORDINALITY AS s(a, k),
-        jsonb_array_elements(a->'events') WITH ORDINALITY AS t(x, n)
-      ORDER BY k, n
-      ON CONFLICT (event_id) DO NOTHING
-      RETURNING e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, true;
-    GET DIAGNOSTICS v_done = ROW_COUNT;
-    IF v_done > 0 AND v_done < v_total THEN
+  v_xid := pg_current_xact_id()::text::bigint;
+  PERFORM pg_advisory_xact_lock_shared(${APPENDING_LOCK_CLASS}, v_xid::bit(32)::int);
+  RETURN QUERY INSERT INTO events AS e (event_id, stream_id, stream_position, type, data, metadata)
+    SELECT (x->>'eventId')::uuid, a->>'stream', (a->>'from')::bigint + n, x->>'type', x->'data',
+      coalesce(x->'metadata', '{}'::jsonb)
+    FROM jsonb_array_elements(v_pending) WITH ORDINALITY AS s(a, k),
+      jsonb_array_elements(a->'events') WITH ORDINALITY AS t(x, n)
+    ORDER BY k, n
+    ON CONFLICT DO NOTHING
+    RETURNING e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, true;
+  GET DIAGNOSTICS v_inserted = ROW_COUNT;
+  PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
+  IF v_inserted = v_total THEN RETURN; END IF;
+  -- Something committed between the checks and the insert: another append at a stream's position (stale),
+  -- or a twin of this append with the same events (already stored, when it stored all of them). v_done is
+  -- now how many of a stream's events this append stored, v_count how many another one did.
+  FOR v_append IN SELECT x FROM jsonb_array_elements(v_pending) AS t(x) LOOP
+    SELECT count(*) FILTER (WHERE e.transaction_id = v_xid::text::xid8),
+        count(*) FILTER (WHERE e.transaction_id <> v_xid::text::xid8)
+      INTO v_done, v_count
+      FROM events e
+      WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x));
+    IF v_count = 0 AND v_done < jsonb_array_length(v_append->'events') THEN
+      SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = v_append->>'stream';
+      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001',
+        DETAIL = json_build_object('stream', v_append->>'stream', 'actual', v_current)::text;
+    END IF;
+    IF v_count > 0 AND (v_count < jsonb_array_length(v_append->'events') OR v_inserted > 0) THEN
       RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
     END IF;
-  EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
-    PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
-    RAISE;
-  END;
-  PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
-  IF v_done = 0 THEN
-    -- A twin of this append committed the same events between the checks and the insert.
-    RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
-      FROM events e
-      WHERE e.event_id IN (SELECT (x->>'eventId')::uuid
-        FROM jsonb_array_elements(v_pending) AS s(a), jsonb_array_elements(a->'events') AS t(x))
-      ORDER BY e.global_position;
-  END IF;
+  END LOOP;
+  -- Every event was stored by a twin: answer its rows.
+  RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
+    FROM events e
+    WHERE e.event_id IN (SELECT (x->>'eventId')::uuid
+      FROM jsonb_array_elements(v_pending) AS s(a), jsonb_array_elements(a->'events') AS t(x))
+    ORDER BY e.global_position;
 END
 $fn$`;
 

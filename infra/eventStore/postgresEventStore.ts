@@ -40,7 +40,6 @@ const expectedCode = (e: ExpectedRevision): number => (e === 'no_stream' ? -1 : 
 
 interface PgError {
   code?: string;
-  constraint?: string;
   detail?: string;
 }
 
@@ -76,10 +75,6 @@ interface AppendedRow {
 const APPEND = 'SELECT * FROM es_append_streams($1::jsonb)';
 const READ_ALL = `SELECT ${columns} FROM es_read_all($1, $2)`;
 
-/** The stream a unique-key violation names: `Key (stream_id, stream_position)=(order-7, 3) already exists.` */
-const streamOfDuplicate = (detail: string | undefined): string | undefined =>
-  /=\((.*), \d+\) already exists/.exec(detail ?? '')?.[1];
-
 /** The event store on PostgreSQL (a server, or the embedded one). */
 export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventStoreOptions = {}): EventStore => {
   const pollMs = options.pollMs ?? 250;
@@ -107,11 +102,16 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       });
   };
 
-  /** The append and the inline read models in one transaction, on one connection. */
-  const appendInline = async (hook: InlineProjection, appends: StreamAppend[], payload: string) => {
+  /**
+   * The append alone, or with the inline read models in one transaction, on one connection. The function
+   * holds a session-level lock while it inserts and releases it before anything it raises; a failure it did
+   * not raise (a cancelled statement) may leave it held, so the connection lets it go before it is reused.
+   */
+  const appendOn = async (hook: InlineProjection | undefined, appends: StreamAppend[], payload: string) => {
     const client = await pool.connect();
     let open = false;
     try {
+      if (!hook) return (await client.query<AppendedRow>(APPEND, [payload])).rows;
       await client.query('BEGIN');
       open = true;
       const { rows } = await client.query<AppendedRow>(APPEND, [payload]);
@@ -123,6 +123,8 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       return rows;
     } catch (err) {
       if (open) await client.query('ROLLBACK').catch(() => undefined);
+      if (!/^ES00/.test((err as PgError).code ?? '') && !client.broken)
+        await client.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -138,10 +140,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
       })),
     );
     try {
-      const rows =
-        inline && appends.some((a) => a.events.some((e) => inline.handles(e.type)))
-          ? await appendInline(inline, appends, payload)
-          : (await pool.query<AppendedRow>(APPEND, [payload])).rows;
+      const rows = await appendOn(
+        inline && appends.some((a) => a.events.some((e) => inline.handles(e.type))) ? inline : undefined,
+        appends,
+        payload,
+      );
       if (rows.some((r) => r.out_new)) wakeup.notify();
       const streams = appends.map((a) => {
         const last = rows.filter((r) => r.out_stream === a.streamId).at(-1)!;
@@ -159,12 +162,6 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
         const expected = appends.find((a) => a.streamId === stream)?.expectedRevision ?? 'any';
         throw new ConcurrencyError(stream, expected, actual);
       }
-      if (e.code === '23505' && e.constraint === 'events_stream_id_stream_position_key') {
-        // Another append to this stream committed between our revision check and our insert.
-        const stream = streamOfDuplicate(e.detail) ?? appends[0].streamId;
-        const expected = appends.find((a) => a.streamId === stream)?.expectedRevision ?? 'any';
-        throw new ConcurrencyError(stream, expected, null);
-      }
       throw err;
     }
   };
@@ -178,8 +175,6 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
           return await appendOnce(appends);
         } catch (err) {
           const e = err as PgError;
-          // A redelivered batch racing its twin: the twin won, so this append is the no-op it promises.
-          if (e.code === '23505' && e.constraint === 'events_event_id_key' && attempt < 3) continue;
           // Two appends whose inline read models locked the same rows in opposite orders: PostgreSQL
           // rolled one back whole, events and rows, so it can simply run again.
           if (e.code === '40P01' && attempt < 3) continue;

@@ -361,6 +361,19 @@ const eventStoreContract = (open: () => Promise<Harness>) => {
       expect(await store.readStream(b)).toHaveLength(2);
     });
 
+    it('stores a batch delivered twice at once (two webhook deliveries) once, and answers both with it', async () => {
+      const [a, b] = [stream('multi-twin-a'), stream('multi-twin-b')];
+      await appendToStream(store, b, [event()], { expectedRevision: 'no_stream' });
+      const appends = [
+        { streamId: a, expectedRevision: 'no_stream' as const, events: [event()] },
+        { streamId: b, expectedRevision: 0, events: [event(), event()] },
+      ];
+      const twins = await Promise.all(Array.from({ length: 4 }, () => store.appendToStreams(appends)));
+      for (const t of twins) expect(t).toEqual(twins[0]);
+      expect(await store.readStream(a)).toHaveLength(1);
+      expect(await store.readStream(b)).toHaveLength(3);
+    });
+
     it('serialises concurrent batches over an overlapping stream: one wins, the others store nothing', async () => {
       const shared = stream('multi-shared');
       await appendToStream(store, shared, [event()], { expectedRevision: 'no_stream' });
