@@ -33,6 +33,7 @@ import {
 } from '../infra/eventStore/postgresEventStore.js';
 import { withEventVersioning } from '../infra/eventStore/versioning.js';
 import { withHashChain } from '../infra/eventStore/hashChain.js';
+import { withAlongsideAfterAppend } from '../infra/eventStore/alongsideAfter.js';
 import { CHAINED_CATEGORIES } from '../domain/audit/events.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { functionsOf, migrationsOf, modules as defaultModules } from './modules.js';
@@ -107,7 +108,7 @@ export const openStore = async (
   adapters: StoreAdapters = storeAdapters,
 ): Promise<EventStore> => {
   const adapter = config.ESDB_URL
-    ? await adapters.esdb(config.ESDB_URL)
+    ? withAlongsideAfterAppend(await adapters.esdb(config.ESDB_URL), pool)
     : adapters.postgres(pool, { pollMs: config.PROJECTION_POLL_MS, inline });
   // Under the versioning wrapper: the chain hashes what is stored, never an upcast event.
   const chained = withHashChain(adapter, {

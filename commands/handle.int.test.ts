@@ -89,6 +89,28 @@ describe('the one command handler', () => {
     },
   );
 
+  it('writes the rows sent alongside in the append of a decision with events, and for no other decision', async () => {
+    const stream = fresh('credit');
+    const seen: number[] = [];
+    // What the write sees of its stream inside its transaction: the events it is appended with.
+    const alongside = [
+      async (client: { query: (sql: string, p?: unknown[]) => Promise<{ rows: { n: number }[] }> }) => {
+        const { rows } = await client.query('SELECT count(*)::int AS n FROM events WHERE stream_id = $1', [stream]);
+        seen.push(rows[0].n);
+      },
+    ];
+    await handle(creditDecider, stream, adjust(100), { alongside });
+    expect(seen).toEqual([1]);
+    await expect(handle(creditDecider, stream, adjust(-500), { alongside })).rejects.toBeInstanceOf(DomainError);
+    await handle(creditDecider, stream, () => null, { alongside });
+    expect(seen).toEqual([1]);
+    const refusal = new Error('refused alongside');
+    await expect(handle(creditDecider, stream, adjust(5), { alongside: [() => Promise.reject(refusal)] })).rejects.toBe(
+      refusal,
+    );
+    await t.expectNewEvents(stream, [{ type: 'CreditAdjusted', data: { amountCents: 100 } }]);
+  });
+
   it('of two concurrent accepts of one order exactly one wins; the other decides again and is refused', async () => {
     const stream = fresh('order');
     await t.existingStream(stream, orderHistory(create, bid(10, 21), bid(11, 22)));

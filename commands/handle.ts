@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import {
   ConcurrencyError,
+  type AlongsideWrite,
   type EventMetadata,
   type EventStore,
   type NewEvent,
@@ -82,6 +83,11 @@ export interface HandleOptions<S> {
   reservations?: Reservation[];
   /** Whether the registered inline reactions follow (default true); a reaction's own commands do not start others. */
   react?: boolean;
+  /**
+   * Rows written with the decision's events, in their append's transaction (a driver's checked position);
+   * only when the decision has events: the caller writes them itself otherwise.
+   */
+  alongside?: AlongsideWrite[];
 }
 
 /**
@@ -181,6 +187,7 @@ interface Pending {
 /** What a command has decided so far, stream by stream, before anything is written. */
 class Batch {
   streams = new Map<string, Pending>();
+  alongside: AlongsideWrite[] = [];
 
   /** The stream as decided so far, for an aggregate of the same fold. */
   loaded(streamId: string, aggregate: { evolve: unknown }): Loaded<unknown> | undefined {
@@ -195,12 +202,13 @@ class Batch {
   }
 
   /** What to go back to when a reaction fails half-way. */
-  mark(): Map<string, Pending> {
-    return new Map(this.streams);
+  mark(): { streams: Map<string, Pending>; alongside: number } {
+    return { streams: new Map(this.streams), alongside: this.alongside.length };
   }
 
-  restore(mark: Map<string, Pending>): void {
-    this.streams = mark;
+  restore(mark: { streams: Map<string, Pending>; alongside: number }): void {
+    this.streams = mark.streams;
+    this.alongside = this.alongside.slice(0, mark.alongside);
   }
 }
 
@@ -290,6 +298,7 @@ export const createHandle = (
       events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata })),
       after,
     );
+    batch.alongside.push(...(options.alongside ?? []));
     for (const r of options.reservations ?? []) await r.take();
     if (options.react !== false) await reactTo(batch, streamId, events, after, version + events.length, options);
     return { position: 0, events, state: after, version: version + events.length };
@@ -345,7 +354,7 @@ export const createHandle = (
           expectedRevision: p.base === 0 ? ('no_stream' as const) : p.base - 1,
           events: p.events,
         }));
-        const { position } = await store.appendToStreams(appends);
+        const { position } = await store.appendToStreams(appends, { alongside: batch.alongside });
         for (const [id, p] of batch.streams) cache.set(id, { evolve: p.fold }, p.state, p.base + p.events.length);
         return { ...handled, position };
       } catch (err) {

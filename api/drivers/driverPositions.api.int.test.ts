@@ -167,4 +167,22 @@ describe('plausible driver positions', () => {
       .when((r) => r.post(`/orders/${f.orderId}/arrived`, f.driver.token, CARACAS))
       .then(expectResponse(429, { body: { error: 'Cooldown' } }), expectNoNewEvents(orderStream(f.orderId)));
   });
+
+  it('counts against the rate only the positions recorded: refused arrivals spend none of it', async () => {
+    const f = await confirmedOrder(api); // its driver 1.1 km north of the order
+    await api
+      .given()
+      .when((r) => r.post(`/orders/${f.orderId}/start`, f.driver.token))
+      .then(expectResponse(200));
+    const where = north(CARACAS, 1.1);
+    for (let i = 0; i < 31; i++)
+      await api
+        .given()
+        .when((r) => r.post(`/orders/${f.orderId}/arrived`, f.driver.token, where))
+        .then(expectError(409, 'TooFarFromDestination'), expectNoNewEvents(orderStream(f.orderId)));
+    await api
+      .given()
+      .when((r) => r.post('/driver/location', f.driver.token, where))
+      .then(expectResponse(204));
+  });
 });

@@ -170,8 +170,10 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
           ? { latitude: body.latitude, longitude: body.longitude }
           : null;
       const checked = fix && (await positions.check(driverId, fix));
-      const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id));
-      if (checked) await positions.record(driverId, checked);
+      const alongside = checked ? [positions.alongside(driverId, checked)] : [];
+      const r = await commands.setOnline(driverId, body.online, metadataOf(actor, req.id), alongside);
+      // Going online when already online appends nothing: the position is still the driver's latest.
+      if (checked && r.events.length === 0) await positions.record(driverId, checked);
       return answer(driverId, r.position);
     },
   );

@@ -280,14 +280,13 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
     },
     async ({ params, body, actor, req }) => {
       const fix = { latitude: body.latitude, longitude: body.longitude };
-      const { position, checked } = await recordLocation(
+      const { position } = await recordLocation(
         ctx,
         actor,
         { orderId: orderIdFrom(params), ...fix },
-        (driverId) => positions.check(driverId, fix),
+        positions,
         metadataOf(actor, req.id),
       );
-      await positions.record(actor.driverId!, checked);
       await ctx.settle(position);
       return undefined;
     },
@@ -323,14 +322,13 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       },
     },
     async ({ params, body, actor, req }) => {
-      const { position, order, checked } = await markArrived(
+      const { position, order } = await markArrived(
         ctx,
         actor,
         { orderId: orderIdFrom(params), ...body },
-        (driverId, fix) => positions.check(driverId, fix),
+        positions,
         metadataOf(actor, req.id),
       );
-      if (checked) await positions.record(actor.driverId!, checked);
       await ctx.settle(position);
       return { ok: true, status: 'ARRIVED', arrivedAt: order.arrivedAt, distanceMeters: order.arrivalDistanceMeters };
     },

@@ -1,7 +1,7 @@
 import { driverDecider, type DriverCommand } from '../../domain/driver/driver.js';
 import { driverStream, type DocumentType } from '../../domain/driver/events.js';
 import type { CommandDeps } from '../deps.js';
-import type { EventMetadata } from '../../infra/eventStore/port.js';
+import type { AlongsideWrite, EventMetadata } from '../../infra/eventStore/port.js';
 
 type Deps = Pick<CommandDeps, 'clock' | 'handle' | 'providers'>;
 
@@ -23,8 +23,8 @@ type Args<T extends DriverCommand['type']> = Omit<Extract<DriverCommand, { type:
 
 /** The driver's commands, each through the one handler on the driver's stream. */
 export const driverCommands = (ctx: Deps) => {
-  const on = (driverId: number, command: DriverCommand, metadata?: EventMetadata) =>
-    ctx.handle(driverDecider, driverStream(driverId), command, { metadata });
+  const on = (driverId: number, command: DriverCommand, metadata?: EventMetadata, alongside?: AlongsideWrite[]) =>
+    ctx.handle(driverDecider, driverStream(driverId), command, { metadata, alongside });
   const now = () => ctx.clock.now();
   return {
     register: (a: Args<'RegisterDriver'>, m?: EventMetadata) =>
@@ -46,9 +46,10 @@ export const driverCommands = (ctx: Deps) => {
       on(driverId, { type: 'SuspendDriver', adminId, reason, now: now() }, m),
     reinstate: (driverId: number, adminId: number, m?: EventMetadata) =>
       on(driverId, { type: 'ReinstateDriver', adminId, now: now() }, m),
-    async setOnline(driverId: number, online: boolean, m?: EventMetadata) {
+    /** `alongside`: the position sent with it, written with its events (commands/driver/positions.ts). */
+    async setOnline(driverId: number, online: boolean, m?: EventMetadata, alongside?: AlongsideWrite[]) {
       const allowed = online ? await ctx.providers.driverOnlineGate.canGoOnline(driverId) : true;
-      return on(driverId, { type: 'SetOnline', online, allowed, now: now() }, m);
+      return on(driverId, { type: 'SetOnline', online, allowed, now: now() }, m, alongside);
     },
     updateTank: (driverId: number, availableLiters: number, m?: EventMetadata) =>
       on(driverId, { type: 'UpdateTank', availableLiters, now: now() }, m),

@@ -3,6 +3,9 @@ import { driverDecider } from '../../domain/driver/driver.js';
 import { driverStream } from '../../domain/driver/events.js';
 import { assertFirstFixInCity, spendOnMove, type Fix } from '../../domain/driver/position.js';
 import type { LatLng } from '../../domain/geo.js';
+import { createDb } from '../../infra/db/database.js';
+import { inTransaction, onOneConnection, type SqlClient } from '../../infra/db/sqlPool.js';
+import type { AlongsideWrite } from '../../infra/eventStore/port.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 import { rateLimit } from '../identity/rateLimit.js';
@@ -16,15 +19,18 @@ export interface CheckedPosition extends LatLng {
 
 /**
  * A driver's reported positions (`/driver/location`, `/driver/online`, an order's live location, the arrival):
- * each is counted against the driver's rate limit and judged against the last accepted fix (its distance
- * budget) or, for a first fix, against the driver's city, before anything records it; only an accepted one
- * becomes the driver's position (driver_locations, state-stored: too frequent for the driver stream), the
- * one the feed and the offer view measure from.
+ * each is judged against the driver's rate limit and against the last accepted fix (its distance budget) or,
+ * for a first fix, against the driver's city, before anything records it; only an accepted one becomes the
+ * driver's position (driver_locations, state-stored: too frequent for the driver stream), the one the feed
+ * and the offer view measure from. The judging only reads; the write that counts the position and stores the
+ * fix is one, and a command that carries the position (the arrival) writes it in its own append's
+ * transaction (docs/decisions/0101-one-transaction-per-command.md). Two positions racing may both pass the
+ * rate: each is counted, and the next one is judged on both.
  */
 export const driverPositions = (ctx: Deps) => {
   // Positions one driver may report per minute, over every route that takes one.
   const limit = ctx.config.DRIVER_POSITIONS_PER_MINUTE;
-  const perMinute = rateLimit(ctx.pool, 'driver-positions', limit, 60_000);
+  const perMinute = (on: Pick<SqlClient, 'query'>) => rateLimit(on, 'driver-positions', limit, 60_000);
   const limits = { maxSpeedKmh: ctx.config.DRIVER_MAX_SPEED_KMH, slackKm: ctx.config.DRIVER_POSITION_SLACK_KM };
   const lastFixOf = async (driverId: number): Promise<Fix | null> => {
     const row = await ctx.db
@@ -38,10 +44,22 @@ export const driverPositions = (ctx: Deps) => {
   };
   const cityOf = async (driverId: number): Promise<number | null> =>
     (await loadState(ctx.store, driverStream(driverId), driverDecider)).state.profile?.cityId ?? null;
+  /** The position counted and stored, on the connection of the transaction it joins. */
+  const write =
+    (driverId: number, { latitude, longitude, budgetKm }: CheckedPosition): AlongsideWrite =>
+    async (client) => {
+      await perMinute(client).count(String(driverId));
+      const row = { latitude, longitude, at: ctx.clock.now(), budget_km: budgetKm };
+      await createDb(onOneConnection(client, ctx.pool.kind))
+        .insertInto('driver_locations')
+        .values({ driver_id: driverId, ...row })
+        .onConflict((oc) => oc.column('driver_id').doUpdateSet(row))
+        .execute();
+    };
   return {
     /** 429 Cooldown past the rate, 422 ValidationError for a position no truck could have reached. */
     async check(driverId: number, next: LatLng): Promise<CheckedPosition> {
-      const verdict = await perMinute.hit(String(driverId));
+      const verdict = await perMinute(ctx.pool).peek(String(driverId));
       if (!verdict.allowed)
         throw tooMany('Cooldown', `At most ${limit} positions a minute; try again later.`, {
           retryAfterSeconds: verdict.retryAfterSeconds,
@@ -52,15 +70,13 @@ export const driverPositions = (ctx: Deps) => {
       assertFirstFixInCity(await ctx.reference.cityCentres(), await cityOf(driverId), fix);
       return { ...fix, budgetKm: null };
     },
-    /** The driver's position from now on (a checked one), with the budget it left. */
-    async record(driverId: number, { latitude, longitude, budgetKm }: CheckedPosition): Promise<void> {
-      const at = ctx.clock.now();
-      const row = { latitude, longitude, at, budget_km: budgetKm };
-      await ctx.db
-        .insertInto('driver_locations')
-        .values({ driver_id: driverId, ...row })
-        .onConflict((oc) => oc.column('driver_id').doUpdateSet(row))
-        .execute();
-    },
+    /** What a command appends with: the checked position, written in its append's transaction. */
+    alongside: write,
+    /** The driver's position from now on (a checked one, with no command to carry it), in one transaction. */
+    record: (driverId: number, checked: CheckedPosition): Promise<void> =>
+      inTransaction(ctx.pool, write(driverId, checked)),
   };
 };
+
+/** A driver's positions as the routes and the trip's commands use them. */
+export type DriverPositions = ReturnType<typeof driverPositions>;

@@ -2,7 +2,6 @@ import { creditDecider, redeemedForOrder } from '../../domain/credit/credit.js';
 import { creditStream } from '../../domain/credit/events.js';
 import type { Actor } from '../../domain/actor.js';
 import { asAssignedDriver } from '../../domain/order/access.js';
-import type { LatLng } from '../../domain/geo.js';
 import { conflict } from '../../domain/errors.js';
 import { orderStream } from '../../domain/order/events.js';
 import { orderDecider, type OrderState } from '../../domain/order/order.js';
@@ -11,7 +10,7 @@ import type { OrderCommand } from '../../domain/order/commands.js';
 import { inTurn } from '../../domain/decider.js';
 import { failureOf } from '../../domain/order/trip.js';
 import type { EventMetadata } from '../../infra/eventStore/port.js';
-import type { CheckedPosition } from '../driver/positions.js';
+import type { DriverPositions } from '../driver/positions.js';
 import type { CommandDeps } from '../deps.js';
 import { loadState } from '../handle.js';
 
@@ -38,14 +37,14 @@ export const startTrip = (ctx: TripDeps, actor: Actor, orderId: number, metadata
  * city: commands/driver/positions.ts) after the order has decided who may send it and before anything is
  * appended, so a stranger gets the order's 404 or 403 and a refused position is recorded nowhere.
  */
-type CheckPosition = (driverId: number, fix: LatLng) => Promise<CheckedPosition>;
+type Positions = Pick<DriverPositions, 'check' | 'alongside' | 'record'>;
 
 /** POST /orders/{id}/location. */
 export const recordLocation = async (
   ctx: TripDeps,
   actor: Actor,
   input: { orderId: number; latitude: number; longitude: number },
-  checkPosition: CheckPosition,
+  positions: Positions,
   metadata?: EventMetadata,
 ) => {
   const streamId = orderStream(input.orderId);
@@ -58,9 +57,11 @@ export const recordLocation = async (
     now,
   });
   const loaded = await ctx.handle.load(orderDecider, streamId, (s) => orderDecider.decide(command(s), s));
-  const checked = await checkPosition(actor.driverId!, { latitude: input.latitude, longitude: input.longitude });
-  const { position } = await ctx.handle(orderDecider, streamId, command, { metadata, loaded });
-  return { position, checked };
+  const driverId = actor.driverId!;
+  const checked = await positions.check(driverId, { latitude: input.latitude, longitude: input.longitude });
+  const alongside = [positions.alongside(driverId, checked)];
+  const { position } = await ctx.handle(orderDecider, streamId, command, { metadata, loaded, alongside });
+  return { position };
 };
 
 /** POST /orders/{id}/arrived: the coordinates, when sent, become the live location first, in the same append. */
@@ -68,7 +69,7 @@ export const markArrived = async (
   ctx: TripDeps,
   actor: Actor,
   input: { orderId: number; latitude?: number; longitude?: number },
-  checkPosition: CheckPosition,
+  positions: Positions,
   metadata?: EventMetadata,
 ) => {
   const { latitude, longitude } = input;
@@ -83,9 +84,13 @@ export const markArrived = async (
     return [{ type: 'RecordLocation', driverId, ...fix, now }, arrive];
   };
   const loaded = await ctx.handle.load(arrivalDecider, streamId, (s) => arrivalDecider.decide(commands(s), s));
-  const checked = fix && (await checkPosition(actor.driverId!, fix));
-  const arrived = await ctx.handle(arrivalDecider, streamId, commands, { metadata, loaded });
-  return { position: arrived.position, order: arrived.state!, checked };
+  const driverId = actor.driverId!;
+  const checked = fix && (await positions.check(driverId, fix));
+  const alongside = checked ? [positions.alongside(driverId, checked)] : [];
+  const arrived = await ctx.handle(arrivalDecider, streamId, commands, { metadata, loaded, alongside });
+  // An arrival already recorded appends nothing: the position is still the driver's latest.
+  if (checked && arrived.events.length === 0) await positions.record(driverId, checked);
+  return { position: arrived.position, order: arrived.state! };
 };
 
 /**

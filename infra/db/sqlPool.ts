@@ -140,3 +140,21 @@ export const onOneConnection = (client: SqlClient, kind: SqlPool['kind']): SqlPo
   query: (text, params) => client.query(text, params),
   end: async () => undefined,
 });
+
+/** `work` on one connection of `pool`, in a transaction of its own: committed when it returns, else rolled back. */
+export const inTransaction = async <T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> => {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    client.release();
+  }
+};

@@ -1,5 +1,12 @@
 import { checkChain, hashOf, type ChainedEvent } from '../audit/chain.js';
-import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent, type StreamAppend } from './port.js';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamAppend,
+  type AppendOptions,
+} from './port.js';
 
 /**
  * Money streams as hash chains (docs/decisions/0051-hash-chain-and-anchors.md), the same for every adapter: an
@@ -110,11 +117,14 @@ export const withHashChain = (store: EventStore, options: HashChainOptions): Eve
     return { append: { ...a, expectedRevision: expected, events: stamped(a.streamId, a.events, head) }, head };
   };
 
-  const appendOnce = async (appends: StreamAppend[]) => {
+  const appendOnce = async (appends: StreamAppend[], options?: AppendOptions) => {
     const prepared = await Promise.all(
       appends.map(async (a) => (chained(a.streamId) ? stampedAppend(a) : { append: a, head: undefined })),
     );
-    const result = await store.appendToStreams(prepared.map((p) => p.append));
+    const result = await store.appendToStreams(
+      prepared.map((p) => p.append),
+      options,
+    );
     prepared.forEach(({ append, head }, i) => {
       if (head === undefined) return;
       // A redelivered batch answers the revision stored before: remember only a head this append wrote.
@@ -128,14 +138,14 @@ export const withHashChain = (store: EventStore, options: HashChainOptions): Eve
 
   return {
     name: store.name,
-    async appendToStreams(appends) {
+    async appendToStreams(appends, options) {
       // Each round of conflicting appends lets at least one through, so a writer among n waits about n rounds.
       const anyChained = new Set(
         appends.filter((a) => a.expectedRevision === 'any' && chained(a.streamId)).map((a) => a.streamId),
       );
       for (let attempt = 1; ; attempt++) {
         try {
-          return await appendOnce(appends);
+          return await appendOnce(appends, options);
         } catch (err) {
           if (!(err instanceof ConcurrencyError) || !anyChained.has(err.streamId) || attempt >= ANY_ATTEMPTS) throw err;
         }

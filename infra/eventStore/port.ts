@@ -1,3 +1,5 @@
+import type { SqlClient } from '../db/sqlPool.js';
+
 /** The event store port (docs/architecture.md, event store); every adapter passes tests/contract/eventStore. */
 export interface EventMetadata {
   correlationId?: string;
@@ -63,6 +65,17 @@ export interface StreamAppend {
   events: NewEvent[];
 }
 
+/**
+ * Rows a command keeps beside the log (state-stored, too frequent for a stream: a driver's last position and its
+ * rate), written with the command's events. It may throw a refusal, which takes the append back with it.
+ */
+export type AlongsideWrite = (client: SqlClient) => Promise<void>;
+
+export interface AppendOptions {
+  /** Run in the append's transaction, after its events, where the store has one (PostgreSQL). */
+  alongside?: AlongsideWrite[];
+}
+
 export interface StreamsAppended {
   /** Global position of the last event appended (or already stored) by the whole append. */
   position: number;
@@ -78,7 +91,7 @@ export interface EventStore {
    * events are all stored already (a redelivery, matched by event id) is answered as stored and appends nothing.
    * Each stream appears once, with at least one event.
    */
-  appendToStreams(appends: StreamAppend[]): Promise<StreamsAppended>;
+  appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<StreamsAppended>;
   /**
    * Events of one stream in order, from stream position `from` (inclusive, default 0): a long-lived aggregate
    * loads from its last snapshot or period close. Empty when the stream does not exist or holds nothing there.

@@ -1,6 +1,7 @@
 import type { SqlClient, SqlPool } from '../db/sqlPool.js';
 import {
   checkAppends,
+  type AlongsideWrite,
   ConcurrencyError,
   type EventStore,
   type ExpectedRevision,
@@ -103,20 +104,27 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
   };
 
   /**
-   * The append alone, or with the inline read models in one transaction, on one connection. The function
+   * The append alone, or with the inline read models and the rows written alongside in one transaction, on
+   * one connection. The function
    * holds a session-level lock while it inserts and releases it before anything it raises; a failure it did
    * not raise (a cancelled statement) may leave it held, so the connection lets it go before it is reused.
    */
-  const appendOn = async (hook: InlineProjection | undefined, appends: StreamAppend[], payload: string) => {
+  const appendOn = async (
+    hook: InlineProjection | undefined,
+    appends: StreamAppend[],
+    payload: string,
+    alongside: AlongsideWrite[],
+  ) => {
     const client = await pool.connect();
     let open = false;
     try {
-      if (!hook) return (await client.query<AppendedRow>(APPEND, [payload])).rows;
+      if (!hook && alongside.length === 0) return (await client.query<AppendedRow>(APPEND, [payload])).rows;
       await client.query('BEGIN');
       open = true;
       const { rows } = await client.query<AppendedRow>(APPEND, [payload]);
       const appended = recordedOf(appends, rows);
-      const afterCommit = appended.length > 0 ? await hook.apply(client, appended) : () => undefined;
+      const afterCommit = hook && appended.length > 0 ? await hook.apply(client, appended) : () => undefined;
+      for (const write of alongside) await write(client);
       await client.query('COMMIT');
       open = false;
       afterCommit();
@@ -131,7 +139,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
     }
   };
 
-  const appendOnce = async (appends: StreamAppend[]): Promise<StreamsAppended> => {
+  const appendOnce = async (appends: StreamAppend[], alongside: AlongsideWrite[]): Promise<StreamsAppended> => {
     const payload = JSON.stringify(
       appends.map((a) => ({
         stream: a.streamId,
@@ -144,6 +152,7 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
         inline && appends.some((a) => a.events.some((e) => inline.handles(e.type))) ? inline : undefined,
         appends,
         payload,
+        alongside,
       );
       if (rows.some((r) => r.out_new)) wakeup.notify();
       const streams = appends.map((a) => {
@@ -168,11 +177,11 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
 
   const store: EventStore = {
     name: pool.kind,
-    async appendToStreams(appends) {
+    async appendToStreams(appends, options) {
       checkAppends(appends);
       for (let attempt = 0; ; attempt++) {
         try {
-          return await appendOnce(appends);
+          return await appendOnce(appends, options?.alongside ?? []);
         } catch (err) {
           const e = err as PgError;
           // Two appends whose inline read models locked the same rows in opposite orders: PostgreSQL

@@ -85,7 +85,7 @@ export const withEventVersioning = (
 
   return {
     name: store.name,
-    appendToStreams(appends) {
+    appendToStreams(appends, options) {
       if (checkAppends) {
         try {
           appends.forEach((a) => a.events.forEach(check));
@@ -93,7 +93,10 @@ export const withEventVersioning = (
           return Promise.reject(err as Error);
         }
       }
-      return store.appendToStreams(appends.map((a) => ({ ...a, events: a.events.map(stamped) })));
+      return store.appendToStreams(
+        appends.map((a) => ({ ...a, events: a.events.map(stamped) })),
+        options,
+      );
     },
     readStream: upcasting
       ? async (streamId, options) => (await store.readStream(streamId, options)).map(upcast)

@@ -12,10 +12,10 @@ const ANCHOR_REFUSED: AuditEvent['type'] = 'AuditAnchorRefused';
  */
 export const withAppendMetrics = (store: EventStore, metrics: Metrics): EventStore => ({
   ...delegatingTo(store),
-  async appendToStreams(appends) {
+  async appendToStreams(appends, options) {
     const start = performance.now();
     try {
-      const result = await store.appendToStreams(appends);
+      const result = await store.appendToStreams(appends, options);
       metrics.appends.inc({ outcome: 'ok' });
       metrics.appendedEvents.inc(appends.reduce((n, a) => n + a.events.length, 0));
       const refusals = appends.flatMap((a) => a.events).filter((e) => e.type === ANCHOR_REFUSED).length;
@@ -43,7 +43,7 @@ export const withBatchMetrics = (store: EventStore, metrics: Metrics): EventStor
 /** Every method of the port, calling `store`'s, so that a decorator replaces only what it changes. */
 export const delegatingTo = (store: EventStore): EventStore => ({
   name: store.name,
-  appendToStreams: (a) => store.appendToStreams(a),
+  appendToStreams: (a, o) => store.appendToStreams(a, o),
   readStream: (s, o) => store.readStream(s, o),
   readAll: (f, l) => store.readAll(f, l),
   subscribeToAll: (f) => store.subscribeToAll(f),

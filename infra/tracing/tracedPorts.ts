@@ -14,7 +14,7 @@ const categoryOf = (streamId: string): string => streamId.split('-')[0];
  */
 export const withAppendTraces = (store: EventStore): EventStore => ({
   ...delegatingTo(store),
-  appendToStreams: (appends) =>
+  appendToStreams: (appends, options) =>
     inSpan(
       'event_store.append',
       {
@@ -30,6 +30,7 @@ export const withAppendTraces = (store: EventStore): EventStore => ({
             ...a,
             events: a.events.map((e) => ({ ...e, metadata: { ...e.metadata, ...carrier } })),
           })),
+          options,
         );
       },
     ),

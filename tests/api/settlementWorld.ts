@@ -2,7 +2,7 @@ import { createHandle } from '../../commands/handle.js';
 import { settlementEffectsReaction } from '../../commands/settlement/effects.js';
 import { walletCommands } from '../../commands/wallet/handlers.js';
 import type { AppContext } from '../../app/context.js';
-import type { EventStore, NewEvent, StreamAppend } from '../../infra/eventStore/port.js';
+import type { AppendOptions, EventStore, NewEvent, StreamAppend } from '../../infra/eventStore/port.js';
 import { SimulatedPayoutProvider } from '../../infra/payouts/simulatedPayoutProvider.js';
 
 /**
@@ -56,13 +56,13 @@ export const settlementWorld = (ctx: AppContext) => {
     const store = new Proxy(target, {
       get(t, prop) {
         if (prop === 'appendToStreams') {
-          return async (appends: StreamAppend[]) => {
+          return async (appends: StreamAppend[], options?: AppendOptions) => {
             const events = appends.flatMap((a) => a.events);
             if (killed || fail(events, false)) {
               killed = true;
               throw new Error('killed before the append');
             }
-            const result = await t.appendToStreams(appends);
+            const result = await t.appendToStreams(appends, options);
             if (fail(events, true)) {
               killed = true;
               throw new Error('killed after the append');

@@ -643,6 +643,27 @@ describe.skipIf(!process.env.DATABASE_URL)('EventStore on PostgreSQL: what $all 
     }
   });
 
+  it('writes the rows sent alongside in the append’s transaction: a failing one takes the events back', async () => {
+    const s = `vis-${randomUUID()}`;
+    const marker = 1 + Math.floor(Math.random() * 2_000_000_000);
+    const refusal = new Error('rate refused');
+    await expect(
+      store.appendToStreams([{ streamId: s, expectedRevision: 'no_stream', events: [event()] }], {
+        alongside: [
+          async (client) => void (await client.query('INSERT INTO scratch (x) VALUES ($1)', [marker])),
+          () => Promise.reject(refusal),
+        ],
+      }),
+    ).rejects.toBe(refusal);
+    expect(await store.readStream(s)).toEqual([]);
+    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [marker])).rows).toEqual([]);
+    await store.appendToStreams([{ streamId: s, expectedRevision: 'no_stream', events: [event()] }], {
+      alongside: [async (client) => void (await client.query('INSERT INTO scratch (x) VALUES ($1)', [marker]))],
+    });
+    expect(await store.readStream(s)).toHaveLength(1);
+    expect((await pool.query('SELECT x FROM scratch WHERE x = $1', [marker])).rows).toEqual([{ x: marker }]);
+  });
+
   it(
     'applies inline read models in the append’s transaction: ' +
       'a refusal appends nothing, a commit runs what follows it',

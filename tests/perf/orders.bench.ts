@@ -191,16 +191,18 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
 
   const n = WORKERS * FLOWS_PER_WORKER;
   const statements = byStep<number[]>(() => []);
+  const writes = byStep<number[]>(() => []);
   for (const c of probed.flatMap((p) => p.calls)) {
     const step = stepOf(c.method, c.url);
     if (step) statements[step].push(c.statements);
+    if (step) writes[step].push(c.writes);
   }
   const total = probed.reduce((a, p) => a + p.statements, 0);
   console.log(
     `\n${label}: ${n} flows (${WORKERS} concurrent); answered in ${answeredIn.toFixed(1)} s, ` +
       `caught up in ${seconds.toFixed(1)} s = ${(n / seconds).toFixed(1)} flows/s sustained`,
   );
-  console.log('call       p50 ms   p99 ms   SQL/call (min–max)');
+  console.log('call       p50 ms   p99 ms   SQL/call (min–max)   write tx/call');
   for (const step of STEPS) {
     const sorted = [...latencies[step]].sort((a, b) => a - b);
     const sql = [...statements[step]].sort((a, b) => a - b);
@@ -208,7 +210,8 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
     console.log(
       `${step.padEnd(9)} ${percentile(sorted, 50).toFixed(1).padStart(7)}  ` +
         `${percentile(sorted, 99).toFixed(1).padStart(7)}   ` +
-        `${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`,
+        `${mean.toFixed(1).padStart(5)} (${sql[0] ?? 0}–${sql.at(-1) ?? 0})`.padEnd(22) +
+        `${(writes[step].reduce((a, b) => a + b, 0) / Math.max(1, writes[step].length)).toFixed(2).padStart(6)}`,
     );
   }
   console.log('per flow:');
@@ -241,6 +244,8 @@ const pass = async (label: string, processes: ServiceProcess[], database?: { url
         `WAL (whole server): ${((after.walBytes - before.walBytes) / n / 1024).toFixed(1)} kB, ` +
         `new backends: ${((after.sessions - before.sessions) / n).toFixed(2)}`,
     );
+  const failures = probed.reduce((a, p) => a + (p.failures ?? NaN), 0);
+  if (!Number.isNaN(failures)) console.log(`  failed statements (conflicts, deadlocks): ${(failures / n).toFixed(2)}`);
   console.log(`  projections at most ${maxLagMs} ms behind (sampled every 200 ms)`);
 };
 

@@ -13,6 +13,8 @@ interface Call {
   method: string;
   url: string;
   statements: number;
+  /** Write transactions committed on the request's behalf. */
+  writes: number;
 }
 
 const current = new AsyncLocalStorage<Call>();
@@ -20,6 +22,8 @@ let statements = 0;
 let calls: Call[] = [];
 let asyncWrites = 0;
 let runnerWrites = 0;
+/** Statements that failed (a conflict, a deadlock): each may have spent a transaction id the counters show. */
+let failures = 0;
 
 /** A statement that changes rows: a data-modifying one, or a call of the event store's writing functions. */
 const WRITES = /^\s*(insert|update|delete|merge)\b|^\s*with\b[\s\S]*\b(insert|update|delete)\b|\bes_(append|apply)/i;
@@ -31,7 +35,8 @@ const runnerSessions = new WeakSet<object>();
 /** A committed write transaction: the runner's, or another outside calls (process managers, jobs), or a call's. */
 const committed = (client: object, call: Call | undefined) => {
   if (runnerSessions.has(client)) runnerWrites++;
-  if (!call) asyncWrites++;
+  if (call) call.writes++;
+  else asyncWrites++;
 };
 
 /** Counts a write transaction at its commit, or at the statement itself when it runs alone. */
@@ -67,7 +72,13 @@ const count = (client: object, text?: unknown) => {
 const pgQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   count(this, args[0]);
-  return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+  const result = (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+  if (result instanceof Promise)
+    result.catch((err: { code?: string }) => {
+      failures++;
+      if (trace) process.stderr.write(`SQL FAILED ${err.code ?? ''}\n`);
+    });
+  return result;
 } as typeof pgQuery;
 
 const emit = http.Server.prototype.emit;
@@ -76,19 +87,20 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
   if (event !== 'request') return original();
   const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
   // The URL as it arrived: Express rewrites req.url while routing.
-  const call: Call = { method: req.method ?? '', url: req.url ?? '', statements: 0 };
+  const call: Call = { method: req.method ?? '', url: req.url ?? '', statements: 0, writes: 0 };
   res.once('finish', () => calls.push(call));
   req.emit = AsyncLocalStorage.bind(req.emit.bind(req));
   return current.run(call, original);
 } as typeof emit;
 
 process.on('message', (m: unknown) => {
-  if (m === 'stats') process.send?.({ statements, calls, asyncWrites, runnerWrites });
+  if (m === 'stats') process.send?.({ statements, calls, asyncWrites, runnerWrites, failures });
   if (m === 'reset') {
     statements = 0;
     calls = [];
     asyncWrites = 0;
     runnerWrites = 0;
+    failures = 0;
     process.send?.('reset');
   }
 });

@@ -21,11 +21,13 @@ const CLK_TCK = 100;
 
 export interface Probed {
   statements: number;
-  calls: { method: string; url: string; statements: number }[];
+  calls: { method: string; url: string; statements: number; writes: number }[];
   /** Write transactions committed outside any request (absent from a build whose probe did not count them). */
   asyncWrites?: number;
   /** Write transactions of the projection runner's session (absent likewise). */
   runnerWrites?: number;
+  /** Statements that failed (conflicts, deadlocks; absent likewise). */
+  failures?: number;
 }
 
 export interface ServiceProcess {
