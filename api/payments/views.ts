@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { centsToUsd } from '../../domain/money.js';
 import { isoOrNull } from '../../domain/time.js';
 import { CASH_USD } from '../../domain/payment/payment.js';
-import type { PaymentRow, ReviewRow } from '../../projections/payments/paymentQueries.js';
-import type { ReviewItem } from '../admin/payments/routes.js';
+import type { PaymentRow, ReviewedRow, ReviewRow } from '../../projections/payments/paymentQueries.js';
+import type { ReviewedItem, ReviewItem } from '../admin/payments/routes.js';
 
 /** The contract's payment resource; amount_* is the order's client_charged_*. */
 export const toPaymentView = (r: PaymentRow): z.infer<typeof PaymentSchema> => ({
@@ -68,6 +68,20 @@ export const toReviewItem = (r: ReviewRow): z.infer<typeof ReviewItem> => ({
   },
   client: { id: r.user_id, name: r.client_name, phone: r.client_phone },
 });
+
+/** A reviewed payment: the queue's item (its review over, nothing to act on) with the admin's decision. */
+export const toReviewedItem = (r: ReviewedRow): z.infer<typeof ReviewedItem> => {
+  const { actionable: _, ...item } = toReviewItem(r);
+  return {
+    ...item,
+    review: {
+      outcome: r.outcome,
+      reason: r.review_reason,
+      reviewed_at: new Date(r.reviewed_at).toISOString(),
+      admin: { id: r.admin_id, name: r.admin_name },
+    },
+  };
+};
 
 const nullableString = z.string().nullable();
 

@@ -5,21 +5,7 @@ import { DomainError, unprocessable, type ErrorId } from '../../domain/errors.js
 import type { Db } from '../../infra/db/database.js';
 import type { Logger } from '../../infra/logger.js';
 import { DEFAULT_CITY, upsertStation, type StationFields } from './stationCommands.js';
-
-/** The template's columns (docs/domain-rules.md, stations), in order; the first five are required. */
-export const IMPORT_COLUMNS = [
-  'name',
-  'address',
-  'latitude',
-  'longitude',
-  'tipo',
-  'description',
-  'landmark',
-  'city',
-  'opening_time',
-  'closing_time',
-] as const;
-const REQUIRED_COLUMNS = IMPORT_COLUMNS.slice(0, 5);
+import { COLUMN_NAMES, columnOf, REQUIRED_COLUMNS, templateHeaders, type HeaderLanguage } from './importColumns.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const INLINE_MAX_ROWS = 100;
@@ -65,8 +51,11 @@ const EXAMPLES = [
 ];
 
 /** The CSV template, with a BOM so that spreadsheet programs read the accents as UTF-8. */
-export const templateCsv = (withExamples: boolean): string =>
-  `\uFEFF${Papa.unparse({ fields: [...IMPORT_COLUMNS], data: withExamples ? EXAMPLES : [] }, { newline: '\r\n' })}\r\n`;
+export const templateCsv = (withExamples: boolean, headers: HeaderLanguage): string =>
+  `\uFEFF${Papa.unparse(
+    { fields: templateHeaders(headers), data: withExamples ? EXAMPLES : [] },
+    { newline: '\r\n' },
+  )}\r\n`;
 
 export interface ImportRow {
   line: number;
@@ -100,11 +89,12 @@ export const decodeUpload = (bytes: Uint8Array): string => {
 };
 
 /**
- * Rows of a CSV (delimiter detected: comma or semicolon), keyed by lower-cased header. Lines count from the
+ * Rows of a CSV (delimiter detected: comma or semicolon), keyed by the column each header names in either
+ * language (importColumns.ts); other headers are kept folded and ignored. Lines count from the
  * header (line 1), as a spreadsheet shows them; blank lines are skipped. 422 MissingHeaders names the
  * required columns missing, EmptyFile when no data row follows the header, TooManyRows past MAX_ROWS.
  */
-const blankRow = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, '']));
+const blankRow = Object.fromEntries(COLUMN_NAMES.map((c) => [c, '']));
 
 export const parseImport = (text: string): ImportRow[] => {
   const records: { line: number; cells: string[] }[] = [];
@@ -121,7 +111,7 @@ export const parseImport = (text: string): ImportRow[] => {
   const nonBlank = records.filter((r) => r.cells.some((c) => c.trim() !== ''));
   const [header, ...data] = nonBlank;
   if (!header) throw fileError('EmptyFile', 'The file is empty.');
-  const columns = header.cells.map((c) => c.trim().toLowerCase());
+  const columns = header.cells.map(columnOf);
   const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
   if (missing.length)
     throw fileError('MissingHeaders', `Missing required columns: ${missing.join(', ')}.`, { missing });

@@ -100,7 +100,7 @@ const Shell = () => {
             <Route path="/reports/:report" component={Reports} />
             <Route path="/replay" nest component={Replay} />
             <Route path="/settlements" nest component={Settlements} />
-            <Route path="/payments" component={Payments} />
+            <Route path="/payments" nest component={Payments} />
             {/* An auditor's console has none of these: its address shows the not-found notice. */}
             {!auditor && (
               <>

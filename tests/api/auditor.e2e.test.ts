@@ -30,8 +30,9 @@ const AUDITOR_READS = new Set([
   'GET /admin/audit/streams/{stream}/export',
   'GET /admin/audit/anchors',
   'GET /admin/audit/anchors/{anchorId}',
-  // Payments' review queue, order histories.
+  // Payments' review queue and the payments reviewed, order histories.
   'GET /admin/payments/pending',
+  'GET /admin/payments/reviewed',
   'GET /admin/orders/{orderId}/history',
   // The city names the reports' filter shows.
   'GET /cities',

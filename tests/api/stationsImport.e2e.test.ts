@@ -5,6 +5,8 @@ import { signInAdmin, signInDriver } from '../support/actors.js';
 import { startTestService, type TestService } from '../support/testService.js';
 
 const HEADER = 'name,address,latitude,longitude,tipo,description,landmark,city,opening_time,closing_time';
+const SPANISH_HEADER =
+  'Nombre,Dirección,Latitud,Longitud,Tipo,Descripción,Punto de referencia,Ciudad,Hora de apertura,Hora de cierre';
 
 /** n valid rows, each its own station (distinct names, 1 km apart). */
 const rows = (n: number, prefix: string) =>
@@ -83,6 +85,44 @@ describe('stations: bulk import', () => {
       (await t.request('GET', '/api/v1/admin/stations/bulk-import/template?con_ejemplos=quizas', { token: admin })).body
         .details.fieldErrors,
     ).toHaveProperty('con_ejemplos');
+  });
+
+  it('encabezados=es: the template an operator fills in has Spanish headers, and a file with them imports', async () => {
+    const spanish = await fetch(
+      `${t.baseUrl}/api/v1/admin/stations/bulk-import/template?con_ejemplos=true&encabezados=es`,
+      { headers: { authorization: `Bearer ${admin}` } },
+    );
+    expect(spanish.status).toBe(200);
+    expect(spanish.headers.get('content-disposition')).toBe('attachment; filename="plantilla_estaciones.csv"');
+    const parsed = Papa.parse<string[]>((await spanish.text()).replace(/^\uFEFF/, '').trim());
+    expect(parsed.data[0].join(',')).toBe(SPANISH_HEADER);
+    expect(parsed.data).toHaveLength(4);
+    const csv = [
+      SPANISH_HEADER,
+      'Llenadero Español,Av. Bolívar,9.75,-63.18,AGUA,,Frente al estadio,Maturín,07:00,17:00',
+      'Sin Dirección,,9.76,-63.19,AGUA,,,,,',
+    ].join('\r\n');
+    expect((await upload(csv)).body.report).toEqual({
+      processed: 2,
+      created: 1,
+      updated: 0,
+      skipped: 1,
+      skipped_rows: [{ line: 3, reason: expect.stringContaining('address') }],
+    });
+    const [item] = (await t.request('GET', '/api/v1/admin/stations?q=Llenadero%20Espa%C3%B1ol', { token: admin })).body
+      .items;
+    expect((await t.request('GET', `/api/v1/admin/stations/${item.id}`, { token: admin })).body.station).toMatchObject({
+      address: 'Av. Bolívar',
+      landmark: 'Frente al estadio',
+      city: 'Maturín',
+      opening_time: '07:00',
+    });
+    const missing = await upload('Nombre,Dirección,Latitud\nA,B,10.5\n');
+    expect(missing.body).toMatchObject({ error: 'MissingHeaders', missing: ['longitude', 'tipo'] });
+    const wrong = await t.request('GET', '/api/v1/admin/stations/bulk-import/template?encabezados=fr', {
+      token: admin,
+    });
+    expect([wrong.status, Object.keys(wrong.body.details.fieldErrors)]).toEqual([422, ['encabezados']]);
   });
 
   it(

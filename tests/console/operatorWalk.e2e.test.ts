@@ -48,26 +48,36 @@ consoleSuite('operator walk', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
         }),
         201,
       );
-    // A reported manual payment awaiting review.
+    // A reported manual payment awaiting review, and one already approved.
     const forms = must('forms', await api.get('/payment-forms', c.root.token));
     const usdFormId = forms.forms.find((f: { currency: string }) => f.currency === 'USD').id;
-    const payer = await signInClient(c.t, undefined, 'Pagadora Formulario');
-    const driver = await onlineDriver(c.t);
-    const created = must(
-      'order',
-      await api.post('/orders', payer.token, orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: usdFormId })),
-      201,
-    );
-    const offer = must('bid', await api.post(`/orders/${created.order.id}/accept`, driver.token, {}), 201).offer;
-    must('accept', await api.post(`/orders/offers/${offer.id}/accept`, payer.token));
+    const reportedPayment = async (payerName: string) => {
+      const payer = await signInClient(c.t, undefined, payerName);
+      const driver = await onlineDriver(c.t);
+      const created = must(
+        'order',
+        await api.post('/orders', payer.token, orderBody({ paymentMethod: 'PAYMENT_FORM', paymentFormId: usdFormId })),
+        201,
+      );
+      const offer = must('bid', await api.post(`/orders/${created.order.id}/accept`, driver.token, {}), 201).offer;
+      must('accept', await api.post(`/orders/offers/${offer.id}/accept`, payer.token));
+      return must(
+        'report',
+        await api.post(`/orders/${created.order.id}/payment/form`, payer.token, {
+          values: [
+            { index: 1, value: 'Ana Pérez' },
+            { index: 2, value: 'ana@example.com' },
+            { index: 3, value: `ZL-${created.order.id}0000` },
+          ],
+        }),
+      ).payment as { id: number };
+    };
+    await reportedPayment('Pagadora Formulario');
+    const approved = await reportedPayment('Pagadora Aprobada');
     must(
-      'report',
-      await api.post(`/orders/${created.order.id}/payment/form`, payer.token, {
-        values: [
-          { index: 1, value: 'Ana Pérez' },
-          { index: 2, value: 'ana@example.com' },
-          { index: 3, value: `ZL-${created.order.id}0000` },
-        ],
+      'approve',
+      await api.post(`/admin/payments/${approved.id}/approve`, c.root.token, {
+        reason: 'Transferencia vista en el estado de cuenta',
       }),
     );
     // A client's support conversation waiting in the pool.
@@ -300,6 +310,7 @@ consoleSuite('operator walk', { env: { OFFICIAL_RATE_VES: '36.5' } }, (c) => {
     '/settlements/tray',
     '/settlements/config',
     '/payments',
+    '/payments/reviewed',
     '/support',
     `/support/rooms/${support.roomId}`,
     '/drivers',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
 import { expect, it } from 'vitest';
 import { es } from '../../console/src/i18n/es.js';
 import { signInDriver } from '../support/actors.js';
@@ -114,15 +116,35 @@ consoleSuite('stations', {}, (c) => {
     await expect.poll(() => comments.getByText('Hay cola desde las cinco').count()).toBe(0);
   });
 
-  it('downloads the template and imports a small file inline, its skipped row explained in Spanish', async () => {
+  it('downloads the template with Spanish headers and imports a file headed by them, its skipped row explained in Spanish', async () => {
     await c.open('/stations/import');
     const [download] = await Promise.all([
       c.page.waitForEvent('download'),
       c.main().getByRole('button', { name: s.templateSamples }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('plantilla_estaciones.csv');
+    const template = Papa.parse<string[]>(
+      readFileSync(await download.path(), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim(),
+    );
+    expect(template.data[0]).toEqual([
+      'Nombre',
+      'Dirección',
+      'Latitud',
+      'Longitud',
+      'Tipo',
+      'Descripción',
+      'Punto de referencia',
+      'Ciudad',
+      'Hora de apertura',
+      'Hora de cierre',
+    ]);
+    // A skipped row names its column as the template heads it.
+    expect(template.data[0]).toEqual(Object.values(s.columns));
+    expect(template.data).toHaveLength(4);
     const csv = [
-      'name,address,latitude,longitude,tipo',
+      'Nombre,Dirección,Latitud,Longitud,Tipo',
       'Importada Uno,Av. Uno,10.41,-66.81,AGUA',
       'Importada Dos,Av. Dos,10.42,-66.82,GASOLINA',
       'Importada Mala,Av. Tres,10.43,-66.83,DIESEL',
@@ -135,12 +157,13 @@ consoleSuite('stations', {}, (c) => {
     const report = c.main().getByRole('region', { name: s.importReport });
     await report.getByText(s.createdCount).waitFor();
     expect(await report.locator('dd').allTextContents()).toEqual(['3', '2', '0', '1']);
-    await report.getByRole('cell', { name: 'tipo: Debe ser AGUA o GASOLINA.' }).waitFor();
+    await report.getByRole('cell', { name: 'Tipo: Debe ser AGUA o GASOLINA.' }).waitFor();
     expect(await seriousViolations(c.page)).toEqual([]);
     expect((await stationsNamed('Importada')).map((x) => x.name).sort()).toEqual(['Importada Dos', 'Importada Uno']);
   });
 
-  it('imports a large file as a job and follows its status to completion', async () => {
+  // Files written to the spec's template (English headers) keep importing.
+  it('imports a large file with the English headers as a job and follows its status to completion', async () => {
     await c.open('/stations/import');
     const rows = Array.from(
       { length: 101 },

@@ -8,23 +8,47 @@ import { approvePayment, rejectPaymentByAdmin, streamHead } from '../../../comma
 import { paymentStream } from '../../../domain/payment/events.js';
 import type { ApiContext } from '../../apiContext.js';
 import { findOrderRow } from '../../../projections/orders/orderQueries.js';
-import { findPaymentRow, REVIEW_METHODS, reviewQueue } from '../../../projections/payments/paymentQueries.js';
+import {
+  findPaymentRow,
+  REVIEW_METHODS,
+  reviewedPayments,
+  reviewQueue,
+} from '../../../projections/payments/paymentQueries.js';
+import { REVIEW_OUTCOMES } from '../../../projections/payments/paymentReviews.js';
+import { dayRange } from '../../../projections/settlement/receiptQueries.js';
+import { loadSettlementConfig } from '../../../commands/settlement/settlementConfig.js';
+import { dateOrderRule } from '../../crossFieldRules.js';
 import { requireRole } from '../../auth.js';
 import { pageOf } from '../../openapi.js';
 import { PaymentSchema } from '../../payments/views.js';
 import { defineRoute, PathId } from '../../route.js';
 import { idFrom, page } from '../../orders/schemas.js';
-import { toReviewItem } from '../../payments/views.js';
+import { toReviewedItem, toReviewItem } from '../../payments/views.js';
 import { readBack } from '../../readBack.js';
 import { reportsProjector } from '../../../projections/reports/reportsProjector.js';
 import { assertPaymentInScope, cityScopeOf } from '../cityScope.js';
-import { queryInteger } from '../../schemas.js';
+import { dateWindow, inDateOrder, queryInteger } from '../../schemas.js';
 
 const QueueQuery = z.object({
   method: z.enum(REVIEW_METHODS).optional(),
   limit: queryInteger(1, 100).default(25),
   page,
 });
+
+const ReviewedQuery = z
+  .object({
+    outcome: z.enum(REVIEW_OUTCOMES).optional().openapi({ description: "The admin's decision" }),
+    method: z.enum(REVIEW_METHODS).optional(),
+    date_from: dateWindow.date_from.openapi({
+      description: 'First day of the decision, in the settlement time zone',
+    }),
+    date_to: dateWindow.date_to.openapi({
+      description: 'Last day of the decision, in the settlement time zone; on or after date_from',
+    }),
+    limit: queryInteger(1, 100).default(25),
+    page,
+  })
+  .refine(...inDateOrder);
 
 // At least 10 characters once trimmed: the pattern says so, since minLength counts the spaces around it.
 const ReasonBody = z.object({
@@ -54,6 +78,19 @@ export const ReviewItem = PaymentSchema.extend({
   client: z.object({ id: z.number().int(), name: z.string().nullable(), phone: z.string().nullable() }),
 });
 
+/** A reviewed payment: the payment as it is now, its order and client, and the decision on it. */
+export const ReviewedItem = ReviewItem.omit({ actionable: true }).extend({
+  review: z.object({
+    outcome: z.enum(REVIEW_OUTCOMES),
+    reason: z.string().nullable().openapi({ description: 'The reason the admin gave' }),
+    reviewed_at: z.string(),
+    admin: z.object({
+      id: z.number().int(),
+      name: z.string().nullable().openapi({ description: 'Null when the admin account no longer exists' }),
+    }),
+  }),
+});
+
 export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
   const admin = requireRole(ctx.auth, 'ADMIN');
   const tags = ['admin-payments'];
@@ -79,6 +116,47 @@ export const adminPaymentRoutes = (ctx: ApiContext, router: Router): void => {
       const { items, total } = await reviewQueue(ctx.db, { ...query, scope });
       return {
         items: items.map(toReviewItem),
+        meta: {
+          total,
+          per_page: query.limit,
+          current_page: query.page,
+          last_page: Math.max(1, Math.ceil(total / query.limit)),
+        },
+      };
+    },
+  );
+
+  defineRoute(
+    router,
+    ctx.openapi,
+    {
+      method: 'get',
+      path: '/admin/payments/reviewed',
+      summary: 'Payments an admin approved or rejected, newest decision first (beyond the spec: decision 0103)',
+      tags,
+      guards: admin,
+      auditor: 'read',
+      query: ReviewedQuery,
+      rules: dateOrderRule(),
+      responses: { 200: { description: 'Newest decision first', schema: pageOf(ReviewedItem) } },
+      errors: { 403: ['Forbidden'] },
+    },
+    async ({ query, actor }) => {
+      const scope = await cityScopeOf(ctx, actor);
+      if (!scope.all) await ctx.caughtUp(reportsProjector.name);
+      const { timezone } = await loadSettlementConfig(ctx);
+      const { fromAt, beforeAt } = dayRange(query.date_from, query.date_to, timezone);
+      const { items, total } = await reviewedPayments(ctx.db, {
+        outcome: query.outcome,
+        method: query.method,
+        fromAt,
+        beforeAt,
+        limit: query.limit,
+        page: query.page,
+        scope,
+      });
+      return {
+        items: items.map(toReviewedItem),
         meta: {
           total,
           per_page: query.limit,

@@ -11,6 +11,7 @@ import {
   parseImport,
   templateCsv,
 } from '../../../commands/stations/bulkImport.js';
+import { HEADER_LANGUAGES } from '../../../commands/stations/importColumns.js';
 import { findImportJob } from '../../../stores/stations/stationStore.js';
 import { requireRole } from '../../auth.js';
 import { defineRoute, FileBody } from '../../route.js';
@@ -62,6 +63,14 @@ const TemplateQuery = z.object({
   con_ejemplos: z
     .preprocess((v) => (v === undefined ? 'false' : v), z.enum(['true', 'false', '1', '0']))
     .transform((v) => v === 'true' || v === '1'),
+  encabezados: z
+    .enum(HEADER_LANGUAGES)
+    .default('en')
+    .openapi({
+      description:
+        "The header row: the spec's column names (en), or their Spanish headers (es: Nombre, Dirección, …) for a " +
+        'person to fill in. The import reads either.',
+    }),
 });
 
 const JobParams = z.object({ jobId: queryInteger(1, Number.MAX_SAFE_INTEGER) });
@@ -76,7 +85,9 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
     {
       method: 'get',
       path: '/admin/stations/bulk-import/template',
-      summary: 'CSV template plantilla_estaciones.csv (con_ejemplos=true adds three sample rows)',
+      summary:
+        'CSV template plantilla_estaciones.csv (con_ejemplos=true adds three sample rows; encabezados=es ' +
+        'writes Spanish headers)',
       tags,
       guards: admin,
       query: TemplateQuery,
@@ -87,7 +98,7 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
       res
         .type('text/csv; charset=utf-8')
         .set('Content-Disposition', 'attachment; filename="plantilla_estaciones.csv"')
-        .send(templateCsv(query.con_ejemplos));
+        .send(templateCsv(query.con_ejemplos, query.encabezados));
       return undefined;
     },
   );
@@ -99,8 +110,8 @@ export const stationImportRoutes = (ctx: ApiContext, router: Router): void => {
       method: 'post',
       path: '/admin/stations/bulk-import',
       summary:
-        'Import stations from a CSV (multipart field `file`, or a ' +
-        'text/csv body); up to 100 rows inline, up to 2,000 as a job',
+        'Import stations from a CSV (multipart field `file`, or a text/csv body) whose headers are the ' +
+        "template's, in English or in Spanish; up to 100 rows inline, up to 2,000 as a job",
       tags,
       guards: [...admin, uploadBody],
       bodyContent: {

@@ -1294,6 +1294,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/payments/reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments an admin approved or rejected, newest decision first (beyond the spec: decision 0103)
+         * @description Rules between fields (422 ValidationError when one is broken):
+         *     - date_to is on or after date_from.
+         */
+        get: operations["getAdminPaymentsReviewed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/payments/{paymentId}/approve": {
         parameters: {
             query?: never;
@@ -1695,7 +1716,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CSV template plantilla_estaciones.csv (con_ejemplos=true adds three sample rows) */
+        /** CSV template plantilla_estaciones.csv (con_ejemplos=true adds three sample rows; encabezados=es writes Spanish headers) */
         get: operations["getAdminStationsBulkImportTemplate"];
         put?: never;
         post?: never;
@@ -1714,7 +1735,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import stations from a CSV (multipart field `file`, or a text/csv body); up to 100 rows inline, up to 2,000 as a job */
+        /** Import stations from a CSV (multipart field `file`, or a text/csv body) whose headers are the template's, in English or in Spanish; up to 100 rows inline, up to 2,000 as a job */
         post: operations["postAdminStationsBulkImport"];
         delete?: never;
         options?: never;
@@ -13612,6 +13633,186 @@ export interface operations {
             };
         };
     };
+    getAdminPaymentsReviewed: {
+        parameters: {
+            query?: {
+                /** @description The admin's decision */
+                outcome?: "APPROVED" | "REJECTED";
+                method?: "CASH_USD" | "EXCHANGE_PAY" | "PAYPROV_DI" | "PAYMENT_FORM";
+                /** @description First day of the decision, in the settlement time zone */
+                date_from?: string;
+                /** @description Last day of the decision, in the settlement time zone; on or after date_from */
+                date_to?: string;
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest decision first */
+            200: {
+                headers: {
+                    /** @description Present when the admin JWT presented was renewed: `Bearer <new token>`, to be used from then on */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            order_id: number;
+                            user_id: number;
+                            method: string;
+                            provider: string;
+                            payment_form_id: number | null;
+                            internal_type: string | null;
+                            /** @enum {string} */
+                            status: "PENDING" | "PROCESSING" | "CONFIRMED" | "FAILED";
+                            amount_cents: number;
+                            amount_usd: number;
+                            amount_bs_cents: number | null;
+                            official_rate_cents: number | null;
+                            reference: string | null;
+                            provider_ref: string | null;
+                            receipt_url: string | null;
+                            reported_at: string | null;
+                            expires_at: string;
+                            confirmed_at: string | null;
+                            failure_reason: string | null;
+                            currency: string;
+                            created_at: string;
+                            updated_at: string;
+                            platform_revenue_usd: number;
+                            solidary_fund_usd: number;
+                            /** @description The amount in bolivars; null without a bolivar amount */
+                            amount_bs: number | null;
+                            /** @description The order's notes for the delivery */
+                            notes: string | null;
+                            /** @description The payer’s phone and bank as reported on the payment form; only for PAYMENT_FORM */
+                            reported: {
+                                phone: string | null;
+                                bank: string | null;
+                            } | null;
+                            /** @description What the customer reported, by form field */
+                            reported_values?: unknown;
+                            order: {
+                                id: number;
+                                address: string | null;
+                                liters_requested: number | null;
+                                status: string | null;
+                            };
+                            client: {
+                                id: number;
+                                name: string | null;
+                                phone: string | null;
+                            };
+                            review: {
+                                /** @enum {string} */
+                                outcome: "APPROVED" | "REJECTED";
+                                /** @description The reason the admin gave */
+                                reason: string | null;
+                                reviewed_at: string;
+                                admin: {
+                                    id: number;
+                                    /** @description Null when the admin account no longer exists */
+                                    name: string | null;
+                                };
+                            };
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PayloadTooLarge";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Invalid input (ValidationError names each field in details.fieldErrors) or a business rule refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "ValidationError",
+                     *       "message": "The given data was invalid.",
+                     *       "details": {
+                     *         "fieldErrors": {
+                     *           "date_to": [
+                     *             "must not be before date_from"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Temporarily unavailable (Retry-After header) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ServiceUnavailable";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
     postAdminPaymentsByPaymentIdApprove: {
         parameters: {
             query?: never;
@@ -16926,6 +17127,8 @@ export interface operations {
         parameters: {
             query?: {
                 con_ejemplos?: "0" | "1" | "true" | "false";
+                /** @description The header row: the spec's column names (en), or their Spanish headers (es: Nombre, Dirección, …) for a person to fill in. The import reads either. */
+                encabezados?: "en" | "es";
             };
             header?: never;
             path?: never;

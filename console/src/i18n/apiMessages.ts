@@ -76,7 +76,8 @@ export const ERROR_MESSAGES: Record<string, string> = {
   ImportJobNotFound: 'No se encontró la importación.',
   InvalidEncoding: 'El archivo no está en UTF-8 ni en Latin-1.',
   EmptyFile: 'El archivo está vacío.',
-  MissingHeaders: 'Faltan columnas obligatorias: name, address, latitude, longitude, tipo.',
+  MissingHeaders:
+    'Faltan columnas obligatorias: Nombre, Dirección, Latitud, Longitud y Tipo. Use los encabezados de la plantilla.',
   TooManyRows: 'El archivo tiene más de 2.000 filas.',
   PromotionNotFound: 'No se encontró la campaña.',
   PromotionAlreadyGranted: 'La campaña ya otorgó premios: esos campos no pueden cambiar.',

@@ -87,6 +87,19 @@ export const stations = {
   >,
   jobRows: 'Filas',
   jobError: 'Error',
+  /** The import file's columns by the service's name, as the Spanish template heads them. */
+  columns: {
+    name: 'Nombre',
+    address: 'Dirección',
+    latitude: 'Latitud',
+    longitude: 'Longitud',
+    tipo: 'Tipo',
+    description: 'Descripción',
+    landmark: 'Punto de referencia',
+    city: 'Ciudad',
+    opening_time: 'Hora de apertura',
+    closing_time: 'Hora de cierre',
+  } as Record<string, string>,
 };
 
 export const promotions = {

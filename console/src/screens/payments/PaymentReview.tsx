@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
+import { Route, Switch } from 'wouter';
 import { client, unwrap, type Ok } from '../../api/client';
 import { useAuditor } from '../../api/session';
 import { fmt, label, t } from '../../i18n';
@@ -8,32 +9,13 @@ import { DataTable, Pager } from '../../ui/DataTable';
 import { Select } from '../../ui/forms';
 import { ReasonForm } from '../../ui/ReasonForm';
 import { Notice, QueryView } from '../../ui/states';
+import { PaymentsNav } from './PaymentsNav';
+import { ReportedValues } from './ReportedValues';
+import { ReviewedPayments } from './ReviewedPayments';
+import { REVIEW_METHODS, type ReviewMethod } from './reviewMethods';
 
 type Item = Ok<'/admin/payments/pending', 'get'>['items'][number];
-const METHODS = ['CASH_USD', 'EXCHANGE_PAY', 'PAYPROV_DI', 'PAYMENT_FORM'] as const;
 const p = t.payments;
-
-/** The customer's reported form values as "label: value" lines (the form's own labels). */
-const ReportedValues = ({ item }: { item: Item }) => {
-  const values = Array.isArray(item.reported_values)
-    ? (item.reported_values as { index: number; label: string; value: string }[])
-    : [];
-  if (values.length === 0 && !item.reference) return <>—</>;
-  return (
-    <ul className="plain">
-      {values.map((v) => (
-        <li key={v.index}>
-          {v.label}: <strong>{v.value}</strong>
-        </li>
-      ))}
-      {values.length === 0 && item.reference && (
-        <li>
-          {p.reference}: <strong>{item.reference}</strong>
-        </li>
-      )}
-    </ul>
-  );
-};
 
 /** What the reviewer decides on: the order to deliver, who pays, how much, and what they reported. */
 const Summary = ({ item }: { item: Item }) => (
@@ -79,11 +61,21 @@ const Summary = ({ item }: { item: Item }) => (
   </dl>
 );
 
-export default function PaymentReview() {
+/** Payments: the queue awaiting review, and the payments already reviewed. */
+export default function Payments() {
+  return (
+    <Switch>
+      <Route path="/" component={PendingPayments} />
+      <Route path="/reviewed" component={ReviewedPayments} />
+    </Switch>
+  );
+}
+
+function PendingPayments() {
   // An auditor reads the queue; approving and rejecting are not its to do.
   const auditor = useAuditor();
   const queryClient = useQueryClient();
-  const [method, setMethod] = useState<(typeof METHODS)[number] | undefined>();
+  const [method, setMethod] = useState<ReviewMethod | undefined>();
   const [page, setPage] = useState(1);
   const [action, setAction] = useState<{ kind: 'approve' | 'reject'; item: Item } | null>(null);
   const [message, setMessage] = useState('');
@@ -192,15 +184,16 @@ export default function PaymentReview() {
   return (
     <section>
       <h1>{p.title}</h1>
+      <PaymentsNav />
       <div className="row">
         <Select
           label={p.method}
           value={method ?? ''}
           onChange={(e) => {
-            setMethod(METHODS.find((m) => m === e.currentTarget.value));
+            setMethod(REVIEW_METHODS.find((m) => m === e.currentTarget.value));
             setPage(1);
           }}
-          options={[['', t.common.all], ...METHODS.map((m) => [m, label(t.enums.paymentMethod, m)] as const)]}
+          options={[['', t.common.all], ...REVIEW_METHODS.map((m) => [m, label(t.enums.paymentMethod, m)] as const)]}
         />
       </div>
       {message && <Notice>{message}</Notice>}

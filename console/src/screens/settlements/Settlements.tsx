@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
+import { Link, Route, Switch, useLocation, useParams } from 'wouter';
 import { client, unwrap, type Ok, type QueryOf } from '../../api/client';
 import { session, useAuditor } from '../../api/session';
 import { codeLabel, fmt, label, t } from '../../i18n';
@@ -10,6 +10,7 @@ import { amountOf, amountRule } from '../../ui/amount';
 import { DataTable, Pager } from '../../ui/DataTable';
 import { applyFieldErrors, Input, Select } from '../../ui/forms';
 import { Picker } from '../../ui/Picker';
+import { useUrlQuery } from '../../ui/useUrlQuery';
 import { ErrorView, Notice, QueryView } from '../../ui/states';
 import { ReceiptBody } from './ReceiptBody';
 import { TrayAction, type TrayActionKind, type TrayItem } from './TrayAction';
@@ -51,17 +52,6 @@ const SubNav = () => {
 type ReceiptsQuery = QueryOf<'/admin/settlements/receipts'>;
 type ReceiptItem = Ok<'/admin/settlements/receipts', 'get'>['items'][number];
 const STATUSES = ['GENERATED', 'IN_PAYMENT', 'PAID', 'FAILED', 'PAID_EXTERNALLY', 'VOIDED'] as const;
-
-const useUrlQuery = () => {
-  const search = useSearch();
-  const [location, navigate] = useLocation();
-  const params = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
-  const set = (next: Record<string, string | undefined>) => {
-    const merged = Object.entries({ ...params, ...next }).filter(([, v]) => v) as [string, string][];
-    navigate(`${location}?${new URLSearchParams(merged)}`);
-  };
-  return [params, set, search] as const;
-};
 
 type Process = 'cutoff' | 'payout' | 'reconcile';
 

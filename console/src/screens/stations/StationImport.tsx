@@ -13,14 +13,19 @@ type Report = Ok<'/admin/stations/bulk-import', 'post'>['report'];
 /** How often a queued import's status is asked for while it runs. */
 const JOB_POLL_MS = 2000;
 
-/** A skipped row's reason in Spanish: "field: message" parts, or an error id and its sentence. */
+/**
+ * A skipped row's reason in Spanish: "column: message" parts, the column by its header in the Spanish
+ * template, or an error id and its sentence.
+ */
 const reasonOf = (reason: string) =>
   reason
     .split('; ')
     .map((part) => {
       const [head, ...rest] = part.split(': ');
       if (ERROR_MESSAGES[head]) return ERROR_MESSAGES[head];
-      return rest.length ? `${head}: ${spanishFieldMessage(rest.join(': '))}` : spanishFieldMessage(part);
+      return rest.length
+        ? `${s.columns[head] ?? head}: ${spanishFieldMessage(rest.join(': '))}`
+        : spanishFieldMessage(part);
     })
     .join(' ');
 
@@ -79,8 +84,11 @@ export const StationImport = () => {
   const [fileError, setFileError] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // The operator's template heads its columns in Spanish; the import reads those and the spec's names alike.
   const template = (samples: boolean) =>
-    void download('/admin/stations/bulk-import/template', { con_ejemplos: String(samples) }).catch(setError);
+    void download('/admin/stations/bulk-import/template', { con_ejemplos: String(samples), encabezados: 'es' }).catch(
+      setError,
+    );
   const upload = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setError(null);
