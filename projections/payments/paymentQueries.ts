@@ -93,6 +93,16 @@ const inScope = (scope: CityScope) =>
       : sql<SqlBool>`EXISTS (SELECT 1 FROM report_orders o
           WHERE o.id = payments.order_id AND o.city_id IN (${sql.join(scope.cityIds)}))`;
 
+/** What an item of either list shows of its order and its client beside the payment. */
+const ITEM_COLUMNS = [
+  'order_views.status as order_status',
+  'order_views.address as order_address',
+  'order_views.liters_requested as order_liters_requested',
+  'order_views.notes as order_notes',
+  'users.name as client_name',
+  'users.phone as client_phone',
+] as const;
+
 /** The admin review queue: PENDING, PROCESSING and FAILED payments, oldest first, in the admin's cities. */
 export const reviewQueue = async (
   db: Db,
@@ -108,14 +118,7 @@ export const reviewQueue = async (
     .leftJoin('order_views', 'order_views.id', 'payments.order_id')
     .leftJoin('users', 'users.id', 'payments.user_id')
     .selectAll('payments')
-    .select([
-      'order_views.status as order_status',
-      'order_views.address as order_address',
-      'order_views.liters_requested as order_liters_requested',
-      'order_views.notes as order_notes',
-      'users.name as client_name',
-      'users.phone as client_phone',
-    ])
+    .select(ITEM_COLUMNS)
     .orderBy('payments.created_at', 'asc')
     .orderBy('payments.id', 'asc')
     .limit(filter.limit)
@@ -164,12 +167,7 @@ export const reviewedPayments = async (
     .leftJoin('admins', 'admins.id', 'r.admin_id')
     .selectAll('payments')
     .select([
-      'order_views.status as order_status',
-      'order_views.address as order_address',
-      'order_views.liters_requested as order_liters_requested',
-      'order_views.notes as order_notes',
-      'users.name as client_name',
-      'users.phone as client_phone',
+      ...ITEM_COLUMNS,
       'r.outcome',
       'r.reason as review_reason',
       'r.reviewed_at',
