@@ -4714,6 +4714,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Conflict with the current state */
             409: {
                 headers: {
@@ -4722,7 +4736,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "RoleConflict";
+                        error?: "Conflict" | "RoleConflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4941,6 +4955,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5425,7 +5467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5630,6 +5672,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Conflict with the current state */
             409: {
                 headers: {
@@ -5752,7 +5808,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5766,7 +5822,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5882,7 +5938,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5896,7 +5952,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotAllowed";
+                        error?: "Conflict" | "NotAllowed";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7381,7 +7437,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7513,7 +7569,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7645,7 +7701,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7771,7 +7827,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10100,7 +10156,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10211,7 +10267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10505,7 +10561,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ActiveOrderExists";
+                        error?: "ActiveOrderExists" | "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11017,7 +11073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11169,7 +11225,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NoLocation" | "TooFarFromDestination" | "WrongStatus";
+                        error?: "Conflict" | "NoLocation" | "TooFarFromDestination" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11474,7 +11530,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "DeliveryError";
+                        error?: "Conflict" | "DeliveryError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11622,7 +11678,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PaymentMethodLocked";
+                        error?: "Conflict" | "PaymentMethodLocked";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11741,7 +11797,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "CancelError";
+                        error?: "CancelError" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11755,7 +11811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "CancelError";
+                        error?: "CancelError" | "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12755,7 +12811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ValidationError";
+                        error?: "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12906,7 +12962,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13056,7 +13112,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "ExchangeRateUnavailable" | "PaymentApprovalFailed" | "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13273,6 +13329,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
@@ -13351,7 +13421,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "ExchangeRateUnavailable" | "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13976,7 +14046,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                        error?: "AlreadyRated" | "Conflict" | "NoDriverAssigned" | "OrderNotDelivered";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14114,7 +14184,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                        error?: "AlreadyRated" | "Conflict" | "NoDriverAssigned" | "OrderNotDelivered";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14348,7 +14418,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20230,6 +20300,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -20476,7 +20560,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PromotionHasGrants";
+                        error?: "Conflict" | "PromotionHasGrants";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20623,7 +20707,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PromotionAlreadyGranted";
+                        error?: "Conflict" | "PromotionAlreadyGranted";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21401,7 +21485,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "InvalidPayoutConfig";
+                        error?: "InvalidPayoutConfig" | "NoDriverProfile";
                     } & {
                         [key: string]: unknown;
                     });
@@ -22194,6 +22278,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -22948,7 +23046,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ReceiptNotFailed" | "RetryUnsafeDeadline";
+                        error?: "Conflict" | "ReceiptNotFailed" | "RetryUnsafeDeadline";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23245,7 +23343,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ReceiptNotFailed";
+                        error?: "Conflict" | "ReceiptNotFailed";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23356,6 +23454,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23724,6 +23850,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -23813,6 +23953,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
