@@ -35,6 +35,14 @@ export interface Units {
   readsOurs(name: ts.Node): boolean;
 }
 
+const PRIMITIVE =
+  ts.TypeFlags.StringLike |
+  ts.TypeFlags.NumberLike |
+  ts.TypeFlags.BooleanLike |
+  ts.TypeFlags.BigIntLike |
+  ts.TypeFlags.Null |
+  ts.TypeFlags.Undefined;
+
 // A zod schema's parse throws a ZodError, which the error mapper answers 422 ValidationError.
 const THROWING_PARSE = new Set(['parse', 'parseAsync']);
 
@@ -100,7 +108,7 @@ export const units = (
       const type = checker.getTypeAtLocation(param);
       const opaque =
         type.getProperties().some((p) => ctx.memberOf(p)) ||
-        type.flags & ts.TypeFlags.Primitive ||
+        type.flags & PRIMITIVE ||
         !(type.symbol?.declarations ?? []).some(isOurs);
       if (!calls.length && !opaque) unknown(`${where(at)}: who passes ${param.getText()}`, when);
     };
