@@ -72,7 +72,9 @@ export interface RouteSpec<
    * Unauthorized behind a token, 403 Forbidden behind a role guard, 422 ValidationError for a request schema
    * or path parameters, 413 PayloadTooLarge and 503 ServiceUnavailable everywhere). Each becomes the enum of
    * that status's `error` in the OpenAPI document, so an answer with an identifier not declared here fails
-   * the contract check of the test that received it. `{ ids, description }` replaces the general description.
+   * the contract check of the test that received it, and tests/api/documentedRefusals.e2e.test.ts fails when
+   * the route's code can make one at all (docs/decisions/0102-a-route-answers-what-it-can-refuse-with.md).
+   * `{ ids, description }` replaces the general description.
    */
   errors?: ErrorAnswers;
   /** Rules between fields that a schema cannot carry (api/crossFieldRules.ts): said in the document. */

@@ -73,7 +73,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: ProfileBody,
       responses: { 200: DriverAnswer },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -94,7 +94,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: DocumentBody,
       responses: { 201: { description: 'Recorded', schema: z.object({ document: DriverDocumentView }) } },
-      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict'] },
     },
     async ({ actor, body, req, res }) => {
       const driverId = driverIdOf(actor);
@@ -141,7 +141,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: TankBody,
       responses: { 200: DriverAnswer },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['WrongStatus'] },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict', 'WrongStatus'] },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);
@@ -161,7 +161,7 @@ export const driverRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: OnlineBody,
       responses: { 200: DriverAnswer },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['NotAllowed'], 429: POSITION_COOLDOWN },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict', 'NotAllowed'], 429: POSITION_COOLDOWN },
     },
     async ({ actor, body, req }) => {
       const driverId = driverIdOf(actor);

@@ -120,7 +120,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ token: z.string(), isNew: z.boolean(), needsUserData: z.boolean(), user: LoginUser }),
         },
       },
-      errors: { 401: ['InvalidOtp'], 409: ['RoleConflict'], 429: ['Cooldown'] },
+      errors: { 401: ['InvalidOtp'], 403: ['Forbidden'], 409: ['Conflict', 'RoleConflict'], 429: ['Cooldown'] },
     },
     async ({ body, req }) => {
       const { token, user, isNew } = await auth.verifyOtp(body.phone, body.code, body.app, metadataOf(null, req.id));
@@ -158,7 +158,7 @@ export const identityRoutes = (ctx: ApiContext, router: Router): void => {
       guards: appUser,
       body: PatchMeBody,
       responses: { 200: { description: 'Updated', schema: z.object({ user: LoginUser }) } },
-      errors: { 403: ['Forbidden'] },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict'] },
     },
     async ({ actor, body, req }) => {
       await updateUserProfile(ctx, actor.id, body);

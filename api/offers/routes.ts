@@ -207,7 +207,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
       params: OrderParams,
       guards: client,
       responses: { 200: ClientOrderAnswer },
-      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'], 409: ['Conflict', 'InsufficientLiters'] },
     },
     async ({ params, actor, req }) => {
       const { orderId, position } = await acceptStandingCounterOffer(
@@ -231,7 +231,7 @@ export const offerRoutes = (ctx: ApiContext, router: Router): void => {
       params: OfferParams,
       guards: client,
       responses: { 200: { description: 'Rejected', schema: z.object({ ok: z.literal(true) }) } },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'] },
+      errors: { 403: ['Forbidden'], 404: ['NotFound', 'OrderNotFound'], 409: ['Conflict'] },
     },
     async ({ params, actor, req }) => {
       const offerId = idFrom(params.offerId, offerNotFound);

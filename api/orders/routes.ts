@@ -129,7 +129,12 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       body: CreateOrderBody,
       responses: { 201: orderOf(ClientOrder, 'The new order') },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['ActiveOrderExists'], 422: ['ExchangeRateUnavailable'] },
+      errors: {
+        403: ['Forbidden'],
+        404: ['NotFound'],
+        409: ['ActiveOrderExists', 'Conflict'],
+        422: ['ExchangeRateUnavailable'],
+      },
     },
     async ({ body, actor, req, res }) => {
       const { orderId, position } = await createOrder(
@@ -276,7 +281,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driver,
       body: LocationBody,
       responses: { 204: { description: 'Recorded', schema: null } },
-      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['WrongStatus'], 429: POSITION_COOLDOWN },
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict', 'WrongStatus'], 429: POSITION_COOLDOWN },
     },
     async ({ params, body, actor, req }) => {
       const fix = { latitude: body.latitude, longitude: body.longitude };
@@ -317,7 +322,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       errors: {
         403: ['Forbidden'],
         404: ['OrderNotFound'],
-        409: ['NoLocation', 'TooFarFromDestination', 'WrongStatus'],
+        409: ['Conflict', 'NoLocation', 'TooFarFromDestination', 'WrongStatus'],
         429: POSITION_COOLDOWN,
       },
     },
@@ -427,7 +432,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
         400: ['DeliveryError'],
         403: ['Forbidden'],
         404: ['OrderNotFound'],
-        409: ['DeliveryError'],
+        409: ['Conflict', 'DeliveryError'],
         429: ['Cooldown'],
       },
     },
@@ -455,7 +460,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: client,
       body: PaymentMethodBody,
       responses: { 200: orderOf(ClientOrder, 'The order') },
-      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['PaymentMethodLocked'] },
+      errors: { 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict', 'PaymentMethodLocked'] },
     },
     async ({ params, body, actor, req }) => {
       const orderId = orderIdFrom(params);
@@ -481,7 +486,7 @@ export const orderRoutes = (ctx: ApiContext, router: Router): void => {
       guards: anyone,
       body: CancelBody,
       responses: { 200: orderOf(OrderForRole, 'CANCELLED, as the caller’s role sees it') },
-      errors: { 403: ['CancelError'], 404: ['CancelError'], 409: ['CancelError'] },
+      errors: { 403: ['CancelError'], 404: ['CancelError', 'OrderNotFound'], 409: ['CancelError', 'Conflict'] },
     },
     async ({ params, body, actor, req }) => {
       const orderId = idOrCancelError(params.orderId);

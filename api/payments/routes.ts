@@ -88,7 +88,13 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
           schema: PaymentEnvelope.extend({ checkoutUrl: z.string().nullable() }),
         },
       },
-      errors: { 400: ['PaymentError'], 403: ['Forbidden'], 404: ['OrderNotFound'], 409: ['Conflict'] },
+      errors: {
+        400: ['PaymentError'],
+        403: ['Forbidden'],
+        404: ['OrderNotFound'],
+        409: ['Conflict'],
+        422: ['PaymentRejectionFailed', 'Unprocessable'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { payment, position } = await requestPayment(
@@ -145,7 +151,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
         403: ['Forbidden'],
         404: ['NotFound'],
         409: ['Conflict'],
-        422: ['Unprocessable'],
+        422: ['PaymentRejectionFailed', 'Unprocessable'],
       },
     },
     async ({ params, body, actor, req }) => {
@@ -177,7 +183,7 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
         403: ['Forbidden'],
         404: ['NotFound'],
         409: ['Conflict'],
-        422: ['Unprocessable'],
+        422: ['ExchangeRateUnavailable', 'PaymentApprovalFailed', 'PaymentRejectionFailed', 'Unprocessable'],
       },
     },
     async ({ params, body, actor, req }) => {
@@ -288,7 +294,13 @@ export const paymentRoutes = (ctx: ApiContext, router: Router): void => {
           schema: z.object({ payment: FormReportSchema }),
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'], 409: ['Conflict'], 422: ['Unprocessable'] },
+      errors: {
+        400: ['PaymentError'],
+        403: ['Forbidden'],
+        404: ['NotFound'],
+        409: ['Conflict'],
+        422: ['ExchangeRateUnavailable', 'PaymentRejectionFailed', 'Unprocessable'],
+      },
     },
     async ({ params, body, actor, req }) => {
       const { paymentId, position } = await reportFormPayment(

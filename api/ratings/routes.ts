@@ -60,7 +60,7 @@ const RATED = {
 const RATE_ERRORS: ErrorAnswers = {
   403: ['Forbidden'],
   404: ['OrderNotFound'],
-  409: ['AlreadyRated', 'NoDriverAssigned', 'OrderNotDelivered'],
+  409: ['AlreadyRated', 'Conflict', 'NoDriverAssigned', 'OrderNotDelivered'],
 };
 
 export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
@@ -181,7 +181,7 @@ export const ratingRoutes = (ctx: ApiContext, router: Router): void => {
           }),
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['NotFound'] },
+      errors: { 403: ['Forbidden'], 404: ['DriverNotFound'] },
     },
     async ({ actor }) => {
       if (actor.driverId == null) throw notFound('DriverNotFound', 'You have no driver profile.');

@@ -137,7 +137,8 @@ export const settlementRoutes = (ctx: ApiContext, router: Router) => {
         schema: z.object({ message: z.literal('ok') }),
       },
     },
-    errors: { 401: ['Unauthorized'] } satisfies ErrorAnswers,
+    // 409 when the receipt's stream stays busy: the provider delivers the notice again.
+    errors: { 401: ['Unauthorized'], 409: ['Conflict'] } satisfies ErrorAnswers,
   };
 
   defineRoute(

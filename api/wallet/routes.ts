@@ -190,7 +190,12 @@ export const walletRoutes = (ctx: ApiContext, router: Router): void => {
       guards: driverOnly,
       body: PayoutConfigBody,
       responses: configResponses,
-      errors: { 400: ['InvalidPayoutConfig'], 401: ['InvalidOtp'], 403: ['Forbidden'], 409: ['Conflict'] },
+      errors: {
+        400: ['InvalidPayoutConfig', 'NoDriverProfile'],
+        401: ['InvalidOtp'],
+        403: ['Forbidden'],
+        409: ['Conflict'],
+      },
     },
     setConfig,
   );

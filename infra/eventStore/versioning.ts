@@ -53,16 +53,20 @@ export const withEventVersioning = (
   const chains = chainsOf(upcasters, schemas);
   const versions = new Map([...chains].map(([type, chain]) => [type, chain.length + 1]));
 
-  const check = (e: NewEvent) => {
-    const schema = schemas[e.type];
-    if (!schema) throw new EventSchemaError(e.type, 'no schema (domain/events.ts)');
-    const parsed = schema.safeParse(e.data);
+  // A refusal here is a fault of ours (a decision or an upcaster that made bad data), never the caller's:
+  // an EventSchemaError, which the API answers 500, where a ZodError would be answered as a 422.
+  const parse = (type: string, data: unknown): unknown => {
+    const schema = schemas[type];
+    if (!schema) throw new EventSchemaError(type, 'no schema (domain/events.ts)');
+    const parsed = schema.safeParse(data);
     if (!parsed.success)
       throw new EventSchemaError(
-        e.type,
+        type,
         parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; '),
       );
+    return parsed.data;
   };
+  const check = (e: NewEvent) => void parse(e.type, e.data);
 
   const stamped = (e: NewEvent): NewEvent => ({
     ...e,
@@ -77,7 +81,7 @@ export const withEventVersioning = (
     if (!chain || from > chain.length) return e;
     let data: unknown = e.data;
     for (const u of chain.slice(from - 1)) data = u.up(data as never);
-    return { ...e, data: schemas[e.type].parse(data), metadata: { ...e.metadata, schemaVersion: chain.length + 1 } };
+    return { ...e, data: parse(e.type, data), metadata: { ...e.metadata, schemaVersion: chain.length + 1 } };
   };
 
   // Without upcasters reads go straight to the adapter: nothing is parsed or copied.

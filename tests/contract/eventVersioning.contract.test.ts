@@ -117,6 +117,19 @@ const versioningContract = (open: () => Promise<{ raw: EventStore; teardown(): P
     expect(await raw.readStream(stream)).toEqual([]);
   });
 
+  it('an upcaster whose result today’s schema refuses fails the read as a fault of ours, not as bad input', async () => {
+    const id = driverId();
+    const stream = `vt${run}-driver-${id}`;
+    await appendToStream(raw, stream, [event('DriverRenamed', { driverId: id, fullName: 'Ana Pérez', at: AT })], {
+      expectedRevision: 'no_stream',
+    });
+    // Forgets the name: the error mapper answers a ZodError as the caller's 422, an EventSchemaError as a 500.
+    const faulty: Upcaster = { ...renamedFullName, up: (old: { driverId: number }) => ({ driverId: old.driverId }) };
+    const read = withEventVersioning(raw, { schemas: EVENT_SCHEMAS, upcasters: [faulty], checkAppends: true });
+    await expect(read.readStream(stream)).rejects.toThrow(EventSchemaError);
+    await expect(read.readStream(stream)).rejects.toThrow(/DriverRenamed: name/);
+  });
+
   it('refuses at start a list of upcasters that does not lead from version 1 up, one each', () => {
     const lifted = (from: number): Upcaster => ({ ...renamedFullName, from });
     const open = (upcasters: Upcaster[]) => () =>

@@ -141,7 +141,7 @@ export const adminDriversRoutes = (ctx: ApiContext, router: Router): void => {
         params: DriverParams,
         ...(withReason ? { body: ReasonBody } : {}),
         responses: { 200: { description: 'The driver', schema: z.object({ driver: DriverView }) } },
-        errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['WrongStatus'] },
+        errors: { 403: ['Forbidden'], 404: ['DriverNotFound'], 409: ['Conflict', 'WrongStatus'] },
       },
       async ({ params, actor, body, req }) => {
         await scopedDriver(actor, params.driverId);

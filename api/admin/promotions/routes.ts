@@ -214,7 +214,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       body: CreateBody,
       rules: ENDS_AFTER_STARTS,
       responses: { 201: { description: 'Created', schema: PromotionAnswer } },
-      errors: { 403: ['Forbidden'] },
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ body, res, actor, req }) => {
       // The create body's defaults fill every term.
@@ -263,7 +263,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       body: UpdateBody,
       rules: ENDS_AFTER_STARTS,
       responses: { 200: { description: 'The campaign', schema: PromotionAnswer } },
-      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['PromotionAlreadyGranted'] },
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['Conflict', 'PromotionAlreadyGranted'] },
     },
     async ({ params, body, req, actor }) => {
       const id = promotionId(params.promotionId);
@@ -286,7 +286,7 @@ export const adminPromotionRoutes = (ctx: ApiContext, router: Router): void => {
       guards: superAdmin,
       params: PromotionParams,
       responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true) }) } },
-      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['PromotionHasGrants'] },
+      errors: { 403: ['Forbidden'], 404: NOT_FOUND, 409: ['Conflict', 'PromotionHasGrants'] },
     },
     async ({ params, actor, req }) => {
       await ctx.settle(await deletePromotion(ctx, promotionId(params.promotionId), metadataOf(actor, req.id)));

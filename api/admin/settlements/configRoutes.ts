@@ -133,7 +133,7 @@ export const settlementConfigRoutes = (ctx: ApiContext, router: Router) => {
           schema: z.object({ config: ConfigView, audit_entry: AuditEntry.nullable() }),
         },
       },
-      errors: { 403: ['Forbidden'] },
+      errors: { 403: ['Forbidden'], 409: ['Conflict'] },
     },
     async ({ body, actor, req }) => {
       const patch: Partial<SettlementConfig> = {

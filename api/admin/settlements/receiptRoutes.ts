@@ -271,7 +271,11 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           }),
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['ReceiptNotFailed', 'RetryUnsafeDeadline'] },
+      errors: {
+        403: ['Forbidden'],
+        404: ['ReceiptNotFound'],
+        409: ['Conflict', 'ReceiptNotFailed', 'RetryUnsafeDeadline'],
+      },
     },
     async ({ params, actor, req }) => {
       const { state, position } = await retryReceipt(
@@ -338,7 +342,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           schema: ActionAnswer,
         },
       },
-      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['ReceiptNotFailed'] },
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['Conflict', 'ReceiptNotFailed'] },
     },
     async ({ params, body, actor, req }) => {
       const { state, position } = await annulReceipt(
@@ -377,7 +381,7 @@ export const settlementReceiptRoutes = (ctx: ApiContext, router: Router) => {
           }),
         },
       },
-      errors: { 403: ['Forbidden'], 422: ['ExchangeRateUnavailable'] },
+      errors: { 403: ['Forbidden'], 404: ['ReceiptNotFound'], 409: ['Conflict'], 422: ['ExchangeRateUnavailable'] },
     },
     async ({ body, actor, req }) => {
       const ranAt = ctx.clock.now().toISOString();

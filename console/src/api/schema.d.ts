@@ -4735,6 +4735,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Conflict with the current state */
             409: {
                 headers: {
@@ -4743,7 +4757,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "RoleConflict";
+                        error?: "Conflict" | "RoleConflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4962,6 +4976,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5446,7 +5488,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5651,6 +5693,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "DriverNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Conflict with the current state */
             409: {
                 headers: {
@@ -5773,7 +5829,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5787,7 +5843,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5903,7 +5959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5917,7 +5973,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotAllowed";
+                        error?: "Conflict" | "NotAllowed";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7402,7 +7458,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7534,7 +7590,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7666,7 +7722,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7792,7 +7848,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10121,7 +10177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Conflict";
+                        error?: "Conflict" | "InsufficientLiters";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10232,7 +10288,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "NotFound" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -10526,7 +10582,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ActiveOrderExists";
+                        error?: "ActiveOrderExists" | "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11038,7 +11094,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "WrongStatus";
+                        error?: "Conflict" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11190,7 +11246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NoLocation" | "TooFarFromDestination" | "WrongStatus";
+                        error?: "Conflict" | "NoLocation" | "TooFarFromDestination" | "WrongStatus";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11495,7 +11551,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "DeliveryError";
+                        error?: "Conflict" | "DeliveryError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11643,7 +11699,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PaymentMethodLocked";
+                        error?: "Conflict" | "PaymentMethodLocked";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11762,7 +11818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "CancelError";
+                        error?: "CancelError" | "OrderNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -11776,7 +11832,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "CancelError";
+                        error?: "CancelError" | "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12776,7 +12832,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ValidationError";
+                        error?: "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12927,7 +12983,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13077,7 +13133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "ExchangeRateUnavailable" | "PaymentApprovalFailed" | "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13294,6 +13350,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "PaymentError";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
@@ -13372,7 +13442,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "Unprocessable" | "ValidationError";
+                        error?: "ExchangeRateUnavailable" | "PaymentRejectionFailed" | "Unprocessable" | "ValidationError";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14177,7 +14247,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                        error?: "AlreadyRated" | "Conflict" | "NoDriverAssigned" | "OrderNotDelivered";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14315,7 +14385,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "AlreadyRated" | "NoDriverAssigned" | "OrderNotDelivered";
+                        error?: "AlreadyRated" | "Conflict" | "NoDriverAssigned" | "OrderNotDelivered";
                     } & {
                         [key: string]: unknown;
                     });
@@ -14549,7 +14619,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "NotFound";
+                        error?: "DriverNotFound";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20433,6 +20503,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -20679,7 +20763,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PromotionHasGrants";
+                        error?: "Conflict" | "PromotionHasGrants";
                     } & {
                         [key: string]: unknown;
                     });
@@ -20826,7 +20910,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "PromotionAlreadyGranted";
+                        error?: "Conflict" | "PromotionAlreadyGranted";
                     } & {
                         [key: string]: unknown;
                     });
@@ -21604,7 +21688,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "InvalidPayoutConfig";
+                        error?: "InvalidPayoutConfig" | "NoDriverProfile";
                     } & {
                         [key: string]: unknown;
                     });
@@ -22397,6 +22481,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -23151,7 +23249,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ReceiptNotFailed" | "RetryUnsafeDeadline";
+                        error?: "Conflict" | "ReceiptNotFailed" | "RetryUnsafeDeadline";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23448,7 +23546,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
-                        error?: "ReceiptNotFailed";
+                        error?: "Conflict" | "ReceiptNotFailed";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23559,6 +23657,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Forbidden";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "ReceiptNotFound";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
@@ -23927,6 +24053,20 @@ export interface operations {
                     });
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             /** @description Body too large (PayloadTooLarge): JSON bodies are limited to about 100 KB */
             413: {
                 headers: {
@@ -24016,6 +24156,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & ({
                         /** @enum {string} */
                         error?: "Unauthorized";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        error?: "Conflict";
                     } & {
                         [key: string]: unknown;
                     });
