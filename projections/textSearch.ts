@@ -32,8 +32,12 @@ export const nameHasWords = (column: RawBuilder<unknown>, q: string): RawBuilder
   )})`;
 };
 
-/** The phone holds the search's digits (three or more; a leading national 0 dropped); null otherwise. */
+/**
+ * The phone holds the search's digits (three or more; a leading national 0 dropped); null otherwise, and null
+ * for a search with letters (a plate `AB-00001` or a cédula `V-12.345.673` is not a phone as dialled).
+ */
 export const phoneHasDigits = (column: RawBuilder<unknown>, q: string): RawBuilder<boolean> | null => {
+  if (/[^\d\s+().-]/.test(q)) return null;
   const digits = q.replace(/\D/g, '');
   if (digits.length < 3) return null;
   return sql<boolean>`regexp_replace(${column}, '[^0-9]', '', 'g') LIKE ${likeOf(digits.replace(/^0/, ''))}`;
