@@ -10,6 +10,13 @@ import {
 } from './promotion.js';
 
 /**
+ * The user ids granted, newest first, as a persistent list: every delivery folds each running campaign's
+ * whole stream, one grant per recipient, and an array copied per grant made that fold quadratic (8 s at
+ * 20,000 grants); the one lookup per decision is a scan.
+ */
+type Granted = { readonly userId: number; readonly rest: Granted } | null;
+
+/**
  * A promotion campaign as its stream folds: its terms, what it has granted and to whom. Null before it
  * is created; a deleted campaign keeps its stream but answers as unknown.
  */
@@ -17,10 +24,17 @@ export interface CampaignState {
   promotionId: number;
   terms: PromotionTerms;
   createdAt: string;
-  /** User ids granted, one grant each: their number is the grants count the cap and the frozen terms read. */
-  recipients: readonly number[];
+  /** Users granted, one grant each. */
+  granted: Granted;
+  /** How many: the grants count the cap and the frozen terms read. */
+  grantsCount: number;
   deleted: boolean;
 }
+
+const wasGranted = (s: CampaignState, userId: number): boolean => {
+  for (let g = s.granted; g !== null; g = g.rest) if (g.userId === userId) return true;
+  return false;
+};
 
 export type PromotionState = CampaignState | null;
 export const initialState: PromotionState = null;
@@ -32,7 +46,8 @@ export const evolve = (state: PromotionState, event: PromotionEvent): PromotionS
         promotionId: event.data.promotionId,
         terms: event.data.terms,
         createdAt: event.data.createdAt,
-        recipients: [],
+        granted: null,
+        grantsCount: 0,
         deleted: false,
       };
     case 'PromotionUpdated':
@@ -40,7 +55,13 @@ export const evolve = (state: PromotionState, event: PromotionEvent): PromotionS
     case 'PromotionDeleted':
       return state && { ...state, deleted: true };
     case 'PromotionGranted':
-      return state && { ...state, recipients: [...state.recipients, event.data.userId] };
+      return (
+        state && {
+          ...state,
+          granted: { userId: event.data.userId, rest: state.granted },
+          grantsCount: state.grantsCount + 1,
+        }
+      );
   }
 };
 
@@ -59,7 +80,7 @@ export const campaignOf = (s: CampaignState): Campaign => ({
   cityId: s.terms.cityId,
   ...windowOf(s.terms),
   maxGrants: s.terms.maxGrants,
-  grantsCount: s.recipients.length,
+  grantsCount: s.grantsCount,
   active: s.terms.active,
   createdAt: new Date(s.createdAt),
 });
@@ -125,7 +146,7 @@ export const opensTo = (
 ): state is CampaignState =>
   state !== null &&
   !state.deleted &&
-  !state.recipients.includes(cmd.userId) &&
+  !wasGranted(state, cmd.userId) &&
   (state.terms.cityId === null || state.terms.cityId === cmd.cityId) &&
   isRunning(campaignOf(state), cmd.deliveredAt);
 
@@ -153,7 +174,7 @@ export const decide = (cmd: PromotionCommand, state: PromotionState): PromotionE
     }
     case 'UpdatePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
-      const frozen = frozenFieldsTouched(state.recipients.length, cmd.sentFields);
+      const frozen = frozenFieldsTouched(state.grantsCount, cmd.sentFields);
       if (frozen.length)
         throw conflict(
           'PromotionAlreadyGranted',
@@ -172,7 +193,7 @@ export const decide = (cmd: PromotionCommand, state: PromotionState): PromotionE
     }
     case 'DeletePromotion': {
       if (state === null || state.deleted) throw promotionNotFound();
-      if (state.recipients.length > 0)
+      if (state.grantsCount > 0)
         throw conflict('PromotionHasGrants', 'The campaign has grants and cannot be deleted; deactivate it instead.');
       return [{ type: 'PromotionDeleted', data: { promotionId: state.promotionId, deletedAt: cmd.now.toISOString() } }];
     }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runCutoff } from '../../commands/settlement/cutoff.js';
+import { loadState } from '../../commands/handle.js';
 import { payeesOf } from '../../commands/settlement/payees.js';
 import { openStore } from '../../app/composition.js';
 import type { AppContext } from '../../app/context.js';
@@ -14,10 +15,12 @@ import {
   type ReceiptIssuedData,
 } from '../../domain/settlement/events.js';
 import { walletStream, type LedgerEntryRecordedData, type PayoutAccountSetData } from '../../domain/wallet/events.js';
+import { walletDecider } from '../../domain/wallet/wallet.js';
 import type { EventStore, NewEvent } from '../../infra/eventStore/port.js';
 import { receiptAsOf } from '../../api/admin/settlements/receiptRoutes.js';
 import { startTestService, type TestService } from '../support/testService.js';
 import { cpuMs, embeddedPostgresCpu, postgresCpu } from './serviceProcess.js';
+import { countStatements } from './statementCounter.js';
 
 /**
  * `npm run bench -- settlement`: a cutoff over DRIVERS drivers with ENTRIES ledger entries each (the issue
@@ -112,6 +115,13 @@ const seed = async (
       });
   }
 };
+
+/**
+ * Statistics for the tables just seeded: a server without autovacuum (the shared test server runs without)
+ * plans every stream read of a never-analysed events table of millions of rows as a bitmap scan of thousands
+ * of rows, JIT-compiled, which no database in service meets.
+ */
+const analyzed = (t: TestService) => t.service.ctx.pool.query('ANALYZE');
 
 /** The payees' catch-up enrolls on its own schedule; a benchmark may poll. */
 const enrolled = async (t: TestService, drivers = DRIVERS) => {
@@ -212,6 +222,7 @@ const bench = async (label: string) => {
     console.log(`\n${label}: ${DRIVERS} drivers × ${ENTRIES} entries = ${DRIVERS * ENTRIES} ledger entries`);
     const seedStarted = performance.now();
     await seed(t);
+    await analyzed(t);
     const seeded = performance.now();
     await enrolled(t);
     console.log(
@@ -272,11 +283,13 @@ const load = () =>
  * wallets of IDLE_ENTRIES sizes (default 100 and 2,000 entries) of IDLE_PAYEES payees each (default 1,000),
  * in one service: every group is seeded and settled once (its period closes), then idle cutoffs over each
  * group alone take turns, IDLE_ROUNDS times. Per payee: wall time, this process's CPU and its database's
- * PostgreSQL backends' CPU (both from /proc), medians over the rounds; and the machine's load.
+ * PostgreSQL backends' CPU (both from /proc), and the SQL statements the cutoff sent, medians over the rounds;
+ * and the machine's load. Then, for comparison, what reading a wallet whole costs at each size.
  */
 const IDLE_PAYEES = Number(process.env.BENCH_SETTLEMENT_IDLE_PAYEES ?? 1000);
 const IDLE_ENTRIES = (process.env.BENCH_SETTLEMENT_IDLE_ENTRIES ?? '100,2000').split(',').map(Number);
 const IDLE_ROUNDS = Number(process.env.BENCH_SETTLEMENT_IDLE_ROUNDS ?? 7);
+const WHOLE_READS = 200;
 
 const idleBench = async (label: string) => {
   const t = await startTestService({ env: { SETTLEMENT_SCHEDULER_MS: String(24 * 3600_000) } });
@@ -296,6 +309,7 @@ const idleBench = async (label: string) => {
         wall: [] as number[],
         cpu: [] as number[],
         pg: [] as number[],
+        statements: [] as number[],
       };
     });
     const seedStarted = performance.now();
@@ -304,6 +318,7 @@ const idleBench = async (label: string) => {
     const bare = await openStore(ctx.config, ctx.pool);
     for (const g of groups) await seed(t, IDLE_PAYEES, g.entries, g.first, bare);
     await enrolled(t, IDLE_PAYEES * groups.length);
+    await analyzed(t);
     console.log(`  seeded and enrolled in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
     for (const g of groups) {
       const started = performance.now();
@@ -321,7 +336,7 @@ const idleBench = async (label: string) => {
         const pg = postgres();
         const cpu = cpuMs(process.pid);
         const started = performance.now();
-        const none = await runCutoff(onlyPayees(ctx, g.ids));
+        const { result: none, statements } = await countStatements(() => runCutoff(onlyPayees(ctx, g.ids)));
         const wall = (performance.now() - started) / IDLE_PAYEES;
         const used = (cpuMs(process.pid) - cpu) / IDLE_PAYEES;
         const pgUsed = pg.stop().ms / IDLE_PAYEES;
@@ -330,12 +345,14 @@ const idleBench = async (label: string) => {
         g.wall.push(wall);
         g.cpu.push(used);
         g.pg.push(pgUsed);
+        g.statements.push(statements / IDLE_PAYEES);
       }
     }
     for (const g of groups)
       console.log(
         `  idle, ${String(g.entries).padStart(5)} entries: per payee ${median(g.wall).toFixed(2)} ms wall, ` +
-          `${median(g.cpu).toFixed(2)} ms CPU (service), ${median(g.pg).toFixed(2)} ms CPU (PostgreSQL) ` +
+          `${median(g.cpu).toFixed(2)} ms CPU (service), ${median(g.pg).toFixed(2)} ms CPU (PostgreSQL), ` +
+          `${median(g.statements).toFixed(2)} statements ` +
           `[rounds: ${g.cpu.map((c) => c.toFixed(2)).join(' ')}]`,
       );
     const [small, large] = [groups[0], groups.at(-1)!];
@@ -344,6 +361,20 @@ const idleBench = async (label: string) => {
       `  ratio ${large.entries}/${small.entries} entries: CPU ${(both(large) / both(small)).toFixed(2)}× ` +
         `(service ${(median(large.cpu) / median(small.cpu)).toFixed(2)}×), wall ${(median(large.wall) / median(small.wall)).toFixed(2)}×`,
     );
+    // What a whole read costs: the cutoff's before the closes, and every delivery's still (docs/decisions/0104).
+    for (const g of groups) {
+      const sample = [...g.ids].slice(0, WHOLE_READS);
+      const pg = postgres();
+      const cpu = cpuMs(process.pid);
+      const started = performance.now();
+      for (const id of sample) await loadState(ctx.store, walletStream(id), walletDecider);
+      const wall = (performance.now() - started) / sample.length;
+      const used = (cpuMs(process.pid) - cpu + pg.stop().ms) / sample.length;
+      console.log(
+        `  whole read of a wallet, ${String(g.entries).padStart(5)} entries: ${wall.toFixed(2)} ms wall, ` +
+          `${used.toFixed(2)} ms CPU (service and PostgreSQL), over ${sample.length} wallets`,
+      );
+    }
     console.log(`  load average after: ${load()}`);
   } finally {
     await t.stop();
