@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLUSTER_USER, startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js';
+import { CLUSTER_USER, embeddedBinaries, startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js';
 
 /**
  * Under root the embedded cluster runs as an account of its own and lets in only the service's own system
@@ -79,4 +79,40 @@ describe.skipIf(skipReason !== null)("the embedded cluster's own account under r
     expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     await db.end();
   });
+
+  it.skipIf(idOf('postgres') === null)(
+    'takes over a cluster an earlier version created under the shared postgres account with trust',
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'embedded-legacy-'));
+      chmodSync(parent, 0o755);
+      dirs.push(parent);
+      const dir = join(parent, 'data');
+      mkdirSync(dir, { mode: 0o700 });
+      const [uid, gid] = [
+        idOf('postgres')!,
+        Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+      ];
+      chownSync(dir, uid, gid);
+      // As the earlier version did: initdb as the shared account, trust for everyone.
+      execFileSync(embeddedBinaries().initdb, ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync'], {
+        uid,
+        gid,
+        stdio: 'pipe',
+      });
+      const cluster = await startEmbeddedPostgres({ dir });
+      clusters.push(cluster);
+      expect(cluster.dir).toBe(dir);
+      expect(uidOf(postmasterOf(dir))).toBe(idOf(CLUSTER_USER));
+      const db = new pg.Client({ connectionString: cluster.url() });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ type: string; auth_method: string }>(
+          'SELECT type, auth_method FROM pg_hba_file_rules',
+        );
+        expect(rows).toEqual([{ type: 'local', auth_method: 'peer' }]);
+      } finally {
+        await db.end();
+      }
+    },
+  );
 });
