@@ -105,9 +105,9 @@ export const createPostgresEventStore = (pool: SqlPool, options: PostgresEventSt
 
   /**
    * The append alone, or with the inline read models and the rows written alongside in one transaction, on
-   * one connection. The function
-   * holds a session-level lock while it inserts and releases it before anything it raises; a failure it did
-   * not raise (a cancelled statement) may leave it held, so the connection lets it go before it is reused.
+   * one connection. The function holds a session-level lock while it inserts and releases it before anything
+   * it raises; a failure it did not raise (a cancelled statement) may leave it held, so the connection lets
+   * it go before it is reused.
    */
   const appendOn = async (
     hook: InlineProjection | undefined,
