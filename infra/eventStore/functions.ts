@@ -21,8 +21,8 @@ export const APPENDING_LOCK_CLASS = 7340002;
  * - A stream whose events are all stored already answers the stored rows (`out_new` false) and appends
  *   nothing; some of them stored raises ES002. That covers a process manager's catch-up resending what the
  *   command's inline reaction appended, and an effect whose id follows from its cause decided again by a
- *   later command at the stream's current head (a voided receipt's return of its entries): the ids are looked
- *   up on every stream that exists, so a redelivery consumes no position whatever revision it names.
+ *   later command at the stream's current head (a voided receipt's return of its entries). 'any' and a stale
+ *   revision look the ids up first; at the head, the insert skips them and the check after it tells.
  * - The insert runs under the append lock with the transaction's id published as a lock (records 0001, 0002):
  *   a reader of $all never skips an event that commits late. The revision checks need no lock: of two appends
  *   that passed them at once, the second finds the positions taken, inserts nothing there, and raises ES001.
@@ -56,9 +56,7 @@ BEGIN
     v_count := jsonb_array_length(v_append->'events');
     SELECT max(e.stream_position) INTO v_current FROM events e WHERE e.stream_id = v_stream;
     v_stale := (v_expected = -1 AND v_current IS NOT NULL) OR (v_expected >= 0 AND v_current IS DISTINCT FROM v_expected);
-    IF v_expected = -2 OR v_stale OR (v_current IS NOT NULL AND EXISTS (SELECT 1 FROM events e
-        WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))))
-    THEN
+    IF v_expected = -2 OR v_stale THEN
       RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
         FROM events e
         WHERE e.event_id IN (SELECT (x->>'eventId')::uuid FROM jsonb_array_elements(v_append->'events') AS t(x))
@@ -96,9 +94,10 @@ BEGIN
   GET DIAGNOSTICS v_inserted = ROW_COUNT;
   PERFORM pg_advisory_unlock(${APPEND_LOCK_KEY});
   IF v_inserted = v_total THEN RETURN; END IF;
-  -- Something committed between the checks and the insert: another append at a stream's position (stale),
-  -- or a twin of this append with the same events (already stored, when it stored all of them). v_done is
-  -- now how many of a stream's events this append stored, v_count how many another one did.
+  -- Some events were not inserted: a stream whose events were all stored already (a redelivery, or an effect
+  -- decided again at the stream's head), a twin of this append that committed the same events meanwhile, or
+  -- another append that took a stream's positions (stale). v_done is now how many of a stream's events this
+  -- append stored, v_count how many were stored before it.
   FOR v_append IN SELECT x FROM jsonb_array_elements(v_pending) AS t(x) LOOP
     SELECT count(*) FILTER (WHERE e.transaction_id = v_xid::text::xid8),
         count(*) FILTER (WHERE e.transaction_id <> v_xid::text::xid8)
@@ -110,15 +109,16 @@ BEGIN
       RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES001',
         DETAIL = json_build_object('stream', v_append->>'stream', 'actual', v_current)::text;
     END IF;
-    IF v_count > 0 AND (v_count < jsonb_array_length(v_append->'events') OR v_inserted > 0) THEN
+    IF v_count > 0 AND v_count < jsonb_array_length(v_append->'events') THEN
       RAISE EXCEPTION 'some events of this batch are already stored' USING ERRCODE = 'ES002';
     END IF;
   END LOOP;
-  -- Every event was stored by a twin: answer its rows.
+  -- Each stream is whole, stored by this append or before it: answer the rows stored before it too.
   RETURN QUERY SELECT e.stream_id, e.event_id, e.stream_position, e.global_position, e.recorded_at, false
     FROM events e
     WHERE e.event_id IN (SELECT (x->>'eventId')::uuid
       FROM jsonb_array_elements(v_pending) AS s(a), jsonb_array_elements(a->'events') AS t(x))
+      AND e.transaction_id <> v_xid::text::xid8
     ORDER BY e.global_position;
 END
 $fn$`;

@@ -1,4 +1,4 @@
-import { checkChain, hashOf, type ChainedEvent } from '../audit/chain.js';
+import { chainedOf, checkChain, hashOf } from '../audit/chain.js';
 import {
   ConcurrencyError,
   type EventStore,
@@ -36,15 +36,6 @@ interface Head {
 }
 
 const ANY_ATTEMPTS = 50;
-
-const chainedOf = (e: RecordedEvent): ChainedEvent => ({
-  stream: e.streamId,
-  position: e.streamPosition,
-  eventId: e.eventId,
-  type: e.type,
-  data: e.data,
-  metadata: e.metadata,
-});
 
 export const withHashChain = (store: EventStore, options: HashChainOptions): EventStore => {
   const categories = new Set(options.categories);

@@ -1,5 +1,6 @@
 import type { AnchorData } from '../../../domain/audit/anchor.js';
 import { CHAINED_CATEGORIES } from '../../../domain/audit/events.js';
+import { chainedOf } from '../../../infra/audit/chain.js';
 import { EXPORT_FORMAT, exportLines, type ExportAnchor, type ExportEvent } from '../../../infra/audit/exportFile.js';
 import { merkleProof } from '../../../infra/audit/merkle.js';
 import type { SqlPool } from '../../../infra/db/sqlPool.js';
@@ -50,12 +51,7 @@ export const streamExport = async (
     { kind: 'stream', format: EXPORT_FORMAT, stream, exportedAt: now.toISOString() },
     events.map((e): ExportEvent => ({
       kind: 'event',
-      stream: e.streamId,
-      position: e.streamPosition,
-      eventId: e.eventId,
-      type: e.type,
-      data: e.data,
-      metadata: e.metadata,
+      ...chainedOf(e),
       globalPosition: e.globalPosition,
       recordedAt: e.recordedAt.toISOString(),
     })),
