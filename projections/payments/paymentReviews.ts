@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { PaymentConfirmedData, PaymentFailedData } from '../../domain/payment/events.js';
 import type { RecordedEvent } from '../../infra/eventStore/port.js';
+import type { Trx } from '../../infra/db/database.js';
 import { projector } from '../projector.js';
 
 /** An admin's decision on a payment under review. */
@@ -47,38 +48,25 @@ export const paymentReviewMigrations: Record<string, Migration> = {
 
 type E<D> = RecordedEvent<string, D>;
 
+/** An admin's decision on a payment (a provider's or the system's is no review); the first one stands. */
+const reviewed = async (
+  trx: Trx,
+  outcome: ReviewOutcome,
+  d: { by: string; adminId: number | null; paymentId: number; reason: string | null },
+  at: string,
+) => {
+  if (d.by !== 'admin' || d.adminId === null) return;
+  await trx
+    .insertInto('payment_reviews')
+    .values({ payment_id: d.paymentId, outcome, admin_id: d.adminId, reason: d.reason, reviewed_at: new Date(at) })
+    .onConflict((oc) => oc.column('payment_id').doNothing())
+    .execute();
+};
+
 export const paymentReviewsProjector = projector('payment_reviews', {
   tables: ['payment_reviews'],
   handlers: {
-    PaymentConfirmed: async (trx, e: E<PaymentConfirmedData>) => {
-      const d = e.data;
-      if (d.by !== 'admin' || d.adminId === null) return;
-      await trx
-        .insertInto('payment_reviews')
-        .values({
-          payment_id: d.paymentId,
-          outcome: 'APPROVED',
-          admin_id: d.adminId,
-          reason: d.reason,
-          reviewed_at: new Date(d.confirmedAt),
-        })
-        .onConflict((oc) => oc.column('payment_id').doNothing())
-        .execute();
-    },
-    PaymentFailed: async (trx, e: E<PaymentFailedData>) => {
-      const d = e.data;
-      if (d.by !== 'admin' || d.adminId === null) return;
-      await trx
-        .insertInto('payment_reviews')
-        .values({
-          payment_id: d.paymentId,
-          outcome: 'REJECTED',
-          admin_id: d.adminId,
-          reason: d.reason,
-          reviewed_at: new Date(d.failedAt),
-        })
-        .onConflict((oc) => oc.column('payment_id').doNothing())
-        .execute();
-    },
+    PaymentConfirmed: (trx, { data: d }: E<PaymentConfirmedData>) => reviewed(trx, 'APPROVED', d, d.confirmedAt),
+    PaymentFailed: (trx, { data: d }: E<PaymentFailedData>) => reviewed(trx, 'REJECTED', d, d.failedAt),
   },
 });
