@@ -31,6 +31,8 @@ export const driverPositions = (ctx: Deps) => {
   // Positions one driver may report per minute, over every route that takes one.
   const limit = ctx.config.DRIVER_POSITIONS_PER_MINUTE;
   const perMinute = (on: Pick<SqlClient, 'query'>) => rateLimit(on, 'driver-positions', limit, 60_000);
+  // Judged on the pool; counted on the connection of the transaction the position is written in.
+  const judged = perMinute(ctx.pool);
   const limits = { maxSpeedKmh: ctx.config.DRIVER_MAX_SPEED_KMH, slackKm: ctx.config.DRIVER_POSITION_SLACK_KM };
   const lastFixOf = async (driverId: number): Promise<Fix | null> => {
     const row = await ctx.db
@@ -59,7 +61,7 @@ export const driverPositions = (ctx: Deps) => {
   return {
     /** 429 Cooldown past the rate, 422 ValidationError for a position no truck could have reached. */
     async check(driverId: number, next: LatLng): Promise<CheckedPosition> {
-      const verdict = await perMinute(ctx.pool).peek(String(driverId));
+      const verdict = await judged.peek(String(driverId));
       if (!verdict.allowed)
         throw tooMany('Cooldown', `At most ${limit} positions a minute; try again later.`, {
           retryAfterSeconds: verdict.retryAfterSeconds,
