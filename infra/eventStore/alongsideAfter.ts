@@ -1,6 +1,5 @@
 import { inTransaction, type SqlPool } from '../db/sqlPool.js';
-import { delegatingTo } from '../metrics/measuredStore.js';
-import type { EventStore } from './port.js';
+import { delegatingTo, type EventStore } from './port.js';
 
 /**
  * For a store whose log is not in the read models' database (EventStoreDB): the rows a command writes

@@ -130,3 +130,15 @@ export const checkAppends = (appends: StreamAppend[]): void => {
     seen.add(a.streamId);
   }
 };
+
+/** Every method of the port, calling `store`'s, so that a decorator replaces only what it changes. */
+export const delegatingTo = (store: EventStore): EventStore => ({
+  name: store.name,
+  appendToStreams: (a, o) => store.appendToStreams(a, o),
+  readStream: (s, o) => store.readStream(s, o),
+  readAll: (f, l) => store.readAll(f, l),
+  subscribeToAll: (f) => store.subscribeToAll(f),
+  waitForAppend: (t) => store.waitForAppend(t),
+  headPosition: () => store.headPosition(),
+  close: () => store.close(),
+});

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../../domain/audit/events.js';
-import { ConcurrencyError, type EventStore } from '../eventStore/port.js';
+import { ConcurrencyError, delegatingTo, type EventStore } from '../eventStore/port.js';
 import { secondsSince, type Metrics } from './metrics.js';
 
 /** A refused anchor is an alarm of its own: the money history was rewritten (docs/decisions/0071). */
@@ -38,16 +38,4 @@ export const withBatchMetrics = (store: EventStore, metrics: Metrics): EventStor
     if (events.length > 0) metrics.runnerBatch.observe(events.length);
     return events;
   },
-});
-
-/** Every method of the port, calling `store`'s, so that a decorator replaces only what it changes. */
-export const delegatingTo = (store: EventStore): EventStore => ({
-  name: store.name,
-  appendToStreams: (a, o) => store.appendToStreams(a, o),
-  readStream: (s, o) => store.readStream(s, o),
-  readAll: (f, l) => store.readAll(f, l),
-  subscribeToAll: (f) => store.subscribeToAll(f),
-  waitForAppend: (t) => store.waitForAppend(t),
-  headPosition: () => store.headPosition(),
-  close: () => store.close(),
 });

@@ -1,7 +1,6 @@
 import { context, type Context } from '@opentelemetry/api';
 import type { Bus } from '../bus/port.js';
-import type { EventStore } from '../eventStore/port.js';
-import { delegatingTo } from '../metrics/measuredStore.js';
+import { delegatingTo, type EventStore } from '../eventStore/port.js';
 import { currentCarrier, inSpan, SpanKind } from './tracing.js';
 
 /** A stream's category, the part of its id before the first dash: a span names no id of a person. */
